@@ -1,0 +1,131 @@
+# fusediff — hand-written top-level Makefile.
+#
+# On a fresh clone `make` gets from nothing to a binary: build-aux/deps.sh installs
+# missing Debian packages when run as root (or prints the command to run), autoconf
+# writes ./configure, and ./configure writes config.mk and config.h.
+#
+#   make            build ./fusediff
+#   make run        build and open the bundled example traces
+#   make check      build and run every test
+#   make sanitize   the test suite built and run with -fsanitize=address,undefined
+#   make valgrind   the unit tests under valgrind (leaks and invalid accesses are errors)
+#   make install    install into $(DESTDIR)$(PREFIX) (default /usr/local); make uninstall
+#   make clean      remove build outputs; make distclean also removes configure's outputs
+
+PREFIX ?= /usr/local
+BINDIR ?= $(PREFIX)/bin
+MANDIR ?= $(PREFIX)/share/man/man1
+B ?= build
+
+# Goals that must work before (or without) configure.
+NOCONFIG_GOALS := clean distclean
+ifneq ($(filter-out $(NOCONFIG_GOALS),$(or $(MAKECMDGOALS),all)),)
+include config.mk
+endif
+
+WARN := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wpointer-arith \
+	-Wno-unused-parameter -Wno-sign-compare
+FD_CFLAGS := -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -pthread $(WARN) \
+	-Iinclude -I. $(CJSON_CFLAGS) $(ZLIB_CFLAGS) $(CONFIG_CFLAGS) $(EXTRA_CFLAGS)
+FD_LDFLAGS := -pthread $(EXTRA_LDFLAGS) $(LDFLAGS)
+MODEL_LIBS := $(CJSON_LIBS) $(ZLIB_LIBS) $(DEMANGLE_LIBS) $(CONFIG_LIBS) -lm
+UI_LIBS := $(NCURSES_LIBS)
+
+MODEL_SRC := $(sort $(wildcard src/model/*.c))
+UI_SRC := $(sort $(wildcard src/ui/*.c))
+APP_SRC := $(sort $(wildcard src/*.c))
+TEST_SRC := $(sort $(wildcard tests/check_*.c))
+MODEL_OBJ := $(MODEL_SRC:%.c=$(B)/%.o)
+UI_OBJ := $(UI_SRC:%.c=$(B)/%.o)
+APP_OBJ := $(APP_SRC:%.c=$(B)/%.o)
+TEST_BIN := $(TEST_SRC:tests/%.c=$(B)/tests/%)
+MODEL_LIB := $(B)/libfusediff.a
+UI_LIB := $(if $(UI_OBJ),$(B)/libfusediff-ui.a)
+PROG := $(B)/fusediff
+
+EXAMPLE_A := examples/llama8l_eager_sdpa.json.gz
+EXAMPLE_B := examples/llama8l_compiled_sdpa.json.gz
+
+.SECONDARY:
+.PHONY: all run check sanitize valgrind install uninstall clean distclean tests
+.DEFAULT_GOAL := all
+
+all: fusediff
+
+fusediff: $(PROG)
+	cp $(PROG) $@
+
+# --- configuration -----------------------------------------------------------
+configure config.h.in &: configure.ac
+	sh build-aux/deps.sh build
+	autoconf
+	autoheader
+	@touch $@
+
+config.mk config.h &: configure config.h.in config.mk.in
+	sh build-aux/deps.sh build
+	./configure -q
+	@touch config.mk config.h
+
+# --- compilation ---------------------------------------------------------------
+$(B)/src/ui/%.o: src/ui/%.c config.mk
+	@mkdir -p $(@D)
+	$(CC) $(FD_CFLAGS) $(NCURSES_CFLAGS) -MMD -MP -c -o $@ $<
+
+$(B)/%.o: %.c config.mk
+	@mkdir -p $(@D)
+	$(CC) $(FD_CFLAGS) -MMD -MP -c -o $@ $<
+
+$(MODEL_LIB): $(MODEL_OBJ)
+	rm -f $@
+	$(AR) rcs $@ $^
+
+$(UI_LIB): $(UI_OBJ)
+	rm -f $@
+	$(AR) rcs $@ $^
+
+$(PROG): $(APP_OBJ) $(UI_LIB) $(MODEL_LIB)
+	$(CC) $(FD_LDFLAGS) -o $@ $(APP_OBJ) $(UI_LIB) $(MODEL_LIB) $(UI_LIBS) $(MODEL_LIBS)
+
+$(B)/tests/%: $(B)/tests/%.o $(UI_LIB) $(MODEL_LIB)
+	$(CC) $(FD_LDFLAGS) -o $@ $< $(UI_LIB) $(MODEL_LIB) $(UI_LIBS) $(MODEL_LIBS) $(CHECK_LIBS)
+
+$(B)/tests/%.o: tests/%.c config.mk
+	@mkdir -p $(@D)
+	$(CC) $(FD_CFLAGS) $(CHECK_CFLAGS) -Itests -MMD -MP -c -o $@ $<
+
+-include $(wildcard $(B)/src/*.d $(B)/src/*/*.d $(B)/tests/*.d)
+
+# --- running -------------------------------------------------------------------
+run: $(PROG)
+	$(PROG) $(EXAMPLE_A) $(EXAMPLE_B)
+
+tests: $(PROG) $(TEST_BIN)
+
+check: tests
+	@sh build-aux/deps.sh test
+	@sh tests/run.sh $(B)
+
+sanitize:
+	$(MAKE) B=build-san \
+		EXTRA_CFLAGS="-O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=undefined" \
+		EXTRA_LDFLAGS="-fsanitize=address,undefined" check
+
+valgrind: tests
+	@sh build-aux/deps.sh test
+	@FUSEDIFF_VALGRIND=1 sh tests/run.sh $(B)
+
+# --- installation ----------------------------------------------------------------
+install: $(PROG)
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)
+	install -m 755 $(PROG) $(DESTDIR)$(BINDIR)/fusediff
+	install -m 644 man/fusediff.1 $(DESTDIR)$(MANDIR)/fusediff.1
+
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/fusediff $(DESTDIR)$(MANDIR)/fusediff.1
+
+clean:
+	rm -rf build build-san fusediff
+
+distclean: clean
+	rm -rf configure config.mk config.h config.log config.status autom4te.cache

@@ -1,0 +1,64 @@
+#!/bin/sh
+# deps.sh build|test — make sure what fusediff needs is installed.
+#
+#   build: the compiler tool chain and libraries (ncursesw, cJSON, Check, zlib,
+#          pkg-config, autoconf, g++ for libstdc++'s demangler). Missing ones are
+#          installed with apt-get when we run as root on Debian/Ubuntu; otherwise
+#          the exact command to run is printed and the script fails.
+#   test:  tools some tests use (tmux, mandoc, valgrind). Installed the same way
+#          when possible; when not, those tests report "skipped", never "passed".
+set -u
+
+mode=${1:-build}
+missing=""
+
+need() { # need PACKAGE: remember a missing Debian package
+	case " $missing " in *" $1 "*) ;; *) missing="$missing $1" ;; esac
+}
+have() { command -v "$1" >/dev/null 2>&1; }
+pc() { have pkg-config && pkg-config --exists "$1"; }
+
+if [ "$mode" = build ]; then
+	have cc || have gcc || need gcc
+	have make || need make
+	have autoconf || need autoconf
+	have pkg-config || need pkg-config
+	pc ncursesw || need libncurses-dev
+	pc libcjson || need libcjson-dev
+	pc check || need check
+	pc zlib || need zlib1g-dev
+	have g++ || need g++
+else
+	have tmux || need tmux
+	have mandoc || need mandoc
+	have valgrind || need valgrind
+fi
+
+[ -z "$missing" ] && exit 0
+
+cmd="apt-get install -y --no-install-recommends$missing"
+if [ "$(id -u)" = 0 ] && have apt-get && [ -f /etc/debian_version ]; then
+	echo "fusediff: installing$missing" >&2
+	export DEBIAN_FRONTEND=noninteractive
+	log=$(mktemp)
+	if apt-get update -qq >"$log" 2>&1 &&
+		apt-get install -y -qq --no-install-recommends $missing >>"$log" 2>&1; then
+		rm -f "$log"
+		exit 0
+	fi
+	cat "$log" >&2
+	rm -f "$log"
+	echo "fusediff: apt-get could not install:$missing" >&2
+	[ "$mode" = build ] && exit 1
+	exit 0
+fi
+
+if [ "$mode" = build ]; then
+	echo "fusediff: missing build dependencies:$missing" >&2
+	echo "Run this, then make again:" >&2
+	echo "    sudo apt-get update && sudo $cmd" >&2
+	exit 1
+fi
+echo "fusediff: optional test tools missing:$missing (their tests will be skipped)." >&2
+echo "    To run them: sudo $cmd" >&2
+exit 0

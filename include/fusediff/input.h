@@ -1,0 +1,33 @@
+/* input.h — a stream of bytes from a file, standard input or memory, gunzipped on the fly.
+ *
+ * Compression is detected by the gzip magic bytes, not by the file name. Concatenated gzip
+ * members are read as one stream. */
+#ifndef FUSEDIFF_INPUT_H
+#define FUSEDIFF_INPUT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "fusediff/util.h"
+
+struct input;
+
+/* Open path ("-" is standard input). Owned by caller: free with input_close().
+ * Errors: the file cannot be opened or read. */
+int input_open(struct input **out, const char *path, struct fd_error *err);
+/* Read from a borrowed buffer that must outlive the input (used by the fuzzer and tests). */
+struct input *input_open_mem(const void *data, size_t len);
+void input_close(struct input *in);
+
+/* Read up to cap decompressed bytes into buf. Returns the number read, 0 at the end, or -1
+ * on error (read error, corrupt or truncated gzip data) with err filled in. */
+ssize_t input_read(struct input *in, char *buf, size_t cap, struct fd_error *err);
+
+/* 1 when the data is gzip-compressed. */
+int input_is_gzip(const struct input *in);
+/* Raw (compressed) bytes consumed so far and the total size, or -1 when unknown (a pipe). */
+int64_t input_raw_done(const struct input *in);
+int64_t input_raw_size(const struct input *in);
+
+#endif

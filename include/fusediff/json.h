@@ -1,0 +1,78 @@
+/* json.h — a strict, restartable JSON cursor over a window of a byte buffer.
+ *
+ * The trace loader reads a file in large chunks and parses one unit (an event, or one member
+ * of the top-level object) at a time with these functions. When a unit runs past the end of
+ * the bytes read so far, a function returns JSON_MORE instead of failing; the loader then
+ * reads more and parses the unit again from its start. When the cursor is marked as at the
+ * end of the input, running out of bytes is an error instead.
+ *
+ * Strings are returned without copying when they contain no escapes; otherwise they are
+ * decoded into a caller-provided struct json_buf. Raw control characters and invalid UTF-8
+ * inside strings are accepted and kept as they are (the display layer escapes them). */
+#ifndef FUSEDIFF_JSON_H
+#define FUSEDIFF_JSON_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+enum { JSON_OK = 0, JSON_MORE = 1, JSON_ERR = -1 };
+
+/* Containers deeper than this are rejected (no real trace comes close). */
+#define JSON_MAX_DEPTH 512
+
+struct json_cur {
+	const char *p;	 /* next byte */
+	const char *end; /* end of the bytes available */
+	int at_eof;	 /* end is the end of the input */
+	const char *err_at;  /* on JSON_ERR: where */
+	const char *err_msg; /* on JSON_ERR: what (static text) */
+};
+
+/* A growable byte buffer for decoded strings. Zero-initialise; free with json_buf_free(). */
+struct json_buf {
+	char *s;
+	size_t len, cap;
+};
+void json_buf_free(struct json_buf *b);
+
+/* A string value: s[0..len) is borrowed from the input window or from a json_buf. */
+struct json_str {
+	const char *s;
+	size_t len;
+};
+
+/* Skip whitespace; returns the next byte, or -1 at the end of the window (check at_eof). */
+int json_peek(struct json_cur *c);
+/* Consume the byte ch after whitespace, or fail with msg. */
+int json_expect(struct json_cur *c, char ch, const char *msg);
+/* Parse a string value; decoded into buf only when it has escapes. */
+int json_string(struct json_cur *c, struct json_str *out, struct json_buf *buf);
+/* Parse a number and return its raw text. */
+int json_number(struct json_cur *c, struct json_str *raw);
+/* Skip any value, validating it. */
+int json_skip(struct json_cur *c);
+
+/* Object iteration: call json_object_begin once, then json_object_next until it sets *done.
+ * Each call leaves the cursor at the member's value (key in *key). */
+int json_object_begin(struct json_cur *c);
+int json_object_next(struct json_cur *c, int *first, struct json_str *key, struct json_buf *kbuf, int *done);
+/* Array iteration, in the same style; the cursor is left at the next element. */
+int json_array_begin(struct json_cur *c);
+int json_array_next(struct json_cur *c, int *first, int *done);
+
+/* Raw number text to integers. Returns 0, or -1 when the text is not an integer (a fraction is
+ * truncated toward zero). Values out of range saturate and set *overflow to 1. */
+int json_to_int64(struct json_str raw, int64_t *out, int *overflow);
+/* Microseconds as decimal text to integer nanoseconds, exactly (rounded at 1 ns).
+ * Returns -1 for text that is not a number; saturates and sets *overflow when out of range. */
+int json_us_to_ns(struct json_str raw, int64_t *out, int *overflow);
+
+/* Key comparison helper. */
+static inline int json_str_eq(struct json_str s, const char *lit, size_t litlen)
+{
+	return s.len == litlen && memcmp(s.s, lit, litlen) == 0;
+}
+#define JSON_EQ(str, lit) json_str_eq((str), (lit), sizeof(lit) - 1)
+
+#endif

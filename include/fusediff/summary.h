@@ -1,0 +1,24 @@
+/* summary.h — the one-trace summary printed by `fusediff --summary TRACE`. */
+#ifndef FUSEDIFF_SUMMARY_H
+#define FUSEDIFF_SUMMARY_H
+
+#include <stdio.h>
+
+#include "fusediff/trace.h"
+
+#define SUMMARY_TOP_KERNELS 15
+
+/* One row of the top-kernels table: all kernels with the same name. */
+struct summary_kernel {
+	uint32_t name;
+	int64_t count, total_ns;
+};
+
+/* Kernels grouped by name, sorted by total time (largest first, then by name). Only
+ * KIND_KERNEL events. Owned by caller: free with free(); *n receives the length. */
+struct summary_kernel *summary_kernels(const struct trace *t, size_t *n);
+
+/* Print the summary of t as text. Returns 0, or -1 when writing fails. */
+int summary_print(FILE *out, const struct trace *t);
+
+#endif

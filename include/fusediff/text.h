@@ -1,0 +1,26 @@
+/* text.h — making untrusted names safe and short for terminals and reports, and formatting
+ * numbers the same way everywhere. */
+#ifndef FUSEDIFF_TEXT_H
+#define FUSEDIFF_TEXT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Copy s[0..len) into dst (capacity cap, always NUL-terminated when cap > 0) with control
+ * characters and invalid UTF-8 bytes written as visible escapes (\e, \n, \t, \xNN), so that
+ * a name can never send escape sequences to a terminal. Valid UTF-8 is kept.
+ * Returns the length the full escaped text needs (excluding the NUL). */
+size_t text_escape(char *dst, size_t cap, const char *s, size_t len);
+/* The same into a new string. Owned by caller: free with free(). */
+char *text_escape_dup(const char *s, size_t len);
+/* 1 when s[0..len) needs no escaping. */
+int text_is_clean(const char *s, size_t len);
+
+/* A duration in ns as microseconds with adaptive precision: "0.85", "12.3", "1234". */
+void text_us(char *buf, size_t cap, int64_t ns);
+/* A duration in ns with a unit: "850 ns", "12.3 us", "4.56 ms", "1.23 s". */
+void text_duration(char *buf, size_t cap, int64_t ns);
+/* A byte count with a unit: "512 B", "1.5 KiB", "130.3 MiB". */
+void text_bytes(char *buf, size_t cap, int64_t bytes);
+
+#endif

@@ -1,0 +1,170 @@
+/* trace.h — one loaded PyTorch-profiler (Kineto) trace: the events fusediff keeps.
+ *
+ * trace_load() streams a Chrome-trace JSON file (plain or gzip, or "-" for standard input)
+ * and keeps only what the analysis needs: GPU kernels and copies, the CPU launch events that
+ * link them to operators, operator names and input shapes, annotation ranges, nn.Module
+ * ranges, device properties and the version keys. Everything else is counted and skipped
+ * without building a tree.
+ *
+ * Times are integer nanoseconds relative to the trace start (the earliest kept event).
+ * All strings are interned in trace->strings; fields named `name` and the like are ids
+ * (look them up with trace_str()). */
+#ifndef FUSEDIFF_TRACE_H
+#define FUSEDIFF_TRACE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "fusediff/intern.h"
+#include "fusediff/util.h"
+
+enum trace_platform { PLATFORM_UNKNOWN, PLATFORM_AMD, PLATFORM_NVIDIA };
+
+enum kernel_kind { KIND_KERNEL, KIND_MEMCPY, KIND_MEMSET };
+
+/* A GPU kernel, memcpy or memset on the selected device, sorted by start. */
+struct trace_kernel {
+	int64_t start, dur;
+	int64_t correlation; /* links to the launch event; 0 when absent */
+	int64_t external_id; /* links to the cpu_op; 0 when absent */
+	uint32_t name;
+	int32_t device, stream;
+	int32_t grid[3], block[3]; /* 0 when absent */
+	uint8_t kind;		   /* enum kernel_kind */
+};
+
+/* A runtime/driver call (cudaLaunchKernel, hipLaunchKernel, cuLaunchKernel, ...), sorted by
+ * correlation. */
+struct trace_launch {
+	int64_t start, dur;
+	int64_t correlation, external_id;
+	int64_t tid;
+	uint32_t name;
+};
+
+/* A CPU operator (cpu_op), sorted by external_id. input_dims is the compact JSON text of
+ * args["Input Dims"] ("[[4,512],[]]"), or 0 when absent. */
+struct trace_op {
+	int64_t start, dur;
+	int64_t external_id;
+	int64_t tid;
+	uint32_t name, input_dims;
+};
+
+enum range_kind {
+	RANGE_USER,	/* user_annotation: CPU side of record_function */
+	RANGE_GPU_USER, /* gpu_user_annotation: the same range on the GPU timeline */
+	RANGE_MODULE,	/* python_function "nn.Module: Name_N" */
+};
+
+/* A time range, sorted by start (then longest first). For RANGE_GPU_USER, pid/tid are the
+ * device and stream. */
+struct trace_range {
+	int64_t start, dur;
+	int64_t external_id;
+	int64_t pid, tid;
+	uint32_t name;
+	uint8_t kind; /* enum range_kind */
+};
+
+/* A GPU, from deviceProperties, plus what the trace ran on it. Devices that ran kernels but
+ * are missing from deviceProperties are listed too, with name 0 and warp_size 0. */
+struct trace_device {
+	int32_t id;
+	uint32_t name;
+	int32_t warp_size, num_sms, compute_major, compute_minor;
+	int64_t total_mem;
+	int64_t kernels;     /* kernel events on this device */
+	int64_t kernel_time; /* their total duration, ns */
+};
+
+/* Events counted by their "cat" (events without one are counted as "(none)"). */
+struct trace_category {
+	uint32_t name;
+	int64_t count;
+};
+
+/* A top-level scalar key (cuda_runtime_version, trace_id, ...) and its value as text. */
+struct trace_meta {
+	uint32_t key, value;
+};
+
+#define TRACE_MAX_WARNINGS 20
+
+struct trace {
+	char *path;		 /* as given */
+	struct intern *strings;	 /* all names */
+	struct trace_kernel *kernels;
+	size_t n_kernels;	 /* kernels + copies on the selected device */
+	size_t n_kernel_events;	 /* of which KIND_KERNEL */
+	size_t n_other_device;	 /* kernels and copies on other devices, dropped */
+	struct trace_launch *launches;
+	size_t n_launches;
+	struct trace_op *ops;
+	size_t n_ops;
+	struct trace_range *ranges;
+	size_t n_ranges;
+	struct trace_device *devices;
+	size_t n_devices;
+	struct trace_category *categories;
+	size_t n_categories;
+	struct trace_meta *meta;
+	size_t n_meta;
+	int64_t n_events;	 /* all entries of traceEvents */
+	int64_t bytes;		 /* uncompressed JSON bytes read */
+	int gzip;
+
+	enum trace_platform platform;
+	const char *platform_reason; /* static text: which key decided it */
+	int32_t device;		 /* the selected device id */
+	uint32_t gpu_name;	 /* of the selected device; 0 when unknown */
+	int64_t start_ns;	 /* absolute time of the trace start, ns */
+	int64_t rank, world_size; /* from distributedInfo; -1 when absent */
+
+	char *warnings[TRACE_MAX_WARNINGS]; /* damage that was tolerated */
+	size_t n_warnings, n_warnings_total;
+};
+
+/* Called while loading with the compressed bytes read so far and the file size (-1 when
+ * unknown). Return nonzero to cancel the load. */
+typedef int (*trace_progress_fn)(void *user, int64_t done, int64_t total);
+
+struct trace_load_opts {
+	int32_t device; /* select this device; -1: the one with the most kernel time */
+	trace_progress_fn progress;
+	void *progress_user;
+};
+
+/* Load the trace at path ("-" reads standard input).
+ * On success *out is owned by the caller: free with trace_free().
+ * On failure returns -1 and err holds one line naming the file and, for bad JSON, the line
+ * and column: "bad.json: line 3, column 17: expected ',' or '}' in object". */
+int trace_load(struct trace **out, const char *path, const struct trace_load_opts *opts,
+	       struct fd_error *err);
+/* The same from memory (the name is used in messages). */
+int trace_load_mem(struct trace **out, const char *name, const void *data, size_t len,
+		   const struct trace_load_opts *opts, struct fd_error *err);
+void trace_free(struct trace *t);
+
+/* The interned string with this id (borrowed). */
+static inline const char *trace_str(const struct trace *t, uint32_t id)
+{
+	return intern_str(t->strings, id);
+}
+
+/* "AMD", "NVIDIA" or "unknown". */
+const char *trace_platform_name(enum trace_platform p);
+/* The launch event with this correlation id, or NULL. */
+const struct trace_launch *trace_find_launch(const struct trace *t, int64_t correlation);
+/* The cpu_op with this External id, or NULL. */
+const struct trace_op *trace_find_op(const struct trace *t, int64_t external_id);
+/* The value of a top-level scalar key, or NULL. */
+const char *trace_meta_get(const struct trace *t, const char *key);
+/* Count of events with this category, 0 when none. */
+int64_t trace_category_count(const struct trace *t, const char *cat);
+/* Total duration of the kernels (KIND_KERNEL only), ns. */
+int64_t trace_kernel_time(const struct trace *t);
+/* Add a warning (formatted); only the first TRACE_MAX_WARNINGS are kept, all are counted. */
+void trace_warn(struct trace *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+#endif

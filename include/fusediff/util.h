@@ -1,0 +1,56 @@
+/* util.h — errors, allocation that cannot fail, growable arrays. */
+#ifndef FUSEDIFF_UTIL_H
+#define FUSEDIFF_UTIL_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define FD_ERROR_MAX 1024
+
+/* An error: one line for the user, without the "fusediff: " prefix and without a newline.
+ * Functions that can fail return 0 on success and -1 on failure after filling it in. */
+struct fd_error {
+	char msg[FD_ERROR_MAX];
+};
+
+/* Set err's message from a printf format. err may be NULL (the message is dropped). */
+void fd_error_set(struct fd_error *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Print "fusediff: <message>" on stderr and abort. For out-of-memory and broken invariants
+ * only; bad input is reported through struct fd_error. */
+_Noreturn void die(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* malloc family that die()s instead of returning NULL. Owned by caller: free with free(). */
+void *xmalloc(size_t n);
+void *xcalloc(size_t n, size_t size);
+void *xrealloc(void *p, size_t n);
+void *xreallocarray(void *p, size_t n, size_t size);
+char *xstrdup(const char *s);
+char *xstrndup(const char *s, size_t n);
+/* printf into a new string. Owned by caller: free with free(). */
+char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Make room for one more element in a growable array (ptr, len, cap). */
+#define VEC_RESERVE(ptr, len, cap)                                                     \
+	do {                                                                           \
+		if ((len) >= (cap)) {                                                  \
+			(cap) = (cap) ? (cap) * 2 : 16;                                \
+			(ptr) = xreallocarray((ptr), (cap), sizeof *(ptr));            \
+		}                                                                      \
+	} while (0)
+
+/* Append one element to a growable array. */
+#define VEC_PUSH(ptr, len, cap, value)                                                 \
+	do {                                                                           \
+		VEC_RESERVE(ptr, len, cap);                                            \
+		(ptr)[(len)++] = (value);                                              \
+	} while (0)
+
+/* Three-way comparison of two numbers without overflow. */
+#define CMP(a, b) (((a) > (b)) - ((a) < (b)))
+
+/* Base name of a path (borrowed pointer into path). */
+const char *path_basename(const char *path);
+
+#endif

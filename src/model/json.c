@@ -1,0 +1,566 @@
+/* json.c — strict, restartable JSON primitives over an in-memory window (see json.h). */
+#include "fusediff/json.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fusediff/util.h"
+
+static int fail(struct json_cur *c, const char *at, const char *msg)
+{
+	c->err_at = at;
+	c->err_msg = msg;
+	return JSON_ERR;
+}
+
+/* The window ran out: ask for more, or fail at the end of the input. */
+static int need(struct json_cur *c)
+{
+	if (c->at_eof)
+		return fail(c, c->end, "unexpected end of file (the JSON is truncated)");
+	return JSON_MORE;
+}
+
+static inline int is_ws(unsigned char ch)
+{
+	return ch == ' ' || ch == '\n' || ch == '\r' || ch == '\t';
+}
+
+int json_peek(struct json_cur *c)
+{
+	const char *p = c->p;
+
+	while (p < c->end && is_ws((unsigned char)*p))
+		p++;
+	c->p = p;
+	return p < c->end ? (unsigned char)*p : -1;
+}
+
+/* Next non-space byte in *ch, or JSON_MORE / JSON_ERR at the end. */
+static inline int next_byte(struct json_cur *c, int *ch)
+{
+	*ch = json_peek(c);
+	return *ch < 0 ? need(c) : JSON_OK;
+}
+
+int json_expect(struct json_cur *c, char want, const char *msg)
+{
+	int ch, rc = next_byte(c, &ch);
+
+	if (rc)
+		return rc;
+	if (ch != (unsigned char)want)
+		return fail(c, c->p, msg);
+	c->p++;
+	return JSON_OK;
+}
+
+void json_buf_free(struct json_buf *b)
+{
+	free(b->s);
+	b->s = NULL;
+	b->len = b->cap = 0;
+}
+
+static void buf_put(struct json_buf *b, const char *s, size_t n)
+{
+	if (b->cap - b->len < n + 1) {
+		size_t cap = b->cap ? b->cap : 64;
+
+		while (cap - b->len < n + 1)
+			cap *= 2;
+		b->s = xrealloc(b->s, cap);
+		b->cap = cap;
+	}
+	memcpy(b->s + b->len, s, n);
+	b->len += n;
+	b->s[b->len] = '\0';
+}
+
+static void buf_utf8(struct json_buf *b, uint32_t cp)
+{
+	char u[4];
+	size_t n;
+
+	if (cp < 0x80) {
+		u[0] = (char)cp;
+		n = 1;
+	} else if (cp < 0x800) {
+		u[0] = (char)(0xc0 | cp >> 6);
+		u[1] = (char)(0x80 | (cp & 0x3f));
+		n = 2;
+	} else if (cp < 0x10000) {
+		u[0] = (char)(0xe0 | cp >> 12);
+		u[1] = (char)(0x80 | ((cp >> 6) & 0x3f));
+		u[2] = (char)(0x80 | (cp & 0x3f));
+		n = 3;
+	} else {
+		u[0] = (char)(0xf0 | cp >> 18);
+		u[1] = (char)(0x80 | ((cp >> 12) & 0x3f));
+		u[2] = (char)(0x80 | ((cp >> 6) & 0x3f));
+		u[3] = (char)(0x80 | (cp & 0x3f));
+		n = 4;
+	}
+	buf_put(b, u, n);
+}
+
+static int hex4(const char *p, uint32_t *out)
+{
+	uint32_t v = 0;
+
+	for (int i = 0; i < 4; i++) {
+		char ch = p[i];
+
+		v <<= 4;
+		if (ch >= '0' && ch <= '9')
+			v |= (uint32_t)(ch - '0');
+		else if (ch >= 'a' && ch <= 'f')
+			v |= (uint32_t)(ch - 'a' + 10);
+		else if (ch >= 'A' && ch <= 'F')
+			v |= (uint32_t)(ch - 'A' + 10);
+		else
+			return -1;
+	}
+	*out = v;
+	return 0;
+}
+
+/* Find the closing quote of a string whose body starts at p; NULL when not in the window.
+ * *escaped is set when the body contains a backslash. */
+static const char *string_end(const char *p, const char *end, int *escaped)
+{
+	*escaped = 0;
+	for (;;) {
+		const char *q = memchr(p, '"', (size_t)(end - p));
+		const char *b;
+
+		if (!q)
+			return NULL;
+		if (!memchr(p, '\\', (size_t)(q - p)))
+			return q;
+		*escaped = 1;
+		/* Count the backslashes just before the quote. */
+		b = q;
+		while (b > p && b[-1] == '\\')
+			b--;
+		if (((q - b) & 1) == 0) {
+			/* Even: the quote ends the string, unless an earlier escape swallowed
+			 * it — impossible, since escapes are two bytes and we counted a run. */
+			return q;
+		}
+		p = q + 1;
+	}
+}
+
+static int decode(struct json_cur *c, const char *p, const char *q, struct json_buf *buf)
+{
+	buf->len = 0;
+	while (p < q) {
+		const char *bs = memchr(p, '\\', (size_t)(q - p));
+		uint32_t cp, lo;
+
+		if (!bs) {
+			buf_put(buf, p, (size_t)(q - p));
+			break;
+		}
+		buf_put(buf, p, (size_t)(bs - p));
+		p = bs + 1;
+		switch (*p) {
+		case '"': buf_put(buf, "\"", 1); p++; break;
+		case '\\': buf_put(buf, "\\", 1); p++; break;
+		case '/': buf_put(buf, "/", 1); p++; break;
+		case 'b': buf_put(buf, "\b", 1); p++; break;
+		case 'f': buf_put(buf, "\f", 1); p++; break;
+		case 'n': buf_put(buf, "\n", 1); p++; break;
+		case 'r': buf_put(buf, "\r", 1); p++; break;
+		case 't': buf_put(buf, "\t", 1); p++; break;
+		case 'u':
+			if (q - p < 5 || hex4(p + 1, &cp) < 0)
+				return fail(c, bs, "invalid \\u escape in string");
+			p += 5;
+			if (cp >= 0xd800 && cp < 0xdc00 && q - p >= 6 && p[0] == '\\' && p[1] == 'u' &&
+			    hex4(p + 2, &lo) == 0 && lo >= 0xdc00 && lo < 0xe000) {
+				cp = 0x10000 + ((cp - 0xd800) << 10) + (lo - 0xdc00);
+				p += 6;
+			}
+			buf_utf8(buf, cp); /* a lone surrogate stays visible as invalid UTF-8 */
+			break;
+		default:
+			return fail(c, bs, "invalid escape sequence in string");
+		}
+	}
+	if (!buf->s)
+		buf_put(buf, "", 0);
+	return JSON_OK;
+}
+
+int json_string(struct json_cur *c, struct json_str *out, struct json_buf *buf)
+{
+	int ch, rc = next_byte(c, &ch), escaped;
+	const char *q;
+
+	if (rc)
+		return rc;
+	if (ch != '"')
+		return fail(c, c->p, "expected a string");
+	q = string_end(c->p + 1, c->end, &escaped);
+	if (!q)
+		return c->at_eof ? fail(c, c->end, "unexpected end of file inside a string (the JSON is truncated)") : JSON_MORE;
+	if (!escaped) {
+		out->s = c->p + 1;
+		out->len = (size_t)(q - c->p - 1);
+	} else {
+		rc = decode(c, c->p + 1, q, buf);
+		if (rc)
+			return rc;
+		out->s = buf->s;
+		out->len = buf->len;
+	}
+	c->p = q + 1;
+	return JSON_OK;
+}
+
+static inline int is_digit(int ch)
+{
+	return ch >= '0' && ch <= '9';
+}
+
+int json_number(struct json_cur *c, struct json_str *raw)
+{
+	const char *s = c->p, *p = s, *e = c->end;
+
+	/* NaN, Infinity and -Infinity, as Python's json module writes them. */
+	if (p < e && (*p == 'N' || *p == 'I' || (*p == '-' && (e - p < 2 || p[1] == 'I')))) {
+		static const char *const special[] = { "NaN", "Infinity", "-Infinity" };
+		size_t have = (size_t)(e - p);
+
+		for (size_t i = 0; i < 3; i++) {
+			size_t n = strlen(special[i]);
+
+			if (memcmp(p, special[i], have < n ? have : n) != 0)
+				continue;
+			if (have < n)
+				return need(c);
+			raw->s = s;
+			raw->len = n;
+			c->p = s + n;
+			return JSON_OK;
+		}
+		if (have < 2)
+			return need(c);
+		return fail(c, p, "invalid number");
+	}
+	if (p < e && *p == '-')
+		p++;
+	if (p == e)
+		return need(c);
+	if (*p == '0') {
+		p++;
+	} else if (is_digit(*p)) {
+		while (p < e && is_digit(*p))
+			p++;
+	} else {
+		return fail(c, p, "invalid number");
+	}
+	if (p < e && *p == '.') {
+		p++;
+		if (p == e)
+			return need(c);
+		if (!is_digit(*p))
+			return fail(c, p, "invalid number: expected a digit after '.'");
+		while (p < e && is_digit(*p))
+			p++;
+	}
+	if (p < e && (*p == 'e' || *p == 'E')) {
+		p++;
+		if (p < e && (*p == '+' || *p == '-'))
+			p++;
+		if (p == e)
+			return need(c);
+		if (!is_digit(*p))
+			return fail(c, p, "invalid number: expected a digit in the exponent");
+		while (p < e && is_digit(*p))
+			p++;
+	}
+	if (p == e && !c->at_eof)
+		return JSON_MORE; /* more digits may follow */
+	raw->s = s;
+	raw->len = (size_t)(p - s);
+	c->p = p;
+	return JSON_OK;
+}
+
+static int literal(struct json_cur *c, const char *word)
+{
+	size_t n = strlen(word), have = (size_t)(c->end - c->p);
+
+	if (have < n) {
+		if (memcmp(c->p, word, have) != 0)
+			return fail(c, c->p, "invalid literal");
+		return need(c);
+	}
+	if (memcmp(c->p, word, n) != 0)
+		return fail(c, c->p, "invalid literal");
+	c->p += n;
+	return JSON_OK;
+}
+
+/* Skip one scalar value (the byte at c->p is its first). */
+static int skip_scalar(struct json_cur *c, int ch)
+{
+	struct json_str raw;
+	int escaped;
+	const char *q;
+
+	switch (ch) {
+	case '"':
+		q = string_end(c->p + 1, c->end, &escaped);
+		if (!q)
+			return c->at_eof ? fail(c, c->end, "unexpected end of file inside a string (the JSON is truncated)") : JSON_MORE;
+		c->p = q + 1;
+		return JSON_OK;
+	case 't':
+		return literal(c, "true");
+	case 'f':
+		return literal(c, "false");
+	case 'n':
+		return literal(c, "null");
+	default:
+		if (ch == '-' || is_digit(ch) || ch == 'N' || ch == 'I')
+			return json_number(c, &raw);
+		return fail(c, c->p, "expected a value");
+	}
+}
+
+int json_skip(struct json_cur *c)
+{
+	char stack[JSON_MAX_DEPTH];
+	int depth = 0, ch, rc;
+
+value:
+	if ((rc = next_byte(c, &ch)))
+		return rc;
+	if (ch == '{' || ch == '[') {
+		if (depth == JSON_MAX_DEPTH)
+			return fail(c, c->p, "nesting too deep (more than 512 levels)");
+		stack[depth++] = (char)ch;
+		c->p++;
+		if ((rc = next_byte(c, &ch)))
+			return rc;
+		if (ch == (stack[depth - 1] == '{' ? '}' : ']')) {
+			c->p++;
+			depth--;
+			goto after;
+		}
+		if (stack[depth - 1] == '{')
+			goto key;
+		goto value;
+	}
+	if ((rc = skip_scalar(c, ch)))
+		return rc;
+after:
+	if (depth == 0)
+		return JSON_OK;
+	if ((rc = next_byte(c, &ch)))
+		return rc;
+	if (ch == ',') {
+		c->p++;
+		if ((rc = next_byte(c, &ch)))
+			return rc;
+		if (ch == '}' || ch == ']')
+			return fail(c, c->p, ch == '}' ? "trailing comma before '}'" : "trailing comma before ']'");
+		if (stack[depth - 1] == '{')
+			goto key;
+		goto value;
+	}
+	if (stack[depth - 1] == '{') {
+		if (ch != '}')
+			return fail(c, c->p, "expected ',' or '}' in object");
+	} else if (ch != ']') {
+		return fail(c, c->p, "expected ',' or ']' in array");
+	}
+	c->p++;
+	depth--;
+	goto after;
+key:
+	if ((rc = next_byte(c, &ch)))
+		return rc;
+	if (ch != '"')
+		return fail(c, c->p, "expected a string key in object");
+	if ((rc = skip_scalar(c, ch)))
+		return rc;
+	if ((rc = json_expect(c, ':', "expected ':' after an object key")))
+		return rc;
+	goto value;
+}
+
+int json_object_begin(struct json_cur *c)
+{
+	return json_expect(c, '{', "expected an object");
+}
+
+int json_object_next(struct json_cur *c, int *first, struct json_str *key, struct json_buf *kbuf, int *done)
+{
+	int ch, rc;
+
+	*done = 0;
+	if ((rc = next_byte(c, &ch)))
+		return rc;
+	if (*first) {
+		if (ch == '}') {
+			c->p++;
+			*done = 1;
+			return JSON_OK;
+		}
+	} else if (ch == ',') {
+		c->p++;
+		if ((rc = next_byte(c, &ch)))
+			return rc;
+		if (ch == '}')
+			return fail(c, c->p, "trailing comma before '}'");
+	} else if (ch == '}') {
+		c->p++;
+		*done = 1;
+		return JSON_OK;
+	} else {
+		return fail(c, c->p, "expected ',' or '}' in object");
+	}
+	if (ch != '"')
+		return fail(c, c->p, "expected a string key in object");
+	if ((rc = json_string(c, key, kbuf)))
+		return rc;
+	if ((rc = json_expect(c, ':', "expected ':' after an object key")))
+		return rc;
+	*first = 0;
+	return JSON_OK;
+}
+
+int json_array_begin(struct json_cur *c)
+{
+	return json_expect(c, '[', "expected an array");
+}
+
+int json_array_next(struct json_cur *c, int *first, int *done)
+{
+	int ch, rc;
+
+	*done = 0;
+	if ((rc = next_byte(c, &ch)))
+		return rc;
+	if (ch == ']') {
+		c->p++;
+		*done = 1;
+		return JSON_OK;
+	}
+	if (!*first) {
+		if (ch != ',')
+			return fail(c, c->p, "expected ',' or ']' in array");
+		c->p++;
+		if ((rc = next_byte(c, &ch)))
+			return rc;
+		if (ch == ']')
+			return fail(c, c->p, "trailing comma before ']'");
+	}
+	*first = 0;
+	return JSON_OK;
+}
+
+static int special_value(struct json_str raw)
+{
+	return raw.len && (raw.s[0] == 'N' || raw.s[0] == 'I' || (raw.len > 1 && raw.s[1] == 'I'));
+}
+
+int json_to_int64(struct json_str raw, int64_t *out, int *overflow)
+{
+	const char *p = raw.s, *e = raw.s + raw.len;
+	int neg = 0;
+	uint64_t v = 0, limit;
+
+	if (!raw.len || special_value(raw))
+		return -1;
+	if (*p == '-') {
+		neg = 1;
+		p++;
+	}
+	if (p == e || !is_digit(*p))
+		return -1;
+	if (memchr(raw.s, 'e', raw.len) || memchr(raw.s, 'E', raw.len)) {
+		double d = strtod(raw.s, NULL); /* raw is followed by a non-number byte */
+
+		if (!(d > -9.2e18 && d < 9.2e18)) {
+			*overflow = 1;
+			*out = d < 0 ? INT64_MIN : INT64_MAX;
+		} else {
+			*out = (int64_t)d;
+		}
+		return 0;
+	}
+	limit = neg ? (uint64_t)INT64_MAX + 1 : (uint64_t)INT64_MAX;
+	for (; p < e && is_digit(*p); p++) {
+		unsigned d = (unsigned)(*p - '0');
+
+		if (v > (limit - d) / 10) {
+			*overflow = 1;
+			*out = neg ? INT64_MIN : INT64_MAX;
+			return 0;
+		}
+		v = v * 10 + d;
+	}
+	*out = neg ? (int64_t)(0 - v) : (int64_t)v;
+	return 0;
+}
+
+int json_us_to_ns(struct json_str raw, int64_t *out, int *overflow)
+{
+	const char *p = raw.s, *e = raw.s + raw.len;
+	int neg = 0, digits = 0;
+	uint64_t whole = 0, frac = 0;
+	const uint64_t max_whole = (uint64_t)INT64_MAX / 1000 - 1;
+
+	if (!raw.len || special_value(raw))
+		return -1;
+	if (memchr(raw.s, 'e', raw.len) || memchr(raw.s, 'E', raw.len)) {
+		char tmp[64];
+		double d;
+
+		if (raw.len >= sizeof tmp)
+			return -1;
+		memcpy(tmp, raw.s, raw.len);
+		tmp[raw.len] = '\0';
+		d = strtod(tmp, NULL) * 1000.0;
+		if (!(d > -9.2e18 && d < 9.2e18)) {
+			*overflow = 1;
+			*out = d < 0 ? INT64_MIN : INT64_MAX;
+			return 0;
+		}
+		*out = (int64_t)llround(d);
+		return 0;
+	}
+	if (*p == '-') {
+		neg = 1;
+		p++;
+	}
+	if (p == e || !is_digit(*p))
+		return -1;
+	for (; p < e && is_digit(*p); p++) {
+		if (whole > max_whole / 10) {
+			*overflow = 1;
+			*out = neg ? INT64_MIN : INT64_MAX;
+			return 0;
+		}
+		whole = whole * 10 + (unsigned)(*p - '0');
+	}
+	if (p < e && *p == '.') {
+		p++;
+		for (; p < e && is_digit(*p) && digits < 3; p++, digits++)
+			frac = frac * 10 + (unsigned)(*p - '0');
+		for (; digits < 3; digits++)
+			frac *= 10;
+		if (p < e && is_digit(*p) && *p >= '5')
+			frac++;
+	}
+	uint64_t ns = whole * 1000 + frac;
+	*out = neg ? -(int64_t)ns : (int64_t)ns;
+	return 0;
+}

@@ -1,0 +1,189 @@
+/* summary.c — one trace's metadata, event counts and top kernels as text. */
+#include "fusediff/summary.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "fusediff/names.h"
+#include "fusediff/text.h"
+
+static int cmp_by_name(const void *pa, const void *pb)
+{
+	const struct summary_kernel *a = pa, *b = pb;
+
+	return CMP(a->name, b->name);
+}
+
+static int cmp_by_total(const void *pa, const void *pb)
+{
+	const struct summary_kernel *a = pa, *b = pb;
+	int c = CMP(b->total_ns, a->total_ns);
+
+	return c ? c : CMP(a->name, b->name);
+}
+
+struct summary_kernel *summary_kernels(const struct trace *t, size_t *n)
+{
+	struct summary_kernel *all = xcalloc(t->n_kernels + 1, sizeof *all);
+	size_t m = 0, out = 0;
+
+	for (size_t i = 0; i < t->n_kernels; i++)
+		if (t->kernels[i].kind == KIND_KERNEL)
+			all[m++] = (struct summary_kernel){ t->kernels[i].name, 1, t->kernels[i].dur };
+	qsort(all, m, sizeof *all, cmp_by_name);
+	for (size_t i = 0; i < m; i++) {
+		if (out && all[out - 1].name == all[i].name) {
+			all[out - 1].count++;
+			all[out - 1].total_ns += all[i].total_ns;
+		} else {
+			all[out++] = all[i];
+		}
+	}
+	qsort(all, out, sizeof *all, cmp_by_total);
+	*n = out;
+	return all;
+}
+
+static int cmp_cat(const void *pa, const void *pb)
+{
+	const struct trace_category *a = pa, *b = pb;
+	int c = CMP(b->count, a->count);
+
+	return c ? c : CMP(a->name, b->name);
+}
+
+/* Distinct names of annotation ranges of one kind, with counts, in order of first use. */
+static void print_annotations(FILE *out, const struct trace *t, enum range_kind kind, const char *label)
+{
+	uint32_t names[12];
+	int64_t counts[12];
+	size_t n = 0, more = 0;
+
+	for (size_t i = 0; i < t->n_ranges; i++) {
+		const struct trace_range *r = &t->ranges[i];
+		size_t j;
+
+		if (r->kind != kind)
+			continue;
+		for (j = 0; j < n && names[j] != r->name; j++)
+			;
+		if (j < n)
+			counts[j]++;
+		else if (n < 12) {
+			names[n] = r->name;
+			counts[n++] = 1;
+		} else {
+			more++;
+		}
+	}
+	fprintf(out, "  %-22s", label);
+	if (!n)
+		fputs(" none", out);
+	for (size_t j = 0; j < n; j++) {
+		char *esc = text_escape_dup(trace_str(t, names[j]), intern_len(t->strings, names[j]));
+
+		if (strlen(esc) > 70)
+			strcpy(esc + 67, "...");
+		fprintf(out, "%s \"%s\" x%lld", j ? "," : "", esc, (long long)counts[j]);
+		free(esc);
+	}
+	if (more)
+		fprintf(out, " and %zu more", more);
+	fputc('\n', out);
+}
+
+int summary_print(FILE *out, const struct trace *t)
+{
+	char b1[64], b2[64];
+	size_t nk, streams = 0, copies = 0;
+	int64_t total = trace_kernel_time(t), span_end = 0;
+	struct summary_kernel *top;
+	struct trace_category *cats;
+	int32_t seen_streams[64];
+	const char *gpu = t->gpu_name ? trace_str(t, t->gpu_name) : "";
+
+	fprintf(out, "%s\n", t->path);
+	text_bytes(b1, sizeof b1, t->bytes);
+	fprintf(out, "  %-22s %s JSON%s, %lld events\n", "size", b1, t->gzip ? " (gzip)" : "",
+		(long long)t->n_events);
+	fprintf(out, "  %-22s %s (from %s)\n", "platform", trace_platform_name(t->platform), t->platform_reason);
+	{
+		char *esc = text_escape_dup(gpu, strlen(gpu));
+
+		fprintf(out, "  %-22s %s\n", "GPU", *esc ? esc : "(not named in the trace)");
+		free(esc);
+	}
+	fprintf(out, "  %-22s %d of %zu:", "device", t->device, t->n_devices);
+	for (size_t i = 0; i < t->n_devices; i++)
+		fprintf(out, "%s %d (%lld kernels)", i ? "," : "", t->devices[i].id, (long long)t->devices[i].kernels);
+	fputc('\n', out);
+	for (size_t i = 0; i < t->n_kernels; i++) {
+		size_t j;
+
+		if (t->kernels[i].kind != KIND_KERNEL)
+			copies++;
+		if (t->kernels[i].start + t->kernels[i].dur > span_end)
+			span_end = t->kernels[i].start + t->kernels[i].dur;
+		for (j = 0; j < streams && seen_streams[j] != t->kernels[i].stream; j++)
+			;
+		if (j == streams && streams < 64)
+			seen_streams[streams++] = t->kernels[i].stream;
+	}
+	fprintf(out, "  %-22s %zu:", "streams", streams);
+	for (size_t j = 0; j < streams; j++)
+		fprintf(out, " %d", seen_streams[j]);
+	fputc('\n', out);
+	if (t->world_size >= 0)
+		fprintf(out, "  %-22s rank %lld of %lld\n", "distributed", (long long)t->rank, (long long)t->world_size);
+	text_duration(b1, sizeof b1, total);
+	fprintf(out, "  %-22s %zu (+ %zu copies/memsets), %s GPU time\n", "kernels", t->n_kernel_events, copies, b1);
+	if (t->n_other_device)
+		fprintf(out, "  %-22s %zu on other devices, not analysed (use --device)\n", "", t->n_other_device);
+	print_annotations(out, t, RANGE_GPU_USER, "annotations (GPU)");
+	print_annotations(out, t, RANGE_USER, "annotations (CPU)");
+	{
+		size_t mods = 0;
+
+		for (size_t i = 0; i < t->n_ranges; i++)
+			mods += t->ranges[i].kind == RANGE_MODULE;
+		fprintf(out, "  %-22s %zu%s\n", "nn.Module ranges", mods, mods ? "" : " (record with with_stack=True for module boundaries)");
+	}
+
+	fprintf(out, "\nEvents by category\n");
+	cats = xmalloc((t->n_categories + 1) * sizeof *cats);
+	memcpy(cats, t->categories, t->n_categories * sizeof *cats);
+	qsort(cats, t->n_categories, sizeof *cats, cmp_cat);
+	for (size_t i = 0; i < t->n_categories; i++) {
+		char *esc = text_escape_dup(trace_str(t, cats[i].name), intern_len(t->strings, cats[i].name));
+
+		fprintf(out, "  %-22s %10lld\n", esc, (long long)cats[i].count);
+		free(esc);
+	}
+	free(cats);
+
+	top = summary_kernels(t, &nk);
+	fprintf(out, "\nTop %d kernels by total time (of %zu distinct)\n", SUMMARY_TOP_KERNELS, nk);
+	fprintf(out, "  %7s %11s %10s %6s  %s\n", "count", "total us", "avg us", "share", "kernel");
+	for (size_t i = 0; i < nk && i < SUMMARY_TOP_KERNELS; i++) {
+		char shortname[160];
+		const char *full = trace_str(t, top[i].name);
+		char *dem = names_demangle(full);
+		char *esc;
+
+		names_short(dem ? dem : full, shortname, sizeof shortname);
+		esc = text_escape_dup(shortname, strlen(shortname));
+		text_us(b1, sizeof b1, top[i].total_ns);
+		text_us(b2, sizeof b2, top[i].total_ns / top[i].count);
+		fprintf(out, "  %7lld %11s %10s %5.1f%%  %s\n", (long long)top[i].count, b1, b2,
+			total ? 100.0 * (double)top[i].total_ns / (double)total : 0.0, esc);
+		free(esc);
+		free(dem);
+	}
+	free(top);
+	if (t->n_warnings_total) {
+		fprintf(out, "\nWarnings (%zu)\n", t->n_warnings_total);
+		for (size_t i = 0; i < t->n_warnings; i++)
+			fprintf(out, "  %s\n", t->warnings[i]);
+	}
+	return ferror(out) ? -1 : 0;
+}

@@ -1,0 +1,146 @@
+/* text.c — escaping and number formatting for display (see text.h). */
+#include "fusediff/text.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "fusediff/util.h"
+
+/* Length of the valid UTF-8 sequence at s (1..4), or 0 when it is not valid. */
+static size_t utf8_seq(const unsigned char *s, size_t left)
+{
+	size_t n;
+	uint32_t cp;
+
+	if (s[0] < 0x80)
+		return 1;
+	if ((s[0] & 0xe0) == 0xc0) {
+		n = 2;
+		cp = s[0] & 0x1f;
+	} else if ((s[0] & 0xf0) == 0xe0) {
+		n = 3;
+		cp = s[0] & 0x0f;
+	} else if ((s[0] & 0xf8) == 0xf0) {
+		n = 4;
+		cp = s[0] & 0x07;
+	} else {
+		return 0;
+	}
+	if (left < n)
+		return 0;
+	for (size_t i = 1; i < n; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		cp = cp << 6 | (s[i] & 0x3f);
+	}
+	if ((n == 2 && cp < 0x80) || (n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000) || cp > 0x10ffff ||
+	    (cp >= 0xd800 && cp < 0xe000))
+		return 0;
+	/* C1 control characters (U+0080..U+009F) are escaped too. */
+	if (cp >= 0x80 && cp < 0xa0)
+		return 0;
+	return n;
+}
+
+size_t text_escape(char *dst, size_t cap, const char *src, size_t len)
+{
+	const unsigned char *s = (const unsigned char *)src;
+	size_t out = 0, i = 0;
+
+#define PUT(str, n)                                                                     \
+	do {                                                                            \
+		if (cap && out + (n) < cap)                                             \
+			memcpy(dst + out, (str), (n));                                  \
+		else if (cap && out < cap)                                              \
+			cap = out + 1; /* stop writing: keep what fits */               \
+		out += (n);                                                             \
+	} while (0)
+
+	while (i < len) {
+		size_t n = utf8_seq(s + i, len - i);
+		char esc[8];
+
+		if (n && s[i] >= 0x20 && s[i] != 0x7f) {
+			PUT(s + i, n);
+			i += n;
+			continue;
+		}
+		switch (s[i]) {
+		case '\n': memcpy(esc, "\\n", 3); break;
+		case '\t': memcpy(esc, "\\t", 3); break;
+		case '\r': memcpy(esc, "\\r", 3); break;
+		case 0x1b: memcpy(esc, "\\e", 3); break;
+		default: snprintf(esc, sizeof esc, "\\x%02x", s[i]); break;
+		}
+		PUT(esc, strlen(esc));
+		i++;
+	}
+#undef PUT
+	if (cap)
+		dst[out < cap ? out : cap - 1] = '\0';
+	return out;
+}
+
+char *text_escape_dup(const char *s, size_t len)
+{
+	size_t n = text_escape(NULL, 0, s, len);
+	char *p = xmalloc(n + 1);
+
+	text_escape(p, n + 1, s, len);
+	return p;
+}
+
+int text_is_clean(const char *s, size_t len)
+{
+	for (size_t i = 0; i < len; i++) {
+		unsigned char ch = (unsigned char)s[i];
+
+		if (ch < 0x20 || ch >= 0x7f)
+			return text_escape(NULL, 0, s, len) == len;
+	}
+	return 1;
+}
+
+void text_us(char *buf, size_t cap, int64_t ns)
+{
+	double us = (double)ns / 1000.0;
+	double a = us < 0 ? -us : us;
+
+	if (a < 10)
+		snprintf(buf, cap, "%.2f", us);
+	else if (a < 1000)
+		snprintf(buf, cap, "%.1f", us);
+	else
+		snprintf(buf, cap, "%.0f", us);
+}
+
+void text_duration(char *buf, size_t cap, int64_t ns)
+{
+	double a = (double)(ns < 0 ? -ns : ns);
+
+	if (a < 1000)
+		snprintf(buf, cap, "%lld ns", (long long)ns);
+	else if (a < 1e6)
+		snprintf(buf, cap, "%.*f us", a < 1e4 ? 2 : 1, (double)ns / 1e3);
+	else if (a < 1e9)
+		snprintf(buf, cap, "%.*f ms", a < 1e7 ? 2 : 1, (double)ns / 1e6);
+	else
+		snprintf(buf, cap, "%.2f s", (double)ns / 1e9);
+}
+
+void text_bytes(char *buf, size_t cap, int64_t bytes)
+{
+	static const char *const unit[] = { "KiB", "MiB", "GiB", "TiB" };
+	double v = (double)bytes;
+	int u = -1;
+
+	if (bytes < 1024) {
+		snprintf(buf, cap, "%lld B", (long long)bytes);
+		return;
+	}
+	while (v >= 1024 && u < 3) {
+		v /= 1024;
+		u++;
+	}
+	snprintf(buf, cap, "%.1f %s", v, unit[u]);
+}

@@ -1,0 +1,419 @@
+/* trace.c — the loaded trace: building, finishing (times, device, platform), lookups. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fusediff/trace.h"
+#include "trace_build.h"
+
+struct trace_impl {
+	struct trace t; /* first: a struct trace * is a struct trace_impl * */
+	size_t cap_kernels, cap_launches, cap_ops, cap_ranges, cap_devices, cap_categories, cap_meta;
+	size_t *cat_index; /* category id -> index + 1 */
+	size_t cat_index_len;
+};
+
+static struct trace_impl *impl(struct trace *t)
+{
+	return (struct trace_impl *)t;
+}
+
+struct trace *trace_new(const char *path)
+{
+	struct trace_impl *ti = xcalloc(1, sizeof *ti);
+
+	ti->t.path = xstrdup(path);
+	ti->t.strings = intern_new();
+	ti->t.rank = ti->t.world_size = -1;
+	ti->t.device = -1;
+	return &ti->t;
+}
+
+void trace_free(struct trace *t)
+{
+	struct trace_impl *ti;
+
+	if (!t)
+		return;
+	ti = impl(t);
+	free(t->path);
+	intern_free(t->strings);
+	free(t->kernels);
+	free(t->launches);
+	free(t->ops);
+	free(t->ranges);
+	free(t->devices);
+	free(t->categories);
+	free(t->meta);
+	for (size_t i = 0; i < t->n_warnings; i++)
+		free(t->warnings[i]);
+	free(ti->cat_index);
+	free(ti);
+}
+
+void trace_add_kernel(struct trace *t, const struct trace_kernel *k)
+{
+	VEC_PUSH(t->kernels, t->n_kernels, impl(t)->cap_kernels, *k);
+}
+
+void trace_add_launch(struct trace *t, const struct trace_launch *l)
+{
+	VEC_PUSH(t->launches, t->n_launches, impl(t)->cap_launches, *l);
+}
+
+void trace_add_op(struct trace *t, const struct trace_op *o)
+{
+	VEC_PUSH(t->ops, t->n_ops, impl(t)->cap_ops, *o);
+}
+
+void trace_add_range(struct trace *t, const struct trace_range *r)
+{
+	VEC_PUSH(t->ranges, t->n_ranges, impl(t)->cap_ranges, *r);
+}
+
+void trace_add_device(struct trace *t, const struct trace_device *d)
+{
+	for (size_t i = 0; i < t->n_devices; i++)
+		if (t->devices[i].id == d->id) {
+			t->devices[i] = *d;
+			return;
+		}
+	VEC_PUSH(t->devices, t->n_devices, impl(t)->cap_devices, *d);
+}
+
+void trace_add_meta(struct trace *t, uint32_t key, uint32_t value)
+{
+	for (size_t i = 0; i < t->n_meta; i++)
+		if (t->meta[i].key == key) {
+			t->meta[i].value = value;
+			return;
+		}
+	VEC_PUSH(t->meta, t->n_meta, impl(t)->cap_meta, ((struct trace_meta){ key, value }));
+}
+
+void trace_count_category(struct trace *t, uint32_t cat)
+{
+	struct trace_impl *ti = impl(t);
+
+	if (cat >= ti->cat_index_len) {
+		size_t n = (size_t)cat + 64;
+
+		ti->cat_index = xreallocarray(ti->cat_index, n, sizeof *ti->cat_index);
+		memset(ti->cat_index + ti->cat_index_len, 0, (n - ti->cat_index_len) * sizeof *ti->cat_index);
+		ti->cat_index_len = n;
+	}
+	if (!ti->cat_index[cat]) {
+		VEC_PUSH(t->categories, t->n_categories, ti->cap_categories, ((struct trace_category){ cat, 0 }));
+		ti->cat_index[cat] = t->n_categories;
+	}
+	t->categories[ti->cat_index[cat] - 1].count++;
+}
+
+void trace_warn(struct trace *t, const char *fmt, ...)
+{
+	va_list ap;
+	char buf[512];
+
+	t->n_warnings_total++;
+	if (t->n_warnings >= TRACE_MAX_WARNINGS)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof buf, fmt, ap);
+	va_end(ap);
+	t->warnings[t->n_warnings++] = xstrdup(buf);
+}
+
+/* ---- finishing ------------------------------------------------------------------------- */
+
+static int cmp_kernel(const void *pa, const void *pb)
+{
+	const struct trace_kernel *a = pa, *b = pb;
+	int c;
+
+	if ((c = CMP(a->start, b->start)))
+		return c;
+	if ((c = CMP(a->stream, b->stream)))
+		return c;
+	if ((c = CMP(a->correlation, b->correlation)))
+		return c;
+	if ((c = CMP(a->dur, b->dur)))
+		return c;
+	return CMP(a->name, b->name);
+}
+
+static int cmp_launch(const void *pa, const void *pb)
+{
+	const struct trace_launch *a = pa, *b = pb;
+	int c;
+
+	if ((c = CMP(a->correlation, b->correlation)))
+		return c;
+	return CMP(a->start, b->start);
+}
+
+static int cmp_op(const void *pa, const void *pb)
+{
+	const struct trace_op *a = pa, *b = pb;
+	int c;
+
+	if ((c = CMP(a->external_id, b->external_id)))
+		return c;
+	return CMP(a->start, b->start);
+}
+
+static int cmp_range(const void *pa, const void *pb)
+{
+	const struct trace_range *a = pa, *b = pb;
+	int c;
+
+	if ((c = CMP(a->start, b->start)))
+		return c;
+	if ((c = CMP(b->dur, a->dur)))
+		return c;
+	if ((c = CMP(a->kind, b->kind)))
+		return c;
+	return CMP(a->name, b->name);
+}
+
+static int cmp_device(const void *pa, const void *pb)
+{
+	const struct trace_device *a = pa, *b = pb;
+
+	return CMP(a->id, b->id);
+}
+
+static struct trace_device *device_get(struct trace *t, int32_t id)
+{
+	for (size_t i = 0; i < t->n_devices; i++)
+		if (t->devices[i].id == id)
+			return &t->devices[i];
+	trace_add_device(t, &(struct trace_device){ .id = id });
+	return &t->devices[t->n_devices - 1];
+}
+
+static void make_relative(struct trace *t)
+{
+	int64_t t0 = INT64_MAX;
+
+	for (size_t i = 0; i < t->n_kernels; i++)
+		if (t->kernels[i].start < t0)
+			t0 = t->kernels[i].start;
+	for (size_t i = 0; i < t->n_launches; i++)
+		if (t->launches[i].start < t0)
+			t0 = t->launches[i].start;
+	for (size_t i = 0; i < t->n_ops; i++)
+		if (t->ops[i].start < t0)
+			t0 = t->ops[i].start;
+	for (size_t i = 0; i < t->n_ranges; i++)
+		if (t->ranges[i].start < t0)
+			t0 = t->ranges[i].start;
+	if (t0 == INT64_MAX)
+		t0 = 0;
+	t->start_ns = t0;
+	for (size_t i = 0; i < t->n_kernels; i++)
+		t->kernels[i].start -= t0;
+	for (size_t i = 0; i < t->n_launches; i++)
+		t->launches[i].start -= t0;
+	for (size_t i = 0; i < t->n_ops; i++)
+		t->ops[i].start -= t0;
+	for (size_t i = 0; i < t->n_ranges; i++)
+		t->ranges[i].start -= t0;
+}
+
+static void detect_platform(struct trace *t)
+{
+	static const char *const amd_keys[] = { "roctracer_version", "hip_runtime_version", "hip_driver_version" };
+	static const char *const nv_keys[] = { "cuda_runtime_version", "cupti_version", "cuda_driver_version" };
+	const char *amd = NULL, *nv = NULL;
+	int32_t warp = 0;
+
+	for (size_t i = 0; i < 3; i++) {
+		if (!amd && trace_meta_get(t, amd_keys[i]))
+			amd = amd_keys[i];
+		if (!nv && trace_meta_get(t, nv_keys[i]))
+			nv = nv_keys[i];
+	}
+	for (size_t i = 0; i < t->n_devices; i++)
+		if (t->devices[i].id == t->device && t->devices[i].warp_size)
+			warp = t->devices[i].warp_size;
+	for (size_t i = 0; !warp && i < t->n_devices; i++)
+		warp = t->devices[i].warp_size;
+
+	if (amd && !nv) {
+		t->platform = PLATFORM_AMD;
+		t->platform_reason = amd;
+	} else if (nv && !amd) {
+		t->platform = PLATFORM_NVIDIA;
+		t->platform_reason = nv;
+	} else if (warp == 64) {
+		t->platform = PLATFORM_AMD;
+		t->platform_reason = "warpSize 64";
+	} else if (warp == 32) {
+		t->platform = PLATFORM_NVIDIA;
+		t->platform_reason = "warpSize 32";
+	} else {
+		t->platform = PLATFORM_UNKNOWN;
+		t->platform_reason = amd ? "both AMD and NVIDIA version keys" : "no version keys or warpSize";
+	}
+}
+
+static void pick_gpu_name(struct trace *t)
+{
+	uint32_t only = 0;
+	int same = 1;
+
+	for (size_t i = 0; i < t->n_devices; i++) {
+		const struct trace_device *d = &t->devices[i];
+
+		if (d->id == t->device && d->name) {
+			t->gpu_name = d->name;
+			return;
+		}
+		if (d->name) {
+			if (only && only != d->name)
+				same = 0;
+			only = d->name;
+		}
+	}
+	/* The kernels' device is not listed (the process saw one GPU under another number, as
+	 * with HIP_VISIBLE_DEVICES): when all listed devices are the same GPU, it is that one. */
+	if (same)
+		t->gpu_name = only;
+}
+
+int trace_finish(struct trace *t, int32_t want, struct fd_error *err)
+{
+	size_t kept = 0;
+	struct trace_device *best = NULL;
+	int64_t total = 0;
+
+	make_relative(t);
+	for (size_t i = 0; i < t->n_kernels; i++) {
+		struct trace_device *d = device_get(t, t->kernels[i].device);
+
+		d->kernels++;
+		if (t->kernels[i].kind == KIND_KERNEL) {
+			d->kernel_time += t->kernels[i].dur;
+			total++;
+		}
+	}
+	qsort(t->devices, t->n_devices, sizeof *t->devices, cmp_device);
+	if (total == 0) {
+		fd_error_set(err, "%s: no GPU kernels in this trace (record it with ProfilerActivity.CUDA)",
+			     t->path);
+		return -1;
+	}
+	for (size_t i = 0; i < t->n_devices; i++) {
+		struct trace_device *d = &t->devices[i];
+
+		if (want >= 0 ? d->id == want : d->kernels && (!best || d->kernel_time > best->kernel_time))
+			best = d;
+	}
+	if (!best || !best->kernels) {
+		char list[256] = "";
+		size_t n = 0;
+
+		for (size_t i = 0; i < t->n_devices && n < sizeof list - 16; i++)
+			if (t->devices[i].kernels)
+				n += (size_t)snprintf(list + n, sizeof list - n, "%s%d", n ? ", " : "",
+						      t->devices[i].id);
+		fd_error_set(err, "%s: no kernels on device %d (kernels ran on device %s)", t->path, want, list);
+		return -1;
+	}
+	t->device = best->id;
+	for (size_t i = 0; i < t->n_kernels; i++)
+		if (t->kernels[i].device == t->device)
+			t->kernels[kept++] = t->kernels[i];
+	t->n_other_device = t->n_kernels - kept;
+	t->n_kernels = kept;
+	t->n_kernel_events = 0;
+	for (size_t i = 0; i < kept; i++)
+		t->n_kernel_events += t->kernels[i].kind == KIND_KERNEL;
+	if (t->n_kernel_events == 0) {
+		fd_error_set(err, "%s: no GPU kernels on device %d", t->path, t->device);
+		return -1;
+	}
+	qsort(t->kernels, t->n_kernels, sizeof *t->kernels, cmp_kernel);
+	qsort(t->launches, t->n_launches, sizeof *t->launches, cmp_launch);
+	qsort(t->ops, t->n_ops, sizeof *t->ops, cmp_op);
+	qsort(t->ranges, t->n_ranges, sizeof *t->ranges, cmp_range);
+	detect_platform(t);
+	pick_gpu_name(t);
+	return 0;
+}
+
+/* ---- lookups ------------------------------------------------------------------------------ */
+
+const char *trace_platform_name(enum trace_platform p)
+{
+	switch (p) {
+	case PLATFORM_AMD:
+		return "AMD";
+	case PLATFORM_NVIDIA:
+		return "NVIDIA";
+	default:
+		return "unknown";
+	}
+}
+
+const struct trace_launch *trace_find_launch(const struct trace *t, int64_t correlation)
+{
+	size_t lo = 0, hi = t->n_launches;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (t->launches[mid].correlation < correlation)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < t->n_launches && t->launches[lo].correlation == correlation ? &t->launches[lo] : NULL;
+}
+
+const struct trace_op *trace_find_op(const struct trace *t, int64_t external_id)
+{
+	size_t lo = 0, hi = t->n_ops;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (t->ops[mid].external_id < external_id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < t->n_ops && t->ops[lo].external_id == external_id ? &t->ops[lo] : NULL;
+}
+
+const char *trace_meta_get(const struct trace *t, const char *key)
+{
+	uint32_t id = intern_find(t->strings, key, strlen(key));
+
+	if (id == UINT32_MAX)
+		return NULL;
+	for (size_t i = 0; i < t->n_meta; i++)
+		if (t->meta[i].key == id)
+			return trace_str(t, t->meta[i].value);
+	return NULL;
+}
+
+int64_t trace_category_count(const struct trace *t, const char *cat)
+{
+	uint32_t id = intern_find(t->strings, cat, strlen(cat));
+
+	for (size_t i = 0; id != UINT32_MAX && i < t->n_categories; i++)
+		if (t->categories[i].name == id)
+			return t->categories[i].count;
+	return 0;
+}
+
+int64_t trace_kernel_time(const struct trace *t)
+{
+	int64_t sum = 0;
+
+	for (size_t i = 0; i < t->n_kernels; i++)
+		if (t->kernels[i].kind == KIND_KERNEL)
+			sum += t->kernels[i].dur;
+	return sum;
+}

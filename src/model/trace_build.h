@@ -1,0 +1,19 @@
+/* trace_build.h — private to the trace module: how the loader fills a struct trace. */
+#ifndef FUSEDIFF_TRACE_BUILD_H
+#define FUSEDIFF_TRACE_BUILD_H
+
+#include "fusediff/trace.h"
+
+struct trace *trace_new(const char *path);
+void trace_add_kernel(struct trace *t, const struct trace_kernel *k);
+void trace_add_launch(struct trace *t, const struct trace_launch *l);
+void trace_add_op(struct trace *t, const struct trace_op *o);
+void trace_add_range(struct trace *t, const struct trace_range *r);
+void trace_add_device(struct trace *t, const struct trace_device *d);
+void trace_add_meta(struct trace *t, uint32_t key, uint32_t value);
+void trace_count_category(struct trace *t, uint32_t cat);
+/* After the last event: make times relative, select the device, sort, detect the platform.
+ * Fails when no kernel is left. */
+int trace_finish(struct trace *t, int32_t device, struct fd_error *err);
+
+#endif

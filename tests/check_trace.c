@@ -1,0 +1,232 @@
+/* check_trace.c — the loader on every real trace and on damaged inputs. */
+#include "testutil.h"
+
+#include "fusediff/text.h"
+
+/* Kernel counts and platforms of the real traces (shared/traces/SOURCES.md). */
+static const struct {
+	const char *file;
+	size_t kernels;
+	enum trace_platform platform;
+	const char *gpu; /* NULL: not asserted */
+} real[] = {
+	{ "llama8l_eager_sdpa.json.gz", 6430, PLATFORM_NVIDIA, "NVIDIA H200" },
+	{ "llama8l_compiled_sdpa.json.gz", 241, PLATFORM_NVIDIA, "NVIDIA H200" },
+	{ "llama8l_eager_mathattn.json.gz", 7648, PLATFORM_NVIDIA, "NVIDIA H200" },
+	{ "moe6l_eager_sdpa.json.gz", 5210, PLATFORM_NVIDIA, "NVIDIA H200" },
+	{ "tracelens_sglang_dsr1-distill-llama8b_decode_bs16_mi300x.json.gz", 386, PLATFORM_AMD, "AMD Instinct MI300X" },
+	{ "tracelens_sglang_dsr1-distill-llama8b_decode_bs16_b300.json.gz", 393, PLATFORM_NVIDIA, "NVIDIA B300 SXM6 AC" },
+	{ "tracelens_qwen1.5-0.5b_hf_mi300x.json.gz", 1516, PLATFORM_AMD, "AMD Instinct MI300X VF" },
+	{ "tracelens_qwen1.5-0.5b_hf_h100.json.gz", 1465, PLATFORM_NVIDIA, "NVIDIA H100 80GB HBM3" },
+	{ "tracelens_bert-small_hf_mi300x.json.gz", 60, PLATFORM_AMD, NULL },
+	{ "tracelens_bert-small_hf_h100.json.gz", 60, PLATFORM_NVIDIA, NULL },
+};
+
+START_TEST(test_real_trace)
+{
+	struct trace *t = test_load(test_trace(real[_i].file));
+
+	ck_assert_uint_eq(t->n_kernel_events, real[_i].kernels);
+	ck_assert_int_eq(trace_category_count(t, "kernel"), (int64_t)real[_i].kernels);
+	ck_assert_str_eq(trace_platform_name(t->platform), trace_platform_name(real[_i].platform));
+	if (real[_i].gpu)
+		ck_assert_str_eq(trace_str(t, t->gpu_name), real[_i].gpu);
+	/* sorted by start, relative to the trace start */
+	for (size_t i = 1; i < t->n_kernels; i++)
+		ck_assert_int_le(t->kernels[i - 1].start, t->kernels[i].start);
+	ck_assert_int_ge(t->kernels[0].start, 0);
+	trace_free(t);
+}
+END_TEST
+
+START_TEST(test_large_shared_trace)
+{
+	const char *p = test_shared_trace("llama3_8b_shape_eager_sdpa.json.gz");
+	struct trace *t;
+
+	if (!p) {
+		fprintf(stderr, "llama3_8b_shape trace not found next to the checkout: not checked\n");
+		return;
+	}
+	t = test_load(p);
+	ck_assert_uint_eq(t->n_kernel_events, 49144);
+	ck_assert_int_eq(t->platform, PLATFORM_NVIDIA);
+	ck_assert_str_eq(trace_str(t, t->gpu_name), "NVIDIA H200");
+	trace_free(t);
+}
+END_TEST
+
+/* What the loader keeps of the eager Llama trace, beyond kernels. */
+START_TEST(test_links_and_ranges)
+{
+	struct trace *t = test_load(test_trace("llama8l_eager_sdpa.json.gz"));
+	size_t linked = 0, modules = 0, gpu_ann = 0;
+
+	for (size_t i = 0; i < t->n_kernels; i++) {
+		const struct trace_launch *l = trace_find_launch(t, t->kernels[i].correlation);
+		const struct trace_op *o = trace_find_op(t, t->kernels[i].external_id);
+
+		if (l && o)
+			linked++;
+	}
+	/* nearly every kernel has a launch event and an operator */
+	ck_assert_uint_ge(linked * 100, t->n_kernels * 95);
+	for (size_t i = 0; i < t->n_ranges; i++) {
+		modules += t->ranges[i].kind == RANGE_MODULE;
+		gpu_ann += t->ranges[i].kind == RANGE_GPU_USER;
+	}
+	ck_assert_uint_eq(modules, 1980);
+	ck_assert_uint_eq(gpu_ann, 18);
+	ck_assert_int_eq(t->kernels[0].grid[0] > 0, 1);
+	ck_assert_int_eq(t->kernels[0].block[0] > 0, 1);
+	ck_assert_str_eq(trace_meta_get(t, "cuda_runtime_version"), "13000");
+	trace_free(t);
+}
+END_TEST
+
+/* Damaged inputs that must be rejected with one exact line. */
+static const struct {
+	const char *file, *msg;
+} bad[] = {
+	{ "truncated.json", "line 6, column 165: unexpected end of file inside a string (the JSON is truncated)" },
+	{ "truncated.json.gz", "truncated gzip data: the compressed stream ends after 16722 bytes" },
+	{ "empty.json", "empty file" },
+	{ "not_json.json", "line 1, column 1: not JSON: expected '{' at the start of a trace" },
+	{ "no_trace_events.json", "no \"traceEvents\" array: not a PyTorch profiler trace" },
+	{ "no_kernels.json", "no GPU kernels in this trace (record it with ProfilerActivity.CUDA)" },
+	{ "trailing_comma.json", "line 7, column 3: trailing comma before ']'" },
+	{ "missing_comma.json", "line 3, column 20: expected ',' or '}' in object" },
+	{ "nested_deep.json", "line 1, column 599: nesting too deep (more than 512 levels)" },
+	{ "not_an_object_event.json", "line 1, column 18: expected an event object in traceEvents" },
+	{ "garbage_after.json", "line 9, column 1: unexpected data after the end of the JSON document" },
+};
+
+START_TEST(test_bad_input)
+{
+	char path[512], want[1024];
+	struct trace *t = (struct trace *)1;
+	struct fd_error err = { { 0 } };
+
+	snprintf(path, sizeof path, "%s", test_path("tests/data/bad/"));
+	strncat(path, bad[_i].file, sizeof path - strlen(path) - 1);
+	ck_assert_int_eq(trace_load(&t, path, NULL, &err), -1);
+	ck_assert_ptr_null(t);
+	snprintf(want, sizeof want, "%s: %s", path, bad[_i].msg);
+	ck_assert_str_eq(err.msg, want);
+	ck_assert_ptr_null(strchr(err.msg, '\n'));
+}
+END_TEST
+
+static struct trace *load_bad(const char *file)
+{
+	char path[512];
+
+	snprintf(path, sizeof path, "tests/data/bad/%s", file);
+	return test_load(test_path(path));
+}
+
+START_TEST(test_damage_kept_visible)
+{
+	struct trace *t = load_bad("control_chars.json");
+	const char *name = trace_str(t, t->kernels[0].name);
+	char shown[256];
+
+	ck_assert_str_eq(name, "gemm\x01kernel\x1b[31m");
+	text_escape(shown, sizeof shown, name, strlen(name));
+	ck_assert_str_eq(shown, "gemm\\x01kernel\\e[31m");
+	trace_free(t);
+
+	t = load_bad("invalid_utf8.json");
+	name = trace_str(t, t->kernels[0].name);
+	text_escape(shown, sizeof shown, name, strlen(name));
+	ck_assert_str_eq(shown, "gemm_\\xff\\xfe_kernel");
+	trace_free(t);
+
+	t = load_bad("escape_sequence_name.json");
+	name = trace_str(t, t->kernels[0].name);
+	text_escape(shown, sizeof shown, name, strlen(name));
+	ck_assert_str_eq(shown, "\\e]0;pwned\\x07");
+	trace_free(t);
+}
+END_TEST
+
+START_TEST(test_huge_name)
+{
+	struct trace *t = load_bad("huge_name.json.gz");
+
+	ck_assert_uint_eq(t->n_kernel_events, 2);
+	ck_assert_uint_eq(intern_len(t->strings, t->kernels[0].name), 1u << 20);
+	trace_free(t);
+}
+END_TEST
+
+START_TEST(test_big_numbers)
+{
+	struct trace *t = load_bad("big_numbers.json");
+
+	ck_assert_uint_eq(t->n_kernel_events, 2);
+	ck_assert_int_eq(t->kernels[0].correlation, INT64_MAX);
+	ck_assert_int_eq(t->kernels[1].correlation, INT64_MIN);
+	ck_assert_uint_eq(t->n_warnings, 1);
+	ck_assert_str_eq(t->warnings[0], "2 events had numbers beyond 64 bits (clamped)");
+	trace_free(t);
+}
+END_TEST
+
+START_TEST(test_keys_any_order)
+{
+	struct trace *t = load_bad("keys_any_order.json");
+
+	ck_assert_uint_eq(t->n_kernel_events, 2);
+	ck_assert_int_eq(t->platform, PLATFORM_AMD);
+	ck_assert_str_eq(t->platform_reason, "warpSize 64");
+	ck_assert_str_eq(trace_str(t, t->gpu_name), "AMD Instinct MI300X");
+	ck_assert_str_eq(trace_str(t, t->kernels[0].name), "gemm_kernel");
+	ck_assert_int_eq(t->kernels[0].start, 0);
+	ck_assert_int_eq(t->kernels[0].dur, 3000);
+	ck_assert_int_eq(t->kernels[1].start, 10000);
+	ck_assert_str_eq(trace_str(t, t->kernels[1].name), "");
+	trace_free(t);
+}
+END_TEST
+
+/* The same bytes split at every possible place still parse the same (restart logic). */
+START_TEST(test_mem_and_stdin_equivalent)
+{
+	static const char doc[] =
+		"{\"traceEvents\":[{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"a\\u00e9\\\"b\",\"ts\":1.5,\"dur\":0.25,"
+		"\"args\":{\"device\":0,\"stream\":7,\"correlation\":3}}],\"cupti_version\":1}";
+	struct trace *t;
+	struct fd_error err;
+
+	ck_assert_int_eq(trace_load_mem(&t, "mem", doc, sizeof doc - 1, NULL, &err), 0);
+	ck_assert_str_eq(trace_str(t, t->kernels[0].name), "a\xc3\xa9\"b");
+	ck_assert_int_eq(t->kernels[0].dur, 250);
+	ck_assert_int_eq(t->platform, PLATFORM_NVIDIA);
+	trace_free(t);
+}
+END_TEST
+
+static Suite *suite(void)
+{
+	Suite *s = suite_create("trace");
+	TCase *tc = tcase_create("load");
+
+	tcase_set_timeout(tc, 120);
+	tcase_add_loop_test(tc, test_real_trace, 0, sizeof real / sizeof real[0]);
+	tcase_add_test(tc, test_large_shared_trace);
+	tcase_add_test(tc, test_links_and_ranges);
+	tcase_add_loop_test(tc, test_bad_input, 0, sizeof bad / sizeof bad[0]);
+	tcase_add_test(tc, test_damage_kept_visible);
+	tcase_add_test(tc, test_huge_name);
+	tcase_add_test(tc, test_big_numbers);
+	tcase_add_test(tc, test_keys_any_order);
+	tcase_add_test(tc, test_mem_and_stdin_equivalent);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	return test_run(suite());
+}
