@@ -5,16 +5,33 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "app.h"
 #include "config.h"
+#include "fusediff/report.h"
+#include "fusediff/structure.h"
 #include "fusediff/summary.h"
 #include "fusediff/trace.h"
 
 enum {
 	OPT_HELP = 'h',
 	OPT_VERSION = 'V',
+	OPT_OUTPUT = 'o',
 	OPT_SUMMARY = 1000,
+	OPT_REPORT,
+	OPT_PHASE,
+	OPT_PASS,
+	OPT_RULES,
+	OPT_LABEL_A,
+	OPT_LABEL_B,
 	OPT_DEVICE,
+	OPT_THEME,
+	OPT_NO_COLOR,
+	OPT_NO_MOUSE,
+	OPT_HEADLESS,
+	OPT_SIZE,
+	OPT_SCRIPT,
 };
 
 /* Every option, once: getopt's table and --help come from here. */
@@ -22,34 +39,50 @@ static const struct option_doc {
 	const char *name;
 	int has_arg, val;
 	const char *arg, *help;
+	const char *group; /* starts a group in --help */
 } options[] = {
-	{ "summary", 1, OPT_SUMMARY, "TRACE", "print one trace's metadata, event counts and top kernels" },
-	{ "device", 1, OPT_DEVICE, "N", "analyse the kernels of GPU N (default: the one with the most kernel time)" },
-	{ "help", 0, OPT_HELP, NULL, "show this help and exit" },
-	{ "version", 0, OPT_VERSION, NULL, "show the version and exit" },
+	{ "report", 1, OPT_REPORT, "FORMAT", "write the comparison as text, md, json or csv instead of opening the explorer", "Modes" },
+	{ "output", 1, OPT_OUTPUT, "FILE", "write the report to FILE (atomically) instead of standard output", NULL },
+	{ "summary", 1, OPT_SUMMARY, "TRACE", "print one trace's metadata, event counts and top kernels", NULL },
+	{ "phase", 1, OPT_PHASE, "PHASE", "compare prefill, decode, mixed or all passes (default: the first both have)", "Analysis" },
+	{ "pass", 1, OPT_PASS, "REGEX", "annotation names that mark one forward pass (POSIX extended regex)", NULL },
+	{ "rules", 1, OPT_RULES, "FILE", "extra kernel classification rules, tried before the built-in ones", NULL },
+	{ "device", 1, OPT_DEVICE, "N", "analyse the kernels of GPU N (default: the one with the most kernel time)", NULL },
+	{ "label-a", 1, OPT_LABEL_A, "NAME", "name shown for the first trace (default: vendor and GPU)", NULL },
+	{ "label-b", 1, OPT_LABEL_B, "NAME", "name shown for the second trace", NULL },
+	{ "theme", 1, OPT_THEME, "NAME", "colour theme: dark, light or mono", "Explorer" },
+	{ "no-color", 0, OPT_NO_COLOR, NULL, "no colours (also when NO_COLOR is set)", NULL },
+	{ "no-mouse", 0, OPT_NO_MOUSE, NULL, "do not use the mouse", NULL },
+	{ "headless", 0, OPT_HEADLESS, NULL, "draw into memory instead of a terminal (tests, screenshots)", NULL },
+	{ "size", 1, OPT_SIZE, "COLSxROWS", "screen size for --headless (default 120x40)", NULL },
+	{ "script", 1, OPT_SCRIPT, "FILE", "key names to play in --headless mode; ':dump NAME' writes the screen", NULL },
+	{ "help", 0, OPT_HELP, NULL, "show this help and exit", "Other" },
+	{ "version", 0, OPT_VERSION, NULL, "show the version and exit", NULL },
 };
 #define N_OPTIONS (sizeof options / sizeof options[0])
 
 static void usage(FILE *out)
 {
 	fprintf(out, "usage: fusediff [options] TRACE_A TRACE_B\n"
+		     "       fusediff --report FORMAT [-o FILE] [options] TRACE_A TRACE_B\n"
 		     "       fusediff --summary TRACE\n"
 		     "\n"
 		     "Compare two PyTorch-profiler (Kineto) traces of the same model: kernels by class,\n"
 		     "layer by layer, and the places where one side fuses work the other runs as\n"
 		     "separate kernels. TRACE is a .json or .json.gz file, or - for standard input.\n"
-		     "\n"
-		     "Options:\n");
+		     "With standard output on a terminal it opens an interactive explorer.\n");
 	for (size_t i = 0; i < N_OPTIONS; i++) {
 		char left[64];
 
+		if (options[i].group)
+			fprintf(out, "\n%s:\n", options[i].group);
 		if (options[i].val < 256)
 			snprintf(left, sizeof left, "-%c, --%s%s%s", options[i].val, options[i].name,
 				 options[i].arg ? " " : "", options[i].arg ? options[i].arg : "");
 		else
 			snprintf(left, sizeof left, "    --%s%s%s", options[i].name, options[i].arg ? " " : "",
 				 options[i].arg ? options[i].arg : "");
-		fprintf(out, "  %-24s %s\n", left, options[i].help);
+		fprintf(out, "  %-26s %s\n", left, options[i].help);
 	}
 	fprintf(out, "\nExit status: 0 success, 1 bad input, 2 usage error. See fusediff(1).\n");
 }
@@ -93,17 +126,21 @@ static int run_summary(const char *path, const struct trace_load_opts *lo)
 int main(int argc, char **argv)
 {
 	struct option longopts[N_OPTIONS + 1];
+	struct app_opts o = { .phase = -1, .device = -1 };
 	const char *summary = NULL;
 	struct trace_load_opts lo = { .device = -1 };
+	const char *env;
 	int c;
 
 	setlocale(LC_CTYPE, "");
 	for (size_t i = 0; i < N_OPTIONS; i++)
 		longopts[i] = (struct option){ options[i].name, options[i].has_arg, NULL, options[i].val };
 	memset(&longopts[N_OPTIONS], 0, sizeof longopts[N_OPTIONS]);
+	env = getenv("NO_COLOR");
+	o.no_color = env && *env;
 
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+hV", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:hVo:", longopts, NULL)) != -1) {
 		long v;
 
 		switch (c) {
@@ -116,14 +153,70 @@ int main(int argc, char **argv)
 		case OPT_SUMMARY:
 			summary = optarg;
 			break;
+		case OPT_REPORT:
+			if (report_format_from_name(optarg) < 0)
+				return usage_error("--report takes text, md, json or csv, not '%s'", optarg);
+			o.report = optarg;
+			break;
+		case OPT_OUTPUT:
+			o.output = optarg;
+			break;
+		case OPT_PHASE:
+			o.phase = phase_from_name(optarg);
+			if (o.phase < 0)
+				return usage_error("--phase takes prefill, decode, mixed or all, not '%s'", optarg);
+			break;
+		case OPT_PASS:
+			o.pass_regex = optarg;
+			break;
+		case OPT_RULES:
+			o.rules = optarg;
+			break;
+		case OPT_LABEL_A:
+			o.label[0] = optarg;
+			break;
+		case OPT_LABEL_B:
+			o.label[1] = optarg;
+			break;
 		case OPT_DEVICE:
 			if (parse_int(optarg, &v) < 0 || v < 0 || v > INT32_MAX)
 				return usage_error("--device needs a device number, not '%s'", optarg);
-			lo.device = (int32_t)v;
+			o.device = lo.device = (int32_t)v;
+			break;
+		case OPT_THEME:
+			o.theme = optarg;
+			break;
+		case OPT_NO_COLOR:
+			o.no_color = 1;
+			break;
+		case OPT_NO_MOUSE:
+			o.no_mouse = 1;
+			break;
+		case OPT_HEADLESS:
+			o.headless = 1;
+			break;
+		case OPT_SIZE: {
+			int cols, rows;
+			char tail;
+
+			if (sscanf(optarg, "%dx%d%c", &cols, &rows, &tail) != 2 || cols < 1 || rows < 1 ||
+			    cols > 1000 || rows > 1000)
+				return usage_error("--size takes COLSxROWS such as 120x40, not '%s'", optarg);
+			o.cols = cols;
+			o.rows = rows;
+			break;
+		}
+		case OPT_SCRIPT:
+			o.script = optarg;
 			break;
 		case ':':
 			return usage_error("option '%s' needs an argument", argv[optind - 1]);
 		default:
+			if (optopt && optopt < 256) {
+				char opt[3] = { '-', (char)optopt, '\0' };
+
+				return usage_error("unknown option '%s'", opt);
+			}
 			return usage_error("unknown option '%s'", argv[optind - 1]);
 		}
 	}
@@ -133,14 +226,19 @@ int main(int argc, char **argv)
 		return run_summary(summary, &lo);
 	}
 	if (argc - optind != 2) {
+		if (argc - optind > 2)
+			return usage_error("too many traces: '%s' (give two)", argv[optind + 2]);
 		usage(stderr);
 		return 2;
 	}
-	/* Until the comparison exists: the summaries of both traces. */
-	c = run_summary(argv[optind], &lo);
-	if (c == 0) {
-		putchar('\n');
-		c = run_summary(argv[optind + 1], &lo);
-	}
-	return c;
+	o.trace[0] = argv[optind];
+	o.trace[1] = argv[optind + 1];
+	if (o.report)
+		return app_report(&o);
+	if (o.output)
+		return usage_error("%s", "-o FILE goes with --report FORMAT");
+	if (!o.headless && !isatty(STDOUT_FILENO))
+		return usage_error("%s", "standard output is not a terminal: use --report text|md|json|csv "
+					 "for a report, or run in a terminal for the explorer");
+	return app_tui(&o);
 }

@@ -1,0 +1,138 @@
+/* classify.h — kernel name → operation class and atoms.
+ *
+ * Every kernel maps to one operation class (GEMM, Attention, Norm, ...) and a set of atoms:
+ * the elementary operations it performs. A fused kernel carries several atoms (aiter
+ * add_rmsnorm_quant = {add, rmsnorm, quant}). The taxonomy is vendor-symmetric: the same
+ * logical operation on AMD and on NVIDIA gets the same class.
+ *
+ * Rules are data: a built-in table plus user rules files (--rules FILE, and the per-user
+ * default $XDG_CONFIG_HOME/fusediff/rules, else ~/.config/fusediff/rules) whose rules are
+ * tried first. Inductor kernels (triton_{poi,red,per}_fused_*) are decoded from their names.
+ * Names that match nothing are class Other and stay visible. */
+#ifndef FUSEDIFF_CLASSIFY_H
+#define FUSEDIFF_CLASSIFY_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "fusediff/trace.h"
+#include "fusediff/util.h"
+
+enum op_class {
+	CLASS_GEMM,
+	CLASS_ATTENTION,
+	CLASS_NORM,
+	CLASS_ACTIVATION,
+	CLASS_ROPE,
+	CLASS_KV_WRITE,
+	CLASS_EMBEDDING,
+	CLASS_MOE_ROUTING,
+	CLASS_MOE_GEMM,
+	CLASS_MOE_FINALIZE,
+	CLASS_QUANTIZE,
+	CLASS_SAMPLING,
+	CLASS_COMM,
+	CLASS_COPY, /* memcpy, memset, copies */
+	CLASS_ELEMENTWISE,
+	CLASS_REDUCE,
+	CLASS_SORT,
+	CLASS_OTHER,
+	CLASS_COUNT
+};
+
+/* The atom vocabulary, used in every output under these names (atom_name()). */
+enum atom {
+	ATOM_GEMM,
+	ATOM_ATTENTION,
+	ATOM_RMSNORM,
+	ATOM_LAYERNORM,
+	ATOM_ADD,
+	ATOM_MUL,
+	ATOM_SILU,
+	ATOM_GELU,
+	ATOM_ACT, /* an activation whose function is unknown */
+	ATOM_ROPE,
+	ATOM_KV_WRITE,
+	ATOM_EMBEDDING,
+	ATOM_QUANT,
+	ATOM_SOFTMAX,
+	ATOM_TOPK,
+	ATOM_ROUTING,
+	ATOM_MOE_GEMM,
+	ATOM_REDUCE,
+	ATOM_COPY,
+	ATOM_CAST,
+	ATOM_COMM,
+	ATOM_SAMPLE,
+	ATOM_OTHER,
+	ATOM_COUNT
+};
+
+typedef uint32_t atom_set; /* bit (1u << enum atom) */
+#define ATOM_BIT(a) ((atom_set)1u << (a))
+
+/* "GEMM", "Attention", "Norm", "Activation", "RoPE", "KV write", "Embedding", "MoE routing",
+ * "MoE GEMM", "MoE finalize", "Quantize", "Sampling", "Comm", "Copy", "Elementwise",
+ * "Reduce", "Sort", "Other". */
+const char *class_name(enum op_class c);
+/* The class with this name (case-insensitive; also accepts "kv_write", "moe_gemm", ...), or -1. */
+int class_from_name(const char *s);
+/* "gemm", "attention", "rmsnorm", ... as in the enum. */
+const char *atom_name(enum atom a);
+/* The atom with this name (s[0..len)), or -1. */
+int atom_from_name(const char *s, size_t len);
+/* Atom names joined with sep ("add+rmsnorm") into buf; "-" for the empty set. Returns buf. */
+char *atoms_format(atom_set atoms, const char *sep, char *buf, size_t cap);
+
+/* What a kernel is, decided once per distinct (kernel name, launching operator) pair. */
+struct kernel_info {
+	uint8_t cls;	     /* enum op_class */
+	uint8_t aux;	     /* 1: a helper that belongs to the preceding main kernel of the same
+				class (cuBLASLt splitKreduce, split-KV attention reduce/combine) */
+	uint8_t decode_attn; /* 1: an attention kernel that only decode uses (paged, ...ForGen) */
+	atom_set atoms;
+	int rule; /* index of the rule that decided (classifier_rule_text()), -1 for a decoder */
+	char *short_name; /* display name, escaped-safe not guaranteed (escape when showing) */
+	char *demangled;  /* full demangled name; NULL when the trace name was not mangled */
+};
+
+struct classifier;
+
+/* A classifier with the built-in rules, then the per-user default file when it exists, then
+ * rules_path when not NULL (later files take precedence over earlier ones and over the built-in
+ * table). Owned by caller: free with classifier_free().
+ * Errors: a rules file that cannot be read or has a bad line ("rules: line 4: unknown class
+ * 'gem'"). */
+int classifier_new(struct classifier **out, const char *rules_path, struct fd_error *err);
+void classifier_free(struct classifier *c);
+/* Where the per-user default rules file is looked for (borrowed, static storage is not used:
+ * written into buf). */
+const char *classifier_default_path(char *buf, size_t cap);
+/* The text of rule i, for evidence ("built-in: /splitKreduce/ -> GEMM aux"). */
+const char *classifier_rule_text(const struct classifier *c, int i);
+
+/* Classify one kernel. op_name is the launching CPU operator ("aten::mul") or NULL.
+ * out is owned by the caller: release with kernel_info_clear(). */
+void classify_kernel(const struct classifier *c, const char *kernel_name, const char *op_name,
+		     struct kernel_info *out);
+void kernel_info_clear(struct kernel_info *ki);
+
+/* The classification of every kernel of one trace. */
+struct trace_classes {
+	struct kernel_info *infos; /* distinct (name, operator) pairs */
+	size_t n_infos;
+	uint32_t *info_of; /* per trace->kernels[i]: index into infos */
+	double other_share; /* fraction of kernel time (KIND_KERNEL) in class Other */
+};
+
+/* Classify all kernels of t (copies and memsets are class Copy). Owned by caller: release with
+ * trace_classes_clear(). */
+void classify_trace(const struct classifier *c, const struct trace *t, struct trace_classes *out);
+void trace_classes_clear(struct trace_classes *tc);
+
+static inline const struct kernel_info *trace_classes_get(const struct trace_classes *tc, size_t kernel)
+{
+	return &tc->infos[tc->info_of[kernel]];
+}
+
+#endif

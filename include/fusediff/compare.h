@@ -1,0 +1,125 @@
+/* compare.h — two structured traces side by side: aligned kernel pairs per layer, layer
+ * totals and fusion differences. This is what the reports and the TUI show.
+ *
+ * Side A is the first trace given, side B the second. For the selected phase, every figure is
+ * per pass: the average over that side's passes of the phase (so two sides with different pass
+ * counts compare fairly). Counts are kernel launches per pass.
+ *
+ * Zero denominators: ratio is B/A when A > 0 and undefined otherwise (NAN here, null in JSON,
+ * "-" in text). delta is always B - A. */
+#ifndef FUSEDIFF_COMPARE_H
+#define FUSEDIFF_COMPARE_H
+
+#include <math.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "fusediff/classify.h"
+#include "fusediff/structure.h"
+#include "fusediff/trace.h"
+
+enum pair_kind { PAIR_MATCH, PAIR_FUSED, PAIR_A_ONLY, PAIR_B_ONLY };
+/* "match", "fused", "a_only", "b_only". */
+const char *pair_kind_name(enum pair_kind k);
+
+enum { SIDE_A, SIDE_B };
+
+/* A kernel instance on one side: an index into that side's trace->kernels, with the pass it
+ * belongs to. */
+struct cmp_instance {
+	uint32_t kernel;
+	uint32_t pass; /* index into side->passes */
+};
+
+/* What one side contributes to a pair. */
+struct cmp_part {
+	uint32_t *names; /* distinct kernel name ids (trace strings), in execution order */
+	uint32_t n_names;
+	struct cmp_instance *inst; /* every instance over the phase's passes */
+	uint32_t n_inst;
+	double count;	 /* launches per pass */
+	double avg_ns;	 /* average duration of one launch; NAN when count is 0 */
+	double total_ns; /* per pass */
+};
+
+/* One aligned position of one layer, aggregated over the passes of the phase. */
+struct cmp_pair {
+	int32_t layer;	   /* layer index, LAYER_PROLOGUE or LAYER_EPILOGUE */
+	uint32_t position; /* 0-based position in the layer's alignment */
+	uint8_t kind;	   /* enum pair_kind */
+	uint8_t cls;	   /* enum op_class (of the fused kernel for fused pairs) */
+	atom_set atoms;
+	struct cmp_part side[2];
+	double delta_ns; /* B - A per pass */
+	double ratio;	 /* B / A, NAN when A is 0 */
+	int32_t fusion;	 /* index into fusions, -1 when none */
+};
+
+struct cmp_layer {
+	int32_t index; /* as in struct cmp_pair */
+	uint8_t phase;
+	double ns[2];	   /* per pass */
+	double kernels[2]; /* launches per pass */
+	double delta_ns, ratio;
+	uint32_t n_fusions;		/* distinct fusion patterns occurring in this layer */
+	uint32_t pair_first, pair_n;	/* range in pairs */
+};
+
+/* A fusion difference: one side runs one kernel where the other runs several for the same
+ * atoms. Identical patterns are grouped across layers. */
+struct cmp_fusion {
+	uint8_t fused_side;	  /* SIDE_A or SIDE_B */
+	uint32_t fused_name;	  /* name id on the fused side */
+	uint32_t *unfused_names;  /* distinct name ids on the other side, in execution order */
+	uint32_t n_unfused;
+	atom_set atoms;		  /* the atoms the fused kernel covers */
+	uint8_t partial;	  /* 1: the same work launched more often on one side (no fused kernel) */
+	uint32_t occurrences;	  /* per pass */
+	int32_t *layers;	  /* distinct layer indices, ascending */
+	uint32_t n_layers;
+	uint32_t *pairs;	  /* indices into pairs */
+	uint32_t n_pairs;
+	double ns[2];		  /* time on each side, per pass */
+	double delta_ns;	  /* B - A */
+	char *evidence;		  /* one readable sentence */
+};
+
+struct compare_opts {
+	int phase; /* enum phase, or PHASE_COUNT for all passes */
+	const char *label[2]; /* NULL: vendor + GPU, or the file name when those are equal */
+};
+
+struct comparison {
+	struct side side[2]; /* owned */
+	char *label[2];
+	int phase; /* the phase shown (enum phase or PHASE_COUNT) */
+	uint32_t passes[2]; /* passes of the phase on each side */
+	double ns[2];	    /* GPU kernel time per pass, both sides */
+	double delta_ns, ratio;
+	struct cmp_layer *layers; /* prologue, 0..n-1, epilogue */
+	size_t n_layers;
+	struct cmp_pair *pairs;
+	size_t n_pairs;
+	struct cmp_fusion *fusions; /* sorted by |delta| descending, then by fused name */
+	size_t n_fusions;
+	double class_ns[2][CLASS_COUNT]; /* per pass, for the overview */
+	char *note; /* why the comparison is empty or partial (no common phase, ...), or NULL */
+};
+
+/* Compare two structured sides; takes ownership of a and b (cleared on return either way).
+ * Owned by caller: free with comparison_free().
+ * Errors: none for well-formed sides; a phase with no pass on either side gives an empty
+ * comparison with a note. */
+int comparison_build(struct comparison **out, struct side *a, struct side *b,
+		     const struct compare_opts *o, struct fd_error *err);
+/* Recompute for another phase, keeping the sides. */
+int comparison_set_phase(struct comparison *c, int phase, struct fd_error *err);
+void comparison_free(struct comparison *c);
+
+/* B/A with the zero-denominator policy above. */
+static inline double cmp_ratio(double a, double b)
+{
+	return a > 0 ? b / a : NAN;
+}
+
+#endif

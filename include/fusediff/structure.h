@@ -1,0 +1,100 @@
+/* structure.h — one trace cut into passes, layers and steps.
+ *
+ * A pass is one forward pass (one prefill or one decode step). Each pass is split into a
+ * prologue (embedding and the like), N repeated layers and an epilogue (final norm, LM head,
+ * sampling); no kernel is dropped and the epilogue is never glued onto the last layer.
+ * Within a pass, kernels are grouped into steps: one logical operation each. A step is one
+ * kernel, or a main kernel with its helpers (a GEMM and its splitKreduce, paged attention and
+ * its reduce), or an eager run of aten kernels that together form one op (HF RMSNorm:
+ * pow, mean, add, rsqrt, mul, mul with casts).
+ *
+ * Passes come from, in order: --pass REGEX; GPU annotations (gpu_user_annotation); CPU
+ * annotations mapped to kernels through the launch correlation; the repetition of the layer
+ * structure; else the whole trace is one pass. Layers come from nn.Module annotations,
+ * attention anchors, or the period of the op-class sequence — and the same model gives the
+ * same layer count on any vendor. */
+#ifndef FUSEDIFF_STRUCTURE_H
+#define FUSEDIFF_STRUCTURE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "fusediff/classify.h"
+#include "fusediff/trace.h"
+
+enum phase { PHASE_PREFILL, PHASE_DECODE, PHASE_MIXED, PHASE_COUNT };
+/* "prefill", "decode", "mixed". */
+const char *phase_name(enum phase p);
+/* PHASE_* for "prefill", "decode", "mixed"; PHASE_COUNT for "all"; -1 otherwise. */
+int phase_from_name(const char *s);
+
+enum step_kind {
+	STEP_SINGLE, /* one kernel */
+	STEP_AUX,    /* a main kernel and its helpers: one unit of work, never a fusion */
+	STEP_RUN,    /* several kernels that together do one logical op (eager decomposition) */
+};
+
+struct step {
+	uint32_t first, n; /* range in side->order */
+	uint8_t cls;	   /* enum op_class of the step */
+	uint8_t kind;	   /* enum step_kind */
+	uint8_t n_work;	   /* kernels that do the work: n minus helpers */
+	atom_set atoms;	   /* union of its kernels' atoms (a STEP_RUN gets the op's atom) */
+	int64_t dur;	   /* sum of its kernels' durations, ns */
+};
+
+#define LAYER_PROLOGUE (-1)
+#define LAYER_EPILOGUE (-2)
+
+struct layer {
+	int32_t index;		 /* 0..n-1, LAYER_PROLOGUE or LAYER_EPILOGUE */
+	uint32_t step_first, step_n; /* range in side->steps */
+	int64_t dur;		 /* sum of kernel durations, ns */
+};
+
+struct pass {
+	uint32_t name;		  /* annotation name id (0 when found by structure) */
+	uint8_t phase;		  /* enum phase */
+	uint32_t first, n;	  /* range in side->order */
+	uint32_t layer_first, layer_n; /* range in side->layers: prologue, layers, epilogue */
+	uint32_t n_layers;	  /* repeated layers (excluding prologue and epilogue) */
+	int64_t dur;		  /* sum of kernel durations, ns */
+};
+
+/* One side of a comparison: a trace with its classification and structure. Borrows the trace. */
+struct side {
+	const struct trace *t;
+	struct trace_classes classes;
+	uint32_t *order; /* kernel indices (into t->kernels) grouped by pass, in execution order */
+	size_t n_order;
+	struct step *steps;
+	size_t n_steps;
+	struct layer *layers;
+	size_t n_layers;
+	struct pass *passes;
+	size_t n_passes;
+	uint32_t phase_passes[PHASE_COUNT]; /* passes per phase */
+	uint32_t layers_per_pass;	    /* the usual number of repeated layers in a pass */
+	const char *pass_source;  /* how passes were found, for the user (static text) */
+	const char *layer_source; /* how layers were found (static text) */
+	size_t n_unassigned;	  /* kernels outside every pass (before the first, between) */
+};
+
+struct side_opts {
+	const char *pass_regex; /* NULL: automatic */
+};
+
+/* Classify and structure trace t. Owned by caller: release with side_clear().
+ * Errors: an invalid --pass regex; a regex that matches no annotation. */
+int side_build(struct side *s, const struct trace *t, const struct classifier *c,
+	       const struct side_opts *o, struct fd_error *err);
+void side_clear(struct side *s);
+
+/* The kernel of step position i within step st (i < st->n). */
+static inline const struct trace_kernel *side_step_kernel(const struct side *s, const struct step *st,
+							  uint32_t i)
+{
+	return &s->t->kernels[s->order[st->first + i]];
+}
+
+#endif

@@ -1,0 +1,41 @@
+/* app.h — what the command line asked for, and the program's modes. Private to the program
+ * (the files at the top of src/); the libraries know nothing of it. */
+#ifndef FUSEDIFF_APP_H
+#define FUSEDIFF_APP_H
+
+#include <stdint.h>
+
+#include "fusediff/compare.h"
+#include "fusediff/util.h"
+
+struct app_opts {
+	const char *trace[2];	   /* A and B */
+	const char *report;	   /* --report FORMAT, or NULL */
+	const char *output;	   /* -o FILE, or NULL for standard output */
+	const char *rules;	   /* --rules FILE */
+	const char *pass_regex;	   /* --pass REGEX */
+	int phase;		   /* -1: automatic; enum phase; PHASE_COUNT: all */
+	const char *label[2];	   /* --label-a, --label-b */
+	int32_t device;		   /* --device N, -1: automatic */
+	const char *theme;	   /* --theme NAME, NULL: default */
+	int no_color, no_mouse;	   /* --no-color (or NO_COLOR set), --no-mouse */
+	int headless;		   /* --headless */
+	int cols, rows;		   /* --size COLSxROWS (headless), 0: default */
+	const char *script;	   /* --script FILE (headless) */
+};
+
+/* Progress while loading: side 0 or 1, compressed bytes read and the file size (-1 when
+ * unknown). Return nonzero to cancel. */
+typedef int (*app_progress_fn)(void *user, int side, int64_t done, int64_t total);
+
+/* Load both traces (in parallel), classify, structure and compare them.
+ * On success *out is owned by the caller: free with comparison_free(). */
+int app_compare(const struct app_opts *o, struct comparison **out, app_progress_fn progress,
+		void *user, struct fd_error *err);
+
+/* --report: write the report. Returns the exit status. */
+int app_report(const struct app_opts *o);
+/* The interactive explorer (or --headless). Returns the exit status. */
+int app_tui(const struct app_opts *o);
+
+#endif
