@@ -91,6 +91,10 @@ struct kernel_info {
 				class (cuBLASLt splitKreduce, split-KV attention reduce/combine) */
 	uint8_t decode_attn; /* 1: an attention kernel that only decode uses (paged, ...ForGen) */
 	atom_set atoms;
+	const char *prim; /* the elementary eager operation when the kernel is one ("pow", "mean",
+			     "rsqrt", "mul", "add", "neg", "cat", "cos", "sin", "silu", "copy",
+			     "cast", "softmax", ...), from the operator or kernel name; NULL
+			     otherwise. Static storage. Lets structure.c recognise eager runs. */
 	int rule; /* index of the rule that decided (classifier_rule_text()), -1 for a decoder */
 	char *short_name; /* display name, escaped-safe not guaranteed (escape when showing) */
 	char *demangled;  /* full demangled name; NULL when the trace name was not mangled */
