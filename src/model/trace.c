@@ -182,6 +182,13 @@ static int cmp_device(const void *pa, const void *pb)
 	return CMP(a->id, b->id);
 }
 
+/* qsort, except that an empty array may be NULL (qsort's arguments must not be). */
+static void sort_array(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *))
+{
+	if (n > 1)
+		qsort(base, n, size, cmp);
+}
+
 static struct trace_device *device_get(struct trace *t, int32_t id)
 {
 	for (size_t i = 0; i < t->n_devices; i++)
@@ -297,7 +304,7 @@ int trace_finish(struct trace *t, int32_t want, struct fd_error *err)
 			total++;
 		}
 	}
-	qsort(t->devices, t->n_devices, sizeof *t->devices, cmp_device);
+	sort_array(t->devices, t->n_devices, sizeof *t->devices, cmp_device);
 	if (total == 0) {
 		fd_error_set(err, "%s: no GPU kernels in this trace (record it with ProfilerActivity.CUDA)",
 			     t->path);
@@ -333,10 +340,10 @@ int trace_finish(struct trace *t, int32_t want, struct fd_error *err)
 		fd_error_set(err, "%s: no GPU kernels on device %d", t->path, t->device);
 		return -1;
 	}
-	qsort(t->kernels, t->n_kernels, sizeof *t->kernels, cmp_kernel);
-	qsort(t->launches, t->n_launches, sizeof *t->launches, cmp_launch);
-	qsort(t->ops, t->n_ops, sizeof *t->ops, cmp_op);
-	qsort(t->ranges, t->n_ranges, sizeof *t->ranges, cmp_range);
+	sort_array(t->kernels, t->n_kernels, sizeof *t->kernels, cmp_kernel);
+	sort_array(t->launches, t->n_launches, sizeof *t->launches, cmp_launch);
+	sort_array(t->ops, t->n_ops, sizeof *t->ops, cmp_op);
+	sort_array(t->ranges, t->n_ranges, sizeof *t->ranges, cmp_range);
 	detect_platform(t);
 	pick_gpu_name(t);
 	return 0;
