@@ -1,0 +1,142 @@
+/* table.h — the one generic table behind every view of the explorer (curses-free).
+ *
+ * A view describes its columns and answers three callbacks: the text of a cell, the sort key
+ * of a cell, and (optionally) which rows pass a quick filter. The table owns everything else:
+ * a sorted index of the rows (stable, with the row id as the final tie-breaker), a filtered
+ * subset of it, the selection (kept by row id across sort and filter), the first visible row,
+ * horizontal scrolling of long text columns, search, the column layout for a given width and
+ * CSV export. Rows are named by a stable id 0..n_rows-1 that the view chooses.
+ *
+ * Groups: a view may declare that consecutive rows form a group (a fused kernel and the run
+ * of kernels it replaces). A group sorts by its first row's keys, always stays together and
+ * in order, and passes a filter when any of its rows does. */
+#ifndef FUSEDIFF_TABLE_H
+#define FUSEDIFF_TABLE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define TABLE_MAX_COLS 24
+#define TABLE_NONE UINT32_MAX
+
+enum table_align { TABLE_LEFT, TABLE_RIGHT };
+
+enum table_col_flags {
+	TABLE_COL_TEXT = 1 << 0,   /* sort by the text key (ascending first); else by the number */
+	TABLE_COL_SCROLL = 1 << 1, /* long text: shifted by the horizontal scroll */
+	TABLE_COL_SEARCH = 1 << 2, /* searched by / and the text filter (uses the text key) */
+	TABLE_COL_BAR = 1 << 3,	   /* drawn as a horizontal bar of cell.bar (0..1) */
+	TABLE_COL_ASC = 1 << 4,	   /* numeric column that sorts ascending first (positions) */
+	TABLE_COL_NOSORT = 1 << 5, /* cannot be sorted by */
+};
+
+struct table_column {
+	const char *title; /* header text, also the CSV header */
+	int width;	   /* preferred width in cells; the minimum for flexible columns */
+	int flex;	   /* share of the width left over (0: fixed width) */
+	int priority;	   /* 0: always shown; larger numbers are dropped first when narrow */
+	uint8_t align;	   /* enum table_align */
+	uint8_t flags;	   /* enum table_col_flags */
+};
+
+/* What a cell callback fills in. text may point into buf (capacity cap) or to any string that
+ * lives as long as the table's model; it is raw (the drawer escapes it). */
+struct table_cell {
+	char *buf;
+	size_t cap;
+	const char *text;
+	int role;   /* colour role for the drawer, 0 for the default */
+	double bar; /* TABLE_COL_BAR: fraction of the width, 0..1 */
+	int indent; /* cells of indentation (group continuation rows) */
+};
+
+/* A sort key: num for numeric columns (NAN sorts last in both directions), str for TEXT
+ * columns (borrowed; NULL sorts last). */
+struct table_key {
+	double num;
+	const char *str;
+};
+
+struct table_def {
+	const struct table_column *cols; /* borrowed, must outlive the table */
+	int n_cols;
+	void (*cell)(void *ctx, uint32_t row, int col, struct table_cell *out);
+	void (*key)(void *ctx, uint32_t row, int col, struct table_key *out);
+	/* Optional: the first row of row's group (rows of a group are consecutive ids). */
+	uint32_t (*group)(void *ctx, uint32_t row);
+	/* Optional: 1 when row passes the quick filter bits in mask (view-defined). */
+	int (*quick)(void *ctx, uint32_t row, unsigned mask);
+	int default_sort;    /* column sorted by at start, -1 for row order */
+	int default_reverse; /* 1: the opposite of the column's natural direction */
+};
+
+struct table {
+	struct table_def def;
+	void *ctx;
+	uint32_t n_rows;
+	uint32_t *order; /* every row, sorted */
+	uint32_t *view;	 /* the rows that pass the filter, in sorted order */
+	uint32_t n_view;
+	int sort_col;	 /* -1: row order */
+	int reverse;	 /* 1: against the column's natural direction */
+	char *filter;	 /* text filter (owned), NULL when none */
+	unsigned quick;	 /* quick filter bits, 0 when none */
+	uint32_t sel;	 /* selected row id, TABLE_NONE when the view is empty */
+	uint32_t sel_pos; /* its position in view */
+	uint32_t top;	 /* first visible position */
+	int hscroll;	 /* cells the TABLE_COL_SCROLL columns are shifted by */
+};
+
+/* Set up t over rows 0..n_rows-1 of a model described by def, with ctx passed to the
+ * callbacks (both borrowed). Sorts by def->default_sort and selects the first row.
+ * Release with table_clear(). */
+void table_init(struct table *t, const struct table_def *def, void *ctx, uint32_t n_rows);
+void table_clear(struct table *t);
+
+/* Sort by column col (-1: row order), reverse 1 for the opposite of the column's natural
+ * direction (numbers descending, TEXT and ASC columns ascending). Keeps the selection. */
+void table_sort(struct table *t, int col, int reverse);
+/* Filter by text (case-insensitive substring of any SEARCH column; NULL or "" for none) and
+ * by quick filter bits (0 for none). Keeps the selection when it still passes, else selects
+ * the nearest row that does. */
+void table_filter(struct table *t, const char *text, unsigned quick);
+
+/* Move the selection by delta positions (clamped), to a position, or to a row id (returns -1
+ * when the row is filtered out or does not exist). */
+void table_move(struct table *t, long delta);
+void table_select_pos(struct table *t, uint32_t pos);
+int table_select_row(struct table *t, uint32_t row);
+/* Adjust top so that the selection is visible in a window of height rows. */
+void table_scroll_to_sel(struct table *t, int height);
+/* Scroll the window by delta rows (the mouse wheel), moving the selection only when it would
+ * leave the window. */
+void table_scroll(struct table *t, long delta, int height);
+
+/* Search for pattern (case-insensitive substring of the SEARCH columns) from the row after
+ * the selection (dir 1) or before it (dir -1), wrapping around. Selects the match and
+ * returns 0, or returns -1 when no row matches. */
+int table_search(struct table *t, const char *pattern, int dir);
+/* 1 when row matches the pattern (case-insensitive substring of a SEARCH column). */
+int table_row_matches(const struct table *t, uint32_t row, const char *pattern);
+
+/* Where each column goes in a table width cells wide: visible columns in order, their x and
+ * width. Pure: depends on the columns and width only. Columns are separated by one space. */
+struct table_layout {
+	int n;
+	int col[TABLE_MAX_COLS];
+	int x[TABLE_MAX_COLS];
+	int w[TABLE_MAX_COLS];
+};
+void table_layout(const struct table_column *cols, int n_cols, int width, struct table_layout *out);
+
+/* The text of one cell (scratch buf of cap bytes). */
+void table_cell(const struct table *t, uint32_t row, int col, struct table_cell *c, char *buf,
+		size_t cap);
+
+/* Write the filtered rows in sorted order as CSV (RFC 4180 quoting, CRLF line ends) with a
+ * header line; bar columns are written as their fraction. Returns 0, or -1 when writing
+ * fails (errno set). */
+int table_write_csv(FILE *f, const struct table *t);
+
+#endif

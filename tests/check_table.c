@@ -1,0 +1,312 @@
+/* check_table.c — the generic table: sort, filter, groups, selection, search, layout, CSV. */
+#include "testutil.h"
+
+#include <math.h>
+
+#include "fusediff/table.h"
+#include "fusediff/util.h"
+
+/* A small model: kernels with a name, a delta and a group (a fused kernel and the run it
+ * replaces are one group). */
+struct krow {
+	const char *name;
+	double delta;
+	uint32_t group;
+	int fused;
+};
+
+static const struct krow rows[] = {
+	{ "gemm_qkv", 5, 0, 0 },		/* 0 */
+	{ "triton_fused_add_rmsnorm", -7, 1, 1 }, /* 1: group 1..3 */
+	{ "pow, mean", 0, 1, 1 },		/* 2 */
+	{ "rsqrt \"kernel\"", 0, 1, 1 },	/* 3 */
+	{ "flash_fwd", 2, 4, 0 },		/* 4 */
+	{ "silu", NAN, 5, 0 },			/* 5 */
+	{ "gemm_o", 5, 6, 0 },			/* 6: same delta as row 0 */
+};
+#define N_ROWS (sizeof rows / sizeof rows[0])
+
+enum { COL_NAME, COL_DELTA, COL_ABS, N_COLS };
+
+static const struct table_column cols[N_COLS] = {
+	[COL_NAME] = { "Kernel", 10, 1, 0, TABLE_LEFT, TABLE_COL_TEXT | TABLE_COL_SEARCH | TABLE_COL_SCROLL },
+	[COL_DELTA] = { "Delta", 8, 0, 1, TABLE_RIGHT, 0 },
+	[COL_ABS] = { "|Delta|", 8, 0, 2, TABLE_RIGHT, 0 },
+};
+
+static void cell(void *ctx, uint32_t r, int c, struct table_cell *out)
+{
+	(void)ctx;
+	if (c == COL_NAME)
+		out->text = rows[r].name;
+	else
+		snprintf(out->buf, out->cap, "%g", c == COL_DELTA ? rows[r].delta : fabs(rows[r].delta));
+}
+
+static void key(void *ctx, uint32_t r, int c, struct table_key *out)
+{
+	(void)ctx;
+	if (c == COL_NAME)
+		out->str = rows[r].name;
+	else
+		out->num = c == COL_DELTA ? rows[r].delta : fabs(rows[r].delta);
+}
+
+static uint32_t group(void *ctx, uint32_t r)
+{
+	(void)ctx;
+	return rows[r].group;
+}
+
+static int quick(void *ctx, uint32_t r, unsigned mask)
+{
+	(void)ctx;
+	return !(mask & 1) || rows[r].fused;
+}
+
+static const struct table_def def = { cols, N_COLS, cell, key, group, quick, COL_ABS, 0 };
+
+static void assert_view(const struct table *t, const char *want)
+{
+	char got[256] = "";
+
+	for (uint32_t i = 0; i < t->n_view; i++) {
+		char one[16];
+
+		snprintf(one, sizeof one, "%s%u", i ? " " : "", t->view[i]);
+		strcat(got, one);
+	}
+	ck_assert_str_eq(got, want);
+}
+
+START_TEST(test_default_sort_abs_delta)
+{
+	struct table t;
+
+	table_init(&t, &def, NULL, N_ROWS);
+	/* |delta| largest first; the group 1..3 follows its leader (7) and stays in order; ties
+	 * (rows 0 and 6) by row id; NAN last */
+	assert_view(&t, "1 2 3 0 6 4 5");
+	ck_assert_uint_eq(t.sel, 1);
+	table_sort(&t, COL_ABS, 1);
+	/* reversed: smallest first, but the group stays in order and NAN stays last */
+	assert_view(&t, "4 0 6 1 2 3 5");
+	table_clear(&t);
+}
+END_TEST
+
+START_TEST(test_sort_text_and_selection_kept)
+{
+	struct table t;
+
+	table_init(&t, &def, NULL, N_ROWS);
+	table_move(&t, 3); /* row 0 */
+	ck_assert_uint_eq(t.sel, 0);
+	table_sort(&t, COL_NAME, 0);
+	assert_view(&t, "4 6 0 5 1 2 3");
+	ck_assert_uint_eq(t.sel, 0);
+	ck_assert_uint_eq(t.sel_pos, 2);
+	table_sort(&t, COL_DELTA, 0); /* signed, largest first */
+	assert_view(&t, "0 6 4 1 2 3 5");
+	ck_assert_uint_eq(t.sel, 0);
+	table_sort(&t, -1, 0);
+	assert_view(&t, "0 1 2 3 4 5 6");
+	table_sort(&t, -1, 1); /* row order reversed; groups still read top-down */
+	assert_view(&t, "6 5 4 1 2 3 0");
+	ck_assert_uint_eq(t.sel, 0);
+	table_clear(&t);
+}
+END_TEST
+
+START_TEST(test_filter_keeps_groups_and_selection)
+{
+	struct table t;
+
+	table_init(&t, &def, NULL, N_ROWS);
+	table_select_row(&t, 4);
+	table_filter(&t, "GEMM", 0);
+	assert_view(&t, "0 6");
+	/* the selected row is gone: the next row in sort order that passes is selected */
+	ck_assert_uint_eq(t.sel, 6);
+	table_filter(&t, "rsqrt", 0); /* a continuation row matches: its whole group shows */
+	assert_view(&t, "1 2 3");
+	table_filter(&t, NULL, 1); /* quick filter: fused only */
+	assert_view(&t, "1 2 3");
+	table_filter(&t, "nothing matches this", 0);
+	ck_assert_uint_eq(t.n_view, 0);
+	ck_assert_uint_eq(t.sel, TABLE_NONE);
+	table_move(&t, 1); /* harmless on an empty view */
+	ck_assert_int_eq(table_search(&t, "gemm", 1), -1);
+	table_filter(&t, NULL, 0);
+	ck_assert_uint_eq(t.n_view, N_ROWS);
+	ck_assert_uint_eq(t.sel, 1);
+	table_clear(&t);
+}
+END_TEST
+
+START_TEST(test_search_wraps)
+{
+	struct table t;
+
+	table_init(&t, &def, NULL, N_ROWS); /* view 1 2 3 0 6 4 5, selection on 1 */
+	ck_assert_int_eq(table_search(&t, "GEMM", 1), 0);
+	ck_assert_uint_eq(t.sel, 0);
+	ck_assert_int_eq(table_search(&t, "gemm", 1), 0);
+	ck_assert_uint_eq(t.sel, 6);
+	ck_assert_int_eq(table_search(&t, "gemm", 1), 0); /* wraps to the top */
+	ck_assert_uint_eq(t.sel, 0);
+	ck_assert_int_eq(table_search(&t, "gemm", -1), 0); /* backwards wraps to the bottom */
+	ck_assert_uint_eq(t.sel, 6);
+	ck_assert_int_eq(table_search(&t, "no such kernel", 1), -1);
+	ck_assert_uint_eq(t.sel, 6);
+	table_clear(&t);
+}
+END_TEST
+
+START_TEST(test_move_and_scroll)
+{
+	struct table t;
+
+	table_init(&t, &def, NULL, N_ROWS);
+	table_move(&t, 100);
+	ck_assert_uint_eq(t.sel_pos, N_ROWS - 1);
+	table_scroll_to_sel(&t, 3);
+	ck_assert_uint_eq(t.top, N_ROWS - 3);
+	table_move(&t, -100);
+	ck_assert_uint_eq(t.sel_pos, 0);
+	table_scroll_to_sel(&t, 3);
+	ck_assert_uint_eq(t.top, 0);
+	table_scroll(&t, 2, 3); /* wheel: the selection follows when it would leave the window */
+	ck_assert_uint_eq(t.top, 2);
+	ck_assert_uint_eq(t.sel_pos, 2);
+	table_scroll(&t, 100, 3);
+	ck_assert_uint_eq(t.top, N_ROWS - 3);
+	ck_assert_int_eq(table_select_row(&t, 99), -1);
+	table_clear(&t);
+}
+END_TEST
+
+START_TEST(test_layout)
+{
+	struct table_layout l;
+
+	/* wide: all columns, the flexible name takes the rest */
+	table_layout(cols, N_COLS, 40, &l);
+	ck_assert_int_eq(l.n, 3);
+	ck_assert_int_eq(l.w[0], 40 - 8 - 8 - 2);
+	ck_assert_int_eq(l.x[1], l.w[0] + 1);
+	ck_assert_int_eq(l.x[2] + l.w[2], 40);
+	/* narrow: |Delta| (priority 2) goes first, then Delta */
+	table_layout(cols, N_COLS, 25, &l);
+	ck_assert_int_eq(l.n, 2);
+	ck_assert_int_eq(l.col[1], COL_DELTA);
+	table_layout(cols, N_COLS, 12, &l);
+	ck_assert_int_eq(l.n, 1);
+	ck_assert_int_eq(l.w[0], 12);
+	/* narrower than the one remaining column: clipped, never past the width */
+	table_layout(cols, N_COLS, 5, &l);
+	ck_assert_int_eq(l.n, 1);
+	ck_assert_int_eq(l.w[0], 5);
+}
+END_TEST
+
+START_TEST(test_csv)
+{
+	struct table t;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	table_init(&t, &def, NULL, N_ROWS);
+	table_filter(&t, "rmsnorm", 0);
+	ck_assert_int_eq(table_write_csv(f, &t), 0);
+	fclose(f);
+	ck_assert_str_eq(buf, "Kernel,Delta,|Delta|\r\n"
+			      "triton_fused_add_rmsnorm,-7,7\r\n"
+			      "\"pow, mean\",0,0\r\n"
+			      "\"rsqrt \"\"kernel\"\"\",0,0\r\n");
+	free(buf);
+	table_clear(&t);
+}
+END_TEST
+
+START_TEST(test_empty_table)
+{
+	struct table t;
+
+	table_init(&t, &def, NULL, 0);
+	ck_assert_uint_eq(t.n_view, 0);
+	ck_assert_uint_eq(t.sel, TABLE_NONE);
+	table_sort(&t, COL_NAME, 1);
+	table_move(&t, -1);
+	table_scroll(&t, 5, 10);
+	table_scroll_to_sel(&t, 10);
+	ck_assert_int_eq(table_search(&t, "x", 1), -1);
+	table_clear(&t);
+}
+END_TEST
+
+/* A large table: sort and filter of 10^5 rows keep order and selection (the timing is measured
+ * in bench/, not here). */
+struct big {
+	double *v;
+};
+
+static void big_cell(void *ctx, uint32_t r, int c, struct table_cell *out)
+{
+	snprintf(out->buf, out->cap, "%g", ((struct big *)ctx)->v[r]);
+}
+
+static void big_key(void *ctx, uint32_t r, int c, struct table_key *out)
+{
+	out->num = ((struct big *)ctx)->v[r];
+}
+
+START_TEST(test_large)
+{
+	static const struct table_column bc[] = { { "v", 8, 0, 0, TABLE_RIGHT, 0 } };
+	struct table_def bd = { bc, 1, big_cell, big_key, NULL, NULL, 0, 0 };
+	struct big b;
+	struct table t;
+	uint32_t n = 100000;
+
+	b.v = xmalloc(n * sizeof *b.v);
+	for (uint32_t i = 0; i < n; i++)
+		b.v[i] = (double)((i * 7919u) % 1000);
+	table_init(&t, &bd, &b, n);
+	for (uint32_t i = 1; i < n; i++) {
+		double x = b.v[t.view[i - 1]], y = b.v[t.view[i]];
+
+		ck_assert(x > y || (x == y && t.view[i - 1] < t.view[i]));
+	}
+	table_select_row(&t, 12345);
+	table_sort(&t, 0, 1);
+	ck_assert_uint_eq(t.sel, 12345);
+	ck_assert_uint_eq(t.view[t.sel_pos], 12345);
+	table_clear(&t);
+	free(b.v);
+}
+END_TEST
+
+static Suite *table_suite(void)
+{
+	Suite *s = suite_create("table");
+	TCase *tc = tcase_create("table");
+
+	tcase_add_test(tc, test_default_sort_abs_delta);
+	tcase_add_test(tc, test_sort_text_and_selection_kept);
+	tcase_add_test(tc, test_filter_keeps_groups_and_selection);
+	tcase_add_test(tc, test_search_wraps);
+	tcase_add_test(tc, test_move_and_scroll);
+	tcase_add_test(tc, test_layout);
+	tcase_add_test(tc, test_csv);
+	tcase_add_test(tc, test_empty_table);
+	tcase_add_test(tc, test_large);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	return test_run(table_suite());
+}
