@@ -1,0 +1,100 @@
+/* align.h — dynamic-programming alignment of two step sequences, and the search for fusions
+ * whose unfused kernels are not adjacent.
+ *
+ * The input is abstract: a sequence of steps per side (class, atoms, kernels that do work, a
+ * name for similarity). align_steps() lines two sequences up with four moves:
+ *   match  one step on each side of the same class (scored by name and atom similarity), or of
+ *          different classes when one side's atoms contain the other's (a "cover");
+ *   gap    a step on one side without a counterpart (a_only / b_only);
+ *   fused  one step on one side that does the work of a run of k >= 2 consecutive steps on the
+ *          other (every step of the run has atoms, and they are all inside the one step's atoms;
+ *          the one step runs a single working kernel, helpers such as splitKreduce aside).
+ * One extra kernel on one side costs one gap; it never shifts the later pairs.
+ *
+ * align_absorb() then looks at unmatched steps near a step that could be fused (within a few
+ * entries, also across the boundary to the neighbouring layer): when the unmatched step's
+ * atoms are inside the fused step's atoms and add work its counterpart does not already do, it
+ * is absorbed (eager gate GEMM, silu, up GEMM, mul against compiled gate GEMM, up GEMM,
+ * mul·silu gives one fused entry mul·silu = {silu, mul}). Finally align_classify() decides
+ * which entries are fusions: one side runs one working kernel where the other runs k > 1 for
+ * atoms it covers. A step that is a main kernel plus helpers (STEP_AUX) is one unit of work
+ * and never makes a fusion by itself. */
+#ifndef FUSEDIFF_ALIGN_H
+#define FUSEDIFF_ALIGN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "fusediff/classify.h"
+
+/* One step to align. */
+struct align_item {
+	uint8_t cls;	  /* enum op_class */
+	uint8_t kind;	  /* enum step_kind */
+	uint8_t n_work;	  /* kernels that do the work (0 is taken as 1) */
+	atom_set atoms;
+	const char *name; /* the main kernel's (short) name, for similarity; NULL when unknown */
+};
+
+/* Same order and meaning as enum pair_kind in compare.h. */
+enum align_kind { ALIGN_MATCH, ALIGN_FUSED, ALIGN_A_ONLY, ALIGN_B_ONLY };
+
+/* One aligned position: the steps of each side it holds (indices into the sequences given,
+ * ascending). A match holds one step per side; a fused entry one step on fused_side and one or
+ * more on the other; a gap steps on one side only. */
+struct align_entry {
+	uint8_t kind;	    /* enum align_kind */
+	uint8_t fused_side; /* 0 (A) or 1 (B): for ALIGN_FUSED, the side with the one fused step */
+	uint32_t n[2];	    /* steps on each side */
+	uint32_t *step[2];  /* owned by the alignment */
+	/* A gap entry whose work is inside a fused step of the neighbouring layer: link_dir is -1
+	 * (previous layer) or +1 (next layer) and link the entry there; 0 when not linked. A fused
+	 * entry that such gaps point to has n_linked > 0. */
+	int8_t link_dir;
+	uint32_t link;
+	uint32_t n_linked;
+	uint32_t linked_work; /* working kernels of the linked steps */
+	atom_set linked_atoms;
+};
+
+struct alignment {
+	struct align_entry *e;
+	size_t n, cap;
+};
+
+/* Tuning; zero-initialise and set what differs from the defaults. */
+struct align_opts {
+	int no_fused;		/* 1: only match and gap moves (aligning passes of one side) */
+	size_t max_cells;	/* above this many DP cells, the DP runs in a band around the
+				   diagonal (0: 1 << 20) */
+};
+
+/* Align a[0..na) with b[0..nb). out must be zero-initialised or cleared; it is overwritten.
+ * Deterministic: ties are broken by a fixed move order. Never fails. Free with
+ * alignment_clear(). */
+void align_steps(const struct align_item *a, size_t na, const struct align_item *b, size_t nb,
+		 const struct align_opts *o, struct alignment *out);
+void alignment_clear(struct alignment *al);
+
+/* One layer's sequences and their alignment, for align_absorb(). */
+struct align_layer {
+	const struct align_item *item[2];
+	size_t n_item[2];
+	struct alignment al;
+};
+
+/* Absorb unmatched steps into nearby fused steps, within a layer and across the boundary to
+ * the previous and the next layer (layers in execution order), then classify every entry
+ * (align_classify()). window is how many entries away an unmatched step may be (0: 3). */
+void align_absorb(struct align_layer *layers, size_t n_layers, unsigned window);
+
+/* Decide the kind of every entry of one layer: ALIGN_FUSED when one side holds one step that
+ * runs one working kernel and the other side (with its linked steps) runs two or more whose
+ * atoms it covers; ALIGN_MATCH for other entries with steps on both sides. Called by
+ * align_absorb(); exposed for tests. */
+void align_classify(struct align_layer *l);
+
+/* The union of the atoms of the steps of side s of entry e (without ATOM_OTHER). */
+atom_set align_entry_atoms(const struct align_layer *l, const struct align_entry *e, int s);
+
+#endif

@@ -1,0 +1,480 @@
+/* align.c — DP alignment of two step sequences and fusion absorption (see align.h). */
+#include "fusediff/align.h"
+
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fusediff/util.h"
+
+/* Scores, in integer points so that ties and results never depend on rounding. A match
+ * explains two steps (UNIT each) plus a similarity bonus; a fused move explains k + 1 steps
+ * minus FUSE_COST, so that it wins over "match one, leave the rest as gaps" but never over
+ * matching the same steps one to one. */
+enum {
+	UNIT = 100,
+	GAP = 30,
+	COVER_COST = 60, /* a 1:1 pair of different classes whose atoms nest */
+	FUSE_COST = 60,
+	SIM_NAME = 60, /* identical names */
+	SIM_PREFIX = 40, /* scaled by the shared prefix */
+	SIM_ATOMS = 20,	 /* identical atoms */
+	MAX_RUN = 32,	 /* longest run one fused step may cover */
+	NEG = INT_MIN / 4,
+};
+
+enum move { MV_NONE, MV_MATCH, MV_FUSED_B, MV_FUSED_A, MV_GAP_A, MV_GAP_B };
+
+static atom_set work_atoms(const struct align_item *x)
+{
+	return x->atoms & ~ATOM_BIT(ATOM_OTHER);
+}
+
+static unsigned item_work(const struct align_item *x)
+{
+	return x->n_work ? x->n_work : 1;
+}
+
+static int subset(atom_set a, atom_set b)
+{
+	return (a & ~b) == 0;
+}
+
+/* Similarity bonus of two steps of the same class. */
+static int similarity(const struct align_item *x, const struct align_item *y)
+{
+	int s = 0;
+
+	if (x->name && y->name) {
+		if (strcmp(x->name, y->name) == 0) {
+			s += SIM_NAME;
+		} else {
+			size_t lx = strlen(x->name), ly = strlen(y->name), l = 0;
+			size_t m = lx > ly ? lx : ly;
+
+			while (x->name[l] && x->name[l] == y->name[l])
+				l++;
+			if (m)
+				s += (int)(SIM_PREFIX * l / m);
+		}
+	}
+	if (x->atoms == y->atoms)
+		s += SIM_ATOMS;
+	return s;
+}
+
+/* Score of pairing x with y one to one, or NEG when they cannot be paired. */
+static int pair_score(const struct align_item *x, const struct align_item *y)
+{
+	atom_set ax, ay;
+
+	if (x->cls == y->cls)
+		return 2 * UNIT + similarity(x, y);
+	ax = work_atoms(x);
+	ay = work_atoms(y);
+	if (ax && ay && (subset(ax, ay) || subset(ay, ax)))
+		return 2 * UNIT - COVER_COST;
+	return NEG;
+}
+
+/* Can one step x be the fused side of a fused entry? */
+static int can_fuse(const struct align_item *x)
+{
+	return item_work(x) <= 1 && work_atoms(x) != 0;
+}
+
+/* The DP grid, banded: row i holds columns lo[i]..hi[i]. */
+struct grid {
+	size_t na, nb;
+	size_t *lo, *hi, *off;
+	int *score;
+	uint8_t *move, *run;
+};
+
+static int cell_ok(const struct grid *g, size_t i, size_t j)
+{
+	return j >= g->lo[i] && j <= g->hi[i];
+}
+
+static size_t cell(const struct grid *g, size_t i, size_t j)
+{
+	return g->off[i] + (j - g->lo[i]);
+}
+
+static int get(const struct grid *g, size_t i, size_t j)
+{
+	return cell_ok(g, i, j) ? g->score[cell(g, i, j)] : NEG;
+}
+
+static void grid_init(struct grid *g, size_t na, size_t nb, size_t max_cells)
+{
+	size_t total = 0, w = 0;
+	int band = (na + 1) * (nb + 1) > max_cells;
+
+	g->na = na;
+	g->nb = nb;
+	g->lo = xcalloc(na + 1, sizeof *g->lo);
+	g->hi = xcalloc(na + 1, sizeof *g->hi);
+	g->off = xcalloc(na + 1, sizeof *g->off);
+	if (band) {
+		w = max_cells / (2 * (na + 1));
+		if (w < 16)
+			w = 16;
+	}
+	for (size_t i = 0; i <= na; i++) {
+		if (band) {
+			/* Centre line from (0, 0) to (na, nb); rows overlap, so the band is connected. */
+			size_t c = na ? i * nb / na : 0;
+			size_t cn = na ? (i + 1 > na ? nb : (i + 1) * nb / na) : nb;
+
+			g->lo[i] = c > w ? c - w : 0;
+			g->hi[i] = cn + w < nb ? cn + w : nb;
+			if (i == na)
+				g->hi[i] = nb;
+		} else {
+			g->lo[i] = 0;
+			g->hi[i] = nb;
+		}
+		g->off[i] = total;
+		total += g->hi[i] - g->lo[i] + 1;
+	}
+	g->score = xmalloc(total * sizeof *g->score);
+	g->move = xcalloc(total, 1);
+	g->run = xcalloc(total, 1);
+}
+
+static void grid_free(struct grid *g)
+{
+	free(g->lo);
+	free(g->hi);
+	free(g->off);
+	free(g->score);
+	free(g->move);
+	free(g->run);
+}
+
+static void entry_push(struct alignment *al, uint8_t kind, const uint32_t *sa, uint32_t na,
+		       const uint32_t *sb, uint32_t nb, uint8_t fused_side)
+{
+	struct align_entry e = { .kind = kind, .fused_side = fused_side, .n = { na, nb } };
+
+	if (na) {
+		e.step[0] = xmalloc(na * sizeof *e.step[0]);
+		memcpy(e.step[0], sa, na * sizeof *sa);
+	}
+	if (nb) {
+		e.step[1] = xmalloc(nb * sizeof *e.step[1]);
+		memcpy(e.step[1], sb, nb * sizeof *sb);
+	}
+	VEC_PUSH(al->e, al->n, al->cap, e);
+}
+
+static void push_range(struct alignment *al, uint8_t kind, size_t a0, size_t na, size_t b0,
+		       size_t nb, uint8_t fused_side)
+{
+	uint32_t sa[MAX_RUN], sb[MAX_RUN];
+
+	for (size_t k = 0; k < na; k++)
+		sa[k] = (uint32_t)(a0 + k);
+	for (size_t k = 0; k < nb; k++)
+		sb[k] = (uint32_t)(b0 + k);
+	entry_push(al, kind, sa, (uint32_t)na, sb, (uint32_t)nb, fused_side);
+}
+
+void align_steps(const struct align_item *a, size_t na, const struct align_item *b, size_t nb,
+		 const struct align_opts *o, struct alignment *out)
+{
+	size_t max_cells = o && o->max_cells ? o->max_cells : (size_t)1 << 20;
+	int fused = !(o && o->no_fused);
+	struct grid g;
+	size_t i, j;
+
+	memset(out, 0, sizeof *out);
+	grid_init(&g, na, nb, max_cells);
+	for (i = 0; i <= na; i++) {
+		for (j = g.lo[i]; j <= g.hi[i]; j++) {
+			int best = NEG, s;
+			uint8_t mv = MV_NONE, run = 0;
+
+			if (i == 0 && j == 0) {
+				g.score[cell(&g, 0, 0)] = 0;
+				continue;
+			}
+			if (i && j && (s = get(&g, i - 1, j - 1)) > NEG) {
+				int p = pair_score(&a[i - 1], &b[j - 1]);
+
+				if (p > NEG && s + p > best) {
+					best = s + p;
+					mv = MV_MATCH;
+				}
+			}
+			/* b[j-1] does the work of a[i-k..i). */
+			if (fused && i >= 2 && j && can_fuse(&b[j - 1])) {
+				atom_set f = work_atoms(&b[j - 1]);
+
+				for (size_t k = 1; k <= i && k <= MAX_RUN; k++) {
+					atom_set x = work_atoms(&a[i - k]);
+
+					if (!x || !subset(x, f))
+						break;
+					if (k >= 2 && (s = get(&g, i - k, j - 1)) > NEG &&
+					    s + (int)(k + 1) * UNIT - FUSE_COST > best) {
+						best = s + (int)(k + 1) * UNIT - FUSE_COST;
+						mv = MV_FUSED_B;
+						run = (uint8_t)k;
+					}
+				}
+			}
+			/* a[i-1] does the work of b[j-k..j). */
+			if (fused && j >= 2 && i && can_fuse(&a[i - 1])) {
+				atom_set f = work_atoms(&a[i - 1]);
+
+				for (size_t k = 1; k <= j && k <= MAX_RUN; k++) {
+					atom_set x = work_atoms(&b[j - k]);
+
+					if (!x || !subset(x, f))
+						break;
+					if (k >= 2 && (s = get(&g, i - 1, j - k)) > NEG &&
+					    s + (int)(k + 1) * UNIT - FUSE_COST > best) {
+						best = s + (int)(k + 1) * UNIT - FUSE_COST;
+						mv = MV_FUSED_A;
+						run = (uint8_t)k;
+					}
+				}
+			}
+			if (i && (s = get(&g, i - 1, j)) > NEG && s - GAP > best) {
+				best = s - GAP;
+				mv = MV_GAP_A;
+			}
+			if (j && (s = get(&g, i, j - 1)) > NEG && s - GAP > best) {
+				best = s - GAP;
+				mv = MV_GAP_B;
+			}
+			g.score[cell(&g, i, j)] = best;
+			g.move[cell(&g, i, j)] = mv;
+			g.run[cell(&g, i, j)] = run;
+		}
+	}
+
+	/* Trace back from the end, collecting entries in reverse. */
+	i = na;
+	j = nb;
+	while (i || j) {
+		uint8_t mv = g.move[cell(&g, i, j)], run = g.run[cell(&g, i, j)];
+
+		switch (mv) {
+		case MV_MATCH:
+			push_range(out, ALIGN_MATCH, i - 1, 1, j - 1, 1, 0);
+			i--;
+			j--;
+			break;
+		case MV_FUSED_B:
+			push_range(out, ALIGN_FUSED, i - run, run, j - 1, 1, 1);
+			i -= run;
+			j--;
+			break;
+		case MV_FUSED_A:
+			push_range(out, ALIGN_FUSED, i - 1, 1, j - run, run, 0);
+			i--;
+			j -= run;
+			break;
+		case MV_GAP_A:
+			push_range(out, ALIGN_A_ONLY, i - 1, 1, 0, 0, 0);
+			i--;
+			break;
+		case MV_GAP_B:
+			push_range(out, ALIGN_B_ONLY, 0, 0, j - 1, 1, 0);
+			j--;
+			break;
+		default:
+			die("align: broken traceback at (%zu, %zu)", i, j);
+		}
+	}
+	for (size_t x = 0, y = out->n ? out->n - 1 : 0; x < y; x++, y--) {
+		struct align_entry t = out->e[x];
+
+		out->e[x] = out->e[y];
+		out->e[y] = t;
+	}
+	grid_free(&g);
+}
+
+void alignment_clear(struct alignment *al)
+{
+	for (size_t i = 0; i < al->n; i++) {
+		free(al->e[i].step[0]);
+		free(al->e[i].step[1]);
+	}
+	free(al->e);
+	memset(al, 0, sizeof *al);
+}
+
+atom_set align_entry_atoms(const struct align_layer *l, const struct align_entry *e, int s)
+{
+	atom_set u = 0;
+
+	for (uint32_t k = 0; k < e->n[s]; k++)
+		u |= work_atoms(&l->item[s][e->step[s][k]]);
+	return u;
+}
+
+static unsigned entry_work(const struct align_layer *l, const struct align_entry *e, int s)
+{
+	unsigned w = 0;
+
+	for (uint32_t k = 0; k < e->n[s]; k++)
+		w += item_work(&l->item[s][e->step[s][k]]);
+	return w;
+}
+
+/* Side f of entry e can be the fused side: one step with one working kernel whose atoms hold
+ * the other side's atoms (and whatever is linked to it). */
+static int fusable(const struct align_layer *l, const struct align_entry *e, int f)
+{
+	const struct align_item *x;
+
+	if (e->n[f] != 1 || e->n[!f] == 0)
+		return 0;
+	x = &l->item[f][e->step[f][0]];
+	if (!can_fuse(x))
+		return 0;
+	return subset(align_entry_atoms(l, e, !f) | e->linked_atoms, work_atoms(x));
+}
+
+void align_classify(struct align_layer *l)
+{
+	for (size_t i = 0; i < l->al.n; i++) {
+		struct align_entry *e = &l->al.e[i];
+
+		if (!e->n[0] || !e->n[1])
+			continue;
+		e->kind = ALIGN_MATCH;
+		e->fused_side = 0;
+		for (int f = 0; f < 2; f++) {
+			if (fusable(l, e, f) && entry_work(l, e, !f) + e->linked_work >= 2) {
+				e->kind = ALIGN_FUSED;
+				e->fused_side = (uint8_t)f;
+				break;
+			}
+		}
+	}
+}
+
+/* A reference to one entry in the flattened sequence of all layers. */
+struct ref {
+	uint32_t layer, entry;
+};
+
+static void add_step(struct align_entry *e, int s, uint32_t step)
+{
+	uint32_t k;
+
+	e->step[s] = xreallocarray(e->step[s], e->n[s] + 1, sizeof *e->step[s]);
+	for (k = e->n[s]; k > 0 && e->step[s][k - 1] > step; k--)
+		e->step[s][k] = e->step[s][k - 1];
+	e->step[s][k] = step;
+	e->n[s]++;
+}
+
+void align_absorb(struct align_layer *layers, size_t n_layers, unsigned window)
+{
+	struct ref *flat = NULL;
+	size_t n = 0, cap = 0;
+	uint8_t **gone = xcalloc(n_layers ? n_layers : 1, sizeof *gone);
+
+	if (!window)
+		window = 3;
+	for (uint32_t l = 0; l < n_layers; l++) {
+		gone[l] = xcalloc(layers[l].al.n + 1, 1);
+		for (uint32_t e = 0; e < layers[l].al.n; e++)
+			VEC_PUSH(flat, n, cap, ((struct ref){ l, e }));
+	}
+
+	for (size_t u = 0; u < n; u++) {
+		struct align_layer *ul = &layers[flat[u].layer];
+		struct align_entry *ue = &ul->al.e[flat[u].entry];
+		int s = ue->n[0] ? 0 : 1; /* the side of the unmatched step */
+		atom_set ua;
+		size_t best = SIZE_MAX, best_d = SIZE_MAX;
+
+		if ((ue->n[0] && ue->n[1]) || ue->n[s] != 1 || ue->link_dir)
+			continue;
+		ua = work_atoms(&ul->item[s][ue->step[s][0]]);
+		if (!ua)
+			continue;
+		for (size_t d = 1; d <= window; d++) {
+			for (int dir = -1; dir <= 1; dir += 2) {
+				size_t c;
+				struct align_layer *cl;
+				struct align_entry *ce;
+				atom_set have;
+
+				if (dir < 0 ? u < d : u + d >= n)
+					continue;
+				c = dir < 0 ? u - d : u + d;
+				if (flat[c].layer + 1 < flat[u].layer || flat[c].layer > flat[u].layer + 1)
+					continue;
+				cl = &layers[flat[c].layer];
+				ce = &cl->al.e[flat[c].entry];
+				if (gone[flat[c].layer][flat[c].entry] || !fusable(cl, ce, !s))
+					continue;
+				have = align_entry_atoms(cl, ce, s) | ce->linked_atoms;
+				if (!subset(ua, work_atoms(&cl->item[!s][ce->step[!s][0]])) ||
+				    subset(ua, have))
+					continue;
+				best = c;
+				best_d = d;
+				break;
+			}
+			if (best_d != SIZE_MAX)
+				break;
+		}
+		if (best == SIZE_MAX)
+			continue;
+		if (flat[best].layer == flat[u].layer) {
+			add_step(&ul->al.e[flat[best].entry], s, ue->step[s][0]);
+			gone[flat[u].layer][flat[u].entry] = 1;
+		} else {
+			struct align_entry *ce = &layers[flat[best].layer].al.e[flat[best].entry];
+
+			ue->link_dir = flat[best].layer > flat[u].layer ? 1 : -1;
+			ue->link = flat[best].entry;
+			ce->n_linked++;
+			ce->linked_work += item_work(&ul->item[s][ue->step[s][0]]);
+			ce->linked_atoms |= ua;
+		}
+	}
+
+	/* Drop the absorbed gap entries and renumber the links that point across layers. */
+	for (uint32_t l = 0; l < n_layers; l++) {
+		struct alignment *al = &layers[l].al;
+		uint32_t *map = xcalloc(al->n + 1, sizeof *map);
+		size_t out = 0;
+
+		for (size_t e = 0; e < al->n; e++) {
+			map[e] = (uint32_t)out;
+			if (gone[l][e]) {
+				free(al->e[e].step[0]);
+				free(al->e[e].step[1]);
+				continue;
+			}
+			al->e[out++] = al->e[e];
+		}
+		al->n = out;
+		if (l)
+			for (size_t e = 0; e < layers[l - 1].al.n; e++)
+				if (layers[l - 1].al.e[e].link_dir == 1)
+					layers[l - 1].al.e[e].link = map[layers[l - 1].al.e[e].link];
+		if (l + 1 < n_layers)
+			for (size_t e = 0; e < layers[l + 1].al.n; e++)
+				if (gone[l + 1][e] == 0 && layers[l + 1].al.e[e].link_dir == -1)
+					layers[l + 1].al.e[e].link = map[layers[l + 1].al.e[e].link];
+		free(map);
+	}
+	for (uint32_t l = 0; l < n_layers; l++) {
+		align_classify(&layers[l]);
+		free(gone[l]);
+	}
+	free(gone);
+	free(flat);
+}

@@ -1,0 +1,410 @@
+/* check_align.c — the DP alignment and the fusion absorption on hand-built step sequences
+ * shaped like the real traces (eager vs compiled Llama, MI300X vs B300). */
+#include "testutil.h"
+
+#include <time.h>
+
+#include "fusediff/align.h"
+#include "fusediff/structure.h"
+
+#define A(x) ATOM_BIT(ATOM_##x)
+
+/* Steps by role, named like the kernels they stand for. */
+static const struct align_item GEMM_QKV = { CLASS_GEMM, STEP_SINGLE, 1, A(GEMM), "nvjet_256x128" };
+static const struct align_item GEMM_KV = { CLASS_GEMM, STEP_SINGLE, 1, A(GEMM), "nvjet_128x64" };
+static const struct align_item GEMM_O = { CLASS_GEMM, STEP_SINGLE, 1, A(GEMM), "nvjet_256x128" };
+static const struct align_item GEMM_UP = { CLASS_GEMM, STEP_SINGLE, 1, A(GEMM), "nvjet_176x128" };
+static const struct align_item GEMM_DOWN = { CLASS_GEMM, STEP_SINGLE, 1, A(GEMM), "nvjet_256x128" };
+static const struct align_item ATTN = { CLASS_ATTENTION, STEP_SINGLE, 1, A(ATTENTION), "cudnn_sdpa" };
+static const struct align_item ROPE_RUN = { CLASS_ROPE, STEP_RUN, 6, A(ROPE), "mul" };
+static const struct align_item ROPE_TRITON = { CLASS_ROPE, STEP_SINGLE, 1, A(ROPE) | A(CAST), "triton_poi_rope" };
+static const struct align_item ADD = { CLASS_ELEMENTWISE, STEP_SINGLE, 1, A(ADD), "CUDAFunctor_add" };
+static const struct align_item NORM_RUN = { CLASS_NORM, STEP_RUN, 8, A(RMSNORM), "pow_tensor_scalar" };
+static const struct align_item ADD_NORM_TRITON = { CLASS_NORM, STEP_SINGLE, 1, A(ADD) | A(RMSNORM) | A(CAST),
+						   "triton_red_fused_add_mean_mul_pow_rsqrt" };
+static const struct align_item SILU = { CLASS_ACTIVATION, STEP_SINGLE, 1, A(SILU), "silu_kernel" };
+static const struct align_item MUL = { CLASS_ELEMENTWISE, STEP_SINGLE, 1, A(MUL), "MulFunctor" };
+static const struct align_item MUL_SILU = { CLASS_ACTIVATION, STEP_SINGLE, 1, A(SILU) | A(MUL),
+					    "triton_poi_fused_mul_silu" };
+static const struct align_item MEMSET = { CLASS_COPY, STEP_SINGLE, 1, A(COPY), "Memset" };
+
+static void align_one(const struct align_item *a, size_t na, const struct align_item *b, size_t nb,
+		      struct align_layer *l)
+{
+	memset(l, 0, sizeof *l);
+	l->item[0] = a;
+	l->item[1] = b;
+	l->n_item[0] = na;
+	l->n_item[1] = nb;
+	align_steps(a, na, b, nb, NULL, &l->al);
+}
+
+/* Every step of both sides appears exactly once, in order within each side. */
+static void check_cover(const struct align_layer *l)
+{
+	for (int s = 0; s < 2; s++) {
+		uint8_t *seen = calloc(l->n_item[s] + 1, 1);
+
+		for (size_t i = 0; i < l->al.n; i++)
+			for (uint32_t k = 0; k < l->al.e[i].n[s]; k++) {
+				uint32_t st = l->al.e[i].step[s][k];
+
+				ck_assert_uint_lt(st, l->n_item[s]);
+				ck_assert_msg(!seen[st], "step %u of side %d twice", st, s);
+				seen[st] = 1;
+			}
+		for (size_t i = 0; i < l->n_item[s]; i++)
+			ck_assert_msg(seen[i], "step %zu of side %d missing", i, s);
+		free(seen);
+	}
+}
+
+static const struct align_entry *entry_with(const struct align_layer *l, int s, uint32_t step)
+{
+	for (size_t i = 0; i < l->al.n; i++)
+		for (uint32_t k = 0; k < l->al.e[i].n[s]; k++)
+			if (l->al.e[i].step[s][k] == step)
+				return &l->al.e[i];
+	ck_abort_msg("step %u of side %d in no entry", step, s);
+	return NULL;
+}
+
+static void assert_match(const struct align_layer *l, uint32_t a, uint32_t b)
+{
+	const struct align_entry *e = entry_with(l, 0, a);
+
+	ck_assert_int_eq(e->kind, ALIGN_MATCH);
+	ck_assert_uint_eq(e->n[0], 1);
+	ck_assert_uint_eq(e->n[1], 1);
+	ck_assert_uint_eq(e->step[1][0], b);
+}
+
+START_TEST(test_identical)
+{
+	const struct align_item seq[] = { NORM_RUN, GEMM_QKV, GEMM_KV, GEMM_KV, ROPE_RUN, ATTN, GEMM_O,
+					  ADD, NORM_RUN, GEMM_UP, SILU, GEMM_UP, MUL, GEMM_DOWN, ADD };
+	size_t n = sizeof seq / sizeof seq[0];
+	struct align_layer l;
+
+	align_one(seq, n, seq, n, &l);
+	align_absorb(&l, 1, 0);
+	ck_assert_uint_eq(l.al.n, n);
+	for (uint32_t i = 0; i < n; i++)
+		assert_match(&l, i, i);
+	alignment_clear(&l.al);
+}
+END_TEST
+
+/* One extra kernel on one side is one gap; the later pairs do not shift. */
+START_TEST(test_extra_kernel_no_shift)
+{
+	const struct align_item a[] = { GEMM_QKV, GEMM_KV, GEMM_KV, ROPE_RUN, ATTN, GEMM_O, ADD, NORM_RUN };
+	const struct align_item b[] = { GEMM_QKV, GEMM_KV, GEMM_KV, ROPE_RUN, MEMSET, ATTN, GEMM_O, ADD, NORM_RUN };
+	struct align_layer l;
+
+	align_one(a, 8, b, 9, &l);
+	align_absorb(&l, 1, 0);
+	check_cover(&l);
+	for (uint32_t i = 0; i < 4; i++)
+		assert_match(&l, i, i);
+	for (uint32_t i = 4; i < 8; i++)
+		assert_match(&l, i, i + 1);
+	ck_assert_int_eq(entry_with(&l, 1, 4)->kind, ALIGN_B_ONLY);
+	ck_assert_uint_eq(l.al.n, 9);
+	alignment_clear(&l.al);
+}
+END_TEST
+
+/* Eager gate GEMM, silu, up GEMM, mul against compiled gate GEMM, up GEMM, mul·silu: the
+ * fused entry names both silu and mul, the GEMMs match. */
+START_TEST(test_silu_mul_not_adjacent)
+{
+	const struct align_item a[] = { MEMSET, GEMM_UP, SILU, MEMSET, GEMM_UP, MUL, GEMM_DOWN };
+	const struct align_item b[] = { MEMSET, GEMM_UP, MEMSET, GEMM_UP, MUL_SILU, GEMM_DOWN };
+	struct align_layer l;
+	const struct align_entry *e;
+
+	align_one(a, 7, b, 6, &l);
+	align_absorb(&l, 1, 0);
+	check_cover(&l);
+	assert_match(&l, 1, 1);
+	assert_match(&l, 4, 3);
+	assert_match(&l, 6, 5);
+	e = entry_with(&l, 1, 4);
+	ck_assert_int_eq(e->kind, ALIGN_FUSED);
+	ck_assert_int_eq(e->fused_side, 1);
+	ck_assert_uint_eq(e->n[0], 2);
+	ck_assert_uint_eq(e->step[0][0], 2); /* silu */
+	ck_assert_uint_eq(e->step[0][1], 5); /* mul */
+	ck_assert_ptr_eq(entry_with(&l, 0, 2), e);
+	alignment_clear(&l.al);
+}
+END_TEST
+
+/* Residual add then an eager RMSNorm run against one Triton add+RMSNorm kernel. */
+START_TEST(test_add_rmsnorm_run)
+{
+	const struct align_item a[] = { ATTN, GEMM_O, ADD, NORM_RUN, MEMSET, GEMM_UP };
+	const struct align_item b[] = { ATTN, GEMM_O, ADD_NORM_TRITON, MEMSET, GEMM_UP };
+	struct align_layer l;
+	const struct align_entry *e;
+
+	align_one(a, 6, b, 5, &l);
+	align_absorb(&l, 1, 0);
+	check_cover(&l);
+	assert_match(&l, 0, 0);
+	assert_match(&l, 1, 1);
+	assert_match(&l, 5, 4);
+	e = entry_with(&l, 1, 2);
+	ck_assert_int_eq(e->kind, ALIGN_FUSED);
+	ck_assert_int_eq(e->fused_side, 1);
+	ck_assert_uint_eq(e->n[0], 2);
+	ck_assert_uint_eq(e->step[0][0], 2);
+	ck_assert_uint_eq(e->step[0][1], 3);
+	alignment_clear(&l.al);
+}
+END_TEST
+
+/* An eager RMSNorm run (8 kernels) against one fused kernel is a fusion even one to one; the
+ * same run on both sides is a match. */
+START_TEST(test_run_vs_single)
+{
+	const struct align_item a[] = { NORM_RUN, GEMM_QKV };
+	const struct align_item b[] = { ADD_NORM_TRITON, GEMM_QKV };
+	struct align_layer l;
+
+	align_one(a, 2, b, 2, &l);
+	align_absorb(&l, 1, 0);
+	ck_assert_int_eq(entry_with(&l, 0, 0)->kind, ALIGN_FUSED);
+	ck_assert_int_eq(entry_with(&l, 0, 0)->fused_side, 1);
+	assert_match(&l, 1, 1);
+	alignment_clear(&l.al);
+
+	align_one(a, 2, a, 2, &l);
+	align_absorb(&l, 1, 0);
+	assert_match(&l, 0, 0);
+	assert_match(&l, 1, 1);
+	alignment_clear(&l.al);
+}
+END_TEST
+
+/* The residual add closes layer L on the eager side; its work is inside the first kernel of
+ * layer L+1 on the compiled side. */
+START_TEST(test_across_layers)
+{
+	const struct align_item a0[] = { GEMM_UP, SILU, GEMM_UP, MUL, GEMM_DOWN, ADD };
+	const struct align_item b0[] = { GEMM_UP, GEMM_UP, MUL_SILU, GEMM_DOWN };
+	const struct align_item a1[] = { NORM_RUN, GEMM_QKV, GEMM_KV, GEMM_KV };
+	const struct align_item b1[] = { ADD_NORM_TRITON, GEMM_QKV, GEMM_KV, GEMM_KV };
+	struct align_layer l[2];
+	const struct align_entry *add, *norm;
+
+	align_one(a0, 6, b0, 4, &l[0]);
+	align_one(a1, 4, b1, 4, &l[1]);
+	align_absorb(l, 2, 0);
+	check_cover(&l[0]);
+	check_cover(&l[1]);
+	add = entry_with(&l[0], 0, 5);
+	ck_assert_int_eq(add->kind, ALIGN_A_ONLY);
+	ck_assert_int_eq(add->link_dir, 1);
+	norm = &l[1].al.e[add->link];
+	ck_assert_ptr_eq(norm, entry_with(&l[1], 0, 0));
+	ck_assert_int_eq(norm->kind, ALIGN_FUSED);
+	ck_assert_int_eq(norm->fused_side, 1);
+	ck_assert_uint_eq(norm->n_linked, 1);
+	ck_assert_int_eq(entry_with(&l[0], 0, 1)->kind, ALIGN_FUSED); /* silu into mul·silu */
+	assert_match(&l[1], 1, 1);
+	assert_match(&l[1], 2, 2);
+	assert_match(&l[1], 3, 3);
+	alignment_clear(&l[0].al);
+	alignment_clear(&l[1].al);
+}
+END_TEST
+
+/* MI300X vs B300 decode layer: add+RMSNorm(+quant) kernels pair with each other, split-K GEMM
+ * (GEMM + splitKreduce, one STEP_AUX) and paged attention (QKV + reduce) are matches. */
+START_TEST(test_sglang_layer)
+{
+	const struct align_item amd_norm = { CLASS_NORM, STEP_SINGLE, 1, A(ADD) | A(RMSNORM) | A(QUANT),
+					     "add_rmsnorm_quant_kernel" };
+	const struct align_item nv_norm = { CLASS_NORM, STEP_SINGLE, 1, A(ADD) | A(RMSNORM),
+					    "FusedAddRMSNormKernel" };
+	const struct align_item amd_gemm = { CLASS_GEMM, STEP_SINGLE, 1, A(GEMM), "Cijk_Alik_Bljk" };
+	const struct align_item nv_gemm = { CLASS_GEMM, STEP_SINGLE, 1, A(GEMM), "nvjet_sm103" };
+	const struct align_item nv_splitk = { CLASS_GEMM, STEP_AUX, 1, A(GEMM), "nvjet_sm103_splitK" };
+	const struct align_item rope = { CLASS_ROPE, STEP_SINGLE, 1, A(ROPE), "rotary_embedding_kernel" };
+	const struct align_item kv = { CLASS_KV_WRITE, STEP_SINGLE, 1, A(KV_WRITE), "store_kvcache" };
+	const struct align_item amd_attn = { CLASS_ATTENTION, STEP_AUX, 1, A(ATTENTION), "paged_attention_ll4mi" };
+	const struct align_item nv_attn = { CLASS_ATTENTION, STEP_SINGLE, 1, A(ATTENTION), "fmhaSm100f" };
+	const struct align_item amd_act = { CLASS_ACTIVATION, STEP_SINGLE, 1, A(SILU) | A(MUL), "act_and_mul_kernel" };
+	const struct align_item nv_act = { CLASS_ACTIVATION, STEP_SINGLE, 1, A(SILU) | A(MUL), "act_and_mul_kernel" };
+	const struct align_item a[] = { amd_norm, amd_gemm, rope, kv, amd_attn, amd_gemm, amd_norm, amd_gemm,
+					amd_act, amd_gemm };
+	const struct align_item b[] = { nv_norm, nv_gemm, rope, kv, nv_attn, nv_gemm, nv_norm, nv_gemm,
+					nv_act, nv_splitk };
+	struct align_layer l;
+
+	align_one(a, 10, b, 10, &l);
+	align_absorb(&l, 1, 0);
+	ck_assert_uint_eq(l.al.n, 10);
+	for (uint32_t i = 0; i < 10; i++)
+		assert_match(&l, i, i);
+	alignment_clear(&l.al);
+}
+END_TEST
+
+/* Three projections on both sides match one to one; against one fused QKV GEMM they are one
+ * fused entry. */
+START_TEST(test_qkv)
+{
+	const struct align_item a[] = { NORM_RUN, GEMM_QKV, GEMM_KV, GEMM_KV, ROPE_RUN };
+	const struct align_item b[] = { NORM_RUN, GEMM_QKV, ROPE_RUN };
+	struct align_layer l;
+	const struct align_entry *e;
+
+	align_one(a, 5, a, 5, &l);
+	align_absorb(&l, 1, 0);
+	for (uint32_t i = 0; i < 5; i++)
+		assert_match(&l, i, i);
+	alignment_clear(&l.al);
+
+	align_one(a, 5, b, 3, &l);
+	align_absorb(&l, 1, 0);
+	check_cover(&l);
+	e = entry_with(&l, 1, 1);
+	ck_assert_int_eq(e->kind, ALIGN_FUSED);
+	ck_assert_uint_eq(e->n[0], 3);
+	assert_match(&l, 0, 0);
+	assert_match(&l, 4, 2);
+	alignment_clear(&l.al);
+}
+END_TEST
+
+/* RoPE: an eager run against one Triton kernel is a fusion; unrelated unmatched steps are never
+ * absorbed (a memset is not inside a GEMM). */
+START_TEST(test_no_false_absorb)
+{
+	const struct align_item a[] = { GEMM_QKV, MEMSET, ROPE_RUN, ATTN };
+	const struct align_item b[] = { GEMM_QKV, ROPE_TRITON, ATTN };
+	struct align_layer l;
+
+	align_one(a, 4, b, 3, &l);
+	align_absorb(&l, 1, 0);
+	check_cover(&l);
+	assert_match(&l, 0, 0);
+	ck_assert_int_eq(entry_with(&l, 0, 1)->kind, ALIGN_A_ONLY);
+	ck_assert_int_eq(entry_with(&l, 0, 1)->link_dir, 0);
+	ck_assert_int_eq(entry_with(&l, 0, 2)->kind, ALIGN_FUSED);
+	assert_match(&l, 3, 2);
+	alignment_clear(&l.al);
+}
+END_TEST
+
+START_TEST(test_empty)
+{
+	const struct align_item a[] = { GEMM_QKV, ATTN };
+	struct align_layer l;
+
+	align_one(a, 2, NULL, 0, &l);
+	align_absorb(&l, 1, 0);
+	ck_assert_uint_eq(l.al.n, 2);
+	ck_assert_int_eq(l.al.e[0].kind, ALIGN_A_ONLY);
+	ck_assert_int_eq(l.al.e[1].kind, ALIGN_A_ONLY);
+	alignment_clear(&l.al);
+
+	align_one(NULL, 0, a, 2, &l);
+	align_absorb(&l, 1, 0);
+	ck_assert_uint_eq(l.al.n, 2);
+	ck_assert_int_eq(l.al.e[1].kind, ALIGN_B_ONLY);
+	alignment_clear(&l.al);
+
+	align_one(NULL, 0, NULL, 0, &l);
+	align_absorb(&l, 1, 0);
+	ck_assert_uint_eq(l.al.n, 0);
+	alignment_clear(&l.al);
+	align_absorb(NULL, 0, 0);
+}
+END_TEST
+
+/* A pathological layer (thousands of steps) runs banded, quickly, and still lines up a long
+ * repeated sequence with one insertion and one deletion. */
+START_TEST(test_banded_large)
+{
+	const struct align_item unit[] = { NORM_RUN, GEMM_QKV, GEMM_KV, ROPE_RUN, ATTN, GEMM_O, ADD };
+	size_t n = 7 * 700, na = 0, nb = 0;
+	struct align_item *a = malloc(n * sizeof *a), *b = malloc((n + 1) * sizeof *b);
+	struct align_layer l;
+	struct align_opts o = { .max_cells = 400000 };
+	clock_t t0 = clock();
+	size_t matches = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		a[na++] = unit[i % 7];
+		if (i == 1000)
+			b[nb++] = MEMSET;
+		if (i != 3000)
+			b[nb++] = unit[i % 7];
+	}
+	memset(&l, 0, sizeof l);
+	l.item[0] = a;
+	l.item[1] = b;
+	l.n_item[0] = na;
+	l.n_item[1] = nb;
+	align_steps(a, na, b, nb, &o, &l.al);
+	align_absorb(&l, 1, 0);
+	check_cover(&l);
+	for (size_t i = 0; i < l.al.n; i++)
+		if (l.al.e[i].kind == ALIGN_MATCH)
+			matches++;
+	ck_assert_uint_eq(matches, n - 1);
+	assert_match(&l, 999, 999);
+	assert_match(&l, 1000, 1001);
+	assert_match(&l, 2999, 3000);
+	assert_match(&l, 3001, 3001);
+	ck_assert_msg((double)(clock() - t0) / CLOCKS_PER_SEC < 2.0, "banded alignment too slow");
+	alignment_clear(&l.al);
+	free(a);
+	free(b);
+}
+END_TEST
+
+/* Aligning passes of one side: no fused moves. */
+START_TEST(test_no_fused_opt)
+{
+	const struct align_item a[] = { ADD, NORM_RUN };
+	const struct align_item b[] = { ADD_NORM_TRITON };
+	struct align_opts o = { .no_fused = 1 };
+	struct alignment al = { 0 };
+
+	align_steps(a, 2, b, 1, &o, &al);
+	for (size_t i = 0; i < al.n; i++)
+		ck_assert_int_ne(al.e[i].kind, ALIGN_FUSED);
+	alignment_clear(&al);
+}
+END_TEST
+
+static Suite *align_suite(void)
+{
+	Suite *s = suite_create("align");
+	TCase *tc = tcase_create("core");
+
+	tcase_add_test(tc, test_identical);
+	tcase_add_test(tc, test_extra_kernel_no_shift);
+	tcase_add_test(tc, test_silu_mul_not_adjacent);
+	tcase_add_test(tc, test_add_rmsnorm_run);
+	tcase_add_test(tc, test_run_vs_single);
+	tcase_add_test(tc, test_across_layers);
+	tcase_add_test(tc, test_sglang_layer);
+	tcase_add_test(tc, test_qkv);
+	tcase_add_test(tc, test_no_false_absorb);
+	tcase_add_test(tc, test_empty);
+	tcase_add_test(tc, test_banded_large);
+	tcase_add_test(tc, test_no_fused_opt);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	return test_run(align_suite());
+}
