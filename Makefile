@@ -100,6 +100,11 @@ $(B)/tests/%.o: tests/%.c config.mk
 run: $(PROG)
 	$(PROG) $(EXAMPLE_A) $(EXAMPLE_B)
 
+# make bench [BENCH_ARGS="--reps 5 --size 1G --big 4G"]: see bench/README.md
+.PHONY: bench
+bench: $(PROG)
+	python3 bench/bench.py --fusediff $(PROG) $(BENCH_ARGS)
+
 tests: $(PROG) $(TEST_BIN)
 
 check: tests
