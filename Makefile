@@ -9,6 +9,7 @@
 #   make check      build and run every test
 #   make sanitize   the test suite built and run with -fsanitize=address,undefined
 #   make valgrind   the unit tests under valgrind (leaks and invalid accesses are errors)
+#   make fuzz       libFuzzer targets (clang, ASan/UBSan) in build-fuzz; see tests/fuzz/README.md
 #   make install    install into $(DESTDIR)$(PREFIX) (default /usr/local); make uninstall
 #   make clean      remove build outputs; make distclean also removes configure's outputs
 
@@ -120,6 +121,9 @@ valgrind: tests
 	@sh build-aux/deps.sh test
 	@FUSEDIFF_VALGRIND=1 sh tests/run.sh $(B)
 
+# --- fuzzing ---------------------------------------------------------------------
+include tests/fuzz/fuzz.mk
+
 # --- installation ----------------------------------------------------------------
 install: $(PROG)
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)
@@ -130,7 +134,7 @@ uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/fusediff $(DESTDIR)$(MANDIR)/fusediff.1
 
 clean:
-	rm -rf build build-san fusediff
+	rm -rf build build-san build-fuzz fusediff
 
 distclean: clean
 	rm -rf configure config.mk config.h config.log config.status autom4te.cache

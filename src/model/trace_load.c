@@ -16,7 +16,10 @@
 #include "fusediff/trace.h"
 #include "trace_build.h"
 
+/* The fuzz build makes it tiny, so that every unit is restarted many times. */
+#ifndef WINDOW_INITIAL
 #define WINDOW_INITIAL (4u << 20)
+#endif
 
 /* What we do with an event, from its category. */
 enum ev_kind {

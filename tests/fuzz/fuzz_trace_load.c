@@ -1,0 +1,119 @@
+/* fuzz_trace_load.c — libFuzzer target: trace_load_mem() and --summary on arbitrary bytes.
+ *
+ * Built by `make fuzz` with clang and ASan/UBSan (tests/fuzz/fuzz.mk, tests/fuzz/README.md).
+ * Besides crashes, leaks and undefined behaviour, it aborts when a promise of trace.h is
+ * broken: a failed load leaves *out NULL and one non-empty line that names the file; a
+ * successful one has at least one kernel, sorted by start, with times that cannot overflow
+ * when added, and every array sorted as documented. */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fusediff/summary.h"
+#include "fusediff/trace.h"
+
+#define NAME "fuzz.json"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static void require(int ok, const char *what)
+{
+	if (!ok) {
+		fprintf(stderr, "fuzz_trace_load: broken promise: %s\n", what);
+		abort();
+	}
+}
+
+static void check_error(const struct trace *t, const struct fd_error *err)
+{
+	size_t n = strlen(NAME ": ");
+
+	require(t == NULL, "a failed load leaves *out NULL");
+	require(strncmp(err->msg, NAME ": ", n) == 0, "the error names the file");
+	require(err->msg[n] != '\0', "the error says what is wrong");
+	require(strchr(err->msg, '\n') == NULL, "the error is one line");
+}
+
+static void check_trace(const struct trace *t)
+{
+	uint32_t n_strings = intern_count(t->strings);
+	int64_t total = 0;
+	size_t kernels = 0;
+
+	require(t->n_kernels > 0 && t->n_kernel_events > 0, "a loaded trace has a kernel");
+	for (size_t i = 0; i < t->n_kernels; i++) {
+		const struct trace_kernel *k = &t->kernels[i];
+
+		require(k->start >= 0 && k->dur >= 0, "kernel times are not negative");
+		require(k->start <= INT64_MAX - k->dur, "kernel start + dur fits in 64 bits");
+		require(i == 0 || t->kernels[i - 1].start <= k->start, "kernels sorted by start");
+		require(k->device == t->device, "kernels are on the selected device");
+		require(k->name < n_strings, "kernel names are interned");
+		if (k->kind == KIND_KERNEL) {
+			kernels++;
+			require(total <= INT64_MAX - k->dur, "total kernel time fits in 64 bits");
+			total += k->dur;
+		}
+	}
+	require(kernels == t->n_kernel_events, "n_kernel_events counts the kernels");
+	require(total == trace_kernel_time(t), "trace_kernel_time() is the total");
+	for (size_t i = 0; i < t->n_launches; i++) {
+		require(t->launches[i].start >= 0 && t->launches[i].dur >= 0, "launch times");
+		require(t->launches[i].start <= INT64_MAX - t->launches[i].dur, "launch end fits");
+		require(i == 0 || t->launches[i - 1].correlation <= t->launches[i].correlation,
+			"launches sorted by correlation");
+	}
+	for (size_t i = 0; i < t->n_ops; i++) {
+		require(t->ops[i].start >= 0 && t->ops[i].dur >= 0, "op times");
+		require(t->ops[i].start <= INT64_MAX - t->ops[i].dur, "op end fits");
+		require(i == 0 || t->ops[i - 1].external_id <= t->ops[i].external_id,
+			"ops sorted by External id");
+	}
+	for (size_t i = 0; i < t->n_ranges; i++) {
+		require(t->ranges[i].start >= 0 && t->ranges[i].dur >= 0, "range times");
+		require(t->ranges[i].start <= INT64_MAX - t->ranges[i].dur, "range end fits");
+		require(i == 0 || t->ranges[i - 1].start <= t->ranges[i].start, "ranges sorted by start");
+	}
+	for (size_t i = 0; i < t->n_kernels; i++) {
+		const struct trace_launch *l = trace_find_launch(t, t->kernels[i].correlation);
+
+		require(!l || l->correlation == t->kernels[i].correlation, "trace_find_launch()");
+	}
+	for (size_t i = 1; i < t->n_devices; i++)
+		require(t->devices[i - 1].id < t->devices[i].id, "devices sorted by id, once each");
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	static FILE *sink;
+	struct trace *t = (struct trace *)1;
+	struct fd_error err = { { 0 } };
+	struct trace_load_opts lo = { .device = -1 };
+
+	if (!sink && !(sink = fopen("/dev/null", "w")))
+		abort();
+	if (trace_load_mem(&t, NAME, data, size, &lo, &err) < 0) {
+		check_error(t, &err);
+		return 0;
+	}
+	check_trace(t);
+	require(summary_print(sink, t) == 0, "summary_print() writes");
+	/* --device N: the device with the fewest kernels must load as well. */
+	for (size_t i = 0; i < t->n_devices; i++)
+		if (t->devices[i].kernels && t->devices[i].id != t->device && t->devices[i].id >= 0)
+			lo.device = t->devices[i].id;
+	if (lo.device >= 0) {
+		struct trace *u = (struct trace *)1;
+
+		if (trace_load_mem(&u, NAME, data, size, &lo, &err) == 0) {
+			require(u->device == lo.device, "--device selects that device");
+			check_trace(u);
+			trace_free(u);
+		} else {
+			check_error(u, &err);
+		}
+	}
+	trace_free(t);
+	return 0;
+}
