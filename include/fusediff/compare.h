@@ -52,7 +52,8 @@ struct cmp_pair {
 	struct cmp_part side[2];
 	double delta_ns; /* B - A per pass */
 	double ratio;	 /* B / A, NAN when A is 0 */
-	int32_t fusion;	 /* index into fusions, -1 when none */
+	int32_t fusion;	 /* index into fusions, -1 when none; also set on a gap whose work is
+			    inside a fused kernel of the neighbouring layer */
 };
 
 struct cmp_layer {
@@ -75,9 +76,11 @@ struct cmp_fusion {
 	atom_set atoms;		  /* the atoms the fused kernel covers */
 	uint8_t partial;	  /* 1: the same work launched more often on one side (no fused kernel) */
 	uint32_t occurrences;	  /* per pass */
-	int32_t *layers;	  /* distinct layer indices, ascending */
+	int32_t *layers;	  /* distinct layer indices, in execution order (prologue first,
+				     epilogue last) */
 	uint32_t n_layers;
-	uint32_t *pairs;	  /* indices into pairs */
+	uint32_t *pairs;	  /* indices into pairs, ascending: the fused pairs, and the gap pairs
+				     of neighbouring layers whose work is inside their fused kernel */
 	uint32_t n_pairs;
 	double ns[2];		  /* time on each side, per pass */
 	double delta_ns;	  /* B - A */
@@ -85,7 +88,8 @@ struct cmp_fusion {
 };
 
 struct compare_opts {
-	int phase; /* enum phase, or PHASE_COUNT for all passes */
+	int phase; /* enum phase, PHASE_COUNT for all passes, or -1: the first phase both sides
+		      have (prefill, decode, mixed), else all passes */
 	const char *label[2]; /* NULL: vendor + GPU, or the file name when those are equal */
 };
 
@@ -104,6 +108,11 @@ struct comparison {
 	size_t n_fusions;
 	double class_ns[2][CLASS_COUNT]; /* per pass, for the overview */
 	char *note; /* why the comparison is empty or partial (no common phase, ...), or NULL */
+	const char **short_names[2]; /* per name id: see comparison_short_name() */
+	/* Owned when set (app_compare() hands them over): freed by comparison_free() after the
+	 * sides. The classifier stays for classifier_rule_text() in evidence. */
+	struct trace *traces[2];
+	struct classifier *classifier;
 };
 
 /* Compare two structured sides; takes ownership of a and b (cleared on return either way).
@@ -112,9 +121,15 @@ struct comparison {
  * comparison with a note. */
 int comparison_build(struct comparison **out, struct side *a, struct side *b,
 		     const struct compare_opts *o, struct fd_error *err);
-/* Recompute for another phase, keeping the sides. */
+/* Recompute for another phase (as in compare_opts), keeping the sides and labels. Every
+ * pointer into layers, pairs and fusions is invalidated. */
 int comparison_set_phase(struct comparison *c, int phase, struct fd_error *err);
 void comparison_free(struct comparison *c);
+
+/* The short display name of kernel name id `name` on side s (SIDE_A or SIDE_B): the
+ * classifier's short name of a kernel with that name, else the name itself. Borrowed, valid
+ * until comparison_free(); not escaped (escape before showing it). */
+const char *comparison_short_name(const struct comparison *c, int s, uint32_t name);
 
 /* B/A with the zero-denominator policy above. */
 static inline double cmp_ratio(double a, double b)

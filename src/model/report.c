@@ -1,8 +1,13 @@
-/* report.c — report formats and the dispatch to the writers (see report.h). */
+/* report.c — report format names and the helpers the writers share (see report.h and
+ * report_int.h). */
 #include "fusediff/report.h"
 
+#include <math.h>
+#include <stdio.h>
 #include <string.h>
 #include <strings.h>
+
+#include "report_int.h"
 
 int report_format_from_name(const char *s)
 {
@@ -14,4 +19,79 @@ int report_format_from_name(const char *s)
 	if (strcasecmp(s, "markdown") == 0)
 		return REPORT_MD;
 	return -1;
+}
+
+int report_number(char *buf, size_t cap, double v, int decimals)
+{
+	size_t n;
+
+	if (!isfinite(v)) {
+		if (cap)
+			buf[0] = '\0';
+		return -1;
+	}
+	n = (size_t)snprintf(buf, cap, "%.*f", decimals, v);
+	if (n >= cap)
+		n = cap ? cap - 1 : 0;
+	/* '.' whatever LC_NUMERIC says (fusediff never sets it, but a library might). */
+	for (size_t i = 0; i < n; i++)
+		if (buf[i] == ',')
+			buf[i] = '.';
+	if (memchr(buf, '.', n)) {
+		while (n > 0 && buf[n - 1] == '0')
+			buf[--n] = '\0';
+		if (n > 0 && buf[n - 1] == '.')
+			buf[--n] = '\0';
+	}
+	if (strcmp(buf, "-0") == 0)
+		snprintf(buf, cap, "0");
+	return 0;
+}
+
+int report_us(char *buf, size_t cap, double ns)
+{
+	return report_number(buf, cap, ns / 1000.0, 3);
+}
+
+const char *report_layer_name(int32_t index, char *buf, size_t cap)
+{
+	if (index == LAYER_PROLOGUE)
+		snprintf(buf, cap, "prologue");
+	else if (index == LAYER_EPILOGUE)
+		snprintf(buf, cap, "epilogue");
+	else
+		snprintf(buf, cap, "%d", index);
+	return buf;
+}
+
+size_t report_utf8_len(const unsigned char *s, size_t left)
+{
+	size_t n;
+	uint32_t cp;
+
+	if (s[0] < 0x80)
+		return 1;
+	if ((s[0] & 0xe0) == 0xc0) {
+		n = 2;
+		cp = s[0] & 0x1f;
+	} else if ((s[0] & 0xf0) == 0xe0) {
+		n = 3;
+		cp = s[0] & 0x0f;
+	} else if ((s[0] & 0xf8) == 0xf0) {
+		n = 4;
+		cp = s[0] & 0x07;
+	} else {
+		return 0;
+	}
+	if (left < n)
+		return 0;
+	for (size_t i = 1; i < n; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		cp = cp << 6 | (s[i] & 0x3f);
+	}
+	if ((n == 2 && cp < 0x80) || (n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000) || cp > 0x10ffff ||
+	    (cp >= 0xd800 && cp < 0xe000))
+		return 0;
+	return n;
 }

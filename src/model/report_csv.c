@@ -1,0 +1,207 @@
+/* report_csv.c — the comparison as CSV: one table per section (traces, classes, layers,
+ * pairs, fusions), each starting with its header row, separated by an empty line. The first
+ * column names the table. Fields are quoted as RFC 4180 says (names hold commas and quotes);
+ * control characters and bytes that are not UTF-8 in names are written as visible escapes
+ * (\n, \x1b, ...); lists of names are joined with " | "; non-finite numbers are empty. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "fusediff/classify.h"
+#include "fusediff/structure.h"
+#include "fusediff/text.h"
+#include "report_int.h"
+
+/* One field, quoted when needed, preceded by a comma unless first. */
+static void c_field(FILE *out, const char *s, size_t len, int first)
+{
+	int quote = len && (s[0] == ' ' || s[len - 1] == ' ');
+
+	if (!first)
+		fputc(',', out);
+	for (size_t i = 0; !quote && i < len; i++)
+		quote = s[i] == ',' || s[i] == '"' || s[i] == '\n' || s[i] == '\r';
+	if (!quote) {
+		fwrite(s, 1, len, out);
+		return;
+	}
+	fputc('"', out);
+	for (size_t i = 0; i < len; i++) {
+		if (s[i] == '"')
+			fputc('"', out);
+		fputc(s[i], out);
+	}
+	fputc('"', out);
+}
+
+static void c_str(FILE *out, const char *s)
+{
+	c_field(out, s ? s : "", s ? strlen(s) : 0, 0);
+}
+
+/* A name from a trace, escaped for display. */
+static void c_name(FILE *out, const struct trace *t, uint32_t id)
+{
+	char *e = text_escape_dup(trace_str(t, id), intern_len(t->strings, id));
+
+	c_field(out, e, strlen(e), 0);
+	free(e);
+}
+
+static void c_names(FILE *out, const struct trace *t, const uint32_t *names, uint32_t n)
+{
+	char *all = xstrdup("");
+
+	for (uint32_t i = 0; i < n; i++) {
+		char *e = text_escape_dup(trace_str(t, names[i]), intern_len(t->strings, names[i]));
+		char *j = xasprintf("%s%s%s", all, i ? " | " : "", e);
+
+		free(e);
+		free(all);
+		all = j;
+	}
+	c_field(out, all, strlen(all), 0);
+	free(all);
+}
+
+static void c_num(FILE *out, double v, int decimals)
+{
+	char buf[64];
+
+	report_number(buf, sizeof buf, v, decimals);
+	fprintf(out, ",%s", buf);
+}
+
+static void c_us(FILE *out, double ns)
+{
+	c_num(out, ns / 1000.0, 3);
+}
+
+static void c_layer(FILE *out, int32_t index)
+{
+	char buf[32];
+
+	fprintf(out, ",%s", report_layer_name(index, buf, sizeof buf));
+}
+
+static void c_atoms(FILE *out, atom_set atoms)
+{
+	char buf[512];
+
+	atoms_format(atoms, "+", buf, sizeof buf);
+	c_str(out, buf);
+}
+
+int report_write_csv(FILE *out, const struct comparison *c)
+{
+	fputs("table,side,label,path,platform,gpu,kernels,gpu_time_us,passes,prefill_passes,decode_passes,"
+	      "mixed_passes,layers,other_share,phase,compared_passes,pass_us\n",
+	      out);
+	for (int s = 0; s < 2; s++) {
+		const struct side *sd = &c->side[s];
+
+		fprintf(out, "traces,%c", "AB"[s]);
+		c_str(out, c->label[s]);
+		{
+			char *p = text_escape_dup(sd->t->path ? sd->t->path : "", sd->t->path ? strlen(sd->t->path) : 0);
+
+			c_str(out, p);
+			free(p);
+		}
+		fprintf(out, ",%s", trace_platform_name(sd->t->platform));
+		if (sd->t->gpu_name)
+			c_name(out, sd->t, sd->t->gpu_name);
+		else
+			fputc(',', out);
+		fprintf(out, ",%zu", sd->t->n_kernel_events);
+		c_us(out, (double)trace_kernel_time(sd->t));
+		fprintf(out, ",%zu,%u,%u,%u,%u", sd->n_passes, sd->phase_passes[PHASE_PREFILL],
+			sd->phase_passes[PHASE_DECODE], sd->phase_passes[PHASE_MIXED], sd->layers_per_pass);
+		c_num(out, sd->classes.other_share, 6);
+		fprintf(out, ",%s,%u", phase_name((enum phase)c->phase), c->passes[s]);
+		c_us(out, c->ns[s]);
+		fputc('\n', out);
+	}
+
+	fputs("\ntable,class,a_us,b_us,delta_us,ratio\n", out);
+	for (int k = 0; k < CLASS_COUNT; k++) {
+		if (c->class_ns[0][k] == 0 && c->class_ns[1][k] == 0)
+			continue;
+		fprintf(out, "classes,%s", class_name((enum op_class)k));
+		c_us(out, c->class_ns[0][k]);
+		c_us(out, c->class_ns[1][k]);
+		c_us(out, c->class_ns[1][k] - c->class_ns[0][k]);
+		c_num(out, cmp_ratio(c->class_ns[0][k], c->class_ns[1][k]), 4);
+		fputc('\n', out);
+	}
+
+	fputs("\ntable,index,phase,a_us,b_us,delta_us,ratio,a_kernels,b_kernels,fusions\n", out);
+	for (size_t i = 0; i < c->n_layers; i++) {
+		const struct cmp_layer *l = &c->layers[i];
+
+		fputs("layers", out);
+		c_layer(out, l->index);
+		fprintf(out, ",%s", phase_name((enum phase)l->phase));
+		c_us(out, l->ns[0]);
+		c_us(out, l->ns[1]);
+		c_us(out, l->delta_ns);
+		c_num(out, l->ratio, 4);
+		c_num(out, l->kernels[0], 3);
+		c_num(out, l->kernels[1], 3);
+		fprintf(out, ",%u\n", l->n_fusions);
+	}
+
+	fputs("\ntable,layer,position,kind,class,atoms,a_kernels,b_kernels,a_count,b_count,a_avg_us,b_avg_us,"
+	      "a_us,b_us,delta_us,ratio,fusion\n",
+	      out);
+	for (size_t i = 0; i < c->n_pairs; i++) {
+		const struct cmp_pair *p = &c->pairs[i];
+
+		fputs("pairs", out);
+		c_layer(out, p->layer);
+		fprintf(out, ",%u,%s,%s", p->position, pair_kind_name((enum pair_kind)p->kind),
+			class_name((enum op_class)p->cls));
+		c_atoms(out, p->atoms);
+		c_names(out, c->side[0].t, p->side[0].names, p->side[0].n_names);
+		c_names(out, c->side[1].t, p->side[1].names, p->side[1].n_names);
+		c_num(out, p->side[0].count, 3);
+		c_num(out, p->side[1].count, 3);
+		c_us(out, p->side[0].avg_ns);
+		c_us(out, p->side[1].avg_ns);
+		c_us(out, p->side[0].total_ns);
+		c_us(out, p->side[1].total_ns);
+		c_us(out, p->delta_ns);
+		c_num(out, p->ratio, 4);
+		if (p->fusion >= 0)
+			fprintf(out, ",%d\n", p->fusion);
+		else
+			fputs(",\n", out);
+	}
+
+	fputs("\ntable,index,fused_side,partial,fused_kernel,unfused_kernels,atoms,occurrences,layers,a_us,b_us,"
+	      "delta_us,evidence\n",
+	      out);
+	for (size_t i = 0; i < c->n_fusions; i++) {
+		const struct cmp_fusion *f = &c->fusions[i];
+		char *layers = xstrdup(""), buf[32];
+
+		fprintf(out, "fusions,%zu,%c,%d", i, f->fused_side ? 'B' : 'A', f->partial);
+		c_name(out, c->side[f->fused_side].t, f->fused_name);
+		c_names(out, c->side[!f->fused_side].t, f->unfused_names, f->n_unfused);
+		c_atoms(out, f->atoms);
+		fprintf(out, ",%u", f->occurrences);
+		for (uint32_t k = 0; k < f->n_layers; k++) {
+			char *j = xasprintf("%s%s%s", layers, k ? " " : "", report_layer_name(f->layers[k], buf, sizeof buf));
+
+			free(layers);
+			layers = j;
+		}
+		c_str(out, layers);
+		free(layers);
+		c_us(out, f->ns[0]);
+		c_us(out, f->ns[1]);
+		c_us(out, f->delta_ns);
+		c_str(out, f->evidence);
+		fputc('\n', out);
+	}
+	return ferror(out) ? -1 : 0;
+}

@@ -1,0 +1,30 @@
+/* report_int.h — helpers shared by the report writers (report_*.c); private to them. */
+#ifndef FUSEDIFF_REPORT_INT_H
+#define FUSEDIFF_REPORT_INT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "fusediff/report.h"
+
+/* A finite number with at most `decimals` decimals, trailing zeros dropped, '.' as decimal
+ * point whatever the locale, never "-0". Returns 0, or -1 for NAN and infinities (buf then
+ * holds ""). */
+int report_number(char *buf, size_t cap, double v, int decimals);
+/* Nanoseconds as microseconds with 3 decimals ("12.345"), or "" for non-finite. */
+int report_us(char *buf, size_t cap, double ns);
+
+/* "prologue", "epilogue" or the layer number, into buf; returns buf. */
+const char *report_layer_name(int32_t index, char *buf, size_t cap);
+
+/* Length of the valid UTF-8 sequence at s (1 to 4 bytes, control and C1 characters count as
+ * valid here), or 0 when the bytes there are not valid UTF-8. */
+size_t report_utf8_len(const unsigned char *s, size_t left);
+
+int report_write_json(FILE *out, const struct comparison *c);
+int report_write_csv(FILE *out, const struct comparison *c);
+/* Text (md = 0) or Markdown (md = 1). */
+int report_write_text(FILE *out, const struct comparison *c, int md);
+
+#endif

@@ -1,0 +1,266 @@
+/* report_json.c — the comparison as JSON, schema_version 1 (see fusediff(1), REPORT FORMATS).
+ *
+ * Written by hand rather than with a JSON library: the output must be byte-identical across
+ * runs and locales, numbers are formatted here ('.' decimal point, non-finite as null), and
+ * kernel names (which may hold quotes, backslashes, control bytes and invalid UTF-8) are
+ * escaped so that the output is always valid UTF-8 JSON: control characters as \uXXXX, bytes
+ * that are not UTF-8 as the visible text \xNN. One array element per line. */
+#include <string.h>
+
+#include "fusediff/classify.h"
+#include "fusediff/structure.h"
+#include "report_int.h"
+
+static void j_str(FILE *out, const char *s, size_t len)
+{
+	const unsigned char *u = (const unsigned char *)s;
+
+	fputc('"', out);
+	for (size_t i = 0; i < len;) {
+		size_t n = report_utf8_len(u + i, len - i);
+
+		if (n == 0) {
+			fprintf(out, "\\\\x%02x", u[i]);
+			i++;
+			continue;
+		}
+		if (n == 1) {
+			switch (u[i]) {
+			case '"': fputs("\\\"", out); break;
+			case '\\': fputs("\\\\", out); break;
+			case '\n': fputs("\\n", out); break;
+			case '\r': fputs("\\r", out); break;
+			case '\t': fputs("\\t", out); break;
+			case '\b': fputs("\\b", out); break;
+			case '\f': fputs("\\f", out); break;
+			default:
+				if (u[i] < 0x20 || u[i] == 0x7f)
+					fprintf(out, "\\u%04x", u[i]);
+				else
+					fputc(u[i], out);
+			}
+		} else if (n == 2 && u[i] == 0xc2 && u[i + 1] < 0xa0) {
+			fprintf(out, "\\u%04x", u[i + 1]); /* C1 control characters */
+		} else {
+			fwrite(u + i, 1, n, out);
+		}
+		i += n;
+	}
+	fputc('"', out);
+}
+
+static void j_cstr(FILE *out, const char *s)
+{
+	if (s)
+		j_str(out, s, strlen(s));
+	else
+		fputs("null", out);
+}
+
+static void j_name(FILE *out, const struct trace *t, uint32_t id)
+{
+	j_str(out, trace_str(t, id), intern_len(t->strings, id));
+}
+
+static void j_num(FILE *out, double v, int decimals)
+{
+	char buf[64];
+
+	fputs(report_number(buf, sizeof buf, v, decimals) < 0 ? "null" : buf, out);
+}
+
+static void j_us(FILE *out, double ns)
+{
+	j_num(out, ns / 1000.0, 3);
+}
+
+static void j_layer(FILE *out, int32_t index)
+{
+	if (index == LAYER_PROLOGUE)
+		fputs("\"prologue\"", out);
+	else if (index == LAYER_EPILOGUE)
+		fputs("\"epilogue\"", out);
+	else
+		fprintf(out, "%d", index);
+}
+
+static void j_atoms(FILE *out, atom_set atoms)
+{
+	int first = 1;
+
+	fputc('[', out);
+	for (int a = 0; a < ATOM_COUNT; a++)
+		if (atoms & ATOM_BIT(a)) {
+			fprintf(out, "%s\"%s\"", first ? "" : ",", atom_name((enum atom)a));
+			first = 0;
+		}
+	fputc(']', out);
+}
+
+static void j_names(FILE *out, const struct trace *t, const uint32_t *names, uint32_t n)
+{
+	fputc('[', out);
+	for (uint32_t i = 0; i < n; i++) {
+		if (i)
+			fputc(',', out);
+		j_name(out, t, names[i]);
+	}
+	fputc(']', out);
+}
+
+static void j_trace(FILE *out, const struct comparison *c, int s)
+{
+	const struct side *sd = &c->side[s];
+	const struct trace *t = sd->t;
+
+	fputs("    {\"label\":", out);
+	j_cstr(out, c->label[s]);
+	fputs(",\"path\":", out);
+	j_cstr(out, t->path);
+	fprintf(out, ",\"platform\":\"%s\",\"gpu\":", trace_platform_name(t->platform));
+	if (t->gpu_name)
+		j_name(out, t, t->gpu_name);
+	else
+		fputs("null", out);
+	fprintf(out, ",\"kernels\":%zu,\"gpu_time_us\":", t->n_kernel_events);
+	j_us(out, (double)trace_kernel_time(t));
+	fprintf(out, ",\"passes\":%zu,\"phases\":{\"prefill\":%u,\"decode\":%u,\"mixed\":%u},\"layers\":%u",
+		sd->n_passes, sd->phase_passes[PHASE_PREFILL], sd->phase_passes[PHASE_DECODE],
+		sd->phase_passes[PHASE_MIXED], sd->layers_per_pass);
+	fputs(",\"other_share\":", out);
+	j_num(out, sd->classes.other_share, 6);
+	fprintf(out, ",\"compared_passes\":%u,\"pass_us\":", c->passes[s]);
+	j_us(out, c->ns[s]);
+	fputs(",\"pass_source\":", out);
+	j_cstr(out, sd->pass_source);
+	fputs(",\"layer_source\":", out);
+	j_cstr(out, sd->layer_source);
+	fputc('}', out);
+}
+
+int report_write_json(FILE *out, const struct comparison *c)
+{
+	int first;
+
+	fprintf(out, "{\n  \"schema_version\": 1,\n  \"phase\": \"%s\",\n  \"note\": ", phase_name((enum phase)c->phase));
+	j_cstr(out, c->note);
+	fputs(",\n  \"a_us\": ", out);
+	j_us(out, c->ns[0]);
+	fputs(",\n  \"b_us\": ", out);
+	j_us(out, c->ns[1]);
+	fputs(",\n  \"delta_us\": ", out);
+	j_us(out, c->delta_ns);
+	fputs(",\n  \"ratio\": ", out);
+	j_num(out, c->ratio, 4);
+
+	fputs(",\n  \"traces\": [\n", out);
+	j_trace(out, c, 0);
+	fputs(",\n", out);
+	j_trace(out, c, 1);
+	fputs("\n  ],\n  \"classes\": [", out);
+	first = 1;
+	for (int k = 0; k < CLASS_COUNT; k++) {
+		if (c->class_ns[0][k] == 0 && c->class_ns[1][k] == 0)
+			continue;
+		fprintf(out, "%s\n    {\"class\":\"%s\",\"a_us\":", first ? "" : ",", class_name((enum op_class)k));
+		j_us(out, c->class_ns[0][k]);
+		fputs(",\"b_us\":", out);
+		j_us(out, c->class_ns[1][k]);
+		fputs(",\"delta_us\":", out);
+		j_us(out, c->class_ns[1][k] - c->class_ns[0][k]);
+		fputs(",\"ratio\":", out);
+		j_num(out, cmp_ratio(c->class_ns[0][k], c->class_ns[1][k]), 4);
+		fputc('}', out);
+		first = 0;
+	}
+
+	fputs(first ? "],\n  \"layers\": [" : "\n  ],\n  \"layers\": [", out);
+	for (size_t i = 0; i < c->n_layers; i++) {
+		const struct cmp_layer *l = &c->layers[i];
+
+		fputs(i ? ",\n    {\"index\":" : "\n    {\"index\":", out);
+		j_layer(out, l->index);
+		fprintf(out, ",\"phase\":\"%s\",\"a_us\":", phase_name((enum phase)l->phase));
+		j_us(out, l->ns[0]);
+		fputs(",\"b_us\":", out);
+		j_us(out, l->ns[1]);
+		fputs(",\"delta_us\":", out);
+		j_us(out, l->delta_ns);
+		fputs(",\"ratio\":", out);
+		j_num(out, l->ratio, 4);
+		fputs(",\"a_kernels\":", out);
+		j_num(out, l->kernels[0], 3);
+		fputs(",\"b_kernels\":", out);
+		j_num(out, l->kernels[1], 3);
+		fprintf(out, ",\"fusions\":%u}", l->n_fusions);
+	}
+
+	fputs(c->n_layers ? "\n  ],\n  \"pairs\": [" : "],\n  \"pairs\": [", out);
+	for (size_t i = 0; i < c->n_pairs; i++) {
+		const struct cmp_pair *p = &c->pairs[i];
+
+		fputs(i ? ",\n    {\"layer\":" : "\n    {\"layer\":", out);
+		j_layer(out, p->layer);
+		fprintf(out, ",\"position\":%u,\"kind\":\"%s\",\"class\":\"%s\",\"atoms\":", p->position,
+			pair_kind_name((enum pair_kind)p->kind), class_name((enum op_class)p->cls));
+		j_atoms(out, p->atoms);
+		fputs(",\"a_kernels\":", out);
+		j_names(out, c->side[0].t, p->side[0].names, p->side[0].n_names);
+		fputs(",\"b_kernels\":", out);
+		j_names(out, c->side[1].t, p->side[1].names, p->side[1].n_names);
+		fputs(",\"a_count\":", out);
+		j_num(out, p->side[0].count, 3);
+		fputs(",\"b_count\":", out);
+		j_num(out, p->side[1].count, 3);
+		fputs(",\"a_avg_us\":", out);
+		j_us(out, p->side[0].avg_ns);
+		fputs(",\"b_avg_us\":", out);
+		j_us(out, p->side[1].avg_ns);
+		fputs(",\"a_us\":", out);
+		j_us(out, p->side[0].total_ns);
+		fputs(",\"b_us\":", out);
+		j_us(out, p->side[1].total_ns);
+		fputs(",\"delta_us\":", out);
+		j_us(out, p->delta_ns);
+		fputs(",\"ratio\":", out);
+		j_num(out, p->ratio, 4);
+		fputs(",\"fusion\":", out);
+		if (p->fusion >= 0)
+			fprintf(out, "%d}", p->fusion);
+		else
+			fputs("null}", out);
+	}
+
+	fputs(c->n_pairs ? "\n  ],\n  \"fusions\": [" : "],\n  \"fusions\": [", out);
+	for (size_t i = 0; i < c->n_fusions; i++) {
+		const struct cmp_fusion *f = &c->fusions[i];
+
+		fprintf(out, "%s\n    {\"fused_side\":\"%c\",\"partial\":%s,\"fused_kernel\":", i ? "," : "",
+			f->fused_side ? 'B' : 'A', f->partial ? "true" : "false");
+		j_name(out, c->side[f->fused_side].t, f->fused_name);
+		fputs(",\"unfused_kernels\":", out);
+		j_names(out, c->side[!f->fused_side].t, f->unfused_names, f->n_unfused);
+		fputs(",\"atoms\":", out);
+		j_atoms(out, f->atoms);
+		fprintf(out, ",\"occurrences\":%u,\"layers\":[", f->occurrences);
+		for (uint32_t k = 0; k < f->n_layers; k++) {
+			if (k)
+				fputc(',', out);
+			j_layer(out, f->layers[k]);
+		}
+		fputs("],\"pairs\":[", out);
+		for (uint32_t k = 0; k < f->n_pairs; k++)
+			fprintf(out, "%s%u", k ? "," : "", f->pairs[k]);
+		fputs("],\"a_us\":", out);
+		j_us(out, f->ns[0]);
+		fputs(",\"b_us\":", out);
+		j_us(out, f->ns[1]);
+		fputs(",\"delta_us\":", out);
+		j_us(out, f->delta_ns);
+		fputs(",\"evidence\":", out);
+		j_cstr(out, f->evidence);
+		fputc('}', out);
+	}
+	fputs(c->n_fusions ? "\n  ]\n}\n" : "]\n}\n", out);
+	return ferror(out) ? -1 : 0;
+}

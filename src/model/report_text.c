@@ -1,0 +1,422 @@
+/* report_text.c — the comparison as a readable text or Markdown report: the two traces, the
+ * total, every fusion difference, the largest differences, then time by class, the layers and
+ * every kernel pair. Both formats come from the same tables; names are the short display names,
+ * escaped so that no byte of a kernel name reaches a terminal raw. */
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fusediff/classify.h"
+#include "fusediff/structure.h"
+#include "fusediff/text.h"
+#include "report_int.h"
+
+#define TOP_PAIRS 20
+#define NAME_MAX_TEXT 72 /* characters of a name in a text table */
+
+/* A table of cells, drawn as aligned text or as a Markdown pipe table. */
+struct rtable {
+	size_t ncol;
+	const char *const *head;
+	const char *fmt; /* per column: 'l' left, 'r' right, 'c' left and code in Markdown */
+	char **cell;
+	size_t n, cap;
+};
+
+static void rt_add(struct rtable *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void rt_add(struct rtable *t, const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	s = xmalloc((size_t)n + 1);
+	va_start(ap, fmt);
+	vsnprintf(s, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	VEC_PUSH(t->cell, t->n, t->cap, s);
+}
+
+/* Display width: code points (escaped names hold no control characters). */
+static size_t width(const char *s)
+{
+	size_t w = 0;
+
+	for (; *s; s++)
+		if (((unsigned char)*s & 0xc0) != 0x80)
+			w++;
+	return w;
+}
+
+static void md_cell(FILE *out, const char *s, int code)
+{
+	size_t run = 0, longest = 0;
+
+	if (code && *s) {
+		for (const char *p = s; *p; p++) {
+			run = *p == '`' ? run + 1 : 0;
+			if (run > longest)
+				longest = run;
+		}
+		for (size_t i = 0; i <= longest; i++)
+			fputc('`', out);
+		if (longest)
+			fputc(' ', out);
+	}
+	for (const char *p = s; *p; p++) {
+		if (*p == '|')
+			fputc('\\', out);
+		else if (!code && strchr("\\*_[]<>#", *p))
+			fputc('\\', out);
+		fputc(*p, out);
+	}
+	if (code && *s) {
+		if (longest)
+			fputc(' ', out);
+		for (size_t i = 0; i <= longest; i++)
+			fputc('`', out);
+	}
+}
+
+static void rt_print(FILE *out, struct rtable *t, int md)
+{
+	size_t rows = t->n / t->ncol, *w = xcalloc(t->ncol, sizeof *w);
+
+	if (md) {
+		for (size_t c = 0; c < t->ncol; c++)
+			fprintf(out, "| %s ", t->head[c]);
+		fputs("|\n", out);
+		for (size_t c = 0; c < t->ncol; c++)
+			fputs(t->fmt[c] == 'r' ? "| ---: " : "| --- ", out);
+		fputs("|\n", out);
+		for (size_t r = 0; r < rows; r++) {
+			for (size_t c = 0; c < t->ncol; c++) {
+				fputs("| ", out);
+				md_cell(out, t->cell[r * t->ncol + c], t->fmt[c] == 'c');
+				fputc(' ', out);
+			}
+			fputs("|\n", out);
+		}
+		fputc('\n', out);
+	} else {
+		for (size_t c = 0; c < t->ncol; c++) {
+			w[c] = width(t->head[c]);
+			for (size_t r = 0; r < rows; r++) {
+				size_t x = width(t->cell[r * t->ncol + c]);
+
+				if (x > w[c])
+					w[c] = x;
+			}
+		}
+		for (size_t r = 0; r <= rows; r++) {
+			fputs("  ", out);
+			for (size_t c = 0; c < t->ncol; c++) {
+				const char *s = r ? t->cell[(r - 1) * t->ncol + c] : t->head[c];
+				size_t pad = w[c] - width(s);
+				int last = c + 1 == t->ncol;
+
+				if (t->fmt[c] == 'r')
+					fprintf(out, "%*s%s", (int)pad, "", s);
+				else
+					fprintf(out, "%s%*s", s, last ? 0 : (int)pad, "");
+				if (!last)
+					fputs("  ", out);
+			}
+			fputc('\n', out);
+		}
+		fputc('\n', out);
+	}
+	for (size_t i = 0; i < t->n; i++)
+		free(t->cell[i]);
+	free(t->cell);
+	free(w);
+	t->cell = NULL;
+	t->n = t->cap = 0;
+}
+
+/* --- numbers and names ---------------------------------------------------------------------- */
+
+/* Microseconds for people: adaptive precision, "-" when not finite. */
+static const char *us(char *buf, size_t cap, double ns)
+{
+	double a = fabs(ns / 1000.0);
+
+	if (report_number(buf, cap, ns / 1000.0, a < 10 ? 2 : a < 1000 ? 1 : 0) < 0)
+		snprintf(buf, cap, "-");
+	return buf;
+}
+
+static const char *signed_us(char *buf, size_t cap, double ns)
+{
+	char tmp[48];
+
+	us(tmp, sizeof tmp, ns);
+	snprintf(buf, cap, "%s%s", ns > 0 && strcmp(tmp, "0") != 0 ? "+" : "", tmp);
+	return buf;
+}
+
+static const char *ratio(char *buf, size_t cap, double r)
+{
+	if (report_number(buf, cap, r, 2) < 0)
+		snprintf(buf, cap, "-");
+	else if (!strchr(buf, '.'))
+		snprintf(buf + strlen(buf), cap - strlen(buf), ".00");
+	else if (strlen(strchr(buf, '.')) == 2)
+		snprintf(buf + strlen(buf), cap - strlen(buf), "0");
+	return buf;
+}
+
+static const char *count(char *buf, size_t cap, double v)
+{
+	if (report_number(buf, cap, v, 2) < 0)
+		snprintf(buf, cap, "-");
+	return buf;
+}
+
+/* The short name, escaped and cut to the text width (owned by caller: free()). */
+static char *short_name(const struct comparison *c, int s, uint32_t name, int md)
+{
+	const char *n = comparison_short_name(c, s, name);
+	char *e = text_escape_dup(n, strlen(n));
+
+	if (!md && width(e) > NAME_MAX_TEXT) {
+		size_t w = 0, i = 0;
+
+		for (; e[i]; i++) {
+			if (((unsigned char)e[i] & 0xc0) != 0x80 && ++w > NAME_MAX_TEXT - 3)
+				break;
+		}
+		memcpy(e + i, "...", 4);
+	}
+	return e;
+}
+
+/* The names of one side of a pair: "name" or "name (+2 more)"; "" for none. */
+static char *part_names(const struct comparison *c, int s, const struct cmp_part *p, int md)
+{
+	char *first, *out;
+
+	if (!p->n_names)
+		return xstrdup("");
+	first = short_name(c, s, p->names[0], md);
+	if (p->n_names == 1)
+		return first;
+	out = xasprintf("%s (+%u more)", first, p->n_names - 1);
+	free(first);
+	return out;
+}
+
+static const char *layer_label(char *buf, size_t cap, int32_t index)
+{
+	return report_layer_name(index, buf, cap);
+}
+
+static void heading(FILE *out, int md, const char *title)
+{
+	if (md)
+		fprintf(out, "## %s\n\n", title);
+	else
+		fprintf(out, "%s\n\n", title);
+}
+
+/* --- sections ----------------------------------------------------------------------------- */
+
+static void traces_section(FILE *out, const struct comparison *c, int md)
+{
+	for (int s = 0; s < 2; s++) {
+		const struct side *sd = &c->side[s];
+		const struct trace *t = sd->t;
+		char *path = text_escape_dup(t->path ? t->path : "", t->path ? strlen(t->path) : 0);
+		char *gpu = text_escape_dup(trace_str(t, t->gpu_name), intern_len(t->strings, t->gpu_name));
+		char gt[64], share[64];
+
+		report_number(share, sizeof share, sd->classes.other_share * 100.0, 1);
+		text_duration(gt, sizeof gt, trace_kernel_time(t));
+		fprintf(out, "%s%c: %s (%s)%s\n", md ? "- **" : "", "AB"[s], c->label[s], path, md ? "**" : "");
+		fprintf(out, "%s%s, GPU %s; %zu kernels, %s of kernel time; %zu passes (%u prefill, %u decode, "
+			     "%u mixed), %u layers per pass; class Other %s%% of kernel time\n",
+			md ? "  " : "   ", trace_platform_name(t->platform), *gpu ? gpu : "unknown", t->n_kernel_events,
+			gt, sd->n_passes, sd->phase_passes[PHASE_PREFILL], sd->phase_passes[PHASE_DECODE],
+			sd->phase_passes[PHASE_MIXED], sd->layers_per_pass, share);
+		free(path);
+		free(gpu);
+	}
+	fputc('\n', out);
+}
+
+static void fusions_section(FILE *out, const struct comparison *c, int md)
+{
+	char title[64];
+
+	snprintf(title, sizeof title, "Fusion differences (%zu)", c->n_fusions);
+	heading(out, md, title);
+	if (!c->n_fusions) {
+		fputs(md ? "None: every aligned position runs the same number of kernels on both sides.\n\n"
+			 : "  None: every aligned position runs the same number of kernels on both sides.\n\n",
+		      out);
+		return;
+	}
+	for (size_t i = 0; i < c->n_fusions; i++) {
+		const struct cmp_fusion *f = &c->fusions[i];
+
+		if (md) {
+			fprintf(out, "%zu. ", i + 1);
+			md_cell(out, f->evidence ? f->evidence : "", 0);
+			fputc('\n', out);
+		} else {
+			fprintf(out, "  %2zu. %s\n", i + 1, f->evidence ? f->evidence : "");
+		}
+	}
+	fputc('\n', out);
+}
+
+static int cmp_abs_delta(const void *pa, const void *pb, const struct comparison *c)
+{
+	const struct cmp_pair *a = &c->pairs[*(const uint32_t *)pa], *b = &c->pairs[*(const uint32_t *)pb];
+	int r = CMP(fabs(b->delta_ns), fabs(a->delta_ns));
+
+	return r ? r : CMP(*(const uint32_t *)pa, *(const uint32_t *)pb);
+}
+
+/* Insertion of each pair into the top list: no sort context needed, stable by pair index. */
+static size_t top_pairs(const struct comparison *c, uint32_t *top, size_t max)
+{
+	size_t n = 0;
+
+	for (uint32_t i = 0; i < c->n_pairs; i++) {
+		size_t k = n < max ? n : max;
+
+		if (n == max && cmp_abs_delta(&i, &top[max - 1], c) >= 0)
+			continue;
+		while (k > 0 && cmp_abs_delta(&i, &top[k - 1], c) < 0) {
+			if (k < max)
+				top[k] = top[k - 1];
+			k--;
+		}
+		top[k] = i;
+		if (n < max)
+			n++;
+	}
+	return n;
+}
+
+static void pair_row(struct rtable *t, const struct comparison *c, const struct cmp_pair *p, int md, int with_layer)
+{
+	char b1[64], b2[64], b3[64], b4[64], b5[64], b6[64], atoms[256];
+	char *na = part_names(c, 0, &p->side[0], md), *nb = part_names(c, 1, &p->side[1], md);
+
+	atoms_format(p->atoms, "+", atoms, sizeof atoms);
+	if (with_layer)
+		rt_add(t, "%s", layer_label(b1, sizeof b1, p->layer));
+	else
+		rt_add(t, "%u", p->position);
+	rt_add(t, "%s", pair_kind_name((enum pair_kind)p->kind));
+	rt_add(t, "%s", class_name((enum op_class)p->cls));
+	rt_add(t, "%s", atoms);
+	rt_add(t, "%s", count(b2, sizeof b2, p->side[0].count));
+	rt_add(t, "%s", count(b3, sizeof b3, p->side[1].count));
+	rt_add(t, "%s", us(b4, sizeof b4, p->side[0].total_ns));
+	rt_add(t, "%s", us(b5, sizeof b5, p->side[1].total_ns));
+	rt_add(t, "%s", signed_us(b6, sizeof b6, p->delta_ns));
+	rt_add(t, "%s", ratio(b1, sizeof b1, p->ratio));
+	rt_add(t, "%s", na);
+	rt_add(t, "%s", nb);
+	free(na);
+	free(nb);
+}
+
+static const char *const pair_head[] = { "layer", "kind", "class", "atoms", "A n", "B n", "A us", "B us",
+					 "B - A", "B/A", "A kernels", "B kernels" };
+static const char *const pos_head[] = { "pos", "kind", "class", "atoms", "A n", "B n", "A us", "B us",
+					"B - A", "B/A", "A kernels", "B kernels" };
+
+int report_write_text(FILE *out, const struct comparison *c, int md)
+{
+	char b1[64], b2[64], b3[64], b4[64];
+	struct rtable t = { 0 };
+
+	if (md)
+		fprintf(out, "# fusediff: %s vs %s\n\n", c->label[0], c->label[1]);
+	else
+		fprintf(out, "fusediff: %s vs %s\n\n", c->label[0], c->label[1]);
+	traces_section(out, c, md);
+	fprintf(out, "Phase compared: %s (A: %u passes, B: %u passes); every figure is per pass.\n",
+		phase_name((enum phase)c->phase), c->passes[0], c->passes[1]);
+	if (c->note)
+		fprintf(out, "Note: %s.\n", c->note);
+	fprintf(out, "Total GPU time per pass: A %s us, B %s us, B - A %s us, B/A %s.\n\n",
+		us(b1, sizeof b1, c->ns[0]), us(b2, sizeof b2, c->ns[1]), signed_us(b3, sizeof b3, c->delta_ns),
+		ratio(b4, sizeof b4, c->ratio));
+
+	fusions_section(out, c, md);
+
+	if (c->n_pairs) {
+		uint32_t top[TOP_PAIRS];
+		size_t n = top_pairs(c, top, TOP_PAIRS);
+
+		heading(out, md, "Largest differences (kernel pairs by |B - A|, us per pass)");
+		t = (struct rtable){ .ncol = 12, .head = pair_head, .fmt = "llllrrrrrrcc" };
+		for (size_t i = 0; i < n; i++)
+			pair_row(&t, c, &c->pairs[top[i]], md, 1);
+		rt_print(out, &t, md);
+	}
+
+	{
+		static const char *const head[] = { "class", "A us", "B us", "B - A", "B/A" };
+
+		heading(out, md, "Time by class (us per pass)");
+		t = (struct rtable){ .ncol = 5, .head = head, .fmt = "lrrrr" };
+		for (int k = 0; k < CLASS_COUNT; k++) {
+			if (c->class_ns[0][k] == 0 && c->class_ns[1][k] == 0)
+				continue;
+			rt_add(&t, "%s", class_name((enum op_class)k));
+			rt_add(&t, "%s", us(b1, sizeof b1, c->class_ns[0][k]));
+			rt_add(&t, "%s", us(b2, sizeof b2, c->class_ns[1][k]));
+			rt_add(&t, "%s", signed_us(b3, sizeof b3, c->class_ns[1][k] - c->class_ns[0][k]));
+			rt_add(&t, "%s", ratio(b4, sizeof b4, cmp_ratio(c->class_ns[0][k], c->class_ns[1][k])));
+		}
+		rt_print(out, &t, md);
+	}
+
+	{
+		static const char *const head[] = { "layer", "A us", "B us", "B - A", "B/A", "A kernels", "B kernels",
+						    "fusions" };
+
+		heading(out, md, "Layers (us per pass)");
+		t = (struct rtable){ .ncol = 8, .head = head, .fmt = "lrrrrrrr" };
+		for (size_t i = 0; i < c->n_layers; i++) {
+			const struct cmp_layer *l = &c->layers[i];
+
+			rt_add(&t, "%s", layer_label(b1, sizeof b1, l->index));
+			rt_add(&t, "%s", us(b1, sizeof b1, l->ns[0]));
+			rt_add(&t, "%s", us(b2, sizeof b2, l->ns[1]));
+			rt_add(&t, "%s", signed_us(b3, sizeof b3, l->delta_ns));
+			rt_add(&t, "%s", ratio(b4, sizeof b4, l->ratio));
+			rt_add(&t, "%s", count(b1, sizeof b1, l->kernels[0]));
+			rt_add(&t, "%s", count(b2, sizeof b2, l->kernels[1]));
+			rt_add(&t, "%u", l->n_fusions);
+		}
+		rt_print(out, &t, md);
+	}
+
+	heading(out, md, "Kernel pairs by layer (us per pass)");
+	for (size_t i = 0; i < c->n_layers; i++) {
+		const struct cmp_layer *l = &c->layers[i];
+
+		if (!l->pair_n)
+			continue;
+		if (l->index >= 0)
+			fprintf(out, md ? "### Layer %d\n\n" : "Layer %d\n", l->index);
+		else
+			fprintf(out, md ? "### %s\n\n" : "%s\n", l->index == LAYER_PROLOGUE ? "Prologue" : "Epilogue");
+		t = (struct rtable){ .ncol = 12, .head = pos_head, .fmt = "llllrrrrrrcc" };
+		for (uint32_t k = l->pair_first; k < l->pair_first + l->pair_n; k++)
+			pair_row(&t, c, &c->pairs[k], md, 0);
+		rt_print(out, &t, md);
+	}
+	return ferror(out) ? -1 : 0;
+}
