@@ -1,8 +1,18 @@
-/* input.c — plain, gzip and standard-input byte streams. */
+/* input.c — plain, gzip and standard-input byte streams.
+ *
+ * Gzip data from a file or standard input is inflated on a second thread (the reader) into a
+ * ring of blocks while the caller parses the blocks before them: decompression and parsing
+ * overlap on two cores. input_read() copies out of the ring; the reader's errors reach the
+ * caller after the data that came before them, exactly as the single-threaded path reports
+ * them. Plain files and memory are read on the caller's thread (there is nothing to overlap:
+ * reading a file from the page cache costs a copy). FUSEDIFF_SERIAL=1 in the environment
+ * inflates on the caller's thread too (for benchmarks). */
 #include "fusediff/input.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -15,6 +25,32 @@
 #ifndef RAW_SIZE
 #define RAW_SIZE (1 << 20)
 #endif
+/* Blocks of inflated data in the reader's ring. */
+#ifndef BLOCK_SIZE
+#define BLOCK_SIZE (1 << 20)
+#endif
+#define RING_BLOCKS 4
+
+struct block {
+	char *data;
+	size_t len;
+	int64_t raw_done; /* compressed bytes consumed when the block was complete */
+	int last;	  /* 1: the stream ends after this block's data; -1: an error follows it */
+};
+
+/* The reader thread and its ring. The blocks ring[head .. head+count) are full and belong to
+ * the consumer; the others belong to the reader. */
+struct reader {
+	pthread_t thread;
+	pthread_mutex_t mu;
+	pthread_cond_t filled, emptied;
+	struct block ring[RING_BLOCKS];
+	size_t head, count, pos; /* pos: consumer's offset in ring[head] */
+	int stop;		 /* input_close() wants the reader to finish */
+	int wake[2];		 /* a pipe that wakes a reader waiting for a slow fd */
+	struct fd_error err;	 /* the reader's error, when a block has last == -1 */
+	int64_t raw_done;	 /* compressed bytes behind the data handed out so far */
+};
 
 struct input {
 	int fd;		     /* -1 for memory */
@@ -24,11 +60,32 @@ struct input {
 	size_t raw_len, raw_pos;
 	int gzip, raw_eof, stream_end, z_ready;
 	z_stream z;
-	int64_t raw_done, raw_size;
+	int64_t raw_done, raw_size; /* raw_done belongs to the reader thread when there is one */
 	/* bytes sniffed for the magic, to be returned first */
 	unsigned char peek[2];
 	size_t peek_len, peek_pos;
+	int threaded;	    /* use a reader thread (gzip from a file descriptor) */
+	struct reader *rd;  /* started by the first input_read() */
+	int rd_failed;	    /* pthread_create failed: read on the caller's thread */
 };
+
+/* Wait until fd is readable or input_close() asks the reader to stop. Returns 0 when fd is
+ * readable, -1 when stopped. */
+static int wait_readable(struct input *in)
+{
+	struct pollfd p[2] = { { in->fd, POLLIN, 0 }, { in->rd->wake[0], POLLIN, 0 } };
+
+	for (;;) {
+		int n = poll(p, 2, -1);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 || p[1].revents)
+			return n < 0 ? 0 : -1; /* poll failing: let read() report it */
+		if (p[0].revents)
+			return 0;
+	}
+}
 
 static ssize_t raw_read(struct input *in, void *buf, size_t cap, struct fd_error *err)
 {
@@ -43,6 +100,10 @@ static ssize_t raw_read(struct input *in, void *buf, size_t cap, struct fd_error
 		memcpy(buf, in->mem + in->mem_pos, (size_t)n);
 		in->mem_pos += (size_t)n;
 	} else {
+		if (in->rd && in->rd->wake[0] >= 0 && wait_readable(in) < 0) {
+			fd_error_set(err, "loading cancelled");
+			return -1;
+		}
 		do
 			n = read(in->fd, buf, cap);
 		while (n < 0 && errno == EINTR);
@@ -84,6 +145,7 @@ int input_open(struct input **out, const char *path, struct fd_error *err)
 {
 	struct input *in = input_new();
 	struct stat st;
+	const char *env;
 
 	*out = NULL;
 	if (strcmp(path, "-") == 0) {
@@ -113,6 +175,8 @@ int input_open(struct input **out, const char *path, struct fd_error *err)
 		input_close(in);
 		return -1;
 	}
+	env = getenv("FUSEDIFF_SERIAL");
+	in->threaded = in->gzip && !(env && *env && strcmp(env, "0") != 0);
 	*out = in;
 	return 0;
 }
@@ -128,10 +192,14 @@ struct input *input_open_mem(const void *data, size_t len)
 	return in;
 }
 
+static void reader_stop(struct input *in);
+
 void input_close(struct input *in)
 {
 	if (!in)
 		return;
+	if (in->rd)
+		reader_stop(in);
 	if (in->z_ready)
 		inflateEnd(&in->z);
 	if (in->fd > STDIN_FILENO)
@@ -217,10 +285,158 @@ static ssize_t gzip_read(struct input *in, char *buf, size_t cap, struct fd_erro
 	}
 }
 
+/* ---- the reader thread ------------------------------------------------------------------ */
+
+static void *reader_main(void *arg)
+{
+	struct input *in = arg;
+	struct reader *rd = in->rd;
+	struct fd_error err;
+
+	for (;;) {
+		struct block *b;
+		ssize_t n;
+		int stop;
+
+		pthread_mutex_lock(&rd->mu);
+		while (rd->count == RING_BLOCKS && !rd->stop)
+			pthread_cond_wait(&rd->emptied, &rd->mu);
+		stop = rd->stop;
+		b = &rd->ring[(rd->head + rd->count) % RING_BLOCKS];
+		pthread_mutex_unlock(&rd->mu);
+		if (stop)
+			break;
+		/* The slot is ours until it is published below. A block holds what one call
+		 * inflated: on a slow pipe the consumer gets data as soon as it arrives. */
+		n = gzip_read(in, b->data, BLOCK_SIZE, &err);
+		b->len = n > 0 ? (size_t)n : 0;
+		b->last = n < 0 ? -1 : n == 0;
+		b->raw_done = in->raw_done;
+		pthread_mutex_lock(&rd->mu);
+		if (b->last < 0)
+			rd->err = err;
+		rd->count++;
+		pthread_cond_signal(&rd->filled);
+		pthread_mutex_unlock(&rd->mu);
+		if (b->last)
+			break;
+	}
+	return NULL;
+}
+
+/* Start the reader; 0, or -1 when no thread can be made (the caller then reads itself). */
+static int reader_start(struct input *in)
+{
+	struct reader *rd = xcalloc(1, sizeof *rd);
+
+	rd->wake[0] = rd->wake[1] = -1;
+	if (pipe(rd->wake) < 0) {
+		free(rd);
+		return -1;
+	}
+	for (size_t i = 0; i < RING_BLOCKS; i++)
+		rd->ring[i].data = xmalloc(BLOCK_SIZE);
+	pthread_mutex_init(&rd->mu, NULL);
+	pthread_cond_init(&rd->filled, NULL);
+	pthread_cond_init(&rd->emptied, NULL);
+	rd->raw_done = in->raw_done;
+	in->rd = rd;
+	if (pthread_create(&rd->thread, NULL, reader_main, in) != 0) {
+		in->rd = NULL;
+		for (size_t i = 0; i < RING_BLOCKS; i++)
+			free(rd->ring[i].data);
+		pthread_mutex_destroy(&rd->mu);
+		pthread_cond_destroy(&rd->filled);
+		pthread_cond_destroy(&rd->emptied);
+		close(rd->wake[0]);
+		close(rd->wake[1]);
+		free(rd);
+		return -1;
+	}
+	return 0;
+}
+
+static void reader_stop(struct input *in)
+{
+	struct reader *rd = in->rd;
+	ssize_t n;
+
+	pthread_mutex_lock(&rd->mu);
+	rd->stop = 1;
+	pthread_cond_signal(&rd->emptied);
+	pthread_mutex_unlock(&rd->mu);
+	do
+		n = write(rd->wake[1], "", 1);
+	while (n < 0 && errno == EINTR);
+	pthread_join(rd->thread, NULL);
+	for (size_t i = 0; i < RING_BLOCKS; i++)
+		free(rd->ring[i].data);
+	pthread_mutex_destroy(&rd->mu);
+	pthread_cond_destroy(&rd->filled);
+	pthread_cond_destroy(&rd->emptied);
+	close(rd->wake[0]);
+	close(rd->wake[1]);
+	free(rd);
+	in->rd = NULL;
+}
+
+/* Copy out of the ring: waits only while nothing at all has been copied. */
+static ssize_t reader_read(struct input *in, char *buf, size_t cap, struct fd_error *err)
+{
+	struct reader *rd = in->rd;
+	size_t got = 0;
+
+	pthread_mutex_lock(&rd->mu);
+	while (got < cap) {
+		struct block *b;
+		size_t n;
+
+		while (rd->count == 0 && got == 0)
+			pthread_cond_wait(&rd->filled, &rd->mu);
+		if (rd->count == 0)
+			break;
+		b = &rd->ring[rd->head];
+		pthread_mutex_unlock(&rd->mu);
+		/* ring[head] is the consumer's while count > 0: copy without the lock. */
+		n = b->len - rd->pos;
+		if (n > cap - got)
+			n = cap - got;
+		memcpy(buf + got, b->data + rd->pos, n);
+		got += n;
+		rd->pos += n;
+		rd->raw_done = b->raw_done;
+		pthread_mutex_lock(&rd->mu);
+		if (rd->pos < b->len)
+			break; /* buf is full */
+		if (b->last) {
+			/* The end, or an error: returned once the data before it is out. */
+			pthread_mutex_unlock(&rd->mu);
+			if (got)
+				return (ssize_t)got;
+			if (b->last < 0) {
+				if (err)
+					*err = rd->err;
+				return -1;
+			}
+			return 0;
+		}
+		rd->head = (rd->head + 1) % RING_BLOCKS;
+		rd->count--;
+		rd->pos = 0;
+		pthread_cond_signal(&rd->emptied);
+	}
+	pthread_mutex_unlock(&rd->mu);
+	return (ssize_t)got;
+}
+
 ssize_t input_read(struct input *in, char *buf, size_t cap, struct fd_error *err)
 {
 	if (cap == 0)
 		return 0;
+	if (in->threaded && !in->rd && !in->rd_failed && reader_start(in) < 0)
+		in->rd_failed = 1;
+	if (in->rd)
+		return reader_read(in, buf, cap, err);
 	if (in->gzip)
 		return gzip_read(in, buf, cap, err);
 	return raw_next(in, buf, cap, err);
@@ -233,7 +449,7 @@ int input_is_gzip(const struct input *in)
 
 int64_t input_raw_done(const struct input *in)
 {
-	return in->raw_done;
+	return in->rd ? in->rd->raw_done : in->raw_done;
 }
 
 int64_t input_raw_size(const struct input *in)

@@ -1,0 +1,313 @@
+/* check_input.c — byte streams: the gzip reader thread against the single-threaded path, on
+ * files, standard input, truncated data, files smaller than one block, and early close. */
+#include "testutil.h"
+
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/stat.h>
+
+#include "fusediff/input.h"
+
+/* The whole file, raw. Owned by caller: free(). */
+static unsigned char *slurp(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	unsigned char *buf = NULL;
+	size_t cap = 0, n;
+
+	ck_assert_msg(f != NULL, "cannot open %s", path);
+	*len = 0;
+	for (;;) {
+		if (cap - *len < 65536) {
+			cap = cap ? cap * 2 : 1 << 20;
+			buf = realloc(buf, cap);
+			ck_assert_ptr_nonnull(buf);
+		}
+		n = fread(buf + *len, 1, cap - *len, f);
+		if (n == 0)
+			break;
+		*len += n;
+	}
+	fclose(f);
+	return buf;
+}
+
+struct result {
+	char *data;
+	size_t len;
+	ssize_t rc;		/* the last input_read() result: 0 at the end, -1 on error */
+	char msg[FD_ERROR_MAX]; /* the error, when rc is -1 */
+};
+
+/* Read everything from in with read sizes cycling through odd values; closes in. */
+static struct result drain(struct input *in)
+{
+	static const size_t caps[] = { 1, 4096, 1 << 20, 7, 300000, 65536, 3 << 20, 13 };
+	struct result r = { 0 };
+	size_t cap = 0;
+	struct fd_error err = { { 0 } };
+	int64_t last_done = 0;
+
+	for (size_t i = 0;; i++) {
+		size_t want = caps[i % (sizeof caps / sizeof caps[0])];
+
+		if (cap - r.len < want) {
+			cap = (r.len + want) * 2;
+			r.data = realloc(r.data, cap);
+			ck_assert_ptr_nonnull(r.data);
+		}
+		r.rc = input_read(in, r.data + r.len, want, &err);
+		ck_assert_int_le(r.rc, (ssize_t)want);
+		/* progress never goes back */
+		ck_assert_int_ge(input_raw_done(in), last_done);
+		last_done = input_raw_done(in);
+		if (r.rc <= 0)
+			break;
+		r.len += (size_t)r.rc;
+	}
+	if (r.rc < 0)
+		snprintf(r.msg, sizeof r.msg, "%s", err.msg);
+	/* the end and errors are sticky */
+	ck_assert_int_eq(input_read(in, r.data, 1, &err), r.rc);
+	input_close(in);
+	return r;
+}
+
+static struct input *open_file(const char *path)
+{
+	struct input *in = NULL;
+	struct fd_error err = { { 0 } };
+
+	if (input_open(&in, path, &err) < 0)
+		ck_abort_msg("%s: %s", path, err.msg);
+	return in;
+}
+
+/* Two reads of the same stream end the same way. With an error, how much of the data before
+ * it arrives depends on the read sizes (inflate's last output before the error is dropped), so
+ * one is a prefix of the other; otherwise they are equal. */
+static void check_same_result(const struct result *a, const struct result *b)
+{
+	ck_assert_int_eq(a->rc, b->rc);
+	ck_assert_str_eq(a->msg, b->msg);
+	if (a->rc == 0)
+		ck_assert_uint_eq(a->len, b->len);
+	ck_assert_int_eq(memcmp(a->data, b->data, a->len < b->len ? a->len : b->len), 0);
+}
+
+/* The same file through the reader thread (input_open) and on the caller's thread
+ * (input_open_mem). */
+static void check_same(const char *path)
+{
+	size_t raw_len;
+	unsigned char *raw = slurp(path, &raw_len);
+	struct input *in = open_file(path);
+	struct result a, b;
+
+	ck_assert_int_eq(input_is_gzip(in), 1);
+	a = drain(in);
+	b = drain(input_open_mem(raw, raw_len));
+	check_same_result(&a, &b);
+	free(a.data);
+	free(b.data);
+	free(raw);
+}
+
+START_TEST(test_gzip_many_blocks)
+{
+	/* 26 MB of JSON: many blocks of the ring, which fills up and waits for the reader */
+	check_same(test_trace("llama8l_eager_sdpa.json.gz"));
+}
+END_TEST
+
+START_TEST(test_gzip_smaller_than_a_block)
+{
+	/* 554 KB of JSON, less than one 1 MiB block */
+	check_same(test_trace("llama8l_compiled_sdpa.json.gz"));
+}
+END_TEST
+
+START_TEST(test_gzip_truncated)
+{
+	const char *path = test_path("tests/data/bad/truncated.json.gz");
+	struct result r = drain(open_file(path));
+
+	ck_assert_int_eq(r.rc, -1);
+	ck_assert_str_eq(r.msg, "truncated gzip data: the compressed stream ends after 16722 bytes");
+	ck_assert_uint_gt(r.len, 0); /* what came before the damage is delivered first */
+	free(r.data);
+	check_same(path);
+}
+END_TEST
+
+START_TEST(test_gzip_corrupt)
+{
+	/* A gzip stream with a damaged deflate block in the middle. */
+	size_t len;
+	unsigned char *raw = slurp(test_trace("llama8l_compiled_sdpa.json.gz"), &len);
+	char path[] = "/tmp/fusediff-check-input-XXXXXX";
+	int fd = mkstemp(path);
+	struct result a, b;
+
+	ck_assert_int_ge(fd, 0);
+	memset(raw + len / 2, 0xff, 64);
+	ck_assert_int_eq(write(fd, raw, len), (ssize_t)len);
+	close(fd);
+	a = drain(open_file(path));
+	b = drain(input_open_mem(raw, len));
+	unlink(path);
+	ck_assert_int_eq(a.rc, -1);
+	ck_assert_ptr_nonnull(strstr(a.msg, "corrupt gzip data near compressed byte "));
+	check_same_result(&a, &b);
+	free(a.data);
+	free(b.data);
+	free(raw);
+}
+END_TEST
+
+/* Replace standard input with fd for the duration of a test; returns the saved one. */
+static int swap_stdin(int fd)
+{
+	int saved = dup(STDIN_FILENO);
+
+	ck_assert_int_ge(saved, 0);
+	ck_assert_int_eq(dup2(fd, STDIN_FILENO), STDIN_FILENO);
+	close(fd);
+	return saved;
+}
+
+static void restore_stdin(int saved)
+{
+	ck_assert_int_eq(dup2(saved, STDIN_FILENO), STDIN_FILENO);
+	close(saved);
+}
+
+START_TEST(test_gzip_stdin)
+{
+	const char *path = test_trace("llama8l_eager_sdpa.json.gz");
+	size_t raw_len;
+	unsigned char *raw = slurp(path, &raw_len);
+	int saved = swap_stdin(open(path, O_RDONLY));
+	struct result a, b;
+
+	a = drain(open_file("-"));
+	restore_stdin(saved);
+	b = drain(input_open_mem(raw, raw_len));
+	ck_assert_int_eq(a.rc, 0);
+	check_same_result(&a, &b);
+	free(a.data);
+	free(b.data);
+	free(raw);
+}
+END_TEST
+
+/* Standard input is a pipe whose writer stays open: closing the input while the reader waits
+ * for more data must not hang. */
+START_TEST(test_close_while_reader_waits)
+{
+	size_t len;
+	unsigned char *raw = slurp(test_trace("llama8l_compiled_sdpa.json.gz"), &len);
+	int p[2], saved;
+	struct input *in;
+	char buf[100];
+	struct fd_error err;
+
+	ck_assert_int_eq(pipe(p), 0);
+	ck_assert_int_eq(write(p[1], raw, len / 2), (ssize_t)(len / 2));
+	saved = swap_stdin(p[0]);
+	alarm(10); /* a hang fails the test */
+	in = open_file("-");
+	/* data arrives before the writer is done */
+	ck_assert_int_eq(input_read(in, buf, sizeof buf, &err), (ssize_t)sizeof buf);
+	input_close(in);
+	alarm(0);
+	restore_stdin(saved);
+	close(p[1]);
+	free(raw);
+}
+END_TEST
+
+/* Closing before the end, with the ring full and the reader waiting for room. */
+START_TEST(test_close_early)
+{
+	struct input *in = open_file(test_trace("llama8l_eager_sdpa.json.gz"));
+	char buf[10];
+	struct fd_error err;
+
+	ck_assert_int_eq(input_read(in, buf, sizeof buf, &err), (ssize_t)sizeof buf);
+	ck_assert_int_eq(memcmp(buf, "\n  {\n    \"", 10), 0);
+	usleep(100000);
+	input_close(in);
+	input_close(open_file(test_trace("llama8l_eager_sdpa.json.gz"))); /* never read */
+}
+END_TEST
+
+START_TEST(test_serial_switch)
+{
+	setenv("FUSEDIFF_SERIAL", "1", 1);
+	check_same(test_trace("llama8l_compiled_sdpa.json.gz"));
+	unsetenv("FUSEDIFF_SERIAL");
+}
+END_TEST
+
+START_TEST(test_plain_file_and_progress)
+{
+	const char *path = test_path("tests/data/bad/keys_any_order.json");
+	struct stat st;
+	struct input *in = open_file(path);
+	struct result r;
+
+	ck_assert_int_eq(stat(path, &st), 0);
+	ck_assert_int_eq(input_is_gzip(in), 0);
+	ck_assert_int_eq(input_raw_size(in), (int64_t)st.st_size);
+	r = drain(in);
+	ck_assert_int_eq(r.rc, 0);
+	ck_assert_uint_eq(r.len, (size_t)st.st_size);
+	free(r.data);
+}
+END_TEST
+
+/* The loader on gzip from standard input finds what it finds in the file. */
+START_TEST(test_trace_from_stdin)
+{
+	const char *path = test_trace("llama8l_eager_sdpa.json.gz");
+	int saved = swap_stdin(open(path, O_RDONLY));
+	struct trace *a = test_load("-"), *b;
+
+	restore_stdin(saved);
+	b = test_load(path);
+	ck_assert_str_eq(a->path, "<stdin>");
+	ck_assert_uint_eq(a->n_kernels, b->n_kernels);
+	ck_assert_uint_eq(a->n_kernel_events, 6430);
+	ck_assert_int_eq(a->n_events, b->n_events);
+	ck_assert_int_eq(a->bytes, b->bytes);
+	ck_assert_int_eq(trace_kernel_time(a), trace_kernel_time(b));
+	trace_free(a);
+	trace_free(b);
+}
+END_TEST
+
+static Suite *suite(void)
+{
+	Suite *s = suite_create("input");
+	TCase *tc = tcase_create("gzip reader");
+
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, test_gzip_many_blocks);
+	tcase_add_test(tc, test_gzip_smaller_than_a_block);
+	tcase_add_test(tc, test_gzip_truncated);
+	tcase_add_test(tc, test_gzip_corrupt);
+	tcase_add_test(tc, test_gzip_stdin);
+	tcase_add_test(tc, test_close_while_reader_waits);
+	tcase_add_test(tc, test_close_early);
+	tcase_add_test(tc, test_serial_switch);
+	tcase_add_test(tc, test_plain_file_and_progress);
+	tcase_add_test(tc, test_trace_from_stdin);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	return test_run(suite());
+}
