@@ -1,4 +1,5 @@
-/* intern.c — string interning: open addressing over FNV-1a hashes, strings in big blocks. */
+/* intern.c — string interning: open addressing over 64-bit multiplicative hashes, strings in
+ * big blocks. */
 #include "fusediff/intern.h"
 
 #include <stdlib.h>
@@ -29,15 +30,29 @@ struct intern {
 	size_t bytes;
 };
 
+/* A word-at-a-time multiplicative hash: names are long (C++ kernel signatures), and FNV's
+ * byte-at-a-time multiply chain made hashing a visible part of loading. */
 static uint32_t hash_bytes(const char *s, size_t len)
 {
-	uint32_t h = 2166136261u;
+	const uint64_t k = 0xff51afd7ed558ccdull;
+	uint64_t h = 0x9e3779b97f4a7c15ull ^ (uint64_t)len, w;
 
-	for (size_t i = 0; i < len; i++) {
-		h ^= (unsigned char)s[i];
-		h *= 16777619u;
+	for (; len >= 8; s += 8, len -= 8) {
+		memcpy(&w, s, 8);
+		h = (h ^ w) * k;
+		h ^= h >> 32;
 	}
-	return h;
+	if (len) {
+		w = 0;
+		for (size_t i = 0; i < len; i++)
+			w |= (uint64_t)(unsigned char)s[i] << (8 * i);
+		h = (h ^ w) * k;
+		h ^= h >> 32;
+	}
+	h ^= h >> 29;
+	h *= 0xc4ceb9fe1a85ec53ull;
+	h ^= h >> 32;
+	return (uint32_t)h;
 }
 
 static char *store(struct intern *t, const char *s, size_t len)
