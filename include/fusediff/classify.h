@@ -84,18 +84,25 @@ int atom_from_name(const char *s, size_t len);
 /* Atom names joined with sep ("add+rmsnorm") into buf; "-" for the empty set. Returns buf. */
 char *atoms_format(atom_set atoms, const char *sep, char *buf, size_t cap);
 
+/* kernel_info.rule when no rule decided. */
+#define RULE_INDUCTOR (-1) /* the Inductor name decoder */
+#define RULE_OPERATOR (-2) /* the launching aten operator */
+#define RULE_NONE (-3)	   /* nothing: class Other */
+
 /* What a kernel is, decided once per distinct (kernel name, launching operator) pair. */
 struct kernel_info {
 	uint8_t cls;	     /* enum op_class */
-	uint8_t aux;	     /* 1: a helper that belongs to the preceding main kernel of the same
-				class (cuBLASLt splitKreduce, split-KV attention reduce/combine) */
+	uint8_t aux;	     /* 1: a helper that belongs to the neighbouring main kernel of the
+				same class: cuBLASLt splitKreduce and split-KV attention
+				reduce/combine follow it, a grouped-GEMM setup kernel precedes it */
 	uint8_t decode_attn; /* 1: an attention kernel that only decode uses (paged, ...ForGen) */
 	atom_set atoms;
 	const char *prim; /* the elementary eager operation when the kernel is one ("pow", "mean",
 			     "rsqrt", "mul", "add", "neg", "cat", "cos", "sin", "silu", "copy",
 			     "cast", "softmax", ...), from the operator or kernel name; NULL
 			     otherwise. Static storage. Lets structure.c recognise eager runs. */
-	int rule; /* index of the rule that decided (classifier_rule_text()), -1 for a decoder */
+	int rule; /* index of the rule that decided (classifier_rule_text()); RULE_INDUCTOR,
+		     RULE_OPERATOR (the launching aten operator) or RULE_NONE (class Other) */
 	char *short_name; /* display name, escaped-safe not guaranteed (escape when showing) */
 	char *demangled;  /* full demangled name; NULL when the trace name was not mangled */
 };
@@ -105,17 +112,20 @@ struct classifier;
 /* A classifier with the built-in rules, then the per-user default file when it exists, then
  * rules_path when not NULL (later files take precedence over earlier ones and over the built-in
  * table). Owned by caller: free with classifier_free().
- * Errors: a rules file that cannot be read or has a bad line ("rules: line 4: unknown class
- * 'gem'"). */
+ * Errors: a rules file that cannot be read or has a bad line ("my.rules: line 4: unknown class
+ * 'gem'"); a missing default file is not an error. The line format is in README.md and
+ * fusediff(1): CLASS ATOMS REGEX [aux] [decode] [op=REGEX] [prim=NAME], # comments. */
 int classifier_new(struct classifier **out, const char *rules_path, struct fd_error *err);
 void classifier_free(struct classifier *c);
 /* Where the per-user default rules file is looked for (borrowed, static storage is not used:
  * written into buf). */
 const char *classifier_default_path(char *buf, size_t cap);
-/* The text of rule i, for evidence ("built-in: /splitKreduce/ -> GEMM aux"). */
+/* The text of rule i, for evidence ("built-in: /splitKreduce/ -> GEMM gemm aux",
+ * "my.rules:4: /^my_gemm/ -> GEMM gemm"), or what decided when i is RULE_*. Borrowed. */
 const char *classifier_rule_text(const struct classifier *c, int i);
 
 /* Classify one kernel. op_name is the launching CPU operator ("aten::mul") or NULL.
+ * Decided by, in order: user rules, the Inductor decoder, built-in rules, the operator.
  * out is owned by the caller: release with kernel_info_clear(). */
 void classify_kernel(const struct classifier *c, const char *kernel_name, const char *op_name,
 		     struct kernel_info *out);
@@ -129,7 +139,9 @@ struct trace_classes {
 	double other_share; /* fraction of kernel time (KIND_KERNEL) in class Other */
 };
 
-/* Classify all kernels of t (copies and memsets are class Copy). Owned by caller: release with
+/* Classify all kernels of t (copies and memsets are class Copy). In a trace that runs MoE
+ * expert GEMMs, the generic top-k, softmax, sort and histogram kernels are its router: class
+ * MoE routing (unless a user rule decided them). Owned by caller: release with
  * trace_classes_clear(). */
 void classify_trace(const struct classifier *c, const struct trace *t, struct trace_classes *out);
 void trace_classes_clear(struct trace_classes *tc);

@@ -40,7 +40,13 @@ static int is_ident(int ch)
 /* The identifier in s[0..len) that best says what a generic kernel template does, or NULL. */
 static const char *telling_arg(const char *s, size_t len, size_t *outlen)
 {
-	static const char *const suffixes[] = { "_kernel_cuda", "Functor", "Ops", "_kernel", "Op" };
+	static const char *const suffixes[] = { "_kernel_cuda", "Functor", "_functor", "Ops",
+						"_kernel_impl", "_kernel", "Op" };
+	/* wrappers that only carry the telling functor inside them */
+	static const char *const plumbing[] = { "gpu_kernel_impl", "BinaryFunctor", "AUnaryFunctor",
+						"BUnaryFunctor", "UnaryOpFunctor", "gpu_index_kernel",
+						"func_wrapper_t", "ReduceOp" };
+	const int n_suffixes = (int)(sizeof suffixes / sizeof suffixes[0]);
 	const char *best = NULL;
 	size_t best_len = 0;
 	int best_rank = 99;
@@ -54,14 +60,16 @@ static const char *telling_arg(const char *s, size_t len, size_t *outlen)
 		}
 		while (j < len && is_ident(s[j]))
 			j++;
-		for (int r = 0; r < 5; r++) {
+		for (int r = 0; r < n_suffixes; r++) {
 			size_t sl = strlen(suffixes[r]);
+			int skip = j - i >= 8 && memcmp(s + i, "launch_", 7) == 0;
 
+			for (size_t k = 0; k < sizeof plumbing / sizeof plumbing[0]; k++)
+				if (strlen(plumbing[k]) == j - i && memcmp(s + i, plumbing[k], j - i) == 0)
+					skip = 1;
+			if (skip)
+				break;
 			if (j - i > sl && memcmp(s + j - sl, suffixes[r], sl) == 0 && r < best_rank) {
-				/* skip plumbing names */
-				if ((j - i == 15 && memcmp(s + i, "gpu_kernel_impl", 15) == 0) ||
-				    (j - i >= 8 && memcmp(s + i, "launch_", 7) == 0))
-					break;
 				best = s + i;
 				best_len = j - i;
 				best_rank = r;
@@ -85,6 +93,80 @@ static void append(char *buf, size_t cap, size_t *n, const char *s, size_t len)
 	buf[*n] = '\0';
 }
 
+/* Read a <source-name> (decimal length, identifier) at *p; its length, or 0. */
+static size_t mangled_ident(const char **p, const char **id)
+{
+	size_t len = 0;
+	const char *q = *p;
+
+	if (*q < '1' || *q > '9')
+		return 0;
+	while (*q >= '0' && *q <= '9' && len < 4096)
+		len = len * 10 + (size_t)(*q++ - '0');
+	if (strnlen(q, len) < len)
+		return 0;
+	*id = q;
+	*p = q + len;
+	return len;
+}
+
+/* A short name for a mangled name that the demangler rejected (new manglings such as DF16b
+ * or Tn, or a name the profiler truncated): the last component of its leading nested name,
+ * and the telling identifier among the rest ("act_and_mul_kernel<silu>"). 0 when the name
+ * does not even start like a mangled name. */
+static int short_from_mangled(const char *name, char *buf, size_t cap)
+{
+	static const char *const acts[] = { "silu", "gelu", "gelu_tanh", "relu", "swiglu" };
+	const char *p = name + 2, *id = NULL, *last = NULL, *tell = NULL;
+	size_t len, last_len = 0, tell_len = 0, n = 0;
+
+	if (*p == 'L')
+		p++;
+	if (*p == 'N') {
+		p++;
+		while (*p == 'K' || *p == 'V' || *p == 'r')
+			p++;
+	}
+	if (p[0] == 'S' && p[1] == 't')
+		p += 2;
+	while ((len = mangled_ident(&p, &id))) {
+		last = id;
+		last_len = len;
+	}
+	if (!last)
+		return 0;
+	/* identifiers in the template arguments and parameters */
+	for (const char *q = p; *q;) {
+		const char *t = q;
+
+		if ((len = mangled_ident(&q, &id)) == 0) {
+			q = t + 1;
+			continue;
+		}
+		for (size_t k = 0; !tell && k < sizeof acts / sizeof acts[0]; k++)
+			if (strlen(acts[k]) == len && memcmp(id, acts[k], len) == 0) {
+				tell = id;
+				tell_len = len;
+			}
+		if (!tell) {
+			size_t tl;
+			const char *tt = telling_arg(id, len, &tl);
+
+			if (tt && tl == len) {
+				tell = tt;
+				tell_len = tl;
+			}
+		}
+	}
+	append(buf, cap, &n, last, last_len);
+	if (tell) {
+		append(buf, cap, &n, "<", 1);
+		append(buf, cap, &n, tell, tell_len);
+		append(buf, cap, &n, ">", 1);
+	}
+	return 1;
+}
+
 char *names_short(const char *name, char *buf, size_t cap)
 {
 	const char *p = name, *end, *base, *targs = NULL, *targs_end = NULL;
@@ -94,6 +176,8 @@ char *names_short(const char *name, char *buf, size_t cap)
 	if (!cap)
 		return buf;
 	buf[0] = '\0';
+	if (strncmp(name, "_Z", 2) == 0 && short_from_mangled(name, buf, cap))
+		return buf;
 	/* return type: "void " and friends before the first space at depth 0 */
 	if (strncmp(p, "void ", 5) == 0)
 		p += 5;

@@ -1,0 +1,268 @@
+/* inductor.c — decode TorchInductor kernel names into atoms.
+ *
+ * Inductor names its generated Triton kernels triton_<kind>_fused_<op>_<op>..._<N>, where kind
+ * is poi (pointwise), red (reduction), per (persistent reduction) or tem (template: GEMM,
+ * flex attention), and the ops are the aten/prims operations whose nodes the kernel holds,
+ * sorted and deduplicated (`_to_copy`, `add`, `mean`, `mul`, `pow`, `rsqrt`). Op names contain
+ * underscores themselves, so the list is split by longest match against a vocabulary.
+ *
+ * A name can mention an op that the kernel does not perform: a pointwise prologue that feeds
+ * an attention kernel is named after it (`..._scaled_dot_product_cudnn_attention_...`), a view
+ * of a bmm result carries `bmm`. Only template kernels do GEMMs or attention. */
+#include <string.h>
+
+#include "classify_int.h"
+
+enum feature {
+	F_ADD,
+	F_SUB,
+	F_MUL,
+	F_DIV,
+	F_MEAN,
+	F_VAR_MEAN,
+	F_POW,
+	F_RSQRT,
+	F_SILU,
+	F_SIGMOID,
+	F_GELU,
+	F_RELU,
+	F_EXP,
+	F_AMAX,
+	F_SUM,
+	F_SOFTMAX,
+	F_COS,
+	F_SIN,
+	F_NEG,
+	F_CAT,
+	F_EMBEDDING,
+	F_CAST,
+	F_COPY,
+	F_REDUCE, /* other reductions: max, min, prod, cumsum, any, all, var */
+	F_ARGMAX,
+	F_TOPK,
+	F_SORT,
+	F_MM,
+	F_ATTN,
+	F_ROTARY,
+	F_LAYER_NORM,
+	F_RMS_NORM,
+	F_QUANT,
+	F_IGNORE,
+};
+
+#define FB(f) (1ull << (f))
+
+/* Longest match wins, so the order here does not matter. */
+static const struct {
+	const char *tok;
+	enum feature f;
+} vocab[] = {
+	{ "add", F_ADD },
+	{ "sub", F_SUB },
+	{ "rsub", F_SUB },
+	{ "mul", F_MUL },
+	{ "div", F_DIV },
+	{ "reciprocal", F_DIV },
+	{ "mean", F_MEAN },
+	{ "var_mean", F_VAR_MEAN },
+	{ "var", F_REDUCE },
+	{ "pow", F_POW },
+	{ "rsqrt", F_RSQRT },
+	{ "silu", F_SILU },
+	{ "sigmoid", F_SIGMOID },
+	{ "gelu", F_GELU },
+	{ "erf", F_GELU },
+	{ "relu", F_RELU },
+	{ "exp", F_EXP },
+	{ "exp2", F_EXP },
+	{ "amax", F_AMAX },
+	{ "max", F_REDUCE },
+	{ "min", F_REDUCE },
+	{ "amin", F_REDUCE },
+	{ "sum", F_SUM },
+	{ "prod", F_REDUCE },
+	{ "cumsum", F_REDUCE },
+	{ "cumprod", F_REDUCE },
+	{ "any", F_REDUCE },
+	{ "all", F_REDUCE },
+	{ "_softmax", F_SOFTMAX },
+	{ "softmax", F_SOFTMAX },
+	{ "_log_softmax", F_SOFTMAX },
+	{ "log_softmax", F_SOFTMAX },
+	{ "cos", F_COS },
+	{ "sin", F_SIN },
+	{ "neg", F_NEG },
+	{ "cat", F_CAT },
+	{ "embedding", F_EMBEDDING },
+	{ "_to_copy", F_CAST },
+	{ "convert_element_type", F_CAST },
+	{ "clone", F_COPY },
+	{ "copy", F_COPY },
+	{ "copy_", F_COPY },
+	{ "argmax", F_ARGMAX },
+	{ "topk", F_TOPK },
+	{ "sort", F_SORT },
+	{ "mm", F_MM },
+	{ "bmm", F_MM },
+	{ "addmm", F_MM },
+	{ "baddbmm", F_MM },
+	{ "matmul", F_MM },
+	{ "_scaled_mm", F_MM },
+	{ "_scaled_dot_product_cudnn_attention", F_ATTN },
+	{ "_scaled_dot_product_flash_attention", F_ATTN },
+	{ "_scaled_dot_product_efficient_attention", F_ATTN },
+	{ "_scaled_dot_product_attention_math", F_ATTN },
+	{ "scaled_dot_product_attention", F_ATTN },
+	{ "flex_attention", F_ATTN },
+	{ "rotary", F_ROTARY },
+	{ "rotary_embedding", F_ROTARY },
+	{ "apply_rotary_pos_emb", F_ROTARY },
+	{ "native_layer_norm", F_LAYER_NORM },
+	{ "layer_norm", F_LAYER_NORM },
+	{ "rms_norm", F_RMS_NORM },
+	{ "_fused_rms_norm", F_RMS_NORM },
+	{ "quantize", F_QUANT },
+	{ "quant", F_QUANT },
+	/* known to carry no atom; listed so that they are consumed whole */
+	{ "_unsafe_view", F_IGNORE },
+	{ "new_ones", F_IGNORE },
+	{ "new_zeros", F_IGNORE },
+	{ "scalar_tensor", F_IGNORE },
+	{ "bitwise_and", F_IGNORE },
+	{ "bitwise_or", F_IGNORE },
+	{ "bitwise_not", F_IGNORE },
+	{ "full_like", F_IGNORE },
+	{ "zeros_like", F_IGNORE },
+	{ "ones_like", F_IGNORE },
+	{ "index_put", F_IGNORE },
+	{ "select_scatter", F_IGNORE },
+	{ "slice_scatter", F_IGNORE },
+	{ "masked_fill", F_IGNORE },
+	{ "constant_pad_nd", F_IGNORE },
+};
+
+static size_t match_token(const char *s, size_t len, enum feature *f)
+{
+	size_t best = 0;
+
+	for (size_t i = 0; i < sizeof vocab / sizeof vocab[0]; i++) {
+		size_t tl = strlen(vocab[i].tok);
+
+		if (tl > best && tl <= len && memcmp(s, vocab[i].tok, tl) == 0 &&
+		    (tl == len || s[tl] == '_')) {
+			best = tl;
+			*f = vocab[i].f;
+		}
+	}
+	return best;
+}
+
+int inductor_decode(const char *name, uint8_t *cls, atom_set *atoms)
+{
+	static const char *const kinds[] = { "poi", "red", "per", "tem", "for" };
+	const char *p, *end;
+	uint64_t f = 0;
+	atom_set a = 0;
+	int kind = -1;
+
+	if (strncmp(name, "triton_", 7) != 0)
+		return -1;
+	for (int k = 0; k < 5; k++)
+		if (strncmp(name + 7, kinds[k], 3) == 0 && name[10] == '_')
+			kind = k;
+	if (kind < 0)
+		return -1;
+	p = name + 11;
+	if (strncmp(p, "fused_", 6) == 0)
+		p += 6;
+	else if (kind != 3) /* templates may be named triton_tem_0 */
+		return -1;
+	/* drop the trailing _<N> */
+	end = p + strlen(p);
+	{
+		const char *q = end;
+
+		while (q > p && q[-1] >= '0' && q[-1] <= '9')
+			q--;
+		if (q < end && q > p && q[-1] == '_')
+			end = q - 1;
+	}
+	while (p < end) {
+		enum feature ft = F_IGNORE;
+		size_t n = match_token(p, (size_t)(end - p), &ft);
+
+		if (n) {
+			f |= FB(ft);
+			p += n;
+		} else {
+			/* unknown op: skip to the next separator */
+			while (p < end && *p != '_')
+				p++;
+		}
+		if (p < end && *p == '_')
+			p++;
+	}
+
+	/* whole-op patterns first; each consumes the primitives it is made of */
+	if ((f & FB(F_RMS_NORM)) || ((f & FB(F_MEAN)) && (f & FB(F_RSQRT)) && !(f & FB(F_VAR_MEAN)))) {
+		a |= A(RMSNORM);
+		f &= ~(FB(F_RMS_NORM) | FB(F_MEAN) | FB(F_POW) | FB(F_RSQRT) | FB(F_MUL));
+	}
+	if ((f & FB(F_LAYER_NORM)) || ((f & FB(F_VAR_MEAN)) && (f & FB(F_RSQRT)))) {
+		a |= A(LAYERNORM);
+		f &= ~(FB(F_LAYER_NORM) | FB(F_VAR_MEAN) | FB(F_RSQRT) | FB(F_SUB) | FB(F_MUL));
+	}
+	if ((f & FB(F_SOFTMAX)) || ((f & FB(F_EXP)) && (f & FB(F_AMAX)) && (f & FB(F_SUM)))) {
+		a |= A(SOFTMAX);
+		f &= ~(FB(F_SOFTMAX) | FB(F_EXP) | FB(F_AMAX) | FB(F_SUB) | FB(F_SUM) | FB(F_DIV));
+	}
+	if ((f & FB(F_ROTARY)) ||
+	    ((f & (FB(F_COS) | FB(F_SIN))) && (f & (FB(F_NEG) | FB(F_CAT))) && (f & FB(F_MUL))) ||
+	    ((f & FB(F_NEG)) && (f & FB(F_CAT)) && (f & FB(F_MUL)))) {
+		a |= A(ROPE);
+		f &= ~(FB(F_ROTARY) | FB(F_COS) | FB(F_SIN) | FB(F_NEG) | FB(F_CAT) | FB(F_MUL) |
+		       FB(F_ADD) | FB(F_SUB));
+	}
+	if (kind == 3) { /* template: the only kernels that run a GEMM or attention */
+		if (f & FB(F_ATTN))
+			a |= A(ATTENTION);
+		else
+			a |= A(GEMM);
+	}
+	if (f & FB(F_SILU))
+		a |= A(SILU);
+	if (f & FB(F_GELU))
+		a |= A(GELU);
+	if (f & (FB(F_RELU) | FB(F_SIGMOID)))
+		a |= A(ACT);
+	if (f & FB(F_MUL))
+		a |= A(MUL);
+	if (f & FB(F_ADD))
+		a |= A(ADD);
+	if (f & FB(F_CAST))
+		a |= A(CAST);
+	if (f & FB(F_EMBEDDING))
+		a |= A(EMBEDDING);
+	if (f & FB(F_QUANT))
+		a |= A(QUANT);
+	if (f & FB(F_TOPK))
+		a |= A(TOPK);
+	if (f & FB(F_ARGMAX))
+		a |= A(SAMPLE);
+	/* pointwise kernels hold no reduction even when a reduction's name is in theirs */
+	if (kind == 1 || kind == 2) {
+		if (f & (FB(F_MEAN) | FB(F_VAR_MEAN) | FB(F_SUM) | FB(F_AMAX) | FB(F_REDUCE)))
+			a |= A(REDUCE);
+		if (f & FB(F_SORT))
+			a |= A(OTHER);
+	}
+	if (!a)
+		a = (f & (FB(F_COPY) | FB(F_CAT))) ? A(COPY)
+		    : (kind == 1 || kind == 2)	   ? A(REDUCE)
+						   : A(OTHER);
+	*atoms = a;
+	*cls = (uint8_t)classify_class_of_atoms(a);
+	if ((f & FB(F_SORT)) && *cls == CLASS_ELEMENTWISE)
+		*cls = CLASS_SORT;
+	return 0;
+}
