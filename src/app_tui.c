@@ -1,11 +1,66 @@
-/* app_tui.c — the interactive explorer. */
+/* app_tui.c — the interactive explorer (and --headless): open the screen, load and compare
+ * the traces behind a progress screen, then explore or play the script. */
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "app.h"
+#include "fusediff/ui_explorer.h"
+#include "fusediff/ui_screen.h"
+
+struct load_job {
+	const struct app_opts *o;
+	struct comparison *c;
+	struct ui_progress *progress;
+	struct fd_error err;
+};
+
+static int on_progress(void *user, int side, int64_t done, int64_t total)
+{
+	return ui_progress_update(user, side, done, total);
+}
+
+static int load(void *user)
+{
+	struct load_job *j = user;
+
+	return app_compare(j->o, &j->c, on_progress, j->progress, &j->err);
+}
 
 int app_tui(const struct app_opts *o)
 {
-	(void)o;
-	fprintf(stderr, "fusediff: the interactive explorer is not implemented yet; use --summary\n");
-	return 2;
+	struct ui_screen_opts so = { o->headless, o->cols, o->rows, o->theme, o->no_color, o->no_mouse };
+	struct load_job job = { o, NULL, NULL, { { 0 } } };
+	struct ui_screen *scr;
+	struct fd_error err = { { 0 } };
+	struct ui *u;
+	int cancelled, rc, status;
+
+	if (!o->headless && o->script) {
+		fprintf(stderr, "fusediff: --script goes with --headless\n");
+		return 2;
+	}
+	if (ui_screen_open(&scr, &so, &err) < 0) {
+		fprintf(stderr, "fusediff: %s\n", err.msg);
+		return 1;
+	}
+	job.progress = ui_progress_new(path_basename(o->trace[0]), path_basename(o->trace[1]));
+	rc = ui_loading(scr, job.progress, load, &job, &cancelled);
+	ui_progress_free(job.progress);
+	if (cancelled || rc < 0) {
+		ui_screen_close(scr);
+		if (job.c)
+			comparison_free(job.c);
+		if (cancelled)
+			return cancelled == 'q' ? 0 : 128 + cancelled;
+		fprintf(stderr, "fusediff: %s\n", job.err.msg);
+		return 1;
+	}
+	u = ui_new(scr, job.c);
+	status = o->headless ? ui_play(u, o->script, stdout, &err) : ui_run(u);
+	ui_free(u);
+	ui_screen_close(scr);
+	comparison_free(job.c);
+	if (status == 1)
+		fprintf(stderr, "fusediff: %s\n", err.msg);
+	return status;
 }

@@ -1,0 +1,63 @@
+/* ui_explorer.h — the interactive explorer of a comparison: the header, the four views
+ * (Overview, Layers, Kernel pairs, Fusions) built on the generic table, the evidence pane,
+ * drill-down and back, prompts, help and CSV export; the loading screen; and the script player
+ * of --headless mode. */
+#ifndef FUSEDIFF_UI_EXPLORER_H
+#define FUSEDIFF_UI_EXPLORER_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "fusediff/compare.h"
+#include "fusediff/ui_screen.h"
+
+struct ui;
+
+enum ui_view_id { VIEW_OVERVIEW, VIEW_LAYERS, VIEW_PAIRS, VIEW_FUSIONS, VIEW_COUNT };
+
+/* An explorer of comparison c (borrowed, and changed by the phase key) drawn on screen s
+ * (borrowed). Starts on the Layers view. Owned by caller: free with ui_free(). */
+struct ui *ui_new(struct ui_screen *s, struct comparison *c);
+void ui_free(struct ui *u);
+
+/* Handle one event (a key, a mouse event or UI_KEY_RESIZE). Returns 1 when the explorer
+ * should quit, else 0. */
+int ui_handle(struct ui *u, const struct ui_event *ev);
+/* Handle a key given by code (a convenience for tests and scripts). */
+int ui_key(struct ui *u, int key);
+/* Draw the whole screen (not flushed). */
+void ui_draw(struct ui *u);
+/* The status message shown now (borrowed), "" when none. */
+const char *ui_message(const struct ui *u);
+enum ui_view_id ui_view(const struct ui *u);
+
+/* Run the interactive loop until quit or a terminating signal. Returns the exit status
+ * (0, or 128 + the signal number). */
+int ui_run(struct ui *u);
+
+/* Play a --headless script: one key per line (an action name from ui_actions.h, a key name
+ * or one character), '#' comments, and the commands ':dump NAME' (write the screen to
+ * DIR/NAME.screen, DIR being $FUSEDIFF_DUMP_DIR or the current directory), ':resize COLSxROWS',
+ * ':type TEXT' (type each character), ':click X Y', ':wheel up|down X Y'. Without a script
+ * the screen is written to out. Returns the exit status: 0, or 1 with a message in err for a
+ * bad script (naming the line). */
+int ui_play(struct ui *u, const char *script, FILE *out, struct fd_error *err);
+
+/* Progress of loading two traces, shared between the loader threads and the loading screen. */
+struct ui_progress;
+/* A progress record for traces named name_a and name_b (borrowed). Owned by caller: free
+ * with ui_progress_free(). */
+struct ui_progress *ui_progress_new(const char *name_a, const char *name_b);
+void ui_progress_free(struct ui_progress *p);
+/* Record bytes read (done) of total (-1: unknown) for side 0 or 1; safe from any thread.
+ * Returns nonzero when the user cancelled. */
+int ui_progress_update(struct ui_progress *p, int side, int64_t done, int64_t total);
+
+/* Run job(user) on a second thread while drawing the progress on screen s; q or Ctrl-C (and
+ * SIGINT/SIGTERM/SIGHUP) cancel it, which job sees through ui_progress_update(). Returns the
+ * job's return value, and sets *cancelled to the reason (0: not cancelled, 'q', or the signal
+ * number). */
+int ui_loading(struct ui_screen *s, struct ui_progress *p, int (*job)(void *user), void *user,
+	       int *cancelled);
+
+#endif

@@ -1,0 +1,38 @@
+/* ui_theme.h — colour by role. Every colour the explorer uses is named by its role (header,
+ * selection, better, worse, fused, unmatched, dim, ...); one table maps each role to colours
+ * and attributes for the dark and light themes, and to attributes alone for monochrome. */
+#ifndef FUSEDIFF_UI_THEME_H
+#define FUSEDIFF_UI_THEME_H
+
+enum ui_role {
+	ROLE_NORMAL,
+	ROLE_HEADER,	 /* the summary lines at the top */
+	ROLE_TAB,	 /* view names */
+	ROLE_TAB_ACTIVE, /* the view shown */
+	ROLE_COLUMN,	 /* table column titles */
+	ROLE_SORTED,	 /* the title of the sorted column */
+	ROLE_SELECTION,	 /* the selected row of the focused table */
+	ROLE_SELECTION_INACTIVE, /* the selected row when the evidence pane has the focus */
+	ROLE_BETTER,	 /* B faster than A */
+	ROLE_WORSE,	 /* B slower than A */
+	ROLE_FUSED,	 /* a fusion difference */
+	ROLE_UNMATCHED,	 /* a kernel without counterpart */
+	ROLE_DIM,	 /* secondary text, gaps */
+	ROLE_BAR_A,	 /* bars of side A */
+	ROLE_BAR_B,	 /* bars of side B */
+	ROLE_TITLE,	 /* pane titles */
+	ROLE_STATUS,	 /* the status line */
+	ROLE_ERROR,	 /* errors and warnings */
+	ROLE_COUNT
+};
+
+enum ui_theme_id { THEME_DARK, THEME_LIGHT, THEME_MONO, THEME_COUNT };
+
+/* The theme with this name ("dark", "light", "mono"), or -1. */
+int ui_theme_from_name(const char *name);
+/* "dark", "light", "mono". */
+const char *ui_theme_name(enum ui_theme_id t);
+/* "header", "selection", ... (for documentation and tests). */
+const char *ui_role_name(enum ui_role r);
+
+#endif

@@ -1,0 +1,214 @@
+/* actions.c — the action table and key names (see ui_actions.h). */
+#include "fusediff/ui_actions.h"
+
+#include <ctype.h>
+#include <stdint.h>
+#include <string.h>
+
+const struct ui_action_def ui_actions[ACT_COUNT - 1] = {
+	{ ACT_UP, "up", "k Up", "move the selection up", "Moving" },
+	{ ACT_DOWN, "down", "j Down", "move the selection down", NULL },
+	{ ACT_PAGE_UP, "page-up", "PgUp C-b", "one page up", NULL },
+	{ ACT_PAGE_DOWN, "page-down", "PgDn C-f Space", "one page down", NULL },
+	{ ACT_TOP, "top", "g Home", "first row", NULL },
+	{ ACT_BOTTOM, "bottom", "G End", "last row", NULL },
+	{ ACT_LEFT, "left", "h Left", "go back, or scroll long names left when there is nothing to go back to",
+	  NULL },
+	{ ACT_RIGHT, "right", "l Right", "scroll long names right", NULL },
+	{ ACT_ENTER, "enter", "Enter", "drill down: a layer to its kernel pairs, a pair or fusion to its evidence",
+	  NULL },
+	{ ACT_BACK, "back", "Esc Backspace", "go back to where you came from, keeping the selection", NULL },
+	{ ACT_VIEW_NEXT, "next-view", "Tab", "next view", "Views" },
+	{ ACT_VIEW_PREV, "prev-view", "S-Tab", "previous view", NULL },
+	{ ACT_VIEW_OVERVIEW, "overview", "1", "Overview: time per operation class, A against B", NULL },
+	{ ACT_VIEW_LAYERS, "layers", "2", "Layers: one row per layer, prologue and epilogue", NULL },
+	{ ACT_VIEW_PAIRS, "pairs", "3", "Kernel pairs: A and B side by side in alignment order", NULL },
+	{ ACT_VIEW_FUSIONS, "fusions", "4", "Fusions: one row per fusion pattern", NULL },
+	{ ACT_PHASE, "phase", "p", "show the next phase: prefill, decode, all passes", NULL },
+	{ ACT_EVIDENCE, "evidence", "v", "evidence pane: small, large, hidden", NULL },
+	{ ACT_NAMES, "names", "m", "kernel names: short, demangled, as in the trace", NULL },
+	{ ACT_SORT, "sort", "s F6", "choose the column to sort by", "Tables" },
+	{ ACT_SORT_LEFT, "sort-left", "<", "sort by the column to the left", NULL },
+	{ ACT_SORT_RIGHT, "sort-right", ">", "sort by the column to the right", NULL },
+	{ ACT_REVERSE, "reverse", "r", "reverse the sort order", NULL },
+	{ ACT_SEARCH, "search", "/", "search kernel names", NULL },
+	{ ACT_SEARCH_NEXT, "search-next", "n", "next match", NULL },
+	{ ACT_SEARCH_PREV, "search-prev", "N", "previous match", NULL },
+	{ ACT_FILTER, "filter", "f", "show only rows whose names contain a text", NULL },
+	{ ACT_ONLY_FUSIONS, "only-fusions", "F", "show only rows with a fusion difference", NULL },
+	{ ACT_ONLY_MISMATCHES, "only-mismatches", "x", "show only rows that differ in kind (fused, A or B only)",
+	  NULL },
+	{ ACT_CLEAR_FILTER, "clear-filter", "c", "remove every filter", NULL },
+	{ ACT_EXPORT, "export", "e", "write the table as CSV (asks before overwriting)", NULL },
+	{ ACT_HELP, "help", "? F1", "this help", "Other" },
+	{ ACT_REDRAW, "redraw", "C-l", "redraw the screen", NULL },
+	{ ACT_QUIT, "quit", "q", "go back, or quit at the top level", NULL },
+	{ ACT_QUIT_NOW, "quit-now", "Q", "quit", NULL },
+};
+
+static const struct {
+	const char *name;
+	int key;
+} key_names[] = {
+	{ "Up", UI_KEY_UP },	   { "Down", UI_KEY_DOWN },	    { "Left", UI_KEY_LEFT },
+	{ "Right", UI_KEY_RIGHT }, { "PgUp", UI_KEY_PGUP },	    { "PgDn", UI_KEY_PGDN },
+	{ "Home", UI_KEY_HOME },   { "End", UI_KEY_END },	    { "Enter", UI_KEY_ENTER },
+	{ "Esc", UI_KEY_ESC },	   { "Backspace", UI_KEY_BACKSPACE }, { "Delete", UI_KEY_DELETE },
+	{ "Tab", UI_KEY_TAB },	   { "S-Tab", UI_KEY_BTAB },	    { "Space", ' ' },
+};
+#define N_KEY_NAMES (sizeof key_names / sizeof key_names[0])
+
+const struct ui_action_def *ui_action_def(enum ui_action a)
+{
+	if (a <= ACT_NONE || a >= ACT_COUNT)
+		return NULL;
+	return &ui_actions[a - 1];
+}
+
+enum ui_action ui_action_from_name(const char *name)
+{
+	for (size_t i = 0; i < ACT_COUNT - 1; i++)
+		if (strcmp(ui_actions[i].name, name) == 0)
+			return ui_actions[i].action;
+	return ACT_NONE;
+}
+
+/* Decode one UTF-8 character that makes up all of s; -1 when s is not exactly one. */
+static int utf8_one(const char *s)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	int n, cp;
+
+	if (u[0] < 0x80)
+		n = 1, cp = u[0];
+	else if ((u[0] & 0xe0) == 0xc0)
+		n = 2, cp = u[0] & 0x1f;
+	else if ((u[0] & 0xf0) == 0xe0)
+		n = 3, cp = u[0] & 0x0f;
+	else if ((u[0] & 0xf8) == 0xf0)
+		n = 4, cp = u[0] & 0x07;
+	else
+		return -1;
+	for (int i = 1; i < n; i++) {
+		if ((u[i] & 0xc0) != 0x80)
+			return -1;
+		cp = cp << 6 | (u[i] & 0x3f);
+	}
+	return u[n] == '\0' && cp > 0 ? cp : -1;
+}
+
+int ui_key_from_name(const char *name)
+{
+	int cp;
+
+	for (size_t i = 0; i < N_KEY_NAMES; i++)
+		if (strcmp(key_names[i].name, name) == 0)
+			return key_names[i].key;
+	if (name[0] == 'F' && name[1] >= '1' && name[1] <= '9') {
+		int n = name[1] - '0';
+
+		if (name[2] >= '0' && name[2] <= '2' && name[3] == '\0' && n == 1)
+			return UI_KEY_F1 + 10 + (name[2] - '0') - 1;
+		if (name[2] == '\0')
+			return UI_KEY_F1 + n - 1;
+	}
+	if (name[0] == 'C' && name[1] == '-' && name[2] >= 'a' && name[2] <= 'z' && name[3] == '\0')
+		return name[2] - 'a' + 1;
+	cp = utf8_one(name);
+	return cp > 0 ? cp : UI_KEY_NONE;
+}
+
+char *ui_key_name(int key, char *buf, size_t cap)
+{
+	if (cap == 0)
+		return buf;
+	for (size_t i = 0; i < N_KEY_NAMES; i++)
+		if (key_names[i].key == key) {
+			snprintf(buf, cap, "%s", key_names[i].name);
+			return buf;
+		}
+	if (key >= UI_KEY_F1 && key <= UI_KEY_F12)
+		snprintf(buf, cap, "F%d", key - UI_KEY_F1 + 1);
+	else if (key >= 1 && key <= 26)
+		snprintf(buf, cap, "C-%c", 'a' + key - 1);
+	else if (key > 0x20 && key < 0x7f)
+		snprintf(buf, cap, "%c", key);
+	else if (key >= 0xa0 && key < 0x110000) {
+		char u[5] = { 0 };
+
+		if (key < 0x800) {
+			u[0] = (char)(0xc0 | key >> 6), u[1] = (char)(0x80 | (key & 0x3f));
+		} else if (key < 0x10000) {
+			u[0] = (char)(0xe0 | key >> 12), u[1] = (char)(0x80 | (key >> 6 & 0x3f));
+			u[2] = (char)(0x80 | (key & 0x3f));
+		} else {
+			u[0] = (char)(0xf0 | key >> 18), u[1] = (char)(0x80 | (key >> 12 & 0x3f));
+			u[2] = (char)(0x80 | (key >> 6 & 0x3f)), u[3] = (char)(0x80 | (key & 0x3f));
+		}
+		snprintf(buf, cap, "%s", u);
+	} else {
+		snprintf(buf, cap, "?");
+	}
+	return buf;
+}
+
+enum ui_action ui_action_for_key(int key)
+{
+	char name[16];
+
+	if (key == UI_KEY_NONE)
+		return ACT_NONE;
+	ui_key_name(key, name, sizeof name);
+	for (size_t i = 0; i < ACT_COUNT - 1; i++) {
+		const char *k = ui_actions[i].keys;
+		size_t n = strlen(name);
+
+		while (*k) {
+			size_t len = strcspn(k, " ");
+
+			if (len == n && strncmp(k, name, n) == 0)
+				return ui_actions[i].action;
+			k += len;
+			k += *k == ' ';
+		}
+	}
+	return ACT_NONE;
+}
+
+/* One key name in mdoc: Ic for printable keys, Cm for named keys; escape the backslash-prone
+ * characters. */
+static int mdoc_key(FILE *f, const char *k, size_t len)
+{
+	if (len == 1 && (*k == '<' || *k == '>' || *k == '?' || *k == '/'))
+		return fprintf(f, "Ic \\&%.*s", (int)len, k) < 0 ? -1 : 0;
+	return fprintf(f, "%s %.*s", len == 1 ? "Ic" : "Cm", (int)len, k) < 0 ? -1 : 0;
+}
+
+int ui_actions_write_mdoc(FILE *f)
+{
+	if (fputs(".Sh KEYS\n", f) < 0)
+		return -1;
+	for (size_t i = 0; i < ACT_COUNT - 1; i++) {
+		const struct ui_action_def *d = &ui_actions[i];
+		const char *k = d->keys;
+		int first = 1;
+
+		if (d->group && fprintf(f, "%s.Ss %s\n.Bl -tag -width Ds -compact\n", i ? ".El\n" : "",
+					d->group) < 0)
+			return -1;
+		if (fputs(".It ", f) < 0)
+			return -1;
+		while (*k) {
+			size_t len = strcspn(k, " ");
+
+			if ((!first && fputs(" , ", f) < 0) || mdoc_key(f, k, len) < 0)
+				return -1;
+			first = 0;
+			k += len;
+			k += *k == ' ';
+		}
+		if (fprintf(f, "\n%c%s (%s).\n", toupper((unsigned char)d->help[0]), d->help + 1, d->name) < 0)
+			return -1;
+	}
+	return fputs(".El\n", f) < 0 ? -1 : 0;
+}

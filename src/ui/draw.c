@@ -1,0 +1,269 @@
+/* draw.c — text, bars and the generic table on the screen. Every kernel name goes through
+ * text_escape() here: raw bytes from a trace never reach the terminal. */
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <wchar.h>
+
+#include "fusediff/text.h"
+#include "ui_int.h"
+
+/* Decode the next character of s (len bytes left): its wide value, its width in cells and
+ * its length in bytes. Anything that is not printable in this locale becomes '?'. */
+static size_t next_char(const struct ui_screen *s, const char *p, size_t len, wchar_t *wc, int *w)
+{
+	unsigned char c = (unsigned char)*p;
+
+	if (c < 0x80 || !s->utf8) {
+		*wc = c >= 0x20 && c < 0x7f ? (wchar_t)c : L'?';
+		*w = 1;
+		return 1;
+	} else {
+		mbstate_t st;
+		size_t n;
+
+		memset(&st, 0, sizeof st);
+		n = mbrtowc(wc, p, len, &st);
+		if (n == (size_t)-1 || n == (size_t)-2 || n == 0) {
+			*wc = L'?';
+			*w = 1;
+			return 1;
+		}
+		*w = wcwidth(*wc);
+		if (*w < 0) {
+			*wc = L'?';
+			*w = 1;
+		}
+		return n;
+	}
+}
+
+int ui_text_width(const struct ui_screen *s, const char *text, int raw)
+{
+	char small[512], *esc = small;
+	size_t len;
+	int width = 0;
+
+	if (!raw) {
+		len = text_escape(small, sizeof small, text, strlen(text));
+		if (len >= sizeof small)
+			esc = text_escape_dup(text, strlen(text));
+	} else {
+		len = strlen(text);
+		esc = (char *)text;
+	}
+	for (size_t i = 0; i < len;) {
+		wchar_t wc;
+		int w;
+
+		i += next_char(s, esc + i, len - i, &wc, &w);
+		width += w;
+	}
+	if (esc != small && esc != text)
+		free(esc);
+	return width;
+}
+
+void ui_fill(struct ui_screen *s, int y, int x, int w, int role)
+{
+	if (w <= 0 || y < 0 || y >= LINES)
+		return;
+	attrset(s->attr[role]);
+	mvhline(y, x, ' ', w);
+}
+
+int ui_put(struct ui_screen *s, int y, int x, int w, const char *text, int role, int flags, int skip)
+{
+	char small[1024], *esc = small;
+	wchar_t out_small[256], *out = out_small;
+	size_t len, n_out = 0, cap_out;
+	int used = 0, cut = 0;
+
+	if (w <= 0 || y < 0 || y >= LINES || x >= COLS)
+		return 0;
+	if (x + w > COLS)
+		w = COLS - x;
+	if (!text)
+		text = "";
+	if (flags & PUT_RAW) {
+		esc = (char *)text;
+		len = strlen(text);
+	} else {
+		len = text_escape(small, sizeof small, text, strlen(text));
+		if (len >= sizeof small)
+			esc = text_escape_dup(text, strlen(text));
+	}
+	if (flags & PUT_RIGHT) {
+		int tw = ui_text_width(s, esc, 1);
+
+		if (tw < w) {
+			if (flags & PUT_PAD)
+				ui_fill(s, y, x, w - tw, role);
+			x += w - tw;
+			w = tw;
+		}
+		skip = 0;
+	}
+	cap_out = (size_t)w + 2;
+	if (cap_out > sizeof out_small / sizeof out_small[0])
+		out = xmalloc(cap_out * sizeof *out);
+	for (size_t i = 0; i < len;) {
+		wchar_t wc;
+		int cw;
+		size_t n = next_char(s, esc + i, len - i, &wc, &cw);
+
+		if (skip > 0) { /* scrolled off to the left */
+			skip -= cw;
+			i += n;
+			if (skip < 0) { /* half of a wide character: a blank */
+				out[n_out++] = L' ';
+				used++;
+				skip = 0;
+			}
+			continue;
+		}
+		if (used + cw > w) {
+			cut = 1;
+			break;
+		}
+		out[n_out++] = wc;
+		used += cw;
+		i += n;
+	}
+	if (cut) { /* make room for the ellipsis */
+		wchar_t ell;
+		int ew;
+
+		next_char(s, s->g->ellipsis, strlen(s->g->ellipsis), &ell, &ew);
+		while (n_out > 0 && used + ew > w) {
+			int cw = wcwidth(out[--n_out]);
+
+			used -= cw > 0 ? cw : 1;
+		}
+		if (used + ew <= w) {
+			out[n_out++] = ell;
+			used += ew;
+		}
+	}
+	out[n_out] = L'\0';
+	attrset(s->attr[role]);
+	if (n_out)
+		mvaddnwstr(y, x, out, (int)n_out);
+	if ((flags & PUT_PAD) && used < w)
+		ui_fill(s, y, x + used, w - used, role);
+	if (out != out_small)
+		free(out);
+	if (esc != small && esc != text)
+		free(esc);
+	return used;
+}
+
+int ui_putf(struct ui_screen *s, int y, int x, int w, int role, int flags, const char *fmt, ...)
+{
+	char buf[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof buf, fmt, ap);
+	va_end(ap);
+	return ui_put(s, y, x, w, buf, role, flags | PUT_RAW, 0);
+}
+
+void ui_bar(struct ui_screen *s, int y, int x, int w, double frac, int role, int fill_role)
+{
+	int eighths, full, part;
+
+	if (w <= 0)
+		return;
+	if (!(frac > 0))
+		frac = 0;
+	if (frac > 1)
+		frac = 1;
+	eighths = (int)(frac * w * 8 + 0.5);
+	full = eighths / 8;
+	part = eighths % 8;
+	if (!s->utf8) { /* no partial cells in ASCII: round */
+		full += part >= 4;
+		part = 0;
+	}
+	if (full > w)
+		full = w;
+	attrset(s->attr[role]);
+	for (int i = 0; i < full; i++)
+		mvaddstr(y, x + i, s->g->bar_full);
+	if (part && full < w) {
+		mvaddstr(y, x + full, s->g->bar_part[part]);
+		full++;
+	}
+	ui_fill(s, y, x + full, w - full, fill_role);
+}
+
+void ui_draw_table(struct ui_screen *s, struct table *t, int y, int x, int w, int h, int focused)
+{
+	struct table_layout l;
+	char buf[4096];
+
+	if (h < 1 || w < 1)
+		return;
+	table_layout(t->def.cols, t->def.n_cols, w, &l);
+	/* column titles */
+	ui_fill(s, y, x, w, ROLE_COLUMN);
+	for (int i = 0; i < l.n; i++) {
+		const struct table_column *c = &t->def.cols[l.col[i]];
+		int sorted = l.col[i] == t->sort_col;
+
+		if (sorted) {
+			int desc = !(c->flags & (TABLE_COL_TEXT | TABLE_COL_ASC)) ^ !!t->reverse;
+
+			snprintf(buf, sizeof buf, "%s%s", c->title, desc ? s->g->down : s->g->up);
+		} else {
+			snprintf(buf, sizeof buf, "%s", c->title);
+		}
+		ui_put(s, y, x + l.x[i], l.w[i], buf, sorted ? ROLE_SORTED : ROLE_COLUMN,
+		       PUT_RAW | PUT_PAD | (c->align == TABLE_RIGHT ? PUT_RIGHT : 0), 0);
+	}
+	table_scroll_to_sel(t, h - 1);
+	for (int r = 1; r < h; r++) {
+		uint32_t pos = t->top + (uint32_t)(r - 1);
+		int selected, base;
+		uint32_t row;
+
+		if (pos >= t->n_view) {
+			ui_fill(s, y + r, x, w, ROLE_NORMAL);
+			continue;
+		}
+		row = t->view[pos];
+		selected = pos == t->sel_pos;
+		base = selected ? (focused ? ROLE_SELECTION : ROLE_SELECTION_INACTIVE) : ROLE_NORMAL;
+		ui_fill(s, y + r, x, w, base);
+		for (int i = 0; i < l.n; i++) {
+			const struct table_column *c = &t->def.cols[l.col[i]];
+			struct table_cell cell;
+			int role, cx = x + l.x[i], cw = l.w[i];
+
+			table_cell(t, row, l.col[i], &cell, buf, sizeof buf);
+			role = selected ? base : cell.role ? cell.role : ROLE_NORMAL;
+			if (c->flags & TABLE_COL_BAR) {
+				ui_bar(s, y + r, cx, cw, cell.bar, selected ? base : role, base);
+				continue;
+			}
+			if (cell.indent > 0 && cell.indent < cw) {
+				cx += cell.indent;
+				cw -= cell.indent;
+			}
+			ui_put(s, y + r, cx, cw, cell.text, role,
+			       c->align == TABLE_RIGHT ? PUT_RIGHT : 0,
+			       (c->flags & TABLE_COL_SCROLL) ? t->hscroll : 0);
+		}
+	}
+}
+
+uint32_t ui_table_row_at(const struct table *t, int table_y, int h, int y)
+{
+	uint32_t pos;
+
+	if (y <= table_y || y >= table_y + h)
+		return TABLE_NONE;
+	pos = t->top + (uint32_t)(y - table_y - 1);
+	return pos < t->n_view ? t->view[pos] : TABLE_NONE;
+}

@@ -1,0 +1,105 @@
+/* evidence.c — the evidence of a kernel pair: full names and every instance with its pass,
+ * layer, start, duration, grid, block, stream, launching operator and input shapes. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "explorer_int.h"
+#include "fusediff/text.h"
+
+static void dim3(char *buf, size_t cap, const int32_t v[3])
+{
+	if (!v[0] && !v[1] && !v[2])
+		snprintf(buf, cap, "-");
+	else
+		snprintf(buf, cap, "[%d,%d,%d]", (int)v[0], (int)v[1], (int)v[2]);
+}
+
+void ui_evidence_instances(struct ui *u, struct ui_text *out, const struct cmp_pair *p, int side,
+			   size_t *budget)
+{
+	const struct cmp_part *part = &p->side[side];
+	const struct side *sd = &u->c->side[side];
+	const struct trace *t = sd->t;
+	char layer[32];
+
+	if (part->n_inst == 0)
+		return;
+	fmt_layer(layer, sizeof layer, p->layer);
+	ui_text_add(out, ROLE_DIM, 1, "  %c pass layer      start us    dur us  grid          block         stream  kernel  <- operator  input shapes",
+		    side == SIDE_A ? 'A' : 'B');
+	for (uint32_t i = 0; i < part->n_inst; i++) {
+		const struct cmp_instance *in = &part->inst[i];
+		const struct trace_kernel *k;
+		const struct trace_op *op;
+		char start[32], dur[32], grid[48], block[48], *name, *opname = NULL, *dims = NULL;
+
+		if (*budget == 0) {
+			ui_text_add(out, ROLE_DIM, 1, "    ... %u more instances not shown", part->n_inst - i);
+			return;
+		}
+		(*budget)--;
+		if (in->kernel >= t->n_kernels)
+			continue;
+		k = &t->kernels[in->kernel];
+		op = trace_find_op(t, k->external_id);
+		text_us(start, sizeof start, k->start);
+		text_us(dur, sizeof dur, k->dur);
+		dim3(grid, sizeof grid, k->grid);
+		dim3(block, sizeof block, k->block);
+		name = text_escape_dup(ui_name(u, side, k->name), strlen(ui_name(u, side, k->name)));
+		if (op) {
+			const char *o = trace_str(t, op->name), *d = op->input_dims ? trace_str(t, op->input_dims) : "";
+
+			opname = text_escape_dup(o, strlen(o));
+			dims = text_escape_dup(d, strlen(d));
+		}
+		ui_text_add(out, ROLE_NORMAL, 1, "    %4u %-8s %11s %9s  %-13s %-13s %6d  %s%s%s%s%s", in->pass, layer,
+			    start, dur, grid, block, (int)k->stream, name, op ? "  <- " : "", op ? opname : "",
+			    dims && *dims ? "  " : "", dims ? dims : "");
+		free(name);
+		free(opname);
+		free(dims);
+	}
+}
+
+void ui_evidence_pair(struct ui *u, struct ui_text *out, uint32_t pi, int width)
+{
+	const struct comparison *c = u->c;
+	const struct cmp_pair *p = &c->pairs[pi];
+	char layer[32], d[32], r[32], atoms[256];
+	size_t budget = 400;
+	static const char *const form[NAMES_COUNT] = { "short", "demangled", "as in the trace" };
+
+	fmt_layer(layer, sizeof layer, p->layer);
+	fmt_delta(d, sizeof d, p->delta_ns);
+	fmt_ratio(r, sizeof r, p->ratio);
+	atoms_format(p->atoms, "+", atoms, sizeof atoms);
+	ui_text_add(out, ROLE_HEADER, 1, "Layer %s, position %u: %s, %s, atoms %s, delta %s us/pass, B/A %s", layer,
+		    p->position, pair_kind_name((enum pair_kind)p->kind), class_name((enum op_class)p->cls), atoms,
+		    d, r);
+	if (p->fusion >= 0 && (size_t)p->fusion < c->n_fusions && c->fusions[p->fusion].evidence) {
+		char prefix[32];
+
+		snprintf(prefix, sizeof prefix, "Fusion #%d: ", p->fusion + 1);
+		ui_text_wrap(u->s, out, ROLE_FUSED, prefix, c->fusions[p->fusion].evidence, width, 2);
+	}
+	for (int s = 0; s < 2; s++) {
+		const struct cmp_part *part = &p->side[s];
+		char cnt[32], avg[32], tot[32];
+
+		fmt_count(cnt, sizeof cnt, part->count);
+		fmt_us(avg, sizeof avg, part->avg_ns);
+		fmt_us(tot, sizeof tot, part->total_ns);
+		if (part->n_names == 0) {
+			ui_text_add(out, ROLE_UNMATCHED, 1, "%c: no kernel here (a gap in the alignment)", s ? 'B' : 'A');
+			continue;
+		}
+		ui_text_add(out, ROLE_HEADER, 1, "%c: %s launches/pass, %s us average, %s us/pass; names %s (m):", s ? 'B' : 'A',
+			    cnt, avg, tot, form[u->names]);
+		for (uint32_t i = 0; i < part->n_names; i++)
+			ui_text_wrap(u->s, out, ROLE_NORMAL, "   ", ui_name(u, s, part->names[i]), width, 5);
+	}
+	ui_text_add(out, ROLE_DIM, 1, "Instances:");
+	ui_evidence_instances(u, out, p, SIDE_A, &budget);
+	ui_evidence_instances(u, out, p, SIDE_B, &budget);
+}

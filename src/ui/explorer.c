@@ -1,0 +1,720 @@
+/* explorer.c — the explorer's state and its answer to every action: moving, views, drill-down
+ * and back, sorting, searching, filtering, phases, prompts, help and CSV export. Drawing is
+ * in explorer_draw.c; the views only supply columns and cells (view_*.c). */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "explorer_int.h"
+#include "fusediff/ui_actions.h"
+
+static const struct ui_view_ops *const view_ops[VIEW_COUNT] = {
+	[VIEW_OVERVIEW] = &ui_view_overview,
+	[VIEW_LAYERS] = &ui_view_layers,
+	[VIEW_PAIRS] = &ui_view_pairs,
+	[VIEW_FUSIONS] = &ui_view_fusions,
+};
+
+static void view_open(struct ui_view *v)
+{
+	const struct ui_view_ops *ops = v->ops;
+	struct table_def def = { ops->cols, ops->n_cols, ops->cell, ops->key, ops->group, ops->quick,
+				 ops->default_sort, ops->default_reverse };
+
+	ops->build(v);
+	table_init(&v->t, &def, v, v->n_rows);
+	v->built = 1;
+}
+
+static void view_close(struct ui_view *v)
+{
+	if (!v->built)
+		return;
+	table_clear(&v->t);
+	v->ops->release(v);
+	v->built = 0;
+}
+
+void ui_view_rebuild(struct ui_view *v)
+{
+	int col = v->t.sort_col, rev = v->t.reverse;
+	unsigned quick = v->t.quick;
+	char *filter = v->t.filter ? xstrdup(v->t.filter) : NULL;
+	uint32_t sel = v->t.sel;
+	int hscroll = v->t.hscroll;
+
+	view_close(v);
+	view_open(v);
+	table_sort(&v->t, col, rev);
+	table_filter(&v->t, filter, quick);
+	if (sel != TABLE_NONE)
+		table_select_row(&v->t, sel);
+	v->t.hscroll = hscroll;
+	free(filter);
+	v->u->ev_valid = 0;
+}
+
+static void build_name_maps(struct ui *u)
+{
+	for (int s = 0; s < 2; s++) {
+		const struct side *sd = &u->c->side[s];
+		uint32_t n;
+
+		if (!sd->t || !sd->classes.infos || !sd->classes.info_of)
+			continue;
+		n = intern_count(sd->t->strings);
+		u->name_info[s] = xmalloc((n ? n : 1) * sizeof *u->name_info[s]);
+		memset(u->name_info[s], 0xff, (n ? n : 1) * sizeof *u->name_info[s]);
+		u->n_name_info[s] = n;
+		for (size_t k = 0; k < sd->t->n_kernels; k++) {
+			uint32_t id = sd->t->kernels[k].name;
+
+			if (id < n && u->name_info[s][id] == UINT32_MAX)
+				u->name_info[s][id] = sd->classes.info_of[k];
+		}
+	}
+}
+
+/* The one place the layout is computed: on every draw and on KEY_RESIZE. */
+void ui_relayout(struct ui *u)
+{
+	int cols, rows;
+
+	ui_screen_size(u->s, &cols, &rows);
+	ui_layout_compute(cols, rows, u->evidence_size, u->views[u->view].built ? u->views[u->view].t.n_view : -1,
+			  &u->layout);
+}
+
+struct ui *ui_new(struct ui_screen *s, struct comparison *c)
+{
+	struct ui *u = xcalloc(1, sizeof *u);
+
+	u->s = s;
+	u->c = c;
+	build_name_maps(u);
+	for (int i = 0; i < VIEW_COUNT; i++) {
+		u->views[i].ops = view_ops[i];
+		u->views[i].u = u;
+		u->views[i].scope_layer = SCOPE_ALL;
+		u->views[i].scope_class = -1;
+		view_open(&u->views[i]);
+	}
+	u->view = VIEW_LAYERS;
+	u->evidence_size = EVIDENCE_SMALL;
+	ui_relayout(u);
+	return u;
+}
+
+void ui_free(struct ui *u)
+{
+	if (!u)
+		return;
+	for (int i = 0; i < VIEW_COUNT; i++)
+		view_close(&u->views[i]);
+	ui_text_clear(&u->ev);
+	free(u->name_info[0]);
+	free(u->name_info[1]);
+	free(u->export_path);
+	free(u);
+}
+
+const char *ui_message(const struct ui *u)
+{
+	return u->message;
+}
+
+enum ui_view_id ui_view(const struct ui *u)
+{
+	return (enum ui_view_id)u->view;
+}
+
+static struct ui_view *cur(struct ui *u)
+{
+	return &u->views[u->view];
+}
+
+static int table_rows(const struct ui *u)
+{
+	return u->layout.table_h > 1 ? u->layout.table_h - 1 : 1;
+}
+
+static int scoped(const struct ui *u)
+{
+	const struct ui_view *p = &u->views[VIEW_PAIRS];
+
+	return u->view == VIEW_PAIRS && (p->scope_layer != SCOPE_ALL || p->scope_class >= 0);
+}
+
+static int can_go_back(const struct ui *u)
+{
+	return u->focus_evidence || u->depth > 0 || scoped(u);
+}
+
+static void set_pairs_scope(struct ui *u, int32_t layer, int cls)
+{
+	struct ui_view *p = &u->views[VIEW_PAIRS];
+
+	if (p->scope_layer == layer && p->scope_class == cls)
+		return;
+	p->scope_layer = layer;
+	p->scope_class = cls;
+	ui_view_rebuild(p);
+	table_select_pos(&p->t, 0);
+	p->t.top = 0;
+}
+
+void ui_goto_pairs(struct ui *u, int32_t layer, int cls)
+{
+	struct ui_view *p = &u->views[VIEW_PAIRS];
+
+	if (u->depth < (int)(sizeof u->nav / sizeof u->nav[0])) {
+		u->nav[u->depth++] = (struct ui_nav){ u->view, p->scope_layer, p->scope_class, cur(u)->t.sel };
+	}
+	set_pairs_scope(u, layer, cls);
+	u->view = VIEW_PAIRS;
+	u->focus_evidence = 0;
+	u->ev_valid = 0;
+}
+
+static void go_back(struct ui *u)
+{
+	if (u->focus_evidence) {
+		u->focus_evidence = 0;
+	} else if (u->depth > 0) {
+		struct ui_nav n = u->nav[--u->depth];
+
+		set_pairs_scope(u, n.scope_layer, n.scope_class);
+		u->view = n.view;
+		if (n.sel != TABLE_NONE)
+			table_select_row(&cur(u)->t, n.sel);
+	} else if (scoped(u)) {
+		set_pairs_scope(u, SCOPE_ALL, -1);
+	}
+	u->ev_valid = 0;
+}
+
+static void switch_view(struct ui *u, int view)
+{
+	u->view = (view + VIEW_COUNT) % VIEW_COUNT;
+	u->depth = 0;
+	u->focus_evidence = 0;
+	u->ev_valid = 0;
+}
+
+static void next_phase(struct ui *u)
+{
+	int phases[PHASE_COUNT + 1], n = 0, i, next;
+	struct fd_error err;
+
+	phases[n++] = PHASE_PREFILL;
+	phases[n++] = PHASE_DECODE;
+	if (u->c->side[0].phase_passes[PHASE_MIXED] || u->c->side[1].phase_passes[PHASE_MIXED])
+		phases[n++] = PHASE_MIXED;
+	phases[n++] = PHASE_COUNT;
+	for (i = 0; i < n && phases[i] != u->c->phase; i++)
+		;
+	next = phases[(i + 1) % n];
+	if (comparison_set_phase(u->c, next, &err) < 0) {
+		ui_set_message(u, ROLE_ERROR, "%s", err.msg);
+		return;
+	}
+	for (int v = 0; v < VIEW_COUNT; v++) {
+		ui_view_rebuild(&u->views[v]);
+		table_select_pos(&u->views[v].t, 0);
+	}
+	u->focus_evidence = 0;
+	ui_set_message(u, ROLE_NORMAL, "phase: %s (%u passes in A, %u in B)", phase_name((enum phase)u->c->phase),
+		       u->c->passes[0], u->c->passes[1]);
+}
+
+static void set_names(struct ui *u, int names)
+{
+	static const char *const what[NAMES_COUNT] = { "short", "demangled", "as in the trace (mangled)" };
+
+	u->names = names % NAMES_COUNT;
+	for (int v = 0; v < VIEW_COUNT; v++)
+		ui_view_rebuild(&u->views[v]);
+	ui_set_message(u, ROLE_NORMAL, "kernel names: %s", what[u->names]);
+}
+
+/* The next sortable column after (dir 1) or before (dir -1) col, wrapping. */
+static int next_sort_col(const struct table *t, int col, int dir)
+{
+	for (int i = 0; i < t->def.n_cols; i++) {
+		col = col < 0 ? (dir > 0 ? 0 : t->def.n_cols - 1) : (col + dir + t->def.n_cols) % t->def.n_cols;
+		if (!(t->def.cols[col].flags & (TABLE_COL_NOSORT | TABLE_COL_BAR)))
+			return col;
+	}
+	return -1;
+}
+
+static void sort_message(struct ui *u)
+{
+	struct table *t = &cur(u)->t;
+
+	if (t->sort_col < 0)
+		ui_set_message(u, ROLE_NORMAL, "sorted in alignment order%s", t->reverse ? ", reversed" : "");
+	else
+		ui_set_message(u, ROLE_NORMAL, "sorted by %s%s", t->def.cols[t->sort_col].title,
+			       t->reverse ? ", reversed" : "");
+}
+
+static void apply_filter(struct ui *u, const char *text, unsigned quick)
+{
+	struct table *t = &cur(u)->t;
+
+	table_filter(t, text, quick);
+	u->ev_valid = 0;
+	if (!t->filter && !t->quick)
+		ui_set_message(u, ROLE_NORMAL, "no filter: %u rows", t->n_view);
+	else
+		ui_set_message(u, t->n_view ? ROLE_NORMAL : ROLE_ERROR, "%u of %u rows shown%s", t->n_view, t->n_rows,
+			       t->n_view ? "" : " (c clears the filter)");
+}
+
+static void do_search(struct ui *u, int dir)
+{
+	if (!u->search[0]) {
+		ui_set_message(u, ROLE_NORMAL, "nothing to search for: press / first");
+		return;
+	}
+	if (table_search(&cur(u)->t, u->search, dir) < 0)
+		ui_set_message(u, ROLE_ERROR, "not found: %s", u->search);
+	else
+		ui_set_message(u, ROLE_NORMAL, "/%s", u->search);
+	u->ev_valid = 0;
+}
+
+/* --- export ----------------------------------------------------------------------------- */
+
+static char *default_export_path(struct ui *u)
+{
+	const char *trace = u->c->side[0].t ? u->c->side[0].t->path : NULL;
+	const char *slash = trace ? strrchr(trace, '/') : NULL;
+	const struct ui_view *p = &u->views[VIEW_PAIRS];
+	char scope[64] = "";
+
+	if (u->view == VIEW_PAIRS && p->scope_layer != SCOPE_ALL) {
+		if (p->scope_layer >= 0)
+			snprintf(scope, sizeof scope, "-layer%d", (int)p->scope_layer);
+		else
+			fmt_layer(scope + 1, sizeof scope - 1, p->scope_layer), scope[0] = '-';
+	}
+	return xasprintf("%.*s%sfusediff-%s%s-%s.csv", slash ? (int)(slash - trace + 1) : 0, slash ? trace : "",
+			 "", cur(u)->ops->name, scope, phase_name((enum phase)u->c->phase));
+}
+
+static void export_csv(struct ui *u, const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	char *tmp = xasprintf("%.*s%s.fusediff-XXXXXX", slash ? (int)(slash - path + 1) : 0, slash ? path : "",
+			      slash ? "" : "");
+	int fd = mkstemp(tmp);
+	FILE *f;
+	int saved;
+
+	if (fd < 0) {
+		ui_set_message(u, ROLE_ERROR, "cannot write next to %s: %s", path, strerror(errno));
+		free(tmp);
+		return;
+	}
+	f = fdopen(fd, "w");
+	if (!f || table_write_csv(f, &cur(u)->t) < 0 || fclose(f) != 0 || rename(tmp, path) < 0) {
+		saved = errno;
+		if (!f)
+			close(fd);
+		unlink(tmp);
+		ui_set_message(u, ROLE_ERROR, "cannot write %s: %s", path, strerror(saved));
+	} else {
+		ui_set_message(u, ROLE_NORMAL, "wrote %u rows to %s", cur(u)->t.n_view, path);
+	}
+	free(tmp);
+}
+
+/* --- prompts ---------------------------------------------------------------------------- */
+
+static void open_prompt(struct ui *u, int kind, const char *initial)
+{
+	u->prompt = kind;
+	snprintf(u->input, sizeof u->input, "%s", initial ? initial : "");
+	u->message[0] = '\0';
+}
+
+static void input_add(struct ui *u, int cp)
+{
+	size_t len = strlen(u->input);
+	char enc[5] = { 0 };
+
+	if (cp < 0x80)
+		enc[0] = (char)cp;
+	else if (cp < 0x800)
+		enc[0] = (char)(0xc0 | cp >> 6), enc[1] = (char)(0x80 | (cp & 0x3f));
+	else if (cp < 0x10000)
+		enc[0] = (char)(0xe0 | cp >> 12), enc[1] = (char)(0x80 | (cp >> 6 & 0x3f)),
+		enc[2] = (char)(0x80 | (cp & 0x3f));
+	else
+		enc[0] = (char)(0xf0 | cp >> 18), enc[1] = (char)(0x80 | (cp >> 12 & 0x3f)),
+		enc[2] = (char)(0x80 | (cp >> 6 & 0x3f)), enc[3] = (char)(0x80 | (cp & 0x3f));
+	if (len + strlen(enc) < sizeof u->input)
+		memcpy(u->input + len, enc, strlen(enc) + 1);
+}
+
+static void input_backspace(struct ui *u)
+{
+	size_t len = strlen(u->input);
+
+	while (len > 0 && ((unsigned char)u->input[len - 1] & 0xc0) == 0x80)
+		len--;
+	if (len > 0)
+		len--;
+	u->input[len] = '\0';
+}
+
+static void prompt_accept(struct ui *u)
+{
+	int kind = u->prompt;
+
+	u->prompt = PROMPT_NONE;
+	switch (kind) {
+	case PROMPT_SEARCH:
+		snprintf(u->search, sizeof u->search, "%s", u->input);
+		do_search(u, 1);
+		break;
+	case PROMPT_FILTER: apply_filter(u, u->input, cur(u)->t.quick); break;
+	case PROMPT_EXPORT:
+		if (!u->input[0]) {
+			ui_set_message(u, ROLE_NORMAL, "not exported");
+			break;
+		}
+		free(u->export_path);
+		u->export_path = xstrdup(u->input);
+		if (access(u->export_path, F_OK) == 0) {
+			open_prompt(u, PROMPT_OVERWRITE, "");
+			break;
+		}
+		export_csv(u, u->export_path);
+		break;
+	default: break;
+	}
+}
+
+static void prompt_key(struct ui *u, int key)
+{
+	if (u->prompt == PROMPT_OVERWRITE) {
+		u->prompt = PROMPT_NONE;
+		if (key == 'y' || key == 'Y')
+			export_csv(u, u->export_path);
+		else
+			ui_set_message(u, ROLE_NORMAL, "not exported: %s exists", u->export_path);
+		return;
+	}
+	switch (key) {
+	case UI_KEY_ENTER: prompt_accept(u); break;
+	case UI_KEY_ESC:
+	case 3: /* C-c */
+		u->prompt = PROMPT_NONE;
+		ui_set_message(u, ROLE_NORMAL, "cancelled");
+		break;
+	case UI_KEY_BACKSPACE: input_backspace(u); break;
+	case 21: /* C-u */ u->input[0] = '\0'; break;
+	default:
+		if (key >= 0x20 && key < 0x110000 && key != 0x7f)
+			input_add(u, key);
+		break;
+	}
+}
+
+/* --- the sort column picker and help ---------------------------------------------------- */
+
+static void picker_key(struct ui *u, int key)
+{
+	struct table *t = &cur(u)->t;
+	enum ui_action a = ui_action_for_key(key);
+
+	if (a == ACT_UP)
+		u->picker_sel = next_sort_col(t, u->picker_sel, -1);
+	else if (a == ACT_DOWN)
+		u->picker_sel = next_sort_col(t, u->picker_sel, 1);
+	else if (key == UI_KEY_ENTER) {
+		u->picker = 0;
+		table_sort(t, u->picker_sel, t->sort_col == u->picker_sel ? !t->reverse : 0);
+		sort_message(u);
+		u->ev_valid = 0;
+	} else if (key == UI_KEY_ESC || a == ACT_QUIT || a == ACT_SORT || a == ACT_BACK) {
+		u->picker = 0;
+	}
+}
+
+static int help_lines(void)
+{
+	int n = 0;
+
+	for (size_t i = 0; i < ACT_COUNT - 1; i++)
+		n += 1 + (ui_actions[i].group != NULL) * 2;
+	return n;
+}
+
+static void help_key(struct ui *u, int key)
+{
+	enum ui_action a = ui_action_for_key(key);
+	int h = u->layout.rows - 6, max = help_lines() - h;
+
+	if (a == ACT_DOWN)
+		u->help_top++;
+	else if (a == ACT_UP)
+		u->help_top--;
+	else if (a == ACT_PAGE_DOWN)
+		u->help_top += h;
+	else if (a == ACT_PAGE_UP)
+		u->help_top -= h;
+	else
+		u->help = 0;
+	if (u->help_top > max)
+		u->help_top = max;
+	if (u->help_top < 0)
+		u->help_top = 0;
+}
+
+/* --- the evidence pane ------------------------------------------------------------------ */
+
+static int evidence_key(struct ui *u, enum ui_action a)
+{
+	int h = u->layout.evidence_h - 1;
+	long top = (long)u->ev_top, max = (long)u->ev.n - h;
+
+	switch (a) {
+	case ACT_UP: top--; break;
+	case ACT_DOWN: top++; break;
+	case ACT_PAGE_UP: top -= h; break;
+	case ACT_PAGE_DOWN: top += h; break;
+	case ACT_TOP: top = 0; break;
+	case ACT_BOTTOM: top = max; break;
+	case ACT_RIGHT: u->ev_hscroll += 8; return 1;
+	case ACT_LEFT:
+		if (u->ev_hscroll > 0) {
+			u->ev_hscroll = u->ev_hscroll > 8 ? u->ev_hscroll - 8 : 0;
+			return 1;
+		}
+		go_back(u);
+		return 1;
+	case ACT_ENTER: return 1;
+	default: return 0;
+	}
+	if (top > max)
+		top = max;
+	if (top < 0)
+		top = 0;
+	u->ev_top = (uint32_t)top;
+	return 1;
+}
+
+/* --- the mouse ---------------------------------------------------------------------------- */
+
+static void mouse(struct ui *u, const struct ui_event *ev)
+{
+	const struct ui_layout *l = &u->layout;
+	struct table *t = &cur(u)->t;
+	int in_evidence = l->evidence_h && ev->y >= l->evidence_y && ev->y < l->evidence_y + l->evidence_h;
+
+	if (l->too_small || u->help || u->picker || u->prompt)
+		return;
+	if (ev->mouse == UI_MOUSE_WHEEL_UP || ev->mouse == UI_MOUSE_WHEEL_DOWN) {
+		int d = ev->mouse == UI_MOUSE_WHEEL_UP ? -3 : 3;
+
+		if (in_evidence) {
+			long top = (long)u->ev_top + d, max = (long)u->ev.n - (l->evidence_h - 1);
+
+			u->ev_top = (uint32_t)(top > max ? (max > 0 ? max : 0) : top < 0 ? 0 : top);
+		} else {
+			table_scroll(t, d, table_rows(u));
+			u->ev_valid = 0;
+		}
+		return;
+	}
+	if (ev->y == l->tabs_y) {
+		for (int i = 0; i < VIEW_COUNT; i++)
+			if (ev->x >= u->tab_x[i] && ev->x < u->tab_x[i + 1])
+				switch_view(u, i);
+		return;
+	}
+	if (ev->y == l->table_y) { /* a column title: sort by it */
+		struct table_layout tl;
+
+		table_layout(t->def.cols, t->def.n_cols, l->cols, &tl);
+		for (int i = 0; i < tl.n; i++)
+			if (ev->x >= tl.x[i] && ev->x < tl.x[i] + tl.w[i] &&
+			    !(t->def.cols[tl.col[i]].flags & (TABLE_COL_NOSORT | TABLE_COL_BAR))) {
+				table_sort(t, tl.col[i], t->sort_col == tl.col[i] ? !t->reverse : 0);
+				sort_message(u);
+			}
+		return;
+	}
+	if (in_evidence) {
+		u->focus_evidence = 1;
+		return;
+	}
+	{
+		uint32_t row = ui_table_row_at(t, l->table_y, l->table_h, ev->y);
+
+		if (row == TABLE_NONE)
+			return;
+		table_select_row(t, row);
+		u->focus_evidence = 0;
+		u->ev_valid = 0;
+		if (ev->mouse == UI_MOUSE_DOUBLE && !cur(u)->ops->enter(cur(u), row)) {
+			u->focus_evidence = 1;
+		}
+	}
+}
+
+/* --- actions ------------------------------------------------------------------------------ */
+
+static int act(struct ui *u, enum ui_action a)
+{
+	struct ui_view *v = cur(u);
+	struct table *t = &v->t;
+
+	switch (a) {
+	case ACT_UP: table_move(t, -1); break;
+	case ACT_DOWN: table_move(t, 1); break;
+	case ACT_PAGE_UP: table_move(t, -table_rows(u)); break;
+	case ACT_PAGE_DOWN: table_move(t, table_rows(u)); break;
+	case ACT_TOP: table_move(t, -(long)t->n_view); break;
+	case ACT_BOTTOM: table_move(t, (long)t->n_view); break;
+	case ACT_LEFT:
+		if (can_go_back(u))
+			go_back(u);
+		else
+			t->hscroll = t->hscroll > 8 ? t->hscroll - 8 : 0;
+		break;
+	case ACT_RIGHT: t->hscroll += 8; break;
+	case ACT_ENTER:
+		if (t->sel == TABLE_NONE)
+			break;
+		if (!v->ops->enter(v, t->sel)) {
+			if (u->evidence_size == EVIDENCE_HIDDEN) {
+				u->evidence_size = EVIDENCE_LARGE;
+				ui_relayout(u);
+			}
+			u->focus_evidence = 1;
+			u->ev_top = 0;
+			u->ev_hscroll = 0;
+		}
+		break;
+	case ACT_BACK:
+		if (can_go_back(u))
+			go_back(u);
+		break;
+	case ACT_VIEW_NEXT: switch_view(u, u->view + 1); break;
+	case ACT_VIEW_PREV: switch_view(u, u->view - 1); break;
+	case ACT_VIEW_OVERVIEW: switch_view(u, VIEW_OVERVIEW); break;
+	case ACT_VIEW_LAYERS: switch_view(u, VIEW_LAYERS); break;
+	case ACT_VIEW_PAIRS: switch_view(u, VIEW_PAIRS); break;
+	case ACT_VIEW_FUSIONS: switch_view(u, VIEW_FUSIONS); break;
+	case ACT_PHASE: next_phase(u); break;
+	case ACT_EVIDENCE:
+		u->evidence_size = (u->evidence_size + 1) % EVIDENCE_SIZES;
+		if (u->evidence_size == EVIDENCE_HIDDEN)
+			u->focus_evidence = 0;
+		ui_relayout(u);
+		break;
+	case ACT_NAMES: set_names(u, u->names + 1); break;
+	case ACT_SORT:
+		u->picker = 1;
+		u->picker_sel = t->sort_col >= 0 ? t->sort_col : next_sort_col(t, -1, 1);
+		break;
+	case ACT_SORT_LEFT:
+	case ACT_SORT_RIGHT:
+		table_sort(t, next_sort_col(t, t->sort_col, a == ACT_SORT_LEFT ? -1 : 1), 0);
+		sort_message(u);
+		break;
+	case ACT_REVERSE:
+		table_sort(t, t->sort_col, !t->reverse);
+		sort_message(u);
+		break;
+	case ACT_SEARCH: open_prompt(u, PROMPT_SEARCH, ""); break;
+	case ACT_SEARCH_NEXT: do_search(u, 1); break;
+	case ACT_SEARCH_PREV: do_search(u, -1); break;
+	case ACT_FILTER: open_prompt(u, PROMPT_FILTER, t->filter); break;
+	case ACT_ONLY_FUSIONS:
+	case ACT_ONLY_MISMATCHES: {
+		unsigned bit = a == ACT_ONLY_FUSIONS ? QUICK_FUSIONS : QUICK_MISMATCHES;
+
+		if (!v->ops->quick) {
+			ui_set_message(u, ROLE_NORMAL, "every row of %s is a fusion difference", v->ops->name);
+			break;
+		}
+		apply_filter(u, t->filter, t->quick ^ bit);
+		break;
+	}
+	case ACT_CLEAR_FILTER: apply_filter(u, NULL, 0); break;
+	case ACT_EXPORT: {
+		char *path = default_export_path(u);
+
+		open_prompt(u, PROMPT_EXPORT, path);
+		free(path);
+		break;
+	}
+	case ACT_HELP:
+		u->help = 1;
+		u->help_top = 0;
+		break;
+	case ACT_REDRAW:
+		if (!ui_screen_headless(u->s))
+			clearok(curscr, TRUE);
+		break;
+	case ACT_QUIT:
+		if (can_go_back(u)) {
+			go_back(u);
+			break;
+		}
+		return 1;
+	case ACT_QUIT_NOW: return 1;
+	default: break;
+	}
+	return 0;
+}
+
+int ui_handle(struct ui *u, const struct ui_event *ev)
+{
+	enum ui_action a;
+
+	if (ev->key == UI_KEY_RESIZE) {
+		ui_relayout(u);
+		return 0;
+	}
+	if (u->layout.too_small) {
+		a = ui_action_for_key(ev->key);
+		return a == ACT_QUIT || a == ACT_QUIT_NOW;
+	}
+	if (ev->key == UI_KEY_MOUSE) {
+		mouse(u, ev);
+		return 0;
+	}
+	u->message[0] = '\0';
+	if (u->help) {
+		help_key(u, ev->key);
+		return 0;
+	}
+	if (u->picker) {
+		picker_key(u, ev->key);
+		return 0;
+	}
+	if (u->prompt) {
+		prompt_key(u, ev->key);
+		return 0;
+	}
+	a = ui_action_for_key(ev->key);
+	if (u->focus_evidence && evidence_key(u, a))
+		return 0;
+	return act(u, a);
+}
+
+int ui_key(struct ui *u, int key)
+{
+	struct ui_event ev = { key, UI_MOUSE_NONE, 0, 0 };
+
+	return ui_handle(u, &ev);
+}

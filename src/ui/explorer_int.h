@@ -1,0 +1,156 @@
+/* explorer_int.h — the explorer's state and the interface between its generic part
+ * (explorer.c: keys, drawing, prompts, help, export) and the four views, which only supply
+ * columns, cells, sort keys, quick filters, evidence and drill-down. Private to src/ui/. */
+#ifndef FUSEDIFF_EXPLORER_INT_H
+#define FUSEDIFF_EXPLORER_INT_H
+
+#include <stdint.h>
+
+#include "fusediff/compare.h"
+#include "fusediff/table.h"
+#include "fusediff/ui_explorer.h"
+#include "ui_int.h"
+
+/* Quick filter bits. */
+enum { QUICK_FUSIONS = 1, QUICK_MISMATCHES = 2 };
+
+/* Kernel name forms cycled with m. */
+enum { NAMES_SHORT, NAMES_DEMANGLED, NAMES_RAW, NAMES_COUNT };
+
+/* Lines of text for the evidence pane. */
+struct ui_line {
+	char *text; /* owned */
+	int role;
+	int raw; /* 1: already escaped or our own text */
+};
+
+struct ui_text {
+	struct ui_line *lines;
+	size_t n, cap;
+};
+
+void ui_text_add(struct ui_text *t, int role, int raw, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+/* Add raw text (a kernel name, a sentence) wrapped to width cells, every line after the first
+ * indented by indent blanks; prefix (our own text) starts the first line. */
+void ui_text_wrap(struct ui_screen *s, struct ui_text *t, int role, const char *prefix, const char *text,
+		  int width, int indent);
+void ui_text_clear(struct ui_text *t);
+
+struct ui_view;
+
+struct ui_view_ops {
+	const char *name;
+	const struct table_column *cols;
+	int n_cols;
+	int default_sort, default_reverse;
+	/* (Re)build the rows from the comparison; release frees them. */
+	void (*build)(struct ui_view *v);
+	void (*release)(struct ui_view *v);
+	void (*cell)(void *v, uint32_t row, int col, struct table_cell *out);
+	void (*key)(void *v, uint32_t row, int col, struct table_key *out);
+	uint32_t (*group)(void *v, uint32_t row);
+	int (*quick)(void *v, uint32_t row, unsigned mask);
+	/* The evidence of row, for a pane width cells wide. */
+	void (*evidence)(struct ui_view *v, uint32_t row, struct ui_text *out, int width);
+	/* Drill down from row: 1 when it went somewhere, 0 to focus the evidence. */
+	int (*enter)(struct ui_view *v, uint32_t row);
+	/* Short description of the scope for the breadcrumbs ("layer 3"), "" when none. */
+	void (*scope)(struct ui_view *v, char *buf, size_t cap);
+};
+
+#define SCOPE_ALL INT32_MIN
+
+struct ui_view {
+	const struct ui_view_ops *ops;
+	struct ui *u;
+	struct table t;
+	int built;
+	uint32_t n_rows;
+	uint32_t *ref;	/* row -> model index (class, layer, pair, fusion) */
+	uint32_t *sub;	/* row -> line within its group */
+	uint32_t *lead; /* row -> first row of its group */
+	char **strs;	/* per row, view-defined (owned) */
+	uint8_t *flags; /* per row, view-defined */
+	int32_t scope_layer; /* Pairs: one layer, or SCOPE_ALL */
+	int scope_class;     /* Pairs: one class, or -1 */
+};
+
+extern const struct ui_view_ops ui_view_overview, ui_view_layers, ui_view_pairs, ui_view_fusions;
+
+/* Where we came from, for back. */
+struct ui_nav {
+	int view;
+	int32_t scope_layer;
+	int scope_class;
+	uint32_t sel;
+};
+
+enum prompt_kind { PROMPT_NONE, PROMPT_SEARCH, PROMPT_FILTER, PROMPT_EXPORT, PROMPT_OVERWRITE };
+
+struct ui {
+	struct ui_screen *s;
+	struct comparison *c;
+	struct ui_view views[VIEW_COUNT];
+	int view;
+	struct ui_nav nav[16];
+	int depth;
+	struct ui_layout layout;
+	int evidence_size;
+	int focus_evidence;
+	int names;
+	/* the evidence shown: cached until the selection, names or width change */
+	struct ui_text ev;
+	int ev_valid, ev_view, ev_names, ev_width;
+	uint32_t ev_row;
+	uint32_t ev_top;
+	int ev_hscroll;
+	/* prompt on the status line */
+	int prompt;
+	char input[512];
+	char *export_path;
+	/* sort column picker */
+	int picker;
+	int picker_sel;
+	/* help */
+	int help;
+	int help_top;
+	char search[512];
+	char message[512];
+	int message_role;
+	int tab_x[VIEW_COUNT + 1]; /* where the view names were drawn, for the mouse */
+	/* per side: name id -> index into classes.infos, UINT32_MAX when none */
+	uint32_t *name_info[2];
+	uint32_t n_name_info[2];
+};
+
+/* format.c */
+void fmt_us(char *buf, size_t cap, double ns);	  /* "12.3", "-" for NAN */
+void fmt_delta(char *buf, size_t cap, double ns); /* "+12.3", "-4.56", "0" */
+void fmt_ratio(char *buf, size_t cap, double r);  /* "0.44", "-" for NAN */
+void fmt_count(char *buf, size_t cap, double n);  /* "8", "0.5" */
+void fmt_layer(char *buf, size_t cap, int32_t layer); /* "3", "prologue", "epilogue" */
+/* A list of layers compressed into ranges: "pro 0-7 epi". */
+void fmt_layers(char *buf, size_t cap, const int32_t *layers, uint32_t n);
+int delta_role(double delta_ns);
+/* Sort key of a layer index: prologue first, epilogue last. */
+double layer_order(int32_t layer);
+/* The name of kernel name id on side in the current form (borrowed). */
+const char *ui_name(const struct ui *u, int side, uint32_t name);
+/* The kernel_info of a name id on side, or NULL. */
+const struct kernel_info *ui_name_info(const struct ui *u, int side, uint32_t name);
+void ui_set_message(struct ui *u, int role, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* evidence.c: the instances of one side of a pair as lines. */
+void ui_evidence_instances(struct ui *u, struct ui_text *out, const struct cmp_pair *p, int side,
+			   size_t *budget);
+void ui_evidence_pair(struct ui *u, struct ui_text *out, uint32_t pair, int width);
+
+/* explorer.c: go to the Pairs view scoped to a layer or class, remembering where we were. */
+void ui_goto_pairs(struct ui *u, int32_t layer, int cls);
+/* Compute the layout for the screen's size, the evidence size and the current table. */
+void ui_relayout(struct ui *u);
+/* Rebuild a view (after a scope, phase or names change), keeping its sort and filters. */
+void ui_view_rebuild(struct ui_view *v);
+
+#endif

@@ -1,0 +1,202 @@
+/* format.c — numbers, layer names, kernel names and text lines as the explorer shows them. */
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "explorer_int.h"
+#include "fusediff/text.h"
+
+void fmt_us(char *buf, size_t cap, double ns)
+{
+	if (isnan(ns))
+		snprintf(buf, cap, "-");
+	else
+		text_us(buf, cap, (int64_t)llround(ns));
+}
+
+void fmt_delta(char *buf, size_t cap, double ns)
+{
+	if (isnan(ns)) {
+		snprintf(buf, cap, "-");
+		return;
+	}
+	if (llround(ns) == 0) {
+		snprintf(buf, cap, "0");
+		return;
+	}
+	buf[0] = ns > 0 ? '+' : '-';
+	if (cap > 1)
+		text_us(buf + 1, cap - 1, (int64_t)llround(fabs(ns)));
+}
+
+void fmt_ratio(char *buf, size_t cap, double r)
+{
+	if (isnan(r) || isinf(r))
+		snprintf(buf, cap, "-");
+	else if (r < 10)
+		snprintf(buf, cap, "%.2f", r);
+	else if (r < 100)
+		snprintf(buf, cap, "%.1f", r);
+	else
+		snprintf(buf, cap, "%.0f", r);
+}
+
+void fmt_count(char *buf, size_t cap, double n)
+{
+	if (isnan(n))
+		snprintf(buf, cap, "-");
+	else if (fabs(n - round(n)) < 0.005)
+		snprintf(buf, cap, "%.0f", n);
+	else if (n < 10)
+		snprintf(buf, cap, "%.2f", n);
+	else
+		snprintf(buf, cap, "%.1f", n);
+}
+
+void fmt_layer(char *buf, size_t cap, int32_t layer)
+{
+	if (layer == LAYER_PROLOGUE)
+		snprintf(buf, cap, "prologue");
+	else if (layer == LAYER_EPILOGUE)
+		snprintf(buf, cap, "epilogue");
+	else
+		snprintf(buf, cap, "%d", (int)layer);
+}
+
+double layer_order(int32_t layer)
+{
+	if (layer == LAYER_PROLOGUE)
+		return -1;
+	if (layer == LAYER_EPILOGUE)
+		return 1e9;
+	return layer;
+}
+
+void fmt_layers(char *buf, size_t cap, const int32_t *layers, uint32_t n)
+{
+	size_t len = 0;
+	int pro = 0, epi = 0;
+
+	if (cap == 0)
+		return;
+	buf[0] = '\0';
+	for (uint32_t i = 0; i < n; i++) {
+		pro |= layers[i] == LAYER_PROLOGUE;
+		epi |= layers[i] == LAYER_EPILOGUE;
+	}
+	if (pro)
+		len += (size_t)snprintf(buf + len, cap - len, "pro");
+	for (uint32_t i = 0; i < n && len < cap; i++) {
+		uint32_t j = i;
+
+		if (layers[i] < 0)
+			continue;
+		while (j + 1 < n && layers[j + 1] == layers[j] + 1)
+			j++;
+		if (j == i)
+			len += (size_t)snprintf(buf + len, cap - len, "%s%d", len ? "," : "", (int)layers[i]);
+		else
+			len += (size_t)snprintf(buf + len, cap - len, "%s%d-%d", len ? "," : "", (int)layers[i],
+						(int)layers[j]);
+		i = j;
+	}
+	if (epi && len < cap)
+		snprintf(buf + len, cap - len, "%sepi", len ? "," : "");
+}
+
+int delta_role(double d)
+{
+	if (isnan(d) || llround(d) == 0)
+		return ROLE_NORMAL;
+	return d > 0 ? ROLE_WORSE : ROLE_BETTER;
+}
+
+const struct kernel_info *ui_name_info(const struct ui *u, int side, uint32_t name)
+{
+	const struct side *sd = &u->c->side[side];
+
+	if (name >= u->n_name_info[side] || u->name_info[side][name] == UINT32_MAX)
+		return NULL;
+	return &sd->classes.infos[u->name_info[side][name]];
+}
+
+const char *ui_name(const struct ui *u, int side, uint32_t name)
+{
+	const struct kernel_info *ki = ui_name_info(u, side, name);
+
+	if (u->names == NAMES_SHORT && ki && ki->short_name && *ki->short_name)
+		return ki->short_name;
+	if (u->names == NAMES_DEMANGLED && ki && ki->demangled)
+		return ki->demangled;
+	return trace_str(u->c->side[side].t, name);
+}
+
+void ui_set_message(struct ui *u, int role, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(u->message, sizeof u->message, fmt, ap);
+	va_end(ap);
+	u->message_role = role;
+}
+
+void ui_text_add(struct ui_text *t, int role, int raw, const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	s = xmalloc((size_t)n + 1);
+	va_start(ap, fmt);
+	vsnprintf(s, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	VEC_RESERVE(t->lines, t->n, t->cap);
+	t->lines[t->n++] = (struct ui_line){ s, role, raw };
+}
+
+void ui_text_wrap(struct ui_screen *s, struct ui_text *t, int role, const char *prefix, const char *text,
+		  int width, int indent)
+{
+	char *esc = text_escape_dup(text, strlen(text));
+	size_t len = strlen(esc), i = 0, plen = strlen(prefix);
+	int first = 1;
+
+	if (width < indent + 10)
+		width = indent + 10;
+	do {
+		int avail = width - (first ? ui_text_width(s, prefix, 1) : indent), used = 0;
+		size_t start = i, cut = 0;
+
+		/* take whole characters while they fit; prefer to break after a space or comma */
+		while (i < len) {
+			unsigned char c = (unsigned char)esc[i];
+			size_t n = c < 0x80 ? 1 : (c & 0xe0) == 0xc0 ? 2 : (c & 0xf0) == 0xe0 ? 3 : 4;
+
+			if (used + 1 > avail)
+				break;
+			i += n;
+			used++;
+			if (c == ' ' || c == ',')
+				cut = i;
+		}
+		if (i < len && cut > start && cut - start > (size_t)avail / 2)
+			i = cut;
+		ui_text_add(t, role, 1, "%*s%.*s%.*s", first ? 0 : indent, "", first ? (int)plen : 0, prefix,
+			    (int)(i - start), esc + start);
+		first = 0;
+	} while (i < len);
+	free(esc);
+}
+
+void ui_text_clear(struct ui_text *t)
+{
+	for (size_t i = 0; i < t->n; i++)
+		free(t->lines[i].text);
+	free(t->lines);
+	memset(t, 0, sizeof *t);
+}

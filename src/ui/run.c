@@ -1,0 +1,314 @@
+/* run.c — the explorer's loops: interactive, --headless scripts, and the loading screen. */
+#include <ctype.h>
+#include <errno.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "explorer_int.h"
+#include "fusediff/text.h"
+#include "fusediff/ui_actions.h"
+
+int ui_run(struct ui *u)
+{
+	ui_draw(u);
+	ui_screen_flush(u->s);
+	for (;;) {
+		struct ui_event ev;
+		int rc = ui_screen_read(u->s, &ev, 1000);
+
+		if (rc < 0)
+			return 128 + ui_screen_signal();
+		if (rc == 0)
+			continue;
+		if (ui_handle(u, &ev))
+			return 0;
+		ui_draw(u);
+		ui_screen_flush(u->s);
+	}
+}
+
+/* --- --headless scripts ------------------------------------------------------------------- */
+
+static int dump_screen(struct ui *u, const char *name, struct fd_error *err)
+{
+	const char *dir = getenv("FUSEDIFF_DUMP_DIR");
+	char *path;
+	FILE *f;
+	int rc;
+
+	for (const char *p = name; *p; p++)
+		if (!isalnum((unsigned char)*p) && *p != '-' && *p != '_' && *p != '.') {
+			fd_error_set(err, "':dump %s': use letters, digits, '-', '_' and '.' in the name", name);
+			return -1;
+		}
+	if (!*name || name[0] == '.') {
+		fd_error_set(err, "':dump' needs a name such as 'layers'");
+		return -1;
+	}
+	path = xasprintf("%s/%s.screen", dir && *dir ? dir : ".", name);
+	ui_draw(u);
+	f = fopen(path, "w");
+	if (!f) {
+		fd_error_set(err, "%s: %s", path, strerror(errno));
+		free(path);
+		return -1;
+	}
+	rc = ui_screen_dump(u->s, f);
+	if (fclose(f) != 0)
+		rc = -1;
+	if (rc < 0)
+		fd_error_set(err, "%s: write error", path);
+	free(path);
+	return rc;
+}
+
+/* The key a script line names: an action (its first default key) or a key name. */
+static int script_key(const char *line)
+{
+	enum ui_action a = ui_action_from_name(line);
+
+	if (a != ACT_NONE) {
+		const struct ui_action_def *d = ui_action_def(a);
+		char first[32];
+		size_t n = strcspn(d->keys, " ");
+
+		snprintf(first, sizeof first, "%.*s", (int)n, d->keys);
+		return ui_key_from_name(first);
+	}
+	return ui_key_from_name(line);
+}
+
+/* Run one ':command'. Returns 1 to stop (quit), 0 to go on, -1 on error. */
+static int script_command(struct ui *u, const char *cmd, struct fd_error *err)
+{
+	int cols, rows, x, y;
+	char how[16], tail;
+
+	if (strncmp(cmd, "dump ", 5) == 0)
+		return dump_screen(u, cmd + 5, err) < 0 ? -1 : 0;
+	if (sscanf(cmd, "resize %dx%d%c", &cols, &rows, &tail) == 2) {
+		if (cols < 1 || rows < 1 || cols > 1000 || rows > 1000) {
+			fd_error_set(err, "':%s': size out of range", cmd);
+			return -1;
+		}
+		ui_screen_resize(u->s, cols, rows);
+		ui_key(u, UI_KEY_RESIZE);
+		return 0;
+	}
+	if (strncmp(cmd, "type ", 5) == 0) {
+		const unsigned char *p = (const unsigned char *)cmd + 5;
+
+		while (*p) {
+			int cp = *p, n = 1;
+
+			if (cp >= 0xf0)
+				cp &= 0x07, n = 4;
+			else if (cp >= 0xe0)
+				cp &= 0x0f, n = 3;
+			else if (cp >= 0xc0)
+				cp &= 0x1f, n = 2;
+			for (int i = 1; i < n && p[i]; i++)
+				cp = cp << 6 | (p[i] & 0x3f);
+			for (int i = 0; i < n && *p; i++)
+				p++;
+			if (ui_key(u, cp))
+				return 1;
+		}
+		return 0;
+	}
+	if (sscanf(cmd, "click %d %d%c", &x, &y, &tail) == 2 || sscanf(cmd, "double %d %d%c", &x, &y, &tail) == 2) {
+		struct ui_event ev = { UI_KEY_MOUSE, cmd[0] == 'd' ? UI_MOUSE_DOUBLE : UI_MOUSE_CLICK, x, y };
+
+		return ui_handle(u, &ev);
+	}
+	if (sscanf(cmd, "wheel %15s %d %d%c", how, &x, &y, &tail) == 3 &&
+	    (strcmp(how, "up") == 0 || strcmp(how, "down") == 0)) {
+		struct ui_event ev = { UI_KEY_MOUSE, how[0] == 'u' ? UI_MOUSE_WHEEL_UP : UI_MOUSE_WHEEL_DOWN, x, y };
+
+		return ui_handle(u, &ev);
+	}
+	fd_error_set(err, "unknown command ':%s' (dump, resize, type, click, double, wheel)", cmd);
+	return -1;
+}
+
+int ui_play(struct ui *u, const char *script, FILE *out, struct fd_error *err)
+{
+	FILE *f;
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t len;
+	int lineno = 0, rc = 0;
+
+	ui_draw(u);
+	if (!script) {
+		if (ui_screen_dump(u->s, out) < 0 || fflush(out) != 0) {
+			fd_error_set(err, "write error: %s", strerror(errno));
+			return 1;
+		}
+		return 0;
+	}
+	f = strcmp(script, "-") == 0 ? stdin : fopen(script, "r");
+	if (!f) {
+		fd_error_set(err, "%s: %s", script, strerror(errno));
+		return 1;
+	}
+	while (rc == 0 && (len = getline(&line, &cap, f)) >= 0) {
+		char *s = line;
+		int r;
+
+		lineno++;
+		while (len > 0 && (s[len - 1] == '\n' || s[len - 1] == '\r' || s[len - 1] == ' ' || s[len - 1] == '\t'))
+			s[--len] = '\0';
+		while (*s == ' ' || *s == '\t')
+			s++;
+		if (!*s || *s == '#')
+			continue;
+		if (s[0] == ':' && s[1]) {
+			r = script_command(u, s + 1, err);
+		} else {
+			int key = script_key(s);
+
+			if (key == UI_KEY_NONE) {
+				fd_error_set(err, "unknown key or action '%s' (see the KEYS section of fusediff(1))", s);
+				r = -1;
+			} else {
+				r = ui_key(u, key);
+			}
+		}
+		if (r < 0) {
+			char msg[FD_ERROR_MAX];
+
+			snprintf(msg, sizeof msg, "%s", err->msg);
+			fd_error_set(err, "%s: line %d: %s", script, lineno, msg);
+			rc = 1;
+		} else if (r > 0) {
+			break; /* quit */
+		}
+		ui_draw(u);
+	}
+	free(line);
+	if (f != stdin)
+		fclose(f);
+	return rc;
+}
+
+/* --- loading ------------------------------------------------------------------------------ */
+
+struct ui_progress {
+	const char *name[2];
+	_Atomic int64_t done[2], total[2];
+	atomic_int cancel;
+};
+
+struct ui_progress *ui_progress_new(const char *name_a, const char *name_b)
+{
+	struct ui_progress *p = xcalloc(1, sizeof *p);
+
+	p->name[0] = name_a;
+	p->name[1] = name_b;
+	for (int i = 0; i < 2; i++) {
+		atomic_init(&p->done[i], 0);
+		atomic_init(&p->total[i], -1);
+	}
+	atomic_init(&p->cancel, 0);
+	return p;
+}
+
+void ui_progress_free(struct ui_progress *p)
+{
+	free(p);
+}
+
+int ui_progress_update(struct ui_progress *p, int side, int64_t done, int64_t total)
+{
+	if (side == 0 || side == 1) {
+		atomic_store(&p->done[side], done);
+		atomic_store(&p->total[side], total);
+	}
+	return atomic_load(&p->cancel);
+}
+
+struct job {
+	int (*fn)(void *);
+	void *user;
+	int result;
+	atomic_int finished;
+};
+
+static void *job_main(void *arg)
+{
+	struct job *j = arg;
+
+	j->result = j->fn(j->user);
+	atomic_store(&j->finished, 1);
+	return NULL;
+}
+
+static void draw_loading(struct ui_screen *s, struct ui_progress *p)
+{
+	int cols, rows, w, x, y;
+
+	ui_screen_size(s, &cols, &rows);
+	attrset(s->attr[ROLE_NORMAL]);
+	erase();
+	w = cols - 4 < 70 ? cols - 4 : 70;
+	x = (cols - w) / 2;
+	y = rows / 2 - 4;
+	if (y < 0)
+		y = 0;
+	if (x < 0)
+		x = 0;
+	ui_put(s, y, x, w, "fusediff: loading two traces", ROLE_HEADER, PUT_RAW, 0);
+	for (int i = 0; i < 2; i++) {
+		int64_t done = atomic_load(&p->done[i]), total = atomic_load(&p->total[i]);
+		char a[32], b[32], line[128];
+		double frac = total > 0 ? (double)done / (double)total : 0;
+
+		text_bytes(a, sizeof a, done);
+		if (total > 0) {
+			text_bytes(b, sizeof b, total);
+			snprintf(line, sizeof line, "%s of %s (%.0f%%)%s", a, b, 100 * frac,
+				 done >= total ? ", analysing" : "");
+		} else {
+			snprintf(line, sizeof line, "%s read", a);
+		}
+		ui_putf(s, y + 2 + 3 * i, x, w, i ? ROLE_BAR_B : ROLE_BAR_A, 0, "%c ", i ? 'B' : 'A');
+		ui_put(s, y + 2 + 3 * i, x + 2, w - 2, p->name[i] ? p->name[i] : "", ROLE_NORMAL, 0, 0);
+		ui_bar(s, y + 3 + 3 * i, x + 2, w - 2 - 28 > 4 ? w - 30 : 4, frac, i ? ROLE_BAR_B : ROLE_BAR_A,
+		       ROLE_DIM);
+		ui_put(s, y + 3 + 3 * i, x + (w - 30 > 4 ? w - 27 : 6), 27, line, ROLE_NORMAL, PUT_RAW, 0);
+	}
+	ui_put(s, y + 8, x, w, "q or Ctrl-C cancels", ROLE_DIM, PUT_RAW, 0);
+	ui_screen_flush(s);
+}
+
+int ui_loading(struct ui_screen *s, struct ui_progress *p, int (*fn)(void *user), void *user, int *cancelled)
+{
+	struct job j = { fn, user, 0, 0 };
+	pthread_t th;
+
+	*cancelled = 0;
+	if (ui_screen_headless(s))
+		return fn(user);
+	atomic_init(&j.finished, 0);
+	if (pthread_create(&th, NULL, job_main, &j) != 0)
+		return fn(user);
+	while (!atomic_load(&j.finished)) {
+		struct ui_event ev;
+		int rc;
+
+		draw_loading(s, p);
+		rc = ui_screen_read(s, &ev, 100);
+		if (rc < 0 && !atomic_load(&p->cancel))
+			atomic_store(&p->cancel, ui_screen_signal());
+		else if (rc > 0 && (ev.key == 'q' || ev.key == 'Q' || ev.key == UI_KEY_ESC || ev.key == 3))
+			atomic_store(&p->cancel, 'q');
+		if (rc < 0) /* the signal stays pending: do not spin */
+			napms(20);
+	}
+	pthread_join(th, NULL);
+	*cancelled = atomic_load(&p->cancel);
+	return j.result;
+}

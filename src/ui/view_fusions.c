@@ -1,0 +1,168 @@
+/* view_fusions.c — the Fusions view: one row per fusion pattern, grouped across layers. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "explorer_int.h"
+#include "fusediff/text.h"
+
+enum { FU_NUM, FU_KIND, FU_FUSED, FU_UNFUSED, FU_ATOMS, FU_OCC, FU_LAYERS, FU_A, FU_B, FU_DELTA, FU_COLS };
+
+static const struct table_column fu_cols[FU_COLS] = {
+	[FU_NUM] = { "#", 3, 0, 4, TABLE_RIGHT, TABLE_COL_ASC },
+	[FU_KIND] = { "Kind", 7, 0, 0, TABLE_LEFT, TABLE_COL_TEXT },
+	[FU_FUSED] = { "Fused kernel", 16, 2, 0, TABLE_LEFT, TABLE_COL_TEXT | TABLE_COL_SCROLL | TABLE_COL_SEARCH },
+	[FU_UNFUSED] = { "Unfused kernels (other side)", 16, 3, 0, TABLE_LEFT,
+			 TABLE_COL_TEXT | TABLE_COL_SCROLL | TABLE_COL_SEARCH },
+	[FU_ATOMS] = { "Atoms", 16, 0, 2, TABLE_LEFT, TABLE_COL_TEXT | TABLE_COL_SEARCH },
+	[FU_OCC] = { "Occ", 4, 0, 3, TABLE_RIGHT, 0 },
+	[FU_LAYERS] = { "Layers", 8, 0, 1, TABLE_LEFT, TABLE_COL_TEXT },
+	[FU_A] = { "A us", 8, 0, 0, TABLE_RIGHT, 0 },
+	[FU_B] = { "B us", 8, 0, 0, TABLE_RIGHT, 0 },
+	[FU_DELTA] = { "Delta", 8, 0, 0, TABLE_RIGHT, 0 },
+};
+
+/* strs[3*r]: unfused names joined, [3*r+1]: atoms, [3*r+2]: layers. */
+static void fu_build(struct ui_view *v)
+{
+	struct ui *u = v->u;
+	const struct comparison *c = u->c;
+
+	v->n_rows = (uint32_t)c->n_fusions;
+	v->strs = xcalloc(3 * (size_t)v->n_rows + 1, sizeof *v->strs);
+	for (uint32_t r = 0; r < v->n_rows; r++) {
+		const struct cmp_fusion *f = &c->fusions[r];
+		int other = f->fused_side == SIDE_A ? SIDE_B : SIDE_A;
+		size_t len = 0, cap = 64;
+		char *s = xmalloc(cap), atoms[256], layers[256];
+
+		s[0] = '\0';
+		for (uint32_t i = 0; i < f->n_unfused; i++) {
+			const char *n = ui_name(u, other, f->unfused_names[i]);
+			size_t nl = strlen(n);
+
+			while (len + nl + 4 > cap)
+				s = xrealloc(s, cap *= 2);
+			len += (size_t)snprintf(s + len, cap - len, "%s%s", i ? " + " : "", n);
+		}
+		atoms_format(f->atoms, "+", atoms, sizeof atoms);
+		fmt_layers(layers, sizeof layers, f->layers, f->n_layers);
+		v->strs[3 * r] = s;
+		v->strs[3 * r + 1] = xstrdup(atoms);
+		v->strs[3 * r + 2] = xstrdup(layers);
+	}
+}
+
+static void fu_release(struct ui_view *v)
+{
+	for (uint32_t r = 0; v->strs && r < 3 * v->n_rows; r++)
+		free(v->strs[r]);
+	free(v->strs);
+	v->strs = NULL;
+	v->n_rows = 0;
+}
+
+static const char *fu_kind(const struct cmp_fusion *f)
+{
+	if (f->partial)
+		return "partial";
+	return f->fused_side == SIDE_A ? "A fuses" : "B fuses";
+}
+
+static void fu_cell(void *ctx, uint32_t row, int col, struct table_cell *out)
+{
+	struct ui_view *v = ctx;
+	struct ui *u = v->u;
+	const struct cmp_fusion *f = &u->c->fusions[row];
+
+	switch (col) {
+	case FU_NUM: snprintf(out->buf, out->cap, "%u", row + 1); break;
+	case FU_KIND:
+		out->text = fu_kind(f);
+		out->role = ROLE_FUSED;
+		break;
+	case FU_FUSED: out->text = ui_name(u, f->fused_side, f->fused_name); break;
+	case FU_UNFUSED: out->text = v->strs[3 * row]; break;
+	case FU_ATOMS: out->text = v->strs[3 * row + 1]; break;
+	case FU_OCC: snprintf(out->buf, out->cap, "%u", f->occurrences); break;
+	case FU_LAYERS: out->text = v->strs[3 * row + 2]; break;
+	case FU_A: fmt_us(out->buf, out->cap, f->ns[0]); break;
+	case FU_B: fmt_us(out->buf, out->cap, f->ns[1]); break;
+	case FU_DELTA:
+		fmt_delta(out->buf, out->cap, f->delta_ns);
+		out->role = delta_role(f->delta_ns);
+		break;
+	}
+}
+
+static void fu_key(void *ctx, uint32_t row, int col, struct table_key *out)
+{
+	struct ui_view *v = ctx;
+	struct ui *u = v->u;
+	const struct cmp_fusion *f = &u->c->fusions[row];
+
+	switch (col) {
+	case FU_NUM: out->num = row; break;
+	case FU_KIND: out->str = fu_kind(f); break;
+	case FU_FUSED: out->str = ui_name(u, f->fused_side, f->fused_name); break;
+	case FU_UNFUSED: out->str = v->strs[3 * row]; break;
+	case FU_ATOMS: out->str = v->strs[3 * row + 1]; break;
+	case FU_OCC: out->num = f->occurrences; break;
+	case FU_LAYERS: out->str = v->strs[3 * row + 2]; break;
+	case FU_A: out->num = f->ns[0]; break;
+	case FU_B: out->num = f->ns[1]; break;
+	case FU_DELTA: out->num = fabs(f->delta_ns); break;
+	}
+}
+
+static void fu_evidence(struct ui_view *v, uint32_t row, struct ui_text *out, int width)
+{
+	struct ui *u = v->u;
+	const struct comparison *c = u->c;
+	const struct cmp_fusion *f = &c->fusions[row];
+	int fs = f->fused_side, other = fs == SIDE_A ? SIDE_B : SIDE_A;
+	char a[32], b[32], d[32], head[128];
+	size_t budget = 400;
+
+	fmt_us(a, sizeof a, f->ns[0]);
+	fmt_us(b, sizeof b, f->ns[1]);
+	fmt_delta(d, sizeof d, f->delta_ns);
+	ui_text_add(out, ROLE_FUSED, 1, "Fusion #%u: %s %s, %u per pass in layers %s: A %s us/pass, B %s us/pass, delta %s us",
+		    row + 1, fu_kind(f), v->strs[3 * row + 1], f->occurrences, v->strs[3 * row + 2], a, b, d);
+	if (f->evidence && *f->evidence)
+		ui_text_wrap(u->s, out, ROLE_NORMAL, "", f->evidence, width, 2);
+	snprintf(head, sizeof head, "%c fused:   ", fs == SIDE_A ? 'A' : 'B');
+	ui_text_wrap(u->s, out, ROLE_HEADER, head, ui_name(u, fs, f->fused_name), width, 11);
+	for (uint32_t i = 0; i < f->n_unfused; i++) {
+		snprintf(head, sizeof head, "%c %s ", other == SIDE_A ? 'A' : 'B', i ? "        " : "unfused:");
+		ui_text_wrap(u->s, out, ROLE_NORMAL, head, ui_name(u, other, f->unfused_names[i]), width, 11);
+	}
+	if (f->n_pairs)
+		ui_text_add(out, ROLE_DIM, 1, "Instances (%u aligned places):", f->n_pairs);
+	for (uint32_t i = 0; i < f->n_pairs; i++) {
+		const struct cmp_pair *p;
+		char layer[32];
+
+		if (f->pairs[i] >= c->n_pairs)
+			continue;
+		p = &c->pairs[f->pairs[i]];
+		fmt_layer(layer, sizeof layer, p->layer);
+		fmt_delta(d, sizeof d, p->delta_ns);
+		ui_text_add(out, ROLE_TITLE, 1, " layer %s, position %u, %s, delta %s us ", layer, p->position,
+			    pair_kind_name((enum pair_kind)p->kind), d);
+		ui_evidence_instances(u, out, p, SIDE_A, &budget);
+		ui_evidence_instances(u, out, p, SIDE_B, &budget);
+	}
+}
+
+static int fu_enter(struct ui_view *v, uint32_t row)
+{
+	(void)v;
+	(void)row;
+	return 0;
+}
+
+const struct ui_view_ops ui_view_fusions = {
+	"Fusions", fu_cols, FU_COLS, FU_DELTA, 0, fu_build, fu_release, fu_cell, fu_key, NULL, NULL,
+	fu_evidence, fu_enter, NULL,
+};

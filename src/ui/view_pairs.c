@@ -1,0 +1,260 @@
+/* view_pairs.c — the Kernel pairs view: A and B side by side in alignment order. A pair is a
+ * group of rows: its first row carries the figures, the following rows list the other
+ * kernels of a run (the unfused kernels under the fused one). Gaps show as gaps. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "explorer_int.h"
+#include "fusediff/text.h"
+
+enum { PR_LAYER, PR_POS, PR_KIND, PR_CLASS, PR_A_NAME, PR_A_N, PR_A_US, PR_B_US, PR_B_N, PR_B_NAME,
+       PR_DELTA, PR_RATIO, PR_FUSION, PR_COLS };
+
+static const struct table_column pr_cols[PR_COLS] = {
+	[PR_LAYER] = { "Layer", 8, 0, 3, TABLE_LEFT, TABLE_COL_ASC },
+	[PR_POS] = { "Pos", 3, 0, 5, TABLE_RIGHT, TABLE_COL_ASC },
+	[PR_KIND] = { "Kind", 7, 0, 0, TABLE_LEFT, TABLE_COL_TEXT },
+	[PR_CLASS] = { "Class", 11, 0, 4, TABLE_LEFT, TABLE_COL_TEXT | TABLE_COL_SEARCH },
+	[PR_A_NAME] = { "A kernel", 14, 1, 0, TABLE_LEFT, TABLE_COL_TEXT | TABLE_COL_SCROLL | TABLE_COL_SEARCH },
+	[PR_A_N] = { "A n", 4, 0, 6, TABLE_RIGHT, 0 },
+	[PR_A_US] = { "A us", 8, 0, 0, TABLE_RIGHT, 0 },
+	[PR_B_US] = { "B us", 8, 0, 0, TABLE_RIGHT, 0 },
+	[PR_B_N] = { "B n", 4, 0, 6, TABLE_RIGHT, 0 },
+	[PR_B_NAME] = { "B kernel", 14, 1, 0, TABLE_LEFT, TABLE_COL_TEXT | TABLE_COL_SCROLL | TABLE_COL_SEARCH },
+	[PR_DELTA] = { "Delta", 8, 0, 0, TABLE_RIGHT, 0 },
+	[PR_RATIO] = { "B/A", 5, 0, 2, TABLE_RIGHT, 0 },
+	[PR_FUSION] = { "Fus", 3, 0, 1, TABLE_RIGHT, 0 },
+};
+
+static int pair_fused_side(const struct comparison *c, const struct cmp_pair *p)
+{
+	if (p->fusion >= 0 && (size_t)p->fusion < c->n_fusions)
+		return c->fusions[p->fusion].fused_side;
+	return p->side[0].n_names <= p->side[1].n_names ? SIDE_A : SIDE_B;
+}
+
+static const char *kind_text(const struct comparison *c, const struct cmp_pair *p)
+{
+	switch (p->kind) {
+	case PAIR_MATCH: return "match";
+	case PAIR_FUSED: return pair_fused_side(c, p) == SIDE_A ? "A fuses" : "B fuses";
+	case PAIR_A_ONLY: return "A only";
+	case PAIR_B_ONLY: return "B only";
+	default: return "?";
+	}
+}
+
+static int kind_role(const struct cmp_pair *p)
+{
+	if (p->kind == PAIR_FUSED || p->fusion >= 0)
+		return ROLE_FUSED;
+	if (p->kind == PAIR_A_ONLY || p->kind == PAIR_B_ONLY)
+		return ROLE_UNMATCHED;
+	return ROLE_DIM;
+}
+
+static void add_row(struct ui_view *v, uint32_t *cap, uint32_t pair, uint32_t sub, uint32_t lead)
+{
+	if (v->n_rows >= *cap) {
+		*cap = *cap ? *cap * 2 : 256;
+		v->ref = xreallocarray(v->ref, *cap, sizeof *v->ref);
+		v->sub = xreallocarray(v->sub, *cap, sizeof *v->sub);
+		v->lead = xreallocarray(v->lead, *cap, sizeof *v->lead);
+	}
+	v->ref[v->n_rows] = pair;
+	v->sub[v->n_rows] = sub;
+	v->lead[v->n_rows] = lead;
+	v->n_rows++;
+}
+
+static void pr_build(struct ui_view *v)
+{
+	const struct comparison *c = v->u->c;
+	uint32_t cap = 0;
+
+	v->n_rows = 0;
+	for (size_t li = 0; li < c->n_layers; li++) {
+		const struct cmp_layer *l = &c->layers[li];
+
+		if (v->scope_layer != SCOPE_ALL && l->index != v->scope_layer)
+			continue;
+		for (uint32_t pi = l->pair_first; pi < l->pair_first + l->pair_n && pi < c->n_pairs; pi++) {
+			const struct cmp_pair *p = &c->pairs[pi];
+			uint32_t lines = p->side[0].n_names > p->side[1].n_names ? p->side[0].n_names
+										 : p->side[1].n_names;
+			uint32_t lead = v->n_rows;
+
+			if (v->scope_class >= 0 && p->cls != v->scope_class)
+				continue;
+			if (lines == 0)
+				lines = 1;
+			for (uint32_t i = 0; i < lines; i++)
+				add_row(v, &cap, pi, i, lead);
+		}
+	}
+}
+
+static void pr_release(struct ui_view *v)
+{
+	free(v->ref);
+	free(v->sub);
+	free(v->lead);
+	v->ref = v->sub = v->lead = NULL;
+	v->n_rows = 0;
+}
+
+/* The name on this row of one side: the sub-th kernel of the run, a gap, or nothing. */
+static void name_cell(struct ui_view *v, uint32_t row, int side, struct table_cell *out)
+{
+	struct ui *u = v->u;
+	const struct cmp_pair *p = &u->c->pairs[v->ref[row]];
+	const struct cmp_part *part = &p->side[side];
+	uint32_t sub = v->sub[row];
+
+	if (sub >= part->n_names) {
+		if (sub == 0) {
+			out->text = u->s->g->gap;
+			out->role = ROLE_DIM;
+		}
+		return;
+	}
+	if (part->n_names > 1) { /* a run: the tree shows what belongs together */
+		const char *tree = sub + 1 == part->n_names ? u->s->g->tree_last : u->s->g->tree_mid;
+
+		snprintf(out->buf, out->cap, "%s%s", tree, ui_name(u, side, part->names[sub]));
+		out->text = out->buf;
+	} else {
+		out->text = ui_name(u, side, part->names[sub]);
+	}
+	if (p->kind == PAIR_FUSED || p->fusion >= 0)
+		out->role = ROLE_FUSED;
+	else if (p->kind != PAIR_MATCH)
+		out->role = ROLE_UNMATCHED;
+}
+
+static void pr_cell(void *ctx, uint32_t row, int col, struct table_cell *out)
+{
+	struct ui_view *v = ctx;
+	const struct comparison *c = v->u->c;
+	const struct cmp_pair *p = &c->pairs[v->ref[row]];
+
+	if (col == PR_A_NAME || col == PR_B_NAME) {
+		name_cell(v, row, col == PR_A_NAME ? SIDE_A : SIDE_B, out);
+		return;
+	}
+	if (v->sub[row] != 0)
+		return;
+	switch (col) {
+	case PR_LAYER: fmt_layer(out->buf, out->cap, p->layer); break;
+	case PR_POS: snprintf(out->buf, out->cap, "%u", p->position); break;
+	case PR_KIND:
+		out->text = kind_text(c, p);
+		out->role = kind_role(p);
+		break;
+	case PR_CLASS: out->text = class_name((enum op_class)p->cls); break;
+	case PR_A_N:
+	case PR_B_N:
+		fmt_count(out->buf, out->cap, p->side[col == PR_B_N].count);
+		break;
+	case PR_A_US:
+	case PR_B_US: {
+		const struct cmp_part *part = &p->side[col == PR_B_US];
+
+		if (part->n_inst || part->count > 0)
+			fmt_us(out->buf, out->cap, part->total_ns);
+		else {
+			out->text = v->u->s->g->gap;
+			out->role = ROLE_DIM;
+		}
+		break;
+	}
+	case PR_DELTA:
+		fmt_delta(out->buf, out->cap, p->delta_ns);
+		out->role = delta_role(p->delta_ns);
+		break;
+	case PR_RATIO: fmt_ratio(out->buf, out->cap, p->ratio); break;
+	case PR_FUSION:
+		if (p->fusion >= 0) {
+			snprintf(out->buf, out->cap, "#%d", p->fusion + 1);
+			out->role = ROLE_FUSED;
+		}
+		break;
+	}
+}
+
+static void pr_key(void *ctx, uint32_t row, int col, struct table_key *out)
+{
+	struct ui_view *v = ctx;
+	struct ui *u = v->u;
+	const struct cmp_pair *p = &u->c->pairs[v->ref[row]];
+
+	switch (col) {
+	case PR_LAYER: out->num = layer_order(p->layer) * 1e6 + p->position; break;
+	case PR_POS: out->num = p->position; break;
+	case PR_KIND: out->str = kind_text(u->c, p); break;
+	case PR_CLASS: out->str = class_name((enum op_class)p->cls); break;
+	case PR_A_NAME:
+	case PR_B_NAME: {
+		const struct cmp_part *part = &p->side[col == PR_B_NAME];
+		uint32_t sub = v->sub[row];
+
+		out->str = sub < part->n_names ? ui_name(u, col == PR_B_NAME, part->names[sub]) : NULL;
+		break;
+	}
+	case PR_A_N: out->num = p->side[0].count; break;
+	case PR_B_N: out->num = p->side[1].count; break;
+	case PR_A_US: out->num = p->side[0].total_ns; break;
+	case PR_B_US: out->num = p->side[1].total_ns; break;
+	case PR_DELTA: out->num = fabs(p->delta_ns); break;
+	case PR_RATIO: out->num = p->ratio; break;
+	case PR_FUSION: out->num = p->fusion >= 0 ? -(double)p->fusion : NAN; break;
+	}
+}
+
+static uint32_t pr_group(void *ctx, uint32_t row)
+{
+	return ((struct ui_view *)ctx)->lead[row];
+}
+
+static int pr_quick(void *ctx, uint32_t row, unsigned mask)
+{
+	struct ui_view *v = ctx;
+	const struct cmp_pair *p = &v->u->c->pairs[v->ref[row]];
+
+	if ((mask & QUICK_FUSIONS) && !(p->kind == PAIR_FUSED || p->fusion >= 0))
+		return 0;
+	if ((mask & QUICK_MISMATCHES) && p->kind == PAIR_MATCH)
+		return 0;
+	return 1;
+}
+
+static void pr_evidence(struct ui_view *v, uint32_t row, struct ui_text *out, int width)
+{
+	ui_evidence_pair(v->u, out, v->ref[row], width);
+}
+
+static int pr_enter(struct ui_view *v, uint32_t row)
+{
+	(void)v;
+	(void)row;
+	return 0;
+}
+
+static void pr_scope(struct ui_view *v, char *buf, size_t cap)
+{
+	char layer[32];
+
+	buf[0] = '\0';
+	if (v->scope_layer != SCOPE_ALL) {
+		fmt_layer(layer, sizeof layer, v->scope_layer);
+		snprintf(buf, cap, "%s %s", v->scope_layer >= 0 ? "layer" : "the", layer);
+	} else if (v->scope_class >= 0) {
+		snprintf(buf, cap, "class %s", class_name((enum op_class)v->scope_class));
+	}
+}
+
+const struct ui_view_ops ui_view_pairs = {
+	"Pairs", pr_cols, PR_COLS, -1, 0, pr_build, pr_release, pr_cell, pr_key, pr_group, pr_quick,
+	pr_evidence, pr_enter, pr_scope,
+};

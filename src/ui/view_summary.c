@@ -1,0 +1,382 @@
+/* view_summary.c — the Overview (time per operation class) and Layers views: columns, cells,
+ * sort keys, quick filters, evidence and drill-down. Everything else is the generic table. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "explorer_int.h"
+#include "fusediff/text.h"
+
+/* The indices of the pairs in [first, first+n) (or all pairs of class cls when first is
+ * UINT32_MAX) with the largest |delta|, at most max of them, largest first. */
+static uint32_t top_pairs(const struct comparison *c, uint32_t first, uint32_t n, int cls, uint32_t *out,
+			  uint32_t max)
+{
+	uint32_t k = 0;
+
+	if (first == UINT32_MAX) {
+		first = 0;
+		n = (uint32_t)c->n_pairs;
+	}
+	for (uint32_t i = first; i < first + n; i++) {
+		const struct cmp_pair *p = &c->pairs[i];
+		uint32_t j;
+
+		if (cls >= 0 && p->cls != cls)
+			continue;
+		if (isnan(p->delta_ns))
+			continue;
+		/* insertion into the sorted top list; ties keep the earlier pair */
+		for (j = k; j > 0 && fabs(c->pairs[out[j - 1]].delta_ns) < fabs(p->delta_ns); j--)
+			if (j < max)
+				out[j] = out[j - 1];
+		if (j < max) {
+			out[j] = i;
+			if (k < max)
+				k++;
+		}
+	}
+	return k;
+}
+
+static void pair_line(struct ui *u, struct ui_text *out, uint32_t pi)
+{
+	const struct cmp_pair *p = &u->c->pairs[pi];
+	char layer[16], d[32];
+	const char *a = p->side[0].n_names ? ui_name(u, 0, p->side[0].names[0]) : "-";
+	const char *b = p->side[1].n_names ? ui_name(u, 1, p->side[1].names[0]) : "-";
+	char *ea = text_escape_dup(a, strlen(a)), *eb = text_escape_dup(b, strlen(b));
+
+	fmt_layer(layer, sizeof layer, p->layer);
+	fmt_delta(d, sizeof d, p->delta_ns);
+	ui_text_add(out, delta_role(p->delta_ns), 1, "  %8s us  layer %-8s #%-3u %-7s %-11s A %s%s  B %s%s", d,
+		    layer, p->position, pair_kind_name((enum pair_kind)p->kind), class_name((enum op_class)p->cls),
+		    ea, p->side[0].n_names > 1 ? " +" : "", eb, p->side[1].n_names > 1 ? " +" : "");
+	free(ea);
+	free(eb);
+}
+
+/* --- Overview ------------------------------------------------------------------------- */
+
+enum { OV_CLASS, OV_A, OV_B, OV_DELTA, OV_RATIO, OV_SHARE_A, OV_SHARE_B, OV_BAR_A, OV_BAR_B, OV_COLS };
+
+static const struct table_column ov_cols[OV_COLS] = {
+	[OV_CLASS] = { "Class", 12, 0, 0, TABLE_LEFT, TABLE_COL_TEXT | TABLE_COL_SEARCH },
+	[OV_A] = { "A us/pass", 10, 0, 0, TABLE_RIGHT, 0 },
+	[OV_B] = { "B us/pass", 10, 0, 0, TABLE_RIGHT, 0 },
+	[OV_DELTA] = { "Delta us", 9, 0, 0, TABLE_RIGHT, 0 },
+	[OV_RATIO] = { "B/A", 5, 0, 1, TABLE_RIGHT, 0 },
+	[OV_SHARE_A] = { "A %", 5, 0, 2, TABLE_RIGHT, 0 },
+	[OV_SHARE_B] = { "B %", 5, 0, 2, TABLE_RIGHT, 0 },
+	[OV_BAR_A] = { "A", 8, 1, 3, TABLE_LEFT, TABLE_COL_BAR },
+	[OV_BAR_B] = { "B", 8, 1, 3, TABLE_LEFT, TABLE_COL_BAR },
+};
+
+static void ov_build(struct ui_view *v)
+{
+	const struct comparison *c = v->u->c;
+
+	v->ref = xcalloc(CLASS_COUNT, sizeof *v->ref);
+	v->flags = xcalloc(CLASS_COUNT, 1);
+	v->n_rows = 0;
+	for (int k = 0; k < CLASS_COUNT; k++)
+		if (c->class_ns[0][k] > 0 || c->class_ns[1][k] > 0)
+			v->ref[v->n_rows++] = (uint32_t)k;
+	/* quick filters: classes with a fusion, with a mismatch */
+	for (size_t i = 0; i < c->n_pairs; i++) {
+		const struct cmp_pair *p = &c->pairs[i];
+
+		for (uint32_t r = 0; r < v->n_rows; r++)
+			if (v->ref[r] == p->cls) {
+				v->flags[r] |= (p->fusion >= 0 || p->kind == PAIR_FUSED) ? QUICK_FUSIONS : 0;
+				v->flags[r] |= p->kind != PAIR_MATCH ? QUICK_MISMATCHES : 0;
+			}
+	}
+}
+
+static void ov_release(struct ui_view *v)
+{
+	free(v->ref);
+	free(v->flags);
+	v->ref = NULL;
+	v->flags = NULL;
+}
+
+static double ov_max(const struct comparison *c)
+{
+	double m = 0;
+
+	for (int s = 0; s < 2; s++)
+		for (int k = 0; k < CLASS_COUNT; k++)
+			if (c->class_ns[s][k] > m)
+				m = c->class_ns[s][k];
+	return m;
+}
+
+static void ov_cell(void *ctx, uint32_t row, int col, struct table_cell *out)
+{
+	struct ui_view *v = ctx;
+	const struct comparison *c = v->u->c;
+	int k = (int)v->ref[row];
+	double a = c->class_ns[0][k], b = c->class_ns[1][k], m;
+
+	switch (col) {
+	case OV_CLASS: out->text = class_name((enum op_class)k); break;
+	case OV_A: fmt_us(out->buf, out->cap, a); break;
+	case OV_B: fmt_us(out->buf, out->cap, b); break;
+	case OV_DELTA:
+		fmt_delta(out->buf, out->cap, b - a);
+		out->role = delta_role(b - a);
+		break;
+	case OV_RATIO: fmt_ratio(out->buf, out->cap, cmp_ratio(a, b)); break;
+	case OV_SHARE_A:
+	case OV_SHARE_B: {
+		double t = c->ns[col - OV_SHARE_A], x = col == OV_SHARE_A ? a : b;
+
+		if (t > 0)
+			snprintf(out->buf, out->cap, "%.1f", 100 * x / t);
+		else
+			snprintf(out->buf, out->cap, "-");
+		break;
+	}
+	case OV_BAR_A:
+	case OV_BAR_B:
+		m = ov_max(c);
+		out->bar = m > 0 ? (col == OV_BAR_A ? a : b) / m : 0;
+		out->role = col == OV_BAR_A ? ROLE_BAR_A : ROLE_BAR_B;
+		break;
+	}
+}
+
+static void ov_key(void *ctx, uint32_t row, int col, struct table_key *out)
+{
+	struct ui_view *v = ctx;
+	const struct comparison *c = v->u->c;
+	int k = (int)v->ref[row];
+	double a = c->class_ns[0][k], b = c->class_ns[1][k];
+
+	switch (col) {
+	case OV_CLASS: out->str = class_name((enum op_class)k); break;
+	case OV_A:
+	case OV_SHARE_A:
+	case OV_BAR_A: out->num = a; break;
+	case OV_B:
+	case OV_SHARE_B:
+	case OV_BAR_B: out->num = b; break;
+	case OV_DELTA: out->num = fabs(b - a); break;
+	case OV_RATIO: out->num = cmp_ratio(a, b); break;
+	}
+}
+
+static int ov_quick(void *ctx, uint32_t row, unsigned mask)
+{
+	struct ui_view *v = ctx;
+
+	return (v->flags[row] & mask) == mask;
+}
+
+static void ov_evidence(struct ui_view *v, uint32_t row, struct ui_text *out, int width)
+{
+	struct ui *u = v->u;
+	const struct comparison *c = u->c;
+	int k = (int)v->ref[row];
+	uint32_t top[12], n;
+	char a[32], b[32], d[32], r[32];
+
+	(void)width;
+	fmt_us(a, sizeof a, c->class_ns[0][k]);
+	fmt_us(b, sizeof b, c->class_ns[1][k]);
+	fmt_delta(d, sizeof d, c->class_ns[1][k] - c->class_ns[0][k]);
+	fmt_ratio(r, sizeof r, cmp_ratio(c->class_ns[0][k], c->class_ns[1][k]));
+	ui_text_add(out, ROLE_HEADER, 1, "%s: A %s us/pass, B %s us/pass, delta %s us, B/A %s",
+		    class_name((enum op_class)k), a, b, d, r);
+	n = top_pairs(c, UINT32_MAX, 0, k, top, 12);
+	ui_text_add(out, ROLE_DIM, 1, "%s", n ? "Largest differences (Enter: every kernel pair of this class):"
+					      : "No kernel pair of this class in the phase shown.");
+	for (uint32_t i = 0; i < n; i++)
+		pair_line(u, out, top[i]);
+}
+
+static int ov_enter(struct ui_view *v, uint32_t row)
+{
+	ui_goto_pairs(v->u, SCOPE_ALL, (int)v->ref[row]);
+	return 1;
+}
+
+const struct ui_view_ops ui_view_overview = {
+	"Overview", ov_cols, OV_COLS, OV_DELTA, 0, ov_build, ov_release, ov_cell, ov_key, NULL, ov_quick,
+	ov_evidence, ov_enter, NULL,
+};
+
+/* --- Layers --------------------------------------------------------------------------- */
+
+enum { LY_LAYER, LY_A, LY_B, LY_DELTA, LY_RATIO, LY_KA, LY_KB, LY_FUSIONS, LY_BAR, LY_COLS };
+
+static const struct table_column ly_cols[LY_COLS] = {
+	[LY_LAYER] = { "Layer", 8, 0, 0, TABLE_LEFT, TABLE_COL_ASC | TABLE_COL_SEARCH },
+	[LY_A] = { "A us/pass", 10, 0, 0, TABLE_RIGHT, 0 },
+	[LY_B] = { "B us/pass", 10, 0, 0, TABLE_RIGHT, 0 },
+	[LY_DELTA] = { "Delta us", 9, 0, 0, TABLE_RIGHT, 0 },
+	[LY_RATIO] = { "B/A", 5, 0, 1, TABLE_RIGHT, 0 },
+	[LY_KA] = { "A kernels", 9, 0, 2, TABLE_RIGHT, 0 },
+	[LY_KB] = { "B kernels", 9, 0, 2, TABLE_RIGHT, 0 },
+	[LY_FUSIONS] = { "Fusions", 7, 0, 1, TABLE_RIGHT, 0 },
+	[LY_BAR] = { "Delta", 10, 1, 3, TABLE_LEFT, TABLE_COL_BAR },
+};
+
+static void ly_build(struct ui_view *v)
+{
+	const struct comparison *c = v->u->c;
+
+	v->n_rows = (uint32_t)c->n_layers;
+	v->ref = xcalloc(v->n_rows + 1, sizeof *v->ref);
+	v->flags = xcalloc(v->n_rows + 1, 1);
+	v->strs = xcalloc(v->n_rows + 1, sizeof *v->strs);
+	for (uint32_t r = 0; r < v->n_rows; r++) {
+		const struct cmp_layer *l = &c->layers[r];
+		char name[32];
+
+		v->ref[r] = r;
+		fmt_layer(name, sizeof name, l->index);
+		v->strs[r] = xstrdup(name);
+		if (l->n_fusions)
+			v->flags[r] |= QUICK_FUSIONS;
+		for (uint32_t i = l->pair_first; i < l->pair_first + l->pair_n; i++) {
+			if (c->pairs[i].kind != PAIR_MATCH)
+				v->flags[r] |= QUICK_MISMATCHES;
+			if (c->pairs[i].fusion >= 0)
+				v->flags[r] |= QUICK_FUSIONS;
+		}
+	}
+}
+
+static void ly_release(struct ui_view *v)
+{
+	for (uint32_t r = 0; r < v->n_rows && v->strs; r++)
+		free(v->strs[r]);
+	free(v->strs);
+	free(v->ref);
+	free(v->flags);
+	v->strs = NULL;
+	v->ref = NULL;
+	v->flags = NULL;
+}
+
+static void ly_cell(void *ctx, uint32_t row, int col, struct table_cell *out)
+{
+	struct ui_view *v = ctx;
+	const struct comparison *c = v->u->c;
+	const struct cmp_layer *l = &c->layers[v->ref[row]];
+
+	switch (col) {
+	case LY_LAYER:
+		out->text = v->strs[row];
+		out->role = l->index < 0 ? ROLE_DIM : ROLE_NORMAL;
+		break;
+	case LY_A: fmt_us(out->buf, out->cap, l->ns[0]); break;
+	case LY_B: fmt_us(out->buf, out->cap, l->ns[1]); break;
+	case LY_DELTA:
+		fmt_delta(out->buf, out->cap, l->delta_ns);
+		out->role = delta_role(l->delta_ns);
+		break;
+	case LY_RATIO: fmt_ratio(out->buf, out->cap, l->ratio); break;
+	case LY_KA: fmt_count(out->buf, out->cap, l->kernels[0]); break;
+	case LY_KB: fmt_count(out->buf, out->cap, l->kernels[1]); break;
+	case LY_FUSIONS:
+		if (l->n_fusions) {
+			snprintf(out->buf, out->cap, "%u", l->n_fusions);
+			out->role = ROLE_FUSED;
+		}
+		break;
+	case LY_BAR: {
+		double m = 0;
+
+		for (size_t i = 0; i < c->n_layers; i++)
+			if (fabs(c->layers[i].delta_ns) > m)
+				m = fabs(c->layers[i].delta_ns);
+		out->bar = m > 0 && !isnan(l->delta_ns) ? fabs(l->delta_ns) / m : 0;
+		out->role = l->delta_ns > 0 ? ROLE_WORSE : ROLE_BETTER;
+		break;
+	}
+	}
+}
+
+static void ly_key(void *ctx, uint32_t row, int col, struct table_key *out)
+{
+	struct ui_view *v = ctx;
+	const struct cmp_layer *l = &v->u->c->layers[v->ref[row]];
+
+	switch (col) {
+	case LY_LAYER:
+		out->num = layer_order(l->index);
+		out->str = v->strs[row];
+		break;
+	case LY_A: out->num = l->ns[0]; break;
+	case LY_B: out->num = l->ns[1]; break;
+	case LY_DELTA:
+	case LY_BAR: out->num = fabs(l->delta_ns); break;
+	case LY_RATIO: out->num = l->ratio; break;
+	case LY_KA: out->num = l->kernels[0]; break;
+	case LY_KB: out->num = l->kernels[1]; break;
+	case LY_FUSIONS: out->num = l->n_fusions; break;
+	}
+}
+
+static void ly_evidence(struct ui_view *v, uint32_t row, struct ui_text *out, int width)
+{
+	struct ui *u = v->u;
+	const struct comparison *c = u->c;
+	const struct cmp_layer *l = &c->layers[v->ref[row]];
+	uint32_t top[12], n, shown = 0;
+	char name[32], a[32], b[32], d[32], r[32], ka[32], kb[32];
+
+	fmt_layer(name, sizeof name, l->index);
+	fmt_us(a, sizeof a, l->ns[0]);
+	fmt_us(b, sizeof b, l->ns[1]);
+	fmt_delta(d, sizeof d, l->delta_ns);
+	fmt_ratio(r, sizeof r, l->ratio);
+	fmt_count(ka, sizeof ka, l->kernels[0]);
+	fmt_count(kb, sizeof kb, l->kernels[1]);
+	ui_text_add(out, ROLE_HEADER, 1, "Layer %s (%s): A %s us/pass in %s kernels, B %s us/pass in %s kernels, delta %s us, B/A %s",
+		    name, phase_name((enum phase)c->phase), a, ka, b, kb, d, r);
+	for (size_t f = 0; f < c->n_fusions; f++) {
+		const struct cmp_fusion *fu = &c->fusions[f];
+		int in = 0;
+
+		for (uint32_t i = 0; i < fu->n_layers; i++)
+			in |= fu->layers[i] == l->index;
+		if (!in)
+			continue;
+		if (!shown++)
+			ui_text_add(out, ROLE_DIM, 1, "Fusion differences in this layer:");
+		{
+			char prefix[64];
+
+			snprintf(prefix, sizeof prefix, "  #%zu ", f + 1);
+			ui_text_wrap(u->s, out, ROLE_FUSED, prefix, fu->evidence ? fu->evidence : "", width, 6);
+		}
+	}
+	n = top_pairs(c, l->pair_first, l->pair_n, -1, top, 8);
+	if (n)
+		ui_text_add(out, ROLE_DIM, 1, "Largest differences (Enter: the kernel pairs of this layer):");
+	for (uint32_t i = 0; i < n; i++)
+		pair_line(u, out, top[i]);
+}
+
+static int ly_quick(void *ctx, uint32_t row, unsigned mask)
+{
+	struct ui_view *v = ctx;
+
+	return (v->flags[row] & mask) == mask;
+}
+
+static int ly_enter(struct ui_view *v, uint32_t row)
+{
+	ui_goto_pairs(v->u, v->u->c->layers[v->ref[row]].index, -1);
+	return 1;
+}
+
+const struct ui_view_ops ui_view_layers = {
+	"Layers", ly_cols, LY_COLS, LY_DELTA, 0, ly_build, ly_release, ly_cell, ly_key, NULL, ly_quick,
+	ly_evidence, ly_enter, NULL,
+};
