@@ -13,6 +13,7 @@
 #include "fusediff/structure.h"
 #include "fusediff/summary.h"
 #include "fusediff/trace.h"
+#include "progress.h"
 
 enum {
 	OPT_HELP = 'h',
@@ -108,9 +109,16 @@ static int run_summary(const char *path, const struct trace_load_opts *lo)
 {
 	struct trace *t;
 	struct fd_error err;
+	struct progress pr;
+	struct trace_load_opts plo = *lo;
 	int rc;
 
-	if (trace_load(&t, path, lo, &err) < 0) {
+	progress_init(&pr, path, NULL);
+	plo.progress = progress_trace;
+	plo.progress_user = &pr;
+	rc = trace_load(&t, path, &plo, &err);
+	progress_end(&pr);
+	if (rc < 0) {
 		fprintf(stderr, "fusediff: %s\n", err.msg);
 		return 1;
 	}

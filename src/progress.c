@@ -1,0 +1,93 @@
+/* progress.c — loading progress on standard error (see progress.h). */
+#include "progress.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "fusediff/util.h"
+
+#define DELAY_NS 200000000  /* 0.2 s before the first line */
+#define REDRAW_NS 100000000 /* 0.1 s between redraws */
+
+static int64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+void progress_init(struct progress *p, const char *name_a, const char *name_b)
+{
+	memset(p, 0, sizeof *p);
+	p->on = isatty(STDERR_FILENO);
+	p->sides = name_b ? 2 : 1;
+	p->name[0] = name_a;
+	p->name[1] = name_b;
+	p->total[0] = p->total[1] = -1;
+	p->start_ns = now_ns();
+}
+
+/* The name to show: the file's, or "standard input" for "-". */
+static const char *shown(const char *path)
+{
+	return strcmp(path, "-") == 0 ? "standard input" : path_basename(path);
+}
+
+/* "42% of 8.0 MB", or "12.3 MB" when the size is unknown (standard input). */
+static void describe(char *buf, size_t cap, int64_t done, int64_t total)
+{
+	if (total > 0)
+		snprintf(buf, cap, "%3d%% of %.1f MB", (int)(done * 100 / total), (double)total / 1e6);
+	else
+		snprintf(buf, cap, "%.1f MB", (double)done / 1e6);
+}
+
+static void draw(struct progress *p)
+{
+	char a[64], b[64];
+
+	describe(a, sizeof a, p->done[0], p->total[0]);
+	if (p->sides == 1) {
+		fprintf(stderr, "\rfusediff: loading %s: %s\033[K", shown(p->name[0]), a);
+	} else {
+		describe(b, sizeof b, p->done[1], p->total[1]);
+		fprintf(stderr, "\rfusediff: loading A %s: %s, B %s: %s\033[K", shown(p->name[0]), a,
+			shown(p->name[1]), b);
+	}
+	fflush(stderr);
+	p->drawn = 1;
+}
+
+int progress_side(void *user, int side, int64_t done, int64_t total)
+{
+	struct progress *p = user;
+	int64_t t;
+
+	if (!p->on || side < 0 || side >= p->sides)
+		return 0;
+	p->done[side] = done;
+	p->total[side] = total;
+	t = now_ns();
+	if (t - p->start_ns < DELAY_NS || (p->drawn && t - p->last_ns < REDRAW_NS))
+		return 0;
+	p->last_ns = t;
+	draw(p);
+	return 0;
+}
+
+int progress_trace(void *user, int64_t done, int64_t total)
+{
+	return progress_side(user, 0, done, total);
+}
+
+void progress_end(struct progress *p)
+{
+	if (p->drawn) {
+		fputs("\r\033[K", stderr);
+		fflush(stderr);
+	}
+	p->drawn = 0;
+}
