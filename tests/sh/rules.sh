@@ -1,0 +1,40 @@
+#!/bin/sh
+# rules.sh — classification rules files from the command line: exact errors with the line
+# number and exit status 1, a missing per-user default file is no error, and a user rule
+# changes what a kernel is.
+set -u
+A=examples/tracelens_sglang_dsr1-distill-llama8b_decode_bs16_mi300x.json.gz
+B=examples/tracelens_sglang_dsr1-distill-llama8b_decode_bs16_b300.json.gz
+tmp=$(mktemp -d) || exit 1
+trap 'rm -rf "$tmp"' EXIT
+XDG_CONFIG_HOME=$tmp/no-such-config
+export XDG_CONFIG_HOME
+
+expect_error() { # rules-file expected-stderr
+	"$FUSEDIFF" --report json --rules "$1" "$A" "$B" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	[ $rc -eq 1 ] || { echo "--rules $1: exit status $rc, want 1"; cat "$tmp/err"; exit 1; }
+	printf '%s\n' "$2" >"$tmp/want"
+	cmp -s "$tmp/err" "$tmp/want" || { echo "--rules $1:"; diff "$tmp/want" "$tmp/err"; exit 1; }
+}
+expect_error tests/data/rules/bad_class.rules \
+	"fusediff: tests/data/rules/bad_class.rules: line 5: unknown class 'gem'"
+expect_error tests/data/rules/bad_atom.rules \
+	"fusediff: tests/data/rules/bad_atom.rules: line 1: unknown atom 'addd'"
+expect_error tests/data/rules/no-such.rules \
+	"fusediff: tests/data/rules/no-such.rules: No such file or directory"
+
+# no per-user file: fine, and the SGLang pair has (nearly) no Other kernels
+"$FUSEDIFF" --report json "$A" "$B" >"$tmp/plain.json" 2>"$tmp/err" ||
+	{ echo "report without rules failed"; cat "$tmp/err"; exit 1; }
+grep -q '"other_share": *0\.00' "$tmp/plain.json" ||
+	{ echo "Other share not near 0:"; grep other_share "$tmp/plain.json"; exit 1; }
+
+# the per-user file: every Cijk kernel becomes Other, and the Other share shows it
+mkdir -p "$XDG_CONFIG_HOME/fusediff"
+printf '# test\nOther - ^Cijk_\n' >"$XDG_CONFIG_HOME/fusediff/rules"
+"$FUSEDIFF" --report json "$A" "$B" >"$tmp/user.json" 2>"$tmp/err" ||
+	{ echo "report with a per-user rules file failed"; cat "$tmp/err"; exit 1; }
+grep -q '"other_share": *0\.[1-9]' "$tmp/user.json" ||
+	{ echo "per-user rule not applied:"; grep other_share "$tmp/user.json"; exit 1; }
+exit 0
