@@ -27,20 +27,28 @@ static inline int is_ws(unsigned char ch)
 	return ch == ' ' || ch == '\n' || ch == '\r' || ch == '\t';
 }
 
-int json_peek(struct json_cur *c)
+/* json_peek() for this file's own use, inlined: most tokens follow one space or none. */
+static inline int peek(struct json_cur *c)
 {
-	const char *p = c->p;
+	const char *p = c->p, *end = c->end;
 
-	while (p < c->end && is_ws((unsigned char)*p))
+	if (p < end && (unsigned char)*p > ' ')
+		return (unsigned char)*p;
+	while (p < end && is_ws((unsigned char)*p))
 		p++;
 	c->p = p;
-	return p < c->end ? (unsigned char)*p : -1;
+	return p < end ? (unsigned char)*p : -1;
+}
+
+int json_peek(struct json_cur *c)
+{
+	return peek(c);
 }
 
 /* Next non-space byte in *ch, or JSON_MORE / JSON_ERR at the end. */
 static inline int next_byte(struct json_cur *c, int *ch)
 {
-	*ch = json_peek(c);
+	*ch = peek(c);
 	return *ch < 0 ? need(c) : JSON_OK;
 }
 
@@ -126,30 +134,60 @@ static int hex4(const char *p, uint32_t *out)
 	return 0;
 }
 
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define SWAR_ONES 0x0101010101010101ull
+#define SWAR_HIGHS 0x8080808080808080ull
+
+/* Bytes of w equal to the byte in pat (repeated), as high bits. Only the lowest flag is exact
+ * (a borrow can flag a byte above a match), which is all that is used. */
+static inline uint64_t swar_eq(uint64_t w, uint64_t pat)
+{
+	uint64_t x = w ^ pat;
+
+	return (x - SWAR_ONES) & ~x & SWAR_HIGHS;
+}
+
+/* The first '"' or '\\' in [p, end), or end: eight bytes at a time. */
+static inline const char *quote_or_backslash(const char *p, const char *end)
+{
+	while (end - p >= 8) {
+		uint64_t w, m;
+
+		memcpy(&w, p, 8);
+		m = swar_eq(w, SWAR_ONES * '"') | swar_eq(w, SWAR_ONES * '\\');
+		if (m)
+			return p + (__builtin_ctzll(m) >> 3);
+		p += 8;
+	}
+	while (p < end && *p != '"' && *p != '\\')
+		p++;
+	return p;
+}
+#else
+static inline const char *quote_or_backslash(const char *p, const char *end)
+{
+	while (p < end && *p != '"' && *p != '\\')
+		p++;
+	return p;
+}
+#endif
+
 /* Find the closing quote of a string whose body starts at p; NULL when not in the window.
- * *escaped is set when the body contains a backslash. */
+ * *escaped is set when the body contains a backslash. One pass: strings are mostly short keys,
+ * where a library call per string costs more than the scan. */
 static const char *string_end(const char *p, const char *end, int *escaped)
 {
 	*escaped = 0;
 	for (;;) {
-		const char *q = memchr(p, '"', (size_t)(end - p));
-		const char *b;
-
-		if (!q)
+		p = quote_or_backslash(p, end);
+		if (p == end)
 			return NULL;
-		if (!memchr(p, '\\', (size_t)(q - p)))
-			return q;
+		if (*p == '"')
+			return p;
 		*escaped = 1;
-		/* Count the backslashes just before the quote. */
-		b = q;
-		while (b > p && b[-1] == '\\')
-			b--;
-		if (((q - b) & 1) == 0) {
-			/* Even: the quote ends the string, unless an earlier escape swallowed
-			 * it — impossible, since escapes are two bytes and we counted a run. */
-			return q;
-		}
-		p = q + 1;
+		if (end - p < 2)
+			return NULL; /* the escaped byte is not in the window yet */
+		p += 2;
 	}
 }
 

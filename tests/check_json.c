@@ -1,0 +1,116 @@
+/* check_json.c — the restartable JSON cursor: strings scanned eight bytes at a time must end at
+ * the right quote wherever quotes and backslashes fall, and ask for more when the window ends. */
+#include "testutil.h"
+
+#include "fusediff/json.h"
+
+/* Parse the string value at the start of doc[0..len) with the window cut at every length;
+ * every cut short of the closing quote asks for more, the full window gives want. */
+static void check_string(const char *doc, size_t len, const char *want, size_t want_len, size_t consumed)
+{
+	struct json_buf buf = { 0 };
+
+	for (size_t cut = 0; cut <= len; cut++) {
+		struct json_cur c = { doc, doc + cut, 0, NULL, NULL };
+		struct json_str s;
+		int rc = json_string(&c, &s, &buf);
+
+		if (cut < consumed) {
+			ck_assert_msg(rc == JSON_MORE, "cut %zu of %s: rc %d", cut, doc, rc);
+			ck_assert_ptr_eq(c.p, doc); /* nothing consumed: the unit restarts */
+			/* at the end of the input, the same cut is an error */
+			c = (struct json_cur){ doc, doc + cut, 1, NULL, NULL };
+			ck_assert_int_eq(json_string(&c, &s, &buf), JSON_ERR);
+			ck_assert_ptr_nonnull(c.err_msg);
+		} else {
+			ck_assert_msg(rc == JSON_OK, "cut %zu of %s: rc %d", cut, doc, rc);
+			ck_assert_uint_eq(s.len, want_len);
+			ck_assert_int_eq(memcmp(s.s, want, want_len), 0);
+			ck_assert_ptr_eq(c.p, doc + consumed);
+		}
+	}
+	json_buf_free(&buf);
+}
+
+/* A quote, an escaped quote, an escaped backslash and a \u escape at every offset from the
+ * start of the string, across the eight-byte steps of the scan. */
+START_TEST(test_string_every_offset)
+{
+	char doc[128], want[128];
+
+	for (int off = 0; off < 24; off++) {
+		size_t n = 0, w = 0;
+
+		doc[n++] = '"';
+		for (int i = 0; i < off; i++)
+			doc[n++] = want[w++] = (char)('a' + i % 26);
+		switch (_i) {
+		case 0: /* plain */
+			break;
+		case 1: /* \" */
+			memcpy(doc + n, "\\\"", 2), n += 2, want[w++] = '"';
+			break;
+		case 2: /* \\ just before the closing quote */
+			memcpy(doc + n, "\\\\", 2), n += 2, want[w++] = '\\';
+			break;
+		case 3: /* \u00e9 */
+			memcpy(doc + n, "\\u00e9", 6), n += 6, want[w++] = '\xc3', want[w++] = '\xa9';
+			break;
+		case 4: /* \\ then \" then more */
+			memcpy(doc + n, "\\\\\\\"xyz", 7), n += 7;
+			memcpy(want + w, "\\\"xyz", 5), w += 5;
+			break;
+		}
+		doc[n++] = '"';
+		memcpy(doc + n, ", \"next\": 1}", 12);
+		check_string(doc, n + 12, want, w, n);
+	}
+}
+END_TEST
+
+START_TEST(test_string_errors)
+{
+	struct json_buf buf = { 0 };
+	struct json_str s;
+	static const char bad[] = "\"abcdefghij\\qrs\"";
+	struct json_cur c = { bad, bad + sizeof bad - 1, 1, NULL, NULL };
+
+	ck_assert_int_eq(json_string(&c, &s, &buf), JSON_ERR);
+	ck_assert_str_eq(c.err_msg, "invalid escape sequence in string");
+	ck_assert_ptr_eq(c.err_at, bad + 11);
+	json_buf_free(&buf);
+}
+END_TEST
+
+/* Whitespace of every kind and length before a token. */
+START_TEST(test_peek_whitespace)
+{
+	static const char *const docs[] = { "x", " x", "\n    x", "\t\r\n x", "                         x" };
+
+	for (size_t i = 0; i < sizeof docs / sizeof docs[0]; i++) {
+		struct json_cur c = { docs[i], docs[i] + strlen(docs[i]), 1, NULL, NULL };
+
+		ck_assert_int_eq(json_peek(&c), 'x');
+		ck_assert_ptr_eq(c.p, docs[i] + strlen(docs[i]) - 1);
+		c = (struct json_cur){ docs[i], docs[i] + strlen(docs[i]) - 1, 0, NULL, NULL };
+		ck_assert_int_eq(json_peek(&c), -1);
+	}
+}
+END_TEST
+
+static Suite *suite(void)
+{
+	Suite *s = suite_create("json");
+	TCase *tc = tcase_create("cursor");
+
+	tcase_add_loop_test(tc, test_string_every_offset, 0, 5);
+	tcase_add_test(tc, test_string_errors);
+	tcase_add_test(tc, test_peek_whitespace);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	return test_run(suite());
+}
