@@ -467,6 +467,47 @@ START_TEST(test_short_names)
 		  NULL, "add_rmsnorm_quant_kernel" },
 		{ "nvjet_sm90_tst_64x8_64x16_2x1_v_bz_splitK_TNT", "aten::mm",
 		  "nvjet_sm90_tst_64x8_64x16_2x1_v_bz_splitK_TNT" },
+		{ "Cijk_Alik_Bljk_BBS_BH_Bias_HA_S_SAV_UserArgs_MT64x16x128_MI16x16x1_SN_LDSB1_AFC1_"
+		  "AFEM1_AFEM1_ASEM1_CLR1_CADS0_DTLA0_DTLB0_DTVA0_DTVB0_EPS0_FDSI0_GRPM1_GRVWA8",
+		  NULL, "Cijk_Alik_Bljk_BBS_BH_..._MT64x16x128" },
+		{ "Cijk_Alik_Bljk_B_BS_BH_Bias_HA_S_SAV_UserArgs_MT256x128x64_MI16x16x1_SN_LDSB1",
+		  "aten::mm", "Cijk_Alik_Bljk_B_BS_BH_..._MT256x128x64" },
+		{ "void cutlass::Kernel2<cutlass_80_simt_sgemm_128x32_8x5_tn_align1>(cutlass_80_simt_"
+		  "sgemm_128x32_8x5_tn_align1::Params)",
+		  "aten::bmm", "cutlass_80_simt_sgemm_128x32_8x5_tn_align1" },
+		{ "std::enable_if<true, void>::type internal::gemvx::kernel<int, int, __nv_bfloat16, "
+		  "__nv_bfloat16, __nv_bfloat16, float, true, true, true, false, 7, false, "
+		  "cublasGemvParamsEx<int, cublasGemvTensorStridedBatched<__nv_bfloat16 const>, "
+		  "cublasGemvTensorStridedBatched<__nv_bfloat16 const>, "
+		  "cublasGemvTensorStridedBatched<__nv_bfloat16>, float> >(cublasGemvParamsEx<int, "
+		  "cublasGemvTensorStridedBatched<__nv_bfloat16 const>, "
+		  "cublasGemvTensorStridedBatched<__nv_bfloat16 const>, "
+		  "cublasGemvTensorStridedBatched<__nv_bfloat16>, float>)",
+		  "aten::bmm", "gemvx::kernel" },
+		{ "kernel_cutlass_kernel_flashinfernormkernelsfused_add_rmsnormFusedAddRMSNormKernel_"
+		  "object_at__tensorptrbf16gmemalign128o409640961_tensorptrbf16gmemalign128o40964096"
+		  "1_tensorptrbf16gmemalign_0",
+		  NULL, "FusedAddRMSNormKernel" },
+		/* a mangling the demangler does not know (Tn): still a readable name */
+		{ "_ZN7sgl_hip10activation18act_and_mul_kernelI14__hip_bfloat16TnPFT_RKS3_EXadL_Z4si"
+		  "luIS2_ES3_S5_EEEEvPS3_PS4_i",
+		  NULL, "act_and_mul_kernel<silu>" },
+		/* mangled and truncated by the profiler */
+		{ "_ZN7cutlass13device_kernelIN2at4cuda6detail25enable_3x_kernel_for_sm9xINS_4gemm6"
+		  "kernel13GemmUniversalINS5_17GroupProblemShapeIN4cute5tupleIJiiiEEEEENS5_10collectiv"
+		  "e13CollectiveMmaINS5_39MainloopSm90ArrayTmaGmmaWarpSpecializedILi4ENSA_IJNS9_1CILi2"
+		  "EEENSG_ILi1EEESI_EEENS5_40KernelPtrArrayTmaWarpSpecializedPingpongEEENSA_IJNSG_ILi6",
+		  "aten::_grouped_mm", "device_kernel<GemmUniversal, GroupProblemShape, Pingpong>" },
+		{ "void at::native::vectorized_elementwise_kernel<4, at::native::CUDAFunctorOnSelf_add<"
+		  "float>, std::array<char*, 2ul> >(int, at::native::CUDAFunctorOnSelf_add<float>, "
+		  "std::array<char*, 2ul>)",
+		  NULL, "vectorized_elementwise_kernel<CUDAFunctorOnSelf_add>" },
+		/* a generic kernel that says nothing more: the operator says what it is */
+		{ "void at::native::vectorized_elementwise_kernel<4, at::native::(anonymous namespace)::"
+		  "launch_clamp_scalar(at::TensorIteratorBase&, c10::Scalar, c10::Scalar, "
+		  "at::native::detail::ClampLimits)::{lambda()#1}::operator()() const::{lambda(long)#1}"
+		  ", std::array<char*, 2ul> >(int, long)",
+		  "aten::clamp_", "vectorized_elementwise_kernel<clamp_>" },
 	};
 	struct classifier *c = new_classifier(NULL);
 
@@ -517,17 +558,18 @@ END_TEST
 static Suite *classify_suite(void)
 {
 	Suite *s = suite_create("classify");
-	TCase *tc = tcase_create("classify");
+	TCase *kc = tcase_create("kernels"), *tc = tcase_create("traces");
 
+	tcase_add_test(kc, test_names_and_atoms);
+	tcase_add_test(kc, test_real_names);
+	tcase_add_test(kc, test_inductor_names);
+	tcase_add_test(kc, test_short_names);
+	tcase_add_test(kc, test_hostile_names);
+	tcase_add_test(kc, test_user_rules_override);
+	tcase_add_test(kc, test_default_rules_file);
+	tcase_add_test(kc, test_bad_rules);
+	suite_add_tcase(s, kc);
 	tcase_set_timeout(tc, 60);
-	tcase_add_test(tc, test_names_and_atoms);
-	tcase_add_test(tc, test_real_names);
-	tcase_add_test(tc, test_inductor_names);
-	tcase_add_test(tc, test_short_names);
-	tcase_add_test(tc, test_hostile_names);
-	tcase_add_test(tc, test_user_rules_override);
-	tcase_add_test(tc, test_default_rules_file);
-	tcase_add_test(tc, test_bad_rules);
 	tcase_add_loop_test(tc, test_other_share, 0, sizeof traces / sizeof traces[0]);
 	tcase_add_test(tc, test_other_share_large);
 	tcase_add_test(tc, test_sglang_pair_symmetric);

@@ -4,6 +4,7 @@
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "config.h"
 #include "fusediff/util.h"
@@ -41,7 +42,7 @@ static int is_ident(int ch)
 static const char *telling_arg(const char *s, size_t len, size_t *outlen)
 {
 	static const char *const suffixes[] = { "_kernel_cuda", "Functor", "_functor", "Ops",
-						"_kernel_impl", "_kernel", "Op" };
+						"_kernel_impl", "KernelImpl", "_kernel", "Op" };
 	/* wrappers that only carry the telling functor inside them */
 	static const char *const plumbing[] = { "gpu_kernel_impl", "BinaryFunctor", "AUnaryFunctor",
 						"BUnaryFunctor", "UnaryOpFunctor", "gpu_index_kernel",
@@ -60,6 +61,12 @@ static const char *telling_arg(const char *s, size_t len, size_t *outlen)
 		}
 		while (j < len && is_ident(s[j]))
 			j++;
+		if (j - i > 11 && memcmp(s + i, "CUDAFunctor", 11) == 0 && best_rank > 1) {
+			/* CUDAFunctor_add, CUDAFunctorOnSelf_add */
+			best = s + i;
+			best_len = j - i;
+			best_rank = 1;
+		}
 		for (int r = 0; r < n_suffixes; r++) {
 			size_t sl = strlen(suffixes[r]);
 			int skip = j - i >= 8 && memcmp(s + i, "launch_", 7) == 0;
@@ -167,15 +174,105 @@ static int short_from_mangled(const char *name, char *buf, size_t cap)
 	return 1;
 }
 
+/* hipBLASLt/Tensile: "Cijk_Alik_Bljk_BBS_BH_Bias_HA_S_SAV_UserArgs_MT64x16x128_MI16x16x1_..."
+ * -> "Cijk_Alik_Bljk_BBS_BH_..._MT64x16x128": the layout and types, and the macro tile. */
+static int short_tensile(const char *name, char *buf, size_t cap)
+{
+	static const char *const stop[] = { "Bias", "HA", "SAV", "UserArgs", "S", "SN" };
+	const char *p = name, *mt = NULL, *head_end = NULL;
+	size_t n = 0;
+
+	if (strncmp(p, "Custom_", 7) == 0)
+		p += 7;
+	if (strncmp(p, "Cijk_", 5) != 0)
+		return 0;
+	for (const char *f = p; *f;) {
+		size_t len = strcspn(f, "_");
+
+		if (!head_end) {
+			for (size_t k = 0; k < sizeof stop / sizeof stop[0]; k++)
+				if (strlen(stop[k]) == len && memcmp(f, stop[k], len) == 0)
+					head_end = f - 1;
+			if (len > 2 && f[0] == 'M' && f[1] == 'T')
+				head_end = f - 1;
+		}
+		if (!mt && len > 2 && f[0] == 'M' && f[1] == 'T' && f[2] >= '0' && f[2] <= '9') {
+			mt = f;
+			append(buf, cap, &n, name, (size_t)((head_end ? head_end : f - 1) - name));
+			if (head_end && head_end < f - 1)
+				append(buf, cap, &n, "_...", 4);
+			append(buf, cap, &n, "_", 1);
+			append(buf, cap, &n, f, len);
+			return 1;
+		}
+		f += len;
+		if (*f)
+			f++;
+	}
+	return 0;
+}
+
+/* CuTe DSL kernels (flashinfer): "kernel_cutlass_kernel_flashinfernormkernelsfused_add_rmsnorm
+ * FusedAddRMSNormKernel_object_at__tensorptr..." -> "FusedAddRMSNormKernel". */
+static int short_cute_dsl(const char *name, char *buf, size_t cap)
+{
+	const char *end = strstr(name, "_object_at_"), *start, *p;
+	size_t n = 0;
+
+	if (strncmp(name, "kernel_cutlass_", 15) != 0 || !end)
+		return 0;
+	start = name + 15;
+	for (p = start; p < end; p++)
+		if (*p == '_')
+			start = p + 1;
+	while (start < end && !isupper((unsigned char)*start))
+		start++;
+	if (start == end)
+		return 0;
+	append(buf, cap, &n, start, (size_t)(end - start));
+	return 1;
+}
+
+/* CUTLASS 3 device kernels: "device_kernel<GemmUniversal, GroupProblemShape, Cooperative>",
+ * from the identifiers in the name, which may be mangled and truncated. */
+static int short_cutlass3(const char *name, char *buf, size_t cap)
+{
+	static const char *const words[][2] = {
+		{ "GemmUniversal", "GemmUniversal" }, { "GroupProblemShape", "GroupProblemShape" },
+		{ "Cooperative", "Cooperative" },     { "Pingpong", "Pingpong" },
+		{ "StreamK", "StreamK" },
+	};
+	size_t n = 0, k;
+	int any = 0;
+
+	if (!strstr(name, "device_kernel") || !strstr(name, "cutlass"))
+		return 0;
+	append(buf, cap, &n, "device_kernel<", 14);
+	for (k = 0; k < sizeof words / sizeof words[0]; k++)
+		if (strstr(name, words[k][0])) {
+			if (any)
+				append(buf, cap, &n, ", ", 2);
+			append(buf, cap, &n, words[k][1], strlen(words[k][1]));
+			any = 1;
+		}
+	if (!any)
+		return buf[0] = '\0', 0;
+	append(buf, cap, &n, ">", 1);
+	return 1;
+}
+
 char *names_short(const char *name, char *buf, size_t cap)
 {
-	const char *p = name, *end, *base, *targs = NULL, *targs_end = NULL;
+	const char *p = name, *end, *base, *prev = NULL, *targs = NULL, *targs_end = NULL;
 	size_t n = 0;
 	int depth = 0;
 
 	if (!cap)
 		return buf;
 	buf[0] = '\0';
+	if (short_tensile(name, buf, cap) || short_cute_dsl(name, buf, cap) ||
+	    short_cutlass3(name, buf, cap))
+		return buf;
 	if (strncmp(name, "_Z", 2) == 0 && short_from_mangled(name, buf, cap))
 		return buf;
 	/* return type: "void " and friends before the first space at depth 0 */
@@ -200,12 +297,14 @@ char *names_short(const char *name, char *buf, size_t cap)
 			}
 			break;
 		} else if (depth == 0 && *end == ':' && end[1] == ':') {
+			prev = base;
 			base = end + 2;
 			end++;
 			targs = targs_end = NULL;
 		} else if (depth == 0 && *end == ' ') {
 			/* a return type other than void */
 			base = end + 1;
+			prev = NULL;
 			targs = targs_end = NULL;
 		}
 	}
@@ -215,7 +314,21 @@ char *names_short(const char *name, char *buf, size_t cap)
 
 		while (q < end && *q != '<')
 			q++;
-		append(buf, cap, &n, base, (size_t)(q - base));
+		if ((q - base == 6 && strncasecmp(base, "kernel", 6) == 0) && prev && prev < base) {
+			/* "internal::gemvx::kernel": the namespace says what it is */
+			append(buf, cap, &n, prev, (size_t)(q - prev));
+		} else if (q - base == 7 && strncmp(base, "Kernel2", 7) == 0 && targs &&
+			   strncmp(targs, "cutlass_", 8) == 0) {
+			/* cutlass::Kernel2<cutlass_80_simt_sgemm_...>: the argument is the name */
+			size_t tl = 0;
+
+			while (targs + tl < targs_end && is_ident(targs[tl]))
+				tl++;
+			append(buf, cap, &n, targs, tl);
+			return buf;
+		} else {
+			append(buf, cap, &n, base, (size_t)(q - base));
+		}
 	}
 	if (targs && targs_end && targs_end > targs) {
 		size_t tl;
