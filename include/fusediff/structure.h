@@ -38,8 +38,11 @@ struct step {
 	uint32_t first, n; /* range in side->order */
 	uint8_t cls;	   /* enum op_class of the step */
 	uint8_t kind;	   /* enum step_kind */
-	uint8_t n_work;	   /* kernels that do the work: n minus helpers */
-	atom_set atoms;	   /* union of its kernels' atoms (a STEP_RUN gets the op's atom) */
+	uint8_t n_work;	   /* kernels that do the work: n minus helpers (capped at 255) */
+	uint8_t main;	   /* position of the main kernel within the step (a STEP_AUX may start
+			      with a helper: a workspace memset, a grouped-GEMM setup kernel) */
+	atom_set atoms;	   /* union of its kernels' atoms (a STEP_RUN gets the op's atom, plus
+			      cast when casts are inside: an eager RMSNorm run is {rmsnorm, cast}) */
 	int64_t dur;	   /* sum of its kernels' durations, ns */
 };
 
@@ -48,15 +51,26 @@ struct step {
 
 struct layer {
 	int32_t index;		 /* 0..n-1, LAYER_PROLOGUE or LAYER_EPILOGUE */
-	uint32_t step_first, step_n; /* range in side->steps */
+	uint32_t step_first, step_n; /* range in side->steps (step_n may be 0) */
 	int64_t dur;		 /* sum of kernel durations, ns */
+};
+
+/* How the layers of a pass were found. */
+enum layer_source {
+	LAYER_SRC_NONE,	  /* no repeated layers: every step is in the prologue */
+	LAYER_SRC_MODULE, /* nn.Module ranges of the decoder-layer class */
+	LAYER_SRC_ANCHOR, /* attention anchors */
+	LAYER_SRC_PERIOD, /* the period of the op sequence */
 };
 
 struct pass {
 	uint32_t name;		  /* annotation name id (0 when found by structure) */
 	uint8_t phase;		  /* enum phase */
+	uint8_t layer_src;	  /* enum layer_source */
 	uint32_t first, n;	  /* range in side->order */
-	uint32_t layer_first, layer_n; /* range in side->layers: prologue, layers, epilogue */
+	uint32_t layer_first, layer_n; /* range in side->layers: always the prologue, the
+					  n_layers layers, then the epilogue (either may be
+					  empty), so layer_n == n_layers + 2 */
 	uint32_t n_layers;	  /* repeated layers (excluding prologue and epilogue) */
 	int64_t dur;		  /* sum of kernel durations, ns */
 };
@@ -75,9 +89,12 @@ struct side {
 	size_t n_passes;
 	uint32_t phase_passes[PHASE_COUNT]; /* passes per phase */
 	uint32_t layers_per_pass;	    /* the usual number of repeated layers in a pass */
-	const char *pass_source;  /* how passes were found, for the user (static text) */
-	const char *layer_source; /* how layers were found (static text) */
-	size_t n_unassigned;	  /* kernels outside every pass (before the first, between) */
+	char pass_source[160];	/* how passes were found, for the user: "gpu_user_annotation
+				   'prefill', 'decode'", "repetition of the layer structure", ... */
+	char layer_source[160]; /* how layers were found: "nn.Module LlamaDecoderLayer",
+				   "attention anchors", "period of the op sequence" */
+	size_t n_unassigned;	/* kernels outside every pass (before the first, between, after;
+				   n_order + n_unassigned == t->n_kernels) */
 };
 
 struct side_opts {
@@ -95,6 +112,12 @@ static inline const struct trace_kernel *side_step_kernel(const struct side *s, 
 							  uint32_t i)
 {
 	return &s->t->kernels[s->order[st->first + i]];
+}
+
+/* The main kernel of step st (its helpers aside): the one to name the step by. */
+static inline const struct trace_kernel *side_step_main(const struct side *s, const struct step *st)
+{
+	return side_step_kernel(s, st, st->main);
 }
 
 #endif

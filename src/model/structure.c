@@ -1,8 +1,15 @@
-/* structure.c — passes, phases, layers and steps of one trace (see structure.h). */
-#include "fusediff/structure.h"
-
+/* structure.c — passes, phases, layers and steps of one trace (see structure.h).
+ *
+ * side_build: find the passes (passes.c), classify the kernels, map nn.Module calls
+ * (modules.c), then per pass: merge its streams into one execution order, group kernels into
+ * steps (steps.c) and cut the steps into prologue, layers and epilogue (layers.c). Everything
+ * is linear in the number of kernels, or n log n where it sorts. */
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+
+#include "structure_int.h"
 
 const char *phase_name(enum phase p)
 {
@@ -24,4 +31,471 @@ int phase_from_name(const char *s)
 		if (strcasecmp(s, phase_name((enum phase)p)) == 0)
 			return p;
 	return -1;
+}
+
+/* --- phase from the kernels ------------------------------------------------------------ */
+
+/* The query length of an attention operator from its input shapes: SDPA-style operators take
+ * q as [batch, heads, tokens, dim], flash/efficient ones [batch, tokens, heads, dim]. -1 when
+ * unknown. */
+static long attention_q_len(const char *op, const char *dims)
+{
+	long d[8];
+	int n = 0, seq_at;
+	const char *p;
+
+	if (strstr(op, "scaled_dot_product") || strstr(op, "cudnn_attention"))
+		seq_at = 2;
+	else if (strstr(op, "flash_attention") || strstr(op, "efficient_attention"))
+		seq_at = 1;
+	else
+		return -1;
+	p = strchr(dims, '[');
+	if (!p || !(p = strchr(p + 1, '[')))
+		return -1;
+	for (p++; n < 8;) {
+		char *end;
+		long v = strtol(p, &end, 10);
+
+		if (end == p)
+			break;
+		d[n++] = v;
+		p = end;
+		if (*p != ',')
+			break;
+		p++;
+	}
+	return n == 4 ? d[seq_at] : -1;
+}
+
+/* Decode when the pass runs a decode-only attention kernel or attention with one query token
+ * per sequence; else prefill. */
+static enum phase phase_from_kernels(const struct side *s, const uint32_t *k, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		const struct kernel_info *ki = trace_classes_get(&s->classes, k[i]);
+
+		if (ki->cls == CLASS_ATTENTION && ki->decode_attn)
+			return PHASE_DECODE;
+	}
+	for (size_t i = 0; i < n; i++) {
+		const struct kernel_info *ki = trace_classes_get(&s->classes, k[i]);
+		const struct trace_op *op;
+		long q;
+
+		if (ki->cls != CLASS_ATTENTION || ki->aux)
+			continue;
+		op = trace_find_op(s->t, s->t->kernels[k[i]].external_id);
+		if (!op || !op->input_dims)
+			continue;
+		q = attention_q_len(trace_str(s->t, op->name), trace_str(s->t, op->input_dims));
+		if (q == 1)
+			return PHASE_DECODE;
+		if (q > 1)
+			return PHASE_PREFILL;
+	}
+	return PHASE_PREFILL;
+}
+
+/* --- one pass ------------------------------------------------------------------------------ */
+
+struct stream_count {
+	int32_t stream;
+	uint32_t count, rank, at;
+};
+
+struct sref {
+	int64_t start;
+	uint32_t rank, idx;
+};
+
+struct build {
+	struct side *s;
+	struct step_input in;
+	const struct module_map *mods;
+	size_t cap_layers;
+	/* scratch, sized for the largest pass */
+	uint32_t *seq;	    /* kernels regrouped by stream */
+	struct step *tmp;   /* steps of all streams, first relative to seq */
+	struct sref *refs;  /* merge order */
+	int32_t *mod_layer; /* per step */
+	uint32_t *main_name;
+	struct stream_count *streams;
+	size_t cap_streams;
+};
+
+static int cmp_sref(const void *pa, const void *pb)
+{
+	const struct sref *x = pa, *y = pb;
+	int r;
+
+	if ((r = CMP(x->start, y->start)) || (r = CMP(x->rank, y->rank)))
+		return r;
+	return CMP(x->idx, y->idx);
+}
+
+static int cmp_stream_id(const void *pa, const void *pb)
+{
+	const struct stream_count *x = pa, *y = pb;
+
+	return CMP(x->stream, y->stream);
+}
+
+static int cmp_stream_rank(const void *pa, const void *pb)
+{
+	const struct stream_count *x = pa, *y = pb;
+	int r = CMP(y->count, x->count);
+
+	return r ? r : CMP(x->stream, y->stream);
+}
+
+static struct stream_count *find_stream(struct stream_count *v, size_t n, int32_t stream)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (v[mid].stream < stream)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < n && v[lo].stream == stream ? &v[lo] : NULL;
+}
+
+static void push_layer(struct build *b, int32_t index, uint32_t first, uint32_t n)
+{
+	struct side *s = b->s;
+	struct layer *l;
+
+	VEC_RESERVE(s->layers, s->n_layers, b->cap_layers);
+	l = &s->layers[s->n_layers++];
+	l->index = index;
+	l->step_first = first;
+	l->step_n = n;
+	l->dur = 0;
+	for (uint32_t i = first; i < first + n; i++)
+		l->dur += s->steps[i].dur;
+}
+
+/* Structure the kernels k[0..n) (time order) as one pass. */
+static void build_pass(struct build *b, const uint32_t *k, size_t n, uint32_t name, int phase)
+{
+	struct side *s = b->s;
+	const struct trace *t = s->t;
+	size_t ns_streams = 0, n_tmp = 0, step0 = s->n_steps, order0 = s->n_order;
+	struct pass *p = &s->passes[s->n_passes++];
+	struct layer_cuts cuts;
+	struct layer_input li;
+
+	/* streams: the one with most kernels first */
+	for (size_t i = 0; i < n; i++) {
+		int32_t st = t->kernels[k[i]].stream;
+		struct stream_count *sc = find_stream(b->streams, ns_streams, st);
+
+		if (!sc) {
+			VEC_RESERVE(b->streams, ns_streams, b->cap_streams);
+			b->streams[ns_streams++] = (struct stream_count){ st, 0, 0, 0 };
+			qsort(b->streams, ns_streams, sizeof *b->streams, cmp_stream_id);
+			sc = find_stream(b->streams, ns_streams, st);
+		}
+		sc->count++;
+	}
+	{
+		struct stream_count *byrank = xmalloc(ns_streams * sizeof *byrank);
+		uint32_t at = 0;
+
+		memcpy(byrank, b->streams, ns_streams * sizeof *byrank);
+		qsort(byrank, ns_streams, sizeof *byrank, cmp_stream_rank);
+		for (size_t r = 0; r < ns_streams; r++) {
+			struct stream_count *sc = find_stream(b->streams, ns_streams, byrank[r].stream);
+
+			sc->rank = (uint32_t)r;
+			sc->at = at;
+			at += sc->count;
+		}
+		free(byrank);
+	}
+	/* regroup by stream (stable: time order within a stream), then steps per stream */
+	{
+		uint32_t *fill = xmalloc(ns_streams * sizeof *fill);
+		struct stream_count *byrank = xmalloc(ns_streams * sizeof *byrank);
+
+		for (size_t r = 0; r < ns_streams; r++) {
+			fill[b->streams[r].rank] = b->streams[r].at;
+			byrank[b->streams[r].rank] = b->streams[r];
+		}
+		for (size_t i = 0; i < n; i++) {
+			const struct stream_count *sc = find_stream(b->streams, ns_streams, t->kernels[k[i]].stream);
+
+			b->seq[fill[sc->rank]++] = k[i];
+		}
+		for (size_t r = 0; r < ns_streams; r++) {
+			size_t got = steps_group(&b->in, b->seq + byrank[r].at, byrank[r].count, b->tmp + n_tmp);
+
+			for (size_t j = 0; j < got; j++) {
+				struct step *st = &b->tmp[n_tmp + j];
+
+				st->first += byrank[r].at;
+				b->refs[n_tmp + j] = (struct sref){ t->kernels[b->seq[st->first]].start,
+								     (uint32_t)r, (uint32_t)(n_tmp + j) };
+			}
+			n_tmp += got;
+		}
+		free(fill);
+		free(byrank);
+	}
+	/* merge the streams' steps by start time: a step is never split, so a side-stream
+	 * kernel never lands inside a run or between a GEMM and its splitKreduce */
+	if (ns_streams > 1)
+		qsort(b->refs, n_tmp, sizeof *b->refs, cmp_sref);
+	for (size_t j = 0; j < n_tmp; j++) {
+		struct step st = b->tmp[b->refs[j].idx];
+		uint32_t from = st.first;
+
+		st.first = (uint32_t)s->n_order;
+		for (uint32_t i = 0; i < st.n; i++)
+			s->order[s->n_order++] = b->seq[from + i];
+		s->steps[s->n_steps++] = st;
+	}
+
+	/* layers */
+	for (size_t j = step0; j < s->n_steps; j++) {
+		const struct step *st = &s->steps[j];
+
+		b->main_name[j - step0] = t->kernels[s->order[st->first + st->main]].name;
+		b->mod_layer[j - step0] = -1;
+		if (b->mods->layer_class[0])
+			for (uint32_t i = 0; i < st->n; i++)
+				if (b->mods->layer[s->order[st->first + i]] >= 0) {
+					b->mod_layer[j - step0] = b->mods->layer[s->order[st->first + i]];
+					break;
+				}
+	}
+	li = (struct layer_input){ s->steps + step0, s->n_steps - step0,
+				   b->mods->layer_class[0] ? b->mod_layer : NULL, b->main_name };
+	layers_find(&li, &cuts);
+
+	p->name = name;
+	p->layer_src = cuts.how;
+	p->first = (uint32_t)order0;
+	p->n = (uint32_t)(s->n_order - order0);
+	p->layer_first = (uint32_t)s->n_layers;
+	p->n_layers = cuts.n;
+	p->dur = 0;
+	for (size_t i = order0; i < s->n_order; i++)
+		p->dur += t->kernels[s->order[i]].dur;
+	{
+		uint32_t pro_end = cuts.n ? cuts.cut[0] : cuts.epi;
+
+		push_layer(b, LAYER_PROLOGUE, (uint32_t)step0, pro_end);
+		for (uint32_t i = 0; i < cuts.n; i++) {
+			uint32_t end = i + 1 < cuts.n ? cuts.cut[i + 1] : cuts.epi;
+
+			push_layer(b, (int32_t)i, (uint32_t)step0 + cuts.cut[i], end - cuts.cut[i]);
+		}
+		push_layer(b, LAYER_EPILOGUE, (uint32_t)step0 + cuts.epi,
+			   (uint32_t)(s->n_steps - step0) - cuts.epi);
+	}
+	p->layer_n = (uint32_t)s->n_layers - p->layer_first;
+	p->phase = (uint8_t)(phase >= 0 ? phase : (int)phase_from_kernels(s, s->order + order0, p->n));
+	layer_cuts_clear(&cuts);
+}
+
+/* A trace without pass annotations was built as one pass: split it where the layer structure
+ * shows the end of one pass and the start of the next, and build each part as a pass.
+ * Returns the number of passes after splitting, 0 when it stays one pass. */
+static size_t split_by_structure(struct build *b)
+{
+	struct side *s = b->s;
+	const struct trace *t = s->t;
+	size_t n_steps = s->n_steps, n_starts, n_parts;
+	int64_t *gap = xmalloc((n_steps ? n_steps : 1) * sizeof *gap), prev_end = INT64_MIN;
+	uint32_t *starts = xmalloc((n_steps ? n_steps : 1) * sizeof *starts), *kern, *off;
+	struct layer_input li;
+
+	for (size_t j = 0; j < n_steps; j++) {
+		const struct step *st = &s->steps[j];
+		int64_t first = INT64_MAX, end = INT64_MIN;
+
+		for (uint32_t i = 0; i < st->n; i++) {
+			const struct trace_kernel *k = &t->kernels[s->order[st->first + i]];
+
+			first = k->start < first ? k->start : first;
+			end = k->start + k->dur > end ? k->start + k->dur : end;
+		}
+		gap[j] = prev_end == INT64_MIN || first < prev_end ? 0 : first - prev_end;
+		prev_end = end > prev_end ? end : prev_end;
+		b->main_name[j] = t->kernels[s->order[st->first + st->main]].name;
+	}
+	li = (struct layer_input){ s->steps, n_steps, NULL, b->main_name };
+	n_starts = n_steps ? layers_pass_starts(&li, gap, starts) : 0;
+	if (n_starts == 0) {
+		free(gap);
+		free(starts);
+		return 0;
+	}
+	/* kernel offsets of the parts, then rebuild */
+	n_parts = n_starts + 1;
+	off = xmalloc((n_parts + 1) * sizeof *off);
+	off[0] = 0;
+	for (size_t k = 0; k < n_starts; k++)
+		off[k + 1] = s->steps[starts[k]].first;
+	off[n_parts] = (uint32_t)s->n_order;
+	kern = xmalloc((s->n_order ? s->n_order : 1) * sizeof *kern);
+	memcpy(kern, s->order, s->n_order * sizeof *kern);
+	s->n_order = s->n_steps = s->n_layers = s->n_passes = 0;
+	s->passes = xreallocarray(s->passes, n_parts, sizeof *s->passes);
+	for (size_t k = 0; k < n_parts; k++)
+		if (off[k + 1] > off[k])
+			build_pass(b, kern + off[k], off[k + 1] - off[k], 0, -1);
+	free(kern);
+	free(off);
+	free(gap);
+	free(starts);
+	return s->n_passes;
+}
+
+/* --- the side --------------------------------------------------------------------------- */
+
+static const char *layer_source_text(enum layer_source how)
+{
+	switch (how) {
+	case LAYER_SRC_MODULE:
+		return "nn.Module";
+	case LAYER_SRC_ANCHOR:
+		return "attention anchors";
+	case LAYER_SRC_PERIOD:
+		return "period of the op sequence";
+	default:
+		return "no repeated layers found";
+	}
+}
+
+/* The most common number of layers per pass (ties: more layers), and the most common source
+ * of layers among passes with layers. */
+static void summarize(struct side *s, const struct module_map *mods)
+{
+	uint32_t best = 0, best_count = 0, src_count[4] = { 0 };
+	int src = LAYER_SRC_NONE;
+
+	for (size_t i = 0; i < s->n_passes; i++) {
+		uint32_t c = 0;
+
+		for (size_t j = 0; j < s->n_passes; j++)
+			c += s->passes[j].n_layers == s->passes[i].n_layers;
+		if (c > best_count || (c == best_count && s->passes[i].n_layers > best)) {
+			best = s->passes[i].n_layers;
+			best_count = c;
+		}
+		/* quadratic only in the number of passes with distinct counts: stop early */
+		if (best_count * 2 > s->n_passes)
+			break;
+	}
+	s->layers_per_pass = best;
+	for (size_t i = 0; i < s->n_passes; i++) {
+		src_count[s->passes[i].layer_src]++;
+		s->phase_passes[s->passes[i].phase]++;
+	}
+	for (int k = LAYER_SRC_MODULE; k <= LAYER_SRC_PERIOD; k++)
+		if (src_count[k] > (src == LAYER_SRC_NONE ? 0 : src_count[src]))
+			src = k;
+	if (src == LAYER_SRC_MODULE)
+		snprintf(s->layer_source, sizeof s->layer_source, "nn.Module %s", mods->layer_class);
+	else
+		snprintf(s->layer_source, sizeof s->layer_source, "%s", layer_source_text(src));
+}
+
+int side_build(struct side *s, const struct trace *t, const struct classifier *c,
+	       const struct side_opts *o, struct fd_error *err)
+{
+	struct pass_plan plan;
+	struct module_map mods;
+	struct build b = { 0 };
+	size_t nk = t->n_kernels, n_pass, *start;
+	uint32_t *bucket;
+
+	memset(s, 0, sizeof *s);
+	s->t = t;
+	if (passes_from_annotations(t, o ? o->pass_regex : NULL, &plan, err) < 0)
+		return -1;
+	classify_trace(c, t, &s->classes);
+	module_map_build(t, &mods);
+
+	/* kernels of each pass, in time order (a counting sort) */
+	n_pass = plan.n_passes ? plan.n_passes : 1;
+	start = xcalloc(n_pass + 1, sizeof *start);
+	bucket = xmalloc((nk ? nk : 1) * sizeof *bucket);
+	for (size_t i = 0; i < nk; i++) {
+		int32_t p = plan.n_passes ? plan.pass_of[i] : 0;
+
+		if (p >= 0)
+			start[p + 1]++;
+	}
+	for (size_t p = 0; p < n_pass; p++)
+		start[p + 1] += start[p];
+	{
+		size_t *fill = xmalloc(n_pass * sizeof *fill);
+
+		memcpy(fill, start, n_pass * sizeof *fill);
+		for (size_t i = 0; i < nk; i++) {
+			int32_t p = plan.n_passes ? plan.pass_of[i] : 0;
+
+			if (p >= 0)
+				bucket[fill[p]++] = (uint32_t)i;
+		}
+		free(fill);
+	}
+
+	s->order = xmalloc((nk ? nk : 1) * sizeof *s->order);
+	s->steps = xmalloc((nk ? nk : 1) * sizeof *s->steps);
+	s->passes = xcalloc(n_pass, sizeof *s->passes);
+	b.s = s;
+	b.in = (struct step_input){ t, &s->classes, &mods };
+	b.mods = &mods;
+	b.seq = xmalloc((nk ? nk : 1) * sizeof *b.seq);
+	b.tmp = xmalloc((nk ? nk : 1) * sizeof *b.tmp);
+	b.refs = xmalloc((nk ? nk : 1) * sizeof *b.refs);
+	b.mod_layer = xmalloc((nk ? nk : 1) * sizeof *b.mod_layer);
+	b.main_name = xmalloc((nk ? nk : 1) * sizeof *b.main_name);
+
+	for (size_t p = 0; p < n_pass; p++) {
+		size_t n = start[p + 1] - start[p];
+
+		if (n == 0)
+			continue;
+		build_pass(&b, bucket + start[p], n, plan.n_passes ? plan.passes[p].name : 0,
+			   plan.n_passes ? plan.passes[p].phase : -1);
+	}
+	if (plan.n_passes)
+		snprintf(s->pass_source, sizeof s->pass_source, "%s", plan.source);
+	else if (split_by_structure(&b))
+		snprintf(s->pass_source, sizeof s->pass_source, "repetition of the layer structure");
+	else
+		snprintf(s->pass_source, sizeof s->pass_source, "whole trace (no pass annotations)");
+	s->n_unassigned = nk - s->n_order;
+	summarize(s, &mods);
+
+	free(b.seq);
+	free(b.tmp);
+	free(b.refs);
+	free(b.mod_layer);
+	free(b.main_name);
+	free(b.streams);
+	free(start);
+	free(bucket);
+	module_map_clear(&mods);
+	pass_plan_clear(&plan);
+	return 0;
+}
+
+void side_clear(struct side *s)
+{
+	trace_classes_clear(&s->classes);
+	free(s->order);
+	free(s->steps);
+	free(s->layers);
+	free(s->passes);
+	memset(s, 0, sizeof *s);
 }

@@ -1,0 +1,420 @@
+/* layers.c — one pass's steps cut into a prologue, N repeated layers and an epilogue.
+ *
+ * Where the layers are, in order of trust:
+ *   1. nn.Module ranges of the decoder-layer class (LlamaDecoderLayer_N, BertLayer_N): a new
+ *      layer starts at the first step launched inside the next call;
+ *   2. attention anchors: one per main attention step (helpers are inside AUX steps; a second
+ *      attention step with no GEMM since the previous anchor, as in mixed prefill/decode
+ *      batches, is not a new layer). The cut between anchors a[i-1] and a[i] is the first
+ *      norm after the last MLP step (activation, MoE) between them: the input norm, not the
+ *      q/k norms some models (Qwen3) run between the input norm and attention;
+ *   3. the period of the op sequence, for eager math attention (bmm, softmax, bmm: no
+ *      attention kernel): the kernel name whose occurrences split the pass into the most
+ *      identical segments of (class, atoms) steps, softmax preferred; then as 2.
+ * The first layer starts at the norm that is as many norms before its anchor as in the next
+ * layer; the epilogue starts at the norm that follows the last anchor by one more norm than
+ * the layers before it have (the final norm), so the epilogue is never glued onto the last
+ * layer.
+ *
+ * The cut rule, the same for every source so that eager, compiled and vendor-fused traces cut
+ * at the same logical place: a layer starts at its input norm step together with an
+ * immediately preceding residual add (only copies in between). Eager Llama ends a layer with
+ * down GEMM -> add and starts the next with the RMSNorm run; torch.compile and SGLang fuse that
+ * add into the norm kernel (add+rmsnorm); with this rule both give [add, norm, ...] ... [down]
+ * per layer, and the final add joins the final norm in the epilogue on every side. A boundary
+ * that does not fall on a norm moves back onto a norm that directly precedes it (post-norm
+ * models such as BERT: the module call starts at the QKV GEMM right after the previous
+ * layer's output LayerNorm), so module ranges and anchors agree. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "structure_int.h"
+
+#define NORM_ATOMS (ATOM_BIT(ATOM_RMSNORM) | ATOM_BIT(ATOM_LAYERNORM))
+#define MLP_ATOMS                                                                              \
+	(ATOM_BIT(ATOM_SILU) | ATOM_BIT(ATOM_GELU) | ATOM_BIT(ATOM_ACT) | ATOM_BIT(ATOM_MOE_GEMM) | \
+	 ATOM_BIT(ATOM_ROUTING))
+
+int step_is_norm(const struct step *s)
+{
+	return s->cls == CLASS_NORM ||
+	       ((s->atoms & NORM_ATOMS) && s->cls != CLASS_GEMM && s->cls != CLASS_ATTENTION);
+}
+
+int step_is_mlp(const struct step *s)
+{
+	switch (s->cls) {
+	case CLASS_ACTIVATION:
+	case CLASS_MOE_ROUTING:
+	case CLASS_MOE_GEMM:
+	case CLASS_MOE_FINALIZE:
+		return 1;
+	case CLASS_NORM:
+	case CLASS_ATTENTION:
+	case CLASS_ROPE:
+		return 0;
+	default:
+		return (s->atoms & MLP_ATOMS) != 0;
+	}
+}
+
+int step_is_residual_add(const struct step *s)
+{
+	atom_set extra = s->atoms & ~(ATOM_BIT(ATOM_ADD) | ATOM_BIT(ATOM_CAST) | ATOM_BIT(ATOM_COPY));
+
+	return (s->cls == CLASS_ELEMENTWISE || s->cls == CLASS_OTHER) && (s->atoms & ATOM_BIT(ATOM_ADD)) &&
+	       !extra;
+}
+
+static int is_copy(const struct step *s)
+{
+	return s->cls == CLASS_COPY;
+}
+
+static int is_gemm(const struct step *s)
+{
+	return s->cls == CLASS_GEMM || s->cls == CLASS_MOE_GEMM;
+}
+
+/* The step before b, skipping copies, not below lo; -1 when none. */
+static long before_copies(const struct step *st, long b, long lo)
+{
+	long j = b - 1;
+
+	while (j >= lo && is_copy(&st[j]))
+		j--;
+	return j >= lo ? j : -1;
+}
+
+/* Move boundary b (not below lo) to the canonical place: onto a norm that directly precedes
+ * it, then onto the residual add that directly precedes that norm. */
+static uint32_t canonical(const struct layer_input *in, uint32_t b, uint32_t lo)
+{
+	const struct step *st = in->steps;
+	long j;
+
+	if (b >= in->n)
+		return b;
+	if (!step_is_norm(&st[b]) && (j = before_copies(st, b, lo)) >= 0 && step_is_norm(&st[j]))
+		b = (uint32_t)j;
+	if (step_is_norm(&st[b]) && (j = before_copies(st, b, lo)) >= 0 &&
+	    step_is_residual_add(&st[j]))
+		b = (uint32_t)j;
+	return b;
+}
+
+/* Norm steps in [lo, hi). */
+static uint32_t count_norms(const struct step *st, uint32_t lo, uint32_t hi)
+{
+	uint32_t n = 0;
+
+	for (uint32_t i = lo; i < hi; i++)
+		n += step_is_norm(&st[i]);
+	return n;
+}
+
+/* The cut between anchors lo and hi (exclusive): see the file comment. */
+static uint32_t cut_between(const struct step *st, uint32_t lo, uint32_t hi)
+{
+	long mlp = -1, last_norm = -1, last_res = -1;
+
+	for (uint32_t i = lo + 1; i < hi; i++)
+		if (step_is_mlp(&st[i]))
+			mlp = i;
+	if (mlp >= 0)
+		for (uint32_t i = (uint32_t)mlp + 1; i < hi; i++)
+			if (step_is_norm(&st[i]))
+				return i;
+	for (uint32_t i = lo + 1; i < hi; i++) {
+		long j;
+
+		if (!step_is_norm(&st[i]))
+			continue;
+		last_norm = i;
+		if ((st[i].atoms & ATOM_BIT(ATOM_ADD)) ||
+		    ((j = before_copies(st, i, lo + 1)) >= 0 && step_is_residual_add(&st[j])))
+			last_res = i;
+	}
+	if (last_res >= 0)
+		return (uint32_t)last_res;
+	if (last_norm >= 0)
+		return (uint32_t)last_norm;
+	return hi;
+}
+
+/* Attention anchors: main attention steps, one per run of attention without a GEMM between. */
+static size_t attention_anchors(const struct layer_input *in, uint32_t *a)
+{
+	size_t n = 0;
+	int gemm_since = 1;
+
+	for (uint32_t i = 0; i < in->n; i++) {
+		const struct step *s = &in->steps[i];
+
+		if (s->cls == CLASS_ATTENTION) {
+			if (gemm_since)
+				a[n++] = i;
+			gemm_since = 0;
+		} else if (is_gemm(s)) {
+			gemm_since = 1;
+		}
+	}
+	return n;
+}
+
+struct occ {
+	uint32_t name, pos;
+};
+
+static int cmp_occ(const void *pa, const void *pb)
+{
+	const struct occ *x = pa, *y = pb;
+	int r = CMP(x->name, y->name);
+
+	return r ? r : CMP(x->pos, y->pos);
+}
+
+#define HASH_MUL 0x100000001b3ULL
+
+/* Period anchors: the occurrences of the kernel name that splits the steps into the most
+ * identical segments (at least 3 steps each). */
+static size_t period_anchors(const struct layer_input *in, uint32_t *a)
+{
+	size_t n = in->n, best_k = 0, best_first = 0;
+	int best_soft = 0;
+	uint32_t best_name = 0;
+	uint64_t *h = xmalloc((n + 1) * sizeof *h), *pw = xmalloc((n + 1) * sizeof *pw);
+	struct occ *o = xmalloc((n ? n : 1) * sizeof *o);
+
+	h[0] = 0;
+	pw[0] = 1;
+	for (size_t i = 0; i < n; i++) {
+		uint64_t sig = ((uint64_t)in->steps[i].cls << 32 | in->steps[i].atoms) + 1;
+
+		h[i + 1] = h[i] * HASH_MUL + sig;
+		pw[i + 1] = pw[i] * HASH_MUL;
+		o[i] = (struct occ){ in->main_name[i], (uint32_t)i };
+	}
+	if (n)
+		qsort(o, n, sizeof *o, cmp_occ);
+	for (size_t g = 0; g < n;) {
+		size_t e = g, k, period;
+		int ok = 1, soft;
+
+		while (e < n && o[e].name == o[g].name)
+			e++;
+		k = e - g;
+		period = k >= 2 ? o[g + 1].pos - o[g].pos : 0;
+		if (k < 2 || period < 3)
+			ok = 0;
+		for (size_t j = g + 1; ok && j < e; j++) {
+			uint32_t l0 = o[g].pos, l = o[j - 1].pos;
+
+			if (o[j].pos - l != period ||
+			    h[l + period] - h[l] * pw[period] != h[l0 + period] - h[l0] * pw[period])
+				ok = 0;
+		}
+		soft = ok && (in->steps[o[g].pos].atoms & ATOM_BIT(ATOM_SOFTMAX));
+		if (ok && (k > best_k || (k == best_k && soft > best_soft) ||
+			   (k == best_k && soft == best_soft && o[g].pos < best_first))) {
+			best_k = k;
+			best_soft = soft;
+			best_first = o[g].pos;
+			best_name = o[g].name;
+		}
+		g = e;
+	}
+	if (best_k) {
+		size_t m = 0;
+
+		for (size_t i = 0; i < n; i++)
+			if (in->main_name[i] == best_name)
+				a[m++] = (uint32_t)i;
+	}
+	free(h);
+	free(pw);
+	free(o);
+	return best_k;
+}
+
+/* Cuts from anchors a[0..na). */
+static void cuts_from_anchors(const struct layer_input *in, const uint32_t *a, size_t na,
+			      struct layer_cuts *out)
+{
+	const struct step *st = in->steps;
+	uint32_t *c = out->cut;
+
+	out->n = (uint32_t)na;
+	for (size_t i = 1; i < na; i++)
+		c[i] = cut_between(st, a[i - 1], a[i]);
+	if (na >= 2) {
+		/* as many norms before the first anchor as the second layer has before its */
+		uint32_t want = count_norms(st, c[1], a[1]), seen = 0;
+		long i;
+
+		c[0] = a[0];
+		for (i = (long)a[0] - 1; i >= 0 && seen < want; i--)
+			if (step_is_norm(&st[i]) && ++seen == want)
+				c[0] = (uint32_t)i;
+		if (seen < want)
+			c[0] = a[0] >= a[1] - c[1] ? a[0] - (a[1] - c[1]) : 0;
+		/* the epilogue: one norm more after the last anchor than the layers have */
+		want = count_norms(st, a[na - 2] + 1, c[na - 1]) + 1;
+		seen = 0;
+		out->epi = UINT32_MAX;
+		for (uint32_t j = a[na - 1] + 1; j < in->n; j++)
+			if (step_is_norm(&st[j]) && ++seen == want) {
+				out->epi = j;
+				break;
+			}
+		if (out->epi == UINT32_MAX) {
+			uint32_t len = c[na - 1] - c[na - 2];
+
+			out->epi = c[na - 1] + len < in->n ? c[na - 1] + len : (uint32_t)in->n;
+		}
+	} else {
+		long mlp = -1;
+
+		c[0] = a[0];
+		for (uint32_t i = 0; i < a[0]; i++)
+			if (step_is_norm(&st[i])) {
+				c[0] = i;
+				break;
+			}
+		out->epi = (uint32_t)in->n;
+		for (uint32_t j = a[0] + 1; j < in->n; j++) {
+			if (mlp < 0 && step_is_mlp(&st[j]))
+				mlp = j;
+			else if (mlp >= 0 && step_is_norm(&st[j])) {
+				out->epi = j;
+				break;
+			}
+		}
+	}
+}
+
+/* Cuts from decoder-layer module calls; 0 when the calls are not in order. */
+static int cuts_from_modules(const struct layer_input *in, struct layer_cuts *out)
+{
+	int32_t cur = -1;
+	uint32_t last = 0;
+
+	out->n = 0;
+	for (uint32_t i = 0; i < in->n; i++) {
+		int32_t m = in->module_layer[i];
+
+		if (m < 0)
+			continue;
+		if (m != cur) {
+			if (m < cur)
+				return 0;
+			out->cut[out->n++] = i;
+			cur = m;
+		}
+		last = i;
+	}
+	out->epi = last + 1;
+	return out->n > 0;
+}
+
+/* Apply the cut rule to every boundary; keep them strictly increasing. */
+static int canonicalize(const struct layer_input *in, struct layer_cuts *out)
+{
+	uint32_t lo = 0;
+
+	for (uint32_t i = 0; i < out->n; i++) {
+		out->cut[i] = canonical(in, out->cut[i], lo);
+		if (out->cut[i] < lo || out->cut[i] >= in->n)
+			return 0;
+		lo = out->cut[i] + 1;
+	}
+	out->epi = canonical(in, out->epi, lo);
+	return out->epi >= lo && out->epi <= in->n;
+}
+
+void layers_find(const struct layer_input *in, struct layer_cuts *out)
+{
+	uint32_t *a = xmalloc((in->n ? in->n : 1) * sizeof *a);
+	size_t na;
+
+	memset(out, 0, sizeof *out);
+	out->cut = xmalloc((in->n ? in->n : 1) * sizeof *out->cut);
+	out->how = LAYER_SRC_NONE;
+	out->epi = (uint32_t)in->n;
+	if (in->n == 0)
+		goto done;
+	if (in->module_layer && cuts_from_modules(in, out) && canonicalize(in, out)) {
+		out->how = LAYER_SRC_MODULE;
+		goto done;
+	}
+	if ((na = attention_anchors(in, a)) > 0)
+		out->how = LAYER_SRC_ANCHOR;
+	else if ((na = period_anchors(in, a)) > 0)
+		out->how = LAYER_SRC_PERIOD;
+	if (na > 0) {
+		cuts_from_anchors(in, a, na, out);
+		if (!canonicalize(in, out)) {
+			/* degenerate: cut at the anchors themselves */
+			memcpy(out->cut, a, na * sizeof *a);
+			out->n = (uint32_t)na;
+			out->epi = (uint32_t)in->n;
+		}
+		goto done;
+	}
+	out->n = 0;
+	out->epi = (uint32_t)in->n;
+done:
+	if (out->how == LAYER_SRC_NONE) {
+		out->n = 0; /* everything in the prologue */
+		out->epi = (uint32_t)in->n;
+	}
+	free(a);
+}
+
+size_t layers_pass_starts(const struct layer_input *in, const int64_t *gap_before, uint32_t *starts)
+{
+	uint32_t *a = xmalloc((in->n ? in->n : 1) * sizeof *a);
+	uint32_t *norms, *hist, j = 0, best = 0;
+	size_t na = attention_anchors(in, a), n = 0;
+
+	if (na < 3) {
+		free(a);
+		return 0;
+	}
+	/* norms between each layer's cut and its anchor; the usual count is the template */
+	norms = xmalloc(na * sizeof *norms);
+	hist = xcalloc(in->n + 1, sizeof *hist);
+	for (size_t i = 1; i < na; i++) {
+		norms[i] = count_norms(in->steps, cut_between(in->steps, a[i - 1], a[i]), a[i]);
+		if (++hist[norms[i]] > best || (hist[norms[i]] == best && norms[i] < j)) {
+			best = hist[norms[i]];
+			j = norms[i];
+		}
+	}
+	for (size_t i = 1; i < na; i++) {
+		uint32_t c = cut_between(in->steps, a[i - 1], a[i]), real = a[i], seen = 0, at;
+
+		if (norms[i] <= j)
+			continue;
+		/* the layer really starts j norms before its anchor; before that: the epilogue of
+		 * one pass and the prologue of the next, split where the GPU idled longest */
+		for (uint32_t k = a[i]; k-- > c && seen < j;)
+			if (step_is_norm(&in->steps[k]) && ++seen == j)
+				real = k;
+		at = c + 1;
+		for (uint32_t k = c + 1; k <= real; k++)
+			if (gap_before[k] > gap_before[at])
+				at = k;
+		starts[n++] = at;
+	}
+	free(norms);
+	free(hist);
+	free(a);
+	return n;
+}
+
+void layer_cuts_clear(struct layer_cuts *c)
+{
+	free(c->cut);
+	memset(c, 0, sizeof *c);
+}

@@ -1,0 +1,533 @@
+/* passes.c — forward passes from annotation ranges (see structure.h).
+ *
+ * An annotation is one record_function range: its CPU side (user_annotation) and the GPU
+ * ranges Kineto derives from it, one per stream (gpu_user_annotation, same External id).
+ * GPU ranges without a CPU side are grouped by name and overlap in time.
+ *
+ * A kernel belongs to the innermost annotation that launched it: the CPU range containing its
+ * launch event (found through the correlation id; kernels run later than their CPU range, so
+ * CPU and GPU times are never compared). Kernels without a launch event (work queued before
+ * the profiler started, some graph replays) fall back to the GPU range on their own stream.
+ *
+ * Annotations nest (SGLang: step[DECODE] inside execute_..., ProfilerStep#N around prefill
+ * and decode). An annotation is one pass unless it contains two or more annotations with
+ * kernels and is a container: its children look like passes, or it does not. So
+ * execute_... with its one step[DECODE] child is one pass (not two), and a ProfilerStep around
+ * a prefill and 16 decodes gives 17 passes. */
+#include <regex.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "structure_int.h"
+
+struct ann {
+	uint32_t name;
+	int64_t start, end; /* CPU extent when has_cpu, else the GPU span */
+	int64_t tid;	    /* CPU thread (0 for GPU-only annotations) */
+	uint8_t has_cpu, has_gpu, passlike;
+	int32_t parent;
+	uint32_t n_direct, n_tree; /* kernels directly in it, in its subtree */
+	uint32_t n_kids;	   /* children with kernels */
+	uint8_t kid_passlike;	   /* one of those children looks like a pass */
+	int32_t pass;		   /* pass index, -1 */
+	uint8_t state;
+	uint32_t first_kernel;
+};
+
+enum { ANN_NONE, ANN_PASS, ANN_INSIDE, ANN_CONTAINER };
+
+/* A range index with its sort keys. */
+struct rkey {
+	int64_t a, b, c, d;
+	uint32_t i;
+};
+
+static int cmp_rkey(const void *pa, const void *pb)
+{
+	const struct rkey *x = pa, *y = pb;
+	int r;
+
+	if ((r = CMP(x->a, y->a)) || (r = CMP(x->b, y->b)) || (r = CMP(x->c, y->c)) ||
+	    (r = CMP(x->d, y->d)))
+		return r;
+	return CMP(x->i, y->i);
+}
+
+static void sort_keys(struct rkey *k, size_t n)
+{
+	if (n)
+		qsort(k, n, sizeof *k, cmp_rkey);
+}
+
+/* Names that are never a forward pass: Inductor's "## Call CompiledFxGraph ... ##" and the
+ * like. */
+static int never_pass(const char *name)
+{
+	return strncmp(name, "##", 2) == 0 || *name == '\0';
+}
+
+static int contains_ci(const char *hay, const char *needle)
+{
+	size_t n = strlen(needle);
+
+	for (; *hay; hay++)
+		if (strncasecmp(hay, needle, n) == 0)
+			return 1;
+	return 0;
+}
+
+/* Names that look like one forward pass or one engine step. */
+static int looks_like_pass(const char *name)
+{
+	static const char *const words[] = { "prefill", "decode",  "extend", "context", "generation",
+					     "execute", "step",	   "forward", "mixed",	 "iteration" };
+
+	for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
+		if (contains_ci(name, words[i]))
+			return 1;
+	return 0;
+}
+
+/* The number after "word_" in name, or -1. */
+static long number_after(const char *name, const char *word)
+{
+	const char *p = strstr(name, word);
+
+	if (!p)
+		return -1;
+	p += strlen(word);
+	if (*p < '0' || *p > '9')
+		return -1;
+	return strtol(p, NULL, 10);
+}
+
+int phase_of_annotation(const char *name)
+{
+	long ctx = number_after(name, "context_"), gen = number_after(name, "generation_");
+
+	/* vLLM/TensorRT-LLM style: execute_16_context_0(...)_generation_16(...) counts the
+	 * requests of each kind in the step. */
+	if (ctx >= 0 && gen >= 0) {
+		if (ctx > 0 && gen > 0)
+			return PHASE_MIXED;
+		if (ctx > 0)
+			return PHASE_PREFILL;
+		if (gen > 0)
+			return PHASE_DECODE;
+		return -1;
+	}
+	if (contains_ci(name, "mixed"))
+		return PHASE_MIXED;
+	if (contains_ci(name, "decode") || contains_ci(name, "generation"))
+		return PHASE_DECODE;
+	if (contains_ci(name, "prefill") || contains_ci(name, "extend") || contains_ci(name, "context"))
+		return PHASE_PREFILL;
+	return -1;
+}
+
+/* Build the annotations. range_ann[i] receives the annotation of GPU range i, else -1. */
+static size_t build_anns(const struct trace *t, const uint8_t *keep, struct ann **out,
+			 int32_t *range_ann)
+{
+	struct rkey *k = xmalloc((t->n_ranges ? t->n_ranges : 1) * sizeof *k);
+	size_t nk = 0, n = 0, cap = 0;
+	struct ann *a = NULL;
+
+	for (size_t i = 0; i < t->n_ranges; i++) {
+		range_ann[i] = -1;
+		if (!keep[i])
+			continue;
+		/* group by External id; GPU-only ranges (id 0) by name, then start */
+		if (t->ranges[i].external_id != 0)
+			k[nk++] = (struct rkey){ 0, t->ranges[i].external_id, t->ranges[i].kind,
+						 t->ranges[i].start, (uint32_t)i };
+		else
+			k[nk++] = (struct rkey){ 1, t->ranges[i].kind, t->ranges[i].name,
+						 t->ranges[i].start, (uint32_t)i };
+	}
+	sort_keys(k, nk);
+	for (size_t j = 0; j < nk; j++) {
+		const struct trace_range *r = &t->ranges[k[j].i];
+		int64_t end = r->start + (r->dur > 0 ? r->dur : 0);
+		struct ann *cur = n ? &a[n - 1] : NULL;
+		int join;
+
+		if (r->external_id != 0)
+			join = j > 0 && k[j - 1].a == 0 && k[j - 1].b == r->external_id &&
+			       r->kind == RANGE_GPU_USER;
+		else
+			join = j > 0 && k[j - 1].a == 1 && r->kind == RANGE_GPU_USER &&
+			       k[j - 1].b == RANGE_GPU_USER && cur->name == r->name && !cur->has_cpu &&
+			       r->start <= cur->end;
+		if (!join) {
+			VEC_RESERVE(a, n, cap);
+			cur = &a[n++];
+			memset(cur, 0, sizeof *cur);
+			cur->name = r->name;
+			cur->parent = -1;
+			cur->pass = -1;
+			cur->start = r->start;
+			cur->end = end;
+			cur->first_kernel = UINT32_MAX;
+		}
+		if (r->kind == RANGE_USER) {
+			cur->has_cpu = 1;
+			cur->start = r->start;
+			cur->end = end;
+			cur->tid = r->tid;
+		} else {
+			if (!cur->has_cpu) {
+				if (!cur->has_gpu || r->start < cur->start)
+					cur->start = r->start;
+				if (!cur->has_gpu || end > cur->end)
+					cur->end = end;
+			}
+			cur->has_gpu = 1;
+			range_ann[k[j].i] = (int32_t)(n - 1);
+		}
+	}
+	free(k);
+	*out = a;
+	return n;
+}
+
+/* Nest the annotations: parent = the innermost one (same domain and thread) containing it.
+ * Returns the pre-order (parents before children) in order[]. */
+static void nest_anns(struct ann *a, size_t n, uint32_t *order)
+{
+	struct rkey *k = xmalloc((n ? n : 1) * sizeof *k);
+	uint32_t *stack = xmalloc((n ? n : 1) * sizeof *stack);
+	size_t sp = 0;
+
+	for (size_t i = 0; i < n; i++)
+		k[i] = (struct rkey){ a[i].has_cpu ? 0 : 1, a[i].has_cpu ? a[i].tid : 0, a[i].start,
+				      -a[i].end, (uint32_t)i };
+	sort_keys(k, n);
+	for (size_t j = 0; j < n; j++) {
+		struct ann *x = &a[k[j].i];
+
+		order[j] = k[j].i;
+		while (sp > 0) {
+			const struct rkey *top = &k[stack[sp - 1]];
+
+			if (top->a == k[j].a && top->b == k[j].b && -top->d >= x->end)
+				break;
+			sp--;
+		}
+		x->parent = sp > 0 ? (int32_t)k[stack[sp - 1]].i : -1;
+		stack[sp++] = (uint32_t)j;
+	}
+	free(stack);
+	free(k);
+}
+
+/* Intervals of one kind, sorted by (thread or stream, start), with the enclosing interval of
+ * the same list, for "innermost interval containing time x". */
+struct ivals {
+	struct rkey *k; /* a = thread/stream, b = start, c = -end, d = -, i = annotation */
+	int32_t *up;	/* index of the enclosing interval in k, -1 */
+	size_t n;
+};
+
+static void ivals_finish(struct ivals *v)
+{
+	uint32_t *stack = xmalloc((v->n ? v->n : 1) * sizeof *stack);
+	size_t sp = 0;
+
+	sort_keys(v->k, v->n);
+	v->up = xmalloc((v->n ? v->n : 1) * sizeof *v->up);
+	for (size_t j = 0; j < v->n; j++) {
+		while (sp > 0 && !(v->k[stack[sp - 1]].a == v->k[j].a &&
+				   -v->k[stack[sp - 1]].c >= -v->k[j].c))
+			sp--;
+		v->up[j] = sp > 0 ? (int32_t)stack[sp - 1] : -1;
+		stack[sp++] = (uint32_t)j;
+	}
+	free(stack);
+}
+
+/* The annotation of the innermost interval on `where` containing x, or -1. inclusive_end:
+ * CPU ranges contain their end instant. */
+static int32_t ivals_find(const struct ivals *v, int64_t where, int64_t x, int inclusive_end)
+{
+	size_t lo = 0, hi = v->n;
+	int32_t j;
+
+	/* last interval with (a, b) <= (where, x) */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (v->k[mid].a < where || (v->k[mid].a == where && v->k[mid].b <= x))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (j = (int32_t)lo - 1; j >= 0 && v->k[j].a == where; j = v->up[j]) {
+		int64_t end = -v->k[j].c;
+
+		if (x < end || (inclusive_end && x == end))
+			return (int32_t)v->k[j].i;
+	}
+	return -1;
+}
+
+/* Whether any interval lies on `where`. */
+static int ivals_has(const struct ivals *v, int64_t where)
+{
+	size_t lo = 0, hi = v->n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (v->k[mid].a < where)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < v->n && v->k[lo].a == where;
+}
+
+static void ivals_clear(struct ivals *v)
+{
+	free(v->k);
+	free(v->up);
+}
+
+/* Assign every kernel to its innermost annotation (kernel_ann[k], -1). */
+static void assign_kernels(const struct trace *t, const struct ann *a, size_t n,
+			   const int32_t *range_ann, int32_t *kernel_ann)
+{
+	struct ivals cpu = { 0 }, gpu = { 0 };
+
+	cpu.k = xmalloc((n ? n : 1) * sizeof *cpu.k);
+	for (size_t i = 0; i < n; i++)
+		if (a[i].has_cpu)
+			cpu.k[cpu.n++] = (struct rkey){ a[i].tid, a[i].start, -a[i].end, 0, (uint32_t)i };
+	ivals_finish(&cpu);
+	gpu.k = xmalloc((t->n_ranges ? t->n_ranges : 1) * sizeof *gpu.k);
+	for (size_t i = 0; i < t->n_ranges; i++) {
+		const struct trace_range *r = &t->ranges[i];
+
+		if (range_ann[i] >= 0 && r->pid == t->device)
+			gpu.k[gpu.n++] = (struct rkey){ r->tid, r->start, -(r->start + r->dur), 0,
+							(uint32_t)range_ann[i] };
+	}
+	ivals_finish(&gpu);
+
+	for (size_t i = 0; i < t->n_kernels; i++) {
+		const struct trace_kernel *k = &t->kernels[i];
+		const struct trace_launch *l = k->correlation ? trace_find_launch(t, k->correlation) : NULL;
+		int32_t found = -1;
+
+		/* The launch is the truth when the thread that launched it recorded annotations:
+		 * a kernel launched outside all of them is outside every pass, whatever the GPU
+		 * ranges say. */
+		if (l && ivals_has(&cpu, l->tid)) {
+			kernel_ann[i] = ivals_find(&cpu, l->tid, l->start, 1);
+			continue;
+		}
+		if (found < 0 && gpu.n)
+			found = ivals_find(&gpu, k->stream, k->start, 0);
+		kernel_ann[i] = found;
+	}
+	ivals_clear(&cpu);
+	ivals_clear(&gpu);
+}
+
+/* Append "'name'" (shortened) to buf. */
+static void append_name(char *buf, size_t cap, const char *name)
+{
+	size_t len = strlen(buf), n = strlen(name);
+
+	if (n > 40)
+		snprintf(buf + len, cap - len, "'%.37s...'", name);
+	else
+		snprintf(buf + len, cap - len, "'%s'", name);
+}
+
+static void describe(const struct trace *t, struct pass_plan *p, const char *regex, int any_gpu)
+{
+	char *buf = p->source;
+	size_t cap = sizeof p->source, shown = 0, len;
+	uint32_t seen[3];
+
+	if (regex)
+		snprintf(buf, cap, "--pass '%s': %s ", regex,
+			 any_gpu ? "gpu_user_annotation" : "user_annotation");
+	else
+		snprintf(buf, cap, "%s ", any_gpu ? "gpu_user_annotation" : "user_annotation");
+	for (size_t i = 0; i < p->n_passes; i++) {
+		size_t j;
+
+		for (j = 0; j < shown && seen[j] != p->passes[i].name; j++)
+			;
+		if (j < shown)
+			continue;
+		if (shown == 3) {
+			len = strlen(buf);
+			snprintf(buf + len, cap - len, ", ...");
+			break;
+		}
+		if (shown) {
+			len = strlen(buf);
+			snprintf(buf + len, cap - len, ", ");
+		}
+		seen[shown++] = p->passes[i].name;
+		append_name(buf, cap, trace_str(t, p->passes[i].name));
+	}
+	if (!any_gpu) {
+		len = strlen(buf);
+		snprintf(buf + len, cap - len, " (kernels by launch correlation)");
+	}
+}
+
+int passes_from_annotations(const struct trace *t, const char *regex, struct pass_plan *out,
+			    struct fd_error *err)
+{
+	uint8_t *keep = xcalloc(t->n_ranges ? t->n_ranges : 1, 1);
+	int32_t *range_ann = xmalloc((t->n_ranges ? t->n_ranges : 1) * sizeof *range_ann);
+	int32_t *kernel_ann = xmalloc((t->n_kernels ? t->n_kernels : 1) * sizeof *kernel_ann);
+	struct ann *a = NULL;
+	uint32_t *order;
+	size_t n, n_matched = 0, cap = 0;
+	regex_t re;
+	int any_gpu = 0, rc;
+
+	memset(out, 0, sizeof *out);
+	if (regex) {
+		if ((rc = regcomp(&re, regex, REG_EXTENDED | REG_NOSUB)) != 0) {
+			char msg[256];
+
+			regerror(rc, &re, msg, sizeof msg);
+			fd_error_set(err, "--pass '%s': invalid regular expression: %s", regex, msg);
+			free(keep);
+			free(range_ann);
+			free(kernel_ann);
+			return -1;
+		}
+	}
+	for (size_t i = 0; i < t->n_ranges; i++) {
+		const struct trace_range *r = &t->ranges[i];
+		const char *name = trace_str(t, r->name);
+
+		if (r->kind != RANGE_USER && r->kind != RANGE_GPU_USER)
+			continue;
+		keep[i] = regex ? regexec(&re, name, 0, NULL, 0) == 0 : !never_pass(name);
+		n_matched += keep[i];
+	}
+	if (regex)
+		regfree(&re);
+
+	n = build_anns(t, keep, &a, range_ann);
+	order = xmalloc((n ? n : 1) * sizeof *order);
+	nest_anns(a, n, order);
+	assign_kernels(t, a, n, range_ann, kernel_ann);
+
+	for (size_t i = 0; i < n; i++)
+		a[i].passlike = regex ? 1 : (uint8_t)looks_like_pass(trace_str(t, a[i].name));
+	for (size_t i = 0; i < t->n_kernels; i++)
+		if (kernel_ann[i] >= 0) {
+			struct ann *x = &a[kernel_ann[i]];
+
+			x->n_direct++;
+			if (x->first_kernel == UINT32_MAX)
+				x->first_kernel = (uint32_t)i;
+		}
+	/* subtree counts, children with kernels: children come after parents in order[] */
+	for (size_t j = n; j-- > 0;) {
+		struct ann *x = &a[order[j]];
+
+		x->n_tree += x->n_direct;
+		if (x->parent >= 0 && x->n_tree > 0) {
+			struct ann *p = &a[x->parent];
+
+			p->n_tree += x->n_tree;
+			p->n_kids++;
+			p->kid_passlike |= x->passlike;
+			if (x->first_kernel < p->first_kernel)
+				p->first_kernel = x->first_kernel;
+		}
+	}
+	/* decide, parents first */
+	for (size_t j = 0; j < n; j++) {
+		struct ann *x = &a[order[j]];
+		const struct ann *p = x->parent >= 0 ? &a[x->parent] : NULL;
+
+		if (p && (p->state == ANN_PASS || p->state == ANN_INSIDE)) {
+			x->state = ANN_INSIDE;
+			x->pass = p->pass;
+			if (out->passes[x->pass].phase < 0)
+				out->passes[x->pass].phase = (int8_t)phase_of_annotation(trace_str(t, x->name));
+			continue;
+		}
+		if (x->n_tree == 0)
+			continue;
+		if (x->n_kids >= 2 && (x->kid_passlike || !x->passlike)) {
+			x->state = ANN_CONTAINER;
+			continue;
+		}
+		x->state = ANN_PASS;
+		x->pass = (int32_t)out->n_passes;
+		VEC_RESERVE(out->passes, out->n_passes, cap);
+		out->passes[out->n_passes++] = (struct plan_pass){
+			x->name, (int8_t)phase_of_annotation(trace_str(t, x->name)), x->first_kernel
+		};
+		any_gpu |= x->has_gpu;
+	}
+
+	if (regex && out->n_passes == 0) {
+		if (n_matched == 0)
+			fd_error_set(err, "--pass '%s' matches no annotation in %s", regex, t->path);
+		else
+			fd_error_set(err, "--pass '%s' matches only annotations without GPU kernels in %s",
+				     regex, t->path);
+		free(keep);
+		free(range_ann);
+		free(kernel_ann);
+		free(order);
+		free(a);
+		pass_plan_clear(out);
+		return -1;
+	}
+
+	/* number passes by their first kernel (distinct for distinct passes) */
+	if (out->n_passes) {
+		struct rkey *k = xmalloc(out->n_passes * sizeof *k);
+		int32_t *renum = xmalloc(out->n_passes * sizeof *renum);
+		struct plan_pass *sorted = xmalloc(out->n_passes * sizeof *sorted);
+
+		for (size_t i = 0; i < out->n_passes; i++)
+			k[i] = (struct rkey){ out->passes[i].first, 0, 0, 0, (uint32_t)i };
+		sort_keys(k, out->n_passes);
+		for (size_t i = 0; i < out->n_passes; i++) {
+			renum[k[i].i] = (int32_t)i;
+			sorted[i] = out->passes[k[i].i];
+		}
+		free(k);
+		free(out->passes);
+		out->passes = sorted;
+		out->pass_of = xmalloc((t->n_kernels ? t->n_kernels : 1) * sizeof *out->pass_of);
+		for (size_t i = 0; i < t->n_kernels; i++) {
+			int32_t an = kernel_ann[i];
+
+			out->pass_of[i] = an >= 0 && a[an].pass >= 0 ? renum[a[an].pass] : -1;
+		}
+		free(renum);
+		describe(t, out, regex, any_gpu);
+	}
+	free(keep);
+	free(range_ann);
+	free(kernel_ann);
+	free(order);
+	free(a);
+	return 0;
+}
+
+void pass_plan_clear(struct pass_plan *p)
+{
+	free(p->pass_of);
+	free(p->passes);
+	memset(p, 0, sizeof *p);
+}

@@ -1,0 +1,233 @@
+/* steps.c — kernels grouped into steps: one logical operation each (see structure.h).
+ *
+ *   STEP_AUX   a main kernel and its helpers: the helpers the classifier marks (cuBLASLt
+ *              splitKreduce after its GEMM, the reduce of split-KV/paged attention, the setup
+ *              kernel before a grouped GEMM) and a memset launched by the same operator just
+ *              before the kernel (a workspace). step.main says which kernel is the main one.
+ *   STEP_RUN   eager aten kernels that together do one op:
+ *              - RMSNorm: [cast] pow mean add rsqrt mul [cast] mul (HF LlamaRMSNorm and
+ *                friends), or every kernel launched inside one ...RMSNorm_N/...LayerNorm_N
+ *                module call when the trace has module ranges;
+ *              - RoPE: [mul] neg cat mul add, repeated for q and k (apply_rotary_pos_emb);
+ *              - the cos/sin table of a rotary embedding (cat cos mul sin mul, casts).
+ *              Module ranges decide only norms: a rotary-embedding module call also holds a
+ *              GEMM and copies, and a trace recorded without stacks must give the same steps.
+ *   STEP_SINGLE everything else. SiLU and mul of an eager gated MLP are not adjacent
+ *              (gate GEMM, silu, up GEMM, mul) and stay single steps. */
+#include <string.h>
+
+#include "structure_int.h"
+
+struct seqv {
+	const struct step_input *in;
+	const uint32_t *seq;
+	size_t n;
+};
+
+static const struct kernel_info *info(const struct seqv *v, size_t i)
+{
+	return trace_classes_get(v->in->tc, v->seq[i]);
+}
+
+static int prim_is(const struct seqv *v, size_t i, const char *p)
+{
+	const char *q;
+
+	if (i >= v->n)
+		return 0;
+	q = info(v, i)->prim;
+	return q && strcmp(q, p) == 0;
+}
+
+static int is_cast(const struct seqv *v, size_t i)
+{
+	return prim_is(v, i, "cast") || prim_is(v, i, "copy");
+}
+
+/* Skip casts from i. */
+static size_t skip_casts(const struct seqv *v, size_t i)
+{
+	while (i < v->n && is_cast(v, i))
+		i++;
+	return i;
+}
+
+/* [cast] pow mean add rsqrt mul [cast mul | mul]: kernels of an eager RMSNorm, 0 if none. */
+static size_t match_rmsnorm(const struct seqv *v, size_t i)
+{
+	static const char *const core[] = { "pow", "mean", "add", "rsqrt", "mul" };
+	size_t p = i;
+
+	if (is_cast(v, p))
+		p++;
+	for (size_t c = 0; c < sizeof core / sizeof core[0]; c++) {
+		if (c > 0)
+			p = skip_casts(v, p);
+		if (!prim_is(v, p, core[c]))
+			return 0;
+		p++;
+	}
+	if (is_cast(v, p) && prim_is(v, p + 1, "mul"))
+		p += 2;
+	else if (prim_is(v, p, "mul"))
+		p++;
+	return p - i;
+}
+
+/* One rotate-half application: [mul] neg cat, then up to three of mul/add ending at the first
+ * add. 0 if none. */
+static size_t match_rope_unit(const struct seqv *v, size_t i)
+{
+	size_t p = i;
+
+	if (prim_is(v, p, "mul") && prim_is(v, p + 1, "neg") && prim_is(v, p + 2, "cat"))
+		p += 3;
+	else if (prim_is(v, p, "neg") && prim_is(v, p + 1, "cat"))
+		p += 2;
+	else
+		return 0;
+	for (int k = 0; k < 3 && p < v->n; k++) {
+		if (prim_is(v, p, "add")) {
+			p++;
+			break;
+		}
+		if (!prim_is(v, p, "mul"))
+			break;
+		p++;
+	}
+	return p - i;
+}
+
+static size_t match_rope(const struct seqv *v, size_t i)
+{
+	size_t p = i, u;
+
+	while ((u = match_rope_unit(v, p)) > 0)
+		p += u;
+	return p - i;
+}
+
+/* The cos/sin table of a rotary embedding: cat/cos/sin/mul/casts containing cos and sin,
+ * starting at cat or cos. Does not take a cast that starts an RMSNorm. */
+static size_t match_rope_table(const struct seqv *v, size_t i)
+{
+	size_t p = i, last = i;
+	int cos = 0, sin = 0;
+
+	if (!prim_is(v, i, "cat") && !prim_is(v, i, "cos"))
+		return 0;
+	while (p < v->n) {
+		if (prim_is(v, p, "cos"))
+			cos = 1;
+		else if (prim_is(v, p, "sin"))
+			sin = 1;
+		else if (is_cast(v, p)) {
+			if (match_rmsnorm(v, p))
+				break;
+		} else if (!prim_is(v, p, "cat") && !prim_is(v, p, "mul"))
+			break;
+		p++;
+		if (cos && sin)
+			last = p;
+	}
+	return cos && sin ? last - i : 0;
+}
+
+/* Kernels from i launched inside the same module call (ids[kernel] >= 0), 0 if none. */
+static size_t match_module(const struct seqv *v, size_t i, const int32_t *ids)
+{
+	size_t p = i;
+
+	if (!ids || ids[v->seq[i]] < 0)
+		return 0;
+	while (p < v->n && ids[v->seq[p]] == ids[v->seq[i]])
+		p++;
+	return p - i;
+}
+
+static void fill(const struct seqv *v, struct step *s, size_t first, size_t n, uint8_t kind)
+{
+	s->main = 0;
+	s->first = (uint32_t)first;
+	s->n = (uint32_t)n;
+	s->kind = kind;
+	s->atoms = 0;
+	s->dur = 0;
+	for (size_t j = first; j < first + n; j++) {
+		s->atoms |= info(v, j)->atoms;
+		s->dur += v->in->t->kernels[v->seq[j]].dur;
+	}
+}
+
+/* A STEP_RUN doing one op of class cls with atom a (plus cast when casts are inside). */
+static void fill_run(const struct seqv *v, struct step *s, size_t first, size_t n, uint8_t cls,
+		     enum atom a)
+{
+	fill(v, s, first, n, STEP_RUN);
+	s->cls = cls;
+	s->atoms = ATOM_BIT(a);
+	for (size_t j = first; j < first + n; j++)
+		if (is_cast(v, j) || info(v, j)->cls == CLASS_COPY)
+			s->atoms |= ATOM_BIT(ATOM_CAST);
+	s->n_work = (uint8_t)(n > 255 ? 255 : n);
+}
+
+/* A main kernel at m, helpers before it (from first) and the aux kernels after it. */
+static size_t take_aux(const struct seqv *v, struct step *s, size_t first, size_t m)
+{
+	const struct kernel_info *mi = info(v, m);
+	size_t p = m + 1;
+
+	while (p < v->n && info(v, p)->aux && info(v, p)->cls == mi->cls)
+		p++;
+	fill(v, s, first, p - first, p - first > 1 ? STEP_AUX : STEP_SINGLE);
+	s->cls = mi->cls;
+	s->n_work = 1;
+	s->main = (uint8_t)(m - first);
+	return p - first;
+}
+
+/* A memset launched by the same operator right before kernel i + 1 (a workspace), or a helper
+ * the classifier puts before its main kernel (grouped-GEMM setup). */
+static int helper_before(const struct seqv *v, size_t i)
+{
+	const struct trace_kernel *k = &v->in->t->kernels[v->seq[i]], *next;
+
+	if (i + 1 >= v->n)
+		return 0;
+	next = &v->in->t->kernels[v->seq[i + 1]];
+	if (next->kind != KIND_KERNEL || info(v, i + 1)->aux)
+		return 0;
+	if (k->kind == KIND_MEMSET)
+		return k->external_id != 0 && next->external_id == k->external_id;
+	return info(v, i)->aux && info(v, i)->cls == info(v, i + 1)->cls;
+}
+
+size_t steps_group(const struct step_input *in, const uint32_t *seq, size_t n, struct step *out)
+{
+	struct seqv v = { in, seq, n };
+	const int32_t *norm_ids = in->mods ? in->mods->norm : NULL;
+	size_t i = 0, ns = 0;
+
+	while (i < n) {
+		struct step *s = &out[ns++];
+		size_t len;
+
+		if ((len = match_module(&v, i, norm_ids)) >= 2) {
+			int rms = in->mods->norm_is_rms[norm_ids[seq[i]]];
+
+			fill_run(&v, s, i, len, CLASS_NORM, rms ? ATOM_RMSNORM : ATOM_LAYERNORM);
+		} else if ((len = match_rmsnorm(&v, i)) > 0) {
+			fill_run(&v, s, i, len, CLASS_NORM, ATOM_RMSNORM);
+		} else if ((len = match_rope(&v, i)) > 0 || (len = match_rope_table(&v, i)) > 0) {
+			fill_run(&v, s, i, len, CLASS_ROPE, ATOM_ROPE);
+			s->atoms &= ~ATOM_BIT(ATOM_CAST);
+		} else if (helper_before(&v, i)) {
+			len = take_aux(&v, s, i, i + 1);
+		} else {
+			len = take_aux(&v, s, i, i);
+		}
+		i += len;
+	}
+	return ns;
+}

@@ -1,0 +1,108 @@
+/* structure_int.h — internals shared by the structure module's files: structure.c (side_build,
+ * phases), passes.c (passes from annotations), modules.c (nn.Module ranges), steps.c (logical
+ * ops) and layers.c (layer boundaries). Not part of the public API. */
+#ifndef FUSEDIFF_STRUCTURE_INT_H
+#define FUSEDIFF_STRUCTURE_INT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "fusediff/structure.h"
+
+#define STRUCT_SOURCE_MAX 160
+
+/* --- passes.c ------------------------------------------------------------------------- */
+
+struct plan_pass {
+	uint32_t name;	/* annotation name id */
+	int8_t phase;	/* enum phase from the annotation names, -1 when they do not say */
+	uint32_t first; /* index of its earliest kernel (for ordering) */
+};
+
+/* Passes found from annotations: which kernels belong to which pass. */
+struct pass_plan {
+	int32_t *pass_of; /* per trace kernel: pass index, or -1 (outside every pass) */
+	struct plan_pass *passes;
+	size_t n_passes;
+	char source[STRUCT_SOURCE_MAX]; /* "gpu_user_annotation 'prefill', 'decode'" */
+};
+
+/* Find the passes of t from its annotation ranges (regex: only annotations whose name matches
+ * the POSIX extended regular expression; NULL: automatic). n_passes is 0 when no annotation
+ * marks a pass. Owned by caller: release with pass_plan_clear().
+ * Errors: an invalid regex; a regex that matches no annotation or only annotations without
+ * kernels. */
+int passes_from_annotations(const struct trace *t, const char *regex, struct pass_plan *out,
+			    struct fd_error *err);
+void pass_plan_clear(struct pass_plan *p);
+
+/* The phase an annotation name states ("prefill", "step[DECODE bs=16]",
+ * "execute_16_context_0(...)_generation_16(...)" = decode), or -1 when it says none. */
+int phase_of_annotation(const char *name);
+
+/* --- modules.c ------------------------------------------------------------------------ */
+
+/* What the nn.Module ranges (recorded with Python stacks) say about each kernel, through its
+ * launch event. Instance ids number the module calls in time order; -1: none. */
+struct module_map {
+	int32_t *layer;	 /* per trace kernel: the decoder-layer call it was launched in */
+	int32_t *norm;	 /* the norm-module call (...RMSNorm_N, ...LayerNorm_N) */
+	uint8_t *norm_is_rms; /* per norm instance: an RMSNorm (else a LayerNorm) */
+	size_t n_norm;
+	char layer_class[64]; /* "LlamaDecoderLayer"; "" when no layer class was found */
+};
+
+/* Map kernels to module calls. Always succeeds (all -1 when the trace has no module ranges).
+ * Owned by caller: release with module_map_clear(). */
+void module_map_build(const struct trace *t, struct module_map *m);
+void module_map_clear(struct module_map *m);
+
+/* --- steps.c -------------------------------------------------------------------------- */
+
+struct step_input {
+	const struct trace *t;
+	const struct trace_classes *tc;
+	const struct module_map *mods; /* may be NULL */
+};
+
+/* Group the kernels seq[0..n) (one stream of one pass, in execution order) into steps.
+ * Writes at most n steps to out, with first relative to seq; returns how many. */
+size_t steps_group(const struct step_input *in, const uint32_t *seq, size_t n, struct step *out);
+
+/* --- layers.c ------------------------------------------------------------------------- */
+
+/* Layer boundaries of one pass, in step indices relative to the pass's first step:
+ * prologue [0, cut[0]), layer i [cut[i], cut[i+1]), last layer [cut[n-1], epi),
+ * epilogue [epi, n_steps). With no layers (n == 0) the prologue is [0, epi) and epi is
+ * n_steps. */
+struct layer_cuts {
+	uint32_t *cut;
+	uint32_t n;
+	uint32_t epi;
+	uint8_t how; /* enum layer_source */
+};
+
+struct layer_input {
+	const struct step *steps; /* the pass's steps */
+	size_t n;
+	const int32_t *module_layer; /* per step: decoder-layer call, -1 none; NULL: no modules */
+	const uint32_t *main_name;   /* per step: name id of its main kernel */
+};
+
+/* Find the layers of one pass. Owned by caller: release with layer_cuts_clear(). */
+void layers_find(const struct layer_input *in, struct layer_cuts *out);
+void layer_cuts_clear(struct layer_cuts *c);
+
+/* Where new passes start in a trace without pass annotations, found by the repetition of the
+ * layer structure: a stretch between two attention anchors that holds more norms than the
+ * layers do holds the end of one pass and the start of the next; the new pass starts at the
+ * step with the longest GPU idle time before it (gap_before, per step) in that stretch.
+ * Writes the step indices into starts (room for in->n) and returns how many. */
+size_t layers_pass_starts(const struct layer_input *in, const int64_t *gap_before, uint32_t *starts);
+
+/* Step predicates the layer rules use (also used by the pass-by-structure fallback). */
+int step_is_norm(const struct step *s);
+int step_is_mlp(const struct step *s);
+int step_is_residual_add(const struct step *s);
+
+#endif
