@@ -12,12 +12,10 @@ const struct ui_action_def ui_actions[ACT_COUNT - 1] = {
 	{ ACT_PAGE_DOWN, "page-down", "PgDn C-f Space", "one page down", NULL },
 	{ ACT_TOP, "top", "g Home", "first row", NULL },
 	{ ACT_BOTTOM, "bottom", "G End", "last row", NULL },
-	{ ACT_LEFT, "left", "h Left", "go back, or scroll long names left when there is nothing to go back to",
-	  NULL },
+	{ ACT_LEFT, "left", "h Left", "go back, or scroll long names left at the top level", NULL },
 	{ ACT_RIGHT, "right", "l Right", "scroll long names right", NULL },
-	{ ACT_ENTER, "enter", "Enter", "drill down: a layer to its kernel pairs, a pair or fusion to its evidence",
-	  NULL },
-	{ ACT_BACK, "back", "Esc Backspace", "go back to where you came from, keeping the selection", NULL },
+	{ ACT_ENTER, "enter", "Enter", "drill down: a layer to its pairs, a pair or fusion to its evidence", NULL },
+	{ ACT_BACK, "back", "Esc Backspace", "go back, keeping the selection there", NULL },
 	{ ACT_VIEW_NEXT, "next-view", "Tab", "next view", "Views" },
 	{ ACT_VIEW_PREV, "prev-view", "S-Tab", "previous view", NULL },
 	{ ACT_VIEW_OVERVIEW, "overview", "1", "Overview: time per operation class, A against B", NULL },
@@ -36,8 +34,7 @@ const struct ui_action_def ui_actions[ACT_COUNT - 1] = {
 	{ ACT_SEARCH_PREV, "search-prev", "N", "previous match", NULL },
 	{ ACT_FILTER, "filter", "f", "show only rows whose names contain a text", NULL },
 	{ ACT_ONLY_FUSIONS, "only-fusions", "F", "show only rows with a fusion difference", NULL },
-	{ ACT_ONLY_MISMATCHES, "only-mismatches", "x", "show only rows that differ in kind (fused, A or B only)",
-	  NULL },
+	{ ACT_ONLY_MISMATCHES, "only-mismatches", "x", "show only rows that are not plain matches", NULL },
 	{ ACT_CLEAR_FILTER, "clear-filter", "c", "remove every filter", NULL },
 	{ ACT_EXPORT, "export", "e", "write the table as CSV (asks before overwriting)", NULL },
 	{ ACT_HELP, "help", "? F1", "this help", "Other" },
@@ -186,14 +183,22 @@ static int mdoc_key(FILE *f, const char *k, size_t len)
 
 int ui_actions_write_mdoc(FILE *f)
 {
-	if (fputs(".Sh KEYS\n", f) < 0)
+	if (fputs(".Sh KEYS\n"
+		  "The explorer's keys; the name in parentheses names the action in a\n"
+		  ".Fl -headless\n"
+		  "script.\n"
+		  "Esc, Backspace and\n"
+		  ".Ic q\n"
+		  "go back from the evidence pane, the kernel pairs of a layer or class, and\n"
+		  "the help and prompts.\n",
+		  f) < 0)
 		return -1;
 	for (size_t i = 0; i < ACT_COUNT - 1; i++) {
 		const struct ui_action_def *d = &ui_actions[i];
 		const char *k = d->keys;
 		int first = 1;
 
-		if (d->group && fprintf(f, "%s.Ss %s\n.Bl -tag -width Ds -compact\n", i ? ".El\n" : "",
+		if (d->group && fprintf(f, "%s.Ss %s\n.Bl -tag -width \"Esc, Backspace\" -compact\n", i ? ".El\n" : "",
 					d->group) < 0)
 			return -1;
 		if (fputs(".It ", f) < 0)

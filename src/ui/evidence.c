@@ -25,13 +25,13 @@ void ui_evidence_instances(struct ui *u, struct ui_text *out, const struct cmp_p
 	if (part->n_inst == 0)
 		return;
 	fmt_layer(layer, sizeof layer, p->layer);
-	ui_text_add(out, ROLE_DIM, 1, "  %c pass layer      start us    dur us  grid          block         stream  kernel  <- operator  input shapes",
-		    side == SIDE_A ? 'A' : 'B');
+	ui_text_add(out, ROLE_DIM, 1, "  %c pass layer      start us    dur us  grid          block         stream  operator  input shapes%s",
+		    side == SIDE_A ? 'A' : 'B', part->n_names > 1 ? "  kernel" : "");
 	for (uint32_t i = 0; i < part->n_inst; i++) {
 		const struct cmp_instance *in = &part->inst[i];
 		const struct trace_kernel *k;
 		const struct trace_op *op;
-		char start[32], dur[32], grid[48], block[48], *name, *opname = NULL, *dims = NULL;
+		char start[32], dur[32], grid[48], block[48], *name = NULL, *opname = NULL, *dims = NULL;
 
 		if (*budget == 0) {
 			ui_text_add(out, ROLE_DIM, 1, "    ... %u more instances not shown", part->n_inst - i);
@@ -46,7 +46,11 @@ void ui_evidence_instances(struct ui *u, struct ui_text *out, const struct cmp_p
 		text_us(dur, sizeof dur, k->dur);
 		dim3(grid, sizeof grid, k->grid);
 		dim3(block, sizeof block, k->block);
-		name = text_escape_dup(ui_name(u, side, k->name), strlen(ui_name(u, side, k->name)));
+		if (part->n_names > 1) { /* which kernel of the run */
+			const char *n = ui_name(u, side, k->name);
+
+			name = text_escape_dup(n, strlen(n));
+		}
 		if (op) {
 			const char *o = trace_str(t, op->name), *d = op->input_dims ? trace_str(t, op->input_dims) : "";
 
@@ -54,8 +58,8 @@ void ui_evidence_instances(struct ui *u, struct ui_text *out, const struct cmp_p
 			dims = text_escape_dup(d, strlen(d));
 		}
 		ui_text_add(out, ROLE_NORMAL, 1, "    %4u %-8s %11s %9s  %-13s %-13s %6d  %s%s%s%s%s", in->pass, layer,
-			    start, dur, grid, block, (int)k->stream, name, op ? "  <- " : "", op ? opname : "",
-			    dims && *dims ? "  " : "", dims ? dims : "");
+			    start, dur, grid, block, (int)k->stream, op ? opname : "-", dims && *dims ? "  " : "",
+			    dims ? dims : "", name ? "  " : "", name ? name : "");
 		free(name);
 		free(opname);
 		free(dims);
