@@ -8,14 +8,18 @@
  *   gap    a step on one side without a counterpart (a_only / b_only);
  *   fused  one step on one side that does the work of a run of k >= 2 consecutive steps on the
  *          other (every step of the run has atoms, and they are all inside the one step's atoms;
- *          the one step runs a single working kernel, helpers such as splitKreduce aside).
+ *          the one step runs a single working kernel, helpers such as splitKreduce aside; at
+ *          least one step of the run does other work than the one step: three GEMMs against one
+ *          GEMM are the same work launched more often, left to matches and gaps).
  * One extra kernel on one side costs one gap; it never shifts the later pairs.
  *
  * align_absorb() then looks at unmatched steps near a step that could be fused (within a few
  * entries, also across the boundary to the neighbouring layer): when the unmatched step's
  * atoms are inside the fused step's atoms and add work its counterpart does not already do, it
  * is absorbed (eager gate GEMM, silu, up GEMM, mul against compiled gate GEMM, up GEMM,
- * mul·silu gives one fused entry mul·silu = {silu, mul}). Finally align_classify() decides
+ * mul·silu gives one fused entry mul·silu = {silu, mul}). Unmatched steps of the two sides in
+ * neighbouring layers that run the same kernel become one match (a compiler moved the kernel
+ * across the layer boundary). Finally align_classify() decides
  * which entries are fusions: one side runs one working kernel where the other runs k > 1 for
  * atoms it covers. A step that is a main kernel plus helpers (STEP_AUX) is one unit of work
  * and never makes a fusion by itself. */
@@ -52,6 +56,10 @@ struct align_entry {
 	 * entry that such gaps point to has n_linked > 0. */
 	int8_t link_dir;
 	uint32_t link;
+	/* The steps of side s are in the layer layer_off[s] away (-1, 0 or +1): a kernel that
+	 * runs in neighbouring layers on the two sides (a compiler moved it across the boundary)
+	 * is one match, kept in side A's layer. */
+	int8_t layer_off[2];
 	uint32_t n_linked;
 	uint32_t linked_work; /* working kernels of the linked steps */
 	atom_set linked_atoms;
@@ -84,8 +92,9 @@ struct align_layer {
 };
 
 /* Absorb unmatched steps into nearby fused steps, within a layer and across the boundary to
- * the previous and the next layer (layers in execution order), then classify every entry
- * (align_classify()). window is how many entries away an unmatched step may be (0: 3). */
+ * the previous and the next layer (layers in execution order); pair unmatched steps that run
+ * the same kernel in neighbouring layers; then classify every entry (align_classify()).
+ * window is how many entries away an unmatched step may be (0: 3; moved kernels: 8). */
 void align_absorb(struct align_layer *layers, size_t n_layers, unsigned window);
 
 /* Decide the kind of every entry of one layer: ALIGN_FUSED when one side holds one step that

@@ -10,20 +10,25 @@
 /* Scores, in integer points so that ties and results never depend on rounding. A match
  * explains two steps (UNIT each) plus a similarity bonus; a fused move explains k + 1 steps
  * minus FUSE_COST, so that it wins over "match one, leave the rest as gaps" but never over
- * matching the same steps one to one. */
+ * matching the same steps one to one. Gaps are affine (opening costs more than extending):
+ * a block of extra kernels stays one block instead of being spread over the layer, which
+ * decides between alignments that match the same number of steps. */
 enum {
 	UNIT = 100,
-	GAP = 30,
+	GAP_OPEN = 50,
+	GAP_EXTEND = 20,
 	COVER_COST = 60, /* a 1:1 pair of different classes whose atoms nest */
 	FUSE_COST = 60,
-	SIM_NAME = 60, /* identical names */
+	SIM_NAME = 60,	 /* identical names */
 	SIM_PREFIX = 40, /* scaled by the shared prefix */
 	SIM_ATOMS = 20,	 /* identical atoms */
 	MAX_RUN = 32,	 /* longest run one fused step may cover */
 	NEG = INT_MIN / 4,
 };
 
-enum move { MV_NONE, MV_MATCH, MV_FUSED_B, MV_FUSED_A, MV_GAP_A, MV_GAP_B };
+/* DP states: the last move paired steps (match or fused), or left a gap on A or on B. */
+enum state { ST_M, ST_A, ST_B, N_STATES };
+enum move { MV_NONE, MV_MATCH, MV_FUSED_B, MV_FUSED_A };
 
 static atom_set work_atoms(const struct align_item *x)
 {
@@ -77,18 +82,26 @@ static int pair_score(const struct align_item *x, const struct align_item *y)
 	return NEG;
 }
 
+/* x does the same kind of work as y: a run of such steps against one y is the same work
+ * launched more often (a partial fusion, left to matches and gaps), not a fusion. */
+static int same_work(const struct align_item *x, const struct align_item *y)
+{
+	return x->cls == y->cls && work_atoms(x) == work_atoms(y);
+}
+
 /* Can one step x be the fused side of a fused entry? */
 static int can_fuse(const struct align_item *x)
 {
 	return item_work(x) <= 1 && work_atoms(x) != 0;
 }
 
-/* The DP grid, banded: row i holds columns lo[i]..hi[i]. */
+/* The DP grid, banded: row i holds columns lo[i]..hi[i]; three states per cell. */
 struct grid {
 	size_t na, nb;
 	size_t *lo, *hi, *off;
-	int *score;
-	uint8_t *move, *run;
+	int *score;	/* [cell * N_STATES + state] */
+	uint8_t *from;	/* the state of the previous cell, per state */
+	uint8_t *move, *run; /* for ST_M: which pairing move, and the run length of a fused one */
 };
 
 static int cell_ok(const struct grid *g, size_t i, size_t j)
@@ -101,9 +114,25 @@ static size_t cell(const struct grid *g, size_t i, size_t j)
 	return g->off[i] + (j - g->lo[i]);
 }
 
-static int get(const struct grid *g, size_t i, size_t j)
+static int get(const struct grid *g, size_t i, size_t j, int st)
 {
-	return cell_ok(g, i, j) ? g->score[cell(g, i, j)] : NEG;
+	return cell_ok(g, i, j) ? g->score[cell(g, i, j) * N_STATES + st] : NEG;
+}
+
+/* The best state of cell (i, j) and its score. Ties prefer a gap, so that the traceback (from
+ * the end) puts gaps as late as it can: steps pair up as early as possible. */
+static int best_state(const struct grid *g, size_t i, size_t j, int *score)
+{
+	static const int order[N_STATES] = { ST_A, ST_B, ST_M };
+	int st = order[0], s = get(g, i, j, order[0]);
+
+	for (int k = 1; k < N_STATES; k++)
+		if (get(g, i, j, order[k]) > s) {
+			s = get(g, i, j, order[k]);
+			st = order[k];
+		}
+	*score = s;
+	return st;
 }
 
 static void grid_init(struct grid *g, size_t na, size_t nb, size_t max_cells)
@@ -138,7 +167,8 @@ static void grid_init(struct grid *g, size_t na, size_t nb, size_t max_cells)
 		g->off[i] = total;
 		total += g->hi[i] - g->lo[i] + 1;
 	}
-	g->score = xmalloc(total * sizeof *g->score);
+	g->score = xmalloc(total * N_STATES * sizeof *g->score);
+	g->from = xcalloc(total * N_STATES, 1);
 	g->move = xcalloc(total, 1);
 	g->run = xcalloc(total, 1);
 }
@@ -149,6 +179,7 @@ static void grid_free(struct grid *g)
 	free(g->hi);
 	free(g->off);
 	free(g->score);
+	free(g->from);
 	free(g->move);
 	free(g->run);
 }
@@ -193,101 +224,124 @@ void align_steps(const struct align_item *a, size_t na, const struct align_item 
 	grid_init(&g, na, nb, max_cells);
 	for (i = 0; i <= na; i++) {
 		for (j = g.lo[i]; j <= g.hi[i]; j++) {
-			int best = NEG, s;
-			uint8_t mv = MV_NONE, run = 0;
+			size_t c = cell(&g, i, j);
+			int best = NEG, s, st;
+			uint8_t mv = MV_NONE, run = 0, from = ST_M;
 
+			for (int k = 0; k < N_STATES; k++)
+				g.score[c * N_STATES + k] = NEG;
 			if (i == 0 && j == 0) {
-				g.score[cell(&g, 0, 0)] = 0;
+				g.score[c * N_STATES + ST_M] = 0;
 				continue;
 			}
-			if (i && j && (s = get(&g, i - 1, j - 1)) > NEG) {
+			if (i && j && (st = best_state(&g, i - 1, j - 1, &s), s > NEG)) {
 				int p = pair_score(&a[i - 1], &b[j - 1]);
 
 				if (p > NEG && s + p > best) {
 					best = s + p;
 					mv = MV_MATCH;
+					from = (uint8_t)st;
 				}
 			}
 			/* b[j-1] does the work of a[i-k..i). */
 			if (fused && i >= 2 && j && can_fuse(&b[j - 1])) {
 				atom_set f = work_atoms(&b[j - 1]);
+				int other = 0;
 
 				for (size_t k = 1; k <= i && k <= MAX_RUN; k++) {
 					atom_set x = work_atoms(&a[i - k]);
 
 					if (!x || !subset(x, f))
 						break;
-					if (k >= 2 && (s = get(&g, i - k, j - 1)) > NEG &&
+					other |= !same_work(&a[i - k], &b[j - 1]);
+					if (k >= 2 && other && (st = best_state(&g, i - k, j - 1, &s), s > NEG) &&
 					    s + (int)(k + 1) * UNIT - FUSE_COST > best) {
 						best = s + (int)(k + 1) * UNIT - FUSE_COST;
 						mv = MV_FUSED_B;
 						run = (uint8_t)k;
+						from = (uint8_t)st;
 					}
 				}
 			}
 			/* a[i-1] does the work of b[j-k..j). */
 			if (fused && j >= 2 && i && can_fuse(&a[i - 1])) {
 				atom_set f = work_atoms(&a[i - 1]);
+				int other = 0;
 
 				for (size_t k = 1; k <= j && k <= MAX_RUN; k++) {
 					atom_set x = work_atoms(&b[j - k]);
 
 					if (!x || !subset(x, f))
 						break;
-					if (k >= 2 && (s = get(&g, i - 1, j - k)) > NEG &&
+					other |= !same_work(&b[j - k], &a[i - 1]);
+					if (k >= 2 && other && (st = best_state(&g, i - 1, j - k, &s), s > NEG) &&
 					    s + (int)(k + 1) * UNIT - FUSE_COST > best) {
 						best = s + (int)(k + 1) * UNIT - FUSE_COST;
 						mv = MV_FUSED_A;
 						run = (uint8_t)k;
+						from = (uint8_t)st;
 					}
 				}
 			}
-			if (i && (s = get(&g, i - 1, j)) > NEG && s - GAP > best) {
-				best = s - GAP;
-				mv = MV_GAP_A;
+			g.score[c * N_STATES + ST_M] = best;
+			g.from[c * N_STATES + ST_M] = from;
+			g.move[c] = mv;
+			g.run[c] = run;
+			/* A gap on A (a[i-1] without counterpart) and on B. */
+			for (int gs = ST_A; gs <= ST_B; gs++) {
+				size_t pi = gs == ST_A ? i - 1 : i, pj = gs == ST_A ? j : j - 1;
+
+				best = NEG;
+				if (gs == ST_A ? !i : !j)
+					continue;
+				for (int k = 0; k < N_STATES; k++) {
+					int v = get(&g, pi, pj, k);
+
+					if (v <= NEG)
+						continue;
+					v -= k == gs ? GAP_EXTEND : GAP_OPEN;
+					if (v > best) {
+						best = v;
+						g.from[c * N_STATES + gs] = (uint8_t)k;
+					}
+				}
+				g.score[c * N_STATES + gs] = best;
 			}
-			if (j && (s = get(&g, i, j - 1)) > NEG && s - GAP > best) {
-				best = s - GAP;
-				mv = MV_GAP_B;
-			}
-			g.score[cell(&g, i, j)] = best;
-			g.move[cell(&g, i, j)] = mv;
-			g.run[cell(&g, i, j)] = run;
 		}
 	}
 
 	/* Trace back from the end, collecting entries in reverse. */
 	i = na;
 	j = nb;
-	while (i || j) {
-		uint8_t mv = g.move[cell(&g, i, j)], run = g.run[cell(&g, i, j)];
+	{
+		int sc, st = best_state(&g, na, nb, &sc);
 
-		switch (mv) {
-		case MV_MATCH:
-			push_range(out, ALIGN_MATCH, i - 1, 1, j - 1, 1, 0);
-			i--;
-			j--;
-			break;
-		case MV_FUSED_B:
-			push_range(out, ALIGN_FUSED, i - run, run, j - 1, 1, 1);
-			i -= run;
-			j--;
-			break;
-		case MV_FUSED_A:
-			push_range(out, ALIGN_FUSED, i - 1, 1, j - run, run, 0);
-			i--;
-			j -= run;
-			break;
-		case MV_GAP_A:
-			push_range(out, ALIGN_A_ONLY, i - 1, 1, 0, 0, 0);
-			i--;
-			break;
-		case MV_GAP_B:
-			push_range(out, ALIGN_B_ONLY, 0, 0, j - 1, 1, 0);
-			j--;
-			break;
-		default:
-			die("align: broken traceback at (%zu, %zu)", i, j);
+		while (i || j) {
+			size_t c = cell(&g, i, j);
+			int prev = g.from[c * N_STATES + st];
+
+			if (st == ST_A) {
+				push_range(out, ALIGN_A_ONLY, i - 1, 1, 0, 0, 0);
+				i--;
+			} else if (st == ST_B) {
+				push_range(out, ALIGN_B_ONLY, 0, 0, j - 1, 1, 0);
+				j--;
+			} else if (g.move[c] == MV_MATCH) {
+				push_range(out, ALIGN_MATCH, i - 1, 1, j - 1, 1, 0);
+				i--;
+				j--;
+			} else if (g.move[c] == MV_FUSED_B) {
+				push_range(out, ALIGN_FUSED, i - g.run[c], g.run[c], j - 1, 1, 1);
+				i -= g.run[c];
+				j--;
+			} else if (g.move[c] == MV_FUSED_A) {
+				push_range(out, ALIGN_FUSED, i - 1, 1, j - g.run[c], g.run[c], 0);
+				i--;
+				j -= g.run[c];
+			} else {
+				die("align: broken traceback at (%zu, %zu)", i, j);
+			}
+			st = prev;
 		}
 	}
 	for (size_t x = 0, y = out->n ? out->n - 1 : 0; x < y; x++, y--) {
@@ -346,7 +400,7 @@ void align_classify(struct align_layer *l)
 	for (size_t i = 0; i < l->al.n; i++) {
 		struct align_entry *e = &l->al.e[i];
 
-		if (!e->n[0] || !e->n[1])
+		if (!e->n[0] || !e->n[1] || e->layer_off[0] || e->layer_off[1])
 			continue;
 		e->kind = ALIGN_MATCH;
 		e->fused_side = 0;
@@ -374,6 +428,85 @@ static void add_step(struct align_entry *e, int s, uint32_t step)
 		e->step[s][k] = e->step[s][k - 1];
 	e->step[s][k] = step;
 	e->n[s]++;
+}
+
+/* The one unmatched, unlinked step of entry e (its side in *s), or NULL. */
+static const struct align_item *lone_step(const struct align_layer *l, const struct align_entry *e, int *s)
+{
+	if ((e->n[0] && e->n[1]) || e->link_dir || e->n_linked)
+		return NULL;
+	*s = e->n[0] ? 0 : 1;
+	return e->n[*s] == 1 ? &l->item[*s][e->step[*s][0]] : NULL;
+}
+
+/* Unmatched steps near a layer boundary: the gaps of side s among the last (tail) or first
+ * entries of layer l, at most window entries from the boundary. */
+static size_t boundary_gaps(const struct align_layer *l, const uint8_t *gone, int s, int tail, unsigned window,
+			    uint32_t *out)
+{
+	size_t n = 0, from = tail && l->al.n > window ? l->al.n - window : 0;
+	size_t to = tail || l->al.n < window ? l->al.n : window;
+
+	for (size_t e = from; e < to; e++) {
+		int t;
+
+		if (!gone[e] && lone_step(l, &l->al.e[e], &t) && t == s)
+			out[n++] = (uint32_t)e;
+	}
+	return n;
+}
+
+/* A compiler may move kernels across a layer boundary (Inductor computes the rotary table
+ * inside the first layer; a trace may cut one side's layer a few kernels late): the unmatched
+ * steps of one side at the end of a layer and of the other side at the start of the next are
+ * aligned with each other, and what matches becomes one match, kept in side A's layer. */
+static void match_across(struct align_layer *layers, size_t n_layers, uint8_t **gone, unsigned window)
+{
+	uint32_t *tail = xcalloc(window + 1, sizeof *tail), *head = xcalloc(window + 1, sizeof *head);
+	struct align_item *x = xcalloc(window + 1, sizeof *x), *y = xcalloc(window + 1, sizeof *y);
+
+	for (size_t l = 0; l + 1 < n_layers; l++)
+		for (int s = 0; s < 2; s++) {
+			size_t nt = boundary_gaps(&layers[l], gone[l], s, 1, window, tail);
+			size_t nh = boundary_gaps(&layers[l + 1], gone[l + 1], !s, 0, window, head);
+			struct align_opts o = { .no_fused = 1 };
+			struct alignment al;
+
+			if (!nt || !nh)
+				continue;
+			for (size_t k = 0; k < nt; k++)
+				x[k] = layers[l].item[s][layers[l].al.e[tail[k]].step[s][0]];
+			for (size_t k = 0; k < nh; k++)
+				y[k] = layers[l + 1].item[!s][layers[l + 1].al.e[head[k]].step[!s][0]];
+			if (s == 0)
+				align_steps(x, nt, y, nh, &o, &al);
+			else
+				align_steps(y, nh, x, nt, &o, &al);
+			for (size_t i = 0; i < al.n; i++) {
+				const struct align_entry *m = &al.e[i];
+				/* Side A's entry keeps the pair; side B's step comes from the other layer. */
+				size_t la = s == 0 ? l : l + 1, lb = s == 0 ? l + 1 : l;
+				uint32_t ea, eb;
+				struct align_entry *keep;
+
+				if (m->kind != ALIGN_MATCH)
+					continue;
+				ea = s == 0 ? tail[m->step[0][0]] : head[m->step[0][0]];
+				eb = s == 0 ? head[m->step[1][0]] : tail[m->step[1][0]];
+				keep = &layers[la].al.e[ea];
+				keep->step[1] = xmalloc(sizeof *keep->step[1]);
+				keep->step[1][0] = layers[lb].al.e[eb].step[1][0];
+				keep->n[1] = 1;
+				keep->layer_off[1] = (int8_t)(lb > la ? 1 : -1);
+				keep->kind = ALIGN_MATCH;
+				gone[lb][eb] = 1;
+			}
+			alignment_clear(&al);
+		}
+	free(tail);
+	free(head);
+	free(x);
+	free(y);
 }
 
 void align_absorb(struct align_layer *layers, size_t n_layers, unsigned window)
@@ -444,6 +577,8 @@ void align_absorb(struct align_layer *layers, size_t n_layers, unsigned window)
 			ce->linked_atoms |= ua;
 		}
 	}
+
+	match_across(layers, n_layers, gone, window < 8 ? 8 : window);
 
 	/* Drop the absorbed gap entries and renumber the links that point across layers. */
 	for (uint32_t l = 0; l < n_layers; l++) {
