@@ -176,12 +176,58 @@ START_TEST(test_move_and_scroll)
 	ck_assert_uint_eq(t.sel_pos, 0);
 	table_scroll_to_sel(&t, 3);
 	ck_assert_uint_eq(t.top, 0);
-	table_scroll(&t, 2, 3); /* wheel: the selection follows when it would leave the window */
+	table_scroll(&t, 2, 3); /* wheel: the selection follows when it would leave the window, */
 	ck_assert_uint_eq(t.top, 2);
-	ck_assert_uint_eq(t.sel_pos, 2);
+	ck_assert_uint_eq(t.sel_pos, 3); /* to the first group that starts in the window */
 	table_scroll(&t, 100, 3);
 	ck_assert_uint_eq(t.top, N_ROWS - 3);
 	ck_assert_int_eq(table_select_row(&t, 99), -1);
+	table_clear(&t);
+}
+END_TEST
+
+/* The selection is a group: one step moves over a whole group, and selecting or finding one
+ * of its rows selects its first row. */
+START_TEST(test_move_by_groups)
+{
+	struct table t;
+
+	table_init(&t, &def, NULL, N_ROWS); /* view 1 2 3 0 6 4 5 */
+	ck_assert_uint_eq(t.sel, 1);
+	table_move(&t, 1);
+	ck_assert_uint_eq(t.sel, 0);
+	ck_assert_uint_eq(t.sel_pos, 3);
+	table_move(&t, -1);
+	ck_assert_uint_eq(t.sel, 1);
+	ck_assert_uint_eq(t.sel_pos, 0);
+	table_move(&t, 2); /* two lines: still inside the group, so the next group */
+	ck_assert_uint_eq(t.sel, 0);
+	table_move(&t, -2); /* back into the group: its first row */
+	ck_assert_uint_eq(t.sel, 1);
+	ck_assert_int_eq(table_select_row(&t, 3), 0);
+	ck_assert_uint_eq(t.sel, 1);
+	table_move(&t, 4); /* four lines: the group that starts there */
+	ck_assert_uint_eq(t.sel, 6);
+	ck_assert_int_eq(table_search(&t, "rsqrt", 1), 0);
+	ck_assert_uint_eq(t.sel, 1);
+	ck_assert_uint_eq(table_group(&t, 3), 1);
+	{
+		uint32_t index, count;
+
+		table_move(&t, 1);
+		table_position(&t, &index, &count);
+		ck_assert_uint_eq(index, 2); /* the second of five groups */
+		ck_assert_uint_eq(count, 5);
+		table_move(&t, -1);
+	}
+	/* the window shows the whole selected group when it fits */
+	t.top = 3;
+	table_scroll_to_sel(&t, 4);
+	ck_assert_uint_eq(t.top, 0);
+	table_move(&t, 100);
+	ck_assert_uint_eq(t.sel, 5);
+	table_move(&t, 1); /* at the end: stays */
+	ck_assert_uint_eq(t.sel, 5);
 	table_clear(&t);
 }
 END_TEST
@@ -298,6 +344,7 @@ static Suite *table_suite(void)
 	tcase_add_test(tc, test_filter_keeps_groups_and_selection);
 	tcase_add_test(tc, test_search_wraps);
 	tcase_add_test(tc, test_move_and_scroll);
+	tcase_add_test(tc, test_move_by_groups);
 	tcase_add_test(tc, test_layout);
 	tcase_add_test(tc, test_csv);
 	tcase_add_test(tc, test_empty_table);

@@ -82,7 +82,7 @@ struct table {
 	int reverse;	 /* 1: against the column's natural direction */
 	char *filter;	 /* text filter (owned), NULL when none */
 	unsigned quick;	 /* quick filter bits, 0 when none */
-	uint32_t sel;	 /* selected row id, TABLE_NONE when the view is empty */
+	uint32_t sel;	 /* selected row id (a group's first row), TABLE_NONE when empty */
 	uint32_t sel_pos; /* its position in view */
 	uint32_t top;	 /* first visible position */
 	int hscroll;	 /* cells the TABLE_COL_SCROLL columns are shifted by */
@@ -102,11 +102,16 @@ void table_sort(struct table *t, int col, int reverse);
  * the nearest row that does. */
 void table_filter(struct table *t, const char *text, unsigned quick);
 
-/* Move the selection by delta positions (clamped), to a position, or to a row id (returns -1
- * when the row is filtered out or does not exist). */
+/* Move the selection by delta lines (clamped; one step down is to the next group), to a
+ * position, or to a row id (returns -1 when the row is filtered out or does not exist). The
+ * selection is always the first row of a group. */
 void table_move(struct table *t, long delta);
 void table_select_pos(struct table *t, uint32_t pos);
 int table_select_row(struct table *t, uint32_t row);
+/* The selected group's number (1-based, 0 when empty) and the number of groups shown. */
+void table_position(const struct table *t, uint32_t *index, uint32_t *count);
+/* The first row of row's group (row itself when the table has no groups). */
+uint32_t table_group(const struct table *t, uint32_t row);
 /* Adjust top so that the selection is visible in a window of height rows. */
 void table_scroll_to_sel(struct table *t, int height);
 /* Scroll the window by delta rows (the mouse wheel), moving the selection only when it would

@@ -86,6 +86,12 @@ static uint32_t view_find(const struct table *t, uint32_t row)
 	return TABLE_NONE;
 }
 
+static int is_leader(const struct table *t, uint32_t pos)
+{
+	return group_of(t, t->view[pos]) == t->view[pos];
+}
+
+/* Select the group at pos (its first row: rows of a group are consecutive in the view). */
 static void set_sel_pos(struct table *t, uint32_t pos)
 {
 	if (t->n_view == 0) {
@@ -96,8 +102,26 @@ static void set_sel_pos(struct table *t, uint32_t pos)
 	}
 	if (pos >= t->n_view)
 		pos = t->n_view - 1;
+	while (pos > 0 && !is_leader(t, pos))
+		pos--;
 	t->sel_pos = pos;
 	t->sel = t->view[pos];
+}
+
+/* The first group that starts at or after pos, or TABLE_NONE. */
+static uint32_t leader_from(const struct table *t, uint32_t pos)
+{
+	while (pos < t->n_view && !is_leader(t, pos))
+		pos++;
+	return pos < t->n_view ? pos : TABLE_NONE;
+}
+
+/* The last position of the group that starts at pos. */
+static uint32_t group_end(const struct table *t, uint32_t pos)
+{
+	uint32_t next = pos + 1 < t->n_view ? leader_from(t, pos + 1) : TABLE_NONE;
+
+	return next == TABLE_NONE ? t->n_view - 1 : next - 1;
 }
 
 static int row_passes(const struct table *t, uint32_t row)
@@ -224,13 +248,22 @@ void table_filter(struct table *t, const char *text, unsigned quick)
 
 void table_move(struct table *t, long delta)
 {
-	long pos = (long)t->sel_pos + delta;
+	uint32_t old = t->sel_pos, end;
+	long pos = (long)old + delta;
 
-	if (t->n_view == 0)
+	if (t->n_view == 0 || delta == 0)
 		return;
 	if (pos < 0)
 		pos = 0;
-	set_sel_pos(t, pos >= (long)t->n_view ? t->n_view - 1 : (uint32_t)pos);
+	if (pos >= (long)t->n_view)
+		pos = (long)t->n_view - 1;
+	/* positions count lines; the selection lands on the start of a group */
+	set_sel_pos(t, delta == 1 ? old : (uint32_t)pos);
+	if (delta > 0 && t->sel_pos == old) { /* still in the same group: the next one */
+		end = group_end(t, old);
+		if (end + 1 < t->n_view)
+			set_sel_pos(t, end + 1);
+	}
 }
 
 void table_select_pos(struct table *t, uint32_t pos)
@@ -250,16 +283,20 @@ int table_select_row(struct table *t, uint32_t row)
 
 void table_scroll_to_sel(struct table *t, int height)
 {
+	uint32_t end;
+
 	if (height < 1)
 		height = 1;
 	if (t->n_view == 0) {
 		t->top = 0;
 		return;
 	}
+	/* the whole selected group when it fits, else its start */
+	end = group_end(t, t->sel_pos);
+	if (end >= t->top + (uint32_t)height)
+		t->top = end - (uint32_t)height + 1;
 	if (t->sel_pos < t->top)
 		t->top = t->sel_pos;
-	else if (t->sel_pos >= t->top + (uint32_t)height)
-		t->top = t->sel_pos - (uint32_t)height + 1;
 	/* no empty space below the last row when the table could fill the window */
 	if (t->n_view >= (uint32_t)height && t->top > t->n_view - (uint32_t)height)
 		t->top = t->n_view - (uint32_t)height;
@@ -279,10 +316,33 @@ void table_scroll(struct table *t, long delta, int height)
 	if (top < 0)
 		top = 0;
 	t->top = (uint32_t)top;
-	if (t->sel_pos < t->top)
-		set_sel_pos(t, t->top);
-	else if (t->sel_pos >= t->top + (uint32_t)height)
+	if (t->n_view == 0)
+		return;
+	/* the selection follows when it would leave the window: the first group that starts
+	 * inside it, or the last one that does */
+	if (t->sel_pos < t->top) {
+		uint32_t p = leader_from(t, t->top);
+
+		set_sel_pos(t, p == TABLE_NONE ? t->top : p);
+	} else if (t->sel_pos >= t->top + (uint32_t)height) {
 		set_sel_pos(t, t->top + (uint32_t)height - 1);
+	}
+}
+
+void table_position(const struct table *t, uint32_t *index, uint32_t *count)
+{
+	*index = *count = 0;
+	for (uint32_t pos = 0; pos < t->n_view; pos++)
+		if (is_leader(t, pos)) {
+			if (pos <= t->sel_pos)
+				(*index)++;
+			(*count)++;
+		}
+}
+
+uint32_t table_group(const struct table *t, uint32_t row)
+{
+	return group_of(t, row);
 }
 
 int table_row_matches(const struct table *t, uint32_t row, const char *pattern)

@@ -233,7 +233,7 @@ void ui_draw_table(struct ui_screen *s, struct table *t, int y, int x, int w, in
 			continue;
 		}
 		row = t->view[pos];
-		selected = pos == t->sel_pos;
+		selected = table_group(t, row) == t->sel;
 		base = selected ? (focused ? ROLE_SELECTION : ROLE_SELECTION_INACTIVE) : ROLE_NORMAL;
 		ui_fill(s, y + r, x, w, base);
 		for (int i = 0; i < l.n; i++) {

@@ -97,8 +97,12 @@ static void draw_tabs(struct ui *u)
 		len += (size_t)snprintf(info + len, sizeof info - len, "only fusions  ");
 	if (t->quick & QUICK_MISMATCHES)
 		len += (size_t)snprintf(info + len, sizeof info - len, "only mismatches  ");
-	if (len < sizeof info)
-		snprintf(info + len, sizeof info - len, "%u/%u", t->n_view ? t->sel_pos + 1 : 0, t->n_view);
+	if (len < sizeof info) {
+		uint32_t index, count;
+
+		table_position(t, &index, &count);
+		snprintf(info + len, sizeof info - len, "%u/%u", index, count);
+	}
 	{
 		int iw = ui_text_width(u->s, info, 0);
 
