@@ -10,6 +10,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #include "fusediff/input.h"
 #include "fusediff/json.h"
@@ -20,6 +23,9 @@
 #ifndef WINDOW_INITIAL
 #define WINDOW_INITIAL (4u << 20)
 #endif
+
+/* Categories remembered by the loader (Kineto interleaves about five). */
+#define CAT_CACHE 8
 
 /* What we do with an event, from its category. */
 enum ev_kind {
@@ -49,13 +55,63 @@ struct loader {
 	struct json_buf kbuf, nbuf, cbuf, abuf;
 	int saw_events;
 	uint32_t cat_none;
-	/* one-entry cache for the category lookup */
-	uint32_t last_cat;
-	enum ev_kind last_kind;
+	/* the categories seen last, so that most events find theirs without hashing */
+	struct cat_cache {
+		const char *s; /* interned copy */
+		size_t len;
+		uint32_t id;
+		enum ev_kind kind;
+	} cats[CAT_CACHE];
+	unsigned cat_next; /* round-robin replacement */
 	int64_t bad_time, bad_number;
 };
 
 /* ---- reading ------------------------------------------------------------------------ */
+
+/* Newlines in s[0..n): kept for line:column in error messages. Pretty-printed traces have a
+ * newline every 40 bytes, too many for a library call each: 16 (SSE2) or 8 bytes at a time,
+ * with a counter per byte lane summed every 255 steps. */
+static size_t count_newlines(const char *s, size_t n)
+{
+	size_t count = 0, i = 0;
+#ifdef __SSE2__
+	const __m128i nl = _mm_set1_epi8('\n'), zero = _mm_setzero_si128();
+
+	while (i + 16 <= n) {
+		__m128i acc = zero, sum;
+
+		for (int k = 0; k < 255 && i + 16 <= n; k++, i += 16) {
+			__m128i w = _mm_loadu_si128((const __m128i *)(const void *)(s + i));
+
+			acc = _mm_sub_epi8(acc, _mm_cmpeq_epi8(w, nl)); /* a match is -1 */
+		}
+		sum = _mm_sad_epu8(acc, zero); /* two 64-bit sums of eight lanes each */
+		count += (size_t)_mm_cvtsi128_si64(sum) + (size_t)_mm_cvtsi128_si64(_mm_unpackhi_epi64(sum, sum));
+	}
+#else
+	const uint64_t ones = 0x0101010101010101ull, low7 = 0x7f7f7f7f7f7f7f7full;
+	const uint64_t lanes16 = 0x00ff00ff00ff00ffull;
+
+	while (i + 8 <= n) {
+		uint64_t acc = 0;
+
+		for (int k = 0; k < 255 && i + 8 <= n; k++, i += 8) {
+			uint64_t w, x;
+
+			memcpy(&w, s + i, 8);
+			x = w ^ (ones * '\n');
+			/* the high bit of x | ((x & low7) + low7) is clear exactly in the bytes where
+			 * x is 0, that is where w has a newline */
+			acc += (~(((x & low7) + low7) | x) & ~low7) >> 7;
+		}
+		acc = (acc & lanes16) + ((acc >> 8) & lanes16);
+		count += (size_t)((acc * 0x0001000100010001ull) >> 48);
+	}
+#endif
+	for (; i < n; i++)
+		count += s[i] == '\n';
+	return count;
+}
 
 /* Drop consumed bytes, grow the window when a unit fills it, and read more.
  * Returns 1 when bytes were added, 0 at the end of the input, -1 on error. */
@@ -64,12 +120,15 @@ static int fill(struct loader *ld)
 	ssize_t n;
 
 	if (ld->pos > 0) {
-		const char *p = ld->buf, *e = ld->buf + ld->pos, *nl;
+		size_t lines = count_newlines(ld->buf, ld->pos);
 
-		while ((nl = memchr(p, '\n', (size_t)(e - p)))) {
-			ld->lines0++;
+		if (lines) {
+			const char *nl = ld->buf + ld->pos;
+
+			while (*--nl != '\n')
+				;
+			ld->lines0 += (int64_t)lines;
 			ld->line_start = ld->off0 + (nl - ld->buf) + 1;
-			p = nl + 1;
 		}
 		memmove(ld->buf, ld->buf + ld->pos, ld->len - ld->pos);
 		ld->off0 += (int64_t)ld->pos;
@@ -160,30 +219,33 @@ struct event {
 
 static enum ev_kind kind_of(struct json_str cat)
 {
+#define CAT(s, k) { s, sizeof s - 1, k }
 	static const struct {
 		const char *cat;
+		size_t len;
 		enum ev_kind kind;
 	} map[] = {
-		{ "kernel", EV_KERNEL },
-		{ "Kernel", EV_KERNEL },
-		{ "gpu_memcpy", EV_MEMCPY },
-		{ "Memcpy", EV_MEMCPY },
-		{ "gpu_memset", EV_MEMSET },
-		{ "Memset", EV_MEMSET },
-		{ "cuda_runtime", EV_LAUNCH },
-		{ "hip_runtime", EV_LAUNCH },
-		{ "cuda_driver", EV_LAUNCH },
-		{ "hip_driver", EV_LAUNCH },
-		{ "Runtime", EV_LAUNCH },
-		{ "cpu_op", EV_CPU_OP },
-		{ "Operator", EV_CPU_OP },
-		{ "user_annotation", EV_USER_ANN },
-		{ "gpu_user_annotation", EV_GPU_ANN },
-		{ "python_function", EV_PYTHON },
+		CAT("kernel", EV_KERNEL),
+		CAT("Kernel", EV_KERNEL),
+		CAT("gpu_memcpy", EV_MEMCPY),
+		CAT("Memcpy", EV_MEMCPY),
+		CAT("gpu_memset", EV_MEMSET),
+		CAT("Memset", EV_MEMSET),
+		CAT("cuda_runtime", EV_LAUNCH),
+		CAT("hip_runtime", EV_LAUNCH),
+		CAT("cuda_driver", EV_LAUNCH),
+		CAT("hip_driver", EV_LAUNCH),
+		CAT("Runtime", EV_LAUNCH),
+		CAT("cpu_op", EV_CPU_OP),
+		CAT("Operator", EV_CPU_OP),
+		CAT("user_annotation", EV_USER_ANN),
+		CAT("gpu_user_annotation", EV_GPU_ANN),
+		CAT("python_function", EV_PYTHON),
 	};
+#undef CAT
 
 	for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
-		if (json_str_eq(cat, map[i].cat, strlen(map[i].cat)))
+		if (json_str_eq(cat, map[i].cat, map[i].len))
 			return map[i].kind;
 	return EV_OTHER;
 }
@@ -315,22 +377,37 @@ static int kept(enum ev_kind kind, struct json_str name)
 	return 1;
 }
 
+/* The interned category and what it means. Interning is idempotent, so a unit that is
+ * restarted may call this again. */
+static const struct cat_cache *cat_lookup(struct loader *ld, struct json_str cat)
+{
+	struct cat_cache *e;
+
+	for (unsigned i = 0; i < CAT_CACHE; i++) {
+		e = &ld->cats[i];
+		if (e->s && e->len == cat.len && memcmp(e->s, cat.s, cat.len) == 0)
+			return e;
+	}
+	e = &ld->cats[ld->cat_next++ % CAT_CACHE];
+	e->id = intern_add(ld->t->strings, cat.s, cat.len);
+	e->s = intern_str(ld->t->strings, e->id);
+	e->len = cat.len;
+	e->kind = kind_of(cat);
+	return e;
+}
+
+/* Count the event's category; what kind of event it is. */
 static enum ev_kind category(struct loader *ld, const struct event *ev)
 {
-	uint32_t id;
+	const struct cat_cache *e;
 
-	if (!ev->has_cat)
-		id = ld->cat_none;
-	else
-		id = intern_add(ld->t->strings, ev->cat.s, ev->cat.len);
-	trace_count_category(ld->t, id);
-	if (!ev->has_cat)
+	if (!ev->has_cat) {
+		trace_count_category(ld->t, ld->cat_none);
 		return EV_OTHER;
-	if (id != ld->last_cat) {
-		ld->last_cat = id;
-		ld->last_kind = kind_of(ev->cat);
 	}
-	return ld->last_kind;
+	e = cat_lookup(ld, ev->cat);
+	trace_count_category(ld->t, e->id);
+	return e->kind;
 }
 
 /* Copy Input Dims without whitespace, interned. */
@@ -495,7 +572,7 @@ static int unit_event(struct loader *ld, struct json_cur *c, void *arg)
 				const char *s = c->p;
 
 				if (ev.has_cat && !kind_known) {
-					kind = kind_of(ev.cat);
+					kind = cat_lookup(ld, ev.cat)->kind;
 					kind_known = 1;
 				}
 				if (kind_known && kind != EV_OTHER && kind != EV_PYTHON) {
@@ -761,7 +838,6 @@ static int load(struct trace **out, const char *name, struct input *in,
 	ld.t = trace_new(name);
 	ld.t->gzip = input_is_gzip(in);
 	ld.cat_none = intern_add(ld.t->strings, "(none)", 6);
-	ld.last_cat = UINT32_MAX;
 
 	rc = parse_document(&ld);
 	if (rc == 0) {

@@ -1,0 +1,126 @@
+/* check_load_stream.c — the loader on inputs larger than its window: line numbers in error
+ * messages after many refills, and category counts when there are more categories than the
+ * loader remembers at once. */
+#include "testutil.h"
+
+struct sbuf {
+	char *s;
+	size_t len, cap;
+};
+
+static void put(struct sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void put(struct sbuf *b, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	for (;;) {
+		va_start(ap, fmt);
+		n = vsnprintf(b->s + b->len, b->cap - b->len, fmt, ap);
+		va_end(ap);
+		ck_assert_int_ge(n, 0);
+		if ((size_t)n < b->cap - b->len)
+			break;
+		b->cap = b->cap ? b->cap * 2 : 1 << 16;
+		b->s = realloc(b->s, b->cap);
+		ck_assert_ptr_nonnull(b->s);
+	}
+	b->len += (size_t)n;
+}
+
+static size_t count_lines(const char *s, size_t n)
+{
+	size_t lines = 0;
+
+	for (size_t i = 0; i < n; i++)
+		lines += s[i] == '\n';
+	return lines;
+}
+
+/* Kineto-style pretty-printed events, a few windows' worth, then a missing comma: the error
+ * names the right line and column however many times the window was refilled. */
+START_TEST(test_line_numbers_after_refills)
+{
+	struct sbuf b = { 0 };
+	struct trace *t = NULL;
+	struct fd_error err;
+	size_t line, col, bad;
+	char want[256];
+	const int n = 60000 + _i * 7; /* the error lands at different window offsets */
+
+	put(&b, "{\n  \"traceEvents\": [\n");
+	for (int i = 0; i < n; i++)
+		put(&b,
+		    "  {\n    \"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"gemm_%d\", \"pid\": 0, \"tid\": 7,\n"
+		    "    \"ts\": %d.5, \"dur\": 2.25,\n    \"args\": {\n      \"device\": 0, \"stream\": 7, "
+		    "\"correlation\": %d\n    }\n  },\n",
+		    i % 50, 1000 + i * 10, i + 1);
+	/* the comma is missing before "cat" */
+	bad = b.len + strlen("  {\n    \"ph\": \"X\"  ");
+	put(&b, "  {\n    \"ph\": \"X\"  \"cat\": \"kernel\"\n  }\n]}\n");
+	ck_assert_uint_gt(b.len, 8u << 20); /* two windows and more */
+	line = count_lines(b.s, bad) + 1;
+	col = bad;
+	while (col > 0 && b.s[col - 1] != '\n')
+		col--;
+	col = bad - col + 1;
+	ck_assert_int_eq(trace_load_mem(&t, "big.json", b.s, b.len, NULL, &err), -1);
+	snprintf(want, sizeof want, "big.json: line %zu, column %zu: expected ',' or '}' in object", line, col);
+	ck_assert_str_eq(err.msg, want);
+	free(b.s);
+}
+END_TEST
+
+/* More distinct categories than the loader's cache, interleaved: every count is exact, and the
+ * kinds stay right (kernels are kernels, the made-up categories are skipped). */
+START_TEST(test_many_categories)
+{
+	struct sbuf b = { 0 };
+	struct trace *t = NULL;
+	struct fd_error err;
+	const int ncat = 20, rounds = 500;
+
+	put(&b, "{\"traceEvents\":[");
+	for (int r = 0; r < rounds; r++)
+		for (int c = 0; c <= ncat; c++) {
+			if (c == ncat)
+				put(&b, "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"k%d\",\"ts\":%d,\"dur\":1,"
+					"\"args\":{\"device\":0,\"correlation\":%d}},",
+				    r % 3, r * 100 + c, r + 1);
+			else
+				put(&b, "{\"ph\":\"X\",\"cat\":\"made_up_%d\",\"name\":\"x\",\"ts\":%d,\"dur\":1,\"args\":{}},",
+				    c, r * 100 + c);
+		}
+	put(&b, "{\"ph\":\"i\",\"name\":\"end\",\"ts\":0}]}");
+	ck_assert_int_eq(trace_load_mem(&t, "cats.json", b.s, b.len, NULL, &err), 0);
+	ck_assert_uint_eq(t->n_kernel_events, (size_t)rounds);
+	ck_assert_int_eq(trace_category_count(t, "kernel"), rounds);
+	for (int c = 0; c < ncat; c++) {
+		char name[32];
+
+		snprintf(name, sizeof name, "made_up_%d", c);
+		ck_assert_int_eq(trace_category_count(t, name), rounds);
+	}
+	ck_assert_int_eq(trace_category_count(t, "(none)"), 1);
+	ck_assert_int_eq(t->n_events, (int64_t)rounds * (ncat + 1) + 1);
+	trace_free(t);
+	free(b.s);
+}
+END_TEST
+
+static Suite *suite(void)
+{
+	Suite *s = suite_create("load_stream");
+	TCase *tc = tcase_create("stream");
+
+	tcase_set_timeout(tc, 60);
+	tcase_add_loop_test(tc, test_line_numbers_after_refills, 0, 3);
+	tcase_add_test(tc, test_many_categories);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	return test_run(suite());
+}
