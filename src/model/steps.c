@@ -107,8 +107,11 @@ static size_t match_rope(const struct seqv *v, size_t i)
 	return p - i;
 }
 
+#define ROPE_TABLE_MAX 12 /* kernels: cat, cos, (mul), sin, (mul) and a few casts */
+
 /* The cos/sin table of a rotary embedding: cat/cos/sin/mul/casts containing cos and sin,
- * starting at cat or cos. Does not take a cast that starts an RMSNorm. */
+ * starting at cat or cos, at most ROPE_TABLE_MAX kernels. Does not take a cast that starts an
+ * RMSNorm. */
 static size_t match_rope_table(const struct seqv *v, size_t i)
 {
 	size_t p = i, last = i;
@@ -116,7 +119,7 @@ static size_t match_rope_table(const struct seqv *v, size_t i)
 
 	if (!prim_is(v, i, "cat") && !prim_is(v, i, "cos"))
 		return 0;
-	while (p < v->n) {
+	while (p < v->n && p - i < ROPE_TABLE_MAX) {
 		if (prim_is(v, p, "cos"))
 			cos = 1;
 		else if (prim_is(v, p, "sin"))

@@ -373,26 +373,32 @@ static const char *layer_source_text(enum layer_source how)
 	}
 }
 
-/* The most common number of layers per pass (ties: more layers), and the most common source
- * of layers among passes with layers. */
+static int cmp_u32(const void *pa, const void *pb)
+{
+	return CMP(*(const uint32_t *)pa, *(const uint32_t *)pb);
+}
+
+/* The most common number of layers per pass (ties: more layers), passes per phase, and the
+ * most common source of layers. */
 static void summarize(struct side *s, const struct module_map *mods)
 {
-	uint32_t best = 0, best_count = 0, src_count[4] = { 0 };
+	uint32_t *n = xmalloc((s->n_passes ? s->n_passes : 1) * sizeof *n), best = 0, best_count = 0;
+	uint32_t src_count[4] = { 0 };
 	int src = LAYER_SRC_NONE;
 
-	for (size_t i = 0; i < s->n_passes; i++) {
-		uint32_t c = 0;
-
-		for (size_t j = 0; j < s->n_passes; j++)
-			c += s->passes[j].n_layers == s->passes[i].n_layers;
-		if (c > best_count || (c == best_count && s->passes[i].n_layers > best)) {
-			best = s->passes[i].n_layers;
-			best_count = c;
+	for (size_t i = 0; i < s->n_passes; i++)
+		n[i] = s->passes[i].n_layers;
+	if (s->n_passes)
+		qsort(n, s->n_passes, sizeof *n, cmp_u32);
+	for (size_t i = 0, j; i < s->n_passes; i = j) {
+		for (j = i; j < s->n_passes && n[j] == n[i]; j++)
+			;
+		if (j - i >= best_count) { /* ascending: ties go to more layers */
+			best_count = (uint32_t)(j - i);
+			best = n[i];
 		}
-		/* quadratic only in the number of passes with distinct counts: stop early */
-		if (best_count * 2 > s->n_passes)
-			break;
 	}
+	free(n);
 	s->layers_per_pass = best;
 	for (size_t i = 0; i < s->n_passes; i++) {
 		src_count[s->passes[i].layer_src]++;
