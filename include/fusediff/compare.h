@@ -106,7 +106,8 @@ struct comparison {
 	size_t n_pairs;
 	struct cmp_fusion *fusions; /* sorted by |delta| descending, then by fused name */
 	size_t n_fusions;
-	double class_ns[2][CLASS_COUNT]; /* per pass, for the overview */
+	double class_ns[2][CLASS_COUNT]; /* per pass, for the overview; each kernel counts under the
+					    class of its step (an eager RMSNorm run is Norm) */
 	char *note; /* why the comparison is empty or partial (no common phase, ...), or NULL */
 	const char **short_names[2]; /* per name id: see comparison_short_name() */
 	/* Owned when set (app_compare() hands them over): freed by comparison_free() after the

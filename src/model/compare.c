@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "fusediff/align.h"
+#include "fusediff/fusion.h"
 #include "fusediff/text.h"
 
 const char *pair_kind_name(enum pair_kind k)
@@ -94,18 +95,31 @@ static const char *kernel_short(const struct side *s, uint32_t kernel)
 	return trace_str(s->t, s->t->kernels[kernel].name);
 }
 
+/* The main kernel of a step (its helpers aside), as an index into t->kernels. */
+static uint32_t step_main(const struct side *s, const struct step *st)
+{
+	return s->order[st->first + (st->main < st->n ? st->main : 0)];
+}
+
+/* A step for the alignment: named by its main kernel; a main kernel with helpers does the work
+ * of the main kernel only (a workspace memset adds no copy to a GEMM). */
 static struct align_item step_item(const struct side *s, const struct step *st)
 {
 	struct align_item it = { .cls = st->cls, .kind = st->kind, .n_work = st->n_work, .atoms = st->atoms };
 
-	if (st->n)
-		it.name = kernel_short(s, s->order[st->first]);
+	if (st->n) {
+		uint32_t k = step_main(s, st);
+
+		it.name = kernel_short(s, k);
+		if (st->kind != STEP_RUN && s->classes.info_of)
+			it.atoms = trace_classes_get(&s->classes, k)->atoms;
+	}
 	return it;
 }
 
 static uint32_t step_name(const struct side *s, const struct step *st)
 {
-	return st->n ? s->t->kernels[s->order[st->first]].name : 0;
+	return st->n ? s->t->kernels[step_main(s, st)].name : 0;
 }
 
 static void slot_add(struct slot *sl, uint32_t step, uint32_t pass)
@@ -244,330 +258,6 @@ static void fill_part(struct cmp_part *p, const struct side *s, const struct mer
 	*occurrences = occ;
 }
 
-/* What each pair needs beyond struct cmp_pair while fusions are grouped. */
-struct pair_aux {
-	double work[2];	 /* working kernels per pass */
-	uint32_t occ[2]; /* step occurrences */
-	atom_set atoms[2];
-	uint8_t all_same[2]; /* every step on the side has the class and atoms of the other side's
-				one step (a horizontal fusion: 3 GEMMs for 1) */
-	uint8_t fused_side;
-	int64_t link; /* the pair this gap's work is inside (another layer), or -1 */
-};
-
-/* --- fusion patterns ---------------------------------------------------------------------- */
-
-/* A fused (or partially fused) pair, with the gap pairs linked to it, before grouping. */
-struct pattern {
-	uint8_t fused_side, partial;
-	char *fused_norm; /* fused kernel name without Inductor's _N suffix */
-	uint32_t *others; /* distinct unfused name ids, sorted */
-	uint32_t n_others;
-	uint32_t pair;	  /* the fused pair */
-	uint32_t *linked; /* gap pairs whose work is inside it */
-	uint32_t n_linked;
-};
-
-static char *normalize_name(const char *name)
-{
-	size_t n = strlen(name), e = n;
-
-	if (strncmp(name, "triton_", 7) == 0) {
-		while (e > 0 && name[e - 1] >= '0' && name[e - 1] <= '9')
-			e--;
-		if (e < n && e > 0 && name[e - 1] == '_')
-			return xstrndup(name, e - 1);
-	}
-	return xstrdup(name);
-}
-
-static int cmp_u32(const void *pa, const void *pb)
-{
-	uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb;
-
-	return CMP(a, b);
-}
-
-static int cmp_pattern(const void *pa, const void *pb)
-{
-	const struct pattern *a = pa, *b = pb;
-	int c = CMP(a->fused_side, b->fused_side);
-
-	if (!c)
-		c = CMP(a->partial, b->partial);
-	if (!c)
-		c = strcmp(a->fused_norm, b->fused_norm);
-	if (!c)
-		c = CMP(a->n_others, b->n_others);
-	for (uint32_t i = 0; !c && i < a->n_others; i++)
-		c = CMP(a->others[i], b->others[i]);
-	return c ? c : CMP(a->pair, b->pair);
-}
-
-static int same_pattern(const struct pattern *a, const struct pattern *b)
-{
-	if (a->fused_side != b->fused_side || a->partial != b->partial || a->n_others != b->n_others ||
-	    strcmp(a->fused_norm, b->fused_norm) != 0)
-		return 0;
-	return memcmp(a->others, b->others, a->n_others * sizeof *a->others) == 0;
-}
-
-/* Layer indices as readable text: "layers 0-7", "the prologue and layers 0, 2". */
-static void layers_text(char *buf, size_t cap, const int32_t *l, uint32_t n)
-{
-	size_t len = 0;
-	int have_pro = 0, have_epi = 0;
-	uint32_t numbered = 0;
-
-	buf[0] = '\0';
-	for (uint32_t i = 0; i < n; i++) {
-		if (l[i] == LAYER_PROLOGUE)
-			have_pro = 1;
-		else if (l[i] == LAYER_EPILOGUE)
-			have_epi = 1;
-		else
-			numbered++;
-	}
-#define ADD(...)                                                                         \
-	do {                                                                             \
-		if (len < cap)                                                           \
-			len += (size_t)snprintf(buf + len, cap - len, __VA_ARGS__);      \
-	} while (0)
-	if (have_pro)
-		ADD("the prologue%s", numbered && have_epi ? ", " : numbered || have_epi ? " and " : "");
-	if (numbered) {
-		ADD("layer%s ", numbered > 1 ? "s" : "");
-		for (uint32_t i = 0, first = 1; i < n; i++) {
-			uint32_t j = i;
-
-			if (l[i] < 0)
-				continue;
-			while (j + 1 < n && l[j + 1] == l[j] + 1)
-				j++;
-			ADD("%s%d", first ? "" : ", ", l[i]);
-			if (j > i)
-				ADD("%s%d", j > i + 1 ? "-" : ", ", l[j]);
-			first = 0;
-			i = j;
-		}
-		if (have_epi)
-			ADD(" and ");
-	}
-	if (have_epi)
-		ADD("the epilogue");
-#undef ADD
-}
-
-static void us_text(char *buf, size_t cap, double ns)
-{
-	char tmp[32];
-
-	text_us(tmp, sizeof tmp, (int64_t)(ns >= 0 ? ns + 0.5 : ns - 0.5));
-	snprintf(buf, cap, "%s us", tmp);
-}
-
-static char *evidence_sentence(const struct comparison *c, const struct cmp_fusion *f, double other_work)
-{
-	const int fs = f->fused_side, os = !fs;
-	char *fused, *others = xstrdup(""), atoms[256], where[256], ta[48], tb[48], td[48], nk[32];
-	char *out;
-
-	{
-		const char *sn = comparison_short_name(c, fs, f->fused_name);
-
-		fused = text_escape_dup(sn, strlen(sn));
-	}
-	for (uint32_t i = 0; i < f->n_unfused; i++) {
-		const char *name = comparison_short_name(c, os, f->unfused_names[i]);
-		char *esc = text_escape_dup(name, strlen(name));
-		char *n = xasprintf("%s%s%s", others, i ? ", " : "", esc);
-
-		free(esc);
-		free(others);
-		others = n;
-	}
-	atoms_format(f->atoms, "+", atoms, sizeof atoms);
-	layers_text(where, sizeof where, f->layers, f->n_layers);
-	us_text(ta, sizeof ta, f->ns[SIDE_A]);
-	us_text(tb, sizeof tb, f->ns[SIDE_B]);
-	us_text(td, sizeof td, f->delta_ns);
-	if (other_work == (double)(int64_t)other_work)
-		snprintf(nk, sizeof nk, "%lld", (long long)other_work);
-	else
-		snprintf(nk, sizeof nk, "%.1f", other_work);
-	if (f->partial)
-		out = xasprintf("%c (%s) launches %s (%s) %u time%s per pass where %c (%s) launches %s kernels "
-				"for the same work (%s), in %s; per pass A %s, B %s, B - A %s.",
-				"AB"[fs], c->label[fs], fused, atoms, f->occurrences, f->occurrences == 1 ? "" : "s",
-				"AB"[os], c->label[os], nk, others, where, ta, tb, td);
-	else
-		out = xasprintf("%c (%s) runs %s (%s) as one kernel where %c (%s) runs %s kernels for the same "
-				"work (%s), %u time%s per pass in %s; per pass A %s, B %s, B - A %s.",
-				"AB"[fs], c->label[fs], fused, atoms, "AB"[os], c->label[os], nk, others,
-				f->occurrences, f->occurrences == 1 ? "" : "s", where, ta, tb, td);
-	free(fused);
-	free(others);
-	return out;
-}
-
-struct fusion_sort {
-	struct cmp_fusion f;
-	const char *name;
-};
-
-static int cmp_fusion_sort(const void *pa, const void *pb)
-{
-	const struct fusion_sort *a = pa, *b = pb;
-	double da = fabs(a->f.delta_ns), db = fabs(b->f.delta_ns);
-	int c = CMP(db, da);
-
-	if (!c)
-		c = strcmp(a->name, b->name);
-	return c ? c : CMP(a->f.pairs[0], b->f.pairs[0]);
-}
-
-static void build_fusions(struct comparison *c, struct pair_aux *aux)
-{
-	struct pattern *pat = NULL;
-	size_t n_pat = 0, cap_pat = 0;
-	struct fusion_sort *fs = NULL;
-	size_t n_fs = 0, cap_fs = 0;
-
-	for (size_t i = 0; i < c->n_pairs; i++) {
-		struct cmp_pair *p = &c->pairs[i];
-		struct pattern pt = { .pair = (uint32_t)i };
-		uint32_t *names = NULL;
-		size_t n_names = 0, cap_names = 0;
-		int os;
-
-		if (p->kind == PAIR_FUSED) {
-			pt.fused_side = aux[i].fused_side;
-			/* Horizontal only: the same work in several launches (3 GEMMs for 1). */
-			pt.partial = aux[i].atoms[!pt.fused_side] == aux[i].atoms[pt.fused_side] &&
-				     aux[i].all_same[!pt.fused_side];
-		} else if (p->kind == PAIR_MATCH && aux[i].atoms[0] == aux[i].atoms[1] && aux[i].occ[0] &&
-			   aux[i].occ[1]) {
-			/* The same work launched k times more often on one side. */
-			double w0 = aux[i].work[0] / aux[i].occ[0], w1 = aux[i].work[1] / aux[i].occ[1];
-
-			if (!(w0 >= 2 * w1 || w1 >= 2 * w0))
-				continue;
-			pt.partial = 1;
-			pt.fused_side = w0 < w1 ? SIDE_A : SIDE_B;
-		} else {
-			continue;
-		}
-		os = !pt.fused_side;
-		if (!p->side[pt.fused_side].n_names)
-			continue;
-		pt.fused_norm = normalize_name(trace_str(c->side[pt.fused_side].t, p->side[pt.fused_side].names[0]));
-		for (size_t j = 0; j < c->n_pairs; j++)
-			if (aux[j].link == (int64_t)i) {
-				pt.linked = xreallocarray(pt.linked, pt.n_linked + 1, sizeof *pt.linked);
-				pt.linked[pt.n_linked++] = (uint32_t)j;
-			}
-		for (uint32_t k = 0; k <= pt.n_linked; k++) {
-			const struct cmp_part *part = &c->pairs[k < pt.n_linked ? pt.linked[k] : i].side[os];
-
-			for (uint32_t j = 0; j < part->n_names; j++)
-				VEC_PUSH(names, n_names, cap_names, part->names[j]);
-		}
-		if (n_names)
-			qsort(names, n_names, sizeof *names, cmp_u32);
-		for (size_t j = 0; j < n_names; j++)
-			if (!pt.n_others || pt.others[pt.n_others - 1] != names[j]) {
-				pt.others = xreallocarray(pt.others, pt.n_others + 1, sizeof *pt.others);
-				pt.others[pt.n_others++] = names[j];
-			}
-		free(names);
-		VEC_PUSH(pat, n_pat, cap_pat, pt);
-	}
-	if (n_pat)
-		qsort(pat, n_pat, sizeof *pat, cmp_pattern);
-
-	for (size_t g = 0; g < n_pat;) {
-		size_t h = g + 1;
-		struct cmp_fusion f = { .fused_side = pat[g].fused_side, .partial = pat[g].partial };
-		const int fsd = f.fused_side, os = !fsd;
-		size_t cap_pairs = 0, cap_layers = 0, cap_un = 0;
-		double occ = 0, other_work = 0;
-		uint32_t *all = NULL;
-		size_t n_all = 0, cap_all = 0;
-
-		while (h < n_pat && same_pattern(&pat[g], &pat[h]))
-			h++;
-		for (size_t k = g; k < h; k++) {
-			VEC_PUSH(all, n_all, cap_all, pat[k].pair);
-			for (uint32_t j = 0; j < pat[k].n_linked; j++)
-				VEC_PUSH(all, n_all, cap_all, pat[k].linked[j]);
-		}
-		qsort(all, n_all, sizeof *all, cmp_u32);
-		for (size_t k = 0; k < n_all; k++) {
-			const struct cmp_pair *p = &c->pairs[all[k]];
-			const struct cmp_part *part = &p->side[os];
-
-			if (f.n_pairs >= cap_pairs) {
-				cap_pairs = cap_pairs ? cap_pairs * 2 : 8;
-				f.pairs = xreallocarray(f.pairs, cap_pairs, sizeof *f.pairs);
-			}
-			f.pairs[f.n_pairs++] = all[k];
-			for (uint32_t j = 0; j < part->n_names; j++) {
-				uint32_t x;
-
-				for (x = 0; x < f.n_unfused && f.unfused_names[x] != part->names[j]; x++)
-					;
-				if (x == f.n_unfused) {
-					if (f.n_unfused >= cap_un) {
-						cap_un = cap_un ? cap_un * 2 : 8;
-						f.unfused_names = xreallocarray(f.unfused_names, cap_un,
-										sizeof *f.unfused_names);
-					}
-					f.unfused_names[f.n_unfused++] = part->names[j];
-				}
-			}
-			f.ns[0] += p->side[0].total_ns;
-			f.ns[1] += p->side[1].total_ns;
-			other_work += aux[all[k]].work[os];
-			if (p->side[fsd].n_inst) { /* the fused pair (linked gaps have no fused side) */
-				occ += aux[all[k]].work[fsd];
-				f.atoms |= aux[all[k]].atoms[fsd];
-				if (!f.n_layers || f.layers[f.n_layers - 1] != p->layer) {
-					if (f.n_layers >= cap_layers) {
-						cap_layers = cap_layers ? cap_layers * 2 : 8;
-						f.layers = xreallocarray(f.layers, cap_layers, sizeof *f.layers);
-					}
-					f.layers[f.n_layers++] = p->layer;
-				}
-				if (!f.fused_name && p->side[fsd].n_names)
-					f.fused_name = p->side[fsd].names[0];
-			}
-		}
-		f.occurrences = (uint32_t)(occ + 0.5);
-		f.delta_ns = f.ns[1] - f.ns[0];
-		f.evidence = evidence_sentence(c, &f, occ > 0 ? other_work / occ : other_work);
-		VEC_PUSH(fs, n_fs, cap_fs, ((struct fusion_sort){ f, trace_str(c->side[fsd].t, f.fused_name) }));
-		free(all);
-		g = h;
-	}
-	for (size_t g = 0; g < n_pat; g++) {
-		free(pat[g].fused_norm);
-		free(pat[g].others);
-		free(pat[g].linked);
-	}
-	free(pat);
-
-	if (n_fs)
-		qsort(fs, n_fs, sizeof *fs, cmp_fusion_sort);
-	c->fusions = xcalloc(n_fs + 1, sizeof *c->fusions);
-	c->n_fusions = n_fs;
-	for (size_t i = 0; i < n_fs; i++) {
-		c->fusions[i] = fs[i].f;
-		for (uint32_t k = 0; k < fs[i].f.n_pairs; k++)
-			c->pairs[fs[i].f.pairs[k]].fusion = (int32_t)i;
-	}
-	free(fs);
-}
-
 /* --- the comparison ------------------------------------------------------------------------- */
 
 static void merge_side(struct work *w, int s, int phase, uint32_t *passes)
@@ -621,34 +311,29 @@ static size_t count_keys(const struct side *a, const struct side *b, int phase)
 }
 
 static void pair_from_entry(struct comparison *c, struct work *w, size_t key, const struct align_entry *e,
-			    uint32_t position, struct cmp_pair *p, struct pair_aux *ax)
+			    uint32_t position, struct cmp_pair *p, struct fusion_hint *h)
 {
-	const struct merged_layer *m[2] = { &w->ml[0][key], &w->ml[1][key] };
+	const struct merged_layer *m[2] = { &w->ml[0][key + e->layer_off[0]], &w->ml[1][key + e->layer_off[1]] };
 
 	memset(p, 0, sizeof *p);
-	memset(ax, 0, sizeof *ax);
+	memset(h, 0, sizeof *h);
 	p->layer = key_layer(key, w->n_keys);
 	p->position = position;
 	p->kind = e->kind;
 	p->fusion = -1;
-	ax->link = -1;
+	h->link = -1;
+	h->repeat_of = -1;
+	h->fused_side = e->fused_side;
 	for (int s = 0; s < 2; s++) {
-		fill_part(&p->side[s], &c->side[s], m[s], e->step[s], e->n[s], c->passes[s], &ax->work[s],
-			  &ax->occ[s]);
+		fill_part(&p->side[s], &c->side[s], m[s], e->step[s], e->n[s], c->passes[s], &h->work[s], &h->occ[s]);
+		h->steps[s] = e->n[s];
 		for (uint32_t k = 0; k < e->n[s]; k++)
-			ax->atoms[s] |= m[s]->slot[e->step[s][k]].item.atoms & ~ATOM_BIT(ATOM_OTHER);
-	}
-	for (int s = 0; s < 2; s++) {
-		const struct align_item *one = e->n[!s] == 1 ? &m[!s]->slot[e->step[!s][0]].item : NULL;
-
-		ax->all_same[s] = one && e->n[s] >= 2;
-		for (uint32_t k = 0; ax->all_same[s] && k < e->n[s]; k++) {
-			const struct align_item *it = &m[s]->slot[e->step[s][k]].item;
-
-			ax->all_same[s] = it->cls == one->cls && it->atoms == one->atoms;
+			h->atoms[s] |= m[s]->slot[e->step[s][k]].item.atoms & ~ATOM_BIT(ATOM_OTHER);
+		if (e->n[s]) {
+			h->cls[s] = m[s]->slot[e->step[s][0]].item.cls;
+			h->main_name[s] = m[s]->slot[e->step[s][0]].first_name;
 		}
 	}
-	ax->fused_side = e->fused_side;
 	if (e->kind == ALIGN_FUSED) {
 		const struct align_item *f = &m[e->fused_side]->slot[e->step[e->fused_side][0]].item;
 
@@ -659,12 +344,12 @@ static void pair_from_entry(struct comparison *c, struct work *w, size_t key, co
 
 		/* A cover of different classes shows the class of the side that does more. */
 		p->cls = (x->cls != y->cls && (x->atoms & ~y->atoms) == 0) ? y->cls : x->cls;
-		p->atoms = ax->atoms[0] | ax->atoms[1];
+		p->atoms = h->atoms[0] | h->atoms[1];
 	} else {
 		int s = e->n[0] ? 0 : 1;
 
-		p->cls = m[s]->slot[e->step[s][0]].item.cls;
-		p->atoms = ax->atoms[s];
+		p->cls = h->cls[s];
+		p->atoms = h->atoms[s];
 	}
 	p->delta_ns = p->side[1].total_ns - p->side[0].total_ns;
 	p->ratio = cmp_ratio(p->side[0].total_ns, p->side[1].total_ns);
@@ -685,18 +370,18 @@ static void layer_totals(struct comparison *c, struct work *w)
 				struct cmp_layer *cl = &c->layers[layer_key(ly->index, w->n_keys)];
 				uint32_t kernels = 0;
 
-				for (uint32_t k = 0; k < ly->step_n; k++)
-					kernels += sd->steps[ly->step_first + k].n;
+				for (uint32_t k = 0; k < ly->step_n; k++) {
+					const struct step *st = &sd->steps[ly->step_first + k];
+
+					kernels += st->n;
+					/* By the class of the logical op: an eager RMSNorm run is Norm. */
+					c->class_ns[s][st->cls < CLASS_COUNT ? st->cls : CLASS_OTHER] += (double)st->dur;
+				}
 				cl->ns[s] += (double)ly->dur;
 				cl->kernels[s] += kernels;
 			}
-			for (uint32_t i = 0; i < ps->n; i++) {
-				uint32_t kernel = sd->order[ps->first + i];
-				int cls = sd->classes.info_of ? trace_classes_get(&sd->classes, kernel)->cls : CLASS_OTHER;
-
-				c->ns[s] += (double)sd->t->kernels[kernel].dur;
-				c->class_ns[s][cls < CLASS_COUNT ? cls : CLASS_OTHER] += (double)sd->t->kernels[kernel].dur;
-			}
+			for (uint32_t i = 0; i < ps->n; i++)
+				c->ns[s] += (double)sd->t->kernels[sd->order[ps->first + i]].dur;
 		}
 		if (c->passes[s]) {
 			for (size_t k = 0; k < c->n_layers; k++) {
@@ -769,17 +454,25 @@ static void compute(struct comparison *c, int phase)
 {
 	struct work w = { .s = { &c->side[0], &c->side[1] } };
 	struct cmp_pair *pairs = NULL;
-	struct pair_aux *aux = NULL;
+	struct fusion_hint *aux = NULL;
 	size_t n_pairs = 0, cap_pairs = 0, cap_aux = 0, n_aux = 0;
 	size_t *first_pair;
 
 	clear_results(c);
 	c->phase = choose_phase(c, phase);
+	for (int s = 0; s < 2; s++)
+		for (size_t p = 0; p < c->side[s].n_passes; p++)
+			c->passes[s] += pass_in_phase(&c->side[s].passes[p], c->phase);
+	if (!c->passes[0] || !c->passes[1]) {
+		/* Nothing to compare: figures of one side alone would read as differences. */
+		if (!c->note)
+			c->note = xasprintf("%s has no pass to compare", !c->passes[0] ? c->label[0] : c->label[1]);
+		c->ratio = NAN;
+		return;
+	}
 	w.n_keys = count_keys(&c->side[0], &c->side[1], c->phase);
 	merge_side(&w, 0, c->phase, &c->passes[0]);
 	merge_side(&w, 1, c->phase, &c->passes[1]);
-	if (!c->note && (!c->passes[0] || !c->passes[1]))
-		c->note = xasprintf("%s has no pass to compare", !c->passes[0] ? c->label[0] : c->label[1]);
 
 	w.al = xcalloc(w.n_keys, sizeof *w.al);
 	for (size_t k = 0; k < w.n_keys; k++) {
@@ -824,27 +517,8 @@ static void compute(struct comparison *c, int phase)
 	free(first_pair);
 	c->pairs = pairs;
 	c->n_pairs = n_pairs;
-	build_fusions(c, aux);
-	for (size_t k = 0; k < c->n_layers; k++) {
-		struct cmp_layer *cl = &c->layers[k];
-		int32_t seen[64];
-		uint32_t n_seen = 0;
-
-		for (uint32_t i = cl->pair_first; i < cl->pair_first + cl->pair_n; i++) {
-			int32_t f = c->pairs[i].fusion;
-			uint32_t j;
-
-			if (f < 0)
-				continue;
-			for (j = 0; j < n_seen && seen[j] != f; j++)
-				;
-			if (j == n_seen) {
-				if (n_seen < 64)
-					seen[n_seen++] = f;
-				cl->n_fusions++;
-			}
-		}
-	}
+	fusion_mark_repeats(c, aux, 0);
+	fusion_build(c, aux);
 	layer_totals(c, &w);
 	free(aux);
 	work_free(&w);

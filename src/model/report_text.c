@@ -237,11 +237,11 @@ static void traces_section(FILE *out, const struct comparison *c, int md)
 		report_number(share, sizeof share, sd->classes.other_share * 100.0, 1);
 		text_duration(gt, sizeof gt, trace_kernel_time(t));
 		fprintf(out, "%s%c: %s (%s)%s\n", md ? "- **" : "", "AB"[s], c->label[s], path, md ? "**" : "");
-		fprintf(out, "%s%s, GPU %s; %zu kernels, %s of kernel time; %zu passes (%u prefill, %u decode, "
+		fprintf(out, "%s%s, GPU %s; %zu kernels, %s of kernel time; %zu pass%s (%u prefill, %u decode, "
 			     "%u mixed), %u layers per pass; class Other %s%% of kernel time\n",
 			md ? "  " : "   ", trace_platform_name(t->platform), *gpu ? gpu : "unknown", t->n_kernel_events,
-			gt, sd->n_passes, sd->phase_passes[PHASE_PREFILL], sd->phase_passes[PHASE_DECODE],
-			sd->phase_passes[PHASE_MIXED], sd->layers_per_pass, share);
+			gt, sd->n_passes, sd->n_passes == 1 ? "" : "es", sd->phase_passes[PHASE_PREFILL],
+			sd->phase_passes[PHASE_DECODE], sd->phase_passes[PHASE_MIXED], sd->layers_per_pass, share);
 		free(path);
 		free(gpu);
 	}
@@ -344,8 +344,9 @@ int report_write_text(FILE *out, const struct comparison *c, int md)
 	else
 		fprintf(out, "fusediff: %s vs %s\n\n", c->label[0], c->label[1]);
 	traces_section(out, c, md);
-	fprintf(out, "Phase compared: %s (A: %u passes, B: %u passes); every figure is per pass.\n",
-		phase_name((enum phase)c->phase), c->passes[0], c->passes[1]);
+	fprintf(out, "Phase compared: %s (A: %u pass%s, B: %u pass%s); every figure is per pass.\n",
+		phase_name((enum phase)c->phase), c->passes[0], c->passes[0] == 1 ? "" : "es", c->passes[1],
+		c->passes[1] == 1 ? "" : "es");
 	if (c->note)
 		fprintf(out, "Note: %s.\n", c->note);
 	fprintf(out, "Total GPU time per pass: A %s us, B %s us, B - A %s us, B/A %s.\n\n",

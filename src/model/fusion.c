@@ -1,0 +1,405 @@
+/* fusion.c — fusion patterns from the aligned pairs (see fusion.h). */
+#include "fusediff/fusion.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fusediff/text.h"
+
+void fusion_mark_repeats(const struct comparison *c, struct fusion_hint *h, unsigned window)
+{
+	if (!window)
+		window = 3;
+	for (size_t g = 0; g < c->n_pairs; g++) {
+		const struct cmp_pair *gp = &c->pairs[g];
+		int s = gp->kind == PAIR_A_ONLY ? 0 : 1;
+		size_t best = SIZE_MAX;
+
+		h[g].repeat_of = -1;
+		if ((gp->kind != PAIR_A_ONLY && gp->kind != PAIR_B_ONLY) || h[g].link >= 0 || h[g].steps[s] != 1)
+			continue;
+		for (size_t d = 1; d <= window && best == SIZE_MAX; d++)
+			for (int dir = -1; dir <= 1 && best == SIZE_MAX; dir += 2) {
+				size_t m;
+
+				if (dir < 0 ? g < d : g + d >= c->n_pairs)
+					continue;
+				m = dir < 0 ? g - d : g + d;
+				if (c->pairs[m].layer != gp->layer || c->pairs[m].kind != PAIR_MATCH ||
+				    h[m].steps[s] != 1 || h[m].cls[s] != h[g].cls[s] || h[m].atoms[s] != h[g].atoms[s] ||
+				    h[m].main_name[s] != h[g].main_name[s] || !h[g].atoms[s])
+					continue;
+				best = m;
+			}
+		if (best != SIZE_MAX)
+			h[g].repeat_of = (int64_t)best;
+	}
+}
+
+/* A fused or partially fused pair with the gap pairs that belong to it, before grouping. */
+struct pattern {
+	uint8_t fused_side, partial, cls;
+	uint32_t *others; /* distinct unfused name ids, sorted */
+	uint32_t n_others;
+	uint32_t pair;	  /* the fused (or matched) pair */
+	uint32_t *linked; /* gap pairs that belong to it */
+	uint32_t n_linked;
+};
+
+static int cmp_u32(const void *pa, const void *pb)
+{
+	uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb;
+
+	return CMP(a, b);
+}
+
+static int cmp_pattern(const void *pa, const void *pb)
+{
+	const struct pattern *a = pa, *b = pb;
+	int c = CMP(a->fused_side, b->fused_side);
+
+	if (!c)
+		c = CMP(a->partial, b->partial);
+	if (!c)
+		c = CMP(a->cls, b->cls);
+	if (!c)
+		c = CMP(a->n_others, b->n_others);
+	for (uint32_t i = 0; !c && i < a->n_others; i++)
+		c = CMP(a->others[i], b->others[i]);
+	return c ? c : CMP(a->pair, b->pair);
+}
+
+static int same_pattern(const struct pattern *a, const struct pattern *b)
+{
+	return a->fused_side == b->fused_side && a->partial == b->partial && a->cls == b->cls &&
+	       a->n_others == b->n_others && memcmp(a->others, b->others, a->n_others * sizeof *a->others) == 0;
+}
+
+static void add_linked(struct pattern *pt, uint32_t pair)
+{
+	pt->linked = xreallocarray(pt->linked, pt->n_linked + 1, sizeof *pt->linked);
+	pt->linked[pt->n_linked++] = pair;
+}
+
+/* The pattern of pair i, or 0 when the pair is no fusion. */
+static int pattern_of(const struct comparison *c, const struct fusion_hint *h, size_t i, struct pattern *pt)
+{
+	const struct cmp_pair *p = &c->pairs[i];
+	uint32_t *names = NULL;
+	size_t n_names = 0, cap = 0;
+	int os;
+
+	memset(pt, 0, sizeof *pt);
+	pt->pair = (uint32_t)i;
+	pt->cls = p->cls;
+	if (p->kind == PAIR_FUSED) {
+		pt->fused_side = h[i].fused_side;
+		for (size_t j = 0; j < c->n_pairs; j++)
+			if (h[j].link == (int64_t)i)
+				add_linked(pt, (uint32_t)j);
+	} else if (p->kind == PAIR_MATCH) {
+		for (size_t j = 0; j < c->n_pairs; j++)
+			if (h[j].repeat_of == (int64_t)i && (!pt->n_linked || c->pairs[j].kind == c->pairs[pt->linked[0]].kind))
+				add_linked(pt, (uint32_t)j);
+		if (pt->n_linked) {
+			/* Gaps on A repeat A's step: B is the side that launches less often. */
+			pt->fused_side = c->pairs[pt->linked[0]].kind == PAIR_A_ONLY ? SIDE_B : SIDE_A;
+		} else if (h[i].atoms[0] == h[i].atoms[1] && h[i].occ[0] && h[i].occ[1]) {
+			double w0 = h[i].work[0] / h[i].occ[0], w1 = h[i].work[1] / h[i].occ[1];
+
+			if (!(w0 >= 2 * w1 || w1 >= 2 * w0))
+				return 0;
+			pt->fused_side = w0 < w1 ? SIDE_A : SIDE_B;
+		} else {
+			return 0;
+		}
+		pt->partial = 1;
+	} else {
+		return 0;
+	}
+	os = !pt->fused_side;
+	for (uint32_t k = 0; k <= pt->n_linked; k++) {
+		const struct cmp_part *part = &c->pairs[k < pt->n_linked ? pt->linked[k] : i].side[os];
+
+		for (uint32_t j = 0; j < part->n_names; j++)
+			VEC_PUSH(names, n_names, cap, part->names[j]);
+	}
+	if (n_names)
+		qsort(names, n_names, sizeof *names, cmp_u32);
+	pt->others = xcalloc(n_names + 1, sizeof *pt->others);
+	for (size_t j = 0; j < n_names; j++)
+		if (!pt->n_others || pt->others[pt->n_others - 1] != names[j])
+			pt->others[pt->n_others++] = names[j];
+	free(names);
+	return 1;
+}
+
+/* Layer indices as readable text: "layers 0-7", "the prologue and layers 0, 2". */
+static void layers_text(char *buf, size_t cap, const int32_t *l, uint32_t n)
+{
+	size_t len = 0;
+	int have_pro = 0, have_epi = 0;
+	uint32_t numbered = 0;
+
+	buf[0] = '\0';
+	for (uint32_t i = 0; i < n; i++) {
+		if (l[i] == LAYER_PROLOGUE)
+			have_pro = 1;
+		else if (l[i] == LAYER_EPILOGUE)
+			have_epi = 1;
+		else
+			numbered++;
+	}
+#define ADD(...)                                                                         \
+	do {                                                                             \
+		if (len < cap)                                                           \
+			len += (size_t)snprintf(buf + len, cap - len, __VA_ARGS__);      \
+	} while (0)
+	if (have_pro)
+		ADD("the prologue%s", numbered && have_epi ? ", " : numbered || have_epi ? " and " : "");
+	if (numbered) {
+		ADD("layer%s ", numbered > 1 ? "s" : "");
+		for (uint32_t i = 0, first = 1; i < n; i++) {
+			uint32_t j = i;
+
+			if (l[i] < 0)
+				continue;
+			while (j + 1 < n && l[j + 1] == l[j] + 1)
+				j++;
+			ADD("%s%d", first ? "" : ", ", l[i]);
+			if (j > i)
+				ADD("%s%d", j > i + 1 ? "-" : ", ", l[j]);
+			first = 0;
+			i = j;
+		}
+		if (have_epi)
+			ADD(" and ");
+	}
+	if (have_epi)
+		ADD("the epilogue");
+#undef ADD
+}
+
+static void us_text(char *buf, size_t cap, double ns)
+{
+	char tmp[32];
+
+	text_us(tmp, sizeof tmp, (int64_t)(ns >= 0 ? ns + 0.5 : ns - 0.5));
+	snprintf(buf, cap, "%s us", tmp);
+}
+
+static char *escaped_short(const struct comparison *c, int s, uint32_t name)
+{
+	const char *n = comparison_short_name(c, s, name);
+
+	return text_escape_dup(n, strlen(n));
+}
+
+static void number_text(char *buf, size_t cap, double v)
+{
+	if (v == (double)(int64_t)v)
+		snprintf(buf, cap, "%lld", (long long)v);
+	else
+		snprintf(buf, cap, "%.1f", v);
+}
+
+/* The sentence that explains fusion f. other_work: the unfused side's working kernels per
+ * occurrence; n_fused_names: distinct fused kernels grouped in the pattern. */
+static char *evidence_sentence(const struct comparison *c, const struct cmp_fusion *f, double other_work,
+			       uint32_t n_fused_names)
+{
+	const int fs = f->fused_side, os = !fs;
+	char *fused = escaped_short(c, fs, f->fused_name), *others = xstrdup(""), *more, *out;
+	char atoms[256], where[256], ta[48], tb[48], td[48], nk[32], times[32];
+
+	for (uint32_t i = 0; i < f->n_unfused; i++) {
+		char *e = escaped_short(c, os, f->unfused_names[i]);
+		char *n = xasprintf("%s%s%s", others, i ? ", " : "", e);
+
+		free(e);
+		free(others);
+		others = n;
+	}
+	more = n_fused_names > 2 ? xasprintf(" (or one of %u similar kernels)", n_fused_names - 1)
+	       : n_fused_names == 2 ? xstrdup(" (or a similar kernel)")
+				    : xstrdup("");
+	atoms_format(f->atoms, "+", atoms, sizeof atoms);
+	layers_text(where, sizeof where, f->layers, f->n_layers);
+	us_text(ta, sizeof ta, f->ns[SIDE_A]);
+	us_text(tb, sizeof tb, f->ns[SIDE_B]);
+	us_text(td, sizeof td, f->delta_ns);
+	number_text(nk, sizeof nk, other_work);
+	if (f->occurrences == 1)
+		snprintf(times, sizeof times, "once");
+	else
+		snprintf(times, sizeof times, "%u times", f->occurrences);
+	if (f->partial)
+		out = xasprintf("%c (%s) launches %s%s (%s) %s per pass where %c (%s) launches %s kernels for the "
+				"same work (%s), in %s; per pass A %s, B %s, B - A %s.",
+				"AB"[fs], c->label[fs], fused, more, atoms, times, "AB"[os], c->label[os], nk, others,
+				where, ta, tb, td);
+	else
+		out = xasprintf("%c (%s) runs %s%s (%s) as one kernel where %c (%s) runs %s kernels for the same "
+				"work (%s), %s per pass in %s; per pass A %s, B %s, B - A %s.",
+				"AB"[fs], c->label[fs], fused, more, atoms, "AB"[os], c->label[os], nk, others, times,
+				where, ta, tb, td);
+	free(fused);
+	free(others);
+	free(more);
+	return out;
+}
+
+static void fusion_clear(struct cmp_fusion *f)
+{
+	free(f->unfused_names);
+	free(f->layers);
+	free(f->pairs);
+	free(f->evidence);
+}
+
+struct fusion_sort {
+	struct cmp_fusion f;
+	const char *name;
+};
+
+static int cmp_fusion_sort(const void *pa, const void *pb)
+{
+	const struct fusion_sort *a = pa, *b = pb;
+	double da = fabs(a->f.delta_ns), db = fabs(b->f.delta_ns);
+	int c = CMP(db, da);
+
+	if (!c)
+		c = strcmp(a->name, b->name);
+	return c ? c : CMP(a->f.pairs[0], b->f.pairs[0]);
+}
+
+static void push_u32(uint32_t **v, uint32_t *n, uint32_t x)
+{
+	*v = xreallocarray(*v, *n + 1, sizeof **v);
+	(*v)[(*n)++] = x;
+}
+
+/* One fusion from the patterns pat[0..n) (all the same pattern). */
+static struct cmp_fusion group(const struct comparison *c, const struct fusion_hint *h, const struct pattern *pat,
+			       size_t n)
+{
+	struct cmp_fusion f = { .fused_side = pat[0].fused_side, .partial = pat[0].partial, .atoms = ~(atom_set)0 };
+	const int fs = f.fused_side, os = !fs;
+	uint32_t *all = NULL, n_all = 0, *fused_names = NULL, n_fused_names = 0;
+	double occ = 0, other_work = 0;
+
+	for (size_t k = 0; k < n; k++) {
+		push_u32(&all, &n_all, pat[k].pair);
+		for (uint32_t j = 0; j < pat[k].n_linked; j++)
+			push_u32(&all, &n_all, pat[k].linked[j]);
+	}
+	qsort(all, n_all, sizeof *all, cmp_u32);
+	for (uint32_t k = 0; k < n_all; k++) {
+		const struct cmp_pair *p = &c->pairs[all[k]];
+		const struct cmp_part *part = &p->side[os];
+		int anchor = 0;
+		uint32_t x;
+
+		for (size_t j = 0; j < n; j++)
+			anchor |= pat[j].pair == all[k];
+		push_u32(&f.pairs, &f.n_pairs, all[k]);
+		for (uint32_t j = 0; j < part->n_names; j++) {
+			for (x = 0; x < f.n_unfused && f.unfused_names[x] != part->names[j]; x++)
+				;
+			if (x == f.n_unfused)
+				push_u32(&f.unfused_names, &f.n_unfused, part->names[j]);
+		}
+		f.ns[0] += p->side[0].total_ns;
+		f.ns[1] += p->side[1].total_ns;
+		other_work += h[all[k]].work[os];
+		if (!anchor)
+			continue;
+		occ += h[all[k]].work[fs];
+		f.atoms &= h[all[k]].atoms[fs];
+		if (!f.n_layers || f.layers[f.n_layers - 1] != p->layer) {
+			f.layers = xreallocarray(f.layers, f.n_layers + 1, sizeof *f.layers);
+			f.layers[f.n_layers++] = p->layer;
+		}
+		for (x = 0; x < n_fused_names && fused_names[x] != h[all[k]].main_name[fs]; x++)
+			;
+		if (x == n_fused_names)
+			push_u32(&fused_names, &n_fused_names, h[all[k]].main_name[fs]);
+	}
+	f.fused_name = n_fused_names ? fused_names[0] : 0;
+	if (f.atoms == ~(atom_set)0)
+		f.atoms = 0;
+	f.occurrences = (uint32_t)(occ + 0.5);
+	f.delta_ns = f.ns[1] - f.ns[0];
+	f.evidence = evidence_sentence(c, &f, occ > 0 ? other_work / occ : other_work, n_fused_names);
+	free(all);
+	free(fused_names);
+	return f;
+}
+
+void fusion_build(struct comparison *c, const struct fusion_hint *h)
+{
+	struct pattern *pat = NULL;
+	size_t n_pat = 0, cap_pat = 0;
+	struct fusion_sort *fs = NULL;
+	size_t n_fs = 0, cap_fs = 0;
+
+	for (size_t i = 0; i < c->n_pairs; i++) {
+		struct pattern pt;
+
+		if (pattern_of(c, h, i, &pt))
+			VEC_PUSH(pat, n_pat, cap_pat, pt);
+	}
+	if (n_pat)
+		qsort(pat, n_pat, sizeof *pat, cmp_pattern);
+	for (size_t g = 0; g < n_pat;) {
+		size_t e = g + 1;
+		struct cmp_fusion f;
+
+		while (e < n_pat && same_pattern(&pat[g], &pat[e]))
+			e++;
+		f = group(c, h, &pat[g], e - g);
+		if (f.partial && f.n_layers < 2 && c->n_layers > 3) {
+			/* A kernel launched twice in one layer of a many-layer model is noise of the
+			 * trace (a replayed or dropped launch), not a way of running the model. */
+			fusion_clear(&f);
+			g = e;
+			continue;
+		}
+		VEC_PUSH(fs, n_fs, cap_fs, ((struct fusion_sort){ f, trace_str(c->side[f.fused_side].t, f.fused_name) }));
+		g = e;
+	}
+	for (size_t g = 0; g < n_pat; g++) {
+		free(pat[g].others);
+		free(pat[g].linked);
+	}
+	free(pat);
+
+	if (n_fs)
+		qsort(fs, n_fs, sizeof *fs, cmp_fusion_sort);
+	c->fusions = xcalloc(n_fs + 1, sizeof *c->fusions);
+	c->n_fusions = n_fs;
+	for (size_t i = 0; i < n_fs; i++) {
+		c->fusions[i] = fs[i].f;
+		for (uint32_t k = 0; k < fs[i].f.n_pairs; k++)
+			c->pairs[fs[i].f.pairs[k]].fusion = (int32_t)i;
+	}
+	free(fs);
+
+	for (size_t k = 0; k < c->n_layers; k++) {
+		struct cmp_layer *cl = &c->layers[k];
+
+		cl->n_fusions = 0;
+		for (uint32_t i = cl->pair_first; i < cl->pair_first + cl->pair_n; i++) {
+			int32_t f = c->pairs[i].fusion;
+			uint32_t j;
+
+			if (f < 0)
+				continue;
+			for (j = cl->pair_first; j < i && c->pairs[j].fusion != f; j++)
+				;
+			cl->n_fusions += j == i;
+		}
+	}
+}
