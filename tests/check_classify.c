@@ -236,8 +236,9 @@ START_TEST(test_hf_pairs_symmetric)
 }
 END_TEST
 
-/* Eager Qwen3-MoE: grouped GEMMs are MoE GEMM, and so the router's softmax, top-k, sort and
- * histogram kernels are MoE routing, not sampling. */
+/* Eager Qwen3-MoE: grouped GEMMs are MoE GEMM, and so the router's softmax, top-k, sort,
+ * histogram and scan kernels are MoE routing, not sampling, and the sum over the top-k experts
+ * is MoE finalize. */
 START_TEST(test_moe_router)
 {
 	size_t n[CLASS_COUNT];
@@ -245,8 +246,9 @@ START_TEST(test_moe_router)
 	class_counts("moe6l_eager_sdpa.json.gz", n);
 	/* 2 grouped GEMMs + 2 setup kernels per layer, 6 layers, 10 passes */
 	ck_assert_uint_eq(n[CLASS_MOE_GEMM], 6 * 10 * 4);
-	/* softmax, topk (2 kernels), sort (radix or bitonic), histc per layer */
-	ck_assert_uint_eq(n[CLASS_MOE_ROUTING], 6 * 10 * 5);
+	/* softmax, topk (2 kernels), sort (radix or bitonic), histc, cumsum (2 kernels) */
+	ck_assert_uint_eq(n[CLASS_MOE_ROUTING], 6 * 10 * 7);
+	ck_assert_uint_eq(n[CLASS_MOE_FINALIZE], 6 * 10);
 	/* greedy sampling stays sampling */
 	ck_assert_uint_eq(n[CLASS_SAMPLING], 9);
 	ck_assert_uint_eq(n[CLASS_OTHER], 0);

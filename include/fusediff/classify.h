@@ -140,9 +140,9 @@ struct trace_classes {
 };
 
 /* Classify all kernels of t (copies and memsets are class Copy). In a trace that runs MoE
- * expert GEMMs, the generic top-k, softmax, sort and histogram kernels are its router: class
- * MoE routing (unless a user rule decided them). Owned by caller: release with
- * trace_classes_clear(). */
+ * expert GEMMs, the generic top-k, softmax, sort, histogram and scan kernels are its router
+ * (class MoE routing) and sums combine the experts' outputs (MoE finalize), unless a user rule
+ * decided them. Owned by caller: release with trace_classes_clear(). */
 void classify_trace(const struct classifier *c, const struct trace *t, struct trace_classes *out);
 void trace_classes_clear(struct trace_classes *tc);
 

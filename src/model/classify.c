@@ -15,6 +15,7 @@
 
 #include "classify_int.h"
 #include "fusediff/names.h"
+#include "fusediff/regex_guard.h"
 
 /* Names longer than this are matched on their first MATCH_MAX bytes: what a kernel is shows
  * early in its name, and regexec on megabyte names would cost seconds. */
@@ -296,8 +297,11 @@ void classifier_free(struct classifier *c)
 /* Compile re; on failure write regerror's words into msg. */
 static int compile(regex_t *re, const char *pattern, char *msg, size_t cap)
 {
-	int rc = regcomp(re, pattern, REG_EXTENDED | REG_ICASE | REG_NOSUB);
+	int rc;
 
+	if (regex_guard(pattern, msg, cap) < 0)
+		return -1;
+	rc = regcomp(re, pattern, REG_EXTENDED | REG_ICASE | REG_NOSUB);
 	if (rc != 0) {
 		regerror(rc, re, msg, cap);
 		regfree(re);
@@ -414,9 +418,10 @@ static int parse_line(char *line, const char *origin, struct rule *out, char *ms
 			r.decode = 1;
 		else if (strncmp(f, "op=", 3) == 0 && f[3])
 			op = f + 3;
-		else if (strncmp(f, "prim=", 5) == 0 && f[5])
+		else if (strncmp(f, "prim=", 5) == 0 && f[5]) {
+			free(r.prim_owned); /* a repeated prim= replaces the first */
 			r.prim = r.prim_owned = xstrdup(f + 5);
-		else {
+		} else {
 			snprintf(msg, cap, "unknown flag '%s' (expected aux, decode, op=REGEX or prim=NAME)",
 				 f);
 			free(r.prim_owned);
@@ -662,11 +667,19 @@ static uint64_t slot_hash(uint32_t name, uint32_t op, uint8_t kind)
 	return h;
 }
 
-/* Generic kernels that mean MoE routing in a model that has MoE expert GEMMs. */
-static int is_routing_prim(const char *prim)
+/* What a generic kernel is in a model that runs MoE expert GEMMs: its router (scores, top-k
+ * experts, tokens sorted and counted per expert, expert offsets) or the combine of the
+ * experts' outputs (the sum over the top-k); CLASS_COUNT for neither. */
+static enum op_class moe_role(const char *prim)
 {
-	return prim && (strcmp(prim, "topk") == 0 || strcmp(prim, "softmax") == 0 ||
-			strcmp(prim, "sort") == 0 || strcmp(prim, "histc") == 0);
+	static const char *const routing[] = { "topk", "softmax", "sort", "histc", "cumsum" };
+
+	if (!prim)
+		return CLASS_COUNT;
+	for (size_t i = 0; i < sizeof routing / sizeof routing[0]; i++)
+		if (strcmp(prim, routing[i]) == 0)
+			return CLASS_MOE_ROUTING;
+	return strcmp(prim, "sum") == 0 ? CLASS_MOE_FINALIZE : CLASS_COUNT;
 }
 
 void classify_trace(const struct classifier *c, const struct trace *t, struct trace_classes *out)
@@ -714,15 +727,20 @@ void classify_trace(const struct classifier *c, const struct trace *t, struct tr
 	}
 	free(tab);
 
-	/* In a model with MoE expert GEMMs, the generic top-k, softmax, sort and histogram
-	 * kernels are its router, not sampling or attention (unless a user rule said so). */
+	/* In a model with MoE expert GEMMs, the generic top-k, softmax, sort, histogram and
+	 * scan kernels are its router, a sum is the combine (unless a user rule said so). */
 	if (moe)
-		for (size_t i = 0; i < n_infos; i++)
-			if ((infos[i].rule < 0 || (size_t)infos[i].rule >= c->n_user) &&
-			    infos[i].cls != CLASS_MOE_ROUTING && is_routing_prim(infos[i].prim)) {
-				infos[i].cls = CLASS_MOE_ROUTING;
+		for (size_t i = 0; i < n_infos; i++) {
+			enum op_class role = moe_role(infos[i].prim);
+
+			if ((infos[i].rule >= 0 && (size_t)infos[i].rule < c->n_user) ||
+			    role == CLASS_COUNT || infos[i].cls == CLASS_MOE_ROUTING ||
+			    infos[i].cls == CLASS_MOE_FINALIZE)
+				continue;
+			infos[i].cls = (uint8_t)role;
+			if (role == CLASS_MOE_ROUTING)
 				infos[i].atoms |= A(ROUTING);
-			}
+		}
 
 	for (size_t k = 0; k < t->n_kernels; k++) {
 		if (t->kernels[k].kind != KIND_KERNEL)

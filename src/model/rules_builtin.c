@@ -101,10 +101,9 @@ const struct builtin_rule classify_builtin_rules[] = {
 
 	/* Activations; gated forms carry mul. act_and_mul names the function in its template
 	 * arguments when it can (sgl_hip: &silu<...>); otherwise the function is unknown. */
-	R(ACTIVATION, A(SILU) | A(MUL),
-	  "silu_and_mul|swiglu|silu_mul|act_and_mul[^(]*silu|act_and_mul.*4silu"),
-	R(ACTIVATION, A(GELU) | A(MUL),
-	  "gelu_and_mul|gelu_tanh_and_mul|geglu|gelu_mul|act_and_mul[^(]*gelu|act_and_mul.*gelu"),
+	R(ACTIVATION, A(SILU) | A(MUL), "silu_and_mul|swiglu|silu_mul|act_and_mul[^>]*silu"),
+	R(ACTIVATION, A(GELU) | A(MUL), "gelu_and_mul|gelu_tanh_and_mul|geglu|gelu_mul|"
+	  "act_and_mul[^>]*gelu"),
 	R(ACTIVATION, A(ACT) | A(MUL), "act_and_mul|and_mul_kernel|gated_act|glu_kernel"),
 	RP(ACTIVATION, A(SILU), "silu|swish", "silu"),
 	RP(ACTIVATION, A(GELU), "gelu", "gelu"),
