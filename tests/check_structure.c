@@ -437,28 +437,45 @@ START_TEST(test_aux_steps)
 }
 END_TEST
 
-/* Without any annotation, passes come from the repetition of the layer structure. */
+/* Without any annotation, passes come from the repetition of the layer structure: the same
+ * passes as the annotations give, each starting at its embedding lookup (so every decode pass
+ * holds the same kernels), with attention kernels or, for math attention, the softmax as the
+ * anchors. */
 START_TEST(test_passes_by_structure)
 {
+	static const struct {
+		const char *file, *layer_source;
+		uint32_t decode_kernels;
+	} c[] = {
+		{ "llama8l_eager_sdpa.json.gz", "attention anchors", 359 },
+		{ "llama8l_eager_mathattn.json.gz", "period of the op sequence", 425 },
+	};
 	struct fixture f;
-	struct trace *t = test_load(test_trace("llama8l_eager_sdpa.json.gz"));
-	size_t n_ranges = t->n_ranges;
+	struct trace *t;
+	size_t n_ranges;
 
-	t->n_ranges = 0; /* no annotations, no module ranges */
-	build(&f, t, NULL);
-	check_invariants(&f.s);
-	ck_assert_str_eq(f.s.pass_source, "repetition of the layer structure");
-	ck_assert_str_eq(f.s.layer_source, "attention anchors");
-	ck_assert_uint_eq(f.s.n_passes, 18);
-	ck_assert_uint_eq(f.s.phase_passes[PHASE_PREFILL], 2);
-	ck_assert_uint_eq(f.s.phase_passes[PHASE_DECODE], 16);
-	for (size_t p = 0; p < f.s.n_passes; p++)
-		ck_assert_uint_eq(f.s.passes[p].n_layers, 8);
-	ck_assert_uint_eq(f.s.n_unassigned, 0);
-	side_clear(&f.s);
-	t->n_ranges = n_ranges;
-	classifier_free(f.c);
-	trace_free(t);
+	for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) {
+		t = test_load(test_trace(c[i].file));
+		n_ranges = t->n_ranges;
+		t->n_ranges = 0; /* no annotations, no module ranges */
+		build(&f, t, NULL);
+		check_invariants(&f.s);
+		ck_assert_str_eq(f.s.pass_source, "repetition of the layer structure");
+		ck_assert_str_eq(f.s.layer_source, c[i].layer_source);
+		ck_assert_uint_eq(f.s.n_passes, 18);
+		ck_assert_uint_eq(f.s.phase_passes[PHASE_PREFILL], 2);
+		ck_assert_uint_eq(f.s.phase_passes[PHASE_DECODE], 16);
+		for (size_t p = 0; p < f.s.n_passes; p++) {
+			ck_assert_uint_eq(f.s.passes[p].n_layers, 8);
+			if (f.s.passes[p].phase == PHASE_DECODE)
+				ck_assert_uint_eq(f.s.passes[p].n, c[i].decode_kernels);
+		}
+		ck_assert_uint_eq(f.s.n_unassigned, 0);
+		side_clear(&f.s);
+		t->n_ranges = n_ranges;
+		classifier_free(f.c);
+		trace_free(t);
+	}
 
 	/* one forward pass and nothing to split: the whole trace is the pass */
 	t = test_load(test_trace("tracelens_bert-small_hf_h100.json.gz"));

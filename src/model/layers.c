@@ -9,8 +9,9 @@
  *      norm after the last MLP step (activation, MoE) between them: the input norm, not the
  *      q/k norms some models (Qwen3) run between the input norm and attention;
  *   3. the period of the op sequence, for eager math attention (bmm, softmax, bmm: no
- *      attention kernel): the kernel name whose occurrences split the pass into the most
- *      identical segments of (class, atoms) steps, softmax preferred; then as 2.
+ *      attention kernel): the kernel name (any softmax counts as one name) whose occurrences
+ *      split the pass into the most identical segments of (class, atoms) steps, softmax
+ *      preferred; then as 2.
  * The first layer starts at the norm that is as many norms before its anchor as in the next
  * layer; the epilogue starts at the norm that follows the last anchor by one more norm than
  * the layers before it have (the final norm), so the epilogue is never glued onto the last
@@ -176,9 +177,20 @@ static int cmp_occ(const void *pa, const void *pb)
 
 #define HASH_MUL 0x100000001b3ULL
 
+#define SOFTMAX_KEY UINT32_MAX
+
+/* The key of a step for the period: its main kernel's name, except that every attention
+ * softmax is one key (prefill and decode run differently named softmax kernels). */
+static uint32_t softmax_key(const struct step *s, uint32_t name)
+{
+	return (s->atoms & ATOM_BIT(ATOM_SOFTMAX)) && s->cls != CLASS_MOE_ROUTING ? SOFTMAX_KEY : name;
+}
+
 /* Period anchors: the occurrences of the kernel name that splits the steps into the most
- * identical segments (at least 3 steps each). */
-static size_t period_anchors(const struct layer_input *in, uint32_t *a)
+ * identical segments (at least 3 steps each), softmax preferred. strict: every segment the
+ * same (one pass); else most of them (a whole trace: the segments that hold the end of one
+ * pass and the start of the next differ), and softmax first. */
+static size_t period_anchors(const struct layer_input *in, uint32_t *a, int strict)
 {
 	size_t n = in->n, best_k = 0, best_first = 0;
 	int best_soft = 0;
@@ -193,32 +205,42 @@ static size_t period_anchors(const struct layer_input *in, uint32_t *a)
 
 		h[i + 1] = h[i] * HASH_MUL + sig;
 		pw[i + 1] = pw[i] * HASH_MUL;
-		o[i] = (struct occ){ in->main_name[i], (uint32_t)i };
+		o[i] = (struct occ){ softmax_key(&in->steps[i], in->main_name[i]), (uint32_t)i };
 	}
 	if (n)
 		qsort(o, n, sizeof *o, cmp_occ);
 	for (size_t g = 0; g < n;) {
-		size_t e = g, k, period;
-		int ok = 1, soft;
+		size_t e = g, k, votes = 0, same = 0, period = 0;
+		uint64_t cand = 0;
+		int ok, soft;
 
 		while (e < n && o[e].name == o[g].name)
 			e++;
 		k = e - g;
-		period = k >= 2 ? o[g + 1].pos - o[g].pos : 0;
-		if (k < 2 || period < 3)
-			ok = 0;
-		for (size_t j = g + 1; ok && j < e; j++) {
-			uint32_t l0 = o[g].pos, l = o[j - 1].pos;
+		/* the majority segment (length and contents), by Boyer-Moore vote */
+		for (size_t j = g + 1; j < e; j++) {
+			uint32_t l = o[j - 1].pos, len = o[j].pos - l;
+			uint64_t seg = (h[l + len] - h[l] * pw[len]) ^ ((uint64_t)len * 0x9e3779b97f4a7c15ULL);
 
-			if (o[j].pos - l != period ||
-			    h[l + period] - h[l] * pw[period] != h[l0 + period] - h[l0] * pw[period])
-				ok = 0;
+			if (votes == 0)
+				cand = seg, period = len;
+			votes += seg == cand ? 1 : (size_t)-1;
 		}
+		for (size_t j = g + 1; j < e; j++) {
+			uint32_t l = o[j - 1].pos, len = o[j].pos - l;
+			uint64_t seg = (h[l + len] - h[l] * pw[len]) ^ ((uint64_t)len * 0x9e3779b97f4a7c15ULL);
+
+			same += seg == cand;
+		}
+		ok = k >= 2 && period >= 3 && (strict ? same == k - 1 : same * 2 > k - 1 && same >= 2);
 		soft = ok && (in->steps[o[g].pos].atoms & ATOM_BIT(ATOM_SOFTMAX));
-		if (ok && (k > best_k || (k == best_k && soft > best_soft) ||
-			   (k == best_k && soft == best_soft && o[g].pos < best_first))) {
+		if (ok && (strict ? (k > best_k || (k == best_k && soft > best_soft))
+				  : (soft > best_soft || (soft == best_soft && k > best_k)))) {
 			best_k = k;
 			best_soft = soft;
+			best_first = o[g].pos;
+			best_name = o[g].name;
+		} else if (ok && k == best_k && soft == best_soft && o[g].pos < best_first) {
 			best_first = o[g].pos;
 			best_name = o[g].name;
 		}
@@ -228,7 +250,7 @@ static size_t period_anchors(const struct layer_input *in, uint32_t *a)
 		size_t m = 0;
 
 		for (size_t i = 0; i < n; i++)
-			if (in->main_name[i] == best_name)
+			if (softmax_key(&in->steps[i], in->main_name[i]) == best_name)
 				a[m++] = (uint32_t)i;
 	}
 	free(h);
@@ -349,7 +371,7 @@ void layers_find(const struct layer_input *in, struct layer_cuts *out)
 	}
 	if ((na = attention_anchors(in, a)) > 0)
 		out->how = LAYER_SRC_ANCHOR;
-	else if ((na = period_anchors(in, a)) > 0)
+	else if ((na = period_anchors(in, a, 1)) > 0)
 		out->how = LAYER_SRC_PERIOD;
 	if (na > 0) {
 		cuts_from_anchors(in, a, na, out);
@@ -377,6 +399,8 @@ size_t layers_pass_starts(const struct layer_input *in, const int64_t *gap_befor
 	uint32_t *norms, *hist, j = 0, best = 0;
 	size_t na = attention_anchors(in, a), n = 0;
 
+	if (na < 3)
+		na = period_anchors(in, a, 0);
 	if (na < 3) {
 		free(a);
 		return 0;
@@ -405,6 +429,12 @@ size_t layers_pass_starts(const struct layer_input *in, const int64_t *gap_befor
 		for (uint32_t k = c + 1; k <= real; k++)
 			if (gap_before[k] > gap_before[at])
 				at = k;
+		/* an embedding lookup is where a pass starts, whatever the gaps say */
+		for (uint32_t k = c + 1; k <= real; k++)
+			if (in->steps[k].cls == CLASS_EMBEDDING) {
+				at = k;
+				break;
+			}
 		starts[n++] = at;
 	}
 	free(norms);

@@ -44,8 +44,8 @@ static long attention_q_len(const char *op, const char *dims)
 	int n = 0, seq_at;
 	const char *p;
 
-	if (strstr(op, "scaled_dot_product") || strstr(op, "cudnn_attention"))
-		seq_at = 2;
+	if (strstr(op, "scaled_dot_product") || strstr(op, "cudnn_attention") || strstr(op, "softmax"))
+		seq_at = 2; /* eager attention's softmax: [batch, heads, tokens, keys] */
 	else if (strstr(op, "flash_attention") || strstr(op, "efficient_attention"))
 		seq_at = 1;
 	else
@@ -68,8 +68,8 @@ static long attention_q_len(const char *op, const char *dims)
 	return n == 4 ? d[seq_at] : -1;
 }
 
-/* Decode when the pass runs a decode-only attention kernel or attention with one query token
- * per sequence; else prefill. */
+/* Decode when the pass runs a decode-only attention kernel or attention (or an eager
+ * attention's softmax) with one query token per sequence; else prefill. */
 static enum phase phase_from_kernels(const struct side *s, const uint32_t *k, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
@@ -83,7 +83,7 @@ static enum phase phase_from_kernels(const struct side *s, const uint32_t *k, si
 		const struct trace_op *op;
 		long q;
 
-		if (ki->cls != CLASS_ATTENTION || ki->aux)
+		if ((ki->cls != CLASS_ATTENTION || ki->aux) && !(ki->atoms & ATOM_BIT(ATOM_SOFTMAX)))
 			continue;
 		op = trace_find_op(s->t, s->t->kernels[k[i]].external_id);
 		if (!op || !op->input_dims)

@@ -94,9 +94,11 @@ void layers_find(const struct layer_input *in, struct layer_cuts *out);
 void layer_cuts_clear(struct layer_cuts *c);
 
 /* Where new passes start in a trace without pass annotations, found by the repetition of the
- * layer structure: a stretch between two attention anchors that holds more norms than the
- * layers do holds the end of one pass and the start of the next; the new pass starts at the
- * step with the longest GPU idle time before it (gap_before, per step) in that stretch.
+ * layer structure: a stretch between two anchors (attention steps, else the kernel that repeats
+ * with mostly identical stretches between, softmax preferred) that holds more norms than the
+ * layers do holds the end of one pass and the start of the next; the new pass starts at its
+ * embedding lookup, else at the step with the longest GPU idle time before it (gap_before,
+ * per step) in that stretch.
  * Writes the step indices into starts (room for in->n) and returns how many. */
 size_t layers_pass_starts(const struct layer_input *in, const int64_t *gap_before, uint32_t *starts);
 
