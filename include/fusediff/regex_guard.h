@@ -1,0 +1,24 @@
+/* regex_guard.h — refuse regular expressions that would make regcomp() or regexec() explode.
+ *
+ * glibc compiles a repetition by copying the repeated subexpression ("a+" becomes "aa*",
+ * "a{3}" becomes "aaa"), so nested repetitions multiply: "y" followed by thirty "+"
+ * asks for 2^30 copies and the process runs out of memory inside regcomp(). Back-references
+ * make matching exponential. Patterns from rules files (--rules, the per-user file) go through
+ * regex_guard() before regcomp(). */
+#ifndef FUSEDIFF_REGEX_GUARD_H
+#define FUSEDIFF_REGEX_GUARD_H
+
+#include <stddef.h>
+
+/* Nested repetitions may multiply the pattern by at most this much, and a pattern may be at
+ * most REGEX_GUARD_MAX_LEN bytes long. */
+#define REGEX_GUARD_MAX_COPIES 256
+#define REGEX_GUARD_MAX_LEN 1024
+
+/* Check a POSIX extended regular expression before it is compiled. Returns 0 when it is safe
+ * to compile, or -1 with a short reason in msg (capacity cap): too long, repetitions that
+ * multiply beyond REGEX_GUARD_MAX_COPIES, or a back-reference. Syntax errors are left to
+ * regcomp(). */
+int regex_guard(const char *pattern, char *msg, size_t cap);
+
+#endif
