@@ -22,6 +22,12 @@ enum trace_platform { PLATFORM_UNKNOWN, PLATFORM_AMD, PLATFORM_NVIDIA };
 
 enum kernel_kind { KIND_KERNEL, KIND_MEMCPY, KIND_MEMSET };
 
+/* Every kept event has 0 <= start, 0 <= dur and start + dur <= TRACE_TIME_MAX (ns, about 219
+ * years), and the durations of the kernels and copies on the selected device add up to at most
+ * TRACE_TIME_MAX: adding them up cannot overflow. The loader skips events whose times are
+ * beyond this (counted in a warning) and rejects a trace whose kernel times add up to more. */
+#define TRACE_TIME_MAX (INT64_C(3) << 61)
+
 /* A GPU kernel, memcpy or memset on the selected device, sorted by start. */
 struct trace_kernel {
 	int64_t start, dur;

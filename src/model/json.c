@@ -509,23 +509,57 @@ static int special_value(struct json_str raw)
 	return raw.len && (raw.s[0] == 'N' || raw.s[0] == 'I' || (raw.len > 1 && raw.s[1] == 'I'));
 }
 
+/* 1 when all of raw is one JSON number: raw may come from a string ("ts": "yesterday"). */
+static int number_text(struct json_str raw)
+{
+	const char *p = raw.s, *e = raw.s + raw.len;
+
+	if (p < e && *p == '-')
+		p++;
+	if (p == e || !is_digit(*p))
+		return 0;
+	while (p < e && is_digit(*p))
+		p++;
+	if (p < e && *p == '.') {
+		if (++p == e || !is_digit(*p))
+			return 0;
+		while (p < e && is_digit(*p))
+			p++;
+	}
+	if (p < e && (*p == 'e' || *p == 'E')) {
+		p++;
+		if (p < e && (*p == '+' || *p == '-'))
+			p++;
+		if (p == e || !is_digit(*p))
+			return 0;
+		while (p < e && is_digit(*p))
+			p++;
+	}
+	return p == e;
+}
+
 int json_to_int64(struct json_str raw, int64_t *out, int *overflow)
 {
 	const char *p = raw.s, *e = raw.s + raw.len;
 	int neg = 0;
 	uint64_t v = 0, limit;
 
-	if (!raw.len || special_value(raw))
+	if (!raw.len || special_value(raw) || !number_text(raw))
 		return -1;
 	if (*p == '-') {
 		neg = 1;
 		p++;
 	}
-	if (p == e || !is_digit(*p))
-		return -1;
 	if (memchr(raw.s, 'e', raw.len) || memchr(raw.s, 'E', raw.len)) {
-		double d = strtod(raw.s, NULL); /* raw is followed by a non-number byte */
+		/* strtod needs a terminated copy: raw may end the buffer (a truncated file). */
+		char tmp[64], *s = raw.len < sizeof tmp ? tmp : xmalloc(raw.len + 1);
+		double d;
 
+		memcpy(s, raw.s, raw.len);
+		s[raw.len] = '\0';
+		d = strtod(s, NULL);
+		if (s != tmp)
+			free(s);
 		if (!(d > -9.2e18 && d < 9.2e18)) {
 			*overflow = 1;
 			*out = d < 0 ? INT64_MIN : INT64_MAX;
@@ -556,7 +590,7 @@ int json_us_to_ns(struct json_str raw, int64_t *out, int *overflow)
 	uint64_t whole = 0, frac = 0;
 	const uint64_t max_whole = (uint64_t)INT64_MAX / 1000 - 1;
 
-	if (!raw.len || special_value(raw))
+	if (!raw.len || special_value(raw) || !number_text(raw))
 		return -1;
 	if (memchr(raw.s, 'e', raw.len) || memchr(raw.s, 'E', raw.len)) {
 		char tmp[64];
@@ -582,12 +616,14 @@ int json_us_to_ns(struct json_str raw, int64_t *out, int *overflow)
 	if (p == e || !is_digit(*p))
 		return -1;
 	for (; p < e && is_digit(*p); p++) {
-		if (whole > max_whole / 10) {
+		unsigned d = (unsigned)(*p - '0');
+
+		if (whole > (max_whole - d) / 10) {
 			*overflow = 1;
 			*out = neg ? INT64_MIN : INT64_MAX;
 			return 0;
 		}
-		whole = whole * 10 + (unsigned)(*p - '0');
+		whole = whole * 10 + d;
 	}
 	if (p < e && *p == '.') {
 		p++;

@@ -11,6 +11,8 @@ struct trace_impl {
 	size_t cap_kernels, cap_launches, cap_ops, cap_ranges, cap_devices, cap_categories, cap_meta;
 	size_t *cat_index; /* category id -> index + 1 */
 	size_t cat_index_len;
+	size_t *meta_index; /* key id -> index + 1 */
+	size_t meta_index_len;
 };
 
 static struct trace_impl *impl(struct trace *t)
@@ -48,6 +50,7 @@ void trace_free(struct trace *t)
 	for (size_t i = 0; i < t->n_warnings; i++)
 		free(t->warnings[i]);
 	free(ti->cat_index);
+	free(ti->meta_index);
 	free(ti);
 }
 
@@ -81,32 +84,43 @@ void trace_add_device(struct trace *t, const struct trace_device *d)
 	VEC_PUSH(t->devices, t->n_devices, impl(t)->cap_devices, *d);
 }
 
+/* The entry for string id in an index by id (0: none yet), growing it geometrically: a trace
+ * with a million distinct keys or categories stays linear. */
+static size_t *index_slot(size_t **index, size_t *len, uint32_t id)
+{
+	if (id >= *len) {
+		size_t n = *len * 2 > (size_t)id + 64 ? *len * 2 : (size_t)id + 64;
+
+		*index = xreallocarray(*index, n, sizeof **index);
+		memset(*index + *len, 0, (n - *len) * sizeof **index);
+		*len = n;
+	}
+	return &(*index)[id];
+}
+
 void trace_add_meta(struct trace *t, uint32_t key, uint32_t value)
 {
-	for (size_t i = 0; i < t->n_meta; i++)
-		if (t->meta[i].key == key) {
-			t->meta[i].value = value;
-			return;
-		}
-	VEC_PUSH(t->meta, t->n_meta, impl(t)->cap_meta, ((struct trace_meta){ key, value }));
+	struct trace_impl *ti = impl(t);
+	size_t *slot = index_slot(&ti->meta_index, &ti->meta_index_len, key);
+
+	if (*slot) {
+		t->meta[*slot - 1].value = value;
+		return;
+	}
+	VEC_PUSH(t->meta, t->n_meta, ti->cap_meta, ((struct trace_meta){ key, value }));
+	*slot = t->n_meta;
 }
 
 void trace_count_category(struct trace *t, uint32_t cat)
 {
 	struct trace_impl *ti = impl(t);
+	size_t *slot = index_slot(&ti->cat_index, &ti->cat_index_len, cat);
 
-	if (cat >= ti->cat_index_len) {
-		size_t n = (size_t)cat + 64;
-
-		ti->cat_index = xreallocarray(ti->cat_index, n, sizeof *ti->cat_index);
-		memset(ti->cat_index + ti->cat_index_len, 0, (n - ti->cat_index_len) * sizeof *ti->cat_index);
-		ti->cat_index_len = n;
-	}
-	if (!ti->cat_index[cat]) {
+	if (!*slot) {
 		VEC_PUSH(t->categories, t->n_categories, ti->cap_categories, ((struct trace_category){ cat, 0 }));
-		ti->cat_index[cat] = t->n_categories;
+		*slot = t->n_categories;
 	}
-	t->categories[ti->cat_index[cat] - 1].count++;
+	t->categories[*slot - 1].count++;
 }
 
 void trace_warn(struct trace *t, const char *fmt, ...)
@@ -189,13 +203,66 @@ static void sort_array(void *base, size_t n, size_t size, int (*cmp)(const void 
 		qsort(base, n, size, cmp);
 }
 
-static struct trace_device *device_get(struct trace *t, int32_t id)
+static int cmp_int32(const void *pa, const void *pb)
 {
-	for (size_t i = 0; i < t->n_devices; i++)
-		if (t->devices[i].id == id)
-			return &t->devices[i];
-	trace_add_device(t, &(struct trace_device){ .id = id });
-	return &t->devices[t->n_devices - 1];
+	return CMP(*(const int32_t *)pa, *(const int32_t *)pb);
+}
+
+/* The device with this id in the sorted t->devices, or NULL. */
+static struct trace_device *device_find(struct trace *t, int32_t id)
+{
+	size_t lo = 0, hi = t->n_devices;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (t->devices[mid].id < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < t->n_devices && t->devices[lo].id == id ? &t->devices[lo] : NULL;
+}
+
+/* List every device the kernels ran on (sorted by id) and count its kernels and kernel time.
+ * n log n, also for a hostile trace with a million kernels on as many devices. */
+static void count_devices(struct trace *t)
+{
+	struct trace_impl *ti = impl(t);
+	int32_t *ids = xmalloc((t->n_kernels + 1) * sizeof *ids);
+	size_t n_listed;
+
+	for (size_t i = 0; i < t->n_kernels; i++)
+		ids[i] = t->kernels[i].device;
+	sort_array(ids, t->n_kernels, sizeof *ids, cmp_int32);
+	sort_array(t->devices, t->n_devices, sizeof *t->devices, cmp_device);
+	n_listed = t->n_devices;
+	for (size_t i = 0; i < t->n_kernels; i++) {
+		size_t lo = 0, hi = n_listed;
+
+		if (i > 0 && ids[i] == ids[i - 1])
+			continue;
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+
+			if (t->devices[mid].id < ids[i])
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		if (lo == n_listed || t->devices[lo].id != ids[i])
+			VEC_PUSH(t->devices, t->n_devices, ti->cap_devices, ((struct trace_device){ .id = ids[i] }));
+	}
+	free(ids);
+	sort_array(t->devices, t->n_devices, sizeof *t->devices, cmp_device);
+	for (size_t i = 0; i < t->n_kernels; i++) {
+		struct trace_device *d = device_find(t, t->kernels[i].device);
+
+		d->kernels++;
+		if (t->kernels[i].kind == KIND_KERNEL)
+			d->kernel_time = t->kernels[i].dur > INT64_MAX - d->kernel_time ? INT64_MAX
+									     : d->kernel_time + t->kernels[i].dur;
+	}
 }
 
 static void make_relative(struct trace *t)
@@ -295,16 +362,9 @@ int trace_finish(struct trace *t, int32_t want, struct fd_error *err)
 	int64_t total = 0;
 
 	make_relative(t);
-	for (size_t i = 0; i < t->n_kernels; i++) {
-		struct trace_device *d = device_get(t, t->kernels[i].device);
-
-		d->kernels++;
-		if (t->kernels[i].kind == KIND_KERNEL) {
-			d->kernel_time += t->kernels[i].dur;
-			total++;
-		}
-	}
-	sort_array(t->devices, t->n_devices, sizeof *t->devices, cmp_device);
+	count_devices(t);
+	for (size_t i = 0; i < t->n_kernels; i++)
+		total += t->kernels[i].kind == KIND_KERNEL;
 	if (total == 0) {
 		fd_error_set(err, "%s: no GPU kernels in this trace (record it with ProfilerActivity.CUDA)",
 			     t->path);
@@ -338,6 +398,15 @@ int trace_finish(struct trace *t, int32_t want, struct fd_error *err)
 		t->n_kernel_events += t->kernels[i].kind == KIND_KERNEL;
 	if (t->n_kernel_events == 0) {
 		fd_error_set(err, "%s: no GPU kernels on device %d", t->path, t->device);
+		return -1;
+	}
+	/* The sum of the durations must fit too, for everyone who adds them up. */
+	total = 0;
+	for (size_t i = 0; i < kept && total <= TRACE_TIME_MAX; i++)
+		total = t->kernels[i].dur > TRACE_TIME_MAX - total ? TRACE_TIME_MAX + 1 : total + t->kernels[i].dur;
+	if (total > TRACE_TIME_MAX) {
+		fd_error_set(err, "%s: kernel durations add up to more than 200 years: the times are damaged",
+			     t->path);
 		return -1;
 	}
 	sort_array(t->kernels, t->n_kernels, sizeof *t->kernels, cmp_kernel);

@@ -24,6 +24,18 @@
 #define WINDOW_INITIAL (4u << 20)
 #endif
 
+/* Times kept, in ns: ts in [-2^60, 2^62] (epoch microseconds reach 2^62 ns in the year 2116),
+ * dur in [0, 2^60] (36 years). Then every start relative to the trace start, plus its
+ * duration, is at most TRACE_TIME_MAX. Events outside are counted as unreadable. */
+#define LOAD_TS_MIN (-(INT64_C(1) << 60))
+#define LOAD_TS_MAX (INT64_C(1) << 62)
+#define LOAD_DUR_MAX (INT64_C(1) << 60)
+
+/* deviceProperties and distributedInfo are parsed as a tree: only when they are this small
+ * (real ones are a few KiB), and only this many devices. */
+#define LOAD_CJSON_MAX (1 << 20)
+#define LOAD_MAX_DEVICES 1024
+
 /* Categories remembered by the loader (Kineto interleaves about five). */
 #define CAT_CACHE 8
 
@@ -117,7 +129,7 @@ static size_t count_newlines(const char *s, size_t n)
  * Returns 1 when bytes were added, 0 at the end of the input, -1 on error. */
 static int fill(struct loader *ld)
 {
-	ssize_t n;
+	ssize_t n, added = 0;
 
 	if (ld->pos > 0) {
 		size_t lines = count_newlines(ld->buf, ld->pos);
@@ -139,16 +151,21 @@ static int fill(struct loader *ld)
 		ld->cap *= 2;
 		ld->buf = xrealloc(ld->buf, ld->cap);
 	}
-	n = input_read(ld->in, ld->buf + ld->len, ld->cap - ld->len, ld->err);
-	if (n < 0) {
-		char msg[FD_ERROR_MAX];
+	/* Fill the whole window: the unit that ran out is parsed again from its start, so small
+	 * reads (a pipe gives 64 KiB at a time) would make one huge unit quadratic. */
+	do {
+		n = input_read(ld->in, ld->buf + ld->len, ld->cap - ld->len, ld->err);
+		if (n < 0) {
+			char msg[FD_ERROR_MAX];
 
-		snprintf(msg, sizeof msg, "%s", ld->err->msg);
-		fd_error_set(ld->err, "%s: %s", ld->name, msg);
-		return -1;
-	}
-	ld->len += (size_t)n;
-	ld->t->bytes += n;
+			snprintf(msg, sizeof msg, "%s", ld->err->msg);
+			fd_error_set(ld->err, "%s: %s", ld->name, msg);
+			return -1;
+		}
+		ld->len += (size_t)n;
+		ld->t->bytes += n;
+		added += n;
+	} while (n > 0 && ld->len < ld->cap);
 	if (n == 0)
 		ld->eof = 1;
 	if (ld->opts && ld->opts->progress &&
@@ -156,7 +173,7 @@ static int fill(struct loader *ld)
 		fd_error_set(ld->err, "%s: loading cancelled", ld->name);
 		return -1;
 	}
-	return n > 0;
+	return added > 0;
 }
 
 /* Report a JSON error at byte `at` of the window. */
@@ -446,7 +463,7 @@ static void commit(struct loader *ld, struct event *ev, enum ev_kind kind)
 		ld->bad_time++;
 		return;
 	}
-	if (ev->dur < 0) {
+	if (ev->dur < 0 || ev->dur > LOAD_DUR_MAX || ev->ts < LOAD_TS_MIN || ev->ts > LOAD_TS_MAX) {
 		ld->bad_time++;
 		return;
 	}
@@ -601,8 +618,12 @@ next:
 	if (ev.args) {
 		struct json_cur a = { ev.args, ev.args_end, 1, NULL, NULL };
 
-		if (parse_args(&a, &ev, kind, ld) != JSON_OK)
-			return JSON_ERR; /* cannot happen: it was validated */
+		/* json_skip() validated the structure but not the escapes in strings. */
+		if (parse_args(&a, &ev, kind, ld) != JSON_OK) {
+			c->err_at = a.err_at;
+			c->err_msg = a.err_msg;
+			return JSON_ERR;
+		}
 	}
 	ev.bad_time = !ok_ts || !ok_dur;
 	commit(ld, &ev, kind);
@@ -715,14 +736,24 @@ static int unit_cjson(struct loader *ld, struct json_cur *c, void *arg)
 	s = c->p;
 	if ((rc = json_skip(c)))
 		return rc;
+	if ((size_t)(c->p - s) > LOAD_CJSON_MAX) {
+		trace_warn(ld->t, "\"%s\" is larger than %d KiB and was ignored", key, LOAD_CJSON_MAX >> 10);
+		return JSON_OK;
+	}
 	root = cJSON_ParseWithLength(s, (size_t)(c->p - s));
 	if (!root)
 		return JSON_OK; /* valid JSON that cJSON refuses (too deep): ignore */
 	if (strcmp(key, "deviceProperties") == 0 && cJSON_IsArray(root)) {
 		const cJSON *d;
+		int n = 0;
 
 		cJSON_ArrayForEach(d, root)
 		{
+			if (n++ == LOAD_MAX_DEVICES) {
+				trace_warn(ld->t, "\"deviceProperties\" lists more than %d devices: the rest were ignored",
+					   LOAD_MAX_DEVICES);
+				break;
+			}
 			const cJSON *name = cJSON_GetObjectItemCaseSensitive(d, "name");
 			struct trace_device dev = {
 				.id = (int32_t)cj_int(d, "id", -1),

@@ -1,0 +1,113 @@
+#!/bin/sh
+# hostile.sh — fusediff --summary on hostile and damaged traces: exit status 0 or 1, never a
+# crash or a hang; on bad input exactly one line on stderr naming the file and the position.
+# Run by tests/run.sh with $FUSEDIFF set and the repository root as the current directory.
+set -u
+: "${FUSEDIFF:?}"
+bad=tests/data/bad
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fails=0
+
+fail() {
+	echo "FAIL: $*"
+	fails=$((fails + 1))
+}
+
+# A time limit where coreutils' timeout exists: a hang fails the test instead of blocking it.
+limit() {
+	if command -v timeout >/dev/null 2>&1; then
+		timeout 120 "$@"
+	else
+		"$@"
+	fi
+}
+
+# run NAME EXPECTED_STATUS ARGS... : run fusediff, keep stdout and stderr in $tmp/NAME.*
+run() {
+	name=$1 want=$2
+	shift 2
+	limit "$FUSEDIFF" "$@" >"$tmp/$name.out" 2>"$tmp/$name.err"
+	status=$?
+	[ "$status" = "$want" ] || fail "$name: exit status $status, expected $want ($(head -c 300 "$tmp/$name.err"))"
+}
+
+# expect_err NAME LINE : stderr is exactly LINE
+expect_err() {
+	printf '%s\n' "$2" >"$tmp/$1.want"
+	cmp -s "$tmp/$1.want" "$tmp/$1.err" || fail "$1: stderr is '$(head -c 300 "$tmp/$1.err")', expected '$2'"
+}
+
+# expect_line NAME LINE : stdout has exactly this line
+expect_line() {
+	grep -qxF -- "$2" "$tmp/$1.out" || fail "$1: no line '$2' in the output"
+}
+
+# Every damaged file: 0 or 1, and on 1 a single line that names the file.
+for f in "$bad"/*; do
+	[ -f "$f" ] || continue
+	n=all_$(basename "$f")
+	limit "$FUSEDIFF" --summary "$f" >"$tmp/$n.out" 2>"$tmp/$n.err"
+	status=$?
+	case $status in
+	0) [ -s "$tmp/$n.err" ] && fail "$f: loaded, but wrote to stderr: $(head -c 300 "$tmp/$n.err")" ;;
+	1)
+		[ "$(wc -l <"$tmp/$n.err")" -eq 1 ] || fail "$f: stderr is not one line"
+		grep -q "^fusediff: $f: ." "$tmp/$n.err" || fail "$f: the message does not name the file: $(head -c 300 "$tmp/$n.err")"
+		;;
+	*) fail "$f: exit status $status (crash or hang)" ;;
+	esac
+done
+
+# Exact messages for the hostile inputs.
+run deep 1 --summary "$bad/deep_args_1e6.json.gz"
+expect_err deep "fusediff: $bad/deep_args_1e6.json.gz: line 1, column 594: nesting too deep (more than 512 levels)"
+run deep_top 1 --summary "$bad/deep_top_1e6.json.gz"
+expect_err deep_top "fusediff: $bad/deep_top_1e6.json.gz: line 1, column 3086: nesting too deep (more than 512 levels)"
+gzip -dc "$bad/deep_args_1e6.json.gz" >"$tmp/deep.json"
+limit "$FUSEDIFF" --summary - <"$tmp/deep.json" >"$tmp/deep_stdin.out" 2>"$tmp/deep_stdin.err"
+[ $? = 1 ] || fail "deep_stdin: exit status is not 1"
+expect_err deep_stdin "fusediff: <stdin>: line 1, column 594: nesting too deep (more than 512 levels)"
+run escape 1 --summary "$bad/args_bad_escape.json"
+expect_err escape "fusediff: $bad/args_bad_escape.json: line 1, column 33: invalid escape sequence in string"
+run eof_number 1 --summary "$bad/number_at_eof.json"
+expect_err eof_number "fusediff: $bad/number_at_eof.json: line 1, column 95: unexpected end of file (the JSON is truncated)"
+run time_sum 1 --summary "$bad/kernel_time_overflow.json"
+expect_err time_sum "fusediff: $bad/kernel_time_overflow.json: kernel durations add up to more than 200 years: the times are damaged"
+run missing 1 --summary "$tmp/no-such-trace.json"
+expect_err missing "fusediff: $tmp/no-such-trace.json: No such file or directory"
+run directory 1 --summary "$bad"
+expect_err directory "fusediff: $bad: is a directory"
+
+# Several GPUs: the one with the most kernel time, said so, and --device picks another.
+pad='                      ' # the summary's label column
+run multi 0 --summary "$bad/multi_device.json"
+expect_line multi "  device                 1 of 3: 0 (5 kernels), 1 (2 kernels), 3 (1 kernels)"
+expect_line multi "  GPU                    NVIDIA H100 80GB HBM3"
+expect_line multi "  $pad 6 on other devices, not analysed (use --device)"
+run multi0 0 --summary "$bad/multi_device.json" --device 0
+expect_line multi0 "  device                 0 of 3: 0 (5 kernels), 1 (2 kernels), 3 (1 kernels)"
+expect_line multi0 "  GPU                    NVIDIA H200"
+expect_line multi0 "  $pad 3 on other devices, not analysed (use --device)"
+run multi3 1 --device 3 --summary "$bad/multi_device.json"
+expect_err multi3 "fusediff: $bad/multi_device.json: no GPU kernels on device 3"
+run multi7 1 --device 7 --summary "$bad/multi_device.json"
+expect_err multi7 "fusediff: $bad/multi_device.json: no kernels on device 7 (kernels ran on device 0, 1, 3)"
+
+# Damage that is tolerated is reported in the summary.
+run durations 0 --summary "$bad/bad_durations.json"
+expect_line durations "  17 kept events had a missing, negative or unreadable ts/dur and were skipped"
+
+# A rules file whose regular expression would take all memory inside regcomp().
+ex=examples/tracelens_sglang_dsr1-distill-llama8b_decode_bs16_mi300x.json.gz
+XDG_CONFIG_HOME=$tmp/no-config run regex 1 --report json --rules "$bad/rules_exploding_regex.rules" "$ex" "$ex"
+expect_err regex "fusediff: $bad/rules_exploding_regex.rules: line 2: bad regular expression 'y++++++++++++++++++++++++++++++++++++++.c': repetitions multiply to more than 256 copies"
+
+# A 100 MiB kernel name through a pipe: loads in seconds, and the summary stays short.
+gzip -dc "$bad/string_100mb.json.gz" | limit "$FUSEDIFF" --summary - >"$tmp/huge.out" 2>"$tmp/huge.err"
+[ $? = 0 ] || fail "huge: fusediff --summary - failed: $(head -c 300 "$tmp/huge.err")"
+expect_line huge "  kernels                2 (+ 0 copies/memsets), 2.00 us GPU time"
+[ "$(wc -c <"$tmp/huge.out")" -lt 10000 ] || fail "huge: the summary prints the 100 MiB name"
+
+[ "$fails" -eq 0 ] || exit 1
+exit 0
