@@ -7,6 +7,7 @@
 #include "fusediff/classify.h"
 #include "fusediff/structure.h"
 #include "fusediff/trace.h"
+#include "timings.h"
 
 /* Shared by the two loading threads: progress goes to the caller one call at a time, and a
  * cancel from the caller stops both loads. */
@@ -68,8 +69,10 @@ int app_compare(const struct app_opts *o, struct comparison **out, app_progress_
 	struct side side[2];
 	struct side_opts so = { .pass_regex = o->pass_regex };
 	struct compare_opts co = { .phase = o->phase, .label = { o->label[0], o->label[1] } };
+	struct timings tm;
 
 	*out = NULL;
+	timings_start(&tm);
 	if (strcmp(o->trace[0], "-") == 0 && strcmp(o->trace[1], "-") == 0) {
 		fd_error_set(err, "-: standard input can be only one of the two traces");
 		return -1;
@@ -84,6 +87,7 @@ int app_compare(const struct app_opts *o, struct comparison **out, app_progress_
 	else
 		load_thread(&job[1]);
 	pthread_mutex_destroy(&sh.mu);
+	timings_stage(&tm, "load");
 	if (job[0].rc < 0 || job[1].rc < 0) {
 		/* The load that failed by itself, A first; else both were stopped by the caller. */
 		int s = job[0].rc < 0 && !job[0].stopped ? 0 : job[1].rc < 0 && !job[1].stopped ? 1
@@ -106,8 +110,11 @@ int app_compare(const struct app_opts *o, struct comparison **out, app_progress_
 				side_clear(&side[0]);
 			goto fail;
 		}
+	timings_stage(&tm, "structure");
 	if (comparison_build(out, &side[0], &side[1], &co, err) < 0)
 		goto fail;
+	timings_stage(&tm, "compare");
+	timings_print(&tm);
 	(*out)->traces[0] = job[0].t;
 	(*out)->traces[1] = job[1].t;
 	(*out)->classifier = cl;

@@ -2,6 +2,7 @@
  * output or to a file written through a temporary file and rename(), so that an interrupted
  * run never leaves half a report. */
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,55 +11,124 @@
 
 #include "app.h"
 #include "fusediff/report.h"
+#include "progress.h"
 
-/* Write the report to path atomically. Returns 0, or -1 with a message in err. */
-static int write_file(const char *path, const struct comparison *c, enum report_format f, struct fd_error *err)
+/* The temporary file being written, removed if a signal ends the program meanwhile (a signal
+ * handler can only reach it through a global). */
+static char *volatile pending_tmp;
+
+static void on_signal(int sig)
 {
-	const char *slash = strrchr(path, '/');
-	char *tmp = slash ? xasprintf("%.*s/.fusediff-XXXXXX", (int)(slash - path), path) : xstrdup(".fusediff-XXXXXX");
-	mode_t mask;
-	FILE *out;
-	int fd, e;
+	char *t = pending_tmp;
 
-	fd = mkstemp(tmp);
-	if (fd < 0) {
+	if (t)
+		unlink(t);
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+/* Write the report straight into path (a device, a FIFO: nothing to rename). */
+static int write_direct(const char *path, const struct comparison *c, enum report_format f, struct fd_error *err)
+{
+	FILE *out = fopen(path, "w");
+	int rc;
+
+	if (!out) {
 		fd_error_set(err, "%s: %s", path, strerror(errno));
-		free(tmp);
 		return -1;
 	}
-	mask = umask(0);
-	umask(mask);
-	if (fchmod(fd, 0666 & ~mask) < 0 || !(out = fdopen(fd, "w"))) {
+	errno = 0;
+	rc = report_write(out, c, f);
+	if (fclose(out) != 0 || rc < 0) {
+		fd_error_set(err, "%s: %s", path, strerror(errno ? errno : EIO));
+		return -1;
+	}
+	return 0;
+}
+
+/* Write the report to path atomically: into a temporary file in the same directory, renamed
+ * over path once complete. A path that is a symbolic link is written through (its target is
+ * replaced); one that exists and is not a regular file is written directly. Returns 0, or -1
+ * with a message in err. */
+static int write_file(const char *path, const struct comparison *c, enum report_format f, struct fd_error *err)
+{
+	struct stat st;
+	char *real = NULL, *tmp;
+	const char *target = path, *slash;
+	mode_t mode;
+	FILE *out;
+	struct sigaction old_int, old_term, old_hup;
+	int fd, e = 0, rc = -1;
+
+	if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode) && (real = realpath(path, NULL)))
+		target = real;
+	if (stat(target, &st) == 0) {
+		if (!S_ISREG(st.st_mode)) {
+			rc = write_direct(path, c, f, err);
+			free(real);
+			return rc;
+		}
+		mode = st.st_mode & 07777;
+	} else {
+		mode_t mask = umask(0);
+
+		umask(mask);
+		mode = 0666 & ~mask;
+	}
+	slash = strrchr(target, '/');
+	tmp = slash ? xasprintf("%.*s/.fusediff-XXXXXX", (int)(slash - target), target) : xstrdup(".fusediff-XXXXXX");
+	{
+		struct sigaction sa = { .sa_handler = on_signal };
+
+		sigemptyset(&sa.sa_mask);
+		pending_tmp = tmp;
+		sigaction(SIGINT, &sa, &old_int);
+		sigaction(SIGTERM, &sa, &old_term);
+		sigaction(SIGHUP, &sa, &old_hup);
+	}
+	fd = mkstemp(tmp);
+	if (fd < 0) {
+		e = errno;
+		goto done;
+	}
+	if (fchmod(fd, mode) < 0 || !(out = fdopen(fd, "w"))) {
 		e = errno;
 		close(fd);
-		goto fail;
+		goto done;
 	}
+	errno = 0;
 	if (report_write(out, c, f) < 0) {
 		e = errno ? errno : EIO;
 		fclose(out);
-		goto fail;
+		goto done;
 	}
 	if (fsync(fileno(out)) < 0 && errno != EINVAL && errno != EROFS) {
 		e = errno;
 		fclose(out);
-		goto fail;
+		goto done;
 	}
 	if (fclose(out) != 0) {
 		e = errno;
-		goto fail;
+		goto done;
 	}
-	if (rename(tmp, path) < 0) {
+	if (rename(tmp, target) < 0) {
 		e = errno;
-		goto fail;
+		goto done;
 	}
+	rc = 0;
+done:
+	if (rc < 0) {
+		if (fd >= 0)
+			unlink(tmp);
+		fd_error_set(err, "%s: %s", path, strerror(e));
+	}
+	sigaction(SIGINT, &old_int, NULL);
+	sigaction(SIGTERM, &old_term, NULL);
+	sigaction(SIGHUP, &old_hup, NULL);
+	pending_tmp = NULL;
 	free(tmp);
-	return 0;
-
-fail:
-	unlink(tmp);
-	free(tmp);
-	fd_error_set(err, "%s: %s", path, strerror(e));
-	return -1;
+	free(real);
+	return rc;
 }
 
 int app_report(const struct app_opts *o)
@@ -66,13 +136,17 @@ int app_report(const struct app_opts *o)
 	int f = report_format_from_name(o->report ? o->report : "text");
 	struct comparison *c;
 	struct fd_error err = { { 0 } };
+	struct progress pr;
 	int rc = 0;
 
 	if (f < 0) {
 		fprintf(stderr, "fusediff: unknown report format '%s'\n", o->report);
 		return 2;
 	}
-	if (app_compare(o, &c, NULL, NULL, &err) < 0) {
+	progress_init(&pr, o->trace[0], o->trace[1]);
+	rc = app_compare(o, &c, progress_side, &pr, &err);
+	progress_end(&pr);
+	if (rc < 0) {
 		fprintf(stderr, "fusediff: %s\n", err.msg);
 		return 1;
 	}

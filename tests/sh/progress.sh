@@ -23,4 +23,16 @@ tail -c 4 "$tmp/tty" | od -An -c | tr -d ' \n' | grep -q '\\r033\[K$' || { echo 
 # and the summary is the same as from the file
 sed 1d "$tmp/out" >"$tmp/a"; sed 1d "$tmp/out2" >"$tmp/b"
 cmp -s "$tmp/a" "$tmp/b" || { echo "summary from standard input differs"; diff "$tmp/a" "$tmp/b" | head; exit 1; }
+
+# --report: both traces on one line.
+B=examples/llama8l_compiled_sdpa.json.gz
+"$FUSEDIFF" --report json - "$B" <"$T" >/dev/null 2>"$tmp/err" || { echo "--report failed"; cat "$tmp/err"; exit 1; }
+[ -s "$tmp/err" ] && { echo "--report wrote progress to a file:"; cat "$tmp/err"; exit 1; }
+cat >"$tmp/run.sh" <<EOS
+{ head -c $half "$T"; sleep 1; tail -c +$((half + 1)) "$T"; } | "$FUSEDIFF" --report json - "$B" >/dev/null
+EOS
+script -q -e -c "sh $tmp/run.sh" /dev/null >"$tmp/tty" 2>&1 </dev/null || { echo "--report under script failed"; cat "$tmp/tty"; exit 1; }
+grep -q "fusediff: loading A standard input: [0-9.]* MB, B llama8l_compiled_sdpa.json.gz: 100% of 0.0 MB" "$tmp/tty" ||
+	{ echo "no --report progress line:"; od -c "$tmp/tty" | head; exit 1; }
+tail -c 4 "$tmp/tty" | od -An -c | tr -d ' \n' | grep -q '\\r033\[K$' || { echo "--report line not erased"; exit 1; }
 exit 0

@@ -1,0 +1,45 @@
+/* timings.c — stage times on standard error for benchmarks (see timings.h). */
+#include "timings.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+void timings_start(struct timings *tm)
+{
+	const char *env = getenv("FUSEDIFF_TIMINGS");
+
+	memset(tm, 0, sizeof *tm);
+	tm->on = env && *env && strcmp(env, "0") != 0;
+	tm->last = now_s();
+}
+
+void timings_stage(struct timings *tm, const char *name)
+{
+	double t;
+	int n;
+
+	if (!tm->on)
+		return;
+	t = now_s();
+	n = snprintf(tm->line + tm->len, sizeof tm->line - tm->len, "%s%s %.3f s", tm->len ? ", " : "", name,
+		     t - tm->last);
+	if (n > 0 && (size_t)n < sizeof tm->line - tm->len)
+		tm->len += (size_t)n;
+	tm->last = t;
+}
+
+void timings_print(struct timings *tm)
+{
+	if (tm->on && tm->len)
+		fprintf(stderr, "fusediff: timings: %s\n", tm->line);
+}

@@ -1,0 +1,26 @@
+/* timings.h — with FUSEDIFF_TIMINGS set (and not "0") in the environment, the wall time of each
+ * stage of a run on standard error, one line, for benchmarks (bench/README.md):
+ *
+ *	fusediff: timings: load 2.912 s, structure 0.120 s, compare 0.051 s
+ *
+ * Otherwise nothing. Private to the program (src/). */
+#ifndef FUSEDIFF_TIMINGS_H
+#define FUSEDIFF_TIMINGS_H
+
+#include <stddef.h>
+
+struct timings {
+	int on;
+	double last; /* seconds, monotonic */
+	char line[512];
+	size_t len;
+};
+
+/* Start timing (reads FUSEDIFF_TIMINGS). */
+void timings_start(struct timings *tm);
+/* The stage that just ended: the time since the previous stage (or the start). */
+void timings_stage(struct timings *tm, const char *name);
+/* Print the line. */
+void timings_print(struct timings *tm);
+
+#endif
