@@ -344,12 +344,15 @@ static void pair_from_entry(struct comparison *c, struct work *w, size_t key, co
 
 		/* A cover of different classes shows the class of the side that does more. */
 		p->cls = (x->cls != y->cls && (x->atoms & ~y->atoms) == 0) ? y->cls : x->cls;
-		p->atoms = h->atoms[0] | h->atoms[1];
+		for (int s = 0; s < 2; s++)
+			for (uint32_t k = 0; k < e->n[s]; k++)
+				p->atoms |= m[s]->slot[e->step[s][k]].item.atoms;
 	} else {
 		int s = e->n[0] ? 0 : 1;
 
 		p->cls = h->cls[s];
-		p->atoms = h->atoms[s];
+		for (uint32_t k = 0; k < e->n[s]; k++)
+			p->atoms |= m[s]->slot[e->step[s][k]].item.atoms;
 	}
 	p->delta_ns = p->side[1].total_ns - p->side[0].total_ns;
 	p->ratio = cmp_ratio(p->side[0].total_ns, p->side[1].total_ns);

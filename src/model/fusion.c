@@ -182,12 +182,16 @@ static void layers_text(char *buf, size_t cap, const int32_t *l, uint32_t n)
 #undef ADD
 }
 
+/* Microseconds with adaptive precision ("0.85 us", "12.3 us", "1234 us"), '.' as decimal
+ * point whatever LC_NUMERIC says. */
 static void us_text(char *buf, size_t cap, double ns)
 {
-	char tmp[32];
+	double us = ns / 1000.0, a = fabs(us);
 
-	text_us(tmp, sizeof tmp, (int64_t)(ns >= 0 ? ns + 0.5 : ns - 0.5));
-	snprintf(buf, cap, "%s us", tmp);
+	snprintf(buf, cap, "%.*f us", a < 10 ? 2 : a < 1000 ? 1 : 0, us);
+	for (char *p = buf; *p; p++)
+		if (*p == ',')
+			*p = '.';
 }
 
 static char *escaped_short(const struct comparison *c, int s, uint32_t name)
@@ -203,6 +207,9 @@ static void number_text(char *buf, size_t cap, double v)
 		snprintf(buf, cap, "%lld", (long long)v);
 	else
 		snprintf(buf, cap, "%.1f", v);
+	for (char *p = buf; *p; p++)
+		if (*p == ',')
+			*p = '.';
 }
 
 /* The sentence that explains fusion f. other_work: the unfused side's working kernels per

@@ -235,9 +235,9 @@ static void traces_section(FILE *out, const struct comparison *c, int md)
 		char gt[64], share[64];
 
 		report_number(share, sizeof share, sd->classes.other_share * 100.0, 1);
-		text_duration(gt, sizeof gt, trace_kernel_time(t));
+		report_number(gt, sizeof gt, (double)trace_kernel_time(t) / 1e6, 2);
 		fprintf(out, "%s%c: %s (%s)%s\n", md ? "- **" : "", "AB"[s], c->label[s], path, md ? "**" : "");
-		fprintf(out, "%s%s, GPU %s; %zu kernels, %s of kernel time; %zu pass%s (%u prefill, %u decode, "
+		fprintf(out, "%s%s, GPU %s; %zu kernels, %s ms of kernel time; %zu pass%s (%u prefill, %u decode, "
 			     "%u mixed), %u layers per pass; class Other %s%% of kernel time\n",
 			md ? "  " : "   ", trace_platform_name(t->platform), *gpu ? gpu : "unknown", t->n_kernel_events,
 			gt, sd->n_passes, sd->n_passes == 1 ? "" : "es", sd->phase_passes[PHASE_PREFILL],

@@ -1,0 +1,311 @@
+/* check_report.c — the report writers: numbers, escaping of hostile kernel names, valid JSON,
+ * RFC 4180 CSV, terminal-safe text, determinism across runs and locales. */
+#include "testutil.h"
+
+#include <locale.h>
+
+#include "fusediff/classify.h"
+#include "fusediff/compare.h"
+#include "fusediff/json.h"
+#include "fusediff/report.h"
+#include "fusediff/structure.h"
+#include "src/model/report_int.h"
+
+static struct comparison *compare_paths(const char *a, const char *b)
+{
+	struct classifier *cl;
+	struct fd_error err = { { 0 } };
+	struct side s[2];
+	struct side_opts so = { 0 };
+	struct compare_opts co = { .phase = -1 };
+	struct comparison *c;
+	const char *paths[2] = { a, b };
+	struct trace *t[2];
+
+	ck_assert_msg(classifier_new(&cl, NULL, &err) == 0, "%s", err.msg);
+	for (int i = 0; i < 2; i++) {
+		char path[4096];
+
+		snprintf(path, sizeof path, "%s", paths[i]);
+		t[i] = test_load(path);
+		ck_assert_msg(side_build(&s[i], t[i], cl, &so, &err) == 0, "%s", err.msg);
+	}
+	ck_assert_msg(comparison_build(&c, &s[0], &s[1], &co, &err) == 0, "%s", err.msg);
+	c->traces[0] = t[0];
+	c->traces[1] = t[1];
+	c->classifier = cl;
+	return c;
+}
+
+static struct comparison *compare_names(void)
+{
+	char a[4096];
+
+	snprintf(a, sizeof a, "%s", test_path("tests/data/report/names_a.json"));
+	return compare_paths(a, test_path("tests/data/report/names_b.json"));
+}
+
+/* The report in a string. Owned by caller: free(). */
+static char *render(const struct comparison *c, enum report_format f, size_t *len)
+{
+	char *buf = NULL;
+	FILE *out = open_memstream(&buf, len);
+
+	ck_assert_ptr_nonnull(out);
+	ck_assert_int_eq(report_write(out, c, f), 0);
+	fclose(out);
+	return buf;
+}
+
+static void assert_valid_utf8(const char *s, size_t len)
+{
+	for (size_t i = 0; i < len;) {
+		size_t n = report_utf8_len((const unsigned char *)s + i, len - i);
+
+		ck_assert_msg(n > 0, "invalid UTF-8 at byte %zu", i);
+		i += n;
+	}
+}
+
+/* No byte that a terminal would act on: control characters other than newline, DEL, C1. */
+static void assert_terminal_safe(const char *s, size_t len)
+{
+	assert_valid_utf8(s, len);
+	for (size_t i = 0; i < len; i++) {
+		unsigned char ch = (unsigned char)s[i];
+
+		ck_assert_msg(ch >= 0x20 || ch == '\n', "control byte 0x%02x at %zu", ch, i);
+		ck_assert_msg(ch != 0x7f, "DEL at %zu", i);
+		ck_assert_msg(!(ch == 0xc2 && i + 1 < len && (unsigned char)s[i + 1] < 0xa0), "C1 control at %zu", i);
+	}
+}
+
+START_TEST(test_number)
+{
+	char buf[64];
+
+	ck_assert_int_eq(report_number(buf, sizeof buf, 1.5, 3), 0);
+	ck_assert_str_eq(buf, "1.5");
+	report_number(buf, sizeof buf, 2.0, 3);
+	ck_assert_str_eq(buf, "2");
+	report_number(buf, sizeof buf, 1000.0, 3);
+	ck_assert_str_eq(buf, "1000");
+	report_number(buf, sizeof buf, -0.0001, 3);
+	ck_assert_str_eq(buf, "0");
+	report_number(buf, sizeof buf, -12.3456, 3);
+	ck_assert_str_eq(buf, "-12.346");
+	report_us(buf, sizeof buf, 1234567.0);
+	ck_assert_str_eq(buf, "1234.567");
+	ck_assert_int_eq(report_number(buf, sizeof buf, NAN, 3), -1);
+	ck_assert_str_eq(buf, "");
+	ck_assert_int_eq(report_number(buf, sizeof buf, INFINITY, 3), -1);
+	ck_assert_int_eq(report_number(buf, sizeof buf, -INFINITY, 3), -1);
+}
+END_TEST
+
+static char locale_dir[] = "/tmp/fusediff-locale-XXXXXX";
+
+static void remove_locale_dir(void)
+{
+	char cmd[128];
+
+	snprintf(cmd, sizeof cmd, "rm -rf %s", locale_dir);
+	if (system(cmd) != 0)
+		fprintf(stderr, "could not remove %s\n", locale_dir);
+}
+
+/* Switch LC_NUMERIC to a locale whose decimal point is a comma: an installed one, else one
+ * compiled once with localedef(1) into a temporary directory (LOCPATH). Returns 0 when none
+ * can be had. */
+static int comma_locale(void)
+{
+	static const char *const installed[] = { "de_DE.UTF-8", "de_DE.utf8", "fr_FR.UTF-8", "nl_NL.UTF-8" };
+	static int made = -1;
+	char cmd[512];
+
+	for (size_t i = 0; i < sizeof installed / sizeof installed[0]; i++)
+		if (setlocale(LC_NUMERIC, installed[i]))
+			return 1;
+	if (made < 0) {
+		made = 0;
+		if (mkdtemp(locale_dir)) {
+			atexit(remove_locale_dir);
+			snprintf(cmd, sizeof cmd, "localedef -i de_DE -f ISO-8859-1 %s/de_DE >/dev/null 2>&1", locale_dir);
+			made = system(cmd) == 0;
+			setenv("LOCPATH", locale_dir, 1);
+		}
+	}
+	return made && setlocale(LC_NUMERIC, "de_DE") != NULL;
+}
+
+/* Whatever LC_NUMERIC says, the decimal point is '.'. */
+START_TEST(test_number_locale)
+{
+	char buf[64], probe[16];
+	int set = comma_locale();
+
+	snprintf(probe, sizeof probe, "%.1f", 1.5);
+	report_number(buf, sizeof buf, 1.25, 3);
+	setlocale(LC_NUMERIC, "C");
+	ck_assert_str_eq(buf, "1.25");
+	if (set)
+		ck_assert_str_eq(probe, "1,5"); /* the locale really was in effect */
+	else
+		fprintf(stderr, "no locale with a decimal comma: checked in the C locale only\n");
+}
+END_TEST
+
+START_TEST(test_json_hostile_names)
+{
+	struct comparison *c = compare_names();
+	size_t len;
+	char *s = render(c, REPORT_JSON, &len);
+	struct json_cur cur = { .p = s, .end = s + len, .at_eof = 1 };
+
+	/* valid JSON, valid UTF-8, and nothing after the document */
+	ck_assert_msg(json_skip(&cur) == JSON_OK, "invalid JSON: %s at byte %td", cur.err_msg ? cur.err_msg : "?",
+		      cur.err_at ? cur.err_at - s : -1);
+	ck_assert_int_eq(json_peek(&cur), -1);
+	assert_valid_utf8(s, len);
+	ck_assert_ptr_nonnull(strstr(s, "\"schema_version\": 1"));
+	/* quotes and backslashes escaped, control characters as \u, invalid bytes as visible \xNN */
+	ck_assert_ptr_nonnull(strstr(s, "(float, \\\"quoted\\\", a\\\\b)"));
+	ck_assert_ptr_nonnull(strstr(s, "weird\\u0001ctl\\u001b[31mred\\u0085c1"));
+	ck_assert_ptr_nonnull(strstr(s, "bad_utf8_\\\\xff\\\\xfe_kernel"));
+	ck_assert_ptr_nonnull(strstr(s, "newline\\nname\\ttab"));
+	ck_assert_ptr_nonnull(strstr(s, "caf\xc3\xa9_\xe4\xb8\xad_kernel"));
+	/* A's first kernel takes 0 us: no ratio, written as null, never inf or nan */
+	ck_assert_ptr_nonnull(strstr(s, "\"ratio\":null"));
+	ck_assert_ptr_null(strstr(s, "inf"));
+	ck_assert_ptr_null(strstr(s, "nan"));
+	free(s);
+	comparison_free(c);
+}
+END_TEST
+
+START_TEST(test_csv_quoting)
+{
+	struct comparison *c = compare_names();
+	size_t len;
+	char *s = render(c, REPORT_CSV, &len);
+
+	assert_terminal_safe(s, len);
+	ck_assert_ptr_nonnull(strstr(s, ",\"gemm_kernel<cutlass::half_t, 128, 64>(float, \"\"quoted\"\", a\\b)\","));
+	ck_assert_ptr_nonnull(strstr(s, ",\"rms_norm_kernel, with comma\","));
+	ck_assert_ptr_nonnull(strstr(s, ",newline\\nname\\ttab,"));
+	ck_assert_ptr_nonnull(strstr(s, "\ntable,layer,position,kind,class,atoms,a_kernels,b_kernels,"));
+	/* the undefined ratio is an empty field */
+	ck_assert_ptr_nonnull(strstr(s, ",0,4,0,4,4,,\n"));
+	free(s);
+	comparison_free(c);
+}
+END_TEST
+
+START_TEST(test_text_terminal_safe)
+{
+	struct comparison *c = compare_names();
+
+	for (int f = REPORT_TEXT; f <= REPORT_MD; f++) {
+		size_t len;
+		char *s = render(c, (enum report_format)f, &len);
+
+		assert_terminal_safe(s, len);
+		ck_assert_ptr_nonnull(strstr(s, "\\e[31m"));
+		ck_assert_ptr_nonnull(strstr(s, "\\xff\\xfe"));
+		free(s);
+	}
+	comparison_free(c);
+}
+END_TEST
+
+/* Byte-identical output across runs, and across a change of LC_NUMERIC. */
+START_TEST(test_deterministic)
+{
+	struct comparison *c = compare_paths(test_trace("llama8l_eager_sdpa.json.gz"),
+					     test_trace("llama8l_compiled_sdpa.json.gz"));
+	struct comparison *d = compare_paths(test_trace("llama8l_eager_sdpa.json.gz"),
+					     test_trace("llama8l_compiled_sdpa.json.gz"));
+
+	for (int f = REPORT_TEXT; f <= REPORT_CSV; f++) {
+		size_t l1, l2, l3;
+		char *s1 = render(c, (enum report_format)f, &l1), *s2 = render(d, (enum report_format)f, &l2), *s3;
+
+		comma_locale();
+		s3 = render(c, (enum report_format)f, &l3);
+		setlocale(LC_NUMERIC, "C");
+		ck_assert_uint_eq(l1, l2);
+		ck_assert_uint_eq(l1, l3);
+		ck_assert(memcmp(s1, s2, l1) == 0);
+		ck_assert(memcmp(s1, s3, l1) == 0);
+		free(s1);
+		free(s2);
+		free(s3);
+	}
+	comparison_free(c);
+	comparison_free(d);
+}
+END_TEST
+
+/* The readable reports put the fusions first: every fusion sentence appears before the tables. */
+START_TEST(test_text_fusions_first)
+{
+	struct comparison *c = compare_paths(test_trace("llama8l_eager_sdpa.json.gz"),
+					     test_trace("llama8l_compiled_sdpa.json.gz"));
+	size_t len;
+	char *s = render(c, REPORT_TEXT, &len);
+	const char *fus = strstr(s, "Fusion differences ("), *top = strstr(s, "Largest differences");
+
+	ck_assert_ptr_nonnull(fus);
+	ck_assert_ptr_nonnull(top);
+	ck_assert(fus < top);
+	ck_assert_uint_gt(c->n_fusions, 0);
+	for (size_t i = 0; i < c->n_fusions; i++) {
+		const char *e = strstr(s, c->fusions[i].evidence);
+
+		ck_assert_ptr_nonnull(e);
+		ck_assert(e < top);
+	}
+	free(s);
+	comparison_free(c);
+}
+END_TEST
+
+/* A write error is reported, not ignored. */
+START_TEST(test_write_error)
+{
+	struct comparison *c = compare_names();
+	FILE *out = fopen("/dev/full", "w");
+
+	if (!out) {
+		fprintf(stderr, "/dev/full missing: write error not checked\n");
+		comparison_free(c);
+		return;
+	}
+	ck_assert_int_eq(report_write(out, c, REPORT_JSON), -1);
+	fclose(out);
+	comparison_free(c);
+}
+END_TEST
+
+static Suite *report_suite(void)
+{
+	Suite *s = suite_create("report");
+	TCase *tc = tcase_create("core");
+
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, test_number);
+	tcase_add_test(tc, test_number_locale);
+	tcase_add_test(tc, test_json_hostile_names);
+	tcase_add_test(tc, test_csv_quoting);
+	tcase_add_test(tc, test_text_terminal_safe);
+	tcase_add_test(tc, test_deterministic);
+	tcase_add_test(tc, test_text_fusions_first);
+	tcase_add_test(tc, test_write_error);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	return test_run(report_suite());
+}

@@ -1,0 +1,64 @@
+#!/bin/sh
+# report_csv.sh — --report csv read back with python3's csv module (a real RFC 4180 reader):
+# every table has its header, every row as many fields as the header, and the kernel names,
+# which hold commas, quotes and parentheses, come back exactly as in the JSON report.
+set -u
+A=examples/llama8l_eager_sdpa.json.gz
+B=examples/llama8l_compiled_sdpa.json.gz
+command -v python3 >/dev/null 2>&1 || { echo "python3 not found"; exit 77; }
+tmp=$(mktemp -d) || exit 1
+trap 'rm -rf "$tmp"' EXIT
+
+for pair in "$A $B" "tests/data/report/names_a.json tests/data/report/names_b.json"; do
+	# shellcheck disable=SC2086
+	"$FUSEDIFF" --report csv $pair >"$tmp/r.csv" 2>"$tmp/err" || { echo "csv: exit $?"; cat "$tmp/err"; exit 1; }
+	# shellcheck disable=SC2086
+	"$FUSEDIFF" --report json $pair >"$tmp/r.json" 2>"$tmp/err" || { echo "json: exit $?"; cat "$tmp/err"; exit 1; }
+	python3 - "$tmp/r.csv" "$tmp/r.json" <<'PY' || exit 1
+import csv, json, sys
+
+def unescape_json_name(s):
+    # the CSV writes control characters visibly (\n, \e, \xNN); JSON keeps them: compare like with like
+    out = []
+    for ch in s:
+        o = ord(ch)
+        if ch == "\n": out.append("\\n")
+        elif ch == "\t": out.append("\\t")
+        elif ch == "\r": out.append("\\r")
+        elif o == 0x1b: out.append("\\e")
+        elif o < 0x20 or o == 0x7f: out.append("\\x%02x" % o)
+        elif 0x80 <= o < 0xa0: out.append("".join("\\x%02x" % b for b in ch.encode("utf-8")))
+        else: out.append(ch)
+    return "".join(out)
+
+tables, header = {}, None
+with open(sys.argv[1], newline="", encoding="utf-8") as f:
+    for row in csv.reader(f):
+        if not row:
+            header = None
+            continue
+        if header is None:
+            assert row[0] == "table", row
+            header = row
+            continue
+        name = row[0]
+        assert len(row) == len(header), "%s: %d fields, header has %d: %r" % (name, len(row), len(header), row)
+        t = tables.setdefault(name, (header, []))
+        t[1].append(dict(zip(header, row)))
+assert set(tables) >= {"traces", "layers", "pairs", "classes"}, sorted(tables)
+doc = json.load(open(sys.argv[2], encoding="utf-8"))
+pairs = tables["pairs"][1]
+assert len(pairs) == len(doc["pairs"])
+for c, j in zip(pairs, doc["pairs"]):
+    for side in ("a_kernels", "b_kernels"):
+        want = " | ".join(unescape_json_name(k) for k in j[side])
+        assert c[side] == want, (c[side], want)
+    assert c["kind"] == j["kind"]
+    assert (c["ratio"] == "") == (j["ratio"] is None)
+assert len(tables.get("fusions", (None, []))[1]) == len(doc["fusions"])
+for c, j in zip(tables.get("fusions", (None, []))[1], doc["fusions"]):
+    assert c["fused_kernel"] == unescape_json_name(j["fused_kernel"])
+    assert c["evidence"] == j["evidence"]
+PY
+done
+exit 0

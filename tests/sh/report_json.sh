@@ -1,0 +1,102 @@
+#!/bin/sh
+# report_json.sh — --report json on the bundled examples: valid JSON (python3's parser), the
+# schema scripts rely on, the fusions the eager-vs-compiled pair must show, null for undefined
+# ratios, and byte-identical output across runs and locales (LC_ALL with a decimal comma).
+set -u
+A=examples/llama8l_eager_sdpa.json.gz
+B=examples/llama8l_compiled_sdpa.json.gz
+MI=examples/tracelens_sglang_dsr1-distill-llama8b_decode_bs16_mi300x.json.gz
+NV=examples/tracelens_sglang_dsr1-distill-llama8b_decode_bs16_b300.json.gz
+command -v python3 >/dev/null 2>&1 || { echo "python3 not found"; exit 77; }
+tmp=$(mktemp -d) || exit 1
+trap 'rm -rf "$tmp"' EXIT
+
+run() { # out args...
+	out=$1
+	shift
+	"$FUSEDIFF" "$@" >"$out" 2>"$tmp/err" || { echo "fusediff $*: exit $?"; cat "$tmp/err"; exit 1; }
+}
+run "$tmp/ab.json" --report json "$A" "$B"
+run "$tmp/sg.json" --report json "$MI" "$NV"
+run "$tmp/names.json" --report json tests/data/report/names_a.json tests/data/report/names_b.json
+for f in ab sg names; do
+	python3 -m json.tool "$tmp/$f.json" >/dev/null || { echo "$f.json is not valid JSON"; exit 1; }
+done
+
+python3 - "$tmp/ab.json" "$tmp/sg.json" "$tmp/names.json" <<'PY' || exit 1
+import json, sys
+ab, sg, names = (json.load(open(p, encoding="utf-8")) for p in sys.argv[1:4])
+
+def need(obj, keys, what):
+    missing = [k for k in keys if k not in obj]
+    assert not missing, "%s lacks %s" % (what, missing)
+
+for doc in (ab, sg, names):
+    need(doc, ["schema_version", "traces", "layers", "pairs", "fusions"], "report")
+    assert doc["schema_version"] == 1
+    assert len(doc["traces"]) == 2
+    for t in doc["traces"]:
+        need(t, ["label", "path", "platform", "gpu", "kernels", "gpu_time_us", "passes", "phases",
+                 "layers", "other_share"], "trace")
+        assert t["platform"] in ("AMD", "NVIDIA", "unknown")
+        need(t["phases"], ["prefill", "decode", "mixed"], "phases")
+    for l in doc["layers"]:
+        need(l, ["index", "phase", "a_us", "b_us", "delta_us", "ratio", "a_kernels", "b_kernels", "fusions"], "layer")
+    for p in doc["pairs"]:
+        need(p, ["layer", "position", "kind", "class", "atoms", "a_kernels", "b_kernels", "a_count", "b_count",
+                 "a_avg_us", "b_avg_us", "delta_us", "ratio"], "pair")
+        assert p["kind"] in ("match", "fused", "a_only", "b_only")
+        assert isinstance(p["a_kernels"], list) and isinstance(p["atoms"], list)
+    for f in doc["fusions"]:
+        need(f, ["fused_side", "fused_kernel", "unfused_kernels", "atoms", "occurrences", "layers", "a_us", "b_us",
+                 "delta_us", "evidence"], "fusion")
+        assert f["fused_side"] in ("A", "B")
+        assert isinstance(f["evidence"], str) and f["evidence"].endswith(".")
+
+# eager (A) vs compiled (B): B fuses the RMSNorm and SiLU·mul; GEMMs and attention match
+assert ab["phase"] == "prefill"
+assert [t["layers"] for t in ab["traces"]] == [8, 8]
+norm = [f for f in ab["fusions"] if f["fused_side"] == "B" and "rmsnorm" in f["atoms"]]
+assert norm, "no RMSNorm fusion by B"
+assert any("pow" in k for k in norm[0]["unfused_kernels"]) and any("rsqrt" in k for k in norm[0]["unfused_kernels"])
+act = [f for f in ab["fusions"] if f["fused_side"] == "B" and {"silu", "mul"} <= set(f["atoms"])]
+assert act, "no SiLU-mul fusion by B"
+assert any("silu" in k for k in act[0]["unfused_kernels"]) and any("Mul" in k for k in act[0]["unfused_kernels"])
+for p in ab["pairs"]:
+    if isinstance(p["layer"], int) and p["class"] in ("GEMM", "Attention"):
+        assert p["kind"] == "match" and p["fusion"] is None, p
+# per pass: the layer rows add up to the total
+assert abs(sum(l["a_us"] for l in ab["layers"]) - ab["a_us"]) < 0.01
+assert abs(sum(l["b_us"] for l in ab["layers"]) - ab["b_us"]) < 0.01
+
+# MI300X vs B300: no fusion of add or RMSNorm, no GEMM fusion
+assert sg["phase"] == "decode"
+for f in sg["fusions"]:
+    assert not {"add", "rmsnorm", "gemm"} & set(f["atoms"]), f["evidence"]
+
+# hostile names come back as they were (invalid bytes as visible \xNN), zero denominators as null
+kernels = {k for p in names["pairs"] for k in p["a_kernels"]}
+assert 'gemm_kernel<cutlass::half_t, 128, 64>(float, "quoted", a\\b)' in kernels, kernels
+assert "weird\x01ctl\x1b[31mred\x85c1" in kernels
+assert "bad_utf8_\\xff\\xfe_kernel" in kernels
+assert "newline\nname\ttab" in kernels
+assert any(p["ratio"] is None and p["a_us"] == 0 for p in names["pairs"])
+PY
+
+# deterministic: a second run, and runs in other locales, give the same bytes
+run "$tmp/ab2.json" --report json "$A" "$B"
+cmp -s "$tmp/ab.json" "$tmp/ab2.json" || { echo "two runs differ"; exit 1; }
+for loc in C.UTF-8 POSIX; do
+	LC_ALL=$loc run "$tmp/ab3.json" --report json "$A" "$B"
+	cmp -s "$tmp/ab.json" "$tmp/ab3.json" || { echo "LC_ALL=$loc changes the report"; exit 1; }
+done
+if command -v localedef >/dev/null 2>&1 && localedef -i de_DE -f ISO-8859-1 "$tmp/de_DE" >/dev/null 2>&1; then
+	for f in json csv text md; do
+		run "$tmp/c.$f" --report $f "$A" "$B"
+		LOCPATH=$tmp LC_ALL=de_DE run "$tmp/de.$f" --report $f "$A" "$B"
+		cmp -s "$tmp/c.$f" "$tmp/de.$f" || { echo "LC_ALL=de_DE changes the $f report"; diff "$tmp/c.$f" "$tmp/de.$f" | head; exit 1; }
+	done
+else
+	echo "no locale with a decimal comma could be made: checked C.UTF-8 and POSIX only"
+fi
+exit 0
