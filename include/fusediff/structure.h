@@ -8,11 +8,19 @@
  * its reduce), or an eager run of aten kernels that together form one op (HF RMSNorm:
  * pow, mean, add, rsqrt, mul, mul with casts).
  *
- * Passes come from, in order: --pass REGEX; GPU annotations (gpu_user_annotation); CPU
- * annotations mapped to kernels through the launch correlation; the repetition of the layer
- * structure; else the whole trace is one pass. Layers come from nn.Module annotations,
- * attention anchors, or the period of the op-class sequence — and the same model gives the
- * same layer count on any vendor. */
+ * Passes come from annotations (record_function ranges; only those matching --pass REGEX when
+ * given): a kernel belongs to the annotation whose CPU range contains its launch event (found
+ * through the correlation id), else to the gpu_user_annotation range on its stream. Nested
+ * annotations give one pass each unless they are containers (ProfilerStep#N around a prefill
+ * and decodes); SGLang's execute_... with step[DECODE] inside is one pass; Inductor's
+ * "## ... ##" ranges are never passes. Without annotations, passes come from the repetition of
+ * the layer structure, else the whole trace is one pass. Kernels of a pass on several streams
+ * are merged by time, step by step, so no step is split.
+ *
+ * Layers come from nn.Module annotations, attention anchors, or the period of the op sequence
+ * — and the same model gives the same layer count on any vendor. Whatever the source, a layer
+ * starts at its input norm together with an immediately preceding residual add, so eager,
+ * compiled and vendor-fused traces cut at the same logical place (details in layers.c). */
 #ifndef FUSEDIFF_STRUCTURE_H
 #define FUSEDIFF_STRUCTURE_H
 
@@ -101,8 +109,11 @@ struct side_opts {
 	const char *pass_regex; /* NULL: automatic */
 };
 
-/* Classify and structure trace t. Owned by caller: release with side_clear().
- * Errors: an invalid --pass regex; a regex that matches no annotation. */
+/* Classify and structure trace t (borrowed: it must outlive s). Owned by caller: release with
+ * side_clear(). Every kernel of t is in exactly one pass's prologue, layer or epilogue, or is
+ * counted in n_unassigned. Linear in the number of kernels, n log n where it sorts.
+ * Errors: an invalid --pass regex ("--pass '(': invalid regular expression: ..."); a regex
+ * that matches no annotation, or only annotations without kernels. */
 int side_build(struct side *s, const struct trace *t, const struct classifier *c,
 	       const struct side_opts *o, struct fd_error *err);
 void side_clear(struct side *s);
