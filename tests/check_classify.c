@@ -80,11 +80,10 @@ START_TEST(test_real_names)
 		if (strcmp(class_name(ki.cls), f[0]) != 0 || strcmp(ab, want_ab) != 0 ||
 		    ki.aux != aux || ki.decode_attn != decode ||
 		    (prim == NULL) != (ki.prim == NULL) || (prim && strcmp(prim, ki.prim) != 0)) {
-			fprintf(stderr,
-				"kernels.tsv:%d: %s: got %s %s%s%s prim=%s, want %s %s %s prim=%s\n",
+			fprintf(stderr, "kernels.tsv:%d: %s: got %s %s%s%s prim=%s, want:\n",
 				lineno, ki.short_name, class_name(ki.cls), ab, ki.aux ? " aux" : "",
-				ki.decode_attn ? " decode" : "", ki.prim ? ki.prim : "-", f[0],
-				want_ab, f[2], f[3]);
+				ki.decode_attn ? " decode" : "", ki.prim ? ki.prim : "-");
+			fprintf(stderr, "    %s %s %s prim=%s\n", f[0], want_ab, f[2], f[3]);
 			failed++;
 		}
 		checked++;
@@ -129,7 +128,8 @@ static void check_other_share(const char *path)
 		time[best] = -1;
 		shown++;
 	}
-	ck_assert_msg(tc.other_share < 0.10, "%s: Other share %.1f%%", path, 100.0 * tc.other_share);
+	ck_assert_msg(tc.other_share < 0.10, "%s: Other share %.1f%%", path,
+		      100.0 * tc.other_share);
 	free(time);
 	trace_classes_clear(&tc);
 	trace_free(t);
@@ -147,7 +147,7 @@ START_TEST(test_other_share_large)
 	const char *p = test_shared_trace("llama3_8b_shape_eager_sdpa.json.gz");
 
 	if (!p) {
-		fprintf(stderr, "llama3_8b_shape trace not found next to the checkout: not checked\n");
+		fprintf(stderr, "llama3_8b_shape trace not next to the checkout: not checked\n");
 		return;
 	}
 	check_other_share(p);
@@ -212,8 +212,10 @@ END_TEST
 START_TEST(test_hf_pairs_symmetric)
 {
 	static const char *const pairs[][2] = {
-		{ "tracelens_qwen1.5-0.5b_hf_mi300x.json.gz", "tracelens_qwen1.5-0.5b_hf_h100.json.gz" },
-		{ "tracelens_bert-small_hf_mi300x.json.gz", "tracelens_bert-small_hf_h100.json.gz" },
+		{ "tracelens_qwen1.5-0.5b_hf_mi300x.json.gz",
+		  "tracelens_qwen1.5-0.5b_hf_h100.json.gz" },
+		{ "tracelens_bert-small_hf_mi300x.json.gz",
+		  "tracelens_bert-small_hf_h100.json.gz" },
 	};
 
 	for (size_t p = 0; p < 2; p++) {
@@ -225,12 +227,12 @@ START_TEST(test_hf_pairs_symmetric)
 		for (int c = 0; c < CLASS_COUNT; c++) {
 			size_t hi = a[c] > b[c] ? a[c] : b[c], lo = a[c] > b[c] ? b[c] : a[c];
 
-			fprintf(stderr, "%s %s: %zu vs %zu\n", p ? "BERT" : "Qwen1.5", class_name(c),
-				a[c], b[c]);
+			fprintf(stderr, "%s %s: %zu vs %zu\n", p ? "BERT" : "Qwen1.5",
+				class_name(c), a[c], b[c]);
 			if (c == CLASS_COPY) /* memcpy/memset differ between the runtimes */
 				continue;
-			ck_assert_msg(hi - lo <= 1 + hi / 50, "%s vs %s: %s %zu vs %zu", pairs[p][0],
-				      pairs[p][1], class_name(c), a[c], b[c]);
+			ck_assert_msg(hi - lo <= 1 + hi / 50, "%s vs %s: %s %zu vs %zu",
+				      pairs[p][0], pairs[p][1], class_name(c), a[c], b[c]);
 		}
 	}
 }
@@ -296,7 +298,8 @@ START_TEST(test_inductor_names)
 		classify_kernel(c, cases[i].name, NULL, &ki);
 		atoms_format(ki.atoms, "+", ab, sizeof ab);
 		atoms_format(parse_atoms(cases[i].atoms), "+", want, sizeof want);
-		ck_assert_msg(strcmp(class_name(ki.cls), cases[i].cls) == 0 && strcmp(ab, want) == 0,
+		ck_assert_msg(strcmp(class_name(ki.cls), cases[i].cls) == 0 &&
+				      strcmp(ab, want) == 0,
 			      "%s: got %s %s, want %s %s", cases[i].name, class_name(ki.cls), ab,
 			      cases[i].cls, want);
 		ck_assert_int_eq(ki.rule, RULE_INDUCTOR);
@@ -326,7 +329,8 @@ START_TEST(test_names_and_atoms)
 					      ATOM_BIT(ATOM_QUANT),
 				      "+", buf, sizeof buf),
 			 "rmsnorm+add+quant");
-	ck_assert_str_eq(atoms_format(ATOM_BIT(ATOM_SILU) | ATOM_BIT(ATOM_MUL), ", ", buf, sizeof buf),
+	ck_assert_str_eq(atoms_format(ATOM_BIT(ATOM_SILU) | ATOM_BIT(ATOM_MUL), ", ", buf,
+				      sizeof buf),
 			 "mul, silu");
 	/* truncation keeps whole atom names */
 	ck_assert_str_eq(atoms_format(ATOM_BIT(ATOM_ADD) | ATOM_BIT(ATOM_RMSNORM), "+", buf, 12),
@@ -438,7 +442,8 @@ START_TEST(test_bad_rules)
 {
 	expect_error("tests/data/rules/bad_class.rules", "line 5: unknown class 'gem'");
 	expect_error("tests/data/rules/bad_atom.rules", "line 1: unknown atom 'addd'");
-	expect_error("tests/data/rules/bad_regex.rules", "line 2: bad regular expression '(nvjet': ");
+	expect_error("tests/data/rules/bad_regex.rules",
+		     "line 2: bad regular expression '(nvjet': ");
 	expect_error("tests/data/rules/bad_flag.rules",
 		     "line 1: unknown flag 'auxx' (expected aux, decode, op=REGEX or prim=NAME)");
 	expect_error("tests/data/rules/short_line.rules",
@@ -447,79 +452,35 @@ START_TEST(test_bad_rules)
 }
 END_TEST
 
-/* Display names: demangled, short, distinguishing. */
+/* Display names: demangled, short, distinguishing (tests/data/classify/short_names.tsv). */
 START_TEST(test_short_names)
 {
-	static const struct {
-		const char *name, *op, *want;
-	} cases[] = {
-		{ "void at::native::elementwise_kernel<128, 4, at::native::gpu_kernel_impl_nocast<"
-		  "at::native::BinaryFunctor<c10::BFloat16, c10::BFloat16, c10::BFloat16, "
-		  "at::native::binary_internal::MulFunctor<float> > >(at::TensorIteratorBase&, "
-		  "at::native::BinaryFunctor<c10::BFloat16, c10::BFloat16, c10::BFloat16, "
-		  "at::native::binary_internal::MulFunctor<float> > const&)::{lambda(int)#1}>(int, "
-		  "at::native::gpu_kernel_impl_nocast<at::native::BinaryFunctor<c10::BFloat16, "
-		  "c10::BFloat16, c10::BFloat16, at::native::binary_internal::MulFunctor<float> > >"
-		  "(at::TensorIteratorBase&, at::native::BinaryFunctor<c10::BFloat16, c10::BFloat16, "
-		  "c10::BFloat16, at::native::binary_internal::MulFunctor<float> > const&)::"
-		  "{lambda(int)#1})",
-		  "aten::mul", "elementwise_kernel<MulFunctor>" },
-		{ "_ZN5aiter24add_rmsnorm_quant_kernelIDF16bDF16bLi256ELi16ELb1ELb0ELb1ELi1EEEvPT0_"
-		  "PT_PfS4_S4_S4_diiiiiiib",
-		  NULL, "add_rmsnorm_quant_kernel" },
-		{ "nvjet_sm90_tst_64x8_64x16_2x1_v_bz_splitK_TNT", "aten::mm",
-		  "nvjet_sm90_tst_64x8_64x16_2x1_v_bz_splitK_TNT" },
-		{ "Cijk_Alik_Bljk_BBS_BH_Bias_HA_S_SAV_UserArgs_MT64x16x128_MI16x16x1_SN_LDSB1_AFC1_"
-		  "AFEM1_AFEM1_ASEM1_CLR1_CADS0_DTLA0_DTLB0_DTVA0_DTVB0_EPS0_FDSI0_GRPM1_GRVWA8",
-		  NULL, "Cijk_Alik_Bljk_BBS_BH_..._MT64x16x128" },
-		{ "Cijk_Alik_Bljk_B_BS_BH_Bias_HA_S_SAV_UserArgs_MT256x128x64_MI16x16x1_SN_LDSB1",
-		  "aten::mm", "Cijk_Alik_Bljk_B_BS_BH_..._MT256x128x64" },
-		{ "void cutlass::Kernel2<cutlass_80_simt_sgemm_128x32_8x5_tn_align1>(cutlass_80_simt_"
-		  "sgemm_128x32_8x5_tn_align1::Params)",
-		  "aten::bmm", "cutlass_80_simt_sgemm_128x32_8x5_tn_align1" },
-		{ "std::enable_if<true, void>::type internal::gemvx::kernel<int, int, __nv_bfloat16, "
-		  "__nv_bfloat16, __nv_bfloat16, float, true, true, true, false, 7, false, "
-		  "cublasGemvParamsEx<int, cublasGemvTensorStridedBatched<__nv_bfloat16 const>, "
-		  "cublasGemvTensorStridedBatched<__nv_bfloat16 const>, "
-		  "cublasGemvTensorStridedBatched<__nv_bfloat16>, float> >(cublasGemvParamsEx<int, "
-		  "cublasGemvTensorStridedBatched<__nv_bfloat16 const>, "
-		  "cublasGemvTensorStridedBatched<__nv_bfloat16 const>, "
-		  "cublasGemvTensorStridedBatched<__nv_bfloat16>, float>)",
-		  "aten::bmm", "gemvx::kernel" },
-		{ "kernel_cutlass_kernel_flashinfernormkernelsfused_add_rmsnormFusedAddRMSNormKernel_"
-		  "object_at__tensorptrbf16gmemalign128o409640961_tensorptrbf16gmemalign128o40964096"
-		  "1_tensorptrbf16gmemalign_0",
-		  NULL, "FusedAddRMSNormKernel" },
-		/* a mangling the demangler does not know (Tn): still a readable name */
-		{ "_ZN7sgl_hip10activation18act_and_mul_kernelI14__hip_bfloat16TnPFT_RKS3_EXadL_Z4si"
-		  "luIS2_ES3_S5_EEEEvPS3_PS4_i",
-		  NULL, "act_and_mul_kernel<silu>" },
-		/* mangled and truncated by the profiler */
-		{ "_ZN7cutlass13device_kernelIN2at4cuda6detail25enable_3x_kernel_for_sm9xINS_4gemm6"
-		  "kernel13GemmUniversalINS5_17GroupProblemShapeIN4cute5tupleIJiiiEEEEENS5_10collectiv"
-		  "e13CollectiveMmaINS5_39MainloopSm90ArrayTmaGmmaWarpSpecializedILi4ENSA_IJNS9_1CILi2"
-		  "EEENSG_ILi1EEESI_EEENS5_40KernelPtrArrayTmaWarpSpecializedPingpongEEENSA_IJNSG_ILi6",
-		  "aten::_grouped_mm", "device_kernel<GemmUniversal, GroupProblemShape, Pingpong>" },
-		{ "void at::native::vectorized_elementwise_kernel<4, at::native::CUDAFunctorOnSelf_add<"
-		  "float>, std::array<char*, 2ul> >(int, at::native::CUDAFunctorOnSelf_add<float>, "
-		  "std::array<char*, 2ul>)",
-		  NULL, "vectorized_elementwise_kernel<CUDAFunctorOnSelf_add>" },
-		/* a generic kernel that says nothing more: the operator says what it is */
-		{ "void at::native::vectorized_elementwise_kernel<4, at::native::(anonymous namespace)::"
-		  "launch_clamp_scalar(at::TensorIteratorBase&, c10::Scalar, c10::Scalar, "
-		  "at::native::detail::ClampLimits)::{lambda()#1}::operator()() const::{lambda(long)#1}"
-		  ", std::array<char*, 2ul> >(int, long)",
-		  "aten::clamp_", "vectorized_elementwise_kernel<clamp_>" },
-	};
 	struct classifier *c = new_classifier(NULL);
+	FILE *fp = fopen(test_path("tests/data/classify/short_names.tsv"), "r");
+	char *line = NULL;
+	size_t cap = 0;
+	int checked = 0;
 
-	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+	ck_assert_ptr_nonnull(fp);
+	while (getline(&line, &cap, fp) > 0) {
+		char *f[3], *p = line;
 		struct kernel_info ki;
+		int nf = 0;
 
-		classify_kernel(c, cases[i].name, cases[i].op, &ki);
-		ck_assert_str_eq(ki.short_name, cases[i].want);
+		line[strcspn(line, "\n")] = '\0';
+		if (line[0] == '#' || !line[0])
+			continue;
+		while (nf < 3 && (f[nf] = strsep(&p, "\t")))
+			nf++;
+		ck_assert_int_eq(nf, 3);
+		classify_kernel(c, f[2], strcmp(f[1], "-") ? f[1] : NULL, &ki);
+		ck_assert_str_eq(ki.short_name, f[0]);
 		kernel_info_clear(&ki);
+		checked++;
 	}
+	ck_assert_int_ge(checked, 10);
+	free(line);
+	fclose(fp);
 	classifier_free(c);
 }
 END_TEST

@@ -146,7 +146,8 @@ struct trace_classes {
 void classify_trace(const struct classifier *c, const struct trace *t, struct trace_classes *out);
 void trace_classes_clear(struct trace_classes *tc);
 
-static inline const struct kernel_info *trace_classes_get(const struct trace_classes *tc, size_t kernel)
+static inline const struct kernel_info *trace_classes_get(const struct trace_classes *tc,
+							   size_t kernel)
 {
 	return &tc->infos[tc->info_of[kernel]];
 }

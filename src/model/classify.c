@@ -332,7 +332,8 @@ static void add_builtins(struct classifier *c)
 			die("built-in rule %zu: bad pattern /%s/: %s", i, b->pattern, msg);
 		if (b->op) {
 			if (compile(&r.op_re, b->op, msg, sizeof msg) < 0)
-				die("built-in rule %zu: bad operator pattern /%s/: %s", i, b->op, msg);
+				die("built-in rule %zu: bad operator pattern /%s/: %s", i, b->op,
+				    msg);
 			r.has_op = 1;
 		}
 		r.cls = b->cls;
@@ -422,8 +423,8 @@ static int parse_line(char *line, const char *origin, struct rule *out, char *ms
 			free(r.prim_owned); /* a repeated prim= replaces the first */
 			r.prim = r.prim_owned = xstrdup(f + 5);
 		} else {
-			snprintf(msg, cap, "unknown flag '%s' (expected aux, decode, op=REGEX or prim=NAME)",
-				 f);
+			snprintf(msg, cap, "unknown flag '%s' (expected %s)", f,
+				 "aux, decode, op=REGEX or prim=NAME");
 			free(r.prim_owned);
 			return -1;
 		}
@@ -564,10 +565,11 @@ static int match_range(const struct classifier *c, size_t from, size_t to, const
 
 static int is_generic_template(const char *s)
 {
-	static const char *const generic[] = { "elementwise_kernel", "vectorized_elementwise_kernel",
-					       "unrolled_elementwise_kernel",
-					       "elementwise_kernel_manual_unroll",
-					       "elementwise_kernel_with_index", "reduce_kernel" };
+	static const char *const generic[] = {
+		"elementwise_kernel",		    "vectorized_elementwise_kernel",
+		"unrolled_elementwise_kernel",	    "elementwise_kernel_manual_unroll",
+		"elementwise_kernel_with_index", "reduce_kernel",
+	};
 
 	for (size_t i = 0; i < sizeof generic / sizeof generic[0]; i++)
 		if (strcmp(s, generic[i]) == 0)
@@ -601,7 +603,8 @@ void classify_kernel(const struct classifier *c, const char *kernel_name, const 
 	if ((ri = match_range(c, 0, c->n_user, text, raw, op_name)) < 0 &&
 	    inductor_decode(kernel_name, &out->cls, &out->atoms) == 0) {
 		/* decided by the Inductor decoder */
-	} else if (ri >= 0 || (ri = match_range(c, c->n_user, c->n_rules, text, raw, op_name)) >= 0) {
+	} else if (ri >= 0 ||
+		   (ri = match_range(c, c->n_user, c->n_rules, text, raw, op_name)) >= 0) {
 		const struct rule *r = &c->rules[ri];
 
 		out->rule = ri;
@@ -700,7 +703,8 @@ void classify_trace(const struct classifier *c, const struct trace *t, struct tr
 
 	for (size_t k = 0; k < t->n_kernels; k++) {
 		const struct trace_kernel *tk = &t->kernels[k];
-		const struct trace_op *op = tk->external_id ? trace_find_op(t, tk->external_id) : NULL;
+		const struct trace_op *op =
+			tk->external_id ? trace_find_op(t, tk->external_id) : NULL;
 		uint32_t opid = op ? op->name : UINT32_MAX;
 		size_t h = (size_t)slot_hash(tk->name, opid, tk->kind) & (cap - 1);
 
@@ -710,8 +714,8 @@ void classify_trace(const struct classifier *c, const struct trace *t, struct tr
 		if (tab[h].info == UINT32_MAX) {
 			struct kernel_info ki;
 
-			classify_kernel(c, trace_str(t, tk->name), op ? trace_str(t, op->name) : NULL,
-					&ki);
+			classify_kernel(c, trace_str(t, tk->name),
+					op ? trace_str(t, op->name) : NULL, &ki);
 			if (tk->kind != KIND_KERNEL) {
 				ki.cls = CLASS_COPY;
 				ki.atoms = A(COPY);

@@ -204,7 +204,8 @@ int inductor_decode(const char *name, uint8_t *cls, atom_set *atoms)
 	}
 
 	/* whole-op patterns first; each consumes the primitives it is made of */
-	if ((f & FB(F_RMS_NORM)) || ((f & FB(F_MEAN)) && (f & FB(F_RSQRT)) && !(f & FB(F_VAR_MEAN)))) {
+	if ((f & FB(F_RMS_NORM)) ||
+	    ((f & FB(F_MEAN)) && (f & FB(F_RSQRT)) && !(f & FB(F_VAR_MEAN)))) {
 		a |= A(RMSNORM);
 		f &= ~(FB(F_RMS_NORM) | FB(F_MEAN) | FB(F_POW) | FB(F_RSQRT) | FB(F_MUL));
 	}

@@ -44,9 +44,10 @@ static const char *telling_arg(const char *s, size_t len, size_t *outlen)
 	static const char *const suffixes[] = { "_kernel_cuda", "Functor", "_functor", "Ops",
 						"_kernel_impl", "KernelImpl", "_kernel", "Op" };
 	/* wrappers that only carry the telling functor inside them */
-	static const char *const plumbing[] = { "gpu_kernel_impl", "BinaryFunctor", "AUnaryFunctor",
-						"BUnaryFunctor", "UnaryOpFunctor", "gpu_index_kernel",
-						"func_wrapper_t", "ReduceOp" };
+	static const char *const plumbing[] = {
+		"gpu_kernel_impl", "BinaryFunctor",    "AUnaryFunctor",	 "BUnaryFunctor",
+		"UnaryOpFunctor",  "gpu_index_kernel", "func_wrapper_t", "ReduceOp",
+	};
 	const int n_suffixes = (int)(sizeof suffixes / sizeof suffixes[0]);
 	const char *best = NULL;
 	size_t best_len = 0;
@@ -72,11 +73,13 @@ static const char *telling_arg(const char *s, size_t len, size_t *outlen)
 			int skip = j - i >= 8 && memcmp(s + i, "launch_", 7) == 0;
 
 			for (size_t k = 0; k < sizeof plumbing / sizeof plumbing[0]; k++)
-				if (strlen(plumbing[k]) == j - i && memcmp(s + i, plumbing[k], j - i) == 0)
+				if (strlen(plumbing[k]) == j - i &&
+				    memcmp(s + i, plumbing[k], j - i) == 0)
 					skip = 1;
 			if (skip)
 				break;
-			if (j - i > sl && memcmp(s + j - sl, suffixes[r], sl) == 0 && r < best_rank) {
+			if (j - i > sl && memcmp(s + j - sl, suffixes[r], sl) == 0 &&
+			    r < best_rank) {
 				best = s + i;
 				best_len = j - i;
 				best_rank = r;
@@ -335,7 +338,7 @@ char *names_short(const char *name, char *buf, size_t cap)
 		const char *t = telling_arg(targs, (size_t)(targs_end - targs), &tl);
 
 		if (!t && n < 12 && (strstr(buf, "Kernel") || strstr(buf, "kernel"))) {
-			/* generic wrapper (cutlass::Kernel2<...>): show its first template argument */
+			/* generic wrapper (Kernel<...>): show its first template argument */
 			t = targs;
 			while (t < targs_end && !is_ident(*t))
 				t++;

@@ -31,10 +31,12 @@ const struct builtin_rule classify_builtin_rules[] = {
 	  "kv_?cache_?(write|store|update|append)|append_paged_kv_cache|AppendPagedKVCache"),
 
 	/* Norms; fused forms first (aiter add_rmsnorm_quant, flashinfer FusedAddRMSNorm). */
-	R(NORM, A(ADD) | A(RMSNORM) | A(QUANT), "add_?rms_?norm_?quant|fused_add_rms_?norm[a-z_]*quant"),
+	R(NORM, A(ADD) | A(RMSNORM) | A(QUANT),
+	  "add_?rms_?norm_?quant|fused_add_rms_?norm[a-z_]*quant"),
 	R(NORM, A(RMSNORM) | A(QUANT), "rms_?norm[a-z0-9_]*quant"),
 	R(NORM, A(ADD) | A(RMSNORM), "add_?rms_?norm|residual_?add_?rms_?norm|skip_?rms_?norm"),
-	R(NORM, A(ADD) | A(LAYERNORM), "add_?layer_?norm|residual_?add_?layer_?norm|skip_?layer_?norm"),
+	R(NORM, A(ADD) | A(LAYERNORM),
+	  "add_?layer_?norm|residual_?add_?layer_?norm|skip_?layer_?norm"),
 	RP(NORM, A(RMSNORM), "rms_?norm", "rms_norm"),
 	RP(NORM, A(LAYERNORM), "layer_?norm|group_?norm", "layer_norm"),
 
@@ -83,8 +85,8 @@ const struct builtin_rule classify_builtin_rules[] = {
 	RO(SAMPLING, A(TOPK), "bitonicSort|radixSort|sort", "^aten::topk$", "topk"),
 	RP(SAMPLING, A(TOPK), "gatherTopK|sbtopk|mbtopk|radixSelect|topk", "topk"),
 	RP(SORT, A(OTHER),
-	   "radixSort|bitonicSort|segmented_?sort|radix_?sort|merge_?sort|sort_?kernel|sortKeyValue|"
-	   "onesweep",
+	   "radixSort|bitonicSort|segmented_?sort|radix_?sort|merge_?sort|sort_?kernel|"
+	   "sortKeyValue|onesweep",
 	   "sort"),
 
 	/* RoPE before embedding: "rotary_embedding". */
@@ -147,10 +149,12 @@ const struct builtin_rule classify_builtin_rules[] = {
 
 	/* Elementwise arithmetic, by functor. */
 	RP(ELEMENTWISE, A(MUL), "MulFunctor|mul_kernel|MulScalarFunctor", "mul"),
-	RP(ELEMENTWISE, A(ADD), "CUDAFunctor_add|CUDAFunctorOnSelf_add|AddFunctor|add_kernel", "add"),
+	RP(ELEMENTWISE, A(ADD), "CUDAFunctor_add|CUDAFunctorOnSelf_add|AddFunctor|add_kernel",
+	   "add"),
 	RP(ELEMENTWISE, A(OTHER), "DivFunctor|div_true|div_floor|div_trunc|div_kernel", "div"),
 	RP(ELEMENTWISE, A(OTHER), "neg_kernel", "neg"),
-	RP(ELEMENTWISE, A(OTHER), "pow_tensor_scalar|pow_tensor_tensor|pow_kernel|pow_scalar", "pow"),
+	RP(ELEMENTWISE, A(OTHER), "pow_tensor_scalar|pow_tensor_tensor|pow_kernel|pow_scalar",
+	   "pow"),
 	RP(ELEMENTWISE, A(OTHER), "rsqrt_kernel", "rsqrt"),
 	RP(ELEMENTWISE, A(OTHER), "sqrt_kernel", "sqrt"),
 	RP(ELEMENTWISE, A(OTHER), "exp_kernel|exp2_kernel", "exp"),
@@ -174,4 +178,5 @@ const struct builtin_rule classify_builtin_rules[] = {
 	  "pointwise|elementwise"),
 };
 
-const size_t classify_n_builtin_rules = sizeof classify_builtin_rules / sizeof classify_builtin_rules[0];
+const size_t classify_n_builtin_rules =
+	sizeof classify_builtin_rules / sizeof classify_builtin_rules[0];
