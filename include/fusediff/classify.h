@@ -100,13 +100,15 @@ struct kernel_info {
 	const char *prim; /* the elementary eager operation when the kernel is one ("pow", "mean",
 			     "rsqrt", "mul", "add", "neg", "cat", "cos", "sin", "silu", "copy",
 			     "cast", "softmax", ...), from the operator or kernel name; NULL
-			     otherwise. Static storage. Lets structure.c recognise eager runs. */
+			     otherwise. Borrowed: static, or owned by the classifier (prim= of a
+			     user rule). Lets structure.c recognise eager runs. */
 	int rule; /* index of the rule that decided (classifier_rule_text()); RULE_INDUCTOR,
 		     RULE_OPERATOR (the launching aten operator) or RULE_NONE (class Other) */
 	char *short_name; /* display name, escaped-safe not guaranteed (escape when showing) */
 	char *demangled;  /* full demangled name; NULL when the trace name was not mangled */
 };
 
+/* Compiled rules. Read-only once made: several threads may classify with one classifier. */
 struct classifier;
 
 /* A classifier with the built-in rules, then the per-user default file when it exists, then
