@@ -236,15 +236,14 @@ END_TEST
 
 /* A layer starts at its input norm with the residual add before it, on every side: eager Llama
  * (add, then the RMSNorm run), torch.compile (one add+rmsnorm kernel) and SGLang (fused
- * add+RMSNorm); the last layer ends with the down GEMM and the final add+norm is the epilogue.
- * (Not the SGLang MI300X trace: its graph-replay timestamps are attached to the wrong kernels,
- * so that sorted by time a few of its layers are out of order.) */
+ * add+RMSNorm); the last layer ends with the down GEMM and the final add+norm is the epilogue. */
 START_TEST(test_cut_rule)
 {
 	static const char *const files[] = {
 		"llama8l_eager_sdpa.json.gz",
 		"llama8l_eager_mathattn.json.gz",
 		"llama8l_compiled_sdpa.json.gz",
+		"tracelens_sglang_dsr1-distill-llama8b_decode_bs16_mi300x.json.gz",
 		"tracelens_sglang_dsr1-distill-llama8b_decode_bs16_b300.json.gz",
 	};
 	struct fixture f;
@@ -391,8 +390,7 @@ START_TEST(test_aux_steps)
 	ck_assert_uint_eq(n, 32);
 	done(&f);
 
-	/* MI300X: every reduce that follows its QKV kernel is in the QKV's step, never a step of
-	 * its own. (The trace's graph-replay timestamps put a few kernels out of order.) */
+	/* MI300X: paged attention is QKV + reduce, one step in every layer */
 	n = 0;
 	build_file(&f, test_trace("tracelens_sglang_dsr1-distill-llama8b_decode_bs16_mi300x.json.gz"));
 	for (size_t j = 0; j < f.s.n_steps; j++) {
@@ -409,7 +407,7 @@ START_TEST(test_aux_steps)
 			n++;
 		}
 	}
-	ck_assert_uint_ge(n, 31);
+	ck_assert_uint_eq(n, 32);
 	done(&f);
 
 	/* eager: cuDNN attention with its workspace memset (prefill) or its reduction kernel
@@ -737,7 +735,7 @@ static Suite *suite(void)
 	tcase_add_loop_test(tc, test_real_counts, 0, sizeof real / sizeof real[0]);
 	tcase_add_test(tc, test_large_shared_trace);
 	tcase_add_test(tc, test_pass_sources);
-	tcase_add_loop_test(tc, test_cut_rule, 0, 4);
+	tcase_add_loop_test(tc, test_cut_rule, 0, 5);
 	tcase_add_test(tc, test_qk_norms);
 	tcase_add_loop_test(tc, test_eager_runs, 0, 2);
 	tcase_add_test(tc, test_aux_steps);

@@ -409,6 +409,7 @@ int trace_finish(struct trace *t, int32_t want, struct fd_error *err)
 			     t->path);
 		return -1;
 	}
+	trace_repair_graph_times(t); /* kernels are still in listed order here */
 	sort_array(t->kernels, t->n_kernels, sizeof *t->kernels, cmp_kernel);
 	sort_array(t->launches, t->n_launches, sizeof *t->launches, cmp_launch);
 	sort_array(t->ops, t->n_ops, sizeof *t->ops, cmp_op);

@@ -12,6 +12,10 @@ void trace_add_range(struct trace *t, const struct trace_range *r);
 void trace_add_device(struct trace *t, const struct trace_device *d);
 void trace_add_meta(struct trace *t, uint32_t key, uint32_t value);
 void trace_count_category(struct trace *t, uint32_t cat);
+/* Kernels of one graph launch whose times are attached to the wrong kernels (listed order
+ * and time order disagree) get the group's time slots in listed order (graph_times.c).
+ * Returns how many kernels were changed; adds a warning when any was. */
+size_t trace_repair_graph_times(struct trace *t);
 /* After the last event: make times relative, select the device, sort, detect the platform.
  * Fails when no kernel is left. */
 int trace_finish(struct trace *t, int32_t device, struct fd_error *err);

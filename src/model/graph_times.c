@@ -1,0 +1,80 @@
+/* graph_times.c — repair the times of graph-replayed kernels that a profiler attached to the
+ * wrong kernels.
+ *
+ * All kernels of one CUDA/HIP graph launch share the launch's correlation id. A stream runs
+ * them one after the other in launch order, and the trace lists them in launch order. In the
+ * SGLang MI300X trace (ROCm graph replay) the (ts, dur) pairs are those of the right time
+ * slots but attached to the wrong kernels: sorted by time, a layer reads "norm, act_and_mul,
+ * GEMM, norm, GEMM, rope, ..." and a rotary-embedding kernel lasts 94 us where its 31 siblings
+ * last 5 us. Listed in launch order, the names are right; sorted by start, the slots are right.
+ * So for each (stream, correlation) group whose listed order disagrees with its time order, the
+ * kernels in listed order get the group's time slots in time order. Groups whose listed order
+ * agrees with time (every CUDA trace here) are left alone. */
+#include <stdlib.h>
+
+#include "trace_build.h"
+
+struct gkey {
+	int64_t corr;
+	int32_t stream;
+	uint32_t i; /* index in listed order */
+};
+
+static int cmp_gkey(const void *pa, const void *pb)
+{
+	const struct gkey *x = pa, *y = pb;
+	int r;
+
+	if ((r = CMP(x->stream, y->stream)) || (r = CMP(x->corr, y->corr)))
+		return r;
+	return CMP(x->i, y->i);
+}
+
+struct slot {
+	int64_t start, dur;
+};
+
+static int cmp_slot(const void *pa, const void *pb)
+{
+	const struct slot *x = pa, *y = pb;
+	int r = CMP(x->start, y->start);
+
+	return r ? r : CMP(x->dur, y->dur);
+}
+
+size_t trace_repair_graph_times(struct trace *t)
+{
+	struct gkey *k = xmalloc((t->n_kernels ? t->n_kernels : 1) * sizeof *k);
+	struct slot *s = xmalloc((t->n_kernels ? t->n_kernels : 1) * sizeof *s);
+	size_t n = 0, fixed = 0, groups = 0;
+
+	for (size_t i = 0; i < t->n_kernels; i++)
+		if (t->kernels[i].correlation != 0)
+			k[n++] = (struct gkey){ t->kernels[i].correlation, t->kernels[i].stream, (uint32_t)i };
+	if (n)
+		qsort(k, n, sizeof *k, cmp_gkey);
+	for (size_t g = 0, e; g < n; g = e) {
+		int ordered = 1;
+
+		for (e = g + 1; e < n && k[e].stream == k[g].stream && k[e].corr == k[g].corr; e++)
+			if (t->kernels[k[e].i].start < t->kernels[k[e - 1].i].start)
+				ordered = 0;
+		if (ordered)
+			continue;
+		for (size_t j = g; j < e; j++)
+			s[j - g] = (struct slot){ t->kernels[k[j].i].start, t->kernels[k[j].i].dur };
+		qsort(s, e - g, sizeof *s, cmp_slot);
+		for (size_t j = g; j < e; j++) {
+			t->kernels[k[j].i].start = s[j - g].start;
+			t->kernels[k[j].i].dur = s[j - g].dur;
+		}
+		fixed += e - g;
+		groups++;
+	}
+	if (fixed)
+		trace_warn(t, "the times of %zu kernels of %zu graph launch%s disagreed with their launch "
+			      "order: reassigned in stream order", fixed, groups, groups == 1 ? "" : "es");
+	free(k);
+	free(s);
+	return fixed;
+}
