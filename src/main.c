@@ -9,6 +9,7 @@
 
 #include "app.h"
 #include "config.h"
+#include "fusediff/classify.h"
 #include "fusediff/report.h"
 #include "fusediff/structure.h"
 #include "fusediff/summary.h"
@@ -105,9 +106,11 @@ static int parse_int(const char *s, long *out)
 	return errno || end == s || *end ? -1 : 0;
 }
 
-static int run_summary(const char *path, const struct trace_load_opts *lo)
+static int run_summary(const char *path, const struct trace_load_opts *lo, const char *rules)
 {
 	struct trace *t;
+	struct classifier *cl;
+	struct trace_classes tc;
 	struct fd_error err;
 	struct progress pr;
 	struct trace_load_opts plo = *lo;
@@ -116,13 +119,21 @@ static int run_summary(const char *path, const struct trace_load_opts *lo)
 	progress_init(&pr, path, NULL);
 	plo.progress = progress_trace;
 	plo.progress_user = &pr;
+	if (classifier_new(&cl, rules, &err) < 0) {
+		fprintf(stderr, "fusediff: %s\n", err.msg);
+		return 1;
+	}
 	rc = trace_load(&t, path, &plo, &err);
 	progress_end(&pr);
 	if (rc < 0) {
 		fprintf(stderr, "fusediff: %s\n", err.msg);
+		classifier_free(cl);
 		return 1;
 	}
-	rc = summary_print(stdout, t);
+	classify_trace(cl, t, &tc);
+	rc = summary_print(stdout, t, &tc);
+	trace_classes_clear(&tc);
+	classifier_free(cl);
 	trace_free(t);
 	if (rc < 0 || fflush(stdout) != 0) {
 		fprintf(stderr, "fusediff: write error: %s\n", strerror(errno));
@@ -231,7 +242,7 @@ int main(int argc, char **argv)
 	if (summary) {
 		if (optind != argc)
 			return usage_error("--summary takes one trace, not also '%s'", argv[optind]);
-		return run_summary(summary, &lo);
+		return run_summary(summary, &lo, o.rules);
 	}
 	if (argc - optind != 2) {
 		if (argc - optind > 2)

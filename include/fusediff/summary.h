@@ -4,6 +4,7 @@
 
 #include <stdio.h>
 
+#include "fusediff/classify.h"
 #include "fusediff/trace.h"
 
 #define SUMMARY_TOP_KERNELS 15
@@ -18,7 +19,8 @@ struct summary_kernel {
  * KIND_KERNEL events. Owned by caller: free with free(); *n receives the length. */
 struct summary_kernel *summary_kernels(const struct trace *t, size_t *n);
 
-/* Print the summary of t as text. Returns 0, or -1 when writing fails. */
-int summary_print(FILE *out, const struct trace *t);
+/* Print the summary of t as text; with tc (may be NULL), also the kernel time by class and
+ * the Other share. Returns 0, or -1 when writing fails. */
+int summary_print(FILE *out, const struct trace *t, const struct trace_classes *tc);
 
 #endif

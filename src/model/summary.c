@@ -92,7 +92,45 @@ static void print_annotations(FILE *out, const struct trace *t, enum range_kind 
 	fputc('\n', out);
 }
 
-int summary_print(FILE *out, const struct trace *t)
+/* Kernel time and count per class, largest first, and the share of class Other. */
+static void print_classes(FILE *out, const struct trace *t, const struct trace_classes *tc)
+{
+	int64_t ns[CLASS_COUNT] = { 0 }, n[CLASS_COUNT] = { 0 }, total = 0;
+	int order[CLASS_COUNT];
+	char b1[64];
+
+	for (size_t i = 0; i < t->n_kernels; i++) {
+		const struct kernel_info *ki = trace_classes_get(tc, i);
+
+		if (t->kernels[i].kind != KIND_KERNEL)
+			continue;
+		ns[ki->cls] += t->kernels[i].dur;
+		n[ki->cls]++;
+		total += t->kernels[i].dur;
+	}
+	for (int c = 0; c < CLASS_COUNT; c++)
+		order[c] = c;
+	for (int i = 1; i < CLASS_COUNT; i++) /* insertion sort: stable, by time descending */
+		for (int j = i; j > 0 && ns[order[j]] > ns[order[j - 1]]; j--) {
+			int tmp = order[j];
+
+			order[j] = order[j - 1];
+			order[j - 1] = tmp;
+		}
+	fprintf(out, "\nKernel time by class (Other: %.1f%%)\n", 100.0 * tc->other_share);
+	fprintf(out, "  %-14s %8s %11s %6s\n", "class", "kernels", "total us", "share");
+	for (int i = 0; i < CLASS_COUNT; i++) {
+		int c = order[i];
+
+		if (!n[c])
+			continue;
+		text_us(b1, sizeof b1, ns[c]);
+		fprintf(out, "  %-14s %8lld %11s %5.1f%%\n", class_name((enum op_class)c), (long long)n[c], b1,
+			total ? 100.0 * (double)ns[c] / (double)total : 0.0);
+	}
+}
+
+int summary_print(FILE *out, const struct trace *t, const struct trace_classes *tc)
 {
 	char b1[64], b2[64];
 	size_t nk, streams = 0, copies = 0;
@@ -161,6 +199,8 @@ int summary_print(FILE *out, const struct trace *t)
 	}
 	free(cats);
 
+	if (tc)
+		print_classes(out, t, tc);
 	top = summary_kernels(t, &nk);
 	fprintf(out, "\nTop %d kernels by total time (of %zu distinct)\n", SUMMARY_TOP_KERNELS, nk);
 	fprintf(out, "  %7s %11s %10s %6s  %s\n", "count", "total us", "avg us", "share", "kernel");

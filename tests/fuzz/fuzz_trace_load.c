@@ -38,7 +38,7 @@ static void check_error(const struct trace *t, const struct fd_error *err)
 static void check_trace(const struct trace *t)
 {
 	uint32_t n_strings = intern_count(t->strings);
-	int64_t total = 0;
+	int64_t total = 0, all = 0;
 	size_t kernels = 0;
 
 	require(t->n_kernels > 0 && t->n_kernel_events > 0, "a loaded trace has a kernel");
@@ -46,13 +46,14 @@ static void check_trace(const struct trace *t)
 		const struct trace_kernel *k = &t->kernels[i];
 
 		require(k->start >= 0 && k->dur >= 0, "kernel times are not negative");
-		require(k->start <= INT64_MAX - k->dur, "kernel start + dur fits in 64 bits");
+		require(k->start <= TRACE_TIME_MAX - k->dur, "kernel start + dur <= TRACE_TIME_MAX");
 		require(i == 0 || t->kernels[i - 1].start <= k->start, "kernels sorted by start");
 		require(k->device == t->device, "kernels are on the selected device");
 		require(k->name < n_strings, "kernel names are interned");
+		require(k->dur <= TRACE_TIME_MAX - all, "kernel and copy times add up to <= TRACE_TIME_MAX");
+		all += k->dur;
 		if (k->kind == KIND_KERNEL) {
 			kernels++;
-			require(total <= INT64_MAX - k->dur, "total kernel time fits in 64 bits");
 			total += k->dur;
 		}
 	}
@@ -60,19 +61,19 @@ static void check_trace(const struct trace *t)
 	require(total == trace_kernel_time(t), "trace_kernel_time() is the total");
 	for (size_t i = 0; i < t->n_launches; i++) {
 		require(t->launches[i].start >= 0 && t->launches[i].dur >= 0, "launch times");
-		require(t->launches[i].start <= INT64_MAX - t->launches[i].dur, "launch end fits");
+		require(t->launches[i].start <= TRACE_TIME_MAX - t->launches[i].dur, "launch end");
 		require(i == 0 || t->launches[i - 1].correlation <= t->launches[i].correlation,
 			"launches sorted by correlation");
 	}
 	for (size_t i = 0; i < t->n_ops; i++) {
 		require(t->ops[i].start >= 0 && t->ops[i].dur >= 0, "op times");
-		require(t->ops[i].start <= INT64_MAX - t->ops[i].dur, "op end fits");
+		require(t->ops[i].start <= TRACE_TIME_MAX - t->ops[i].dur, "op end");
 		require(i == 0 || t->ops[i - 1].external_id <= t->ops[i].external_id,
 			"ops sorted by External id");
 	}
 	for (size_t i = 0; i < t->n_ranges; i++) {
 		require(t->ranges[i].start >= 0 && t->ranges[i].dur >= 0, "range times");
-		require(t->ranges[i].start <= INT64_MAX - t->ranges[i].dur, "range end fits");
+		require(t->ranges[i].start <= TRACE_TIME_MAX - t->ranges[i].dur, "range end");
 		require(i == 0 || t->ranges[i - 1].start <= t->ranges[i].start, "ranges sorted by start");
 	}
 	for (size_t i = 0; i < t->n_kernels; i++) {
@@ -98,7 +99,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	}
 	check_trace(t);
-	require(summary_print(sink, t) == 0, "summary_print() writes");
+	require(summary_print(sink, t, NULL) == 0, "summary_print() writes");
 	/* --device N: the device with the fewest kernels must load as well. */
 	for (size_t i = 0; i < t->n_devices; i++)
 		if (t->devices[i].kernels && t->devices[i].id != t->device && t->devices[i].id >= 0)
