@@ -320,6 +320,50 @@ START_TEST(test_no_false_absorb)
 }
 END_TEST
 
+/* One fused attention kernel against eager math attention (copies for repeat_kv, bmm, scale,
+ * mask, softmax in float and back, bmm): a fusion; the KV-cache concatenation before it and the
+ * projections around it stay matched. */
+START_TEST(test_math_attention)
+{
+	const struct align_item cat = { CLASS_COPY, STEP_SINGLE, 1, A(COPY), "CatArrayBatchedCopy" };
+	const struct align_item copy = { CLASS_COPY, STEP_SINGLE, 1, A(COPY), "direct_copy_kernel_cuda" };
+	const struct align_item bmm = { CLASS_GEMM, STEP_AUX, 1, A(GEMM), "nvjet_bmm" };
+	const struct align_item scale = { CLASS_ELEMENTWISE, STEP_SINGLE, 1, A(MUL), "MulFunctor" };
+	const struct align_item mask = { CLASS_ELEMENTWISE, STEP_SINGLE, 1, A(ADD), "CUDAFunctor_add" };
+	const struct align_item softmax = { CLASS_REDUCE, STEP_SINGLE, 1, A(SOFTMAX), "softmax_warp_forward" };
+	const struct align_item cast = { CLASS_ELEMENTWISE, STEP_SINGLE, 1, A(CAST), "bfloat16_copy_kernel" };
+	const struct align_item a[] = { GEMM_QKV, ROPE_RUN, cat, cat, ATTN, GEMM_O };
+	const struct align_item b[] = { GEMM_QKV, ROPE_RUN, cat, cat, copy, copy, bmm, scale, mask,
+					copy, softmax, cast, bmm, copy, GEMM_O };
+	struct align_layer l;
+	const struct align_entry *e;
+
+	align_one(a, 6, b, 15, &l);
+	align_absorb(&l, 1, 0);
+	check_cover(&l);
+	for (uint32_t i = 0; i < 4; i++)
+		assert_match(&l, i, i);
+	assert_match(&l, 5, 14);
+	e = entry_with(&l, 0, 4);
+	ck_assert_int_eq(e->kind, ALIGN_FUSED);
+	ck_assert_int_eq(e->fused_side, 0);
+	ck_assert_uint_eq(e->n[1], 10);
+	alignment_clear(&l.al);
+
+	/* the same attention on both sides, with a workspace copy on one: a match and a gap */
+	{
+		const struct align_item c[] = { ROPE_RUN, cat, ATTN, GEMM_O };
+		const struct align_item d[] = { ROPE_RUN, cat, copy, ATTN, GEMM_O };
+
+		align_one(c, 4, d, 5, &l);
+		align_absorb(&l, 1, 0);
+		assert_match(&l, 2, 3);
+		ck_assert_int_eq(entry_with(&l, 1, 2)->kind, ALIGN_B_ONLY);
+		alignment_clear(&l.al);
+	}
+}
+END_TEST
+
 START_TEST(test_empty)
 {
 	const struct align_item a[] = { GEMM_QKV, ATTN };
@@ -418,6 +462,7 @@ static Suite *align_suite(void)
 	tcase_add_test(tc, test_qkv);
 	tcase_add_test(tc, test_duplicate_is_not_fused);
 	tcase_add_test(tc, test_no_false_absorb);
+	tcase_add_test(tc, test_math_attention);
 	tcase_add_test(tc, test_empty);
 	tcase_add_test(tc, test_banded_large);
 	tcase_add_test(tc, test_no_fused_opt);

@@ -227,6 +227,38 @@ START_TEST(test_mi300x_vs_b300)
 }
 END_TEST
 
+/* Eager SDPA (A) against eager math attention (B): A runs attention as one kernel where B runs
+ * bmm, softmax and the elementwise work around them; everything else in the layers matches one
+ * to one (B's prologue builds the causal mask: B-only kernels there). */
+START_TEST(test_sdpa_vs_math_attention)
+{
+	struct fixture fx;
+	const struct comparison *c;
+	const struct cmp_fusion *f;
+
+	compare_files(&fx, EAGER, "llama8l_eager_mathattn.json.gz", -1);
+	c = fx.c;
+	ck_assert_int_eq(c->phase, PHASE_PREFILL);
+	ck_assert_uint_eq(c->n_layers, 10);
+	ck_assert_uint_eq(c->n_fusions, 1);
+	f = &c->fusions[0];
+	ck_assert_int_eq(f->fused_side, SIDE_A);
+	ck_assert(f->atoms & ATOM_BIT(ATOM_ATTENTION));
+	ck_assert(names_have(c, 1, f->unfused_names, f->n_unfused, "softmax"));
+	ck_assert(names_have(c, 1, f->unfused_names, f->n_unfused, "nvjet"));
+	ck_assert_uint_eq(f->n_layers, 8);
+	ck_assert_uint_eq(f->occurrences, 8);
+	for (size_t i = 0; i < c->n_pairs; i++) {
+		const struct cmp_pair *p = &c->pairs[i];
+
+		if (p->fusion < 0 && p->layer >= 0)
+			ck_assert_msg(p->kind == PAIR_MATCH, "layer %d position %u: %s outside the fusion",
+				      p->layer, p->position, pair_kind_name(p->kind));
+	}
+	comparison_free(fx.c);
+}
+END_TEST
+
 static void assert_self(const char *file, int phase)
 {
 	struct fixture fx;
@@ -307,6 +339,7 @@ static Suite *compare_suite(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_eager_vs_compiled);
 	tcase_add_test(tc, test_mi300x_vs_b300);
+	tcase_add_test(tc, test_sdpa_vs_math_attention);
 	tcase_add_test(tc, test_self);
 	tcase_add_test(tc, test_per_pass_totals);
 	suite_add_tcase(s, tc);

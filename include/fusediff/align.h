@@ -8,9 +8,10 @@
  *   gap    a step on one side without a counterpart (a_only / b_only);
  *   fused  one step on one side that does the work of a run of k >= 2 consecutive steps on the
  *          other (every step of the run has atoms, and they are all inside the one step's atoms;
- *          the one step runs a single working kernel, helpers such as splitKreduce aside; at
- *          least one step of the run does other work than the one step: three GEMMs against one
- *          GEMM are the same work launched more often, left to matches and gaps).
+ *          the one step runs a single working kernel, helpers such as splitKreduce aside; no
+ *          step of the run has the one step's class: that step is its natural counterpart, the
+ *          others are left to the absorption below, and three GEMMs against one GEMM are the
+ *          same work launched more often, left to matches and gaps).
  * One extra kernel on one side costs one gap; it never shifts the later pairs.
  *
  * align_absorb() then looks at unmatched steps near a step that could be fused (within a few
@@ -22,7 +23,9 @@
  * across the layer boundary). Finally align_classify() decides
  * which entries are fusions: one side runs one working kernel where the other runs k > 1 for
  * atoms it covers. A step that is a main kernel plus helpers (STEP_AUX) is one unit of work
- * and never makes a fusion by itself. */
+ * and never makes a fusion by itself. For the subset tests the attention atom also stands for
+ * what eager math attention runs as separate kernels (bmm, softmax, scale, mask, copies, casts),
+ * so one fused attention kernel against that sequence is a fusion. */
 #ifndef FUSEDIFF_ALIGN_H
 #define FUSEDIFF_ALIGN_H
 

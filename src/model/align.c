@@ -30,9 +30,17 @@ enum {
 enum state { ST_M, ST_A, ST_B, N_STATES };
 enum move { MV_NONE, MV_MATCH, MV_FUSED_B, MV_FUSED_A };
 
+/* The work a step does, for the subset tests: its atoms without ATOM_OTHER. A fused attention
+ * kernel also does what eager math attention runs as separate kernels: the two GEMMs (bmm),
+ * the softmax, the scale and the mask, the copies and casts around them. */
 static atom_set work_atoms(const struct align_item *x)
 {
-	return x->atoms & ~ATOM_BIT(ATOM_OTHER);
+	atom_set a = x->atoms & ~ATOM_BIT(ATOM_OTHER);
+
+	if (a & ATOM_BIT(ATOM_ATTENTION))
+		a |= ATOM_BIT(ATOM_GEMM) | ATOM_BIT(ATOM_SOFTMAX) | ATOM_BIT(ATOM_MUL) | ATOM_BIT(ATOM_ADD) |
+		     ATOM_BIT(ATOM_COPY) | ATOM_BIT(ATOM_CAST);
+	return a;
 }
 
 static unsigned item_work(const struct align_item *x)
@@ -80,13 +88,6 @@ static int pair_score(const struct align_item *x, const struct align_item *y)
 	if (ax && ay && (subset(ax, ay) || subset(ay, ax)))
 		return 2 * UNIT - COVER_COST;
 	return NEG;
-}
-
-/* x does the same kind of work as y: a run of such steps against one y is the same work
- * launched more often (a partial fusion, left to matches and gaps), not a fusion. */
-static int same_work(const struct align_item *x, const struct align_item *y)
-{
-	return x->cls == y->cls && work_atoms(x) == work_atoms(y);
 }
 
 /* Can one step x be the fused side of a fused entry? */
@@ -246,15 +247,13 @@ void align_steps(const struct align_item *a, size_t na, const struct align_item 
 			/* b[j-1] does the work of a[i-k..i). */
 			if (fused && i >= 2 && j && can_fuse(&b[j - 1])) {
 				atom_set f = work_atoms(&b[j - 1]);
-				int other = 0;
 
 				for (size_t k = 1; k <= i && k <= MAX_RUN; k++) {
 					atom_set x = work_atoms(&a[i - k]);
 
-					if (!x || !subset(x, f))
+					if (!x || !subset(x, f) || a[i - k].cls == b[j - 1].cls)
 						break;
-					other |= !same_work(&a[i - k], &b[j - 1]);
-					if (k >= 2 && other && (st = best_state(&g, i - k, j - 1, &s), s > NEG) &&
+					if (k >= 2 && (st = best_state(&g, i - k, j - 1, &s), s > NEG) &&
 					    s + (int)(k + 1) * UNIT - FUSE_COST > best) {
 						best = s + (int)(k + 1) * UNIT - FUSE_COST;
 						mv = MV_FUSED_B;
@@ -266,15 +265,13 @@ void align_steps(const struct align_item *a, size_t na, const struct align_item 
 			/* a[i-1] does the work of b[j-k..j). */
 			if (fused && j >= 2 && i && can_fuse(&a[i - 1])) {
 				atom_set f = work_atoms(&a[i - 1]);
-				int other = 0;
 
 				for (size_t k = 1; k <= j && k <= MAX_RUN; k++) {
 					atom_set x = work_atoms(&b[j - k]);
 
-					if (!x || !subset(x, f))
+					if (!x || !subset(x, f) || b[j - k].cls == a[i - 1].cls)
 						break;
-					other |= !same_work(&b[j - k], &a[i - 1]);
-					if (k >= 2 && other && (st = best_state(&g, i - 1, j - k, &s), s > NEG) &&
+					if (k >= 2 && (st = best_state(&g, i - 1, j - k, &s), s > NEG) &&
 					    s + (int)(k + 1) * UNIT - FUSE_COST > best) {
 						best = s + (int)(k + 1) * UNIT - FUSE_COST;
 						mv = MV_FUSED_A;
