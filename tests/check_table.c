@@ -249,6 +249,20 @@ START_TEST(test_layout)
 	table_layout(cols, N_COLS, 12, &l);
 	ck_assert_int_eq(l.n, 1);
 	ck_assert_int_eq(l.w[0], 12);
+	/* columns that cannot be dropped: the flexible one shrinks so the number stays whole */
+	{
+		static const struct table_column two[] = { { "Name", 20, 1, 0, TABLE_LEFT, TABLE_COL_TEXT },
+							    { "Num", 8, 0, 0, TABLE_RIGHT, 0 } };
+
+		table_layout(two, 2, 20, &l);
+		ck_assert_int_eq(l.n, 2);
+		ck_assert_int_eq(l.w[0], 11);
+		ck_assert_int_eq(l.x[1], 12);
+		ck_assert_int_eq(l.w[1], 8);
+		table_layout(two, 2, 12, &l); /* the name stops at TABLE_MIN_FLEX */
+		ck_assert_int_eq(l.w[0], TABLE_MIN_FLEX);
+		ck_assert_int_eq(l.w[1], 3);
+	}
 	/* narrower than the one remaining column: clipped, never past the width */
 	table_layout(cols, N_COLS, 5, &l);
 	ck_assert_int_eq(l.n, 1);

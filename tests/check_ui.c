@@ -577,7 +577,7 @@ END_TEST
 START_TEST(test_help_lists_every_action)
 {
 	keys("help");
-	assert_screen_has("Keys");
+	assert_screen_has("fusediff keys");
 	for (int a = ACT_NONE + 1; a < ACT_COUNT; a++) {
 		if (!strstr(screen(), ui_action_def(a)->help))
 			keys("PgDn");
@@ -585,6 +585,7 @@ START_TEST(test_help_lists_every_action)
 	}
 	keys("Esc");
 	assert_screen_lacks("any other key closes");
+	assert_screen_has("Layers");
 }
 END_TEST
 

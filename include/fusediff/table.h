@@ -19,6 +19,7 @@
 
 #define TABLE_MAX_COLS 24
 #define TABLE_NONE UINT32_MAX
+#define TABLE_MIN_FLEX 8 /* a flexible column shrinks no further when the table is narrow */
 
 enum table_align { TABLE_LEFT, TABLE_RIGHT };
 
@@ -126,7 +127,9 @@ int table_search(struct table *t, const char *pattern, int dir);
 int table_row_matches(const struct table *t, uint32_t row, const char *pattern);
 
 /* Where each column goes in a table width cells wide: visible columns in order, their x and
- * width. Pure: depends on the columns and width only. Columns are separated by one space. */
+ * width. Pure: depends on the columns and width only. Columns are separated by one space.
+ * When the columns do not fit, those with the largest priority are dropped, then flexible
+ * columns shrink (to TABLE_MIN_FLEX), then the last column is cut at the edge. */
 struct table_layout {
 	int n;
 	int col[TABLE_MAX_COLS];

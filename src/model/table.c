@@ -377,7 +377,7 @@ int table_search(struct table *t, const char *pattern, int dir)
 
 void table_layout(const struct table_column *cols, int n_cols, int width, struct table_layout *out)
 {
-	int shown[TABLE_MAX_COLS], total, flex, n;
+	int shown[TABLE_MAX_COLS], cut[TABLE_MAX_COLS] = { 0 }, total, flex, n;
 
 	if (n_cols > TABLE_MAX_COLS)
 		n_cols = TABLE_MAX_COLS;
@@ -407,6 +407,19 @@ void table_layout(const struct table_column *cols, int n_cols, int width, struct
 	for (int i = 0; i < n_cols; i++)
 		if (shown[i])
 			flex += cols[i].flex;
+	/* still too wide: the flexible columns give up width, down to TABLE_MIN_FLEX each */
+	while (total > width && flex > 0) {
+		int shrunk = 0;
+
+		for (int i = 0; i < n_cols && total > width; i++)
+			if (shown[i] && cols[i].flex > 0 && cols[i].width - cut[i] > TABLE_MIN_FLEX) {
+				cut[i]++;
+				total--;
+				shrunk = 1;
+			}
+		if (!shrunk)
+			break;
+	}
 	out->n = 0;
 	{
 		int extra = width - total, x = 0, given = 0, seen = 0;
@@ -416,7 +429,7 @@ void table_layout(const struct table_column *cols, int n_cols, int width, struct
 
 			if (!shown[i])
 				continue;
-			w = cols[i].width;
+			w = cols[i].width - cut[i];
 			if (extra > 0 && cols[i].flex > 0) {
 				int add;
 

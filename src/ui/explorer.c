@@ -449,7 +449,7 @@ static void picker_key(struct ui *u, int key)
 
 static int help_lines(void)
 {
-	int n = 0;
+	int n = 1;
 
 	for (size_t i = 0; i < ACT_COUNT - 1; i++)
 		n += 1 + (ui_actions[i].group != NULL) * 2;
@@ -459,7 +459,7 @@ static int help_lines(void)
 static void help_key(struct ui *u, int key)
 {
 	enum ui_action a = ui_action_for_key(key);
-	int h = u->layout.rows - 6, max = help_lines() - h;
+	int h = u->layout.rows - 2, max = help_lines() - h;
 
 	if (a == ACT_DOWN)
 		u->help_top++;

@@ -19,34 +19,84 @@ static void signed_duration(char *buf, size_t cap, double ns)
 	text_duration(buf + (ns != 0), cap - (ns != 0), (int64_t)llround(fabs(ns)));
 }
 
-static void draw_side(struct ui *u, int y, int side)
+/* The two side lines share their columns: label, GPU (or file), kernels, passes, layers, time
+ * per pass, Other share. When the screen is narrow the least useful columns go first. */
+enum { HS_LABEL, HS_GPU, HS_KERNELS, HS_PASSES, HS_LAYERS, HS_TIME, HS_OTHER, HS_COUNT };
+static const int hs_drop_order[] = { HS_OTHER, HS_GPU, HS_PASSES, HS_LAYERS, HS_KERNELS, HS_TIME };
+
+static void side_fields(struct ui *u, int side, char f[HS_COUNT][256])
 {
 	const struct comparison *c = u->c;
 	const struct side *sd = &c->side[side];
 	const struct trace *t = sd->t;
-	int w = u->layout.cols, x = 1;
-	char gpu[256], time[32];
+	char time[32];
 
-	ui_fill(u->s, y, 0, w, ROLE_NORMAL);
-	x += ui_putf(u->s, y, x, w - x, side ? ROLE_BAR_B : ROLE_BAR_A, 0, "%c ", side ? 'B' : 'A');
-	x += ui_put(u->s, y, x, w / 3, c->label[side] ? c->label[side] : "?", ROLE_HEADER, 0, 0) + 2;
+	for (int i = 0; i < HS_COUNT; i++)
+		f[i][0] = '\0';
+	snprintf(f[HS_LABEL], 256, "%s", c->label[side] ? c->label[side] : "?");
 	if (!t)
 		return;
 	{
 		const char *plat = trace_platform_name(t->platform);
 		const char *name = t->gpu_name ? trace_str(t, t->gpu_name) : "";
 
-		/* "NVIDIA H200", not "NVIDIA NVIDIA H200"; "AMD (no GPU name)" when it is empty */
-		if (strncmp(name, plat, strlen(plat)) == 0)
-			snprintf(gpu, sizeof gpu, "%s", name);
+		/* "NVIDIA H200", not "NVIDIA NVIDIA H200"; "AMD (no GPU name)" when it is empty; the
+		 * file name when the label already says the GPU */
+		if (c->label[side] && *name && strstr(c->label[side], name))
+			snprintf(f[HS_GPU], 256, "%s", path_basename(t->path));
+		else if (strncmp(name, plat, strlen(plat)) == 0)
+			snprintf(f[HS_GPU], 256, "%s", name);
 		else
-			snprintf(gpu, sizeof gpu, "%s %s", plat, *name ? name : "(no GPU name)");
+			snprintf(f[HS_GPU], 256, "%s %s", plat, *name ? name : "(no GPU name)");
 	}
 	text_duration(time, sizeof time, (int64_t)llround(c->ns[side]));
-	x += ui_put(u->s, y, x, w - x, gpu, ROLE_DIM, 0, 0) + 2;
-	x += ui_putf(u->s, y, x, w - x, ROLE_NORMAL, 0, "%zu kernels  %u passes  %u layers  %s/pass  Other %.0f%%",
-		     t->n_kernel_events, c->passes[side], sd->layers_per_pass, time,
-		     100 * sd->classes.other_share);
+	snprintf(f[HS_KERNELS], 256, "%zu kernels", t->n_kernel_events);
+	snprintf(f[HS_PASSES], 256, "%u pass%s", c->passes[side], c->passes[side] == 1 ? "" : "es");
+	snprintf(f[HS_LAYERS], 256, "%u layers", sd->layers_per_pass);
+	snprintf(f[HS_TIME], 256, "%s/pass", time);
+	snprintf(f[HS_OTHER], 256, "Other %.0f%%", 100 * sd->classes.other_share);
+}
+
+static void draw_sides(struct ui *u)
+{
+	static char f[2][HS_COUNT][256];
+	int w = u->layout.cols, width[HS_COUNT], shown[HS_COUNT], total;
+
+	side_fields(u, SIDE_A, f[0]);
+	side_fields(u, SIDE_B, f[1]);
+	for (int i = 0; i < HS_COUNT; i++) {
+		int a = ui_text_width(u->s, f[0][i], 0), b = ui_text_width(u->s, f[1][i], 0);
+
+		width[i] = a > b ? a : b;
+		shown[i] = width[i] > 0;
+	}
+	if (width[HS_LABEL] > w / 3)
+		width[HS_LABEL] = w / 3;
+	for (size_t d = 0;; d++) {
+		total = 3; /* " A " */
+		for (int i = 0; i < HS_COUNT; i++)
+			total += shown[i] ? width[i] + 2 : 0;
+		if (total <= w || d >= sizeof hs_drop_order / sizeof hs_drop_order[0])
+			break;
+		shown[hs_drop_order[d]] = 0;
+	}
+	for (int side = 0; side < 2; side++) {
+		int y = u->layout.header_y + side, x = 1;
+
+		ui_fill(u->s, y, 0, w, ROLE_NORMAL);
+		x += ui_putf(u->s, y, x, w - x, side ? ROLE_BAR_B : ROLE_BAR_A, 0, "%c ", side ? 'B' : 'A');
+		for (int i = 0; i < HS_COUNT; i++) {
+			int right = i >= HS_KERNELS && i != HS_OTHER;
+
+			if (!shown[i])
+				continue;
+			ui_put(u->s, y, x, width[i] < w - x ? width[i] : w - x, f[side][i],
+			       i == HS_LABEL ? ROLE_HEADER : i == HS_GPU ? ROLE_DIM : ROLE_NORMAL, right ? PUT_RIGHT : 0, 0);
+			x += width[i] + 2;
+			if (x >= w)
+				break;
+		}
+	}
 }
 
 static void draw_header(struct ui *u)
@@ -55,8 +105,7 @@ static void draw_header(struct ui *u)
 	int w = u->layout.cols, y = u->layout.header_y + 2, x = 1;
 	char d[32], r[32];
 
-	draw_side(u, u->layout.header_y, SIDE_A);
-	draw_side(u, u->layout.header_y + 1, SIDE_B);
+	draw_sides(u);
 	ui_fill(u->s, y, 0, w, ROLE_NORMAL);
 	signed_duration(d, sizeof d, c->delta_ns);
 	fmt_ratio(r, sizeof r, c->ratio);
@@ -242,47 +291,62 @@ static void draw_picker(struct ui *u)
 	}
 }
 
+/* The help replaces the views: every action of the table, grouped, with its keys. */
 static void draw_help(struct ui *u)
 {
-	int h = u->layout.rows - 2, w = u->layout.cols - 4, y = 1, x = 2, line = 0;
+	int h = u->layout.rows - 2, w = u->layout.cols, y = 1, line = 0;
 
-	draw_box(u, y, x, h, w, " Keys (any other key closes; arrows scroll) ");
+	attrset(u->s->attr[ROLE_NORMAL]);
+	erase();
+	ui_put(u->s, 0, 0, w, " fusediff keys (arrows and PgUp/PgDn scroll; any other key closes this help)", ROLE_TITLE,
+	       PUT_RAW | PUT_PAD, 0);
 	for (size_t i = 0; i < ACT_COUNT - 1; i++) {
 		const struct ui_action_def *d = &ui_actions[i];
-		char keys[64], *p;
+		char keys[64];
+		size_t n = 0;
 
 		if (d->group) {
-			if (line - u->help_top >= 0 && line - u->help_top < h - 2)
-				ui_putf(u->s, y + 1 + line - u->help_top, x + 2, w - 4, ROLE_STATUS, 0, " ");
-			line++;
-			if (line - u->help_top >= 0 && line - u->help_top < h - 2)
-				ui_put(u->s, y + 1 + line - u->help_top, x + 2, w - 4, d->group, ROLE_TITLE, PUT_RAW, 0);
+			line++; /* a blank line, then the group's title */
+			if (line - u->help_top >= 0 && line - u->help_top < h)
+				ui_put(u->s, y + line - u->help_top, 2, w - 4, d->group, ROLE_HEADER, PUT_RAW, 0);
 			line++;
 		}
-		snprintf(keys, sizeof keys, "%s", d->keys);
-		for (p = keys; *p; p++)
-			if (*p == ' ')
-				*p = ',';
-		if (line - u->help_top >= 0 && line - u->help_top < h - 2)
-			ui_putf(u->s, y + 1 + line - u->help_top, x + 2, w - 4, ROLE_STATUS, 0, "%-16s %-16s %s", keys,
-				d->name, d->help);
+		for (const char *k = d->keys; *k && n + 3 < sizeof keys; k++) {
+			if (*k == ' ') {
+				keys[n++] = ',';
+				keys[n++] = ' ';
+			} else {
+				keys[n++] = *k;
+			}
+		}
+		keys[n] = '\0';
+		if (line - u->help_top >= 0 && line - u->help_top < h)
+			ui_putf(u->s, y + line - u->help_top, 4, w - 6, ROLE_NORMAL, 0, "%-18s %-16s %s", keys, d->name,
+				d->help);
 		line++;
 	}
+	ui_put(u->s, u->layout.rows - 1, 0, w,
+	       "In --headless scripts an action is named as in the second column; see fusediff(1), KEYS.",
+	       ROLE_STATUS, PUT_RAW | PUT_PAD, 0);
 }
 
 static void draw_too_small(struct ui *u)
 {
 	const struct ui_layout *l = &u->layout;
-	char a[96], b[96];
-	int y = l->rows / 2 - 1;
+	char lines[4][96];
+	int y = l->rows / 2 - 2;
 
-	snprintf(a, sizeof a, "Terminal too small: %dx%d", l->cols, l->rows);
-	snprintf(b, sizeof b, "fusediff needs at least %dx%d. Enlarge it, or press q to quit.", UI_MIN_COLS,
-		 UI_MIN_ROWS);
+	snprintf(lines[0], sizeof lines[0], "Terminal too small: %dx%d", l->cols, l->rows);
+	snprintf(lines[1], sizeof lines[1], "fusediff needs at least %dx%d.", UI_MIN_COLS, UI_MIN_ROWS);
+	snprintf(lines[2], sizeof lines[2], "Enlarge the window,");
+	snprintf(lines[3], sizeof lines[3], "or press q to quit.");
 	if (y < 0)
 		y = 0;
-	ui_put(u->s, y, 0, l->cols, a, ROLE_ERROR, PUT_RAW, 0);
-	ui_put(u->s, y + 1, 0, l->cols, b, ROLE_NORMAL, PUT_RAW, 0);
+	for (int i = 0; i < 4; i++) {
+		int len = (int)strlen(lines[i]), x = (l->cols - len) / 2;
+
+		ui_put(u->s, y + i, x > 0 ? x : 0, l->cols, lines[i], i ? ROLE_NORMAL : ROLE_ERROR, PUT_RAW, 0);
+	}
 }
 
 void ui_draw(struct ui *u)
@@ -297,6 +361,10 @@ void ui_draw(struct ui *u)
 		draw_too_small(u);
 		return;
 	}
+	if (u->help) {
+		draw_help(u);
+		return;
+	}
 	draw_header(u);
 	ui_draw_table(u->s, &v->t, l->table_y, 0, l->cols, l->table_h, !u->focus_evidence);
 	draw_empty_table(u);
@@ -305,6 +373,4 @@ void ui_draw(struct ui *u)
 	draw_status(u);
 	if (u->picker)
 		draw_picker(u);
-	if (u->help)
-		draw_help(u);
 }

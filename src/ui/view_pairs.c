@@ -12,19 +12,19 @@ enum { PR_LAYER, PR_POS, PR_KIND, PR_CLASS, PR_A_NAME, PR_A_N, PR_A_US, PR_B_US,
        PR_DELTA, PR_RATIO, PR_FUSION, PR_COLS };
 
 static const struct table_column pr_cols[PR_COLS] = {
-	[PR_LAYER] = { "Layer", 8, 0, 3, TABLE_LEFT, TABLE_COL_ASC },
+	[PR_LAYER] = { "Layer", 8, 0, 1, TABLE_LEFT, TABLE_COL_ASC },
 	[PR_POS] = { "Pos", 3, 0, 5, TABLE_RIGHT, TABLE_COL_ASC },
 	[PR_KIND] = { "Kind", 7, 0, 0, TABLE_LEFT, TABLE_COL_TEXT },
-	[PR_CLASS] = { "Class", 11, 0, 4, TABLE_LEFT, TABLE_COL_TEXT | TABLE_COL_SEARCH },
-	[PR_A_NAME] = { "A kernel", 14, 1, 0, TABLE_LEFT, TABLE_COL_TEXT | TABLE_COL_SCROLL | TABLE_COL_SEARCH },
+	[PR_CLASS] = { "Class", 11, 0, 3, TABLE_LEFT, TABLE_COL_TEXT | TABLE_COL_SEARCH },
+	[PR_A_NAME] = { "A kernel", 24, 1, 0, TABLE_LEFT, TABLE_COL_TEXT | TABLE_COL_SCROLL | TABLE_COL_SEARCH },
 	[PR_A_N] = { "A n", 4, 0, 6, TABLE_RIGHT, 0 },
 	[PR_A_US] = { "A us", 8, 0, 0, TABLE_RIGHT, 0 },
 	[PR_B_US] = { "B us", 8, 0, 0, TABLE_RIGHT, 0 },
 	[PR_B_N] = { "B n", 4, 0, 6, TABLE_RIGHT, 0 },
-	[PR_B_NAME] = { "B kernel", 14, 1, 0, TABLE_LEFT, TABLE_COL_TEXT | TABLE_COL_SCROLL | TABLE_COL_SEARCH },
+	[PR_B_NAME] = { "B kernel", 24, 1, 0, TABLE_LEFT, TABLE_COL_TEXT | TABLE_COL_SCROLL | TABLE_COL_SEARCH },
 	[PR_DELTA] = { "Delta", 8, 0, 0, TABLE_RIGHT, 0 },
 	[PR_RATIO] = { "B/A", 5, 0, 2, TABLE_RIGHT, 0 },
-	[PR_FUSION] = { "Fus", 3, 0, 1, TABLE_RIGHT, 0 },
+	[PR_FUSION] = { "Fus", 3, 0, 4, TABLE_RIGHT, 0 },
 };
 
 static int pair_fused_side(const struct comparison *c, const struct cmp_pair *p)
