@@ -651,7 +651,9 @@ START_TEST(test_nested_cpu_annotations)
 	jevent(&b, "user_annotation", "ProfilerStep#1", 1, 1, 0, 1000, "\"External id\":900001");
 	jevent(&b, "user_annotation", "prefill", 1, 1, 5, 300, "\"External id\":900002");
 	cpu = jpass(&b, 3, cpu, &gpu, 7);
-	jkernel(&b, "argmax_kernel", 400, gpu += 10, 7); /* sampling, between the passes */
+	/* sampling between the passes, in a range of its own that does not look like a pass */
+	jevent(&b, "user_annotation", "sample", 1, 1, 395, 20, "\"External id\":900004");
+	jkernel(&b, "argmax_kernel", 400, gpu += 10, 7);
 	jevent(&b, "user_annotation", "decode", 1, 1, 500, 300, "\"External id\":900003");
 	gpu += 10;
 	jpass(&b, 3, 510, &gpu, 7);
@@ -671,6 +673,37 @@ START_TEST(test_nested_cpu_annotations)
 	ck_assert_uint_eq(f.s.layers[f.s.passes[0].layer_first + 4].step_n, 2);
 	done(&f);
 	(void)cpu;
+}
+END_TEST
+
+/* vLLM-style: each engine step is execute_model with preprocess, forward and sample ranges
+ * inside: one pass per step (forward and its surroundings), not three. */
+START_TEST(test_nested_step_ranges)
+{
+	struct jbuf b = { .first = 1 };
+	struct fixture f;
+	double gpu = 5000, cpu = 0;
+
+	for (int step = 0; step < 2; step++, cpu += 1000) {
+		jevent(&b, "user_annotation", "execute_model", 1, 1, cpu, 900, "\"External id\":0");
+		jevent(&b, "user_annotation", "gpu_model_runner: preprocess", 1, 1, cpu + 1, 8, "\"External id\":0");
+		jkernel(&b, "prepare_inputs_kernel", cpu + 2, gpu += 10, 7);
+		jevent(&b, "user_annotation", "gpu_model_runner: forward", 1, 1, cpu + 10, 500, "\"External id\":0");
+		jpass(&b, 2, cpu + 11, &gpu, 7);
+		jevent(&b, "user_annotation", "gpu_model_runner: sample", 1, 1, cpu + 600, 50, "\"External id\":0");
+		jkernel(&b, "argmax_kernel", cpu + 601, gpu += 10, 7);
+		gpu += 100;
+	}
+	build(&f, jload(&b), NULL);
+	check_invariants(&f.s);
+	ck_assert_uint_eq(f.s.n_passes, 2);
+	ck_assert_str_eq(trace_str(f.t, f.s.passes[0].name), "execute_model");
+	ck_assert_uint_eq(f.s.n_unassigned, 0);
+	for (size_t p = 0; p < 2; p++) {
+		ck_assert_uint_eq(f.s.passes[p].n, 1 + 1 + 2 * 8 + 2 + 1);
+		ck_assert_uint_eq(f.s.passes[p].n_layers, 2);
+	}
+	done(&f);
 }
 END_TEST
 
@@ -744,6 +777,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_phase_names);
 	tcase_add_test(tc, test_nested_cpu_annotations);
 	tcase_add_test(tc, test_nested_gpu_annotations);
+	tcase_add_test(tc, test_nested_step_ranges);
 	tcase_add_loop_test(tc, test_bad_inputs_survive, 0, 6);
 	suite_add_tcase(s, tc);
 	return s;

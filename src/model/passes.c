@@ -10,10 +10,13 @@
  * the profiler started, some graph replays) fall back to the GPU range on their own stream.
  *
  * Annotations nest (SGLang: step[DECODE] inside execute_..., ProfilerStep#N around prefill
- * and decode). An annotation is one pass unless it contains two or more annotations with
- * kernels and is a container: its children look like passes, or it does not. So
- * execute_... with its one step[DECODE] child is one pass (not two), and a ProfilerStep around
- * a prefill and 16 decodes gives 17 passes. */
+ * and decode, vLLM: forward and sample ranges inside execute_model). An annotation is one pass
+ * (with everything inside it) unless it is a container: it holds two or more annotations that
+ * look like passes, or it does not look like a pass itself and holds two or more annotations,
+ * or it does not look like a pass while its siblings do. So execute_... with its one
+ * step[DECODE] child is one pass (not two), execute_model with forward and sample inside is one
+ * pass, and a ProfilerStep around a prefill, 16 decodes and the sampling between gives 17
+ * passes. With --pass every matching annotation looks like a pass. */
 #include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,7 +33,8 @@ struct ann {
 	int32_t parent;
 	uint32_t n_direct, n_tree; /* kernels directly in it, in its subtree */
 	uint32_t n_kids;	   /* children with kernels */
-	uint8_t kid_passlike;	   /* one of those children looks like a pass */
+	uint32_t n_kids_passlike;  /* of which look like a pass */
+	uint8_t expect;		   /* its siblings look like passes: it must too, to be one */
 	int32_t pass;		   /* pass index, -1 */
 	uint8_t state;
 	uint32_t first_kernel;
@@ -393,7 +397,7 @@ int passes_from_annotations(const struct trace *t, const char *regex, struct pas
 	uint32_t *order;
 	size_t n, n_matched = 0, cap = 0;
 	regex_t re;
-	int any_gpu = 0, rc;
+	int any_gpu = 0, root_passlike = 0, rc;
 
 	memset(out, 0, sizeof *out);
 	if (regex) {
@@ -445,11 +449,13 @@ int passes_from_annotations(const struct trace *t, const char *regex, struct pas
 
 			p->n_tree += x->n_tree;
 			p->n_kids++;
-			p->kid_passlike |= x->passlike;
+			p->n_kids_passlike += x->passlike;
 			if (x->first_kernel < p->first_kernel)
 				p->first_kernel = x->first_kernel;
 		}
 	}
+	for (size_t i = 0; i < n; i++)
+		root_passlike |= a[i].parent < 0 && a[i].n_tree > 0 && a[i].passlike;
 	/* decide, parents first */
 	for (size_t j = 0; j < n; j++) {
 		struct ann *x = &a[order[j]];
@@ -464,7 +470,13 @@ int passes_from_annotations(const struct trace *t, const char *regex, struct pas
 		}
 		if (x->n_tree == 0)
 			continue;
-		if (x->n_kids >= 2 && (x->kid_passlike || !x->passlike)) {
+		x->expect = p ? p->n_kids_passlike > 0 || p->expect : root_passlike;
+		/* a container: around two passes or more (ProfilerStep around a prefill and the
+		 * decodes), or a neutral wrapper of several ranges; a range that does not look like
+		 * a pass among siblings that do (a sampling range between decode steps) is not one
+		 * either, but what is inside it may be */
+		if (x->n_kids_passlike >= 2 || (!x->passlike && x->n_kids >= 2) ||
+		    (x->expect && !x->passlike)) {
 			x->state = ANN_CONTAINER;
 			continue;
 		}
