@@ -98,6 +98,18 @@ expect_err multi7 "fusediff: $bad/multi_device.json: no kernels on device 7 (ker
 run durations 0 --summary "$bad/bad_durations.json"
 expect_line durations "  17 kept events had a missing, negative or unreadable ts/dur and were skipped"
 
+# Analyses that must still make sense: one kernel against itself, everything Other, and two
+# traces that share nothing (a report all the same: no fusion, every kernel Other on both sides).
+XDG_CONFIG_HOME=$tmp/no-config run one 0 --report json "$bad/one_kernel.json" "$bad/one_kernel.json"
+grep -q '"kind":"match","class":"GEMM"' "$tmp/one.out" || fail "one: the kernel is not matched with itself"
+grep -qxF '  "fusions": []' "$tmp/one.out" || fail "one: a kernel against itself shows a fusion"
+XDG_CONFIG_HOME=$tmp/no-config run other 0 --report json "$bad/all_other.json" "$bad/all_other.json"
+[ "$(grep -c '"other_share":1,' "$tmp/other.out")" = 2 ] || fail "other: the Other share is not 1 on both sides"
+XDG_CONFIG_HOME=$tmp/no-config run nothing 0 --report json "$bad/share_nothing_a.json" "$bad/share_nothing_b.json"
+[ "$(grep -c '"other_share":1,' "$tmp/nothing.out")" = 2 ] || fail "nothing: the Other share is not 1 on both sides"
+grep -qxF '  "fusions": []' "$tmp/nothing.out" || fail "nothing: traces that share nothing show a fusion"
+XDG_CONFIG_HOME=$tmp/no-config run nothing_text 0 --report text "$bad/share_nothing_a.json" "$bad/share_nothing_b.json"
+
 # A rules file whose regular expression would take all memory inside regcomp().
 ex=examples/tracelens_sglang_dsr1-distill-llama8b_decode_bs16_mi300x.json.gz
 XDG_CONFIG_HOME=$tmp/no-config run regex 1 --report json --rules "$bad/rules_exploding_regex.rules" "$ex" "$ex"
