@@ -676,6 +676,33 @@ START_TEST(test_nested_cpu_annotations)
 }
 END_TEST
 
+/* One ProfilerStep#N around a whole generate() (no annotation per forward pass): the pass is
+ * split where the layer structure shows a new forward pass starting. */
+START_TEST(test_profiler_step_around_generate)
+{
+	struct jbuf b = { .first = 1 };
+	struct fixture f;
+	double gpu = 5000, cpu = 10;
+
+	jevent(&b, "user_annotation", "ProfilerStep#1", 1, 1, 0, 5000, "\"External id\":900001");
+	for (int p = 0; p < 4; p++) {
+		cpu = jpass(&b, 3, cpu, &gpu, 7) + 50;
+		gpu += 500; /* the CPU samples the next token */
+	}
+	build(&f, jload(&b), NULL);
+	check_invariants(&f.s);
+	ck_assert_uint_eq(f.s.n_passes, 4);
+	ck_assert_str_eq(f.s.pass_source,
+			 "user_annotation 'ProfilerStep#1' (kernels by launch correlation), split by the layer structure");
+	for (size_t p = 0; p < 4; p++) {
+		ck_assert_str_eq(trace_str(f.t, f.s.passes[p].name), "ProfilerStep#1");
+		ck_assert_uint_eq(f.s.passes[p].n, 1 + 3 * 8 + 2);
+		ck_assert_uint_eq(f.s.passes[p].n_layers, 3);
+	}
+	done(&f);
+}
+END_TEST
+
 /* vLLM-style: each engine step is execute_model with preprocess, forward and sample ranges
  * inside: one pass per step (forward and its surroundings), not three. */
 START_TEST(test_nested_step_ranges)
@@ -778,6 +805,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_nested_cpu_annotations);
 	tcase_add_test(tc, test_nested_gpu_annotations);
 	tcase_add_test(tc, test_nested_step_ranges);
+	tcase_add_test(tc, test_profiler_step_around_generate);
 	tcase_add_loop_test(tc, test_bad_inputs_survive, 0, 6);
 	suite_add_tcase(s, tc);
 	return s;

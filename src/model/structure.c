@@ -113,7 +113,7 @@ struct build {
 	struct side *s;
 	struct step_input in;
 	const struct module_map *mods;
-	size_t cap_layers;
+	size_t cap_layers, cap_passes;
 	/* scratch, sized for the largest pass */
 	uint32_t *seq;	    /* kernels regrouped by stream */
 	struct step *tmp;   /* steps of all streams, first relative to seq */
@@ -185,10 +185,12 @@ static void build_pass(struct build *b, const uint32_t *k, size_t n, uint32_t na
 	struct side *s = b->s;
 	const struct trace *t = s->t;
 	size_t ns_streams = 0, n_tmp = 0, step0 = s->n_steps, order0 = s->n_order;
-	struct pass *p = &s->passes[s->n_passes++];
+	struct pass *p;
 	struct layer_cuts cuts;
 	struct layer_input li;
 
+	VEC_RESERVE(s->passes, s->n_passes, b->cap_passes);
+	p = &s->passes[s->n_passes++];
 	/* streams: the one with most kernels first */
 	for (size_t i = 0; i < n; i++) {
 		int32_t st = t->kernels[k[i]].stream;
@@ -303,20 +305,22 @@ static void build_pass(struct build *b, const uint32_t *k, size_t n, uint32_t na
 	layer_cuts_clear(&cuts);
 }
 
-/* A trace without pass annotations was built as one pass: split it where the layer structure
- * shows the end of one pass and the start of the next, and build each part as a pass.
- * Returns the number of passes after splitting, 0 when it stays one pass. */
-static size_t split_by_structure(struct build *b)
+/* The pass just built (from the marks: order, steps, layers and passes before it) may hold
+ * several forward passes: a trace without pass annotations, or one ProfilerStep#N around a
+ * whole generate(). Split it where the layer structure shows the end of one forward pass and
+ * the start of the next (layers_pass_starts), and build each part as a pass.
+ * Returns the number of parts, 0 when it stays one pass. */
+static size_t split_pass(struct build *b, size_t o0, size_t st0, size_t l0, size_t p0, uint32_t name)
 {
 	struct side *s = b->s;
 	const struct trace *t = s->t;
-	size_t n_steps = s->n_steps, n_starts, n_parts;
+	size_t n_steps = s->n_steps - st0, n_starts, n_parts;
 	int64_t *gap = xmalloc((n_steps ? n_steps : 1) * sizeof *gap), prev_end = INT64_MIN;
 	uint32_t *starts = xmalloc((n_steps ? n_steps : 1) * sizeof *starts), *kern, *off;
 	struct layer_input li;
 
 	for (size_t j = 0; j < n_steps; j++) {
-		const struct step *st = &s->steps[j];
+		const struct step *st = &s->steps[st0 + j];
 		int64_t first = INT64_MAX, end = INT64_MIN;
 
 		for (uint32_t i = 0; i < st->n; i++) {
@@ -329,10 +333,10 @@ static size_t split_by_structure(struct build *b)
 		prev_end = end > prev_end ? end : prev_end;
 		b->main_name[j] = t->kernels[s->order[st->first + st->main]].name;
 	}
-	li = (struct layer_input){ s->steps, n_steps, NULL, b->main_name };
+	li = (struct layer_input){ s->steps + st0, n_steps, NULL, b->main_name };
 	n_starts = n_steps ? layers_pass_starts(&li, gap, starts) : 0;
+	free(gap);
 	if (n_starts == 0) {
-		free(gap);
 		free(starts);
 		return 0;
 	}
@@ -341,20 +345,21 @@ static size_t split_by_structure(struct build *b)
 	off = xmalloc((n_parts + 1) * sizeof *off);
 	off[0] = 0;
 	for (size_t k = 0; k < n_starts; k++)
-		off[k + 1] = s->steps[starts[k]].first;
-	off[n_parts] = (uint32_t)s->n_order;
-	kern = xmalloc((s->n_order ? s->n_order : 1) * sizeof *kern);
-	memcpy(kern, s->order, s->n_order * sizeof *kern);
-	s->n_order = s->n_steps = s->n_layers = s->n_passes = 0;
-	s->passes = xreallocarray(s->passes, n_parts, sizeof *s->passes);
+		off[k + 1] = s->steps[st0 + starts[k]].first - (uint32_t)o0;
+	off[n_parts] = (uint32_t)(s->n_order - o0);
+	kern = xmalloc((off[n_parts] ? off[n_parts] : 1) * sizeof *kern);
+	memcpy(kern, s->order + o0, off[n_parts] * sizeof *kern);
+	s->n_order = o0;
+	s->n_steps = st0;
+	s->n_layers = l0;
+	s->n_passes = p0;
 	for (size_t k = 0; k < n_parts; k++)
 		if (off[k + 1] > off[k])
-			build_pass(b, kern + off[k], off[k + 1] - off[k], 0, -1);
+			build_pass(b, kern + off[k], off[k + 1] - off[k], name, -1);
 	free(kern);
 	free(off);
-	free(gap);
 	free(starts);
-	return s->n_passes;
+	return n_parts;
 }
 
 /* --- the side --------------------------------------------------------------------------- */
@@ -419,7 +424,7 @@ int side_build(struct side *s, const struct trace *t, const struct classifier *c
 	struct pass_plan plan;
 	struct module_map mods;
 	struct build b = { 0 };
-	size_t nk = t->n_kernels, n_pass, *start;
+	size_t nk = t->n_kernels, n_pass, *start, split = 0;
 	uint32_t *bucket;
 
 	memset(s, 0, sizeof *s);
@@ -456,7 +461,6 @@ int side_build(struct side *s, const struct trace *t, const struct classifier *c
 
 	s->order = xmalloc((nk ? nk : 1) * sizeof *s->order);
 	s->steps = xmalloc((nk ? nk : 1) * sizeof *s->steps);
-	s->passes = xcalloc(n_pass, sizeof *s->passes);
 	b.s = s;
 	b.in = (struct step_input){ t, &s->classes, &mods };
 	b.mods = &mods;
@@ -467,16 +471,22 @@ int side_build(struct side *s, const struct trace *t, const struct classifier *c
 	b.main_name = xmalloc((nk ? nk : 1) * sizeof *b.main_name);
 
 	for (size_t p = 0; p < n_pass; p++) {
-		size_t n = start[p + 1] - start[p];
+		size_t n = start[p + 1] - start[p], o0 = s->n_order, st0 = s->n_steps;
+		size_t l0 = s->n_layers, p0 = s->n_passes;
+		uint32_t name = plan.n_passes ? plan.passes[p].name : 0;
+		int phase = plan.n_passes ? plan.passes[p].phase : -1;
 
 		if (n == 0)
 			continue;
-		build_pass(&b, bucket + start[p], n, plan.n_passes ? plan.passes[p].name : 0,
-			   plan.n_passes ? plan.passes[p].phase : -1);
+		build_pass(&b, bucket + start[p], n, name, phase);
+		/* a range whose name says no phase (ProfilerStep#N) may hold a whole generate() */
+		if (phase < 0 && split_pass(&b, o0, st0, l0, p0, name))
+			split++;
 	}
 	if (plan.n_passes)
-		snprintf(s->pass_source, sizeof s->pass_source, "%s", plan.source);
-	else if (split_by_structure(&b))
+		snprintf(s->pass_source, sizeof s->pass_source, "%.100s%s", plan.source,
+			 split ? ", split by the layer structure" : "");
+	else if (split)
 		snprintf(s->pass_source, sizeof s->pass_source, "repetition of the layer structure");
 	else
 		snprintf(s->pass_source, sizeof s->pass_source, "whole trace (no pass annotations)");
