@@ -364,6 +364,31 @@ START_TEST(test_math_attention)
 }
 END_TEST
 
+/* Two unknown (class Other) kernels pair up only when their names say they are the same. */
+START_TEST(test_other_needs_a_name)
+{
+	const struct align_item x = { CLASS_OTHER, STEP_SINGLE, 1, A(OTHER), "alpha_kernel_0" };
+	const struct align_item y = { CLASS_OTHER, STEP_SINGLE, 1, A(OTHER), "zeta_0" };
+	const struct align_item z = { CLASS_OTHER, STEP_SINGLE, 1, A(OTHER), "alpha_kernel_1" };
+	const struct align_item a[] = { GEMM_QKV, x, ATTN };
+	const struct align_item b[] = { GEMM_QKV, y, ATTN };
+	const struct align_item c[] = { GEMM_QKV, z, ATTN };
+	struct align_layer l;
+
+	align_one(a, 3, b, 3, &l);
+	align_absorb(&l, 1, 0);
+	ck_assert_int_eq(entry_with(&l, 0, 1)->kind, ALIGN_A_ONLY);
+	ck_assert_int_eq(entry_with(&l, 1, 1)->kind, ALIGN_B_ONLY);
+	assert_match(&l, 2, 2);
+	alignment_clear(&l.al);
+
+	align_one(a, 3, c, 3, &l);
+	align_absorb(&l, 1, 0);
+	assert_match(&l, 1, 1);
+	alignment_clear(&l.al);
+}
+END_TEST
+
 START_TEST(test_empty)
 {
 	const struct align_item a[] = { GEMM_QKV, ATTN };
@@ -463,6 +488,7 @@ static Suite *align_suite(void)
 	tcase_add_test(tc, test_duplicate_is_not_fused);
 	tcase_add_test(tc, test_no_false_absorb);
 	tcase_add_test(tc, test_math_attention);
+	tcase_add_test(tc, test_other_needs_a_name);
 	tcase_add_test(tc, test_empty);
 	tcase_add_test(tc, test_banded_large);
 	tcase_add_test(tc, test_no_fused_opt);

@@ -156,6 +156,12 @@ START_TEST(test_eager_vs_compiled)
 
 	for (size_t i = 0; i < c->n_fusions; i++)
 		ck_assert_int_eq(c->fusions[i].fused_side, SIDE_B);
+	/* a GEMM step is named by its GEMM, not by the workspace memset launched before it */
+	for (size_t i = 0; i < c->n_pairs; i++)
+		for (int s = 0; s < 2; s++)
+			if (c->pairs[i].cls == CLASS_GEMM && c->pairs[i].side[s].n_names)
+				ck_assert_msg(!strstr(name_of(c, s, c->pairs[i].side[s].names[0]), "Memset"),
+					      "pair %zu side %d named by its memset", i, s);
 	/* Q, K, V, O, gate, up, down. */
 	assert_gemm_attention_matched(c, 8, 7, 1, NULL);
 	comparison_free(fx.c);

@@ -33,7 +33,8 @@ struct cmp_instance {
 
 /* What one side contributes to a pair. */
 struct cmp_part {
-	uint32_t *names; /* distinct kernel name ids (trace strings), in execution order */
+	uint32_t *names; /* distinct kernel name ids (trace strings): the main kernels' in
+			    execution order, then the helpers' (a workspace memset, splitKreduce) */
 	uint32_t n_names;
 	struct cmp_instance *inst; /* every instance over the phase's passes */
 	uint32_t n_inst;

@@ -77,10 +77,27 @@ static int similarity(const struct align_item *x, const struct align_item *y)
 }
 
 /* Score of pairing x with y one to one, or NEG when they cannot be paired. */
+/* Two steps of class Other pair up only when their names say they are the same kernel:
+ * "unknown" is no evidence of doing the same work. */
+static int other_alike(const struct align_item *x, const struct align_item *y)
+{
+	size_t lx, ly, l = 0;
+
+	if (!x->name || !y->name)
+		return 0;
+	lx = strlen(x->name);
+	ly = strlen(y->name);
+	while (x->name[l] && x->name[l] == y->name[l])
+		l++;
+	return l == lx && l == ly ? 1 : 2 * l >= (lx > ly ? lx : ly);
+}
+
 static int pair_score(const struct align_item *x, const struct align_item *y)
 {
 	atom_set ax, ay;
 
+	if (x->cls == y->cls && x->cls == CLASS_OTHER && !other_alike(x, y))
+		return NEG;
 	if (x->cls == y->cls)
 		return 2 * UNIT + similarity(x, y);
 	ax = work_atoms(x);
