@@ -101,6 +101,7 @@ class Case:
     def __init__(self, key, label, argv, mb, env=None):
         self.key, self.label, self.argv, self.mb, self.env = key, label, argv, mb, env
         self.wall, self.cpu, self.rss = [], [], []
+        self.stages = []  # per run: {stage: seconds} from FUSEDIFF_TIMINGS
         self.failed = None
 
     def once(self):
@@ -113,6 +114,9 @@ class Case:
         self.wall.append(wall)
         self.cpu.append(cpu)
         self.rss.append(rss)
+        m = re.search(r"^fusediff: timings: (.*)$", err, re.M)
+        if m:
+            self.stages.append({k: float(v) for k, v in re.findall(r"(\w+) ([0-9.]+) s", m.group(1))})
 
     def median(self):
         return statistics.median(self.wall) if self.wall else None
@@ -198,6 +202,9 @@ def main():
             add("py " + k, "python3 json.load %s.json" % k, [sys.executable, "-c", PY_LOAD, plain], mb[k])
         add("sum " + k, "fusediff --summary %s.json" % k, [fd, "--summary", plain], mb[k])
         add("sumgz " + k, "fusediff --summary %s.json.gz" % k, [fd, "--summary", gz], mb[k])
+        if k == "A":
+            add("serial " + k, "  same, FUSEDIFF_SERIAL=1 (no reader thread)", [fd, "--summary", gz], mb[k],
+                dict(os.environ, FUSEDIFF_SERIAL="1"))
     # --report, when the comparison works (it is checked on the bundled examples first).
     probe = run([fd, "--report", "json", os.path.join(TOP, "examples", SRC_A + ".json.gz"),
                  os.path.join(TOP, "examples", SRC_B + ".json.gz")])
@@ -277,13 +284,20 @@ def main():
             print("  %-44s peak %6.0f MB (limit %d MB) %s" % (c[key].label, peak, limit,
                                                              "ok" if peak < limit else "MISSED"))
 
-    if report_ok:
-        wall, cpu, rss, rc, err = run(c["rep"].argv, env_t)
-        stages = [ln for ln in err.splitlines() if "timings" in ln]
+    for key in ("rep", "repgz"):
+        if key not in c or not c[key].stages:
+            continue
+        case = c[key]
+        names = list(case.stages[0])
+        med = case.median()
+        parts = ["%s %s s (%.0f%%)" % (n, fmt_s(statistics.median(st[n] for st in case.stages)),
+                                      100 * statistics.median(st[n] for st in case.stages) / med) for n in names]
+        analysis = statistics.median(sum(v for n, v in st.items() if n != "load") for st in case.stages)
         print()
-        print("Time per stage (FUSEDIFF_TIMINGS=1, %s):" % c["rep"].label)
-        for ln in stages or ["  (no timings printed)"]:
-            print("  " + ln)
+        print("Stages of %s (FUSEDIFF_TIMINGS=1, medians, share of the %s s run):" % (case.label, fmt_s(med)))
+        print("  " + ", ".join(parts))
+        print("  analysis after loading: %s s = %.1f%% of the run (target < 10%%) %s"
+              % (fmt_s(analysis), 100 * analysis / med, "ok" if analysis / med < 0.10 else "MISSED"))
 
     if a.big:
         big = generate(BIG_REAL if have_shared else SRC_A, a.big,
@@ -297,6 +311,9 @@ def main():
             wall, cpu, rss, rc, err = run([fd, "--report", "json", big, big], env_t)
             print("Big trace: fusediff --report json BIG BIG: %s s, peak RSS %.0f MB%s"
                   % (fmt_s(wall), rss / 1024, "" if rc == 0 else ", FAILED: " + err.strip()))
+            for ln in err.splitlines():
+                if "timings" in ln:
+                    print("  " + ln)
     print()
     print("Measured in %.0f s. Other jobs may have been running on this machine; the ratios compare"
           % (time.time() - t0))

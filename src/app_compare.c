@@ -58,6 +58,25 @@ static void *load_thread(void *arg)
 	return NULL;
 }
 
+/* Classification and structure of one side: the two sides are independent (the classifier is
+ * only read), so they are built in parallel too. */
+struct build_job {
+	struct side *side;
+	const struct trace *t;
+	const struct classifier *cl;
+	const struct side_opts *so;
+	struct fd_error err;
+	int rc;
+};
+
+static void *build_thread(void *arg)
+{
+	struct build_job *b = arg;
+
+	b->rc = side_build(b->side, b->t, b->cl, b->so, &b->err);
+	return NULL;
+}
+
 int app_compare(const struct app_opts *o, struct comparison **out, app_progress_fn progress, void *user,
 		struct fd_error *err)
 {
@@ -67,6 +86,7 @@ int app_compare(const struct app_opts *o, struct comparison **out, app_progress_
 	int threaded;
 	struct classifier *cl = NULL;
 	struct side side[2];
+	struct build_job bj[2];
 	struct side_opts so = { .pass_regex = o->pass_regex };
 	struct compare_opts co = { .phase = o->phase, .label = { o->label[0], o->label[1] } };
 	struct timings tm;
@@ -101,15 +121,22 @@ int app_compare(const struct app_opts *o, struct comparison **out, app_progress_
 		goto fail;
 	memset(side, 0, sizeof side);
 	for (int s = 0; s < 2; s++)
-		if (side_build(&side[s], job[s].t, cl, &so, err) < 0) {
-			char msg[FD_ERROR_MAX];
+		bj[s] = (struct build_job){ .side = &side[s], .t = job[s].t, .cl = cl, .so = &so };
+	threaded = pthread_create(&th, NULL, build_thread, &bj[1]) == 0;
+	build_thread(&bj[0]);
+	if (threaded)
+		pthread_join(th, NULL);
+	else
+		build_thread(&bj[1]);
+	if (bj[0].rc < 0 || bj[1].rc < 0) {
+		int s = bj[0].rc < 0 ? 0 : 1; /* A's error first */
 
-			snprintf(msg, sizeof msg, "%s", err->msg);
-			fd_error_set(err, "%s: %s", job[s].t->path, msg);
-			if (s)
-				side_clear(&side[0]);
-			goto fail;
-		}
+		fd_error_set(err, "%s: %s", job[s].t->path, bj[s].err.msg);
+		for (int k = 0; k < 2; k++)
+			if (bj[k].rc == 0)
+				side_clear(&side[k]);
+		goto fail;
+	}
 	timings_stage(&tm, "structure");
 	if (comparison_build(out, &side[0], &side[1], &co, err) < 0)
 		goto fail;

@@ -7,6 +7,7 @@
  * never duplicates anything. Only deviceProperties and distributedInfo, which are small, are
  * handed to cJSON. */
 #include <cjson/cJSON.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -725,6 +726,8 @@ static int64_t cj_int(const cJSON *obj, const char *key, int64_t dflt)
 	return dflt;
 }
 
+static pthread_mutex_t cjson_parse_lock = PTHREAD_MUTEX_INITIALIZER;
+
 /* deviceProperties or distributedInfo: small, parsed with cJSON. */
 static int unit_cjson(struct loader *ld, struct json_cur *c, void *arg)
 {
@@ -740,7 +743,11 @@ static int unit_cjson(struct loader *ld, struct json_cur *c, void *arg)
 		trace_warn(ld->t, "\"%s\" is larger than %d KiB and was ignored", key, LOAD_CJSON_MAX >> 10);
 		return JSON_OK;
 	}
+	/* cJSON's parser records its error position in a global: two traces loading in parallel
+	 * must take turns (the tree it returns is theirs alone). */
+	pthread_mutex_lock(&cjson_parse_lock);
 	root = cJSON_ParseWithLength(s, (size_t)(c->p - s));
+	pthread_mutex_unlock(&cjson_parse_lock);
 	if (!root)
 		return JSON_OK; /* valid JSON that cJSON refuses (too deep): ignore */
 	if (strcmp(key, "deviceProperties") == 0 && cJSON_IsArray(root)) {
