@@ -62,12 +62,12 @@ $(FZ)/fuzz_%: tests/fuzz/fuzz_%.c $(FZ)/libfusediff.a
 # Seeds: the hand-made ones, plus for the loader the damaged traces (gzip ones as they are and
 # decompressed) and the small real traces, decompressed, and for the rules parser the rules
 # files of the tests.
-$(FZ)/seeds/%/.done: $(wildcard tests/fuzz/seeds/*/*) $(wildcard tests/data/bad/* tests/data/rules/*) \
+$(FZ)/seeds/%/.done: $(wildcard tests/fuzz/seeds/*/*) $(wildcard tests/data/bad/* tests/data/rules/*.rules) \
 		$(FUZZ_REAL)
 	rm -rf $(@D)
 	mkdir -p $(@D)
 	if [ -d tests/fuzz/seeds/$* ]; then cp tests/fuzz/seeds/$*/* $(@D)/; fi
-	if [ $* = rules ]; then cp tests/data/rules/* $(@D)/; fi
+	if [ $* = rules ]; then cp tests/data/rules/*.rules $(@D)/; fi
 	if [ $* = trace_load ]; then \
 		cp tests/data/bad/* $(@D)/ && \
 		for f in tests/data/bad/*.gz $(FUZZ_REAL); do \
