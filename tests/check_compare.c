@@ -297,6 +297,9 @@ START_TEST(test_self)
 	assert_self(EAGER, PHASE_COUNT);
 	assert_self(MI300X, -1);
 	assert_self(COMPILED, -1);
+	assert_self("moe6l_eager_sdpa.json.gz", PHASE_COUNT);
+	assert_self("tracelens_qwen1.5-0.5b_hf_h100.json.gz", PHASE_COUNT);
+	assert_self("tracelens_bert-small_hf_mi300x.json.gz", PHASE_COUNT);
 }
 END_TEST
 
@@ -329,6 +332,14 @@ START_TEST(test_per_pass_totals)
 	ck_assert_msg(strstr(c->note, COMPILED) != NULL, "%s", c->note);
 	ck_assert_uint_eq(c->n_fusions, 0);
 	ck_assert(isnan(c->ratio));
+	/* All passes: 18 on A (prefill and decode), 2 on B. Per-occurrence figures must not mix in
+	 * the pass counts: still only B's fusions, no "partial fusion" of A's GEMMs. */
+	ck_assert_int_eq(comparison_set_phase(c, PHASE_COUNT, &err), 0);
+	ck_assert_uint_eq(c->passes[0], 18);
+	ck_assert_uint_eq(c->passes[1], 2);
+	ck_assert_uint_gt(c->n_fusions, 0);
+	for (size_t i = 0; i < c->n_fusions; i++)
+		ck_assert_msg(c->fusions[i].fused_side == SIDE_B && !c->fusions[i].partial, "%s", c->fusions[i].evidence);
 	ck_assert_int_eq(comparison_set_phase(c, -1, &err), 0);
 	ck_assert_int_eq(c->phase, PHASE_PREFILL);
 	ck_assert_ptr_null(c->note);

@@ -107,7 +107,9 @@ static int pattern_of(const struct comparison *c, const struct fusion_hint *h, s
 			/* Gaps on A repeat A's step: B is the side that launches less often. */
 			pt->fused_side = c->pairs[pt->linked[0]].kind == PAIR_A_ONLY ? SIDE_B : SIDE_A;
 		} else if (h[i].atoms[0] == h[i].atoms[1] && h[i].occ[0] && h[i].occ[1]) {
-			double w0 = h[i].work[0] / h[i].occ[0], w1 = h[i].work[1] / h[i].occ[1];
+			/* working kernels per occurrence of the step (per pass figures would mix in the
+			 * two sides' pass counts) */
+			double w0 = h[i].work[0] * c->passes[0] / h[i].occ[0], w1 = h[i].work[1] * c->passes[1] / h[i].occ[1];
 
 			if (!(w0 >= 2 * w1 || w1 >= 2 * w0))
 				return 0;
@@ -243,15 +245,15 @@ static char *evidence_sentence(const struct comparison *c, const struct cmp_fusi
 	else
 		snprintf(times, sizeof times, "%u times", f->occurrences);
 	if (f->partial)
-		out = xasprintf("%c (%s) launches %s%s (%s) %s per pass where %c (%s) launches %s kernels for the "
+		out = xasprintf("%c (%s) launches %s%s (%s) %s per pass where %c (%s) launches %s kernel%s for the "
 				"same work (%s), in %s; per pass A %s, B %s, B - A %s.",
-				"AB"[fs], c->label[fs], fused, more, atoms, times, "AB"[os], c->label[os], nk, others,
-				where, ta, tb, td);
+				"AB"[fs], c->label[fs], fused, more, atoms, times, "AB"[os], c->label[os], nk,
+				strcmp(nk, "1") == 0 ? "" : "s", others, where, ta, tb, td);
 	else
-		out = xasprintf("%c (%s) runs %s%s (%s) as one kernel where %c (%s) runs %s kernels for the same "
+		out = xasprintf("%c (%s) runs %s%s (%s) as one kernel where %c (%s) runs %s kernel%s for the same "
 				"work (%s), %s per pass in %s; per pass A %s, B %s, B - A %s.",
-				"AB"[fs], c->label[fs], fused, more, atoms, "AB"[os], c->label[os], nk, others, times,
-				where, ta, tb, td);
+				"AB"[fs], c->label[fs], fused, more, atoms, "AB"[os], c->label[os], nk,
+				strcmp(nk, "1") == 0 ? "" : "s", others, times, where, ta, tb, td);
 	free(fused);
 	free(others);
 	free(more);
