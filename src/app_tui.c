@@ -29,7 +29,7 @@ static int load(void *user)
 int app_tui(const struct app_opts *o)
 {
 	struct ui_screen_opts so = { o->headless, o->cols, o->rows, o->theme, o->no_color, o->no_mouse };
-	struct load_job job = { o, NULL, NULL, { { 0 } } };
+	struct load_job *job;
 	struct ui_screen *scr;
 	struct fd_error err = { { 0 } };
 	struct ui *u;
@@ -43,23 +43,28 @@ int app_tui(const struct app_opts *o)
 		fprintf(stderr, "fusediff: %s\n", err.msg);
 		return 1;
 	}
-	job.progress = ui_progress_new(path_basename(o->trace[0]), path_basename(o->trace[1]));
-	rc = ui_loading(scr, job.progress, load, &job, &cancelled);
-	ui_progress_free(job.progress);
-	if (cancelled || rc < 0) {
+	/* on the heap: a cancelled load may still be running when we leave */
+	job = xcalloc(1, sizeof *job);
+	job->o = o;
+	job->progress = ui_progress_new(path_basename(o->trace[0]), path_basename(o->trace[1]));
+	rc = ui_loading(scr, job->progress, load, job, &cancelled);
+	if (cancelled) {
 		ui_screen_close(scr);
-		if (job.c)
-			comparison_free(job.c);
-		if (cancelled)
-			return cancelled == 'q' ? 0 : 128 + cancelled;
-		fprintf(stderr, "fusediff: %s\n", job.err.msg);
+		return cancelled == 'q' ? 0 : 128 + cancelled; /* job is left to the exiting process */
+	}
+	ui_progress_free(job->progress);
+	if (rc < 0) {
+		ui_screen_close(scr);
+		fprintf(stderr, "fusediff: %s\n", job->err.msg);
+		free(job);
 		return 1;
 	}
-	u = ui_new(scr, job.c);
+	u = ui_new(scr, job->c);
 	status = o->headless ? ui_play(u, o->script, stdout, &err) : ui_run(u);
 	ui_free(u);
 	ui_screen_close(scr);
-	comparison_free(job.c);
+	comparison_free(job->c);
+	free(job);
 	if (status == 1)
 		fprintf(stderr, "fusediff: %s\n", err.msg);
 	return status;

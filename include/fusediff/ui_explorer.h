@@ -56,7 +56,8 @@ int ui_progress_update(struct ui_progress *p, int side, int64_t done, int64_t to
 /* Run job(user) on a second thread while drawing the progress on screen s; q or Ctrl-C (and
  * SIGINT/SIGTERM/SIGHUP) cancel it, which job sees through ui_progress_update(). Returns the
  * job's return value, and sets *cancelled to the reason (0: not cancelled, 'q', or the signal
- * number). */
+ * number). After a cancel the job may still be running (a read that never returns): the
+ * caller must then leave user and p alone and exit. Headless: runs job directly. */
 int ui_loading(struct ui_screen *s, struct ui_progress *p, int (*job)(void *user), void *user,
 	       int *cancelled);
 

@@ -184,10 +184,20 @@ void ui_text_wrap(struct ui_screen *s, struct ui_text *t, int role, const char *
 			if (c == ' ' || c == ',')
 				cut = i;
 		}
-		if (i < len && cut > start && cut - start > (size_t)avail / 2)
+		/* break at a space or after a comma rather than inside a word, unless that would
+		 * waste most of the line */
+		if (i < len && esc[i] != ' ' && cut > start && cut - start > (size_t)avail / 3)
 			i = cut;
-		ui_text_add(t, role, 1, "%*s%.*s%.*s", first ? 0 : indent, "", first ? (int)plen : 0, prefix,
-			    (int)(i - start), esc + start);
+		{
+			size_t end = i;
+
+			while (end > start && esc[end - 1] == ' ')
+				end--;
+			ui_text_add(t, role, 1, "%*s%.*s%.*s", first ? 0 : indent, "", first ? (int)plen : 0, prefix,
+				    (int)(end - start), esc + start);
+		}
+		while (i < len && esc[i] == ' ')
+			i++;
 		first = 0;
 	} while (i < len);
 	free(esc);

@@ -286,29 +286,46 @@ static void draw_loading(struct ui_screen *s, struct ui_progress *p)
 
 int ui_loading(struct ui_screen *s, struct ui_progress *p, int (*fn)(void *user), void *user, int *cancelled)
 {
-	struct job j = { fn, user, 0, 0 };
+	struct job *j;
 	pthread_t th;
+	int result, waited = 0;
 
 	*cancelled = 0;
 	if (ui_screen_headless(s))
 		return fn(user);
-	atomic_init(&j.finished, 0);
-	if (pthread_create(&th, NULL, job_main, &j) != 0)
+	j = xcalloc(1, sizeof *j);
+	j->fn = fn;
+	j->user = user;
+	atomic_init(&j->finished, 0);
+	if (pthread_create(&th, NULL, job_main, j) != 0) {
+		free(j);
 		return fn(user);
-	while (!atomic_load(&j.finished)) {
+	}
+	while (!atomic_load(&j->finished)) {
 		struct ui_event ev;
 		int rc;
 
+		if (atomic_load(&p->cancel)) {
+			/* a load blocked in a read (a pipe, a stalled network file) never sees the
+			 * cancel: leave it behind after a second, the caller exits */
+			if (waited++ >= 50) {
+				pthread_detach(th);
+				*cancelled = atomic_load(&p->cancel);
+				return -1; /* j is still the thread's */
+			}
+			napms(20);
+			continue;
+		}
 		draw_loading(s, p);
 		rc = ui_screen_read(s, &ev, 100);
-		if (rc < 0 && !atomic_load(&p->cancel))
+		if (rc < 0)
 			atomic_store(&p->cancel, ui_screen_signal());
 		else if (rc > 0 && (ev.key == 'q' || ev.key == 'Q' || ev.key == UI_KEY_ESC || ev.key == 3))
 			atomic_store(&p->cancel, 'q');
-		if (rc < 0) /* the signal stays pending: do not spin */
-			napms(20);
 	}
 	pthread_join(th, NULL);
 	*cancelled = atomic_load(&p->cancel);
-	return j.result;
+	result = j->result;
+	free(j);
+	return result;
 }
