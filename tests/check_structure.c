@@ -509,7 +509,7 @@ START_TEST(test_pass_regex)
 	ck_assert_ptr_nonnull(strstr(err.msg, "--pass '(unclosed': invalid regular expression: "));
 	o.pass_regex = "^forward$";
 	ck_assert_int_eq(side_build(&s, f.t, f.c, &o, &err), -1);
-	ck_assert_ptr_nonnull(strstr(err.msg, "--pass '^forward$' matches no annotation in "));
+	ck_assert_str_eq(err.msg, "--pass '^forward$' matches no annotation");
 	done(&f);
 }
 END_TEST

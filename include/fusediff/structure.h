@@ -112,8 +112,9 @@ struct side_opts {
 /* Classify and structure trace t (borrowed: it must outlive s). Owned by caller: release with
  * side_clear(). Every kernel of t is in exactly one pass's prologue, layer or epilogue, or is
  * counted in n_unassigned. Linear in the number of kernels, n log n where it sorts.
- * Errors: an invalid --pass regex ("--pass '(': invalid regular expression: ..."); a regex
- * that matches no annotation, or only annotations without kernels. */
+ * Errors (the message does not name the file; the caller adds it): an invalid --pass regex
+ * ("--pass '(': invalid regular expression: ..."); a regex that matches no annotation
+ * ("--pass 'x' matches no annotation"), or only annotations without kernels. */
 int side_build(struct side *s, const struct trace *t, const struct classifier *c,
 	       const struct side_opts *o, struct fd_error *err);
 void side_clear(struct side *s);

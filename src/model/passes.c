@@ -491,10 +491,9 @@ int passes_from_annotations(const struct trace *t, const char *regex, struct pas
 
 	if (regex && out->n_passes == 0) {
 		if (n_matched == 0)
-			fd_error_set(err, "--pass '%s' matches no annotation in %s", regex, t->path);
+			fd_error_set(err, "--pass '%s' matches no annotation", regex);
 		else
-			fd_error_set(err, "--pass '%s' matches only annotations without GPU kernels in %s",
-				     regex, t->path);
+			fd_error_set(err, "--pass '%s' matches only annotations without GPU kernels", regex);
 		free(keep);
 		free(range_ann);
 		free(kernel_ann);
