@@ -2,7 +2,7 @@
 # make install with PREFIX and DESTDIR staging: the installed program runs, the man page is
 # where man(1) looks, and make uninstall leaves nothing behind.
 set -u
-B=$(dirname "$(dirname "$FUSEDIFF")")
+B=$(dirname "$FUSEDIFF")
 B=${B#"$PWD"/}
 stage=$(mktemp -d)
 trap 'rm -rf "$stage"' EXIT
