@@ -5,7 +5,7 @@
 #include "testutil.h"
 
 #define MI300X "tracelens_sglang_dsr1-distill-llama8b_decode_bs16_mi300x.json.gz"
-#define B300 "tracelens_sglang_dsr1-distill-llama8b_decode_bs16_b300.json.gz"
+#define B300   "tracelens_sglang_dsr1-distill-llama8b_decode_bs16_b300.json.gz"
 
 /* Shortest and longest duration of the kernels whose name contains s. */
 static int spread(const struct trace *t, const char *s, int64_t *lo, int64_t *hi)
@@ -30,8 +30,8 @@ static int spread(const struct trace *t, const char *s, int64_t *lo, int64_t *hi
 START_TEST(test_mi300x_times_back_on_their_kernels)
 {
 	static const char *const names[] = { "rotary_embedding_kernel", "store_kvcache",
-					     "paged_attention_ll4mi_QKV", "paged_attention_ll4mi_reduce",
-					     "act_and_mul_kernel" };
+					     "paged_attention_ll4mi_QKV",
+					     "paged_attention_ll4mi_reduce", "act_and_mul_kernel" };
 	struct trace *t = test_load(test_trace(MI300X));
 	int found = 0;
 
@@ -39,7 +39,8 @@ START_TEST(test_mi300x_times_back_on_their_kernels)
 		int64_t lo, hi;
 
 		ck_assert_int_eq(spread(t, names[i], &lo, &hi), 32);
-		ck_assert_msg(hi * 10 < lo * 15, "%s: %lld..%lld ns", names[i], (long long)lo, (long long)hi);
+		ck_assert_msg(hi * 10 < lo * 15, "%s: %lld..%lld ns", names[i], (long long)lo,
+			      (long long)hi);
 	}
 	/* sorted by start, on its stream a layer reads ... KV write, attention QKV, reduce ... */
 	for (size_t i = 0; i < t->n_kernels; i++)
@@ -48,18 +49,22 @@ START_TEST(test_mi300x_times_back_on_their_kernels)
 
 			while (prev-- > 0 && t->kernels[prev].stream != t->kernels[i].stream)
 				;
-			while (++next < t->n_kernels && t->kernels[next].stream != t->kernels[i].stream)
+			while (++next < t->n_kernels &&
+			       t->kernels[next].stream != t->kernels[i].stream)
 				;
 			ck_assert_uint_lt(next, t->n_kernels);
-			ck_assert_ptr_nonnull(strstr(trace_str(t, t->kernels[next].name), "paged_attention_ll4mi_reduce"));
-			ck_assert_ptr_nonnull(strstr(trace_str(t, t->kernels[prev].name), "store_kvcache"));
+			ck_assert_ptr_nonnull(strstr(trace_str(t, t->kernels[next].name),
+						     "paged_attention_ll4mi_reduce"));
+			ck_assert_ptr_nonnull(
+			    strstr(trace_str(t, t->kernels[prev].name), "store_kvcache"));
 			found++;
 		}
 	ck_assert_int_eq(found, 32);
 	ck_assert_uint_eq(t->n_warnings, 1);
-	ck_assert_str_eq(t->warnings[0],
-			 "the times of 356 kernels of 1 graph launch disagreed with their launch order: "
-			 "reassigned in stream order");
+	ck_assert_str_eq(
+	    t->warnings[0],
+	    "the times of 356 kernels of 1 graph launch disagreed with their launch order: "
+	    "reassigned in stream order");
 	trace_free(t);
 }
 END_TEST
@@ -80,12 +85,16 @@ END_TEST
 START_TEST(test_hand_written)
 {
 	static const char doc[] =
-		"{\"traceEvents\":["
-		"{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"a\",\"ts\":30,\"dur\":3,\"args\":{\"device\":0,\"stream\":7,\"correlation\":5}},"
-		"{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"b\",\"ts\":10,\"dur\":1,\"args\":{\"device\":0,\"stream\":7,\"correlation\":5}},"
-		"{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"c\",\"ts\":20,\"dur\":2,\"args\":{\"device\":0,\"stream\":7,\"correlation\":5}},"
-		"{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"other_stream\",\"ts\":1,\"dur\":1,\"args\":{\"device\":0,\"stream\":8,\"correlation\":5}}"
-		"],\"hip_runtime_version\":1}";
+	    "{\"traceEvents\":["
+	    "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"a\",\"ts\":30,\"dur\":3,\"args\":{"
+	    "\"device\":0,\"stream\":7,\"correlation\":5}},"
+	    "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"b\",\"ts\":10,\"dur\":1,\"args\":{"
+	    "\"device\":0,\"stream\":7,\"correlation\":5}},"
+	    "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"c\",\"ts\":20,\"dur\":2,\"args\":{"
+	    "\"device\":0,\"stream\":7,\"correlation\":5}},"
+	    "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"other_stream\",\"ts\":1,\"dur\":1,"
+	    "\"args\":{\"device\":0,\"stream\":8,\"correlation\":5}}"
+	    "],\"hip_runtime_version\":1}";
 	struct trace *t;
 	struct fd_error err;
 

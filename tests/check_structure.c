@@ -89,7 +89,8 @@ static void check_invariants(const struct side *s)
 		ck_assert_uint_eq(ps->layer_first, layer_at);
 		ck_assert_uint_eq(ps->layer_n, ps->n_layers + 2);
 		ck_assert_int_eq(s->layers[ps->layer_first].index, LAYER_PROLOGUE);
-		ck_assert_int_eq(s->layers[ps->layer_first + ps->layer_n - 1].index, LAYER_EPILOGUE);
+		ck_assert_int_eq(s->layers[ps->layer_first + ps->layer_n - 1].index,
+				 LAYER_EPILOGUE);
 		ck_assert_uint_lt(ps->phase, PHASE_COUNT);
 		for (uint32_t l = 0; l < ps->layer_n; l++) {
 			const struct layer *ly = &s->layers[ps->layer_first + l];
@@ -138,8 +139,10 @@ static const struct {
 	{ "llama8l_compiled_sdpa.json.gz", 2, 0, 8, "attention anchors" },
 	{ "llama8l_eager_mathattn.json.gz", 2, 16, 8, "period of the op sequence" },
 	{ "moe6l_eager_sdpa.json.gz", 2, 8, 6, "attention anchors" },
-	{ "tracelens_sglang_dsr1-distill-llama8b_decode_bs16_mi300x.json.gz", 0, 1, 32, "attention anchors" },
-	{ "tracelens_sglang_dsr1-distill-llama8b_decode_bs16_b300.json.gz", 0, 1, 32, "attention anchors" },
+	{ "tracelens_sglang_dsr1-distill-llama8b_decode_bs16_mi300x.json.gz", 0, 1, 32,
+	  "attention anchors" },
+	{ "tracelens_sglang_dsr1-distill-llama8b_decode_bs16_b300.json.gz", 0, 1, 32,
+	  "attention anchors" },
 	{ "tracelens_qwen1.5-0.5b_hf_mi300x.json.gz", 1, 0, 24, "nn.Module Qwen2DecoderLayer" },
 	{ "tracelens_qwen1.5-0.5b_hf_h100.json.gz", 1, 0, 24, "nn.Module Qwen2DecoderLayer" },
 	{ "tracelens_bert-small_hf_mi300x.json.gz", 1, 0, 4, "nn.Module BertLayer" },
@@ -177,7 +180,8 @@ START_TEST(test_large_shared_trace)
 	struct fixture f;
 
 	if (!p) {
-		fprintf(stderr, "llama3_8b_shape trace not found next to the checkout: not checked\n");
+		fprintf(stderr,
+			"llama3_8b_shape trace not found next to the checkout: not checked\n");
 		return;
 	}
 	build_file(&f, p);
@@ -204,14 +208,18 @@ START_TEST(test_pass_sources)
 
 	/* compiled: the GPU ranges are Inductor's, the passes are CPU ranges */
 	build_file(&f, test_trace("llama8l_compiled_sdpa.json.gz"));
-	ck_assert_str_eq(f.s.pass_source, "user_annotation 'prefill' (kernels by launch correlation)");
+	ck_assert_str_eq(f.s.pass_source,
+			 "user_annotation 'prefill' (kernels by launch correlation)");
 	done(&f);
 
 	/* SGLang: execute_... on two streams with step[DECODE] nested inside is one pass */
-	build_file(&f, test_trace("tracelens_sglang_dsr1-distill-llama8b_decode_bs16_b300.json.gz"));
-	ck_assert_str_eq(f.s.pass_source, "gpu_user_annotation 'execute_16_context_0(sq0sk0sqsq0sqsk0...'");
-	ck_assert_str_eq(trace_str(f.t, f.s.passes[0].name),
-			 "execute_16_context_0(sq0sk0sqsq0sqsk0)_generation_16(sq16sk8209sqsq16sqsk8209)");
+	build_file(&f,
+		   test_trace("tracelens_sglang_dsr1-distill-llama8b_decode_bs16_b300.json.gz"));
+	ck_assert_str_eq(f.s.pass_source,
+			 "gpu_user_annotation 'execute_16_context_0(sq0sk0sqsq0sqsk0...'");
+	ck_assert_str_eq(
+	    trace_str(f.t, f.s.passes[0].name),
+	    "execute_16_context_0(sq0sk0sqsq0sqsk0)_generation_16(sq16sk8209sqsq16sqsk8209)");
 	/* both streams' kernels of the step are in the pass */
 	{
 		int streams[2] = { 0, 0 };
@@ -259,18 +267,20 @@ START_TEST(test_cut_rule)
 			const struct step *last = &f.s.steps[prev->step_first + prev->step_n - 1];
 
 			/* the previous layer ends with its down GEMM */
-			ck_assert_msg(last->cls == CLASS_GEMM, "%s pass %zu layer %d ends with %s", files[_i], p,
-				      prev->index, class_name(last->cls));
+			ck_assert_msg(last->cls == CLASS_GEMM, "%s pass %zu layer %d ends with %s",
+				      files[_i], p, prev->index, class_name(last->cls));
 			if (first->cls == CLASS_NORM) {
-				/* fused: add+rmsnorm in one kernel (the first layer of SGLang has no add) */
+				/* fused: add+rmsnorm in one kernel (the first layer of SGLang has
+				 * no add) */
 				ck_assert(first->atoms & ATOM_BIT(ATOM_RMSNORM));
 				ck_assert(ly->index == 0 || ly->index == LAYER_EPILOGUE ||
 					  (first->atoms & ATOM_BIT(ATOM_ADD)));
 			} else {
 				/* eager: the residual add, then the RMSNorm run */
-				ck_assert_msg(first->cls == CLASS_ELEMENTWISE && first->atoms == ATOM_BIT(ATOM_ADD),
-					      "%s pass %zu layer %d starts with %s", files[_i], p, ly->index,
-					      class_name(first->cls));
+				ck_assert_msg(first->cls == CLASS_ELEMENTWISE &&
+						  first->atoms == ATOM_BIT(ATOM_ADD),
+					      "%s pass %zu layer %d starts with %s", files[_i], p,
+					      ly->index, class_name(first->cls));
 				ck_assert_uint_eq(first[1].cls, CLASS_NORM);
 				ck_assert_uint_eq(first[1].kind, STEP_RUN);
 			}
@@ -319,7 +329,8 @@ END_TEST
  * stacks) and without (math-attention trace). */
 START_TEST(test_eager_runs)
 {
-	static const char *const files[] = { "llama8l_eager_sdpa.json.gz", "llama8l_eager_mathattn.json.gz" };
+	static const char *const files[] = { "llama8l_eager_sdpa.json.gz",
+					     "llama8l_eager_mathattn.json.gz" };
 	struct fixture f;
 
 	build_file(&f, test_trace(files[_i]));
@@ -338,7 +349,8 @@ START_TEST(test_eager_runs)
 					ck_assert_uint_eq(st->kind, STEP_RUN);
 					ck_assert_uint_eq(st->n, 8);
 					ck_assert_uint_eq(st->n_work, 8);
-					ck_assert_uint_eq(st->atoms, ATOM_BIT(ATOM_RMSNORM) | ATOM_BIT(ATOM_CAST));
+					ck_assert_uint_eq(st->atoms, ATOM_BIT(ATOM_RMSNORM) |
+									 ATOM_BIT(ATOM_CAST));
 					norms++;
 				}
 				if (st->cls == CLASS_ROPE) {
@@ -350,7 +362,8 @@ START_TEST(test_eager_runs)
 				if (st->atoms & ATOM_BIT(ATOM_SILU)) {
 					ck_assert_uint_eq(st->kind, STEP_SINGLE);
 					ck_assert_uint_eq(st->atoms, ATOM_BIT(ATOM_SILU));
-					/* gate GEMM before, up GEMM after: not adjacent to the mul */
+					/* gate GEMM before, up GEMM after: not adjacent to the mul
+					 */
 					ck_assert_uint_eq(st[-1].cls, CLASS_GEMM);
 					ck_assert_uint_eq(st[1].cls, CLASS_GEMM);
 					silu++;
@@ -373,7 +386,8 @@ START_TEST(test_aux_steps)
 	struct fixture f;
 	uint32_t n = 0;
 
-	build_file(&f, test_trace("tracelens_sglang_dsr1-distill-llama8b_decode_bs16_b300.json.gz"));
+	build_file(&f,
+		   test_trace("tracelens_sglang_dsr1-distill-llama8b_decode_bs16_b300.json.gz"));
 	for (uint32_t l = 1; l + 1 < f.s.passes[0].layer_n; l++) {
 		const struct layer *ly = &f.s.layers[f.s.passes[0].layer_first + l];
 		const struct step *last = &f.s.steps[ly->step_first + ly->step_n - 1];
@@ -392,18 +406,22 @@ START_TEST(test_aux_steps)
 
 	/* MI300X: paged attention is QKV + reduce, one step in every layer */
 	n = 0;
-	build_file(&f, test_trace("tracelens_sglang_dsr1-distill-llama8b_decode_bs16_mi300x.json.gz"));
+	build_file(&f,
+		   test_trace("tracelens_sglang_dsr1-distill-llama8b_decode_bs16_mi300x.json.gz"));
 	for (size_t j = 0; j < f.s.n_steps; j++) {
 		const struct step *st = &f.s.steps[j];
 
 		if (strstr(main_name(&f.s, st), "paged_attention_ll4mi_reduce"))
-			ck_assert_msg(!strstr(kname(&f.s, st->first - 1), "paged_attention_ll4mi_QKV"),
-				      "a reduce after its QKV kernel is a step of its own");
+			ck_assert_msg(
+			    !strstr(kname(&f.s, st->first - 1), "paged_attention_ll4mi_QKV"),
+			    "a reduce after its QKV kernel is a step of its own");
 		if (st->kind == STEP_AUX && st->cls == CLASS_ATTENTION) {
 			ck_assert_uint_eq(st->n, 2);
 			ck_assert_uint_eq(st->n_work, 1);
-			ck_assert_ptr_nonnull(strstr(main_name(&f.s, st), "paged_attention_ll4mi_QKV"));
-			ck_assert_ptr_nonnull(strstr(kname(&f.s, st->first + 1), "paged_attention_ll4mi_reduce"));
+			ck_assert_ptr_nonnull(
+			    strstr(main_name(&f.s, st), "paged_attention_ll4mi_QKV"));
+			ck_assert_ptr_nonnull(
+			    strstr(kname(&f.s, st->first + 1), "paged_attention_ll4mi_reduce"));
 			n++;
 		}
 	}
@@ -523,7 +541,8 @@ START_TEST(test_phase_names)
 	} c[] = {
 		{ "prefill", PHASE_PREFILL },
 		{ "decode", PHASE_DECODE },
-		{ "execute_16_context_0(sq0sk0sqsq0sqsk0)_generation_16(sq16sk8209sqsq16sqsk8209)", PHASE_DECODE },
+		{ "execute_16_context_0(sq0sk0sqsq0sqsk0)_generation_16(sq16sk8209sqsq16sqsk8209)",
+		  PHASE_DECODE },
 		{ "execute_4_context_4(sq512sk512)_generation_0(sq0sk0)", PHASE_PREFILL },
 		{ "execute_20_context_4(sq512sk512)_generation_16(sq16sk900)", PHASE_MIXED },
 		{ "execute_context_0(0)_generation_8(8)", PHASE_DECODE },
@@ -573,8 +592,9 @@ static void jprintf(struct jbuf *b, const char *fmt, ...)
 static void jevent(struct jbuf *b, const char *cat, const char *name, int pid, int tid, double ts,
 		   double dur, const char *args)
 {
-	jprintf(b, "%s{\"ph\":\"X\",\"cat\":\"%s\",\"name\":\"%s\",\"pid\":%d,\"tid\":%d,\"ts\":%.3f,"
-		   "\"dur\":%.3f,\"args\":{%s}}",
+	jprintf(b,
+		"%s{\"ph\":\"X\",\"cat\":\"%s\",\"name\":\"%s\",\"pid\":%d,\"tid\":%d,\"ts\":%.3f,"
+		"\"dur\":%.3f,\"args\":{%s}}",
 		b->first ? "" : ",\n", cat, name, pid, tid, ts, dur, args);
 	b->first = 0;
 }
@@ -591,14 +611,15 @@ static void jkernel(struct jbuf *b, const char *name, double cpu_ts, double gpu_
 	snprintf(args, sizeof args, "\"correlation\":%lld,\"External id\":%lld", (long long)b->corr,
 		 (long long)b->ext);
 	jevent(b, "cuda_runtime", "cudaLaunchKernel", 1, 1, cpu_ts + 0.5, 1, args);
-	snprintf(args, sizeof args, "\"device\":0,\"stream\":%d,\"correlation\":%lld,\"External id\":%lld",
-		 stream, (long long)b->corr, (long long)b->ext);
+	snprintf(args, sizeof args,
+		 "\"device\":0,\"stream\":%d,\"correlation\":%lld,\"External id\":%lld", stream,
+		 (long long)b->corr, (long long)b->ext);
 	jevent(b, "kernel", name, 0, stream, gpu_ts, 5, args);
 }
 
 /* A small pre-norm transformer layer: norm, QKV, attention, O, add+norm, gate-up, act, down. */
 static const char *const layer_kernels[] = {
-	"fused_add_rms_norm_kernel", "nvjet_qkv_gemm", "flash_fwd_kernel", "nvjet_o_gemm",
+	"fused_add_rms_norm_kernel", "nvjet_qkv_gemm",	   "flash_fwd_kernel",	  "nvjet_o_gemm",
 	"fused_add_rms_norm_kernel", "nvjet_gate_up_gemm", "silu_and_mul_kernel", "nvjet_down_gemm",
 };
 
@@ -629,7 +650,8 @@ static struct trace *jload(struct jbuf *b)
 
 	n = strlen("{\"traceEvents\":[\n") + b->len + 200;
 	doc = malloc(n);
-	snprintf(doc, n, "{\"traceEvents\":[\n%s\n],\"cuda_runtime_version\":12080}", b->s ? b->s : "");
+	snprintf(doc, n, "{\"traceEvents\":[\n%s\n],\"cuda_runtime_version\":12080}",
+		 b->s ? b->s : "");
 	if (trace_load_mem(&t, "hand.json", doc, strlen(doc), &lo, &err) < 0)
 		ck_abort_msg("hand-written trace: %s", err.msg);
 	free(doc);
@@ -692,8 +714,8 @@ START_TEST(test_profiler_step_around_generate)
 	build(&f, jload(&b), NULL);
 	check_invariants(&f.s);
 	ck_assert_uint_eq(f.s.n_passes, 4);
-	ck_assert_str_eq(f.s.pass_source,
-			 "user_annotation 'ProfilerStep#1' (kernels by launch correlation), split by the layer structure");
+	ck_assert_str_eq(f.s.pass_source, "user_annotation 'ProfilerStep#1' (kernels by launch "
+					  "correlation), split by the layer structure");
 	for (size_t p = 0; p < 4; p++) {
 		ck_assert_str_eq(trace_str(f.t, f.s.passes[p].name), "ProfilerStep#1");
 		ck_assert_uint_eq(f.s.passes[p].n, 1 + 3 * 8 + 2);
@@ -713,11 +735,14 @@ START_TEST(test_nested_step_ranges)
 
 	for (int step = 0; step < 2; step++, cpu += 1000) {
 		jevent(&b, "user_annotation", "execute_model", 1, 1, cpu, 900, "\"External id\":0");
-		jevent(&b, "user_annotation", "gpu_model_runner: preprocess", 1, 1, cpu + 1, 8, "\"External id\":0");
+		jevent(&b, "user_annotation", "gpu_model_runner: preprocess", 1, 1, cpu + 1, 8,
+		       "\"External id\":0");
 		jkernel(&b, "prepare_inputs_kernel", cpu + 2, gpu += 10, 7);
-		jevent(&b, "user_annotation", "gpu_model_runner: forward", 1, 1, cpu + 10, 500, "\"External id\":0");
+		jevent(&b, "user_annotation", "gpu_model_runner: forward", 1, 1, cpu + 10, 500,
+		       "\"External id\":0");
 		jpass(&b, 2, cpu + 11, &gpu, 7);
-		jevent(&b, "user_annotation", "gpu_model_runner: sample", 1, 1, cpu + 600, 50, "\"External id\":0");
+		jevent(&b, "user_annotation", "gpu_model_runner: sample", 1, 1, cpu + 600, 50,
+		       "\"External id\":0");
 		jkernel(&b, "argmax_kernel", cpu + 601, gpu += 10, 7);
 		gpu += 100;
 	}
@@ -749,14 +774,16 @@ START_TEST(test_nested_gpu_annotations)
 	jevent(&b, "gpu_user_annotation", exe, 0, 7, 5000, 400, "\"External id\":900001");
 	jevent(&b, "gpu_user_annotation", exe, 0, 9, 5000, 400, "\"External id\":900001");
 	jevent(&b, "user_annotation", "step[DECODE bs=4]", 1, 1, 5, 900, "\"External id\":900002");
-	jevent(&b, "gpu_user_annotation", "step[DECODE bs=4]", 0, 7, 5000, 400, "\"External id\":900002");
+	jevent(&b, "gpu_user_annotation", "step[DECODE bs=4]", 0, 7, 5000, 400,
+	       "\"External id\":900002");
 	jkernel(&b, "copy_inputs_kernel", 2, 5001, 9); /* side stream, during the embedding */
 	jpass(&b, 2, 10, &gpu, 7);
 	build(&f, jload(&b), NULL);
 	check_invariants(&f.s);
 	ck_assert_uint_eq(f.s.n_passes, 1);
 	ck_assert_uint_eq(f.s.passes[0].phase, PHASE_DECODE);
-	ck_assert_str_eq(f.s.pass_source, "gpu_user_annotation 'execute_4_context_0(sq0)_generation_4...'");
+	ck_assert_str_eq(f.s.pass_source,
+			 "gpu_user_annotation 'execute_4_context_0(sq0)_generation_4...'");
 	ck_assert_uint_eq(f.s.passes[0].n_layers, 2);
 	ck_assert_uint_eq(f.s.n_unassigned, 1);
 	ck_assert_uint_eq(f.s.passes[0].n, 1 + 1 + 2 * 8 + 2);
@@ -768,8 +795,8 @@ END_TEST
 START_TEST(test_bad_inputs_survive)
 {
 	static const char *const files[] = {
-		"control_chars.json", "invalid_utf8.json", "keys_any_order.json", "big_numbers.json",
-		"huge_name.json.gz", "escape_sequence_name.json",
+		"control_chars.json", "invalid_utf8.json", "keys_any_order.json",
+		"big_numbers.json",   "huge_name.json.gz", "escape_sequence_name.json",
 	};
 	char path[512];
 	struct trace *t = NULL;

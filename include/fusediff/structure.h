@@ -50,7 +50,7 @@ struct step {
 	uint8_t main;	   /* position of the main kernel within the step (a STEP_AUX may start
 			      with a helper: a workspace memset, a grouped-GEMM setup kernel) */
 	atom_set atoms;	   /* union of its kernels' atoms (a STEP_RUN gets the op's atom, plus
-			      cast when casts are inside: an eager RMSNorm run is {rmsnorm, cast}) */
+			      cast when casts are inside: an eager RMSNorm run: rmsnorm+cast) */
 	int64_t dur;	   /* sum of its kernels' durations, ns */
 };
 
@@ -58,9 +58,9 @@ struct step {
 #define LAYER_EPILOGUE (-2)
 
 struct layer {
-	int32_t index;		 /* 0..n-1, LAYER_PROLOGUE or LAYER_EPILOGUE */
+	int32_t index;		     /* 0..n-1, LAYER_PROLOGUE or LAYER_EPILOGUE */
 	uint32_t step_first, step_n; /* range in side->steps (step_n may be 0) */
-	int64_t dur;		 /* sum of kernel durations, ns */
+	int64_t dur;		     /* sum of kernel durations, ns */
 };
 
 /* How the layers of a pass were found. */
@@ -72,15 +72,15 @@ enum layer_source {
 };
 
 struct pass {
-	uint32_t name;		  /* annotation name id (0 when found by structure) */
-	uint8_t phase;		  /* enum phase */
-	uint8_t layer_src;	  /* enum layer_source */
-	uint32_t first, n;	  /* range in side->order */
+	uint32_t name;		       /* annotation name id (0 when found by structure) */
+	uint8_t phase;		       /* enum phase */
+	uint8_t layer_src;	       /* enum layer_source */
+	uint32_t first, n;	       /* range in side->order */
 	uint32_t layer_first, layer_n; /* range in side->layers: always the prologue, the
 					  n_layers layers, then the epilogue (either may be
 					  empty), so layer_n == n_layers + 2 */
-	uint32_t n_layers;	  /* repeated layers (excluding prologue and epilogue) */
-	int64_t dur;		  /* sum of kernel durations, ns */
+	uint32_t n_layers;	       /* repeated layers (excluding prologue and epilogue) */
+	int64_t dur;		       /* sum of kernel durations, ns */
 };
 
 /* One side of a comparison: a trace with its classification and structure. Borrows the trace. */
@@ -120,8 +120,8 @@ int side_build(struct side *s, const struct trace *t, const struct classifier *c
 void side_clear(struct side *s);
 
 /* The kernel of step position i within step st (i < st->n). */
-static inline const struct trace_kernel *side_step_kernel(const struct side *s, const struct step *st,
-							  uint32_t i)
+static inline const struct trace_kernel *side_step_kernel(const struct side *s,
+							  const struct step *st, uint32_t i)
 {
 	return &s->t->kernels[s->order[st->first + i]];
 }

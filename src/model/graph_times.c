@@ -50,7 +50,8 @@ size_t trace_repair_graph_times(struct trace *t)
 
 	for (size_t i = 0; i < t->n_kernels; i++)
 		if (t->kernels[i].correlation != 0)
-			k[n++] = (struct gkey){ t->kernels[i].correlation, t->kernels[i].stream, (uint32_t)i };
+			k[n++] = (struct gkey){ t->kernels[i].correlation, t->kernels[i].stream,
+						(uint32_t)i };
 	if (n)
 		qsort(k, n, sizeof *k, cmp_gkey);
 	for (size_t g = 0, e; g < n; g = e) {
@@ -62,7 +63,8 @@ size_t trace_repair_graph_times(struct trace *t)
 		if (ordered)
 			continue;
 		for (size_t j = g; j < e; j++)
-			s[j - g] = (struct slot){ t->kernels[k[j].i].start, t->kernels[k[j].i].dur };
+			s[j - g] =
+			    (struct slot){ t->kernels[k[j].i].start, t->kernels[k[j].i].dur };
 		qsort(s, e - g, sizeof *s, cmp_slot);
 		for (size_t j = g; j < e; j++) {
 			t->kernels[k[j].i].start = s[j - g].start;
@@ -72,8 +74,11 @@ size_t trace_repair_graph_times(struct trace *t)
 		groups++;
 	}
 	if (fixed)
-		trace_warn(t, "the times of %zu kernels of %zu graph launch%s disagreed with their launch "
-			      "order: reassigned in stream order", fixed, groups, groups == 1 ? "" : "es");
+		trace_warn(
+		    t,
+		    "the times of %zu kernels of %zu graph launch%s disagreed with their launch "
+		    "order: reassigned in stream order",
+		    fixed, groups, groups == 1 ? "" : "es");
 	free(k);
 	free(s);
 	return fixed;

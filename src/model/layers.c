@@ -32,9 +32,9 @@
 #include "structure_int.h"
 
 #define NORM_ATOMS (ATOM_BIT(ATOM_RMSNORM) | ATOM_BIT(ATOM_LAYERNORM))
-#define MLP_ATOMS                                                                              \
-	(ATOM_BIT(ATOM_SILU) | ATOM_BIT(ATOM_GELU) | ATOM_BIT(ATOM_ACT) | ATOM_BIT(ATOM_MOE_GEMM) | \
-	 ATOM_BIT(ATOM_ROUTING))
+#define MLP_ATOMS                                                                                  \
+	(ATOM_BIT(ATOM_SILU) | ATOM_BIT(ATOM_GELU) | ATOM_BIT(ATOM_ACT) |                          \
+	 ATOM_BIT(ATOM_MOE_GEMM) | ATOM_BIT(ATOM_ROUTING))
 
 int step_is_norm(const struct step *s)
 {
@@ -61,10 +61,11 @@ int step_is_mlp(const struct step *s)
 
 int step_is_residual_add(const struct step *s)
 {
-	atom_set extra = s->atoms & ~(ATOM_BIT(ATOM_ADD) | ATOM_BIT(ATOM_CAST) | ATOM_BIT(ATOM_COPY));
+	atom_set extra =
+	    s->atoms & ~(ATOM_BIT(ATOM_ADD) | ATOM_BIT(ATOM_CAST) | ATOM_BIT(ATOM_COPY));
 
-	return (s->cls == CLASS_ELEMENTWISE || s->cls == CLASS_OTHER) && (s->atoms & ATOM_BIT(ATOM_ADD)) &&
-	       !extra;
+	return (s->cls == CLASS_ELEMENTWISE || s->cls == CLASS_OTHER) &&
+	       (s->atoms & ATOM_BIT(ATOM_ADD)) && !extra;
 }
 
 static int is_copy(const struct step *s)
@@ -183,7 +184,8 @@ static int cmp_occ(const void *pa, const void *pb)
  * softmax is one key (prefill and decode run differently named softmax kernels). */
 static uint32_t softmax_key(const struct step *s, uint32_t name)
 {
-	return (s->atoms & ATOM_BIT(ATOM_SOFTMAX)) && s->cls != CLASS_MOE_ROUTING ? SOFTMAX_KEY : name;
+	return (s->atoms & ATOM_BIT(ATOM_SOFTMAX)) && s->cls != CLASS_MOE_ROUTING ? SOFTMAX_KEY
+										  : name;
 }
 
 /* Period anchors: the occurrences of the kernel name that splits the steps into the most
@@ -220,7 +222,8 @@ static size_t period_anchors(const struct layer_input *in, uint32_t *a, int stri
 		/* the majority segment (length and contents), by Boyer-Moore vote */
 		for (size_t j = g + 1; j < e; j++) {
 			uint32_t l = o[j - 1].pos, len = o[j].pos - l;
-			uint64_t seg = (h[l + len] - h[l] * pw[len]) ^ ((uint64_t)len * 0x9e3779b97f4a7c15ULL);
+			uint64_t seg =
+			    (h[l + len] - h[l] * pw[len]) ^ ((uint64_t)len * 0x9e3779b97f4a7c15ULL);
 
 			if (votes == 0)
 				cand = seg, period = len;
@@ -228,11 +231,13 @@ static size_t period_anchors(const struct layer_input *in, uint32_t *a, int stri
 		}
 		for (size_t j = g + 1; j < e; j++) {
 			uint32_t l = o[j - 1].pos, len = o[j].pos - l;
-			uint64_t seg = (h[l + len] - h[l] * pw[len]) ^ ((uint64_t)len * 0x9e3779b97f4a7c15ULL);
+			uint64_t seg =
+			    (h[l + len] - h[l] * pw[len]) ^ ((uint64_t)len * 0x9e3779b97f4a7c15ULL);
 
 			same += seg == cand;
 		}
-		ok = k >= 2 && period >= 3 && (strict ? same == k - 1 : same * 2 > k - 1 && same >= 2);
+		ok = k >= 2 && period >= 3 &&
+		     (strict ? same == k - 1 : same * 2 > k - 1 && same >= 2);
 		soft = ok && (in->steps[o[g].pos].atoms & ATOM_BIT(ATOM_SOFTMAX));
 		if (ok && (strict ? (k > best_k || (k == best_k && soft > best_soft))
 				  : (soft > best_soft || (soft == best_soft && k > best_k)))) {

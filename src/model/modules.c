@@ -64,9 +64,9 @@ struct mrange {
 	const char *cls;
 	size_t len;
 	int64_t tid, start, end;
-	uint32_t range;	 /* index into t->ranges */
-	uint32_t group;	 /* classes numbered by first appearance in the sorted order */
-	uint8_t nested;	 /* inside a range of another layer-like class */
+	uint32_t range; /* index into t->ranges */
+	uint32_t group; /* classes numbered by first appearance in the sorted order */
+	uint8_t nested; /* inside a range of another layer-like class */
 };
 
 struct mkey {
@@ -181,8 +181,9 @@ void module_map_build(const struct trace *t, struct module_map *m)
 		c = module_class(trace_str(t, tr->name), &len);
 		if (!c)
 			continue;
-		r[nm++] = (struct mrange){ c, len, tr->tid, tr->start, tr->start + tr->dur,
-					   (uint32_t)i, 0, 0 };
+		r[nm] = (struct mrange){ .cls = c, .len = len, .tid = tr->tid, .start = tr->start };
+		r[nm].end = tr->start + tr->dur;
+		r[nm++].range = (uint32_t)i;
 	}
 	if (nm == 0) {
 		free(r);
@@ -213,13 +214,15 @@ void module_map_build(const struct trace *t, struct module_map *m)
 
 		for (size_t i = 0; i < nm; i++)
 			if (layer_like(r[i].cls, r[i].len))
-				k[nl++] = (struct mkey){ r[i].tid, r[i].start, -r[i].end, (uint32_t)i };
+				k[nl++] =
+				    (struct mkey){ r[i].tid, r[i].start, -r[i].end, (uint32_t)i };
 		if (nl)
 			qsort(k, nl, sizeof *k, cmp_mkey);
 		for (size_t j = 0; j < nl; j++) {
 			struct mrange *x = &r[k[j].i];
 
-			while (sp > 0 && !(r[stack[sp - 1]].tid == x->tid && r[stack[sp - 1]].end >= x->end))
+			while (sp > 0 &&
+			       !(r[stack[sp - 1]].tid == x->tid && r[stack[sp - 1]].end >= x->end))
 				sp--;
 			for (size_t s = sp; s-- > 0;)
 				if (r[stack[s]].group != x->group) {
@@ -246,7 +249,8 @@ void module_map_build(const struct trace *t, struct module_map *m)
 			uint32_t g = r[i].group;
 
 			if (layer_like(r[i].cls, r[i].len) && !bad[g] && count[g] >= 2 &&
-			    (count[g] > best_count || (count[g] == best_count && (int32_t)g < best))) {
+			    (count[g] > best_count ||
+			     (count[g] == best_count && (int32_t)g < best))) {
 				best_count = count[g];
 				best = (int32_t)g;
 			}
@@ -264,16 +268,17 @@ void module_map_build(const struct trace *t, struct module_map *m)
 
 		if (best >= 0 && x->group == (uint32_t)best) {
 			if (!m->layer_class[0]) {
-				size_t n = x->len < sizeof m->layer_class - 1 ? x->len
-									      : sizeof m->layer_class - 1;
+				size_t n = x->len < sizeof m->layer_class - 1
+					       ? x->len
+					       : sizeof m->layer_class - 1;
 
 				memcpy(m->layer_class, x->cls, n);
 				m->layer_class[n] = '\0';
 			}
 			lookup_add(&layer, x, (uint32_t)layer.n);
 		} else if (norm_like(x->cls, x->len)) {
-			m->norm_is_rms[m->n_norm] = contains(x->cls, x->len, "RMS") ||
-						    contains(x->cls, x->len, "Rms");
+			m->norm_is_rms[m->n_norm] =
+			    contains(x->cls, x->len, "RMS") || contains(x->cls, x->len, "Rms");
 			lookup_add(&norm, x, (uint32_t)m->n_norm++);
 		}
 	}
@@ -281,7 +286,8 @@ void module_map_build(const struct trace *t, struct module_map *m)
 	lookup_sort(&norm);
 	for (size_t i = 0; i < t->n_kernels; i++) {
 		const struct trace_kernel *k = &t->kernels[i];
-		const struct trace_launch *l = k->correlation ? trace_find_launch(t, k->correlation) : NULL;
+		const struct trace_launch *l =
+		    k->correlation ? trace_find_launch(t, k->correlation) : NULL;
 
 		if (!l)
 			continue;

@@ -85,8 +85,9 @@ static int contains_ci(const char *hay, const char *needle)
 /* Names that look like one forward pass or one engine step. */
 static int looks_like_pass(const char *name)
 {
-	static const char *const words[] = { "prefill", "decode",  "extend", "context", "generation",
-					     "execute", "step",	   "forward", "mixed",	 "iteration" };
+	static const char *const words[] = { "prefill",	   "decode",   "extend", "context",
+					     "generation", "execute",  "step",	 "forward",
+					     "mixed",	   "iteration" };
 
 	for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
 		if (contains_ci(name, words[i]))
@@ -126,7 +127,8 @@ int phase_of_annotation(const char *name)
 		return PHASE_MIXED;
 	if (contains_ci(name, "decode") || contains_ci(name, "generation"))
 		return PHASE_DECODE;
-	if (contains_ci(name, "prefill") || contains_ci(name, "extend") || contains_ci(name, "context"))
+	if (contains_ci(name, "prefill") || contains_ci(name, "extend") ||
+	    contains_ci(name, "context"))
 		return PHASE_PREFILL;
 	return -1;
 }
@@ -163,8 +165,8 @@ static size_t build_anns(const struct trace *t, const uint8_t *keep, struct ann 
 			       r->kind == RANGE_GPU_USER;
 		else
 			join = j > 0 && k[j - 1].a == 1 && r->kind == RANGE_GPU_USER &&
-			       k[j - 1].b == RANGE_GPU_USER && cur->name == r->name && !cur->has_cpu &&
-			       r->start <= cur->end;
+			       k[j - 1].b == RANGE_GPU_USER && cur->name == r->name &&
+			       !cur->has_cpu && r->start <= cur->end;
 		if (!join) {
 			VEC_RESERVE(a, n, cap);
 			cur = &a[n++];
@@ -308,7 +310,8 @@ static void assign_kernels(const struct trace *t, const struct ann *a, size_t n,
 	cpu.k = xmalloc((n ? n : 1) * sizeof *cpu.k);
 	for (size_t i = 0; i < n; i++)
 		if (a[i].has_cpu)
-			cpu.k[cpu.n++] = (struct rkey){ a[i].tid, a[i].start, -a[i].end, 0, (uint32_t)i };
+			cpu.k[cpu.n++] =
+			    (struct rkey){ a[i].tid, a[i].start, -a[i].end, 0, (uint32_t)i };
 	ivals_finish(&cpu);
 	gpu.k = xmalloc((t->n_ranges ? t->n_ranges : 1) * sizeof *gpu.k);
 	for (size_t i = 0; i < t->n_ranges; i++) {
@@ -322,19 +325,16 @@ static void assign_kernels(const struct trace *t, const struct ann *a, size_t n,
 
 	for (size_t i = 0; i < t->n_kernels; i++) {
 		const struct trace_kernel *k = &t->kernels[i];
-		const struct trace_launch *l = k->correlation ? trace_find_launch(t, k->correlation) : NULL;
-		int32_t found = -1;
+		const struct trace_launch *l =
+		    k->correlation ? trace_find_launch(t, k->correlation) : NULL;
 
 		/* The launch is the truth when the thread that launched it recorded annotations:
 		 * a kernel launched outside all of them is outside every pass, whatever the GPU
-		 * ranges say. */
-		if (l && ivals_has(&cpu, l->tid)) {
+		 * ranges say. Without a launch event, the GPU range on the kernel's stream. */
+		if (l && ivals_has(&cpu, l->tid))
 			kernel_ann[i] = ivals_find(&cpu, l->tid, l->start, 1);
-			continue;
-		}
-		if (found < 0 && gpu.n)
-			found = ivals_find(&gpu, k->stream, k->start, 0);
-		kernel_ann[i] = found;
+		else
+			kernel_ann[i] = gpu.n ? ivals_find(&gpu, k->stream, k->start, 0) : -1;
 	}
 	ivals_clear(&cpu);
 	ivals_clear(&gpu);
@@ -405,7 +405,8 @@ int passes_from_annotations(const struct trace *t, const char *regex, struct pas
 			char msg[256];
 
 			regerror(rc, &re, msg, sizeof msg);
-			fd_error_set(err, "--pass '%s': invalid regular expression: %s", regex, msg);
+			fd_error_set(err, "--pass '%s': invalid regular expression: %s", regex,
+				     msg);
 			free(keep);
 			free(range_ann);
 			free(kernel_ann);
@@ -465,7 +466,8 @@ int passes_from_annotations(const struct trace *t, const char *regex, struct pas
 			x->state = ANN_INSIDE;
 			x->pass = p->pass;
 			if (out->passes[x->pass].phase < 0)
-				out->passes[x->pass].phase = (int8_t)phase_of_annotation(trace_str(t, x->name));
+				out->passes[x->pass].phase =
+				    (int8_t)phase_of_annotation(trace_str(t, x->name));
 			continue;
 		}
 		if (x->n_tree == 0)
@@ -483,9 +485,9 @@ int passes_from_annotations(const struct trace *t, const char *regex, struct pas
 		x->state = ANN_PASS;
 		x->pass = (int32_t)out->n_passes;
 		VEC_RESERVE(out->passes, out->n_passes, cap);
-		out->passes[out->n_passes++] = (struct plan_pass){
-			x->name, (int8_t)phase_of_annotation(trace_str(t, x->name)), x->first_kernel
-		};
+		out->passes[out->n_passes++] =
+		    (struct plan_pass){ x->name, (int8_t)phase_of_annotation(trace_str(t, x->name)),
+					x->first_kernel };
 		any_gpu |= x->has_gpu;
 	}
 
@@ -493,7 +495,8 @@ int passes_from_annotations(const struct trace *t, const char *regex, struct pas
 		if (n_matched == 0)
 			fd_error_set(err, "--pass '%s' matches no annotation", regex);
 		else
-			fd_error_set(err, "--pass '%s' matches only annotations without GPU kernels", regex);
+			fd_error_set(
+			    err, "--pass '%s' matches only annotations without GPU kernels", regex);
 		free(keep);
 		free(range_ann);
 		free(kernel_ann);

@@ -44,7 +44,8 @@ static long attention_q_len(const char *op, const char *dims)
 	int n = 0, seq_at;
 	const char *p;
 
-	if (strstr(op, "scaled_dot_product") || strstr(op, "cudnn_attention") || strstr(op, "softmax"))
+	if (strstr(op, "scaled_dot_product") || strstr(op, "cudnn_attention") ||
+	    strstr(op, "softmax"))
 		seq_at = 2; /* eager attention's softmax: [batch, heads, tokens, keys] */
 	else if (strstr(op, "flash_attention") || strstr(op, "efficient_attention"))
 		seq_at = 1;
@@ -83,7 +84,8 @@ static enum phase phase_from_kernels(const struct side *s, const uint32_t *k, si
 		const struct trace_op *op;
 		long q;
 
-		if ((ki->cls != CLASS_ATTENTION || ki->aux) && !(ki->atoms & ATOM_BIT(ATOM_SOFTMAX)))
+		if ((ki->cls != CLASS_ATTENTION || ki->aux) &&
+		    !(ki->atoms & ATOM_BIT(ATOM_SOFTMAX)))
 			continue;
 		op = trace_find_op(s->t, s->t->kernels[k[i]].external_id);
 		if (!op || !op->input_dims)
@@ -211,7 +213,8 @@ static void build_pass(struct build *b, const uint32_t *k, size_t n, uint32_t na
 		memcpy(byrank, b->streams, ns_streams * sizeof *byrank);
 		qsort(byrank, ns_streams, sizeof *byrank, cmp_stream_rank);
 		for (size_t r = 0; r < ns_streams; r++) {
-			struct stream_count *sc = find_stream(b->streams, ns_streams, byrank[r].stream);
+			struct stream_count *sc =
+			    find_stream(b->streams, ns_streams, byrank[r].stream);
 
 			sc->rank = (uint32_t)r;
 			sc->at = at;
@@ -229,19 +232,22 @@ static void build_pass(struct build *b, const uint32_t *k, size_t n, uint32_t na
 			byrank[b->streams[r].rank] = b->streams[r];
 		}
 		for (size_t i = 0; i < n; i++) {
-			const struct stream_count *sc = find_stream(b->streams, ns_streams, t->kernels[k[i]].stream);
+			const struct stream_count *sc =
+			    find_stream(b->streams, ns_streams, t->kernels[k[i]].stream);
 
 			b->seq[fill[sc->rank]++] = k[i];
 		}
 		for (size_t r = 0; r < ns_streams; r++) {
-			size_t got = steps_group(&b->in, b->seq + byrank[r].at, byrank[r].count, b->tmp + n_tmp);
+			size_t got = steps_group(&b->in, b->seq + byrank[r].at, byrank[r].count,
+						 b->tmp + n_tmp);
 
 			for (size_t j = 0; j < got; j++) {
 				struct step *st = &b->tmp[n_tmp + j];
 
 				st->first += byrank[r].at;
-				b->refs[n_tmp + j] = (struct sref){ t->kernels[b->seq[st->first]].start,
-								     (uint32_t)r, (uint32_t)(n_tmp + j) };
+				b->refs[n_tmp + j] =
+				    (struct sref){ t->kernels[b->seq[st->first]].start, (uint32_t)r,
+						   (uint32_t)(n_tmp + j) };
 			}
 			n_tmp += got;
 		}
@@ -271,7 +277,8 @@ static void build_pass(struct build *b, const uint32_t *k, size_t n, uint32_t na
 		if (b->mods->layer_class[0])
 			for (uint32_t i = 0; i < st->n; i++)
 				if (b->mods->layer[s->order[st->first + i]] >= 0) {
-					b->mod_layer[j - step0] = b->mods->layer[s->order[st->first + i]];
+					b->mod_layer[j - step0] =
+					    b->mods->layer[s->order[st->first + i]];
 					break;
 				}
 	}
@@ -301,7 +308,8 @@ static void build_pass(struct build *b, const uint32_t *k, size_t n, uint32_t na
 			   (uint32_t)(s->n_steps - step0) - cuts.epi);
 	}
 	p->layer_n = (uint32_t)s->n_layers - p->layer_first;
-	p->phase = (uint8_t)(phase >= 0 ? phase : (int)phase_from_kernels(s, s->order + order0, p->n));
+	p->phase =
+	    (uint8_t)(phase >= 0 ? phase : (int)phase_from_kernels(s, s->order + order0, p->n));
 	layer_cuts_clear(&cuts);
 }
 
@@ -310,7 +318,8 @@ static void build_pass(struct build *b, const uint32_t *k, size_t n, uint32_t na
  * whole generate(). Split it where the layer structure shows the end of one forward pass and
  * the start of the next (layers_pass_starts), and build each part as a pass.
  * Returns the number of parts, 0 when it stays one pass. */
-static size_t split_pass(struct build *b, size_t o0, size_t st0, size_t l0, size_t p0, uint32_t name)
+static size_t split_pass(struct build *b, size_t o0, size_t st0, size_t l0, size_t p0,
+			 uint32_t name)
 {
 	struct side *s = b->s;
 	const struct trace *t = s->t;
@@ -387,7 +396,8 @@ static int cmp_u32(const void *pa, const void *pb)
  * most common source of layers. */
 static void summarize(struct side *s, const struct module_map *mods)
 {
-	uint32_t *n = xmalloc((s->n_passes ? s->n_passes : 1) * sizeof *n), best = 0, best_count = 0;
+	uint32_t *n = xmalloc((s->n_passes ? s->n_passes : 1) * sizeof *n), best = 0,
+		 best_count = 0;
 	uint32_t src_count[4] = { 0 };
 	int src = LAYER_SRC_NONE;
 
@@ -413,7 +423,8 @@ static void summarize(struct side *s, const struct module_map *mods)
 		if (src_count[k] > (src == LAYER_SRC_NONE ? 0 : src_count[src]))
 			src = k;
 	if (src == LAYER_SRC_MODULE)
-		snprintf(s->layer_source, sizeof s->layer_source, "nn.Module %s", mods->layer_class);
+		snprintf(s->layer_source, sizeof s->layer_source, "nn.Module %s",
+			 mods->layer_class);
 	else
 		snprintf(s->layer_source, sizeof s->layer_source, "%s", layer_source_text(src));
 }
@@ -487,9 +498,11 @@ int side_build(struct side *s, const struct trace *t, const struct classifier *c
 		snprintf(s->pass_source, sizeof s->pass_source, "%.100s%s", plan.source,
 			 split ? ", split by the layer structure" : "");
 	else if (split)
-		snprintf(s->pass_source, sizeof s->pass_source, "repetition of the layer structure");
+		snprintf(s->pass_source, sizeof s->pass_source,
+			 "repetition of the layer structure");
 	else
-		snprintf(s->pass_source, sizeof s->pass_source, "whole trace (no pass annotations)");
+		snprintf(s->pass_source, sizeof s->pass_source,
+			 "whole trace (no pass annotations)");
 	s->n_unassigned = nk - s->n_order;
 	summarize(s, &mods);
 

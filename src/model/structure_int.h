@@ -45,8 +45,8 @@ int phase_of_annotation(const char *name);
 /* What the nn.Module ranges (recorded with Python stacks) say about each kernel, through its
  * launch event. Instance ids number the module calls in time order; -1: none. */
 struct module_map {
-	int32_t *layer;	 /* per trace kernel: the decoder-layer call it was launched in */
-	int32_t *norm;	 /* the norm-module call (...RMSNorm_N, ...LayerNorm_N) */
+	int32_t *layer;	      /* per trace kernel: the decoder-layer call it was launched in */
+	int32_t *norm;	      /* the norm-module call (...RMSNorm_N, ...LayerNorm_N) */
 	uint8_t *norm_is_rms; /* per norm instance: an RMSNorm (else a LayerNorm) */
 	size_t n_norm;
 	char layer_class[64]; /* "LlamaDecoderLayer"; "" when no layer class was found */
@@ -100,7 +100,8 @@ void layer_cuts_clear(struct layer_cuts *c);
  * embedding lookup, else at the step with the longest GPU idle time before it (gap_before,
  * per step) in that stretch.
  * Writes the step indices into starts (room for in->n) and returns how many. */
-size_t layers_pass_starts(const struct layer_input *in, const int64_t *gap_before, uint32_t *starts);
+size_t layers_pass_starts(const struct layer_input *in, const int64_t *gap_before,
+			  uint32_t *starts);
 
 /* Step predicates the layer rules use (also used by the pass-by-structure fallback). */
 int step_is_norm(const struct step *s);
