@@ -38,6 +38,11 @@ void fusion_mark_repeats(const struct comparison *c, struct fusion_hint *h, unsi
 	}
 }
 
+/* How far (in pairs) a gap linked to a fused pair, or repeating a matched one, can be from it:
+ * align_absorb() and fusion_mark_repeats() look a few entries away (window 3, 8 across a
+ * layer boundary). */
+#define NEAR 32
+
 /* A fused or partially fused pair with the gap pairs that belong to it, before grouping. */
 struct pattern {
 	uint8_t fused_side, partial, cls;
@@ -94,13 +99,17 @@ static int pattern_of(const struct comparison *c, const struct fusion_hint *h, s
 	memset(pt, 0, sizeof *pt);
 	pt->pair = (uint32_t)i;
 	pt->cls = p->cls;
+	/* Linked gaps and repeats are a few pairs away (align.c and fusion_mark_repeats() look
+	 * at most a few entries away): no need to scan every pair. */
+	size_t lo = i > NEAR ? i - NEAR : 0, hi = i + NEAR < c->n_pairs ? i + NEAR + 1 : c->n_pairs;
+
 	if (p->kind == PAIR_FUSED) {
 		pt->fused_side = h[i].fused_side;
-		for (size_t j = 0; j < c->n_pairs; j++)
+		for (size_t j = lo; j < hi; j++)
 			if (h[j].link == (int64_t)i)
 				add_linked(pt, (uint32_t)j);
 	} else if (p->kind == PAIR_MATCH) {
-		for (size_t j = 0; j < c->n_pairs; j++)
+		for (size_t j = lo; j < hi; j++)
 			if (h[j].repeat_of == (int64_t)i && (!pt->n_linked || c->pairs[j].kind == c->pairs[pt->linked[0]].kind))
 				add_linked(pt, (uint32_t)j);
 		if (pt->n_linked) {
@@ -305,14 +314,16 @@ static struct cmp_fusion group(const struct comparison *c, const struct fusion_h
 			push_u32(&all, &n_all, pat[k].linked[j]);
 	}
 	qsort(all, n_all, sizeof *all, cmp_u32);
-	for (uint32_t k = 0; k < n_all; k++) {
+	for (uint32_t k = 0, next = 0; k < n_all; k++) {
 		const struct cmp_pair *p = &c->pairs[all[k]];
 		const struct cmp_part *part = &p->side[os];
-		int anchor = 0;
+		int anchor;
 		uint32_t x;
 
-		for (size_t j = 0; j < n; j++)
-			anchor |= pat[j].pair == all[k];
+		/* pat[] is sorted by pair within a pattern, like all[]: walk both */
+		while (next < n && pat[next].pair < all[k])
+			next++;
+		anchor = next < n && pat[next].pair == all[k];
 		push_u32(&f.pairs, &f.n_pairs, all[k]);
 		for (uint32_t j = 0; j < part->n_names; j++) {
 			for (x = 0; x < f.n_unfused && f.unfused_names[x] != part->names[j]; x++)
@@ -396,19 +407,23 @@ void fusion_build(struct comparison *c, const struct fusion_hint *h)
 	}
 	free(fs);
 
-	for (size_t k = 0; k < c->n_layers; k++) {
-		struct cmp_layer *cl = &c->layers[k];
+	/* Distinct fusions per layer: seen[f] holds the last layer that counted f. */
+	{
+		size_t *seen = xcalloc(n_fs + 1, sizeof *seen);
 
-		cl->n_fusions = 0;
-		for (uint32_t i = cl->pair_first; i < cl->pair_first + cl->pair_n; i++) {
-			int32_t f = c->pairs[i].fusion;
-			uint32_t j;
+		for (size_t k = 0; k < c->n_layers; k++) {
+			struct cmp_layer *cl = &c->layers[k];
 
-			if (f < 0)
-				continue;
-			for (j = cl->pair_first; j < i && c->pairs[j].fusion != f; j++)
-				;
-			cl->n_fusions += j == i;
+			cl->n_fusions = 0;
+			for (uint32_t i = cl->pair_first; i < cl->pair_first + cl->pair_n; i++) {
+				int32_t f = c->pairs[i].fusion;
+
+				if (f >= 0 && seen[f] != k + 1) {
+					seen[f] = k + 1;
+					cl->n_fusions++;
+				}
+			}
 		}
+		free(seen);
 	}
 }
