@@ -11,13 +11,20 @@
 #include "fusediff/structure.h"
 #include "src/model/report_int.h"
 
+static struct comparison *compare_labelled(const char *a, const char *b, const char *la, const char *lb);
+
 static struct comparison *compare_paths(const char *a, const char *b)
+{
+	return compare_labelled(a, b, NULL, NULL);
+}
+
+static struct comparison *compare_labelled(const char *a, const char *b, const char *la, const char *lb)
 {
 	struct classifier *cl;
 	struct fd_error err = { { 0 } };
 	struct side s[2];
 	struct side_opts so = { 0 };
-	struct compare_opts co = { .phase = -1 };
+	struct compare_opts co = { .phase = -1, .label = { la, lb } };
 	struct comparison *c;
 	const char *paths[2] = { a, b };
 	struct trace *t[2];
@@ -270,6 +277,27 @@ START_TEST(test_text_fusions_first)
 }
 END_TEST
 
+/* --label-a/--label-b reach every format, escaped like kernel names. */
+START_TEST(test_user_labels)
+{
+	char a[4096];
+	struct comparison *c;
+	size_t len;
+	char *s;
+
+	snprintf(a, sizeof a, "%s", test_path("tests/data/report/names_a.json"));
+	c = compare_labelled(a, test_path("tests/data/report/names_b.json"), "MI300X \"rocm\"\x1b[2J", "H100, cuda");
+	s = render(c, REPORT_TEXT, &len);
+	assert_terminal_safe(s, len);
+	ck_assert_ptr_nonnull(strstr(s, "fusediff: MI300X \"rocm\"\\e[2J vs H100, cuda\n"));
+	free(s);
+	s = render(c, REPORT_CSV, &len);
+	ck_assert_ptr_nonnull(strstr(s, "traces,B,\"H100, cuda\","));
+	free(s);
+	comparison_free(c);
+}
+END_TEST
+
 /* A write error is reported, not ignored. */
 START_TEST(test_write_error)
 {
@@ -300,6 +328,7 @@ static Suite *report_suite(void)
 	tcase_add_test(tc, test_text_terminal_safe);
 	tcase_add_test(tc, test_deterministic);
 	tcase_add_test(tc, test_text_fusions_first);
+	tcase_add_test(tc, test_user_labels);
 	tcase_add_test(tc, test_write_error);
 	suite_add_tcase(s, tc);
 	return s;

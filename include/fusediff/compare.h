@@ -96,7 +96,7 @@ struct compare_opts {
 
 struct comparison {
 	struct side side[2]; /* owned */
-	char *label[2];
+	char *label[2];	     /* as given, or the default; control bytes escaped (text_escape) */
 	int phase; /* the phase shown (enum phase or PHASE_COUNT) */
 	uint32_t passes[2]; /* passes of the phase on each side */
 	double ns[2];	    /* GPU kernel time per pass, both sides */

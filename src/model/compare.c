@@ -556,7 +556,7 @@ static char *default_label(const struct trace *t)
 static void set_labels(struct comparison *c, const struct compare_opts *o)
 {
 	for (int s = 0; s < 2; s++)
-		c->label[s] = o && o->label[s] ? xstrdup(o->label[s]) : default_label(c->side[s].t);
+		c->label[s] = o && o->label[s] ? text_escape_dup(o->label[s], strlen(o->label[s])) : default_label(c->side[s].t);
 	if (strcmp(c->label[0], c->label[1]) != 0)
 		return;
 	for (int s = 0; s < 2; s++) {
