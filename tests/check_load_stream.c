@@ -1,6 +1,6 @@
 /* check_load_stream.c — the loader on inputs larger than its window: line numbers in error
- * messages after many refills, and category counts when there are more categories than the
- * loader remembers at once. */
+ * messages after many refills, category counts when there are more categories than the loader
+ * remembers at once, and what it keeps (memory grows with kernels, not with operators). */
 #include "testutil.h"
 
 struct sbuf {
@@ -108,6 +108,39 @@ START_TEST(test_many_categories)
 }
 END_TEST
 
+/* The loader keeps the operators that launched a kernel and no others: every kernel finds its
+ * operator as before, every operator kept is some kernel's, and the rest (three in four in
+ * an eager trace) are gone. */
+START_TEST(test_only_launching_ops)
+{
+	static const struct {
+		const char *file;
+		size_t with_op, ops;
+	} want[] = {
+		{ "llama8l_eager_sdpa.json.gz", 6480, 6174 },
+		{ "tracelens_qwen1.5-0.5b_hf_h100.json.gz", 1198, 1030 },
+	};
+	struct trace *t = test_load(test_trace(want[_i].file));
+	size_t with_op = 0;
+
+	for (size_t i = 0; i < t->n_kernels; i++)
+		with_op += trace_find_op(t, t->kernels[i].external_id) != NULL;
+	ck_assert_uint_eq(with_op, want[_i].with_op);
+	ck_assert_uint_eq(t->n_ops, want[_i].ops);
+	ck_assert_int_gt(trace_category_count(t, "cpu_op"), 3 * (int64_t)t->n_ops);
+	for (size_t i = 0; i < t->n_ops; i++) {
+		size_t k = 0;
+
+		while (k < t->n_kernels && t->kernels[k].external_id != t->ops[i].external_id)
+			k++;
+		ck_assert_msg(k < t->n_kernels, "op %zu (External id %lld) launched no kernel", i,
+			      (long long)t->ops[i].external_id);
+		ck_assert(i == 0 || t->ops[i - 1].external_id <= t->ops[i].external_id);
+	}
+	trace_free(t);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("load_stream");
@@ -116,6 +149,7 @@ static Suite *suite(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_loop_test(tc, test_line_numbers_after_refills, 0, 3);
 	tcase_add_test(tc, test_many_categories);
+	tcase_add_loop_test(tc, test_only_launching_ops, 0, 2);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -48,8 +48,9 @@ struct trace_launch {
 	uint32_t name;
 };
 
-/* A CPU operator (cpu_op), sorted by external_id. input_dims is the compact JSON text of
- * args["Input Dims"] ("[[4,512],[]]"), or 0 when absent. */
+/* A CPU operator (cpu_op) that launched a kept kernel (the loader drops the others, which
+ * outnumber kernels several times over), sorted by external_id. input_dims is the compact JSON
+ * text of args["Input Dims"] ("[[4,512],[]]"), or 0 when absent. */
 struct trace_op {
 	int64_t start, dur;
 	int64_t external_id;
