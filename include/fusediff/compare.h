@@ -39,7 +39,10 @@ struct cmp_part {
 	struct cmp_instance *inst; /* every instance over the phase's passes */
 	uint32_t n_inst;
 	double count;	 /* launches per pass */
-	double avg_ns;	 /* average duration of one launch; NAN when count is 0 */
+	double avg_ns;	 /* average time of one occurrence of the position on this side: a kernel
+			    with its helpers, or all of an eager run or of a fused entry's
+			    kernels, counts once (so an 8-kernel eager RMSNorm compares with the
+			    one fused kernel); NAN when the side has none */
 	double total_ns; /* per pass */
 };
 

@@ -227,6 +227,7 @@ static void fill_part(struct cmp_part *p, const struct side *s, const struct mer
 	size_t cap_names = 0, cap_inst = 0, n_inst = 0;
 	int64_t dur = 0, work = 0;
 	uint32_t occ = 0;
+	size_t max_occ = 0; /* occurrences of the position: of its most frequent step */
 
 	memset(p, 0, sizeof *p);
 	/* The main kernels' names first (a GEMM step is named by its GEMM, not by the workspace
@@ -241,6 +242,8 @@ static void fill_part(struct cmp_part *p, const struct side *s, const struct mer
 		const struct slot *sl = &m->slot[slots[k]];
 
 		occ += (uint32_t)sl->n_occ;
+		if (sl->n_occ > max_occ)
+			max_occ = sl->n_occ;
 		for (size_t o = 0; o < sl->n_occ; o++) {
 			const struct step *st = &s->steps[sl->occ[o].step];
 
@@ -261,7 +264,7 @@ static void fill_part(struct cmp_part *p, const struct side *s, const struct mer
 	p->n_inst = (uint32_t)n_inst;
 	p->count = passes ? (double)n_inst / passes : 0;
 	p->total_ns = passes ? (double)dur / passes : 0;
-	p->avg_ns = n_inst ? (double)dur / (double)n_inst : NAN;
+	p->avg_ns = max_occ ? (double)dur / (double)max_occ : NAN;
 	*work_pp = passes ? (double)work / passes : 0;
 	*occurrences = occ;
 }
