@@ -141,6 +141,16 @@ START_TEST(test_eager_vs_compiled)
 	ck_assert(names_have(c, 0, norm->unfused_names, norm->n_unfused, "rsqrt"));
 	ck_assert(names_have(c, 0, norm->unfused_names, norm->n_unfused, "Mul"));
 	ck_assert_uint_ge(norm->n_layers, 8);
+	/* The eager side of a fused norm pair: 9 launches per pass, and its average is the time of
+	 * the whole eager op once (not of one of its 9 kernels), comparable to the fused kernel. */
+	{
+		const struct cmp_pair *p = &c->pairs[norm->pairs[norm->n_pairs - 1]];
+
+		ck_assert_int_eq(p->kind, PAIR_FUSED);
+		ck_assert(p->side[0].count >= 8);
+		ck_assert(fabs(p->side[0].avg_ns - p->side[0].total_ns) < 1e-6 * p->side[0].total_ns);
+		ck_assert(p->side[0].avg_ns > 4 * p->side[1].avg_ns);
+	}
 	ck_assert(norm->ns[0] > norm->ns[1]);
 	ck_assert_ptr_nonnull(norm->evidence);
 
