@@ -236,7 +236,9 @@ static void fill_part(struct cmp_part *p, const struct side *s, const struct mer
 		const struct slot *sl = &m->slot[slots[k]];
 
 		for (size_t o = 0; o < sl->n_occ; o++)
-			part_add_name(p, s->t->kernels[step_main(s, &s->steps[sl->occ[o].step])].name, &cap_names);
+			if (s->steps[sl->occ[o].step].n)
+				part_add_name(p, s->t->kernels[step_main(s, &s->steps[sl->occ[o].step])].name,
+					      &cap_names);
 	}
 	for (uint32_t k = 0; k < n_slots; k++) {
 		const struct slot *sl = &m->slot[slots[k]];
