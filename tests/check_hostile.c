@@ -421,7 +421,7 @@ START_TEST(test_string_100mb)
 	ck_assert_uint_eq(intern_len(t->strings, t->kernels[0].name), 100u << 20);
 	ck_assert_int_eq(memcmp(trace_str(t, t->kernels[0].name), "gemm_gemm_", 10), 0);
 	ck_assert_ptr_nonnull(sink);
-	ck_assert_int_eq(summary_print(sink, t), 0);
+	ck_assert_int_eq(summary_print(sink, t, NULL), 0);
 	fclose(sink);
 	trace_free(t);
 	/* The window holds the one event (128 MiB) and the name is interned once (100 MiB). */
@@ -610,6 +610,10 @@ static const struct {
 	  "to more than 256 copies" },
 	{ "rules_exploding_interval.rules",
 	  "line 2: bad regular expression '(x{100}){100}': repetitions multiply to more than 256 copies" },
+	/* its third: a ')' that closes nothing, repeated: the guard took it for an error */
+	{ "rules_unmatched_paren.rules",
+	  "line 2: bad regular expression ')+++++++++++++++++++++++++++++': repetitions multiply to more "
+	  "than 256 copies" },
 	{ "rules_backreference.rules",
 	  "line 1: bad regular expression '(a*)*\\1b': back-references (\\1) are not supported" },
 	/* its second: a repeated prim= leaked the first (make sanitize and make valgrind see it) */
@@ -647,7 +651,7 @@ START_TEST(test_regex_guard)
 	static const char *const ok[] = {
 		"^nvjet_sm[0-9]+_tst_[0-9]+x[0-9]+_[0-9]+x[0-9]+_[0-9]+x[0-9]+_[a-z]+_[a-z]+_[A-Z]+",
 		"(^|_)fmha|flash_fwd", "[[:alpha:]]+[]+]{1,3}", "(a+){128}", "((a?)*)+", "x{,}", "a{256}",
-		"[+]+[{]{2}", "\\+\\{", "(", ")", "[", "a{",
+		"[+]+[{]{2}", "\\+\\{", "(", ")", "[", "a{", ")+)*(x+)?",
 	};
 	static const struct {
 		const char *pattern, *why;
@@ -658,6 +662,9 @@ START_TEST(test_regex_guard)
 		{ "a{257}", "repetitions multiply to more than 256 copies" },
 		{ "a{1,99999999999999999999}", "repetitions multiply to more than 256 copies" },
 		{ "(a)\\1", "back-references (\\1) are not supported" },
+		/* the rules fuzzer's third finding: a ')' that closes nothing is a literal, repeatable */
+		{ ")+++++++++", "repetitions multiply to more than 256 copies" },
+		{ "a)(b+++++++++)", "repetitions multiply to more than 256 copies" },
 	};
 	char msg[128], deep[200], longp[REGEX_GUARD_MAX_LEN + 2];
 

@@ -115,9 +115,8 @@ int regex_guard(const char *pattern, char *msg, size_t cap)
 			p++;
 			continue;
 		case ')':
-			if (depth == 0)
-				return 0; /* unbalanced: regcomp reports it */
-			inner = worst[depth--];
+			if (depth > 0) /* else an ordinary character, for glibc as for POSIX */
+				inner = worst[depth--];
 			p++;
 			break;
 		default:
