@@ -85,13 +85,11 @@ static void dump_layer(const struct comparison *c, int32_t index)
  * want_gemm GEMM pairs and one attention pair per layer. With strict, A has no other GEMM or
  * attention kernel either (the MI300X trace repeats a few kernels: those stay unmatched). */
 static void assert_gemm_attention_matched(const struct comparison *c, int32_t n_layers, unsigned want_gemm,
-					  int strict, int (*skip_layer)(const struct comparison *, int32_t))
+					  int strict)
 {
 	for (int32_t l = 0; l < n_layers; l++) {
 		unsigned gemm = 0, attn = 0;
 
-		if (skip_layer && skip_layer(c, l))
-			continue;
 		for (size_t i = 0; i < c->n_pairs; i++) {
 			const struct cmp_pair *p = &c->pairs[i];
 
@@ -173,30 +171,10 @@ START_TEST(test_eager_vs_compiled)
 				ck_assert_msg(!strstr(name_of(c, s, c->pairs[i].side[s].names[0]), "Memset"),
 					      "pair %zu side %d named by its memset", i, s);
 	/* Q, K, V, O, gate, up, down. */
-	assert_gemm_attention_matched(c, 8, 7, 1, NULL);
+	assert_gemm_attention_matched(c, 8, 7, 1);
 	comparison_free(fx.c);
 }
 END_TEST
-
-/* The MI300X trace repeats and drops a few kernels (graph replay); around layer 10 the
- * structure currently cuts A's layer before its MLP (the MLP and a stray paged-attention reduce
- * then form layer 11), so A's layer lacks the GEMMs or the attention B's layer has. Such a layer
- * cannot line up whatever the alignment does; it is left out of the per-layer check below (at
- * most two of them). */
-static int mi300x_layer_cut_wrong(const struct comparison *c, int32_t l)
-{
-	unsigned gemm = 0, attn = 0;
-
-	for (size_t i = 0; i < c->n_pairs; i++) {
-		const struct cmp_pair *p = &c->pairs[i];
-
-		if (p->layer != l || !p->side[0].n_inst)
-			continue;
-		gemm += p->cls == CLASS_GEMM;
-		attn += p->cls == CLASS_ATTENTION;
-	}
-	return gemm < 4 || attn < 1;
-}
 
 START_TEST(test_mi300x_vs_b300)
 {
@@ -210,20 +188,13 @@ START_TEST(test_mi300x_vs_b300)
 	ck_assert_str_eq(c->label[1], "NVIDIA B300 SXM6 AC");
 	ck_assert_uint_eq(c->n_layers, 34);
 	/* QKV, O, gate-up, down (split-K on B300: GEMM + splitKreduce is one GEMM step). */
-	assert_gemm_attention_matched(c, 32, 4, 0, mi300x_layer_cut_wrong);
-	{
-		int skipped = 0;
-
-		for (int32_t l = 0; l < 32; l++)
-			skipped += mi300x_layer_cut_wrong(c, l);
-		ck_assert_int_le(skipped, 2);
-	}
+	assert_gemm_attention_matched(c, 32, 4, 0);
 	for (size_t i = 0; i < c->n_pairs; i++) {
 		const struct cmp_pair *p = &c->pairs[i];
 
 		/* The add+RMSNorm kernels pair with each other, never as a fusion (A launches a few
 		 * kernels twice: those extra ones are a_only). */
-		if (p->layer >= 0 && p->cls == CLASS_NORM && !mi300x_layer_cut_wrong(c, p->layer)) {
+		if (p->layer >= 0 && p->cls == CLASS_NORM) {
 			ck_assert_msg((p->kind == PAIR_MATCH || p->kind == PAIR_A_ONLY) && p->fusion < 0,
 				      "layer %d position %u: norm is %s", p->layer, p->position,
 				      pair_kind_name(p->kind));
