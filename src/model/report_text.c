@@ -255,8 +255,8 @@ static void fusions_section(FILE *out, const struct comparison *c, int md)
 	snprintf(title, sizeof title, "Fusion differences (%zu)", c->n_fusions);
 	heading(out, md, title);
 	if (!c->n_fusions) {
-		fputs(md ? "None: every aligned position runs the same number of kernels on both sides.\n\n"
-			 : "  None: every aligned position runs the same number of kernels on both sides.\n\n",
+		fputs(md ? "None: no position where one side runs one kernel for work the other side splits over several.\n\n"
+			 : "  None: no position where one side runs one kernel for work the other side splits over several.\n\n",
 		      out);
 		return;
 	}
