@@ -32,7 +32,8 @@ static void compare_files(struct fixture *fx, const char *a, const char *b, int 
 	for (int i = 0; i < 2; i++) {
 		char path[4096];
 
-		snprintf(path, sizeof path, "%s", test_trace(paths[i]));
+		/* a bundled real trace by name, or a path in the source tree */
+		snprintf(path, sizeof path, "%s", strchr(paths[i], '/') ? test_path(paths[i]) : test_trace(paths[i]));
 		fx->t[i] = test_load(path);
 		ck_assert_msg(side_build(&s[i], fx->t[i], fx->cl, &so, &err) == 0, "%s", err.msg);
 	}
@@ -246,6 +247,51 @@ START_TEST(test_sdpa_vs_math_attention)
 }
 END_TEST
 
+/* The same work launched more often on one side, in every layer, is a partial fusion; in one
+ * layer only it is noise and not reported. */
+START_TEST(test_partial_fusion)
+{
+	struct fixture fx;
+	const struct comparison *c;
+	const struct cmp_fusion *f;
+	unsigned gaps = 0;
+
+	compare_files(&fx, "tests/data/compare/down_twice.json", "tests/data/compare/down_once.json", -1);
+	c = fx.c;
+	ck_assert_uint_eq(c->n_layers, 6);
+	ck_assert_uint_eq(c->n_fusions, 1);
+	f = &c->fusions[0];
+	ck_assert_int_eq(f->partial, 1);
+	ck_assert_int_eq(f->fused_side, SIDE_B);
+	ck_assert_uint_eq(f->n_layers, 4);
+	ck_assert_uint_eq(f->occurrences, 4);
+	ck_assert_str_eq(name_of(c, 1, f->fused_name), "nvjet_down_gemm");
+	ck_assert(fabs(f->ns[0] - 120000) < 1 && fabs(f->ns[1] - 100000) < 1);
+	ck_assert_msg(strstr(f->evidence, "launches 2 kernels (nvjet_down_gemm) where B") != NULL, "%s", f->evidence);
+	for (size_t i = 0; i < c->n_pairs; i++) {
+		const struct cmp_pair *p = &c->pairs[i];
+
+		ck_assert(p->kind == PAIR_MATCH || p->kind == PAIR_A_ONLY);
+		if (p->kind == PAIR_A_ONLY) {
+			ck_assert_int_eq(p->fusion, 0);
+			gaps++;
+		}
+	}
+	ck_assert_uint_eq(gaps, 4);
+	comparison_free(fx.c);
+
+	/* the other way round: A launches less often */
+	compare_files(&fx, "tests/data/compare/down_once.json", "tests/data/compare/down_twice.json", -1);
+	ck_assert_uint_eq(fx.c->n_fusions, 1);
+	ck_assert_int_eq(fx.c->fusions[0].fused_side, SIDE_A);
+	comparison_free(fx.c);
+
+	compare_files(&fx, "tests/data/compare/down_twice_in_layer_2.json", "tests/data/compare/down_once.json", -1);
+	ck_assert_uint_eq(fx.c->n_fusions, 0);
+	comparison_free(fx.c);
+}
+END_TEST
+
 static void assert_self(const char *file, int phase)
 {
 	struct fixture fx;
@@ -338,6 +384,7 @@ static Suite *compare_suite(void)
 	tcase_add_test(tc, test_eager_vs_compiled);
 	tcase_add_test(tc, test_mi300x_vs_b300);
 	tcase_add_test(tc, test_sdpa_vs_math_attention);
+	tcase_add_test(tc, test_partial_fusion);
 	tcase_add_test(tc, test_self);
 	tcase_add_test(tc, test_per_pass_totals);
 	suite_add_tcase(s, tc);

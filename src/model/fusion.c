@@ -254,10 +254,10 @@ static char *evidence_sentence(const struct comparison *c, const struct cmp_fusi
 	else
 		snprintf(times, sizeof times, "%u times", f->occurrences);
 	if (f->partial)
-		out = xasprintf("%c (%s) launches %s%s (%s) %s per pass where %c (%s) launches %s kernel%s for the "
-				"same work (%s), in %s; per pass A %s, B %s, B - A %s.",
-				"AB"[fs], c->label[fs], fused, more, atoms, times, "AB"[os], c->label[os], nk,
-				strcmp(nk, "1") == 0 ? "" : "s", others, where, ta, tb, td);
+		out = xasprintf("%c (%s) launches %s kernel%s (%s) where %c (%s) launches %s%s once for the same "
+				"work (%s), %s per pass in %s; per pass A %s, B %s, B - A %s.",
+				"AB"[os], c->label[os], nk, strcmp(nk, "1") == 0 ? "" : "s", others, "AB"[fs],
+				c->label[fs], fused, more, atoms, times, where, ta, tb, td);
 	else
 		out = xasprintf("%c (%s) runs %s%s (%s) as one kernel where %c (%s) runs %s kernel%s for the same "
 				"work (%s), %s per pass in %s; per pass A %s, B %s, B - A %s.",
