@@ -46,7 +46,10 @@ struct cmp_part {
 	double total_ns; /* per pass */
 };
 
-/* One aligned position of one layer, aggregated over the passes of the phase. */
+/* One aligned position of one layer, aggregated over the passes of the phase. A kernel that
+ * runs in neighbouring layers on the two sides (a compiler moved it across the boundary) is
+ * one match listed in side A's layer: then the layer's pairs do not add up to its row in
+ * struct cmp_layer, which always follows the structure's layers. */
 struct cmp_pair {
 	int32_t layer;	   /* layer index, LAYER_PROLOGUE or LAYER_EPILOGUE */
 	uint32_t position; /* 0-based position in the layer's alignment */
@@ -74,21 +77,24 @@ struct cmp_layer {
  * atoms. Identical patterns are grouped across layers. */
 struct cmp_fusion {
 	uint8_t fused_side;	  /* SIDE_A or SIDE_B */
-	uint32_t fused_name;	  /* name id on the fused side */
+	uint32_t fused_name;	  /* name id on the fused side: the first fused kernel; a pattern
+				     may group similar kernels (Inductor numbers them per layer) */
 	uint32_t *unfused_names;  /* distinct name ids on the other side, in execution order */
 	uint32_t n_unfused;
-	atom_set atoms;		  /* the atoms the fused kernel covers */
-	uint8_t partial;	  /* 1: the same work launched more often on one side (no fused kernel) */
-	uint32_t occurrences;	  /* per pass */
+	atom_set atoms;		  /* the atoms every fused kernel of the pattern covers */
+	uint8_t partial;	  /* 1: the same work launched more often on one side (no fused kernel;
+				     fused_name is the kernel the fused side launches once) */
+	uint32_t occurrences;	  /* per pass: launches of the fused kernel */
 	int32_t *layers;	  /* distinct layer indices, in execution order (prologue first,
 				     epilogue last) */
 	uint32_t n_layers;
-	uint32_t *pairs;	  /* indices into pairs, ascending: the fused pairs, and the gap pairs
-				     of neighbouring layers whose work is inside their fused kernel */
+	uint32_t *pairs;	  /* indices into pairs, ascending: the fused (or, partial, matched)
+				     pairs, and the gap pairs whose work is inside their fused kernel
+				     (neighbouring layers) or that repeat it (partial) */
 	uint32_t n_pairs;
 	double ns[2];		  /* time on each side, per pass */
 	double delta_ns;	  /* B - A */
-	char *evidence;		  /* one readable sentence */
+	char *evidence;		  /* one readable sentence, escaped (safe to print) */
 };
 
 struct compare_opts {
