@@ -98,6 +98,94 @@ START_TEST(test_peek_whitespace)
 }
 END_TEST
 
+/* Numbers to integers and microseconds to nanoseconds, from text and straight from a token:
+ * the same results either way. */
+static const struct {
+	const char *text;
+	int ok_int;	 /* json_to_int64 succeeds */
+	int64_t i;	 /* its value */
+	int ok_ns;	 /* json_us_to_ns succeeds */
+	int64_t ns;	 /* its value */
+	int int_overflow, ns_overflow; /* saturated */
+} numbers[] = {
+	{ "0", 1, 0, 1, 0, 0, 0 },
+	{ "-0", 1, 0, 1, 0, 0, 0 },
+	{ "1.5", 1, 1, 1, 1500, 0, 0 },
+	{ "5130176584570.916", 1, 5130176584570, 1, INT64_C(5130176584570916), 0, 0 },
+	{ "1.0005", 1, 1, 1, 1001, 0, 0 }, /* half up on the fourth digit */
+	{ "1.00049", 1, 1, 1, 1000, 0, 0 },
+	{ "-2.25", 1, -2, 1, -2250, 0, 0 },
+	{ "1e3", 1, 1000, 1, 1000000, 0, 0 },
+	{ "2.5E-1", 1, 0, 1, 250, 0, 0 },
+	{ "9223372036854775807", 1, INT64_MAX, 1, INT64_MAX, 0, 1 },
+	{ "-9223372036854775808", 1, INT64_MIN, 1, INT64_MIN, 0, 1 },
+	{ "99999999999999999999", 1, INT64_MAX, 1, INT64_MAX, 1, 1 },
+	{ "NaN", 0, 0, 0, 0, 0, 0 },
+	{ "-Infinity", 0, 0, 0, 0, 0, 0 },
+};
+
+START_TEST(test_number_conversions)
+{
+	struct json_str raw = { numbers[_i].text, strlen(numbers[_i].text) };
+	int64_t v = 7;
+	int overflow = 0, conv = 9;
+	struct json_cur c = { raw.s, raw.s + raw.len, 1, NULL, NULL };
+
+	ck_assert_int_eq(json_to_int64(raw, &v, &overflow), numbers[_i].ok_int ? 0 : -1);
+	if (numbers[_i].ok_int) {
+		ck_assert_int_eq(v, numbers[_i].i);
+		ck_assert_int_eq(overflow, numbers[_i].int_overflow);
+	}
+	overflow = 0;
+	ck_assert_int_eq(json_us_to_ns(raw, &v, &overflow), numbers[_i].ok_ns ? 0 : -1);
+	if (numbers[_i].ok_ns) {
+		ck_assert_int_eq(v, numbers[_i].ns);
+		ck_assert_int_eq(overflow, numbers[_i].ns_overflow);
+	}
+	/* the same from the token */
+	overflow = 0;
+	ck_assert_int_eq(json_number_int64(&c, &v, &overflow, &conv), JSON_OK);
+	ck_assert_ptr_eq(c.p, raw.s + raw.len);
+	ck_assert_int_eq(conv, numbers[_i].ok_int ? 0 : -1);
+	if (numbers[_i].ok_int) {
+		ck_assert_int_eq(v, numbers[_i].i);
+		ck_assert_int_eq(overflow, numbers[_i].int_overflow);
+	}
+	c = (struct json_cur){ raw.s, raw.s + raw.len, 1, NULL, NULL };
+	overflow = 0;
+	ck_assert_int_eq(json_number_us_to_ns(&c, &v, &overflow, &conv), JSON_OK);
+	ck_assert_int_eq(conv, numbers[_i].ok_ns ? 0 : -1);
+	if (numbers[_i].ok_ns) {
+		ck_assert_int_eq(v, numbers[_i].ns);
+		ck_assert_int_eq(overflow, numbers[_i].ns_overflow);
+	}
+	/* not at the end of the input, digits might go on */
+	c = (struct json_cur){ raw.s, raw.s + raw.len, 0, NULL, NULL };
+	ck_assert_int_eq(json_number_us_to_ns(&c, &v, &overflow, &conv), numbers[_i].ok_ns ? JSON_MORE : JSON_OK);
+}
+END_TEST
+
+/* Text that is not one number converts to nothing; a bad token is an error at its place. */
+START_TEST(test_number_rejects)
+{
+	static const char *const not_numbers[] = { "", "-", ".5", "5.", "1.2.3", "1e", "1x", " 1", "1 ", "0x10" };
+	static const char bad[] = "1.x";
+	struct json_cur c = { bad, bad + 3, 1, NULL, NULL };
+	int64_t v;
+	int overflow = 0, conv;
+
+	for (size_t i = 0; i < sizeof not_numbers / sizeof not_numbers[0]; i++) {
+		struct json_str raw = { not_numbers[i], strlen(not_numbers[i]) };
+
+		ck_assert_int_eq(json_to_int64(raw, &v, &overflow), -1);
+		ck_assert_int_eq(json_us_to_ns(raw, &v, &overflow), -1);
+	}
+	ck_assert_int_eq(json_number_int64(&c, &v, &overflow, &conv), JSON_ERR);
+	ck_assert_str_eq(c.err_msg, "invalid number: expected a digit after '.'");
+	ck_assert_ptr_eq(c.err_at, bad + 2);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("json");
@@ -106,6 +194,8 @@ static Suite *suite(void)
 	tcase_add_loop_test(tc, test_string_every_offset, 0, 5);
 	tcase_add_test(tc, test_string_errors);
 	tcase_add_test(tc, test_peek_whitespace);
+	tcase_add_loop_test(tc, test_number_conversions, 0, sizeof numbers / sizeof numbers[0]);
+	tcase_add_test(tc, test_number_rejects);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -67,6 +67,11 @@ int json_to_int64(struct json_str raw, int64_t *out, int *overflow);
 /* Microseconds as decimal text to integer nanoseconds, exactly (rounded at 1 ns).
  * Returns -1 for text that is not a number; saturates and sets *overflow when out of range. */
 int json_us_to_ns(struct json_str raw, int64_t *out, int *overflow);
+/* A number token converted in the same pass over its text: json_number() followed by
+ * json_to_int64() (json_number_us_to_ns: json_us_to_ns()). Returns what json_number() returns;
+ * on JSON_OK, *conv is what the conversion returns (-1 for NaN and Infinity). */
+int json_number_int64(struct json_cur *c, int64_t *out, int *overflow, int *conv);
+int json_number_us_to_ns(struct json_cur *c, int64_t *out, int *overflow, int *conv);
 
 /* Key comparison helper. */
 static inline int json_str_eq(struct json_str s, const char *lit, size_t litlen)

@@ -52,7 +52,7 @@ static inline int next_byte(struct json_cur *c, int *ch)
 	return *ch < 0 ? need(c) : JSON_OK;
 }
 
-int json_expect(struct json_cur *c, char want, const char *msg)
+static inline int expect(struct json_cur *c, char want, const char *msg)
 {
 	int ch, rc = next_byte(c, &ch);
 
@@ -62,6 +62,11 @@ int json_expect(struct json_cur *c, char want, const char *msg)
 		return fail(c, c->p, msg);
 	c->p++;
 	return JSON_OK;
+}
+
+int json_expect(struct json_cur *c, char want, const char *msg)
+{
+	return expect(c, want, msg);
 }
 
 void json_buf_free(struct json_buf *b)
@@ -233,16 +238,12 @@ static int decode(struct json_cur *c, const char *p, const char *q, struct json_
 	return JSON_OK;
 }
 
-int json_string(struct json_cur *c, struct json_str *out, struct json_buf *buf)
+/* The string that starts at c->p (its opening quote), inlined into the callers that know. */
+static inline int string_at(struct json_cur *c, struct json_str *out, struct json_buf *buf)
 {
-	int ch, rc = next_byte(c, &ch), escaped;
-	const char *q;
+	int rc, escaped;
+	const char *q = string_end(c->p + 1, c->end, &escaped);
 
-	if (rc)
-		return rc;
-	if (ch != '"')
-		return fail(c, c->p, "expected a string");
-	q = string_end(c->p + 1, c->end, &escaped);
 	if (!q)
 		return c->at_eof ? fail(c, c->end, "unexpected end of file inside a string (the JSON is truncated)") : JSON_MORE;
 	if (!escaped) {
@@ -259,14 +260,36 @@ int json_string(struct json_cur *c, struct json_str *out, struct json_buf *buf)
 	return JSON_OK;
 }
 
+int json_string(struct json_cur *c, struct json_str *out, struct json_buf *buf)
+{
+	int ch, rc = next_byte(c, &ch);
+
+	if (rc)
+		return rc;
+	if (ch != '"')
+		return fail(c, c->p, "expected a string");
+	return string_at(c, out, buf);
+}
+
 static inline int is_digit(int ch)
 {
 	return ch >= '0' && ch <= '9';
 }
 
-int json_number(struct json_cur *c, struct json_str *raw)
+/* The parts of a number's text, found in one pass. */
+struct num_parts {
+	int special; /* NaN, Infinity or -Infinity */
+	int neg, has_exp;
+	const char *int_s, *int_e;   /* the integer digits */
+	const char *frac_s, *frac_e; /* the fraction digits; empty when there are none */
+};
+
+/* json_number(), also finding the parts of the number for a conversion in the same pass. */
+static inline int scan_number(struct json_cur *c, struct json_str *raw, struct num_parts *np)
 {
 	const char *s = c->p, *p = s, *e = c->end;
+
+	np->special = np->neg = np->has_exp = 0;
 
 	/* NaN, Infinity and -Infinity, as Python's json module writes them. */
 	if (p < e && (*p == 'N' || *p == 'I' || (*p == '-' && (e - p < 2 || p[1] == 'I')))) {
@@ -283,16 +306,20 @@ int json_number(struct json_cur *c, struct json_str *raw)
 			raw->s = s;
 			raw->len = n;
 			c->p = s + n;
+			np->special = 1;
 			return JSON_OK;
 		}
 		if (have < 2)
 			return need(c);
 		return fail(c, p, "invalid number");
 	}
-	if (p < e && *p == '-')
+	if (p < e && *p == '-') {
+		np->neg = 1;
 		p++;
+	}
 	if (p == e)
 		return need(c);
+	np->int_s = p;
 	if (*p == '0') {
 		p++;
 	} else if (is_digit(*p)) {
@@ -301,16 +328,20 @@ int json_number(struct json_cur *c, struct json_str *raw)
 	} else {
 		return fail(c, p, "invalid number");
 	}
+	np->int_e = np->frac_s = np->frac_e = p;
 	if (p < e && *p == '.') {
 		p++;
 		if (p == e)
 			return need(c);
 		if (!is_digit(*p))
 			return fail(c, p, "invalid number: expected a digit after '.'");
+		np->frac_s = p;
 		while (p < e && is_digit(*p))
 			p++;
+		np->frac_e = p;
 	}
 	if (p < e && (*p == 'e' || *p == 'E')) {
+		np->has_exp = 1;
 		p++;
 		if (p < e && (*p == '+' || *p == '-'))
 			p++;
@@ -327,6 +358,13 @@ int json_number(struct json_cur *c, struct json_str *raw)
 	raw->len = (size_t)(p - s);
 	c->p = p;
 	return JSON_OK;
+}
+
+int json_number(struct json_cur *c, struct json_str *raw)
+{
+	struct num_parts np;
+
+	return scan_number(c, raw, &np);
 }
 
 static int literal(struct json_cur *c, const char *word)
@@ -428,14 +466,14 @@ key:
 		return fail(c, c->p, "expected a string key in object");
 	if ((rc = skip_scalar(c, ch)))
 		return rc;
-	if ((rc = json_expect(c, ':', "expected ':' after an object key")))
+	if ((rc = expect(c, ':', "expected ':' after an object key")))
 		return rc;
 	goto value;
 }
 
 int json_object_begin(struct json_cur *c)
 {
-	return json_expect(c, '{', "expected an object");
+	return expect(c, '{', "expected an object");
 }
 
 int json_object_next(struct json_cur *c, int *first, struct json_str *key, struct json_buf *kbuf, int *done)
@@ -466,9 +504,9 @@ int json_object_next(struct json_cur *c, int *first, struct json_str *key, struc
 	}
 	if (ch != '"')
 		return fail(c, c->p, "expected a string key in object");
-	if ((rc = json_string(c, key, kbuf)))
+	if ((rc = string_at(c, key, kbuf)))
 		return rc;
-	if ((rc = json_expect(c, ':', "expected ':' after an object key")))
+	if ((rc = expect(c, ':', "expected ':' after an object key")))
 		return rc;
 	*first = 0;
 	return JSON_OK;
@@ -476,7 +514,7 @@ int json_object_next(struct json_cur *c, int *first, struct json_str *key, struc
 
 int json_array_begin(struct json_cur *c)
 {
-	return json_expect(c, '[', "expected an array");
+	return expect(c, '[', "expected an array");
 }
 
 int json_array_next(struct json_cur *c, int *first, int *done)
@@ -504,53 +542,52 @@ int json_array_next(struct json_cur *c, int *first, int *done)
 	return JSON_OK;
 }
 
-static int special_value(struct json_str raw)
-{
-	return raw.len && (raw.s[0] == 'N' || raw.s[0] == 'I' || (raw.len > 1 && raw.s[1] == 'I'));
-}
-
-/* 1 when all of raw is one JSON number: raw may come from a string ("ts": "yesterday"). */
-static int number_text(struct json_str raw)
+/* 0 when all of raw is one JSON number (raw may come from a string: "ts": "yesterday"), with
+ * its parts in *np; -1 otherwise, NaN and Infinity included. */
+static int number_parts(struct json_str raw, struct num_parts *np)
 {
 	const char *p = raw.s, *e = raw.s + raw.len;
 
-	if (p < e && *p == '-')
+	np->special = np->neg = np->has_exp = 0;
+	if (p < e && *p == '-') {
+		np->neg = 1;
 		p++;
+	}
 	if (p == e || !is_digit(*p))
-		return 0;
+		return -1;
+	np->int_s = p;
 	while (p < e && is_digit(*p))
 		p++;
+	np->int_e = np->frac_s = np->frac_e = p;
 	if (p < e && *p == '.') {
 		if (++p == e || !is_digit(*p))
-			return 0;
+			return -1;
+		np->frac_s = p;
 		while (p < e && is_digit(*p))
 			p++;
+		np->frac_e = p;
 	}
 	if (p < e && (*p == 'e' || *p == 'E')) {
+		np->has_exp = 1;
 		p++;
 		if (p < e && (*p == '+' || *p == '-'))
 			p++;
 		if (p == e || !is_digit(*p))
-			return 0;
+			return -1;
 		while (p < e && is_digit(*p))
 			p++;
 	}
-	return p == e;
+	return p == e ? 0 : -1;
 }
 
-int json_to_int64(struct json_str raw, int64_t *out, int *overflow)
+/* json_to_int64() of a number whose parts are known. */
+static int int64_from_parts(struct json_str raw, const struct num_parts *np, int64_t *out, int *overflow)
 {
-	const char *p = raw.s, *e = raw.s + raw.len;
-	int neg = 0;
 	uint64_t v = 0, limit;
 
-	if (!raw.len || special_value(raw) || !number_text(raw))
+	if (np->special)
 		return -1;
-	if (*p == '-') {
-		neg = 1;
-		p++;
-	}
-	if (memchr(raw.s, 'e', raw.len) || memchr(raw.s, 'E', raw.len)) {
+	if (np->has_exp) {
 		/* strtod needs a terminated copy: raw may end the buffer (a truncated file). */
 		char tmp[64], *s = raw.len < sizeof tmp ? tmp : xmalloc(raw.len + 1);
 		double d;
@@ -568,31 +605,41 @@ int json_to_int64(struct json_str raw, int64_t *out, int *overflow)
 		}
 		return 0;
 	}
-	limit = neg ? (uint64_t)INT64_MAX + 1 : (uint64_t)INT64_MAX;
-	for (; p < e && is_digit(*p); p++) {
+	limit = np->neg ? (uint64_t)INT64_MAX + 1 : (uint64_t)INT64_MAX;
+	for (const char *p = np->int_s; p < np->int_e; p++) {
 		unsigned d = (unsigned)(*p - '0');
 
 		if (v > (limit - d) / 10) {
 			*overflow = 1;
-			*out = neg ? INT64_MIN : INT64_MAX;
+			*out = np->neg ? INT64_MIN : INT64_MAX;
 			return 0;
 		}
 		v = v * 10 + d;
 	}
-	*out = neg ? (int64_t)(0 - v) : (int64_t)v;
+	*out = np->neg ? (int64_t)(0 - v) : (int64_t)v;
 	return 0;
 }
 
-int json_us_to_ns(struct json_str raw, int64_t *out, int *overflow)
+int json_to_int64(struct json_str raw, int64_t *out, int *overflow)
 {
-	const char *p = raw.s, *e = raw.s + raw.len;
-	int neg = 0, digits = 0;
-	uint64_t whole = 0, frac = 0;
-	const uint64_t max_whole = (uint64_t)INT64_MAX / 1000 - 1;
+	struct num_parts np;
 
-	if (!raw.len || special_value(raw) || !number_text(raw))
+	if (number_parts(raw, &np) < 0)
 		return -1;
-	if (memchr(raw.s, 'e', raw.len) || memchr(raw.s, 'E', raw.len)) {
+	return int64_from_parts(raw, &np, out, overflow);
+}
+
+/* json_us_to_ns() of a number whose parts are known. */
+static int ns_from_parts(struct json_str raw, const struct num_parts *np, int64_t *out, int *overflow)
+{
+	uint64_t whole = 0, frac = 0, ns;
+	const uint64_t max_whole = (uint64_t)INT64_MAX / 1000 - 1;
+	const char *f;
+	int digits = 0;
+
+	if (np->special)
+		return -1;
+	if (np->has_exp) {
 		char tmp[64];
 		double d;
 
@@ -609,32 +656,55 @@ int json_us_to_ns(struct json_str raw, int64_t *out, int *overflow)
 		*out = (int64_t)llround(d);
 		return 0;
 	}
-	if (*p == '-') {
-		neg = 1;
-		p++;
-	}
-	if (p == e || !is_digit(*p))
-		return -1;
-	for (; p < e && is_digit(*p); p++) {
+	for (const char *p = np->int_s; p < np->int_e; p++) {
 		unsigned d = (unsigned)(*p - '0');
 
 		if (whole > (max_whole - d) / 10) {
 			*overflow = 1;
-			*out = neg ? INT64_MIN : INT64_MAX;
+			*out = np->neg ? INT64_MIN : INT64_MAX;
 			return 0;
 		}
 		whole = whole * 10 + d;
 	}
-	if (p < e && *p == '.') {
-		p++;
-		for (; p < e && is_digit(*p) && digits < 3; p++, digits++)
-			frac = frac * 10 + (unsigned)(*p - '0');
-		for (; digits < 3; digits++)
-			frac *= 10;
-		if (p < e && is_digit(*p) && *p >= '5')
-			frac++;
-	}
-	uint64_t ns = whole * 1000 + frac;
-	*out = neg ? -(int64_t)ns : (int64_t)ns;
+	/* three fraction digits, rounded half up on the fourth */
+	for (f = np->frac_s; f < np->frac_e && digits < 3; f++, digits++)
+		frac = frac * 10 + (unsigned)(*f - '0');
+	for (; digits < 3; digits++)
+		frac *= 10;
+	if (f < np->frac_e && *f >= '5')
+		frac++;
+	ns = whole * 1000 + frac;
+	*out = np->neg ? -(int64_t)ns : (int64_t)ns;
 	return 0;
+}
+
+int json_us_to_ns(struct json_str raw, int64_t *out, int *overflow)
+{
+	struct num_parts np;
+
+	if (number_parts(raw, &np) < 0)
+		return -1;
+	return ns_from_parts(raw, &np, out, overflow);
+}
+
+int json_number_int64(struct json_cur *c, int64_t *out, int *overflow, int *conv)
+{
+	struct json_str raw;
+	struct num_parts np;
+	int rc = scan_number(c, &raw, &np);
+
+	if (rc == JSON_OK)
+		*conv = int64_from_parts(raw, &np, out, overflow);
+	return rc;
+}
+
+int json_number_us_to_ns(struct json_cur *c, int64_t *out, int *overflow, int *conv)
+{
+	struct json_str raw;
+	struct num_parts np;
+	int rc = scan_number(c, &raw, &np);
+
+	if (rc == JSON_OK)
+		*conv = ns_from_parts(raw, &np, out, overflow);
+	return rc;
 }

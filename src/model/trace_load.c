@@ -290,9 +290,11 @@ static int parse_int(struct json_cur *c, int64_t *out, int *bad, struct json_buf
 		return JSON_OK;
 	}
 	if (ch == '-' || (ch >= '0' && ch <= '9') || ch == 'N' || ch == 'I') {
-		if ((rc = json_number(c, &raw)))
+		int conv;
+
+		if ((rc = json_number_int64(c, out, &overflow, &conv)))
 			return rc;
-		if (json_to_int64(raw, out, &overflow) < 0)
+		if (conv < 0)
 			*out = 0;
 		if (overflow)
 			*bad = 1;
@@ -312,15 +314,19 @@ static int parse_time(struct json_cur *c, int64_t *out, int *ok, struct json_buf
 	if (ch == '"') {
 		if ((rc = json_string(c, &raw, buf)))
 			return rc;
+		if (json_us_to_ns(raw, out, &overflow) < 0 || overflow)
+			*ok = 0;
 	} else if (ch == '-' || (ch >= '0' && ch <= '9') || ch == 'N' || ch == 'I') {
-		if ((rc = json_number(c, &raw)))
+		int conv;
+
+		if ((rc = json_number_us_to_ns(c, out, &overflow, &conv)))
 			return rc;
+		if (conv < 0 || overflow)
+			*ok = 0;
 	} else {
 		*ok = 0;
 		return json_skip(c);
 	}
-	if (json_us_to_ns(raw, out, &overflow) < 0 || overflow)
-		*ok = 0;
 	return JSON_OK;
 }
 
