@@ -11,6 +11,9 @@
  * a name can never send escape sequences to a terminal. Valid UTF-8 is kept.
  * Returns the length the full escaped text needs (excluding the NUL). */
 size_t text_escape(char *dst, size_t cap, const char *s, size_t len);
+/* Length (1..4) of the valid UTF-8 sequence at s, which has left > 0 bytes; 0 when the bytes
+ * there are not valid UTF-8 (overlong, surrogate, beyond U+10FFFF, truncated). */
+size_t text_utf8_len(const unsigned char *s, size_t left);
 /* The same into a new string. Owned by caller: free with free(). */
 char *text_escape_dup(const char *s, size_t len);
 /* 1 when s[0..len) needs no escaping. */

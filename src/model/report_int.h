@@ -18,9 +18,6 @@ int report_us(char *buf, size_t cap, double ns);
 /* "prologue", "epilogue" or the layer number, into buf; returns buf. */
 const char *report_layer_name(int32_t index, char *buf, size_t cap);
 
-/* Length of the valid UTF-8 sequence at s (1 to 4 bytes, control and C1 characters count as
- * valid here), or 0 when the bytes there are not valid UTF-8. */
-size_t report_utf8_len(const unsigned char *s, size_t left);
 
 int report_write_json(FILE *out, const struct comparison *c);
 int report_write_csv(FILE *out, const struct comparison *c);

@@ -9,6 +9,7 @@
 
 #include "fusediff/classify.h"
 #include "fusediff/structure.h"
+#include "fusediff/text.h"
 #include "report_int.h"
 
 static void j_str(FILE *out, const char *s, size_t len)
@@ -17,7 +18,7 @@ static void j_str(FILE *out, const char *s, size_t len)
 
 	fputc('"', out);
 	for (size_t i = 0; i < len;) {
-		size_t n = report_utf8_len(u + i, len - i);
+		size_t n = text_utf8_len(u + i, len - i);
 
 		if (n == 0) {
 			fprintf(out, "\\\\x%02x", u[i]);

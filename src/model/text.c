@@ -6,8 +6,7 @@
 
 #include "fusediff/util.h"
 
-/* Length of the valid UTF-8 sequence at s (1..4), or 0 when it is not valid. */
-static size_t utf8_seq(const unsigned char *s, size_t left)
+size_t text_utf8_len(const unsigned char *s, size_t left)
 {
 	size_t n;
 	uint32_t cp;
@@ -36,8 +35,16 @@ static size_t utf8_seq(const unsigned char *s, size_t left)
 	if ((n == 2 && cp < 0x80) || (n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000) || cp > 0x10ffff ||
 	    (cp >= 0xd800 && cp < 0xe000))
 		return 0;
-	/* C1 control characters (U+0080..U+009F) are escaped too. */
-	if (cp >= 0x80 && cp < 0xa0)
+	return n;
+}
+
+/* Length of the printable UTF-8 sequence at s, or 0: invalid, or a C1 control character
+ * (U+0080..U+009F), which terminals obey as much as C0 ones. */
+static size_t utf8_printable(const unsigned char *s, size_t left)
+{
+	size_t n = text_utf8_len(s, left);
+
+	if (n == 2 && s[0] == 0xc2 && s[1] < 0xa0)
 		return 0;
 	return n;
 }
@@ -57,7 +64,7 @@ size_t text_escape(char *dst, size_t cap, const char *src, size_t len)
 	} while (0)
 
 	while (i < len) {
-		size_t n = utf8_seq(s + i, len - i);
+		size_t n = utf8_printable(s + i, len - i);
 		char esc[8];
 
 		if (n && s[i] >= 0x20 && s[i] != 0x7f) {
