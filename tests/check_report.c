@@ -2,6 +2,8 @@
  * RFC 4180 CSV, terminal-safe text, determinism across runs and locales. */
 #include "testutil.h"
 
+#include "fusediff/text.h"
+
 #include <locale.h>
 
 #include "fusediff/classify.h"
@@ -67,7 +69,7 @@ static char *render(const struct comparison *c, enum report_format f, size_t *le
 static void assert_valid_utf8(const char *s, size_t len)
 {
 	for (size_t i = 0; i < len;) {
-		size_t n = report_utf8_len((const unsigned char *)s + i, len - i);
+		size_t n = text_utf8_len((const unsigned char *)s + i, len - i);
 
 		ck_assert_msg(n > 0, "invalid UTF-8 at byte %zu", i);
 		i += n;
