@@ -2,8 +2,6 @@
  * RFC 4180 CSV, terminal-safe text, determinism across runs and locales. */
 #include "testutil.h"
 
-#include "fusediff/text.h"
-
 #include <locale.h>
 
 #include "fusediff/classify.h"
@@ -11,6 +9,7 @@
 #include "fusediff/json.h"
 #include "fusediff/report.h"
 #include "fusediff/structure.h"
+#include "fusediff/text.h"
 #include "src/model/report_int.h"
 
 static struct comparison *compare_labelled(const char *a, const char *b, const char *la, const char *lb);
