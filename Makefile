@@ -9,6 +9,7 @@
 #   make check      build and run every test
 #   make sanitize   the test suite built and run with -fsanitize=address,undefined
 #   make valgrind   the unit tests under valgrind (leaks and invalid accesses are errors)
+#   make screenshots  screenshots/*.txt and *.png of the explorer on the examples
 #   make fuzz       libFuzzer targets (clang, ASan/UBSan) in build-fuzz; see tests/fuzz/README.md
 #   make install    install into $(DESTDIR)$(PREFIX) (default /usr/local); make uninstall
 #   make clean      remove build outputs; make distclean also removes configure's outputs
@@ -105,6 +106,12 @@ run: $(PROG)
 .PHONY: bench
 bench: $(PROG)
 	python3 bench/bench.py --fusediff $(PROG) $(BENCH_ARGS)
+
+# make screenshots: screenshots/*.txt and *.png from real runs in tmux (installs aha and
+# wkhtmltopdf with apt-get when root); see screenshots/shoot.sh
+.PHONY: screenshots
+screenshots: $(PROG)
+	sh screenshots/shoot.sh $(PROG)
 
 tests: $(PROG) $(TEST_BIN)
 

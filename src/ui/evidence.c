@@ -25,7 +25,7 @@ void ui_evidence_instances(struct ui *u, struct ui_text *out, const struct cmp_p
 	if (part->n_inst == 0)
 		return;
 	fmt_layer(layer, sizeof layer, p->layer);
-	ui_text_add(out, ROLE_DIM, 1, "  %c pass layer      start us    dur us  grid          block         stream  operator  input shapes%s",
+	ui_text_add(out, ROLE_DIM, 1, "  %c pass layer     start us    dur us  grid         block        stream  operator         input shapes%s",
 		    side == SIDE_A ? 'A' : 'B', part->n_names > 1 ? "  kernel" : "");
 	for (uint32_t i = 0; i < part->n_inst; i++) {
 		const struct cmp_instance *in = &part->inst[i];
@@ -57,9 +57,9 @@ void ui_evidence_instances(struct ui *u, struct ui_text *out, const struct cmp_p
 			opname = text_escape_dup(o, strlen(o));
 			dims = text_escape_dup(d, strlen(d));
 		}
-		ui_text_add(out, ROLE_NORMAL, 1, "    %4u %-8s %11s %9s  %-13s %-13s %6d  %s%s%s%s%s", in->pass, layer,
-			    start, dur, grid, block, (int)k->stream, op ? opname : "-", dims && *dims ? "  " : "",
-			    dims ? dims : "", name ? "  " : "", name ? name : "");
+		ui_text_add(out, ROLE_NORMAL, 1, "    %4u %-8s %10s %9s  %-12s %-12s %6d  %-16s %s%s%s", in->pass, layer, start,
+			    dur, grid, block, (int)k->stream, op ? opname : "-", dims && *dims ? dims : "-",
+			    name ? "  " : "", name ? name : "");
 		free(name);
 		free(opname);
 		free(dims);
@@ -85,7 +85,7 @@ void ui_evidence_pair(struct ui *u, struct ui_text *out, uint32_t pi, int width)
 		char prefix[32];
 
 		snprintf(prefix, sizeof prefix, "Fusion #%d: ", p->fusion + 1);
-		ui_text_wrap(u->s, out, ROLE_FUSED, prefix, c->fusions[p->fusion].evidence, width, 2);
+		ui_text_wrap(u->s, out, ROLE_NORMAL, prefix, c->fusions[p->fusion].evidence, width, 2);
 	}
 	for (int s = 0; s < 2; s++) {
 		const struct cmp_part *part = &p->side[s];

@@ -28,7 +28,7 @@ static const struct role_style styles[THEME_COUNT][ROLE_COUNT] = {
 		[ROLE_BAR_A] = { COLOR_CYAN, D, 0 },
 		[ROLE_BAR_B] = { COLOR_YELLOW, D, 0 },
 		[ROLE_TITLE] = { COLOR_WHITE, COLOR_BLUE, A_BOLD },
-		[ROLE_STATUS] = { COLOR_BLACK, COLOR_WHITE, 0 },
+		[ROLE_STATUS] = { COLOR_WHITE, COLOR_BLUE, 0 },
 		[ROLE_ERROR] = { COLOR_WHITE, COLOR_RED, A_BOLD },
 	},
 	[THEME_LIGHT] = {

@@ -353,7 +353,7 @@ static void ly_evidence(struct ui_view *v, uint32_t row, struct ui_text *out, in
 			char prefix[64];
 
 			snprintf(prefix, sizeof prefix, "  #%zu ", f + 1);
-			ui_text_wrap(u->s, out, ROLE_FUSED, prefix, fu->evidence ? fu->evidence : "", width, 6);
+			ui_text_wrap(u->s, out, ROLE_NORMAL, prefix, fu->evidence ? fu->evidence : "", width, 6);
 		}
 	}
 	n = top_pairs(c, l->pair_first, l->pair_n, -1, top, 8);
