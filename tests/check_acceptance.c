@@ -1,0 +1,355 @@
+/* check_acceptance.c — issue 3's acceptance in one place, end to end through the public API
+ * (trace_load → classifier → side_build → comparison_build → report_write) on the real traces
+ * bundled in examples/ and tests/data/traces/ (and llama3_8b_shape when ../shared/traces is
+ * there):
+ *   - layers per pass, equal on both sides of every pair: 8 for every llama8l_* trace (also
+ *     math attention), 32 for the SGLang pair and llama3_8b_shape, 24 for Qwen1.5, 6 for the
+ *     MoE trace, 4 for BERT-small; passes and phases as SOURCES.md says;
+ *   - eager vs compiled Llama prefill: B fuses RMSNorm and SiLU·mul, GEMMs and attention match;
+ *   - SGLang MI300X vs B300: attention and GEMMs matched, add+RMSNorm paired, split-K one step;
+ *   - every trace against itself: only matches, no fusion, ratio 1;
+ *   - Other below 10% of kernel time on every trace;
+ *   - reports byte-identical across runs and LC_ALL, JSON valid, CSV read back by a real CSV
+ *     reader (python3's csv module, when python3 is installed).
+ * The traces are loaded once for the whole suite (an unchecked fixture). */
+#include "acceptance.h"
+
+#include <locale.h>
+
+#include "fusediff/json.h"
+#include "fusediff/report.h"
+
+enum {
+	EAGER,
+	COMPILED,
+	MATHATTN,
+	MOE,
+	MI300X,
+	B300,
+	QWEN_MI300X,
+	QWEN_H100,
+	BERT_MI300X,
+	BERT_H100,
+	N_REAL
+};
+
+/* What SOURCES.md says each bundled trace holds. */
+static const struct {
+	const char *file;
+	uint32_t prefill, decode, layers;
+} real[N_REAL] = {
+	[EAGER] = { "llama8l_eager_sdpa.json.gz", 2, 16, 8 },
+	[COMPILED] = { "llama8l_compiled_sdpa.json.gz", 2, 0, 8 },
+	[MATHATTN] = { "llama8l_eager_mathattn.json.gz", 2, 16, 8 },
+	[MOE] = { "moe6l_eager_sdpa.json.gz", 2, 8, 6 },
+	[MI300X] = { "tracelens_sglang_dsr1-distill-llama8b_decode_bs16_mi300x.json.gz", 0, 1, 32 },
+	[B300] = { "tracelens_sglang_dsr1-distill-llama8b_decode_bs16_b300.json.gz", 0, 1, 32 },
+	[QWEN_MI300X] = { "tracelens_qwen1.5-0.5b_hf_mi300x.json.gz", 1, 0, 24 },
+	[QWEN_H100] = { "tracelens_qwen1.5-0.5b_hf_h100.json.gz", 1, 0, 24 },
+	[BERT_MI300X] = { "tracelens_bert-small_hf_mi300x.json.gz", 1, 0, 4 },
+	[BERT_H100] = { "tracelens_bert-small_hf_h100.json.gz", 1, 0, 4 },
+};
+
+#define LARGE "llama3_8b_shape_eager_sdpa.json.gz"
+
+static struct trace *traces[N_REAL];
+static struct classifier *cl;
+
+static void load_all(void)
+{
+	cl = acc_classifier();
+	for (int i = 0; i < N_REAL; i++)
+		traces[i] = test_load(test_trace(real[i].file));
+}
+
+static void free_all(void)
+{
+	for (int i = 0; i < N_REAL; i++)
+		trace_free(traces[i]);
+	classifier_free(cl);
+}
+
+/* Structure facts of one side of trace i: passes, phases, layers in every pass. */
+static void assert_structure(const struct side *s, int i)
+{
+	acc_assert_passes(s, real[i].prefill, real[i].decode);
+	acc_assert_layers(s, real[i].layers);
+}
+
+/* Every trace against itself, over all its passes: the structure SOURCES.md gives on both
+ * sides, only matches, no fusion, ratio 1; Other below 10%. */
+START_TEST(test_self)
+{
+	struct comparison *c = acc_compare(traces[_i], traces[_i], cl, PHASE_COUNT);
+
+	for (int s = 0; s < 2; s++) {
+		assert_structure(&c->side[s], _i);
+		ck_assert_msg(c->side[s].classes.other_share < 0.10, "%s: Other %.1f%%",
+			      real[_i].file, 100 * c->side[s].classes.other_share);
+	}
+	ck_assert_uint_eq(c->passes[0], real[_i].prefill + real[_i].decode);
+	acc_assert_self(c);
+	comparison_free(c);
+}
+END_TEST
+
+/* The pairs: the same layer count on both sides, and what each pair must show. */
+static const struct {
+	int a, b;
+} pairs[] = {
+	{ EAGER, COMPILED }, { EAGER, MATHATTN },	  { MI300X, B300 },
+	{ QWEN_MI300X, QWEN_H100 }, { BERT_MI300X, BERT_H100 },
+};
+
+START_TEST(test_pairs)
+{
+	int a = pairs[_i].a, b = pairs[_i].b;
+	struct comparison *c = acc_compare(traces[a], traces[b], cl, -1);
+
+	ck_assert_uint_eq(real[a].layers, real[b].layers);
+	assert_structure(&c->side[0], a);
+	assert_structure(&c->side[1], b);
+	ck_assert_uint_eq(c->n_layers, real[a].layers + 2);
+	ck_assert_ptr_null(c->note);
+	if (a == EAGER && b == COMPILED)
+		acc_assert_eager_vs_compiled(c, 8);
+	if (a == MI300X)
+		acc_assert_sglang(c);
+	comparison_free(c);
+}
+END_TEST
+
+/* The Llama-3-8B-shaped trace (130 MB, outside the repository): 1 prefill + 32 decode passes of
+ * 32 layers; against itself only matches; Other below 10%. */
+START_TEST(test_large)
+{
+	const char *p = test_shared_trace(LARGE);
+	struct trace *t;
+	struct comparison *c;
+
+	if (!p) {
+		fprintf(stderr, "%s not found next to the checkout: not checked\n", LARGE);
+		return;
+	}
+	t = test_load(p);
+	c = acc_compare(t, t, cl, PHASE_COUNT);
+	for (int s = 0; s < 2; s++) {
+		acc_assert_passes(&c->side[s], 1, 32);
+		acc_assert_layers(&c->side[s], 32);
+		ck_assert(c->side[s].classes.other_share < 0.10);
+	}
+	acc_assert_self(c);
+	comparison_free(c);
+	trace_free(t);
+}
+END_TEST
+
+/* --- reports ------------------------------------------------------------------------------ */
+
+static char *render(const struct comparison *c, enum report_format f, size_t *len)
+{
+	char *buf = NULL;
+	FILE *out = open_memstream(&buf, len);
+
+	ck_assert_ptr_nonnull(out);
+	ck_assert_int_eq(report_write(out, c, f), 0);
+	ck_assert_int_eq(fclose(out), 0);
+	return buf;
+}
+
+static char locale_dir[] = "/tmp/fusediff-acc-locale-XXXXXX";
+
+static void remove_locale_dir(void)
+{
+	char cmd[128];
+
+	snprintf(cmd, sizeof cmd, "rm -rf %s", locale_dir);
+	if (system(cmd) != 0)
+		fprintf(stderr, "could not remove %s\n", locale_dir);
+}
+
+/* Switch LC_ALL to a locale with a decimal comma (an installed one, else one made with
+ * localedef(1) in a temporary directory). Returns 0 when none can be had. */
+static int comma_locale(void)
+{
+	static const char *const installed[] = { "de_DE.UTF-8", "de_DE.utf8", "fr_FR.UTF-8" };
+	static int made = -1;
+	char cmd[512];
+
+	for (size_t i = 0; i < sizeof installed / sizeof installed[0]; i++)
+		if (setlocale(LC_ALL, installed[i]))
+			return 1;
+	if (made < 0) {
+		made = 0;
+		if (mkdtemp(locale_dir)) {
+			atexit(remove_locale_dir);
+			snprintf(cmd, sizeof cmd,
+				 "localedef -i de_DE -f ISO-8859-1 %s/de_DE >/dev/null 2>&1",
+				 locale_dir);
+			made = system(cmd) == 0;
+			setenv("LOCPATH", locale_dir, 1);
+		}
+	}
+	return made && setlocale(LC_ALL, "de_DE") != NULL;
+}
+
+/* Read the CSV report back with python3's csv module: every row has as many fields as its
+ * table's header, and the pairs' kernel names are those of the JSON report. 77: no python3. */
+static int csv_round_trip(const char *csv, size_t csv_len, const char *json, size_t json_len)
+{
+	static const char script[] =
+	    "import csv, json, sys\n"
+	    "doc = json.load(open(sys.argv[2], encoding='utf-8'))\n"
+	    "tables, header = {}, None\n"
+	    "with open(sys.argv[1], newline='', encoding='utf-8') as f:\n"
+	    "    for row in csv.reader(f):\n"
+	    "        if not row:\n"
+	    "            header = None\n"
+	    "            continue\n"
+	    "        if header is None:\n"
+	    "            header = row\n"
+	    "            continue\n"
+	    "        assert len(row) == len(header), (row, header)\n"
+	    "        tables.setdefault(row[0], []).append(dict(zip(header, row)))\n"
+	    "pairs = tables['pairs']\n"
+	    "assert len(pairs) == len(doc['pairs'])\n"
+	    "names = 0\n"
+	    "for c, j in zip(pairs, doc['pairs']):\n"
+	    "    assert c['kind'] == j['kind']\n"
+	    "    for s in ('a_kernels', 'b_kernels'):\n"
+	    "        if all(ch >= ' ' and not '\\x7f' <= ch < '\\xa0' for k in j[s] for ch in k):\n"
+	    "            assert c[s] == ' | '.join(j[s]), (c[s], j[s])\n"
+	    "            names += sum(',' in k or '\"' in k for k in j[s])\n"
+	    "assert names > 0, 'no kernel name with a comma or a quote'\n";
+	char dir[] = "/tmp/fusediff-acc-XXXXXX", path[3][256], cmd[1024];
+	FILE *f;
+	int rc;
+
+	if (system("command -v python3 >/dev/null 2>&1") != 0)
+		return 77;
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(path[0], sizeof path[0], "%s/r.csv", dir);
+	snprintf(path[1], sizeof path[1], "%s/r.json", dir);
+	snprintf(path[2], sizeof path[2], "%s/check.py", dir);
+	ck_assert_ptr_nonnull(f = fopen(path[0], "w"));
+	fwrite(csv, 1, csv_len, f);
+	fclose(f);
+	ck_assert_ptr_nonnull(f = fopen(path[1], "w"));
+	fwrite(json, 1, json_len, f);
+	fclose(f);
+	ck_assert_ptr_nonnull(f = fopen(path[2], "w"));
+	fputs(script, f);
+	fclose(f);
+	snprintf(cmd, sizeof cmd, "python3 %s %s %s", path[2], path[0], path[1]);
+	rc = system(cmd);
+	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+	if (system(cmd) != 0)
+		fprintf(stderr, "could not remove %s\n", dir);
+	return rc == 0 ? 0 : 1;
+}
+
+/* Every format: the same bytes from two comparisons built independently and under a locale
+ * with a decimal comma; JSON parses with nothing after the document, and has no inf or nan. */
+static void assert_reports(struct comparison *c, struct comparison *d, int want_names)
+{
+	char *out[REPORT_CSV + 1];
+	size_t len[REPORT_CSV + 1];
+
+	for (int f = REPORT_TEXT; f <= REPORT_CSV; f++) {
+		size_t l2, l3;
+		char *s2 = render(d, (enum report_format)f, &l2), *s3;
+		int comma;
+
+		out[f] = render(c, (enum report_format)f, &len[f]);
+		comma = comma_locale();
+		if (comma) {
+			char probe[16];
+
+			snprintf(probe, sizeof probe, "%.1f", 1.5);
+			ck_assert_str_eq(probe, "1,5"); /* the locale really is in effect */
+		}
+		s3 = render(c, (enum report_format)f, &l3);
+		setlocale(LC_ALL, "C");
+		if (!comma)
+			fprintf(stderr, "no locale with a decimal comma: one locale only\n");
+		ck_assert_msg(len[f] == l2 && memcmp(out[f], s2, l2) == 0,
+			      "format %d differs between two runs", f);
+		ck_assert_msg(len[f] == l3 && memcmp(out[f], s3, l3) == 0,
+			      "format %d differs under LC_ALL with a decimal comma", f);
+		free(s2);
+		free(s3);
+	}
+	{
+		struct json_cur cur = { .p = out[REPORT_JSON], .end = out[REPORT_JSON] + len[REPORT_JSON],
+					.at_eof = 1 };
+
+		ck_assert_msg(json_skip(&cur) == JSON_OK, "invalid JSON: %s",
+			      cur.err_msg ? cur.err_msg : "?");
+		ck_assert_int_eq(json_peek(&cur), -1);
+		/* no inf or nan value (names such as flashinfer aside) */
+		for (const char *p = out[REPORT_JSON]; (p = strpbrk(p, ":[,")); p++) {
+			const char *v = p + 1 + strspn(p + 1, " -");
+
+			ck_assert_msg(strncmp(v, "inf", 3) && strncmp(v, "nan", 3),
+				      "non-finite number at byte %td", p - out[REPORT_JSON]);
+		}
+	}
+	if (want_names) {
+		int rc = csv_round_trip(out[REPORT_CSV], len[REPORT_CSV], out[REPORT_JSON],
+					len[REPORT_JSON]);
+
+		if (rc == 77)
+			fprintf(stderr, "python3 not found: CSV not read back\n");
+		else
+			ck_assert_msg(rc == 0, "the CSV report does not read back");
+	}
+	for (int f = REPORT_TEXT; f <= REPORT_CSV; f++)
+		free(out[f]);
+}
+
+/* Reports of the eager/compiled pair, of the SGLang pair and of two small traces whose kernel
+ * names hold commas, quotes and control bytes. */
+START_TEST(test_reports)
+{
+	static const int pair[][2] = { { EAGER, COMPILED }, { MI300X, B300 } };
+	struct comparison *c, *d;
+	struct trace *t[2];
+
+	for (size_t i = 0; i < sizeof pair / sizeof pair[0]; i++) {
+		c = acc_compare(traces[pair[i][0]], traces[pair[i][1]], cl, -1);
+		d = acc_compare(traces[pair[i][0]], traces[pair[i][1]], cl, -1);
+		assert_reports(c, d, 1);
+		comparison_free(c);
+		comparison_free(d);
+	}
+	t[0] = test_load(test_path("tests/data/report/names_a.json"));
+	t[1] = test_load(test_path("tests/data/report/names_b.json"));
+	c = acc_compare(t[0], t[1], cl, -1);
+	d = acc_compare(t[0], t[1], cl, -1);
+	assert_reports(c, d, 1);
+	comparison_free(c);
+	comparison_free(d);
+	trace_free(t[0]);
+	trace_free(t[1]);
+}
+END_TEST
+
+static Suite *acceptance_suite(void)
+{
+	Suite *s = suite_create("acceptance");
+	TCase *tc = tcase_create("issue 3");
+
+	tcase_add_unchecked_fixture(tc, load_all, free_all);
+	tcase_set_timeout(tc, 120);
+	tcase_add_loop_test(tc, test_self, 0, N_REAL);
+	tcase_add_loop_test(tc, test_pairs, 0, sizeof pairs / sizeof pairs[0]);
+	tcase_add_test(tc, test_large);
+	tcase_add_test(tc, test_reports);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	return test_run(acceptance_suite());
+}
