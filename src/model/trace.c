@@ -248,20 +248,20 @@ static int cmp_int32(const void *pa, const void *pb)
 	return CMP(*(const int32_t *)pa, *(const int32_t *)pb);
 }
 
-/* The device with this id in the sorted t->devices, or NULL. */
-static struct trace_device *device_find(struct trace *t, int32_t id)
+/* The device with this id among devs[0..n), sorted by id, or NULL. */
+static struct trace_device *device_find(struct trace_device *devs, size_t n, int32_t id)
 {
-	size_t lo = 0, hi = t->n_devices;
+	size_t lo = 0, hi = n;
 
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 
-		if (t->devices[mid].id < id)
+		if (devs[mid].id < id)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	return lo < t->n_devices && t->devices[lo].id == id ? &t->devices[lo] : NULL;
+	return lo < n && devs[lo].id == id ? &devs[lo] : NULL;
 }
 
 /* List every device the kernels ran on (sorted by id) and count its kernels and kernel time.
@@ -277,26 +277,13 @@ static void count_devices(struct trace *t)
 	sort_array(ids, t->n_kernels, sizeof *ids, cmp_int32);
 	sort_array(t->devices, t->n_devices, sizeof *t->devices, cmp_device);
 	n_listed = t->n_devices;
-	for (size_t i = 0; i < t->n_kernels; i++) {
-		size_t lo = 0, hi = n_listed;
-
-		if (i > 0 && ids[i] == ids[i - 1])
-			continue;
-		while (lo < hi) {
-			size_t mid = lo + (hi - lo) / 2;
-
-			if (t->devices[mid].id < ids[i])
-				lo = mid + 1;
-			else
-				hi = mid;
-		}
-		if (lo == n_listed || t->devices[lo].id != ids[i])
+	for (size_t i = 0; i < t->n_kernels; i++)
+		if ((i == 0 || ids[i] != ids[i - 1]) && !device_find(t->devices, n_listed, ids[i]))
 			VEC_PUSH(t->devices, t->n_devices, ti->cap_devices, ((struct trace_device){ .id = ids[i] }));
-	}
 	free(ids);
 	sort_array(t->devices, t->n_devices, sizeof *t->devices, cmp_device);
 	for (size_t i = 0; i < t->n_kernels; i++) {
-		struct trace_device *d = device_find(t, t->kernels[i].device);
+		struct trace_device *d = device_find(t->devices, t->n_devices, t->kernels[i].device);
 
 		d->kernels++;
 		if (t->kernels[i].kind == KIND_KERNEL)
