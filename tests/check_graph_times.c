@@ -112,6 +112,85 @@ START_TEST(test_hand_written)
 }
 END_TEST
 
+/* A document with the kernels given as (name, stream, correlation, ts, dur), listed in order. */
+struct gk {
+	const char *name;
+	int stream, corr;
+	double ts, dur;
+};
+
+static struct trace *load_listed(const struct gk *k, size_t n)
+{
+	char *doc = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&doc, &len);
+	struct trace *t;
+	struct fd_error err;
+
+	fputs("{\"traceEvents\":[", f);
+	for (size_t i = 0; i < n; i++)
+		fprintf(f,
+			"%s{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"%s\",\"ts\":%.1f,"
+			"\"dur\":%.1f,\"args\":{\"device\":0,\"stream\":%d,\"correlation\":%d}}",
+			i ? "," : "", k[i].name, k[i].ts, k[i].dur, k[i].stream, k[i].corr);
+	fputs("],\"hip_runtime_version\":1}", f);
+	fclose(f);
+	ck_assert_int_eq(trace_load_mem(&t, "graph.json", doc, len, NULL, &err), 0);
+	free(doc);
+	return t;
+}
+
+/* The start (ns) of the kernel with this name. */
+static int64_t start_of(const struct trace *t, const char *name)
+{
+	for (size_t i = 0; i < t->n_kernels; i++)
+		if (strcmp(trace_str(t, t->kernels[i].name), name) == 0)
+			return t->kernels[i].start + t->start_ns;
+	ck_abort_msg("no kernel %s", name);
+	return -1;
+}
+
+/* A file whose events were reordered (shuffled by a tool): the kernels of one graph launch are
+ * listed in no particular order, their times are right; nothing is reassigned. */
+START_TEST(test_shuffled_listing_kept)
+{
+	enum { N = 24 };
+	struct gk k[N];
+	char names[N][8];
+	struct trace *t;
+
+	for (int i = 0; i < N; i++) {
+		int j = (i * 7) % N; /* listed in a scrambled order: many steps back in time */
+
+		snprintf(names[j], sizeof names[j], "k%02d", j);
+		k[i] = (struct gk){ names[j], 7, 5, 100.0 + 10 * j, 2 };
+	}
+	t = load_listed(k, N);
+	ck_assert_uint_eq(t->n_warnings, 0);
+	for (int j = 0; j < N; j++)
+		ck_assert_int_eq(start_of(t, names[j]), (int64_t)(100 + 10 * j) * 1000);
+	trace_free(t);
+}
+END_TEST
+
+/* The same when the group itself reads almost in order but the kernels around it are listed
+ * out of time order: the file is not in launch order, its listed order proves nothing. */
+START_TEST(test_file_out_of_order_kept)
+{
+	static const struct gk k[] = {
+		{ "z4", 8, 14, 400, 1 }, { "z3", 8, 13, 300, 1 }, { "z2", 8, 12, 200, 1 },
+		{ "z1", 8, 11, 100, 1 }, { "a", 7, 5, 30, 3 },	 { "b", 7, 5, 10, 1 },
+		{ "c", 7, 5, 20, 2 },	 { "y2", 9, 22, 50, 1 }, { "y1", 9, 21, 40, 1 },
+	};
+	struct trace *t = load_listed(k, sizeof k / sizeof k[0]);
+
+	ck_assert_uint_eq(t->n_warnings, 0);
+	ck_assert_int_eq(start_of(t, "a"), 30000);
+	ck_assert_int_eq(start_of(t, "b"), 10000);
+	trace_free(t);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("graph_times");
@@ -121,6 +200,8 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_mi300x_times_back_on_their_kernels);
 	tcase_add_test(tc, test_cuda_graph_untouched);
 	tcase_add_test(tc, test_hand_written);
+	tcase_add_test(tc, test_shuffled_listing_kept);
+	tcase_add_test(tc, test_file_out_of_order_kept);
 	suite_add_tcase(s, tc);
 	return s;
 }

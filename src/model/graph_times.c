@@ -9,7 +9,15 @@
  * last 5 us. Listed in launch order, the names are right; sorted by start, the slots are right.
  * So for each (stream, correlation) group whose listed order disagrees with its time order, the
  * kernels in listed order get the group's time slots in time order. Groups whose listed order
- * agrees with time (every CUDA trace here) are left alone. */
+ * agrees with time (every CUDA trace here) are left alone.
+ *
+ * The listed order is trusted only where it looks like launch order: the profiler's mistake
+ * shifts a few slots (the MI300X group of 356 kernels reads as two increasing runs), while a
+ * file whose events were reordered (merged, filtered or rewritten by a tool) lists the kernels
+ * of a group and those around it in no particular order. So nothing is reassigned when the
+ * kernels outside such groups are listed out of time order on their stream more than one time
+ * in eight, and a group is reassigned only when its listed times go backwards at most
+ * max(2, (n - 1) / 8) times. */
 #include <stdlib.h>
 
 #include "trace_build.h"
@@ -42,6 +50,29 @@ static int cmp_slot(const void *pa, const void *pb)
 	return r ? r : CMP(x->dur, y->dur);
 }
 
+/* Is the trace's listed order of kernels launch order, apart from graph launches? Over
+ * kernels listed one after the other on the same stream that are not of one launch, at most one
+ * in eight goes back in time. k is sorted by (stream, correlation, listed index). */
+static int listed_in_order(const struct trace *t, struct gkey *k, size_t n)
+{
+	size_t steps = 0, back = 0;
+
+	/* by (stream, listed index): the stream's kernels in listed order */
+	for (size_t i = 0; i < n; i++)
+		k[i].corr = 0;
+	qsort(k, n, sizeof *k, cmp_gkey);
+	for (size_t i = 1; i < n; i++) {
+		const struct trace_kernel *a = &t->kernels[k[i - 1].i], *b = &t->kernels[k[i].i];
+
+		if (k[i].stream != k[i - 1].stream ||
+		    (a->correlation == b->correlation && a->correlation != 0))
+			continue;
+		steps++;
+		back += b->start < a->start;
+	}
+	return back * 8 <= steps;
+}
+
 size_t trace_repair_graph_times(struct trace *t)
 {
 	struct gkey *k = xmalloc((t->n_kernels ? t->n_kernels : 1) * sizeof *k);
@@ -49,19 +80,23 @@ size_t trace_repair_graph_times(struct trace *t)
 	size_t n = 0, fixed = 0, groups = 0;
 
 	for (size_t i = 0; i < t->n_kernels; i++)
-		if (t->kernels[i].correlation != 0)
-			k[n++] = (struct gkey){ t->kernels[i].correlation, t->kernels[i].stream,
-						(uint32_t)i };
+		k[n++] = (struct gkey){ t->kernels[i].correlation, t->kernels[i].stream, (uint32_t)i };
+	if (!listed_in_order(t, k, n))
+		n = 0;
+	for (size_t i = 0; i < n; i++)
+		k[i].corr = t->kernels[k[i].i].correlation;
 	if (n)
 		qsort(k, n, sizeof *k, cmp_gkey);
 	for (size_t g = 0, e; g < n; g = e) {
-		int ordered = 1;
+		size_t back = 0;
 
 		for (e = g + 1; e < n && k[e].stream == k[g].stream && k[e].corr == k[g].corr; e++)
 			if (t->kernels[k[e].i].start < t->kernels[k[e - 1].i].start)
-				ordered = 0;
-		if (ordered)
+				back++;
+		if (back == 0 || k[g].corr == 0)
 			continue;
+		if (back > 2 && back > (e - g - 1) / 8)
+			continue; /* not launch order: the times are all we have */
 		for (size_t j = g; j < e; j++)
 			s[j - g] =
 			    (struct slot){ t->kernels[k[j].i].start, t->kernels[k[j].i].dur };
