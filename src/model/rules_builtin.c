@@ -32,7 +32,7 @@ const struct builtin_rule classify_builtin_rules[] = {
 
 	/* Norms; fused forms first (aiter add_rmsnorm_quant, flashinfer FusedAddRMSNorm). */
 	R(NORM, A(ADD) | A(RMSNORM) | A(QUANT),
-	  "add_?rms_?norm_?quant|fused_add_rms_?norm[a-z_]*quant"),
+	  "add_?rms_?norm[a-z0-9_]*quant|fused_add_rms_?norm[a-z0-9_]*quant"),
 	R(NORM, A(RMSNORM) | A(QUANT), "rms_?norm[a-z0-9_]*quant"),
 	R(NORM, A(ADD) | A(RMSNORM), "add_?rms_?norm|residual_?add_?rms_?norm|skip_?rms_?norm"),
 	R(NORM, A(ADD) | A(LAYERNORM),
@@ -44,7 +44,8 @@ const struct builtin_rule classify_builtin_rules[] = {
 	RF(ATTENTION, A(ATTENTION), "paged_attention[a-z0-9_]*reduce|_fwd_kernel_stage2", 1, 1),
 	RF(ATTENTION, A(ATTENTION),
 	   "paged_attention|ForGen|xqa_?kernel|masked_multihead_attention|mmha|decode_?attention|"
-	   "BatchDecode|SingleDecode|flash_?decoding|mla_?decode|flash_?mla|_fwd_kernel_stage1",
+	   "BatchDecode|SingleDecode|flash_?decoding|mla_?decode|flash_?mla|"
+	   "_fwd_(grouped_)?kernel_stage1",
 	   0, 1),
 	RF(ATTENTION, A(ATTENTION),
 	   "splitkv_combine|combine_?attn|merge_?states|lean_reduction|reduce_segments|"
@@ -52,7 +53,7 @@ const struct builtin_rule classify_builtin_rules[] = {
 	   1, 0),
 	R(ATTENTION, A(ATTENTION),
 	  "attention|attn_fwd|attn_bwd|fmha|flash_fwd|flash_bwd|flash_?attn|sdpa|mha_fwd|mha_bwd|"
-	  "mha_varlen|BatchPrefill|SinglePrefill|cutlassF|cutlassB"),
+	  "mha_varlen|BatchPrefill|SinglePrefill|cutlassF|cutlassB|^_fwd_kernel$"),
 
 	/* GPU copies and fills recorded as memcpy/memset events. */
 	RP(COPY, A(COPY), "^Memcpy", "copy"),
@@ -71,8 +72,10 @@ const struct builtin_rule classify_builtin_rules[] = {
 	  "cutlass_moe|grouped_mm|group_gemm|marlin_moe|moe_wna16"),
 
 	/* GEMM: cuBLAS/cuBLASLt (nvjet, xmma, gemv), CUTLASS, hipBLASLt/Tensile (Cijk), rocBLAS,
-	 * vLLM ROCm skinny GEMMs (wvSplitK, LLGemm). splitKreduce finishes a split-K GEMM. */
-	RF(GEMM, A(GEMM), "splitKreduce|split_?k_?reduce", 1, 0),
+	 * vLLM ROCm skinny GEMMs (wvSplitK, LLGemm). Helpers that finish their GEMM: cuBLASLt's
+	 * splitKreduce and separate epilogue, hipBLASLt's PostGSU (the reduction of a GEMM split
+	 * with GlobalSplitU, the AMD form of split-K). */
+	RF(GEMM, A(GEMM), "splitKreduce|split_?k_?reduce|PostGSU|cublasLt::epilogue", 1, 0),
 	R(GEMM, A(GEMM),
 	  "nvjet|gemm|^Cijk_|Custom_Cijk|wvSplitK|gemv|LLGemm|matmul|scaled_mm|bmm_kernel|"
 	  "cutlass_[0-9]+_(simt|tensorop|wmma)"),
