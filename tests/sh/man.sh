@@ -35,4 +35,39 @@ if [ "$code" != "$doc" ]; then
 	echo "short options differ: --help has [$code], the man page has [$doc]"
 	fail=1
 fi
+
+section() { # section NAME: the man page's section NAME, up to the next .Sh
+	sed -n "/^\.Sh $1\$/,/^\.Sh /p" "$man"
+}
+
+# ENVIRONMENT names exactly the variables the program reads.
+code=$(grep -rhoE 'getenv\("[A-Za-z_][A-Za-z0-9_]*"\)' src | sed 's/getenv("//; s/")//' | sort -u)
+doc=$(section ENVIRONMENT | sed -n 's/^\.It Ev \([A-Za-z0-9_]*\).*/\1/p' | sort -u)
+if [ "$code" != "$doc" ]; then
+	echo "environment variables differ: src/ reads [$(echo $code)], ENVIRONMENT has [$(echo $doc)]"
+	fail=1
+fi
+
+# The --script commands the program knows (it lists them when it meets an unknown one) are the
+# ones --script describes.
+A=examples/llama8l_compiled_sdpa.json.gz
+known=$(printf ':no-such-command\n' | "$FUSEDIFF" --headless --script - "$A" "$A" 2>&1 >/dev/null |
+	sed -n 's/.*unknown command .* (\(.*\))$/\1/p' | tr -d ' ' | tr ',' '\n' | sort -u)
+doc=$(sed -n '/^\.It Fl -script/,/^\.It Fl /p' "$man" | grep '^\.It ' | grep -o 'Cm :[a-z]*' | sed 's/^Cm ://' |
+	sort -u)
+if [ -z "$known" ]; then
+	echo "an unknown --script command no longer lists the known ones"
+	fail=1
+elif [ "$known" != "$doc" ]; then
+	echo "--script commands differ: the program knows [$(echo $known)], the man page has [$(echo $doc)]"
+	fail=1
+fi
+
+# Every member of the JSON report is described in REPORT FORMATS.
+keys=$("$FUSEDIFF" --report json examples/llama8l_eager_sdpa.json.gz "$A" | grep -o '"[a-z_]*":' | tr -d '":' | sort -u)
+formats=$(section 'REPORT FORMATS')
+for k in $keys; do
+	printf '%s\n' "$formats" | grep -qE "^\.[A-Za-z ]*Li( |.*[ {\",])$k([ \",:]|\$)" ||
+		{ echo "JSON member '$k' is not described in REPORT FORMATS"; fail=1; }
+done
 exit $fail
