@@ -53,7 +53,8 @@ struct table_cell {
 };
 
 /* A sort key: num for numeric columns (NAN sorts last in both directions), str for TEXT
- * columns (borrowed; NULL sorts last). */
+ * columns (borrowed; NULL sorts last). The text keys of SEARCH columns are asked once per table
+ * and must stay valid and unchanged while it lives (rebuild the table when they change). */
 struct table_key {
 	double num;
 	const char *str;
@@ -87,6 +88,9 @@ struct table {
 	uint32_t sel_pos; /* its position in view */
 	uint32_t top;	 /* first visible position */
 	int hscroll;	 /* cells the TABLE_COL_SCROLL columns are shifted by */
+	void *scratch;	 /* sort buffers, kept between sorts */
+	const char **skeys; /* text keys of the SEARCH columns per row, asked once */
+	int n_skeys;
 };
 
 /* Set up t over rows 0..n_rows-1 of a model described by def, with ctx passed to the

@@ -38,8 +38,9 @@ int ui_run(struct ui *u);
 /* Play a --headless script: one key per line (an action name from ui_actions.h, a key name
  * or one character), '#' comments, and the commands ':dump NAME' (write the screen to
  * DIR/NAME.screen, DIR being $FUSEDIFF_DUMP_DIR or the current directory), ':resize COLSxROWS',
- * ':type TEXT' (type each character), ':click X Y', ':wheel up|down X Y'. Without a script
- * the screen is written to out. Returns the exit status: 0, or 1 with a message in err for a
+ * ':type TEXT' (type each character), ':click X Y', ':double X Y', ':wheel up|down X Y' and
+ * ':bench N KEY' (press KEY N times, redrawing each time, and write the time per key to out).
+ * Without a script the screen is written to out. Returns the exit status: 0, or 1 with a message in err for a
  * bad script (naming the line). */
 int ui_play(struct ui *u, const char *script, FILE *out, struct fd_error *err);
 

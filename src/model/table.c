@@ -8,6 +8,12 @@
 
 #include "fusediff/util.h"
 
+/* Slot of a pointer in an open-addressing table of cap slots (a power of two). */
+static inline size_t ptr_slot(const void *p, size_t cap)
+{
+	return (size_t)(((uint64_t)(uintptr_t)p * UINT64_C(0x9e3779b97f4a7c15)) >> (64 - __builtin_ctzll(cap)));
+}
+
 static uint32_t group_of(const struct table *t, uint32_t row)
 {
 	return t->def.group ? t->def.group(t->ctx, row) : row;
@@ -19,62 +25,123 @@ static int col_descending(const struct table *t, int col)
 	return !(t->def.cols[col].flags & (TABLE_COL_TEXT | TABLE_COL_ASC));
 }
 
-struct sort_ctx {
-	const struct table *t;
-	const struct table_key *keys; /* per row (the group leader's key) */
-	int text, desc;
+/* A group's sort key with its first row. */
+struct sort_item {
+	double num;
+	const char *str;
+	uint32_t row;
 };
 
-/* Order of rows a and b: by key in the chosen direction (missing keys last), then by row id. */
-static int row_cmp(const struct sort_ctx *s, uint32_t a, uint32_t b)
+/* What the radix sort moves: the key as an unsigned number in sort order, and the row. */
+struct radix_item {
+	uint64_t key;
+	uint32_t row;
+};
+
+/* The key of x as an unsigned number that sorts in the chosen direction, NAN last in both. */
+static uint64_t sort_key(double x, int desc)
 {
-	const struct table_key *ka = &s->keys[a], *kb = &s->keys[b];
-	int r;
+	uint64_t u;
 
-	if (s->text) {
-		if (!ka->str || !kb->str)
-			r = ka->str ? -1 : kb->str ? 1 : 0;
-		else
-			r = CMP(strcmp(ka->str, kb->str), 0) * (s->desc ? -1 : 1);
-	} else {
-		int na = isnan(ka->num), nb = isnan(kb->num);
-
-		if (na || nb)
-			r = na && nb ? 0 : na ? 1 : -1;
-		else
-			r = s->desc ? CMP(kb->num, ka->num) : CMP(ka->num, kb->num);
-	}
-	return r ? r : CMP(a, b);
+	if (isnan(x))
+		return UINT64_MAX;
+	if (x == 0)
+		x = 0; /* -0 sorts with 0 */
+	memcpy(&u, &x, sizeof u);
+	u = (u >> 63) ? ~u : u | (UINT64_C(1) << 63);
+	return desc ? ~u : u; /* a finite key is never 0 nor all ones here */
 }
 
-/* Stable merge sort of idx[0..n) using tmp[0..n). */
-static void merge_sort(const struct sort_ctx *s, uint32_t *idx, uint32_t *tmp, uint32_t n)
+/* Stable LSD radix sort of v[0..n) by key (8 bits a pass, skipping passes where every key has
+ * the same digit), using tmp[0..n). Equal keys keep their order: rows ascending. */
+static void radix_sort(struct radix_item *v, struct radix_item *tmp, size_t n)
 {
-	uint32_t mid, i, j, k;
+	for (int shift = 0; shift < 64; shift += 8) {
+		size_t count[256] = { 0 }, pos = 0;
+		unsigned first = (unsigned)(v[0].key >> shift) & 0xff;
+		int uniform = 1;
 
-	if (n < 2)
-		return;
-	if (n <= 8) { /* insertion sort */
-		for (i = 1; i < n; i++) {
-			uint32_t v = idx[i];
+		for (size_t i = 0; i < n; i++) {
+			unsigned d = (unsigned)(v[i].key >> shift) & 0xff;
 
-			for (j = i; j > 0 && row_cmp(s, idx[j - 1], v) > 0; j--)
-				idx[j] = idx[j - 1];
-			idx[j] = v;
+			count[d]++;
+			uniform &= d == first;
 		}
-		return;
+		if (uniform)
+			continue;
+		for (int d = 0; d < 256; d++) {
+			size_t c = count[d];
+
+			count[d] = pos;
+			pos += c;
+		}
+		for (size_t i = 0; i < n; i++)
+			tmp[count[(v[i].key >> shift) & 0xff]++] = v[i];
+		memcpy(v, tmp, n * sizeof *v);
 	}
-	mid = n / 2;
-	merge_sort(s, idx, tmp, mid);
-	merge_sort(s, idx + mid, tmp, n - mid);
-	if (row_cmp(s, idx[mid - 1], idx[mid]) <= 0)
-		return;
-	memcpy(tmp, idx, mid * sizeof *idx);
-	i = 0, j = mid, k = 0;
-	while (i < mid && j < n)
-		idx[k++] = row_cmp(s, idx[j], tmp[i]) < 0 ? idx[j++] : tmp[i++];
-	while (i < mid)
-		idx[k++] = tmp[i++];
+}
+
+static int str_ptr_cmp(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* Replace each item's text key by its rank among the distinct strings (NAN for none), so that
+ * the sort compares numbers. Views return the same interned name for many rows: the distinct
+ * strings are few and sorted once. */
+static void rank_strings(struct sort_item *items, size_t n)
+{
+	size_t cap = 0, n_distinct = 0, i, h;
+	const char **slot = NULL, **distinct = NULL;
+	double *rank = NULL;
+
+	for (i = 0; i < n; i++) {
+		if (!items[i].str)
+			continue;
+		if (2 * (n_distinct + 1) > cap) { /* grow and rehash */
+			size_t old = cap;
+			const char **os = slot;
+
+			cap = cap ? cap * 2 : 1024;
+			slot = xcalloc(cap, sizeof *slot);
+			for (size_t j = 0; j < old; j++)
+				if (os[j]) {
+					for (h = ptr_slot(os[j], cap); slot[h]; h = (h + 1) & (cap - 1))
+						;
+					slot[h] = os[j];
+				}
+			free(os);
+			distinct = xreallocarray(distinct, cap / 2, sizeof *distinct);
+		}
+		for (h = ptr_slot(items[i].str, cap); slot[h] && slot[h] != items[i].str; h = (h + 1) & (cap - 1))
+			;
+		if (!slot[h]) {
+			slot[h] = items[i].str;
+			distinct[n_distinct++] = items[i].str;
+		}
+	}
+	if (n_distinct)
+		qsort(distinct, n_distinct, sizeof *distinct, str_ptr_cmp);
+	rank = xcalloc(cap ? cap : 1, sizeof *rank);
+	for (size_t d = 0, r = 0; d < n_distinct; d++) {
+		if (d > 0 && strcmp(distinct[d - 1], distinct[d]) != 0)
+			r++; /* equal strings at different addresses share a rank */
+		for (h = ptr_slot(distinct[d], cap); slot[h] != distinct[d]; h = (h + 1) & (cap - 1))
+			;
+		rank[h] = (double)r;
+	}
+	for (i = 0; i < n; i++) {
+		if (!items[i].str) {
+			items[i].num = NAN;
+			continue;
+		}
+		for (h = ptr_slot(items[i].str, cap); slot[h] != items[i].str; h = (h + 1) & (cap - 1))
+			;
+		items[i].num = rank[h];
+	}
+	free(slot);
+	free(rank);
+	free(distinct);
 }
 
 /* Position of row in the view, or TABLE_NONE. */
@@ -124,11 +191,95 @@ static uint32_t group_end(const struct table *t, uint32_t pos)
 	return next == TABLE_NONE ? t->n_view - 1 : next - 1;
 }
 
-static int row_passes(const struct table *t, uint32_t row)
+/* Whether a string contains the pattern, remembered by the string's address for one search
+ * or filter: views hand out the same interned name for thousands of rows, so each distinct
+ * name is searched once. */
+struct match_memo {
+	const char **str;
+	uint8_t *hit;
+	size_t cap, n;
+};
+
+static int memo_match(struct match_memo *m, const char *str, const char *pattern)
+{
+	size_t h, i;
+
+	if (!m)
+		return strcasestr(str, pattern) != NULL;
+	if (2 * (m->n + 1) > m->cap) { /* grow and rehash */
+		struct match_memo old = *m;
+
+		m->cap = old.cap ? old.cap * 2 : 1024;
+		m->str = xcalloc(m->cap, sizeof *m->str);
+		m->hit = xcalloc(m->cap, 1);
+		m->n = 0;
+		for (size_t j = 0; j < old.cap; j++)
+			if (old.str[j]) {
+				for (i = ptr_slot(old.str[j], m->cap); m->str[i]; i = (i + 1) & (m->cap - 1))
+					;
+				m->str[i] = old.str[j];
+				m->hit[i] = old.hit[j];
+				m->n++;
+			}
+		free(old.str);
+		free(old.hit);
+	}
+	h = ptr_slot(str, m->cap);
+	for (i = h; m->str[i]; i = (i + 1) & (m->cap - 1))
+		if (m->str[i] == str)
+			return m->hit[i];
+	m->str[i] = str;
+	m->hit[i] = strcasestr(str, pattern) != NULL;
+	m->n++;
+	return m->hit[i];
+}
+
+static void memo_clear(struct match_memo *m)
+{
+	free(m->str);
+	free(m->hit);
+	memset(m, 0, sizeof *m);
+}
+
+/* The text keys of the SEARCH columns of every row, asked once per table (a view rebuilds its
+ * table when its strings change). */
+static const char **search_keys(struct table *t)
+{
+	if (!t->skeys) {
+		int n = 0;
+
+		for (int c = 0; c < t->def.n_cols; c++)
+			n += !!(t->def.cols[c].flags & TABLE_COL_SEARCH);
+		t->n_skeys = n;
+		t->skeys = xcalloc((size_t)t->n_rows * (size_t)n + 1, sizeof *t->skeys);
+		for (uint32_t r = 0; r < t->n_rows; r++)
+			for (int c = 0, i = 0; c < t->def.n_cols; c++) {
+				struct table_key k = { NAN, NULL };
+
+				if (!(t->def.cols[c].flags & TABLE_COL_SEARCH))
+					continue;
+				t->def.key(t->ctx, r, c, &k);
+				t->skeys[(size_t)r * (size_t)n + (size_t)i++] = k.str;
+			}
+	}
+	return t->skeys;
+}
+
+static int row_matches(const struct table *t, uint32_t row, const char *pattern, struct match_memo *m)
+{
+	const char **k = search_keys((struct table *)t) + (size_t)row * (size_t)t->n_skeys;
+
+	for (int i = 0; i < t->n_skeys; i++)
+		if (k[i] && memo_match(m, k[i], pattern))
+			return 1;
+	return 0;
+}
+
+static int row_passes(const struct table *t, uint32_t row, struct match_memo *m)
 {
 	if (t->quick && t->def.quick && !t->def.quick(t->ctx, row, t->quick))
 		return 0;
-	if (t->filter && *t->filter && !table_row_matches(t, row, t->filter))
+	if (t->filter && *t->filter && !row_matches(t, row, t->filter, m))
 		return 0;
 	return 1;
 }
@@ -139,10 +290,12 @@ static void rebuild_view(struct table *t)
 {
 	uint32_t old = t->sel, old_order_pos = TABLE_NONE, pos = TABLE_NONE;
 	uint8_t *pass = xcalloc(t->n_rows ? t->n_rows : 1, 1);
+	struct match_memo memo = { 0 };
 
 	for (uint32_t r = 0; r < t->n_rows; r++)
-		if (row_passes(t, r))
+		if (row_passes(t, r, &memo))
 			pass[group_of(t, r)] = 1;
+	memo_clear(&memo);
 	t->n_view = 0;
 	for (uint32_t i = 0; i < t->n_rows; i++) {
 		uint32_t r = t->order[i];
@@ -182,6 +335,8 @@ void table_clear(struct table *t)
 	free(t->order);
 	free(t->view);
 	free(t->filter);
+	free(t->scratch);
+	free(t->skeys);
 	memset(t, 0, sizeof *t);
 	t->sel = TABLE_NONE;
 }
@@ -212,28 +367,42 @@ void table_sort(struct table *t, int col, int reverse)
 			}
 		}
 	} else {
-		struct table_key *keys = xcalloc(t->n_rows ? t->n_rows : 1, sizeof *keys);
-		uint32_t *tmp = xcalloc(t->n_rows ? t->n_rows : 1, sizeof *tmp);
-		struct sort_ctx s = { t, keys, !!(t->def.cols[col].flags & TABLE_COL_TEXT),
-				      col_descending(t, col) ^ !!reverse };
+		/* sort the groups by their first row's key (ties by row id), then lay out each
+		 * group's rows */
+		size_t nr = t->n_rows ? t->n_rows : 1;
+		struct sort_item *items;
+		struct radix_item *keys, *tmp;
+
+		/* scratch kept between sorts: fresh large blocks cost a page fault per page */
+		if (!t->scratch)
+			t->scratch = xmalloc(nr * (sizeof *items + 2 * sizeof *keys));
+		keys = t->scratch;
+		tmp = keys + nr;
+		items = (struct sort_item *)(tmp + nr);
+		int desc = col_descending(t, col) ^ !!reverse;
+		size_t n = 0, k = 0;
 
 		for (uint32_t r = 0; r < t->n_rows; r++) {
-			uint32_t g = group_of(t, r);
+			struct table_key key = { NAN, NULL };
 
-			if (g != r && g < r) {
-				keys[r] = keys[g];
+			if (group_of(t, r) != r)
 				continue;
-			}
-			keys[r].num = NAN;
-			keys[r].str = NULL;
-			t->def.key(t->ctx, r, col, &keys[r]);
+			t->def.key(t->ctx, r, col, &key);
+			items[n++] = (struct sort_item){ key.num, key.str, r };
 		}
-		/* rows of one group share the leader's key; ties break by row id */
-		for (uint32_t i = 0; i < t->n_rows; i++)
-			t->order[i] = i;
-		merge_sort(&s, t->order, tmp, t->n_rows);
-		free(tmp);
-		free(keys);
+		if (t->def.cols[col].flags & TABLE_COL_TEXT) /* each distinct string compared once */
+			rank_strings(items, n);
+		for (size_t i = 0; i < n; i++)
+			keys[i] = (struct radix_item){ sort_key(items[i].num, desc), items[i].row };
+		if (n)
+			radix_sort(keys, tmp, n);
+		for (size_t i = 0; i < n; i++) {
+			uint32_t r = keys[i].row;
+
+			t->order[k++] = r;
+			while (r + 1 < t->n_rows && group_of(t, r + 1) == keys[i].row)
+				t->order[k++] = ++r;
+		}
 	}
 	rebuild_view(t);
 }
@@ -347,32 +516,34 @@ uint32_t table_group(const struct table *t, uint32_t row)
 
 int table_row_matches(const struct table *t, uint32_t row, const char *pattern)
 {
-	for (int c = 0; c < t->def.n_cols; c++) {
-		struct table_key k = { NAN, NULL };
-
-		if (!(t->def.cols[c].flags & TABLE_COL_SEARCH))
-			continue;
-		t->def.key(t->ctx, row, c, &k);
-		if (k.str && strcasestr(k.str, pattern))
-			return 1;
-	}
-	return 0;
+	return row_matches(t, row, pattern, NULL);
 }
 
 int table_search(struct table *t, const char *pattern, int dir)
 {
+	struct match_memo memo = { 0 };
+	int rc = -1;
+
 	if (!pattern || !*pattern || t->n_view == 0)
 		return -1;
 	for (uint32_t i = 1; i <= t->n_view; i++) {
 		uint32_t pos = dir >= 0 ? (t->sel_pos + i) % t->n_view
 					: (t->sel_pos + t->n_view - i % t->n_view) % t->n_view;
 
-		if (table_row_matches(t, t->view[pos], pattern)) {
+		/* the selected group's own rows are looked at last */
+		if (table_group(t, t->view[pos]) == t->sel)
+			continue;
+		if (row_matches(t, t->view[pos], pattern, &memo)) {
 			set_sel_pos(t, pos);
-			return 0;
+			rc = 0;
+			break;
 		}
 	}
-	return -1;
+	for (uint32_t pos = t->sel_pos; rc < 0 && pos <= group_end(t, t->sel_pos); pos++)
+		if (row_matches(t, t->view[pos], pattern, &memo))
+			rc = 0;
+	memo_clear(&memo);
+	return rc;
 }
 
 void table_layout(const struct table_column *cols, int n_cols, int width, struct table_layout *out)

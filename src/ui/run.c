@@ -5,6 +5,7 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "explorer_int.h"
 #include "fusediff/text.h"
@@ -80,14 +81,59 @@ static int script_key(const char *line)
 	return ui_key_from_name(line);
 }
 
+static double now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+/* ':bench N KEY': press KEY n times, each followed by a full redraw and an update of the
+ * (headless) terminal, and print the time per key. */
+static int script_bench(struct ui *u, const char *args, FILE *out, struct fd_error *err)
+{
+	char name[64], tail;
+	int n, key;
+	double total = 0, max = 0;
+
+	if (sscanf(args, "%d %63s %c", &n, name, &tail) != 2 || n < 1 || n > 10000000) {
+		fd_error_set(err, "':bench %s': use ':bench N KEY'", args);
+		return -1;
+	}
+	key = script_key(name);
+	if (key == UI_KEY_NONE) {
+		fd_error_set(err, "':bench': unknown key or action '%s'", name);
+		return -1;
+	}
+	for (int i = 0; i < n; i++) {
+		double t0 = now_ms(), dt;
+
+		if (ui_key(u, key))
+			break;
+		ui_draw(u);
+		ui_screen_flush(u->s);
+		dt = now_ms() - t0;
+		total += dt;
+		if (dt > max)
+			max = dt;
+	}
+	fprintf(out, "bench %-16s %7d keys  %9.4f ms per key  (slowest %.3f ms)  %u rows\n", name, n, total / n, max,
+		u->views[u->view].t.n_view);
+	fflush(out);
+	return 0;
+}
+
 /* Run one ':command'. Returns 1 to stop (quit), 0 to go on, -1 on error. */
-static int script_command(struct ui *u, const char *cmd, struct fd_error *err)
+static int script_command(struct ui *u, const char *cmd, FILE *out, struct fd_error *err)
 {
 	int cols, rows, x, y;
 	char how[16], tail;
 
 	if (strncmp(cmd, "dump ", 5) == 0)
 		return dump_screen(u, cmd + 5, err) < 0 ? -1 : 0;
+	if (strncmp(cmd, "bench ", 6) == 0)
+		return script_bench(u, cmd + 6, out, err);
 	if (sscanf(cmd, "resize %dx%d%c", &cols, &rows, &tail) == 2) {
 		if (cols < 1 || rows < 1 || cols > 1000 || rows > 1000) {
 			fd_error_set(err, "':%s': size out of range", cmd);
@@ -129,7 +175,7 @@ static int script_command(struct ui *u, const char *cmd, struct fd_error *err)
 
 		return ui_handle(u, &ev);
 	}
-	fd_error_set(err, "unknown command ':%s' (dump, resize, type, click, double, wheel)", cmd);
+	fd_error_set(err, "unknown command ':%s' (dump, resize, type, click, double, wheel, bench)", cmd);
 	return -1;
 }
 
@@ -166,7 +212,7 @@ int ui_play(struct ui *u, const char *script, FILE *out, struct fd_error *err)
 		if (!*s || *s == '#')
 			continue;
 		if (s[0] == ':' && s[1]) {
-			r = script_command(u, s + 1, err);
+			r = script_command(u, s + 1, out, err);
 		} else {
 			int key = script_key(s);
 
