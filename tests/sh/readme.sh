@@ -7,7 +7,9 @@
 #     ./fusediff is the program under test and examples/ the bundled traces. Each must exit 0
 #     and write nothing on standard error.
 #   - The fenced block after `<!-- readme.sh: fusion 1 -->` is the first fusion sentence of the
-#     eager/compiled text report, wrapped at spaces.
+#     eager/compiled text report, wrapped at spaces; regenerate it with
+#       ./fusediff --report text examples/llama8l_eager_sdpa.json.gz \
+#           examples/llama8l_compiled_sdpa.json.gz | sed -n 's/^   1\. //p' | fold -s -w 96 | sed 's/ *$//'
 #   - An inline code span that starts with `--`, `fusediff ` or `./fusediff ` (and a code line
 #     that starts with `./fusediff` or `fusediff `) names fusediff's options: each must exist in
 #     --help. Other programs' options are written after their program's name
@@ -145,7 +147,8 @@ awk '
 	END { print "" }
 ' "$R" >"$tmp/fusion1.got"
 cmp -s "$tmp/fusion1.want" "$tmp/fusion1.got" ||
-	{ err "README's first fusion differs from the report's:"; diff "$tmp/fusion1.want" "$tmp/fusion1.got"; }
+	{ err "README's first fusion differs from the report's (regenerate it as this test's header says):"
+		diff "$tmp/fusion1.want" "$tmp/fusion1.got"; }
 d1=$(sed -n 's/.* B - A -\([0-9.]*\) us\.$/\1/p' "$tmp/fusion1.want" | awk '{ printf "%.0f", $1 }')
 says "accounts for $d1 of the $(echo "$saved" | awk '{ printf "%.0f", $1 }') us per pass"
 sed -n 's/^   2\. //p' "$tmp/llama" | grep -q '(rope' || err "fusion 2 is no longer RoPE: update the tour"
