@@ -120,7 +120,7 @@ check: tests
 	@sh tests/run.sh $(B)
 
 sanitize:
-	$(MAKE) B=build-san \
+	FUSEDIFF_SANITIZED=1 $(MAKE) B=build-san \
 		EXTRA_CFLAGS="-O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=undefined" \
 		EXTRA_LDFLAGS="-fsanitize=address,undefined" check
 
