@@ -791,6 +791,108 @@ START_TEST(test_nested_gpu_annotations)
 }
 END_TEST
 
+/* Streams are merged in launch order when every kernel of the pass has its launch event: a
+ * side-stream kernel launched after the layers (the next step's input, SGLang's overlap
+ * scheduler) that the GPU runs during them is not glued into a layer. */
+START_TEST(test_streams_merged_in_launch_order)
+{
+	struct jbuf b = { .first = 1 };
+	struct fixture f;
+	double gpu = 5000;
+	const struct pass *ps;
+
+	jevent(&b, "user_annotation", "decode", 1, 1, 0, 1000, "\"External id\":900001");
+	jpass(&b, 3, 10, &gpu, 7);
+	/* launched last, runs on stream 9 while layer 0 runs on stream 7 */
+	jkernel(&b, "prepare_next_input_kernel", 500, 5000 + 10 * 4 + 3, 9);
+	build(&f, jload(&b), NULL);
+	check_invariants(&f.s);
+	ps = &f.s.passes[0];
+	ck_assert_uint_eq(f.s.n_passes, 1);
+	ck_assert_uint_eq(ps->n_layers, 3);
+	for (uint32_t l = 1; l + 1 < ps->layer_n; l++)
+		ck_assert_uint_eq(f.s.layers[ps->layer_first + l].step_n, 8);
+	/* the epilogue: final norm, LM head, then the side-stream kernel */
+	{
+		const struct layer *epi = &f.s.layers[ps->layer_first + ps->layer_n - 1];
+
+		ck_assert_uint_eq(epi->step_n, 3);
+		ck_assert_str_eq(main_name(&f.s, &f.s.steps[epi->step_first + 2]),
+				 "prepare_next_input_kernel");
+	}
+	done(&f);
+}
+END_TEST
+
+/* The same in the SGLang traces: every one of the 32 layers of both sides is the same ten
+ * steps (norm, QKV, RoPE, KV write, attention, O, norm, gate-up, act, down); the MI300X side
+ * stream's elementwise kernel that the GPU ran during layer 2 is in the epilogue. */
+START_TEST(test_sglang_layers_alike)
+{
+	static const uint8_t want[] = { CLASS_NORM,	CLASS_GEMM,	 CLASS_ROPE, CLASS_KV_WRITE,
+					CLASS_ATTENTION, CLASS_GEMM,	 CLASS_NORM, CLASS_GEMM,
+					CLASS_ACTIVATION, CLASS_GEMM };
+	static const char *const files[] = {
+		"tracelens_sglang_dsr1-distill-llama8b_decode_bs16_mi300x.json.gz",
+		"tracelens_sglang_dsr1-distill-llama8b_decode_bs16_b300.json.gz",
+	};
+	struct fixture f;
+
+	build_file(&f, test_trace(files[_i]));
+	for (uint32_t l = 1; l + 1 < f.s.passes[0].layer_n; l++) {
+		const struct layer *ly = &f.s.layers[f.s.passes[0].layer_first + l];
+
+		ck_assert_msg(ly->step_n == sizeof want, "%s layer %d: %u steps", files[_i],
+			      ly->index, ly->step_n);
+		for (uint32_t j = 0; j < ly->step_n; j++)
+			ck_assert_msg(f.s.steps[ly->step_first + j].cls == want[j],
+				      "%s layer %d step %u: %s", files[_i], ly->index, j,
+				      class_name(f.s.steps[ly->step_first + j].cls));
+	}
+	done(&f);
+}
+END_TEST
+
+/* A pass cut by the end of the recording (the profiler stopped inside a decode step) or by its
+ * start (the tail of a step queued before it) is left out: its kernels are unassigned, the
+ * whole passes keep their figures, and the pass source says why. */
+START_TEST(test_incomplete_passes_left_out)
+{
+	struct jbuf b = { .first = 1 };
+	struct fixture f;
+	double gpu = 5000, cpu = 0;
+	size_t before;
+
+	/* no annotations: the passes come from the layer structure; the recording starts inside
+	 * one (the last layer and the epilogue of a step) */
+	for (size_t i = 5; i < sizeof layer_kernels / sizeof layer_kernels[0]; i++, gpu += 10)
+		jkernel(&b, layer_kernels[i], cpu++, gpu, 7);
+	jkernel(&b, "fused_add_rms_norm_kernel", cpu++, gpu += 10, 7);
+	jkernel(&b, "nvjet_lm_head_gemm", cpu++, gpu += 10, 7);
+	for (int p = 0; p < 3; p++) {
+		gpu += 500;
+		cpu = jpass(&b, 4, cpu + 50, &gpu, 7);
+	}
+	/* and stops inside one: an embedding and one layer and a half */
+	gpu += 500;
+	jkernel(&b, "indexSelectLargeIndex_embedding", cpu++, gpu += 10, 7);
+	for (size_t i = 0; i < 12; i++, gpu += 10)
+		jkernel(&b, layer_kernels[i % 8], cpu++, gpu, 7);
+	build(&f, jload(&b), NULL);
+	check_invariants(&f.s);
+	ck_assert_uint_eq(f.s.n_passes, 3);
+	for (size_t p = 0; p < 3; p++) {
+		ck_assert_uint_eq(f.s.passes[p].n_layers, 4);
+		ck_assert_uint_eq(f.s.passes[p].n, 1 + 4 * 8 + 2);
+	}
+	before = 3 + 2;
+	ck_assert_uint_eq(f.s.n_unassigned, before + 13);
+	ck_assert_str_eq(f.s.pass_source, "repetition of the layer structure; the first and the last "
+					  "pass are incomplete (0 and 2 of 4 layers): left out");
+	done(&f);
+}
+END_TEST
+
 /* Damaged and hostile inputs never crash the structure stage. */
 START_TEST(test_bad_inputs_survive)
 {
@@ -833,6 +935,9 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_nested_gpu_annotations);
 	tcase_add_test(tc, test_nested_step_ranges);
 	tcase_add_test(tc, test_profiler_step_around_generate);
+	tcase_add_test(tc, test_streams_merged_in_launch_order);
+	tcase_add_loop_test(tc, test_sglang_layers_alike, 0, 2);
+	tcase_add_test(tc, test_incomplete_passes_left_out);
 	tcase_add_loop_test(tc, test_bad_inputs_survive, 0, 6);
 	suite_add_tcase(s, tc);
 	return s;

@@ -15,7 +15,11 @@
  * and decodes); SGLang's execute_... with step[DECODE] inside is one pass; Inductor's
  * "## ... ##" ranges are never passes. Without annotations, passes come from the repetition of
  * the layer structure, else the whole trace is one pass. Kernels of a pass on several streams
- * are merged by time, step by step, so no step is split.
+ * are merged step by step, so no step is split: in launch order when every kernel of the pass
+ * has its launch event (the order the program issued the work in: a side-stream kernel that
+ * prepares the next step is not glued into the layer the GPU ran it beside), else by GPU start.
+ * A pass at either end of the trace with fewer layers than the others (the recording started
+ * or stopped inside it) is left out: its kernels are unassigned, and pass_source says so.
  *
  * Layers come from nn.Module annotations, attention anchors, or the period of the op sequence
  * — and the same model gives the same layer count on any vendor. Whatever the source, a layer
@@ -98,7 +102,8 @@ struct side {
 	uint32_t phase_passes[PHASE_COUNT]; /* passes per phase */
 	uint32_t layers_per_pass;	    /* the usual number of repeated layers in a pass */
 	char pass_source[160];	/* how passes were found, for the user: "gpu_user_annotation
-				   'prefill', 'decode'", "repetition of the layer structure", ... */
+				   'prefill', 'decode'", "repetition of the layer structure", ...,
+				   with "; the last pass is incomplete (4 of 8 layers): left out" */
 	char layer_source[160]; /* how layers were found: "nn.Module LlamaDecoderLayer",
 				   "attention anchors", "period of the op sequence" */
 	size_t n_unassigned;	/* kernels outside every pass (before the first, between, after;

@@ -420,6 +420,21 @@ size_t layers_pass_starts(const struct layer_input *in, const int64_t *gap_befor
 			j = norms[i];
 		}
 	}
+	/* before the first anchor: a recording that starts inside a pass holds the end of it
+	 * (with its final norm) and the start of the next one; the new pass starts at its
+	 * embedding lookup (without one, the stretch is a prologue that has a norm of its own) */
+	if (count_norms(in->steps, 0, a[0]) > j) {
+		uint32_t seen = 0, real = a[0], emb = 0;
+
+		for (uint32_t k = a[0]; k-- > 0 && seen < j;)
+			if (step_is_norm(&in->steps[k]) && ++seen == j)
+				real = k;
+		for (uint32_t k = 1; k <= real && !emb; k++)
+			if (in->steps[k].cls == CLASS_EMBEDDING && count_norms(in->steps, 0, k) > 0)
+				emb = k;
+		if (emb)
+			starts[n++] = emb;
+	}
 	for (size_t i = 1; i < na; i++) {
 		uint32_t c = cut_between(in->steps, a[i - 1], a[i]), real = a[i], seen = 0, at;
 

@@ -2,8 +2,9 @@
  *
  * side_build: find the passes (passes.c), classify the kernels, map nn.Module calls
  * (modules.c), then per pass: merge its streams into one execution order, group kernels into
- * steps (steps.c) and cut the steps into prologue, layers and epilogue (layers.c). Everything
- * is linear in the number of kernels, or n log n where it sorts. */
+ * steps (steps.c) and cut the steps into prologue, layers and epilogue (layers.c); finally
+ * leave out a pass the recording cut at either end. Everything is linear in the number of
+ * kernels, or n log n where it sorts. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -107,6 +108,8 @@ struct stream_count {
 };
 
 struct sref {
+	int64_t launch; /* CPU time of the launch of the step's first kernel; 0 when merging by
+			   GPU time */
 	int64_t start;
 	uint32_t rank, idx;
 };
@@ -131,7 +134,8 @@ static int cmp_sref(const void *pa, const void *pb)
 	const struct sref *x = pa, *y = pb;
 	int r;
 
-	if ((r = CMP(x->start, y->start)) || (r = CMP(x->rank, y->rank)))
+	if ((r = CMP(x->launch, y->launch)) || (r = CMP(x->start, y->start)) ||
+	    (r = CMP(x->rank, y->rank)))
 		return r;
 	return CMP(x->idx, y->idx);
 }
@@ -187,6 +191,7 @@ static void build_pass(struct build *b, const uint32_t *k, size_t n, uint32_t na
 	struct side *s = b->s;
 	const struct trace *t = s->t;
 	size_t ns_streams = 0, n_tmp = 0, step0 = s->n_steps, order0 = s->n_order;
+	int all_launched = 1;
 	struct pass *p;
 	struct layer_cuts cuts;
 	struct layer_input li;
@@ -245,8 +250,14 @@ static void build_pass(struct build *b, const uint32_t *k, size_t n, uint32_t na
 				struct step *st = &b->tmp[n_tmp + j];
 
 				st->first += byrank[r].at;
+				const struct trace_kernel *k0 = &t->kernels[b->seq[st->first]];
+				const struct trace_launch *l =
+				    k0->correlation ? trace_find_launch(t, k0->correlation) : NULL;
+
+				if (!l)
+					all_launched = 0;
 				b->refs[n_tmp + j] =
-				    (struct sref){ t->kernels[b->seq[st->first]].start, (uint32_t)r,
+				    (struct sref){ l ? l->start : 0, k0->start, (uint32_t)r,
 						   (uint32_t)(n_tmp + j) };
 			}
 			n_tmp += got;
@@ -254,10 +265,16 @@ static void build_pass(struct build *b, const uint32_t *k, size_t n, uint32_t na
 		free(fill);
 		free(byrank);
 	}
-	/* merge the streams' steps by start time: a step is never split, so a side-stream
-	 * kernel never lands inside a run or between a GEMM and its splitKreduce */
-	if (ns_streams > 1)
+	/* merge the streams' steps: a step is never split, so a side-stream kernel never lands
+	 * inside a run or between a GEMM and its splitKreduce. In launch order (then GPU start:
+	 * the kernels of one graph launch) when every step has its launch event: the order the
+	 * program issued the work in, whatever the GPU overlapped; else by GPU start. */
+	if (ns_streams > 1) {
+		if (!all_launched)
+			for (size_t j = 0; j < n_tmp; j++)
+				b->refs[j].launch = 0;
 		qsort(b->refs, n_tmp, sizeof *b->refs, cmp_sref);
+	}
 	for (size_t j = 0; j < n_tmp; j++) {
 		struct step st = b->tmp[b->refs[j].idx];
 		uint32_t from = st.first;
@@ -369,6 +386,89 @@ static size_t split_pass(struct build *b, size_t o0, size_t st0, size_t l0, size
 	free(off);
 	free(starts);
 	return n_parts;
+}
+
+/* --- incomplete passes ----------------------------------------------------------------- */
+
+/* Remove pass p (the first or the last one): its kernels, steps and layers go, the others move
+ * down. Its kernels become unassigned. */
+static void remove_edge_pass(struct side *s, size_t p)
+{
+	const struct pass *ps = &s->passes[p];
+	const struct layer *last = &s->layers[ps->layer_first + ps->layer_n - 1];
+	uint32_t k0 = ps->first, kn = ps->n, l0 = ps->layer_first, ln = ps->layer_n;
+	uint32_t st0 = s->layers[l0].step_first, stn = last->step_first + last->step_n - st0;
+
+	if (p + 1 == s->n_passes) {
+		s->n_order -= kn;
+		s->n_steps -= stn;
+		s->n_layers -= ln;
+		s->n_passes--;
+		return;
+	}
+	/* the first pass: everything after it moves to the front */
+	memmove(s->order + k0, s->order + k0 + kn, (s->n_order - k0 - kn) * sizeof *s->order);
+	memmove(s->steps + st0, s->steps + st0 + stn,
+		(s->n_steps - st0 - stn) * sizeof *s->steps);
+	memmove(s->layers + l0, s->layers + l0 + ln, (s->n_layers - l0 - ln) * sizeof *s->layers);
+	memmove(s->passes + p, s->passes + p + 1, (s->n_passes - p - 1) * sizeof *s->passes);
+	s->n_order -= kn;
+	s->n_steps -= stn;
+	s->n_layers -= ln;
+	s->n_passes--;
+	for (size_t i = 0; i < s->n_steps; i++)
+		s->steps[i].first -= kn;
+	for (size_t i = 0; i < s->n_layers; i++)
+		s->layers[i].step_first -= stn;
+	for (size_t i = 0; i < s->n_passes; i++) {
+		s->passes[i].first -= kn;
+		s->passes[i].layer_first -= ln;
+	}
+}
+
+/* A pass at either end of the trace with fewer layers than the passes between them (every one
+ * of those with the same count; with two passes, than the other one) was cut by the start or
+ * the end of the recording: the tail of a step queued before the profiler started, or a step
+ * the profiler stopped inside. Compared with whole passes it would halve the per-pass figures
+ * of the layers it lacks, so it is left out (its kernels are unassigned) and the pass source
+ * says so. */
+static void drop_incomplete_passes(struct side *s)
+{
+	uint32_t usual = 0;
+	size_t n = s->n_passes, len;
+	int first = 0, last = 0;
+	char note[96];
+
+	if (n < 2)
+		return;
+	if (n == 2) {
+		usual = s->passes[0].n_layers > s->passes[1].n_layers ? s->passes[0].n_layers
+								       : s->passes[1].n_layers;
+	} else {
+		usual = s->passes[1].n_layers;
+		for (size_t i = 2; i + 1 < n; i++)
+			if (s->passes[i].n_layers != usual)
+				return;
+	}
+	if (usual == 0)
+		return;
+	first = s->passes[0].n_layers < usual;
+	last = s->passes[n - 1].n_layers < usual;
+	if (!first && !last)
+		return;
+	if (first && last)
+		snprintf(note, sizeof note, "; the first and the last pass are incomplete (%u and %u of "
+			 "%u layers): left out", s->passes[0].n_layers, s->passes[n - 1].n_layers,
+			 usual);
+	else
+		snprintf(note, sizeof note, "; the %s pass is incomplete (%u of %u layers): left out",
+			 first ? "first" : "last", s->passes[first ? 0 : n - 1].n_layers, usual);
+	if (last)
+		remove_edge_pass(s, n - 1);
+	if (first)
+		remove_edge_pass(s, 0);
+	len = strlen(s->pass_source);
+	snprintf(s->pass_source + len, sizeof s->pass_source - len, "%s", note);
 }
 
 /* --- the side --------------------------------------------------------------------------- */
@@ -503,6 +603,7 @@ int side_build(struct side *s, const struct trace *t, const struct classifier *c
 	else
 		snprintf(s->pass_source, sizeof s->pass_source,
 			 "whole trace (no pass annotations)");
+	drop_incomplete_passes(s);
 	s->n_unassigned = nk - s->n_order;
 	summarize(s, &mods);
 

@@ -98,7 +98,9 @@ void layer_cuts_clear(struct layer_cuts *c);
  * with mostly identical stretches between, softmax preferred) that holds more norms than the
  * layers do holds the end of one pass and the start of the next; the new pass starts at its
  * embedding lookup, else at the step with the longest GPU idle time before it (gap_before,
- * per step) in that stretch.
+ * per step) in that stretch. Before the first anchor, a stretch with more norms than a layer
+ * has before its anchor and an embedding lookup after a norm is the end of a pass the recording
+ * started inside and the start of the next: a new pass starts at that embedding.
  * Writes the step indices into starts (room for in->n) and returns how many. */
 size_t layers_pass_starts(const struct layer_input *in, const int64_t *gap_before,
 			  uint32_t *starts);
