@@ -70,4 +70,39 @@ for k in $keys; do
 	printf '%s\n' "$formats" | grep -qE "^\.[A-Za-z ]*Li( |.*[ {\",])$k([ \",:]|\$)" ||
 		{ echo "JSON member '$k' is not described in REPORT FORMATS"; fail=1; }
 done
+
+# The EXAMPLES work: each literal block is run as a shell script (without the "$ " prompts) in a
+# scratch directory where the trace names it uses are the bundled examples. Blocks that open the
+# explorer in a terminal, or need a tool that is missing (jq), are not run.
+tmp=$(mktemp -d) || exit 1
+trap 'rm -rf "$tmp"' EXIT
+mkdir "$tmp/bin" "$tmp/run"
+ln -s "$FUSEDIFF" "$tmp/bin/fusediff"
+ln -s "$PWD/examples" "$tmp/run/examples"
+ln -s "$PWD/examples/llama8l_eager_sdpa.json.gz" "$tmp/run/eager.json.gz"
+ln -s "$PWD/examples/llama8l_compiled_sdpa.json.gz" "$tmp/run/compiled.json.gz"
+ln -s "$PWD/examples/llama8l_eager_sdpa.json.gz" "$tmp/run/trace.json.gz"
+ln -s "$PWD/$(ls examples/*mi300x*.json.gz | head -n 1)" "$tmp/run/amd.json.gz"
+ln -s "$PWD/$(ls examples/*b300*.json.gz | head -n 1)" "$tmp/run/nv.json.gz"
+printf 'GEMM gemm ^my_gemm_\n' >"$tmp/run/my.rules"
+section EXAMPLES | awk -v dir="$tmp" '
+	/^\.Bd -literal/ { n++; f = dir "/example." n; next }
+	/^\.Ed/ { close(f); f = ""; next }
+	f { gsub(/\\e/, "\\"); sub(/^\$ /, ""); print > f }
+'
+n=0
+for ex in "$tmp"/example.*; do
+	[ -f "$ex" ] || continue
+	n=$((n + 1))
+	if grep -q '^fusediff ' "$ex" && ! grep -Eq -- '--(report|summary|headless)' "$ex"; then
+		continue # the explorer in a terminal
+	fi
+	if grep -q '^jq ' "$ex" && ! command -v jq >/dev/null 2>&1; then
+		continue
+	fi
+	(cd "$tmp/run" && PATH="$tmp/bin:$PATH" XDG_CONFIG_HOME=/nonexistent sh -e "$ex") >"$ex.out" 2>&1 ||
+		{ echo "EXAMPLES: this fails:"; cat "$ex"; tail -n 5 "$ex.out"; fail=1; }
+done
+[ $n -ge 5 ] || { echo "EXAMPLES: only $n literal blocks found"; fail=1; }
+[ -s "$tmp/run/fusions.screen" ] || { echo "EXAMPLES: the --script example wrote no fusions.screen"; fail=1; }
 exit $fail

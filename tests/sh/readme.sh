@@ -196,4 +196,21 @@ awk '/^Layer [0-9]/ { on = 1; next } /^Epilogue/ { on = 0 }
 	"$tmp/sglang" >"$tmp/unmatched"
 [ ! -s "$tmp/unmatched" ] || { err "SGLang layer steps that are not a match:"; cat "$tmp/unmatched"; }
 says "every GEMM, attention, norm, RoPE, KV-cache write and activation of the 32 layers pairs one to"
+
+# --- classification rules --------------------------------------------------------------------
+# The example rules file is one fusediff accepts, and the error it quotes is the one it prints.
+awk '
+	inblock { if ($0 ~ /^```/) exit; print; next }
+	arm { arm = 0; if ($0 ~ /^```/) { inblock = 1; next } }
+	$0 == "<!-- readme.sh: rules -->" { arm = 1 }
+' "$R" >"$tmp/run/example.rules"
+grep -q '^[A-Za-z]' "$tmp/run/example.rules" || err "README: no rules block marked <!-- readme.sh: rules -->"
+(cd "$tmp/run" && XDG_CONFIG_HOME=/nonexistent ./fusediff --rules example.rules --summary \
+	examples/llama8l_compiled_sdpa.json.gz) >/dev/null 2>"$tmp/err" ||
+	{ err "the README's example rules are rejected:"; cat "$tmp/err"; }
+printf '# my rules\n\n# CLASS ATOMS REGEX\ngem gemm ^my_gemm_\n' >"$tmp/run/my.rules"
+(cd "$tmp/run" && XDG_CONFIG_HOME=/nonexistent ./fusediff --rules my.rules --summary \
+	examples/llama8l_compiled_sdpa.json.gz) >/dev/null 2>"$tmp/err"
+[ $? -eq 1 ] || err "a rules file with an unknown class did not exit 1"
+shows "$(cat "$tmp/err")" "$tmp/err"
 exit $fail
