@@ -343,6 +343,19 @@ START_TEST(test_large)
 	table_sort(&t, 0, 1);
 	ck_assert_uint_eq(t.sel, 12345);
 	ck_assert_uint_eq(t.view[t.sel_pos], 12345);
+	/* rebuilt with fewer rows: the sort buffers are kept, the order is right */
+	{
+		void *scratch = t.scratch;
+
+		table_reinit(&t, &bd, &b, n / 2);
+		ck_assert_ptr_eq(t.scratch, scratch);
+		ck_assert_uint_eq(t.n_view, n / 2);
+		for (uint32_t i = 1; i < n / 2; i++) {
+			double x = b.v[t.view[i - 1]], y = b.v[t.view[i]];
+
+			ck_assert(x > y || (x == y && t.view[i - 1] < t.view[i]));
+		}
+	}
 	table_clear(&t);
 	free(b.v);
 }

@@ -88,7 +88,8 @@ struct table {
 	uint32_t sel_pos; /* its position in view */
 	uint32_t top;	 /* first visible position */
 	int hscroll;	 /* cells the TABLE_COL_SCROLL columns are shifted by */
-	void *scratch;	 /* sort buffers, kept between sorts */
+	void *scratch;	 /* sort buffers, kept between sorts (and by table_reinit) */
+	uint32_t scratch_rows; /* rows they have room for */
 	const char **skeys; /* text keys of the SEARCH columns per row, asked once */
 	int n_skeys;
 };
@@ -98,6 +99,9 @@ struct table {
  * Release with table_clear(). */
 void table_init(struct table *t, const struct table_def *def, void *ctx, uint32_t n_rows);
 void table_clear(struct table *t);
+/* table_clear() then table_init(), keeping the sort buffers when they are large enough: a view
+ * rebuilt with as many rows sorts without touching fresh memory. */
+void table_reinit(struct table *t, const struct table_def *def, void *ctx, uint32_t n_rows);
 
 /* Sort by column col (-1: row order), reverse 1 for the opposite of the column's natural
  * direction (numbers descending, TEXT and ASC columns ascending). Keeps the selection. */

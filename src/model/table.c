@@ -314,20 +314,52 @@ static void rebuild_view(struct table *t)
 		set_sel_pos(t, 0);
 }
 
-void table_init(struct table *t, const struct table_def *def, void *ctx, uint32_t n_rows)
+static void init(struct table *t, const struct table_def *def, void *ctx, uint32_t n_rows, void *scratch,
+		 uint32_t scratch_rows)
 {
 	memset(t, 0, sizeof *t);
 	t->def = *def;
 	t->ctx = ctx;
 	t->n_rows = n_rows;
-	t->order = xcalloc(n_rows ? n_rows : 1, sizeof *t->order);
-	t->view = xcalloc(n_rows ? n_rows : 1, sizeof *t->view);
+	t->scratch = scratch;
+	t->scratch_rows = scratch_rows;
+	if (!scratch && n_rows > 4096) {
+		/* touched now, while the view is being built, so that no sort key waits for the
+		 * kernel to hand out fresh pages */
+		size_t size = (size_t)n_rows * (sizeof(struct sort_item) + 2 * sizeof(struct radix_item));
+
+		t->scratch = xmalloc(size);
+		memset(t->scratch, 0, size);
+		t->scratch_rows = n_rows;
+	}
+	t->order = xmalloc((n_rows ? n_rows : 1) * sizeof *t->order);
+	t->view = xmalloc((n_rows ? n_rows : 1) * sizeof *t->view);
 	for (uint32_t i = 0; i < n_rows; i++)
 		t->order[i] = i;
 	t->sel = TABLE_NONE;
 	t->sort_col = -1;
 	table_sort(t, def->default_sort, def->default_reverse);
 	set_sel_pos(t, 0);
+}
+
+void table_init(struct table *t, const struct table_def *def, void *ctx, uint32_t n_rows)
+{
+	init(t, def, ctx, n_rows, NULL, 0);
+}
+
+void table_reinit(struct table *t, const struct table_def *def, void *ctx, uint32_t n_rows)
+{
+	void *scratch = t->scratch;
+	uint32_t rows = t->scratch_rows;
+
+	t->scratch = NULL;
+	table_clear(t);
+	if (rows < n_rows) { /* too small to keep */
+		free(scratch);
+		scratch = NULL;
+		rows = 0;
+	}
+	init(t, def, ctx, n_rows, scratch, rows);
 }
 
 void table_clear(struct table *t)
@@ -374,8 +406,11 @@ void table_sort(struct table *t, int col, int reverse)
 		struct radix_item *keys, *tmp;
 
 		/* scratch kept between sorts: fresh large blocks cost a page fault per page */
-		if (!t->scratch)
+		if (!t->scratch) {
 			t->scratch = xmalloc(nr * (sizeof *items + 2 * sizeof *keys));
+			t->scratch_rows = (uint32_t)nr;
+		}
+		nr = t->scratch_rows;
 		keys = t->scratch;
 		tmp = keys + nr;
 		items = (struct sort_item *)(tmp + nr);

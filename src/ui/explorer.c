@@ -44,9 +44,13 @@ void ui_view_rebuild(struct ui_view *v)
 	char *filter = v->t.filter ? xstrdup(v->t.filter) : NULL;
 	uint32_t sel = v->t.sel;
 	int hscroll = v->t.hscroll;
+	const struct ui_view_ops *ops = v->ops;
+	struct table_def def = { ops->cols, ops->n_cols, ops->cell, ops->key, ops->group, ops->quick,
+				 ops->default_sort, ops->default_reverse };
 
-	view_close(v);
-	view_open(v);
+	ops->release(v);
+	ops->build(v);
+	table_reinit(&v->t, &def, v, v->n_rows);
 	table_sort(&v->t, col, rev);
 	table_filter(&v->t, filter, quick);
 	if (sel != TABLE_NONE)
