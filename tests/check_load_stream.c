@@ -16,7 +16,7 @@ static void put(struct sbuf *b, const char *fmt, ...)
 
 	for (;;) {
 		va_start(ap, fmt);
-		n = vsnprintf(b->s + b->len, b->cap - b->len, fmt, ap);
+		n = vsnprintf(b->s ? b->s + b->len : NULL, b->cap - b->len, fmt, ap);
 		va_end(ap);
 		ck_assert_int_ge(n, 0);
 		if ((size_t)n < b->cap - b->len)
