@@ -159,6 +159,15 @@ START_TEST(test_search_wraps)
 	ck_assert_uint_eq(t.sel, 6);
 	ck_assert_int_eq(table_search(&t, "no such kernel", 1), -1);
 	ck_assert_uint_eq(t.sel, 6);
+	/* a match in the selected group's own rows is not the next match: "m" is in its second
+	 * row ("pow, mean") and in the next group (gemm_qkv) */
+	table_select_row(&t, 1);
+	ck_assert_int_eq(table_search(&t, "m", 1), 0);
+	ck_assert_uint_eq(t.sel, 0);
+	/* ...but it is a match when nothing else is */
+	table_select_row(&t, 1);
+	ck_assert_int_eq(table_search(&t, "mean", 1), 0);
+	ck_assert_uint_eq(t.sel, 1);
 	table_clear(&t);
 }
 END_TEST
