@@ -149,6 +149,16 @@ class Sum:
         return statistics.median(self.wall) if self.wall else None
 
 
+def cpu_pressure():
+    """'some avg300' of /proc/pressure/cpu: the share of time runnable tasks waited for a CPU."""
+    try:
+        with open("/proc/pressure/cpu") as f:
+            m = re.search(r"some avg10=([0-9.]+) avg60=([0-9.]+) avg300=([0-9.]+)", f.read())
+        return "%s%% (avg over 60 s), %s%% (300 s)" % (m.group(2), m.group(3)) if m else "unknown"
+    except OSError:
+        return "unknown"
+
+
 def fmt_s(x):
     return "-" if x is None else ("%.3f" % x if x < 10 else "%.1f" % x)
 
@@ -222,6 +232,7 @@ def main():
         for p in f[:2]:
             subprocess.run(["cat", p], stdout=subprocess.DEVNULL)
     t0 = time.time()
+    pressure_start = cpu_pressure()
     for r in range(a.reps):
         log("round %d/%d ..." % (r + 1, a.reps))
         for case in cases:
@@ -263,14 +274,18 @@ def main():
         t = targets.get(case.key)
         if t and t[0] and t[0] in c and c[t[0]].median():
             ref = c[t[0]].median()
+            cref = statistics.median(c[t[0]].cpu)
+            ccase = statistics.median(case.cpu)
             if t[1] == "faster":
                 x = ref / med
                 ok = x >= t[2]
-                ratio = "%.1fx faster than %s (>= %gx) %s" % (x, t[0], t[2], "ok" if ok else "MISSED")
+                ratio = "%.1fx faster than %s (>= %gx) %s; cpu %.1fx" % (x, t[0], t[2], "ok" if ok else "MISSED",
+                                                                        cref / ccase)
             else:
                 x = med / ref
                 ok = x <= t[2]
-                ratio = "%.2fx %s (<= %gx) %s" % (x, t[0], t[2], "ok" if ok else "MISSED")
+                ratio = "%.2fx %s (<= %gx) %s; cpu %.2fx" % (x, t[0], t[2], "ok" if ok else "MISSED",
+                                                              ccase / cref)
             verdicts.append(ok)
         print("%-44s %9s %17s %7s %8.0f %8.0f  %s" % (case.label, fmt_s(med), spread,
                                                     fmt_s(statistics.median(case.cpu)), case.mb / med,
@@ -317,7 +332,9 @@ def main():
     print()
     print("Measured in %.0f s. Other jobs may have been running on this machine; the ratios compare"
           % (time.time() - t0))
-    print("runs made in the same rounds. Targets missed: %d of %d." % (verdicts.count(False), len(verdicts)))
+    print("runs made in the same rounds (wall time; 'cpu' is the same ratio in CPU time, which other")
+    print("jobs disturb less). CPU pressure (/proc/pressure/cpu 'some') at the start: %s;" % pressure_start)
+    print("at the end: %s. Targets missed: %d of %d." % (cpu_pressure(), verdicts.count(False), len(verdicts)))
 
 
 if __name__ == "__main__":
