@@ -63,15 +63,41 @@ static const struct option_doc {
 };
 #define N_OPTIONS (sizeof options / sizeof options[0])
 
+/* Print text from column `indent` on, wrapped at spaces to stay within `width` columns;
+ * continuation lines are indented to the same column. */
+static void print_wrapped(FILE *out, const char *text, int indent, int width)
+{
+	int col = indent;
+
+	while (*text) {
+		const char *space = strchr(text, ' ');
+		int len = space ? (int)(space - text) : (int)strlen(text);
+
+		if (col > indent && col + 1 + len > width) {
+			fprintf(out, "\n%*s", indent, "");
+			col = indent;
+		} else if (col > indent) {
+			fputc(' ', out);
+			col++;
+		}
+		fprintf(out, "%.*s", len, text);
+		col += len;
+		text += len;
+		while (*text == ' ')
+			text++;
+	}
+	fputc('\n', out);
+}
+
 static void usage(FILE *out)
 {
 	fprintf(out, "usage: fusediff [options] TRACE_A TRACE_B\n"
 		     "       fusediff --report FORMAT [-o FILE] [options] TRACE_A TRACE_B\n"
 		     "       fusediff --summary TRACE\n"
 		     "\n"
-		     "Compare two PyTorch-profiler (Kineto) traces of the same model: kernels by class,\n"
-		     "layer by layer, and the places where one side fuses work the other runs as\n"
-		     "separate kernels. TRACE is a .json or .json.gz file, or - for standard input.\n"
+		     "Compare two PyTorch-profiler (Kineto) traces of the same model: kernels by\n"
+		     "class, layer by layer, and the places where one side fuses work the other runs\n"
+		     "as separate kernels. TRACE is a .json or .json.gz file, or - for standard input.\n"
 		     "With standard output on a terminal it opens an interactive explorer.\n");
 	for (size_t i = 0; i < N_OPTIONS; i++) {
 		char left[64];
@@ -84,7 +110,8 @@ static void usage(FILE *out)
 		else
 			snprintf(left, sizeof left, "    --%s%s%s", options[i].name, options[i].arg ? " " : "",
 				 options[i].arg ? options[i].arg : "");
-		fprintf(out, "  %-26s %s\n", left, options[i].help);
+		fprintf(out, "  %-26s ", left);
+		print_wrapped(out, options[i].help, 29, 80);
 	}
 	fprintf(out, "\nExit status: 0 success, 1 bad input, 2 usage error. See fusediff(1).\n");
 }
@@ -159,7 +186,7 @@ int main(int argc, char **argv)
 	o.no_color = env && *env;
 
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:hVo:", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":hVo:", longopts, NULL)) != -1) {
 		long v;
 
 		switch (c) {
@@ -170,6 +197,8 @@ int main(int argc, char **argv)
 			printf("fusediff %s\n", PACKAGE_VERSION);
 			return 0;
 		case OPT_SUMMARY:
+			if (optarg[0] == '-' && optarg[1])
+				return usage_error("--summary needs a trace, not the option '%s'", optarg);
 			summary = optarg;
 			break;
 		case OPT_REPORT:

@@ -28,6 +28,8 @@ for line in 'usage: fusediff [options] TRACE_A TRACE_B' \
 	grep -qxF -- "$line" "$tmp/help" || { echo "--help lacks the line '$line'"; fail=1; }
 done
 grep -q 'fusediff(1)' "$tmp/help" || { echo "--help does not point to fusediff(1)"; fail=1; }
+awk 'length($0) > 80 { print "--help line longer than 80 columns: " $0; bad = 1 } END { exit bad }' \
+	"$tmp/help" || fail=1
 # The usage printed for no arguments is the help.
 "$FUSEDIFF" 2>"$tmp/err" >/dev/null
 cmp -s "$tmp/help" "$tmp/err" || { echo "the usage for no arguments differs from --help"; fail=1; }
@@ -61,10 +63,17 @@ usage_error "--device needs a device number, not 'x'" --report text --device x "
 usage_error "--size takes COLSxROWS such as 120x40, not '120'" --headless --size 120 "$A" "$B"
 usage_error "too many traces: '$A' (give two)" --report text "$A" "$B" "$A"
 usage_error "--summary takes one trace, not also '$B'" --summary "$A" "$B"
+usage_error "--summary needs a trace, not the option '--rules'" --summary --rules x.rules "$A"
 usage_error "-o FILE goes with --report FORMAT" -o "$tmp/r.txt" "$A" "$B"
 usage_error "standard output is not a terminal: use --report text|md|json|csv for a report, or run in a terminal for the explorer" \
 	"$A" "$B"
 [ ! -e "$tmp/r.txt" ] || { echo "-o without --report wrote a file"; fail=1; }
+
+# Options may follow the traces.
+"$FUSEDIFF" "$A" "$B" --report json --phase prefill >"$tmp/after.json" 2>"$tmp/err" ||
+	{ echo "options after the traces refused:"; cat "$tmp/err"; fail=1; }
+"$FUSEDIFF" --report json --phase prefill "$A" "$B" >"$tmp/before.json" 2>/dev/null
+cmp -s "$tmp/after.json" "$tmp/before.json" || { echo "options after the traces give another report"; fail=1; }
 
 # One trace only: the usage, exit 2.
 "$FUSEDIFF" --report text "$A" >"$tmp/out" 2>"$tmp/err"
