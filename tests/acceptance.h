@@ -242,9 +242,12 @@ static inline void acc_assert_sglang(const struct comparison *c)
 					      p->position, pair_kind_name(p->kind));
 				ck_assert_uint_eq(p->side[0].n_names, 1);
 				ck_assert_uint_eq(p->side[1].n_names, 1);
-				for (int s = 0; s < 2; s++)
-					ck_assert(acc_info(&c->side[s], p->side[s].names[0])->atoms &
-						  ATOM_BIT(ATOM_RMSNORM));
+				for (int s = 0; s < 2; s++) {
+					const struct kernel_info *ki =
+					    acc_info(&c->side[s], p->side[s].names[0]);
+
+					ck_assert(ki->atoms & ATOM_BIT(ATOM_RMSNORM));
+				}
 				norms++;
 			}
 			for (uint32_t j = 0; j < p->side[1].n_names; j++) {

@@ -1,6 +1,6 @@
-/* check_acceptance.c — issue 3's acceptance in one place, end to end through the public API
- * (trace_load → classifier → side_build → comparison_build → report_write) on the real traces
- * bundled in examples/ and tests/data/traces/ (and llama3_8b_shape when ../shared/traces is
+/* check_acceptance.c — issue 3's acceptance in one place, end to end through the public
+ * API (trace_load → classifier → side_build → comparison_build → report_write) on the real
+ * traces bundled in examples/ and tests/data/traces/ (and llama3_8b_shape when ../shared/traces is
  * there):
  *   - layers per pass, equal on both sides of every pair: 8 for every llama8l_* trace (also
  *     math attention), 32 for the SGLang pair and llama3_8b_shape, 24 for Qwen1.5, 6 for the
@@ -280,8 +280,8 @@ static void assert_reports(struct comparison *c, struct comparison *d, int want_
 		free(s3);
 	}
 	{
-		struct json_cur cur = { .p = out[REPORT_JSON], .end = out[REPORT_JSON] + len[REPORT_JSON],
-					.at_eof = 1 };
+		const char *js = out[REPORT_JSON];
+		struct json_cur cur = { .p = js, .end = js + len[REPORT_JSON], .at_eof = 1 };
 
 		ck_assert_msg(json_skip(&cur) == JSON_OK, "invalid JSON: %s",
 			      cur.err_msg ? cur.err_msg : "?");

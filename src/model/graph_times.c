@@ -80,7 +80,8 @@ size_t trace_repair_graph_times(struct trace *t)
 	size_t n = 0, fixed = 0, groups = 0;
 
 	for (size_t i = 0; i < t->n_kernels; i++)
-		k[n++] = (struct gkey){ t->kernels[i].correlation, t->kernels[i].stream, (uint32_t)i };
+		k[n++] = (struct gkey){ t->kernels[i].correlation, t->kernels[i].stream,
+					(uint32_t)i };
 	if (!listed_in_order(t, k, n))
 		n = 0;
 	for (size_t i = 0; i < n; i++)

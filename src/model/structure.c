@@ -457,11 +457,13 @@ static void drop_incomplete_passes(struct side *s)
 	if (!first && !last)
 		return;
 	if (first && last)
-		snprintf(note, sizeof note, "; the first and the last pass are incomplete (%u and %u of "
-			 "%u layers): left out", s->passes[0].n_layers, s->passes[n - 1].n_layers,
-			 usual);
+		snprintf(note, sizeof note,
+			 "; the first and the last pass are incomplete (%u and %u of %u layers): "
+			 "left out",
+			 s->passes[0].n_layers, s->passes[n - 1].n_layers, usual);
 	else
-		snprintf(note, sizeof note, "; the %s pass is incomplete (%u of %u layers): left out",
+		snprintf(note, sizeof note,
+			 "; the %s pass is incomplete (%u of %u layers): left out",
 			 first ? "first" : "last", s->passes[first ? 0 : n - 1].n_layers, usual);
 	if (last)
 		remove_edge_pass(s, n - 1);
