@@ -297,6 +297,31 @@ def renamed(doc, rules, meta, gpu, warp):
     return out
 
 
+def profiler_steps(doc):
+    """The pass annotations renamed ProfilerStep#N (a profiler schedule stepping once per forward
+    pass): the names say no phase, the kernels must."""
+    ev = []
+    for e in doc["traceEvents"]:
+        if cat(e) in ("user_annotation", "gpu_user_annotation") and PASS_RE.match(e["name"]):
+            e = dict(e, name="ProfilerStep#%d" % (args(e).get("External id") or 0))
+        ev.append(e)
+    doc = dict(doc)
+    doc["traceEvents"] = ev
+    return doc
+
+
+OLD_CATS = {"kernel": "Kernel", "cuda_runtime": "Runtime", "cpu_op": "Operator",
+            "gpu_memcpy": "Memcpy", "gpu_memset": "Memset"}
+
+
+def old_categories(doc):
+    """The category names of older PyTorch profilers (Kernel, Runtime, Operator, ...)."""
+    doc = dict(doc)
+    doc["traceEvents"] = [dict(e, cat=OLD_CATS[cat(e)]) if cat(e) in OLD_CATS else e
+                          for e in doc["traceEvents"]]
+    return doc
+
+
 def no_annotations(e):
     return cat(e) in ("user_annotation", "gpu_user_annotation", "python_function")
 
@@ -318,8 +343,12 @@ def main():
         save(shuffled(b, len(name)), name + "-shuffled")
         save(string_ids(b), name + "-strids")
         save(second_device(b), name + "-twodevices")
+        save(profiler_steps(b), name + "-profsteps")
+        save(drop(b, lambda e: cat(e) in RUNTIME_CATS), name + "-nolaunch")
         if name != "mi300x":  # its graph-replay times are repaired per stream: keep its streams
             save(two_streams(b, 99), name + "-twostreams")
+        if name in ("compiled", "b300"):
+            save(old_categories(b), name + "-oldcats")
     save(drop(base["eager"], lambda e: cat(e) == "python_function"), "eager-nomodules")
     save(truncate(slim(load("eager")), 4, partial_kernels=150), "eager-partial")
     save(renamed(base["compiled"], TO_AMD, AMD_META, "AMD Instinct MI300X", 64), "compiled-amd")
