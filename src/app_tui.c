@@ -6,6 +6,7 @@
 #include "app.h"
 #include "fusediff/ui_explorer.h"
 #include "fusediff/ui_screen.h"
+#include "fusediff/ui_theme.h"
 
 struct load_job {
 	const struct app_opts *o;
@@ -37,6 +38,12 @@ int app_tui(const struct app_opts *o)
 
 	if (!o->headless && o->script) {
 		fprintf(stderr, "fusediff: --script goes with --headless\n");
+		return 2;
+	}
+	if (o->theme && ui_theme_from_name(o->theme) < 0) {
+		fprintf(stderr, "fusediff: --theme takes dark, light or mono, not '%s'\n"
+				"Try 'fusediff --help' for more information.\n",
+			o->theme);
 		return 2;
 	}
 	if (ui_screen_open(&scr, &so, &err) < 0) {

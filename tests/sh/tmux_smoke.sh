@@ -103,6 +103,31 @@ kill -TERM "$(cat "$tmp/pid")"
 prompt_back "after SIGTERM"
 screen | grep -qF "status=143 restored-42" || fail "exit status after SIGTERM is not 143"
 
+# --- monochrome: NO_COLOR and --no-color draw with attributes only -----------------------------
+sgr_colour() { T capture-pane -e -p -t main | grep -Eq "$(printf '\033')\\[([0-9;]*;)?(3[0-7]|4[0-7]|38|48|9[0-7]|10[0-7])(;[0-9;]*)?m"; }
+T send-keys -t main "clear; NO_COLOR=1 $FUSEDIFF $A $B" Enter
+wait_for "2 Layers" 20
+sgr_colour && fail "colours with NO_COLOR set"
+T capture-pane -e -p -t main | grep -q "$(printf '\033')\\[[0-9;]*7" || fail "no reverse video for the selection in monochrome"
+T send-keys -t main Q
+prompt_back "after Q in monochrome"
+T send-keys -t main "clear; $FUSEDIFF --no-color --theme light $A $B" Enter
+wait_for "2 Layers" 20
+sgr_colour && fail "colours with --no-color"
+T send-keys -t main Q
+prompt_back "after Q with --no-color"
+T send-keys -t main "clear; $FUSEDIFF --theme light $A $B" Enter
+wait_for "2 Layers" 20
+sgr_colour || fail "no colours with --theme light"
+T send-keys -t main Q
+prompt_back "after Q with --theme light"
+
+# --- a trace that cannot be read: one line naming it, status 1, the terminal restored ---------
+T send-keys -t main "clear; $FUSEDIFF $tmp/missing.json $B" Enter
+wait_for "fusediff: $tmp/missing.json" # one line naming the file
+prompt_back "after a missing trace"
+screen | grep -qF "status=1 restored-42" || fail "exit status after a missing trace is not 1"
+
 # --- Ctrl-C while loading: a trace that never finishes arriving -------------------------------
 mkfifo "$tmp/slow.json"
 sleep 60 >"$tmp/slow.json" &
