@@ -97,6 +97,9 @@ static const struct {
 	{ "_to_copy", F_CAST },
 	{ "convert_element_type", F_CAST },
 	{ "clone", F_COPY },
+	{ "index_put", F_COPY }, /* a cache update, as aten::index_put_ is in eager */
+	{ "index_copy", F_COPY },
+	{ "scatter", F_COPY },
 	{ "copy", F_COPY },
 	{ "copy_", F_COPY },
 	{ "argmax", F_ARGMAX },
@@ -134,7 +137,6 @@ static const struct {
 	{ "full_like", F_IGNORE },
 	{ "zeros_like", F_IGNORE },
 	{ "ones_like", F_IGNORE },
-	{ "index_put", F_IGNORE },
 	{ "select_scatter", F_IGNORE },
 	{ "slice_scatter", F_IGNORE },
 	{ "masked_fill", F_IGNORE },
