@@ -248,14 +248,13 @@ static void build_pass(struct build *b, const uint32_t *k, size_t n, uint32_t na
 
 			for (size_t j = 0; j < got; j++) {
 				struct step *st = &b->tmp[n_tmp + j];
+				const struct trace_kernel *k0;
+				const struct trace_launch *l;
 
 				st->first += byrank[r].at;
-				const struct trace_kernel *k0 = &t->kernels[b->seq[st->first]];
-				const struct trace_launch *l =
-				    k0->correlation ? trace_find_launch(t, k0->correlation) : NULL;
-
-				if (!l)
-					all_launched = 0;
+				k0 = &t->kernels[b->seq[st->first]];
+				l = k0->correlation ? trace_find_launch(t, k0->correlation) : NULL;
+				all_launched &= l != NULL;
 				b->refs[n_tmp + j] =
 				    (struct sref){ l ? l->start : 0, k0->start, (uint32_t)r,
 						   (uint32_t)(n_tmp + j) };
