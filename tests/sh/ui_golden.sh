@@ -17,18 +17,30 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT INT TERM
 fail=0
 
-play() { # play SCRIPT TRACE_A TRACE_B
+play() { # play SCRIPT TRACE_A TRACE_B (paths from the top directory)
 	if ! FUSEDIFF_DUMP_DIR="$tmp" "$FUSEDIFF" --headless --size 120x40 --script "tests/scripts/$1.keys" \
-		"examples/$2" "examples/$3" >"$tmp/$1.out" 2>&1; then
+		"$2" "$3" >"$tmp/$1.out" 2>&1; then
 		echo "FAIL: $1.keys did not play:"
 		cat "$tmp/$1.out"
 		fail=1
 	fi
 }
 
-play llama llama8l_eager_sdpa.json.gz llama8l_compiled_sdpa.json.gz
-play sglang tracelens_sglang_dsr1-distill-llama8b_decode_bs16_mi300x.json.gz \
-	tracelens_sglang_dsr1-distill-llama8b_decode_bs16_b300.json.gz
+play llama examples/llama8l_eager_sdpa.json.gz examples/llama8l_compiled_sdpa.json.gz
+play sglang examples/tracelens_sglang_dsr1-distill-llama8b_decode_bs16_mi300x.json.gz \
+	examples/tracelens_sglang_dsr1-distill-llama8b_decode_bs16_b300.json.gz
+play escape tests/data/bad/escape_sequence_name.json tests/data/bad/escape_sequence_name.json
+
+# no control character ever reaches a screen (a name's ESC or BEL is shown as \e, \x07)
+for got in "$tmp"/*.screen; do
+	[ -f "$got" ] || continue
+	if LC_ALL=C grep -q "$(printf '[\001-\010\013-\037\177]')" "$got"; then
+		echo "FAIL: $(basename "$got") holds a control character"
+		fail=1
+	fi
+done
+grep -qF '\e]0;pwned\x07' "$tmp/escape-pairs.screen" 2>/dev/null ||
+	{ echo "FAIL: the escape-sequence kernel name is not shown escaped"; fail=1; }
 
 n=0
 for got in "$tmp"/*.screen; do
@@ -47,7 +59,7 @@ for got in "$tmp"/*.screen; do
 	fi
 done
 # a golden screen that no script dumps any more is stale
-for golden in tests/golden/llama-*.screen tests/golden/sglang-*.screen; do
+for golden in tests/golden/llama-*.screen tests/golden/sglang-*.screen tests/golden/escape-*.screen; do
 	[ -f "$golden" ] || continue
 	if [ ! -f "$tmp/$(basename "$golden")" ]; then
 		if [ "${GOLDEN_UPDATE:-0}" = 1 ]; then
