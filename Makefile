@@ -26,7 +26,7 @@ include config.mk
 endif
 
 WARN := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wpointer-arith \
-	-Wno-unused-parameter -Wno-sign-compare
+	-Wno-unused-parameter -Wno-sign-compare -Wno-missing-field-initializers
 FD_CFLAGS := -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -pthread $(WARN) \
 	-Iinclude -I. $(CJSON_CFLAGS) $(ZLIB_CFLAGS) $(CONFIG_CFLAGS) $(EXTRA_CFLAGS)
 FD_LDFLAGS := -pthread $(EXTRA_LDFLAGS) $(LDFLAGS)

@@ -332,12 +332,15 @@ START_TEST(test_math_attention)
 	const struct align_item mask = { CLASS_ELEMENTWISE, STEP_SINGLE, 1, A(ADD), "CUDAFunctor_add" };
 	const struct align_item softmax = { CLASS_REDUCE, STEP_SINGLE, 1, A(SOFTMAX), "softmax_warp_forward" };
 	const struct align_item cast = { CLASS_ELEMENTWISE, STEP_SINGLE, 1, A(CAST), "bfloat16_copy_kernel" };
-	const struct align_item a[] = { GEMM_QKV, ROPE_RUN, cat, cat, ATTN, GEMM_O };
+	struct align_item fused_attn = ATTN;
+	struct align_item a[] = { GEMM_QKV, ROPE_RUN, cat, cat, ATTN, GEMM_O };
 	const struct align_item b[] = { GEMM_QKV, ROPE_RUN, cat, cat, copy, copy, bmm, scale, mask,
 					copy, softmax, cast, bmm, copy, GEMM_O };
 	struct align_layer l;
 	const struct align_entry *e;
 
+	fused_attn.covers_math_attn = 1; /* B has no attention kernel */
+	a[4] = fused_attn;
 	align_one(a, 6, b, 15, &l);
 	align_absorb(&l, 1, 0);
 	check_cover(&l);

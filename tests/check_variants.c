@@ -248,21 +248,16 @@ START_TEST(test_variant_inputs)
 }
 END_TEST
 
-/* KNOWN FAILURE, not run by make check (FUSEDIFF_KNOWN_BUGS=1 runs it): the comparison
- * engine's alignment (align.c) absorbs eager's KV-cache concatenation copies into the attention
- * pair once the two attention kernels have different names (cuDNN SDPA against aotriton
- * attn_fwd), and reports attention as a fusion in every layer. An attention kernel should
- * cover copies only against eager math attention, which has no attention kernel. */
-START_TEST(test_known_bug_renamed_attention)
+/* Eager against the compiled model renamed to AMD kernels: the two attention kernels have
+ * different names (cuDNN SDPA against aotriton attn_fwd). They pair one to one; the KV-cache
+ * concatenation copies next to them stay their own pairs. (The aligner once let an attention
+ * kernel swallow them and reported attention as a fusion in every layer: an attention kernel
+ * covers copies only against eager math attention, which has no attention kernel.) */
+START_TEST(test_renamed_attention)
 {
 	struct trace *t[2];
 	struct comparison *c;
 
-	if (!getenv("FUSEDIFF_KNOWN_BUGS")) {
-		fprintf(stderr, "known failure eager-slim vs compiled-amd (align.c) not run: "
-				"FUSEDIFF_KNOWN_BUGS=1 runs it\n");
-		return;
-	}
 	c = compare_paths(V "eager-slim.json.gz", V "compiled-amd.json.gz", t);
 	acc_assert_eager_vs_compiled(c, 8);
 	free_pair(c, t);
@@ -278,7 +273,7 @@ static Suite *variants_suite(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_loop_test(tc, test_variant, 0, sizeof cases / sizeof cases[0]);
 	tcase_add_test(tc, test_variant_inputs);
-	tcase_add_test(tc, test_known_bug_renamed_attention);
+	tcase_add_test(tc, test_renamed_attention);
 	suite_add_tcase(s, tc);
 	return s;
 }

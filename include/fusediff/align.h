@@ -41,6 +41,10 @@ struct align_item {
 	uint8_t n_work;	  /* kernels that do the work (0 is taken as 1) */
 	atom_set atoms;
 	const char *name; /* the main kernel's (short) name, for similarity; NULL when unknown */
+	uint8_t covers_math_attn; /* 1: an attention step in a layer whose other side has no
+				     attention step: it also does what eager math attention runs as
+				     separate kernels (bmm, softmax, scale, mask, copies). Where both
+				     sides have attention, those kernels are not its work. */
 };
 
 /* Same order and meaning as enum pair_kind in compare.h. */

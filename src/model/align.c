@@ -31,13 +31,13 @@ enum state { ST_M, ST_A, ST_B, N_STATES };
 enum move { MV_NONE, MV_MATCH, MV_FUSED_B, MV_FUSED_A };
 
 /* The work a step does, for the subset tests: its atoms without ATOM_OTHER. A fused attention
- * kernel also does what eager math attention runs as separate kernels: the two GEMMs (bmm),
- * the softmax, the scale and the mask, the copies and casts around them. */
+ * kernel facing eager math attention (covers_math_attn) also does what that runs as separate
+ * kernels: the two GEMMs (bmm), the softmax, the scale and the mask, the copies and casts. */
 static atom_set work_atoms(const struct align_item *x)
 {
 	atom_set a = x->atoms & ~ATOM_BIT(ATOM_OTHER);
 
-	if (a & ATOM_BIT(ATOM_ATTENTION))
+	if ((a & ATOM_BIT(ATOM_ATTENTION)) && x->covers_math_attn)
 		a |= ATOM_BIT(ATOM_GEMM) | ATOM_BIT(ATOM_SOFTMAX) | ATOM_BIT(ATOM_MUL) | ATOM_BIT(ATOM_ADD) |
 		     ATOM_BIT(ATOM_COPY) | ATOM_BIT(ATOM_CAST);
 	return a;

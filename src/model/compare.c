@@ -301,6 +301,26 @@ static void merge_side(struct work *w, int s, int phase, uint32_t *passes)
 	}
 }
 
+/* An attention step covers eager math-attention kernels only in a layer whose other side has
+ * no attention step; otherwise it would swallow the KV-cache copies next to it. */
+static int has_attention(const struct merged_layer *m)
+{
+	for (size_t i = 0; i < m->n; i++)
+		if (m->items[i].atoms & ATOM_BIT(ATOM_ATTENTION))
+			return 1;
+	return 0;
+}
+
+static void mark_math_attention(struct merged_layer *a, struct merged_layer *b)
+{
+	struct merged_layer *m[2] = { a, b };
+	int has[2] = { has_attention(a), has_attention(b) };
+
+	for (int s = 0; s < 2; s++)
+		for (size_t i = 0; i < m[s]->n; i++)
+			m[s]->items[i].covers_math_attn = !has[!s];
+}
+
 /* The number of layer keys: prologue, 0..n-1 for the most layers any pass has, epilogue. */
 static size_t count_keys(const struct side *a, const struct side *b, int phase)
 {
@@ -493,6 +513,8 @@ static void compute(struct comparison *c, int phase)
 	w.al = xcalloc(w.n_keys, sizeof *w.al);
 	for (size_t k = 0; k < w.n_keys; k++) {
 		struct align_layer *l = &w.al[k];
+
+		mark_math_attention(&w.ml[0][k], &w.ml[1][k]);
 
 		for (int s = 0; s < 2; s++) {
 			l->item[s] = w.ml[s][k].items;
