@@ -193,10 +193,9 @@ START_TEST(test_mi300x_vs_b300)
 	for (size_t i = 0; i < c->n_pairs; i++) {
 		const struct cmp_pair *p = &c->pairs[i];
 
-		/* The add+RMSNorm kernels pair with each other, never as a fusion (A launches a few
-		 * kernels twice: those extra ones are a_only). */
+		/* The add+RMSNorm kernels pair with each other, never as a fusion. */
 		if (p->layer >= 0 && p->cls == CLASS_NORM) {
-			ck_assert_msg((p->kind == PAIR_MATCH || p->kind == PAIR_A_ONLY) && p->fusion < 0,
+			ck_assert_msg(p->kind == PAIR_MATCH && p->fusion < 0,
 				      "layer %d position %u: norm is %s", p->layer, p->position,
 				      pair_kind_name(p->kind));
 			ck_assert_uint_le(p->side[0].n_names, 1);
