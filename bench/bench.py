@@ -101,7 +101,7 @@ class Case:
     def __init__(self, key, label, argv, mb, env=None):
         self.key, self.label, self.argv, self.mb, self.env = key, label, argv, mb, env
         self.wall, self.cpu, self.rss = [], [], []
-        self.stages = []  # per run: {stage: seconds} from FUSEDIFF_TIMINGS
+        self.stages = []  # per run: {stage: (wall s, cpu s)} from FUSEDIFF_TIMINGS
         self.failed = None
 
     def once(self):
@@ -116,7 +116,8 @@ class Case:
         self.rss.append(rss)
         m = re.search(r"^fusediff: timings: (.*)$", err, re.M)
         if m:
-            self.stages.append({k: float(v) for k, v in re.findall(r"(\w+) ([0-9.]+) s", m.group(1))})
+            self.stages.append({k: (float(w), float(u)) for k, w, u in
+                                re.findall(r"(\w+) ([0-9.]+) s \(cpu ([0-9.]+) s\)", m.group(1))})
 
     def median(self):
         return statistics.median(self.wall) if self.wall else None
@@ -304,15 +305,22 @@ def main():
             continue
         case = c[key]
         names = list(case.stages[0])
-        med = case.median()
-        parts = ["%s %s s (%.0f%%)" % (n, fmt_s(statistics.median(st[n] for st in case.stages)),
-                                      100 * statistics.median(st[n] for st in case.stages) / med) for n in names]
-        analysis = statistics.median(sum(v for n, v in st.items() if n != "load") for st in case.stages)
+        med, cmed = case.median(), statistics.median(case.cpu)
+        parts = []
+        for n in names:
+            w = statistics.median(st[n][0] for st in case.stages)
+            u = statistics.median(st[n][1] for st in case.stages)
+            parts.append("%s %s s (%.0f%%), cpu %s s (%.0f%%)" % (n, fmt_s(w), 100 * w / med, fmt_s(u), 100 * u / cmed))
+        analysis = statistics.median(sum(v[0] for n, v in st.items() if n != "load") for st in case.stages)
+        canalysis = statistics.median(sum(v[1] for n, v in st.items() if n != "load") for st in case.stages)
         print()
-        print("Stages of %s (FUSEDIFF_TIMINGS=1, medians, share of the %s s run):" % (case.label, fmt_s(med)))
-        print("  " + ", ".join(parts))
-        print("  analysis after loading: %s s = %.1f%% of the run (target < 10%%) %s"
-              % (fmt_s(analysis), 100 * analysis / med, "ok" if analysis / med < 0.10 else "MISSED"))
+        print("Stages of %s (FUSEDIFF_TIMINGS=1, medians; shares of the %s s run and of its %s s of CPU):"
+              % (case.label, fmt_s(med), fmt_s(cmed)))
+        for part in parts:
+            print("  " + part)
+        print("  analysis after loading: %s s = %.1f%% of the run (target < 10%%) %s; cpu %s s = %.1f%% of the CPU"
+              % (fmt_s(analysis), 100 * analysis / med, "ok" if analysis / med < 0.10 else "MISSED",
+                 fmt_s(canalysis), 100 * canalysis / cmed))
 
     if a.big:
         big = generate(BIG_REAL if have_shared else SRC_A, a.big,

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 
 static double now_s(void)
@@ -14,6 +15,17 @@ static double now_s(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
+/* CPU time of the whole process (every thread), user and system. */
+static double cpu_s(void)
+{
+	struct rusage ru;
+
+	if (getrusage(RUSAGE_SELF, &ru) < 0)
+		return 0;
+	return (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6 + (double)ru.ru_stime.tv_sec +
+	       (double)ru.ru_stime.tv_usec / 1e6;
+}
+
 void timings_start(struct timings *tm)
 {
 	const char *env = getenv("FUSEDIFF_TIMINGS");
@@ -21,21 +33,24 @@ void timings_start(struct timings *tm)
 	memset(tm, 0, sizeof *tm);
 	tm->on = env && *env && strcmp(env, "0") != 0;
 	tm->last = now_s();
+	tm->last_cpu = cpu_s();
 }
 
 void timings_stage(struct timings *tm, const char *name)
 {
-	double t;
+	double t, c;
 	int n;
 
 	if (!tm->on)
 		return;
 	t = now_s();
-	n = snprintf(tm->line + tm->len, sizeof tm->line - tm->len, "%s%s %.3f s", tm->len ? ", " : "", name,
-		     t - tm->last);
+	c = cpu_s();
+	n = snprintf(tm->line + tm->len, sizeof tm->line - tm->len, "%s%s %.3f s (cpu %.3f s)",
+		     tm->len ? ", " : "", name, t - tm->last, c - tm->last_cpu);
 	if (n > 0 && (size_t)n < sizeof tm->line - tm->len)
 		tm->len += (size_t)n;
 	tm->last = t;
+	tm->last_cpu = c;
 }
 
 void timings_print(struct timings *tm)

@@ -1,7 +1,8 @@
 /* timings.h — with FUSEDIFF_TIMINGS set (and not "0") in the environment, the wall time of each
- * stage of a run on standard error, one line, for benchmarks (bench/README.md):
+ * stage of a run, and the CPU time of all its threads, on standard error, one line, for
+ * benchmarks (bench/README.md):
  *
- *	fusediff: timings: load 2.912 s, structure 0.120 s, compare 0.051 s
+ *	fusediff: timings: load 2.912 s (cpu 5.630 s), structure 0.120 s (cpu 0.230 s), ...
  *
  * Otherwise nothing. Private to the program (src/). */
 #ifndef FUSEDIFF_TIMINGS_H
@@ -11,7 +12,8 @@
 
 struct timings {
 	int on;
-	double last; /* seconds, monotonic */
+	double last;	 /* seconds, monotonic */
+	double last_cpu; /* seconds of CPU time, all threads */
 	char line[512];
 	size_t len;
 };

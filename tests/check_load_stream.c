@@ -141,6 +141,52 @@ START_TEST(test_only_launching_ops)
 }
 END_TEST
 
+/* Lookups by correlation find exactly what a scan finds, with ids evenly spread, clustered far
+ * apart, repeated, and at the ends of the int64 range. */
+START_TEST(test_lookup_skewed_ids)
+{
+	struct sbuf b = { 0 };
+	struct trace *t = NULL;
+	struct fd_error err;
+	int64_t ids[1200];
+	size_t n = 0;
+
+	for (int i = 1; i <= 500; i++)
+		ids[n++] = i;
+	for (int i = 0; i < 500; i++)
+		ids[n++] = INT64_C(1000000000000) + 7 * i;
+	for (int i = 0; i < 100; i++)
+		ids[n++] = 250; /* repeated */
+	ids[n++] = INT64_MAX - 2;
+	ids[n++] = INT64_MAX;
+	ids[n++] = INT64_MIN + 1;
+	put(&b, "{\"traceEvents\":[{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"k\",\"ts\":1,\"dur\":1,"
+		"\"args\":{\"device\":0,\"correlation\":1}}");
+	for (size_t i = 0; i < n; i++)
+		put(&b, ",{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaLaunchKernel\",\"ts\":%zu,"
+			"\"dur\":1,\"args\":{\"correlation\":%lld}}", i, (long long)ids[i]);
+	put(&b, "]}");
+	ck_assert_int_eq(trace_load_mem(&t, "ids.json", b.s, b.len, NULL, &err), 0);
+	ck_assert_uint_eq(t->n_launches, n);
+	for (size_t i = 0; i < n; i++)
+		for (int64_t d = -1; d <= 1; d++) {
+			int64_t q = ids[i] + (d < 0 && ids[i] == INT64_MIN + 1 ? 0 : d > 0 && ids[i] == INT64_MAX ? 0 : d);
+			const struct trace_launch *want = NULL;
+
+			for (size_t k = 0; k < t->n_launches && !want; k++)
+				if (t->launches[k].correlation == q)
+					want = &t->launches[k];
+			ck_assert_ptr_eq(trace_find_launch(t, q), want);
+		}
+	ck_assert_ptr_null(trace_find_launch(t, INT64_MIN));
+	ck_assert_ptr_null(trace_find_launch(t, 0));
+	ck_assert_ptr_null(trace_find_launch(t, 501));
+	ck_assert_ptr_nonnull(trace_find_launch(t, INT64_MAX));
+	trace_free(t);
+	free(b.s);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("load_stream");
@@ -150,6 +196,7 @@ static Suite *suite(void)
 	tcase_add_loop_test(tc, test_line_numbers_after_refills, 0, 3);
 	tcase_add_test(tc, test_many_categories);
 	tcase_add_loop_test(tc, test_only_launching_ops, 0, 2);
+	tcase_add_test(tc, test_lookup_skewed_ids);
 	suite_add_tcase(s, tc);
 	return s;
 }
