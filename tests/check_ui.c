@@ -421,6 +421,23 @@ START_TEST(test_drill_down_and_back)
 }
 END_TEST
 
+/* Long names scroll right and back; only then does left go back to where we came from. */
+START_TEST(test_horizontal_scroll)
+{
+	keys("Enter"); /* layer 1's pairs */
+	ck_assert_int_eq(ui_view(ui), VIEW_PAIRS);
+	ck_assert(strstr(line(5), " nvjet_sm90_tst_gemm"));
+	keys("right"); /* the name columns move by 8 cells, the numbers stay */
+	ck_assert_msg(strstr(line(5), " 90_tst_gemm_qkv"), "%s", line(5));
+	ck_assert(strstr(line(5), "10.5"));
+	keys("left");
+	ck_assert_int_eq(ui_view(ui), VIEW_PAIRS);
+	ck_assert(strstr(line(5), " nvjet_sm90_tst_gemm"));
+	keys("left");
+	ck_assert_int_eq(ui_view(ui), VIEW_LAYERS);
+}
+END_TEST
+
 START_TEST(test_pairs_groups_and_gaps)
 {
 	keys("pairs");
@@ -669,6 +686,7 @@ static Suite *ui_suite(void)
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, test_header_and_layers);
 	tcase_add_test(tc, test_drill_down_and_back);
+	tcase_add_test(tc, test_horizontal_scroll);
 	tcase_add_test(tc, test_pairs_groups_and_gaps);
 	tcase_add_test(tc, test_sort_filter_search);
 	tcase_add_test(tc, test_evidence_and_names);

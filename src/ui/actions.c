@@ -12,7 +12,7 @@ const struct ui_action_def ui_actions[ACT_COUNT - 1] = {
 	{ ACT_PAGE_DOWN, "page-down", "PgDn C-f Space", "one page down", NULL },
 	{ ACT_TOP, "top", "g Home", "first row", NULL },
 	{ ACT_BOTTOM, "bottom", "G End", "last row", NULL },
-	{ ACT_LEFT, "left", "h Left", "go back, or scroll long names left at the top level", NULL },
+	{ ACT_LEFT, "left", "h Left", "scroll long names back left, else go back", NULL },
 	{ ACT_RIGHT, "right", "l Right", "scroll long names right", NULL },
 	{ ACT_ENTER, "enter", "Enter", "drill down: a layer to its pairs, a pair or fusion to its evidence", NULL },
 	{ ACT_BACK, "back", "Esc Backspace", "go back, keeping the selection there", NULL },

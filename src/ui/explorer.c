@@ -587,11 +587,11 @@ static int act(struct ui *u, enum ui_action a)
 	case ACT_PAGE_DOWN: table_move(t, table_rows(u)); break;
 	case ACT_TOP: table_move(t, -(long)t->n_view); break;
 	case ACT_BOTTOM: table_move(t, (long)t->n_view); break;
-	case ACT_LEFT:
-		if (can_go_back(u))
-			go_back(u);
-		else
+	case ACT_LEFT: /* names scrolled right come back first; then left goes back */
+		if (t->hscroll > 0)
 			t->hscroll = t->hscroll > 8 ? t->hscroll - 8 : 0;
+		else if (can_go_back(u))
+			go_back(u);
 		break;
 	case ACT_RIGHT: t->hscroll += 8; break;
 	case ACT_ENTER:
