@@ -670,6 +670,11 @@ START_TEST(test_export)
 	ck_assert(strstr(ui_message(ui), "wrote 4 rows"));
 	unlink(path);
 	rmdir(dir);
+	/* a layer's pairs propose a name that says which layer */
+	keys("top Enter export");
+	ck_assert_msg(strstr(line(39), "Export CSV to: fusediff-Pairs-layer1-prefill.csv"), "%s", line(39));
+	keys("Esc");
+	ck_assert_str_eq(ui_message(ui), "cancelled");
 }
 END_TEST
 

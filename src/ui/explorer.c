@@ -293,28 +293,32 @@ static void do_search(struct ui *u, int dir)
 
 /* --- export ----------------------------------------------------------------------------- */
 
+/* "DIR/fusediff-Pairs-layer3-prefill.csv", DIR being trace A's directory. */
 static char *default_export_path(struct ui *u)
 {
 	const char *trace = u->c->side[0].t ? u->c->side[0].t->path : NULL;
 	const char *slash = trace ? strrchr(trace, '/') : NULL;
+	int dir_len = slash ? (int)(slash - trace + 1) : 0;
 	const struct ui_view *p = &u->views[VIEW_PAIRS];
-	char scope[64] = "";
+	char scope[64] = "", layer[32];
 
 	if (u->view == VIEW_PAIRS && p->scope_layer != SCOPE_ALL) {
-		if (p->scope_layer >= 0)
-			snprintf(scope, sizeof scope, "-layer%d", (int)p->scope_layer);
-		else
-			fmt_layer(scope + 1, sizeof scope - 1, p->scope_layer), scope[0] = '-';
+		fmt_layer(layer, sizeof layer, p->scope_layer);
+		snprintf(scope, sizeof scope, "-%s%s", p->scope_layer >= 0 ? "layer" : "", layer);
+	} else if (u->view == VIEW_PAIRS && p->scope_class >= 0) {
+		snprintf(scope, sizeof scope, "-%s", class_name((enum op_class)p->scope_class));
+		for (char *c = scope; *c; c++)
+			if (*c == ' ')
+				*c = '_';
 	}
-	return xasprintf("%.*s%sfusediff-%s%s-%s.csv", slash ? (int)(slash - trace + 1) : 0, slash ? trace : "",
-			 "", cur(u)->ops->name, scope, phase_name((enum phase)u->c->phase));
+	return xasprintf("%.*sfusediff-%s%s-%s.csv", dir_len, slash ? trace : "", cur(u)->ops->name, scope,
+			 phase_name((enum phase)u->c->phase));
 }
 
 static void export_csv(struct ui *u, const char *path)
 {
 	const char *slash = strrchr(path, '/');
-	char *tmp = xasprintf("%.*s%s.fusediff-XXXXXX", slash ? (int)(slash - path + 1) : 0, slash ? path : "",
-			      slash ? "" : "");
+	char *tmp = xasprintf("%.*s.fusediff-XXXXXX", slash ? (int)(slash - path + 1) : 0, slash ? path : "");
 	int fd = mkstemp(tmp);
 	FILE *f;
 	int saved;
