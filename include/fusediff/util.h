@@ -30,6 +30,7 @@ char *xstrdup(const char *s);
 char *xstrndup(const char *s, size_t n);
 /* printf into a new string. Owned by caller: free with free(). */
 char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+char *xvasprintf(const char *fmt, va_list ap) __attribute__((format(printf, 1, 0)));
 
 /* Make room for one more element in a growable array (ptr, len, cap). */
 #define VEC_RESERVE(ptr, len, cap)                                                     \

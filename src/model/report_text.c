@@ -29,14 +29,9 @@ static void rt_add(struct rtable *t, const char *fmt, ...)
 {
 	va_list ap;
 	char *s;
-	int n;
 
 	va_start(ap, fmt);
-	n = vsnprintf(NULL, 0, fmt, ap);
-	va_end(ap);
-	s = xmalloc((size_t)n + 1);
-	va_start(ap, fmt);
-	vsnprintf(s, (size_t)n + 1, fmt, ap);
+	s = xvasprintf(fmt, ap);
 	va_end(ap);
 	VEC_PUSH(t->cell, t->n, t->cap, s);
 }

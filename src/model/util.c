@@ -76,20 +76,29 @@ char *xstrndup(const char *s, size_t n)
 	return p;
 }
 
-char *xasprintf(const char *fmt, ...)
+char *xvasprintf(const char *fmt, va_list ap)
 {
-	va_list ap;
+	va_list copy;
 	int n;
 	char *p;
 
-	va_start(ap, fmt);
-	n = vsnprintf(NULL, 0, fmt, ap);
-	va_end(ap);
+	va_copy(copy, ap);
+	n = vsnprintf(NULL, 0, fmt, copy);
+	va_end(copy);
 	if (n < 0)
 		die("bad format string");
 	p = xmalloc((size_t)n + 1);
-	va_start(ap, fmt);
 	vsnprintf(p, (size_t)n + 1, fmt, ap);
+	return p;
+}
+
+char *xasprintf(const char *fmt, ...)
+{
+	va_list ap;
+	char *p;
+
+	va_start(ap, fmt);
+	p = xvasprintf(fmt, ap);
 	va_end(ap);
 	return p;
 }

@@ -146,14 +146,9 @@ void ui_text_add(struct ui_text *t, int role, int raw, const char *fmt, ...)
 {
 	va_list ap;
 	char *s;
-	int n;
 
 	va_start(ap, fmt);
-	n = vsnprintf(NULL, 0, fmt, ap);
-	va_end(ap);
-	s = xmalloc((size_t)n + 1);
-	va_start(ap, fmt);
-	vsnprintf(s, (size_t)n + 1, fmt, ap);
+	s = xvasprintf(fmt, ap);
 	va_end(ap);
 	VEC_RESERVE(t->lines, t->n, t->cap);
 	t->lines[t->n++] = (struct ui_line){ s, role, raw };
