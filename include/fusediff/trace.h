@@ -165,6 +165,11 @@ const char *trace_platform_name(enum trace_platform p);
 const struct trace_launch *trace_find_launch(const struct trace *t, int64_t correlation);
 /* The cpu_op with this External id, or NULL. */
 const struct trace_op *trace_find_op(const struct trace *t, int64_t external_id);
+/* What trace_find_launch() and trace_find_op() give for every kernel, in one pass (each search
+ * starts from the previous kernel's answer): launch_of[i] and op_of[i] receive the index into
+ * t->launches and t->ops, or UINT32_MAX when kernel i has none (or its id is 0). Either array
+ * may be NULL; each has room for t->n_kernels (owned by the caller). */
+void trace_link_kernels(const struct trace *t, uint32_t *launch_of, uint32_t *op_of);
 /* The value of a top-level scalar key, or NULL. */
 const char *trace_meta_get(const struct trace *t, const char *key);
 /* Count of events with this category, 0 when none. */

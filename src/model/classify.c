@@ -685,26 +685,52 @@ static enum op_class moe_role(const char *prim)
 	return strcmp(prim, "sum") == 0 ? CLASS_MOE_FINALIZE : CLASS_COUNT;
 }
 
+/* Double the table of distinct (name, operator, kind) triples and put its slots back. */
+static struct slot *slots_grow(struct slot *tab, size_t *cap)
+{
+	size_t ncap = *cap * 2;
+	struct slot *nt = xmalloc(ncap * sizeof *nt);
+
+	for (size_t i = 0; i < ncap; i++)
+		nt[i].info = UINT32_MAX;
+	for (size_t i = 0; i < *cap; i++) {
+		size_t h;
+
+		if (tab[i].info == UINT32_MAX)
+			continue;
+		h = (size_t)slot_hash(tab[i].name, tab[i].op, tab[i].kind) & (ncap - 1);
+		while (nt[h].info != UINT32_MAX)
+			h = (h + 1) & (ncap - 1);
+		nt[h] = tab[i];
+	}
+	free(tab);
+	*cap = ncap;
+	return nt;
+}
+
 void classify_trace(const struct classifier *c, const struct trace *t, struct trace_classes *out)
 {
-	size_t cap = 64, infos_cap = 0, n_infos = 0;
+	size_t cap = 256, infos_cap = 0, n_infos = 0;
 	struct slot *tab;
 	struct kernel_info *infos = NULL;
+	uint32_t *op_of;
 	int64_t total = 0, other = 0;
 	int moe = 0;
 
 	memset(out, 0, sizeof *out);
-	while (cap < 2 * t->n_kernels + 16)
-		cap *= 2;
+	/* The table holds the distinct triples (a few hundred in a real trace, however long):
+	 * it stays in the cache, where one sized by the kernels would not. */
 	tab = xmalloc(cap * sizeof *tab);
 	for (size_t i = 0; i < cap; i++)
 		tab[i].info = UINT32_MAX;
 	out->info_of = xmalloc((t->n_kernels ? t->n_kernels : 1) * sizeof *out->info_of);
+	/* each kernel's operator, found in one pass; written over by the info indices below */
+	op_of = out->info_of;
+	trace_link_kernels(t, NULL, op_of);
 
 	for (size_t k = 0; k < t->n_kernels; k++) {
 		const struct trace_kernel *tk = &t->kernels[k];
-		const struct trace_op *op =
-			tk->external_id ? trace_find_op(t, tk->external_id) : NULL;
+		const struct trace_op *op = op_of[k] != UINT32_MAX ? &t->ops[op_of[k]] : NULL;
 		uint32_t opid = op ? op->name : UINT32_MAX;
 		size_t h = (size_t)slot_hash(tk->name, opid, tk->kind) & (cap - 1);
 
@@ -726,6 +752,10 @@ void classify_trace(const struct classifier *c, const struct trace *t, struct tr
 				moe = 1;
 			VEC_PUSH(infos, n_infos, infos_cap, ki);
 			tab[h] = (struct slot){ tk->name, opid, (uint32_t)(n_infos - 1), tk->kind };
+			out->info_of[k] = tab[h].info;
+			if (n_infos * 2 > cap)
+				tab = slots_grow(tab, &cap);
+			continue;
 		}
 		out->info_of[k] = tab[h].info;
 	}

@@ -123,18 +123,52 @@ struct lookup {
 	size_t n;
 };
 
-static int32_t lookup_find(const struct lookup *lk, int64_t tid, int64_t x)
+/* Whether interval j starts at or before x on thread tid (or lies on an earlier thread): true
+ * for a prefix of the sorted intervals. */
+static int lookup_before(const struct lookup *lk, size_t j, int64_t tid, int64_t x)
 {
-	size_t lo = 0, hi = lk->n;
+	return lk->k[j].a < tid || (lk->k[j].a == tid && lk->k[j].b <= x);
+}
 
+/* The call containing launch time x on thread tid, or -1. *hint: where the previous search
+ * ended; kernels come in time order, so the next answer is usually next to it, and steps of
+ * 1, 2, 4, ... from there bracket it before a binary search. */
+static int32_t lookup_find(const struct lookup *lk, int64_t tid, int64_t x, size_t *hint)
+{
+	size_t h = *hint <= lk->n ? *hint : lk->n, lo, hi, step;
+
+	if (h < lk->n && lookup_before(lk, h, tid, x)) {
+		lo = h + 1;
+		hi = lk->n;
+		for (step = 1; step < lk->n - h; step *= 2) {
+			if (!lookup_before(lk, h + step, tid, x)) {
+				hi = h + step;
+				break;
+			}
+			lo = h + step + 1;
+		}
+	} else if (h > 0 && !lookup_before(lk, h - 1, tid, x)) {
+		lo = 0;
+		hi = h - 1;
+		for (step = 2; step <= h; step *= 2) {
+			if (lookup_before(lk, h - step, tid, x)) {
+				lo = h - step + 1;
+				break;
+			}
+			hi = h - step;
+		}
+	} else {
+		lo = hi = h;
+	}
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 
-		if (lk->k[mid].a < tid || (lk->k[mid].a == tid && lk->k[mid].b <= x))
+		if (lookup_before(lk, mid, tid, x))
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
+	*hint = lo;
 	/* intervals of one kind do not nest in practice; look back a few for safety */
 	for (size_t j = lo, tries = 0; j-- > 0 && tries < 4; tries++) {
 		if (lk->k[j].a != tid)
@@ -156,14 +190,17 @@ static void lookup_sort(struct lookup *lk)
 		qsort(lk->k, lk->n, sizeof *lk->k, cmp_mkey);
 }
 
-void module_map_build(const struct trace *t, struct module_map *m)
+void module_map_build(const struct trace *t, const uint32_t *launch_of, struct module_map *m)
 {
-	size_t nk = t->n_kernels ? t->n_kernels : 1, nm = 0;
-	struct mrange *r = xmalloc((t->n_ranges ? t->n_ranges : 1) * sizeof *r);
-	uint32_t *idx, *tmp, n_groups = 0;
+	size_t nk = t->n_kernels ? t->n_kernels : 1, nm = 0, nd = 0, cap_d = 0;
+	struct mrange *r = xmalloc((t->n_ranges ? t->n_ranges : 1) * sizeof *r), *dn = NULL;
+	uint32_t *idx, *tmp, n_groups = 0, *dn_group;
+	/* per name id: 0 not seen yet, 1 not a module range, else 2 + its index in dn */
+	uint32_t *name_dn = NULL;
 	int64_t best_count = 0;
 	int32_t best = -1;
 	struct lookup layer = { 0 }, norm = { 0 };
+	size_t hint_layer = 0, hint_norm = 0;
 
 	memset(m, 0, sizeof *m);
 	m->layer = xmalloc(nk * sizeof *m->layer);
@@ -171,39 +208,62 @@ void module_map_build(const struct trace *t, struct module_map *m)
 	for (size_t i = 0; i < t->n_kernels; i++)
 		m->layer[i] = m->norm[i] = -1;
 
+	/* Module calls repeat a few hundred names (LlamaDecoderLayer_3 once per pass): each
+	 * distinct name is parsed once, and only the distinct ones are sorted by class. */
 	for (size_t i = 0; i < t->n_ranges; i++) {
 		const struct trace_range *tr = &t->ranges[i];
-		size_t len;
-		const char *c;
+		uint32_t d;
 
 		if (tr->kind != RANGE_MODULE)
 			continue;
-		c = module_class(trace_str(t, tr->name), &len);
-		if (!c)
+		if (!name_dn)
+			name_dn = xcalloc(intern_count(t->strings) + 1, sizeof *name_dn);
+		if (name_dn[tr->name] == 0) {
+			size_t len;
+			const char *c = module_class(trace_str(t, tr->name), &len);
+
+			if (c) {
+				VEC_RESERVE(dn, nd, cap_d);
+				dn[nd] = (struct mrange){ .cls = c, .len = len };
+				name_dn[tr->name] = (uint32_t)(2 + nd++);
+			} else {
+				name_dn[tr->name] = 1;
+			}
+		}
+		if ((d = name_dn[tr->name]) == 1)
 			continue;
-		r[nm] = (struct mrange){ .cls = c, .len = len, .tid = tr->tid, .start = tr->start };
+		r[nm] = (struct mrange){ .cls = dn[d - 2].cls, .len = dn[d - 2].len, .tid = tr->tid,
+					 .start = tr->start };
 		r[nm].end = tr->start + tr->dur;
+		r[nm].group = d - 2; /* the distinct name for now */
 		r[nm++].range = (uint32_t)i;
 	}
+	free(name_dn);
 	if (nm == 0) {
 		free(r);
+		free(dn);
 		return;
 	}
 
-	/* number the classes */
-	idx = xmalloc(nm * sizeof *idx);
-	tmp = xmalloc(nm * sizeof *tmp);
-	for (size_t i = 0; i < nm; i++)
+	/* number the classes: in the sorted order of their names */
+	idx = xmalloc(nd * sizeof *idx);
+	tmp = xmalloc(nd * sizeof *tmp);
+	dn_group = xmalloc(nd * sizeof *dn_group);
+	for (size_t i = 0; i < nd; i++)
 		idx[i] = (uint32_t)i;
-	sort_by_class(idx, tmp, nm, r);
-	for (size_t j = 0; j < nm; j++) {
-		const struct mrange *x = &r[idx[j]], *y = j > 0 ? &r[idx[j - 1]] : NULL;
+	sort_by_class(idx, tmp, nd, dn);
+	for (size_t j = 0; j < nd; j++) {
+		const struct mrange *x = &dn[idx[j]], *y = j > 0 ? &dn[idx[j - 1]] : NULL;
 
 		if (y && (x->len != y->len || memcmp(x->cls, y->cls, x->len) != 0))
 			n_groups++;
-		r[idx[j]].group = n_groups;
+		dn_group[idx[j]] = n_groups;
 	}
 	n_groups++;
+	for (size_t i = 0; i < nm; i++)
+		r[i].group = dn_group[r[i].group];
+	free(dn_group);
+	free(dn);
 
 	/* layer-like ranges nested in a layer-like range of another class (a MoE block inside
 	 * a decoder layer) are not layers: sweep in (thread, start, longest first) order */
@@ -285,14 +345,13 @@ void module_map_build(const struct trace *t, struct module_map *m)
 	lookup_sort(&layer);
 	lookup_sort(&norm);
 	for (size_t i = 0; i < t->n_kernels; i++) {
-		const struct trace_kernel *k = &t->kernels[i];
-		const struct trace_launch *l =
-		    k->correlation ? trace_find_launch(t, k->correlation) : NULL;
+		const struct trace_launch *l;
 
-		if (!l)
+		if (launch_of[i] == UINT32_MAX)
 			continue;
-		m->layer[i] = lookup_find(&layer, l->tid, l->start);
-		m->norm[i] = lookup_find(&norm, l->tid, l->start);
+		l = &t->launches[launch_of[i]];
+		m->layer[i] = lookup_find(&layer, l->tid, l->start, &hint_layer);
+		m->norm[i] = lookup_find(&norm, l->tid, l->start, &hint_norm);
 	}
 	free(layer.k);
 	free(norm.k);

@@ -254,23 +254,64 @@ static void ivals_finish(struct ivals *v)
 	free(stack);
 }
 
-/* The annotation of the innermost interval on `where` containing x, or -1. inclusive_end:
- * CPU ranges contain their end instant. */
-static int32_t ivals_find(const struct ivals *v, int64_t where, int64_t x, int inclusive_end)
+/* Whether interval j starts at or before x on `where` (or lies on an earlier thread or stream):
+ * true for a prefix of the sorted intervals. */
+static int ivals_before(const struct ivals *v, size_t j, int64_t where, int64_t x)
 {
-	size_t lo = 0, hi = v->n;
-	int32_t j;
+	return v->k[j].a < where || (v->k[j].a == where && v->k[j].b <= x);
+}
 
-	/* last interval with (a, b) <= (where, x) */
+/* The first interval that does not start at or before x on `where`, searched from *hint (the
+ * answer of the previous query, which the next one is usually near: kernels come in time
+ * order), by steps of 1, 2, 4, ... and a binary search. */
+static size_t ivals_upper(const struct ivals *v, int64_t where, int64_t x, size_t *hint)
+{
+	size_t h = *hint <= v->n ? *hint : v->n, lo, hi, step;
+
+	if (h < v->n && ivals_before(v, h, where, x)) {
+		lo = h + 1;
+		hi = v->n;
+		for (step = 1; step < v->n - h; step *= 2) {
+			if (!ivals_before(v, h + step, where, x)) {
+				hi = h + step;
+				break;
+			}
+			lo = h + step + 1;
+		}
+	} else if (h > 0 && !ivals_before(v, h - 1, where, x)) {
+		lo = 0;
+		hi = h - 1;
+		for (step = 2; step <= h; step *= 2) {
+			if (ivals_before(v, h - step, where, x)) {
+				lo = h - step + 1;
+				break;
+			}
+			hi = h - step;
+		}
+	} else {
+		return h;
+	}
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 
-		if (v->k[mid].a < where || (v->k[mid].a == where && v->k[mid].b <= x))
+		if (ivals_before(v, mid, where, x))
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	for (j = (int32_t)lo - 1; j >= 0 && v->k[j].a == where; j = v->up[j]) {
+	*hint = lo;
+	return lo;
+}
+
+/* The annotation of the innermost interval on `where` containing x, or -1. inclusive_end:
+ * CPU ranges contain their end instant. hint: see ivals_upper(). */
+static int32_t ivals_find(const struct ivals *v, int64_t where, int64_t x, int inclusive_end,
+			  size_t *hint)
+{
+	int32_t j;
+
+	for (j = (int32_t)ivals_upper(v, where, x, hint) - 1; j >= 0 && v->k[j].a == where;
+	     j = v->up[j]) {
 		int64_t end = -v->k[j].c;
 
 		if (x < end || (inclusive_end && x == end))
@@ -302,10 +343,13 @@ static void ivals_clear(struct ivals *v)
 }
 
 /* Assign every kernel to its innermost annotation (kernel_ann[k], -1). */
-static void assign_kernels(const struct trace *t, const struct ann *a, size_t n,
-			   const int32_t *range_ann, int32_t *kernel_ann)
+static void assign_kernels(const struct trace *t, const uint32_t *launch_of, const struct ann *a,
+			   size_t n, const int32_t *range_ann, int32_t *kernel_ann)
 {
 	struct ivals cpu = { 0 }, gpu = { 0 };
+	size_t hint_cpu = 0, hint_gpu = 0;
+	int64_t last_tid = 0;
+	int last_has = -1; /* ivals_has(&cpu, last_tid); -1: not asked yet */
 
 	cpu.k = xmalloc((n ? n : 1) * sizeof *cpu.k);
 	for (size_t i = 0; i < n; i++)
@@ -326,15 +370,20 @@ static void assign_kernels(const struct trace *t, const struct ann *a, size_t n,
 	for (size_t i = 0; i < t->n_kernels; i++) {
 		const struct trace_kernel *k = &t->kernels[i];
 		const struct trace_launch *l =
-		    k->correlation ? trace_find_launch(t, k->correlation) : NULL;
+		    launch_of[i] != UINT32_MAX ? &t->launches[launch_of[i]] : NULL;
 
+		if (l && (last_has < 0 || l->tid != last_tid)) {
+			last_tid = l->tid;
+			last_has = ivals_has(&cpu, l->tid);
+		}
 		/* The launch is the truth when the thread that launched it recorded annotations:
 		 * a kernel launched outside all of them is outside every pass, whatever the GPU
 		 * ranges say. Without a launch event, the GPU range on the kernel's stream. */
-		if (l && ivals_has(&cpu, l->tid))
-			kernel_ann[i] = ivals_find(&cpu, l->tid, l->start, 1);
+		if (l && last_has)
+			kernel_ann[i] = ivals_find(&cpu, l->tid, l->start, 1, &hint_cpu);
 		else
-			kernel_ann[i] = gpu.n ? ivals_find(&gpu, k->stream, k->start, 0) : -1;
+			kernel_ann[i] =
+			    gpu.n ? ivals_find(&gpu, k->stream, k->start, 0, &hint_gpu) : -1;
 	}
 	ivals_clear(&cpu);
 	ivals_clear(&gpu);
@@ -387,8 +436,8 @@ static void describe(const struct trace *t, struct pass_plan *p, const char *reg
 	}
 }
 
-int passes_from_annotations(const struct trace *t, const char *regex, struct pass_plan *out,
-			    struct fd_error *err)
+int passes_from_annotations(const struct trace *t, const uint32_t *launch_of, const char *regex,
+			    struct pass_plan *out, struct fd_error *err)
 {
 	uint8_t *keep = xcalloc(t->n_ranges ? t->n_ranges : 1, 1);
 	int32_t *range_ann = xmalloc((t->n_ranges ? t->n_ranges : 1) * sizeof *range_ann);
@@ -428,7 +477,7 @@ int passes_from_annotations(const struct trace *t, const char *regex, struct pas
 	n = build_anns(t, keep, &a, range_ann);
 	order = xmalloc((n ? n : 1) * sizeof *order);
 	nest_anns(a, n, order);
-	assign_kernels(t, a, n, range_ann, kernel_ann);
+	assign_kernels(t, launch_of, a, n, range_ann, kernel_ann);
 
 	for (size_t i = 0; i < n; i++)
 		a[i].passlike = regex ? 1 : (uint8_t)looks_like_pass(trace_str(t, a[i].name));

@@ -118,6 +118,7 @@ struct build {
 	struct side *s;
 	struct step_input in;
 	const struct module_map *mods;
+	const uint32_t *launch_of; /* per kernel: its launch event, UINT32_MAX */
 	size_t cap_layers, cap_passes;
 	/* scratch, sized for the largest pass */
 	uint32_t *seq;	    /* kernels regrouped by stream */
@@ -253,7 +254,9 @@ static void build_pass(struct build *b, const uint32_t *k, size_t n, uint32_t na
 
 				st->first += byrank[r].at;
 				k0 = &t->kernels[b->seq[st->first]];
-				l = k0->correlation ? trace_find_launch(t, k0->correlation) : NULL;
+				l = b->launch_of[b->seq[st->first]] != UINT32_MAX
+					? &t->launches[b->launch_of[b->seq[st->first]]]
+					: NULL;
 				all_launched &= l != NULL;
 				b->refs[n_tmp + j] =
 				    (struct sref){ l ? l->start : 0, k0->start, (uint32_t)r,
@@ -537,14 +540,19 @@ int side_build(struct side *s, const struct trace *t, const struct classifier *c
 	struct module_map mods;
 	struct build b = { 0 };
 	size_t nk = t->n_kernels, n_pass, *start, split = 0;
-	uint32_t *bucket;
+	uint32_t *bucket, *launch_of;
 
 	memset(s, 0, sizeof *s);
 	s->t = t;
-	if (passes_from_annotations(t, o ? o->pass_regex : NULL, &plan, err) < 0)
+	/* each kernel's launch event, found once for passes, modules and the stream merge */
+	launch_of = xmalloc((nk ? nk : 1) * sizeof *launch_of);
+	trace_link_kernels(t, launch_of, NULL);
+	if (passes_from_annotations(t, launch_of, o ? o->pass_regex : NULL, &plan, err) < 0) {
+		free(launch_of);
 		return -1;
+	}
 	classify_trace(c, t, &s->classes);
-	module_map_build(t, &mods);
+	module_map_build(t, launch_of, &mods);
 
 	/* kernels of each pass, in time order (a counting sort) */
 	n_pass = plan.n_passes ? plan.n_passes : 1;
@@ -576,6 +584,7 @@ int side_build(struct side *s, const struct trace *t, const struct classifier *c
 	b.s = s;
 	b.in = (struct step_input){ t, &s->classes, &mods };
 	b.mods = &mods;
+	b.launch_of = launch_of;
 	b.seq = xmalloc((nk ? nk : 1) * sizeof *b.seq);
 	b.tmp = xmalloc((nk ? nk : 1) * sizeof *b.tmp);
 	b.refs = xmalloc((nk ? nk : 1) * sizeof *b.refs);
@@ -614,6 +623,7 @@ int side_build(struct side *s, const struct trace *t, const struct classifier *c
 	free(b.mod_layer);
 	free(b.main_name);
 	free(b.streams);
+	free(launch_of);
 	free(start);
 	free(bucket);
 	module_map_clear(&mods);

@@ -28,12 +28,13 @@ struct pass_plan {
 };
 
 /* Find the passes of t from its annotation ranges (regex: only annotations whose name matches
- * the POSIX extended regular expression; NULL: automatic). n_passes is 0 when no annotation
- * marks a pass. Owned by caller: release with pass_plan_clear().
+ * the POSIX extended regular expression; NULL: automatic). launch_of: per kernel, the index of
+ * its launch event or UINT32_MAX (trace_link_kernels(); borrowed). n_passes is 0 when no
+ * annotation marks a pass. Owned by caller: release with pass_plan_clear().
  * Errors: an invalid regex; a regex that matches no annotation or only annotations without
  * kernels. */
-int passes_from_annotations(const struct trace *t, const char *regex, struct pass_plan *out,
-			    struct fd_error *err);
+int passes_from_annotations(const struct trace *t, const uint32_t *launch_of, const char *regex,
+			    struct pass_plan *out, struct fd_error *err);
 void pass_plan_clear(struct pass_plan *p);
 
 /* The phase an annotation name states ("prefill", "step[DECODE bs=16]",
@@ -52,9 +53,10 @@ struct module_map {
 	char layer_class[64]; /* "LlamaDecoderLayer"; "" when no layer class was found */
 };
 
-/* Map kernels to module calls. Always succeeds (all -1 when the trace has no module ranges).
- * Owned by caller: release with module_map_clear(). */
-void module_map_build(const struct trace *t, struct module_map *m);
+/* Map kernels to module calls (launch_of as for passes_from_annotations()). Always succeeds
+ * (all -1 when the trace has no module ranges). Owned by caller: release with
+ * module_map_clear(). */
+void module_map_build(const struct trace *t, const uint32_t *launch_of, struct module_map *m);
 void module_map_clear(struct module_map *m);
 
 /* --- steps.c -------------------------------------------------------------------------- */

@@ -532,6 +532,84 @@ const struct trace_op *trace_find_op(const struct trace *t, int64_t external_id)
 	return i < t->n_ops && t->ops[i].external_id == external_id ? &t->ops[i] : NULL;
 }
 
+/* The same lower bound, searched from a hint (the answer of a nearby query): steps of 1, 2, 4,
+ * ... from the hint bracket it and a binary search finishes. A query whose answer is d places
+ * from the hint costs about 2 log2(d) probes, all next to the hint. */
+static size_t lower_bound_near(const void *base, size_t n, size_t size, size_t off, int64_t x,
+			       size_t h)
+{
+	const char *b = base;
+	size_t lo, hi, step;
+
+#define KEY(i) (*(const int64_t *)(const void *)(b + (i) * size + off))
+	if (h > n)
+		h = n;
+	if (h < n && KEY(h) < x) {
+		/* the answer is in (h, n] */
+		lo = h + 1;
+		hi = n;
+		for (step = 1; step < n - h; step *= 2) {
+			if (KEY(h + step) >= x) {
+				hi = h + step;
+				break;
+			}
+			lo = h + step + 1;
+		}
+	} else if (h > 0 && KEY(h - 1) >= x) {
+		/* the answer is in [0, h - 1] */
+		lo = 0;
+		hi = h - 1;
+		for (step = 2; step <= h; step *= 2) {
+			if (KEY(h - step) < x) {
+				lo = h - step + 1;
+				break;
+			}
+			hi = h - step;
+		}
+	} else {
+		return h;
+	}
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (KEY(mid) < x)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+#undef KEY
+}
+
+void trace_link_kernels(const struct trace *t, uint32_t *launch_of, uint32_t *op_of)
+{
+	const size_t l_off = offsetof(struct trace_launch, correlation);
+	const size_t o_off = offsetof(struct trace_op, external_id);
+	size_t hl = 0, ho = 0, nl = t->n_launches, no = t->n_ops;
+
+	for (size_t i = 0; i < t->n_kernels; i++) {
+		int64_t corr = t->kernels[i].correlation, ext = t->kernels[i].external_id;
+
+		if (launch_of) {
+			launch_of[i] = UINT32_MAX;
+			if (corr) {
+				hl = lower_bound_near(t->launches, nl, sizeof *t->launches, l_off,
+						      corr, hl);
+				if (hl < nl && t->launches[hl].correlation == corr)
+					launch_of[i] = (uint32_t)hl;
+			}
+		}
+		if (op_of) {
+			op_of[i] = UINT32_MAX;
+			if (ext) {
+				ho = lower_bound_near(t->ops, no, sizeof *t->ops, o_off, ext, ho);
+				if (ho < no && t->ops[ho].external_id == ext)
+					op_of[i] = (uint32_t)ho;
+			}
+		}
+	}
+}
+
 const char *trace_meta_get(const struct trace *t, const char *key)
 {
 	uint32_t id = intern_find(t->strings, key, strlen(key));
