@@ -2,29 +2,66 @@
  * output or to a file written through a temporary file and rename(), so that an interrupted
  * run never leaves half a report. */
 #include <errno.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "app.h"
+#include "fusediff/outfile.h"
 #include "fusediff/report.h"
 #include "progress.h"
 
-/* The temporary file being written, removed if a signal ends the program meanwhile (a signal
- * handler can only reach it through a global). */
-static char *volatile pending_tmp;
+/* The signals that end the program by default, whose handler removes the temporary file of
+ * -o FILE before the signal takes its course; a crash too. Signals ignored when the program
+ * started (nohup) stay ignored. */
+static const int cleanup_sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGALRM, SIGUSR1, SIGUSR2, SIGXCPU,
+				    SIGSEGV, SIGBUS, SIGABRT, SIGFPE, SIGILL, SIGSYS };
+#define N_CLEANUP_SIGS (sizeof cleanup_sigs / sizeof cleanup_sigs[0])
+
+/* The temporary file being written, for the handler (which can only reach it through a
+ * global); set and cleared with the signals blocked. */
+static const char *volatile pending_tmp;
 
 static void on_signal(int sig)
 {
-	char *t = pending_tmp;
+	const char *t = pending_tmp;
 
 	if (t)
 		unlink(t);
 	signal(sig, SIG_DFL);
 	raise(sig);
+}
+
+/* Install on_signal (old: the dispositions to put back) or put old back (install 0). */
+static void cleanup_handlers(int install, struct sigaction old[N_CLEANUP_SIGS])
+{
+	for (size_t i = 0; i < N_CLEANUP_SIGS; i++) {
+		if (install) {
+			struct sigaction sa;
+
+			memset(&sa, 0, sizeof sa);
+			sigemptyset(&sa.sa_mask);
+			sa.sa_handler = on_signal;
+			sigaction(cleanup_sigs[i], NULL, &old[i]);
+			if (old[i].sa_handler != SIG_IGN)
+				sigaction(cleanup_sigs[i], &sa, NULL);
+		} else {
+			sigaction(cleanup_sigs[i], &old[i], NULL);
+		}
+	}
+}
+
+static void block_cleanup_sigs(int how, sigset_t *old)
+{
+	sigset_t set;
+
+	sigemptyset(&set);
+	for (size_t i = 0; i < N_CLEANUP_SIGS; i++)
+		sigaddset(&set, cleanup_sigs[i]);
+	pthread_sigmask(how, how == SIG_BLOCK ? &set : old, how == SIG_BLOCK ? old : NULL);
 }
 
 /* Write the report straight into path (a device, a FIFO: nothing to rename). */
@@ -46,88 +83,41 @@ static int write_direct(const char *path, const struct comparison *c, enum repor
 	return 0;
 }
 
-/* Write the report to path atomically: into a temporary file in the same directory, renamed
- * over path once complete. A path that is a symbolic link is written through (its target is
- * replaced); one that exists and is not a regular file is written directly. Returns 0, or -1
- * with a message in err. */
+/* Write the report to path through a temporary file that a signal or an error removes
+ * (outfile.h); a path that exists and is not a regular file is written directly. Returns 0,
+ * or -1 with a message in err. */
 static int write_file(const char *path, const struct comparison *c, enum report_format f, struct fd_error *err)
 {
-	struct stat st;
-	char *real = NULL, *tmp;
-	const char *target = path, *slash;
-	mode_t mode;
-	FILE *out;
-	struct sigaction old_int, old_term, old_hup;
-	int fd, e = 0, rc = -1;
+	struct sigaction old[N_CLEANUP_SIGS];
+	struct outfile of;
+	sigset_t mask;
+	char *tmp = NULL; /* the handler's copy: of.tmp is freed by outfile_commit() */
+	int rc;
 
-	if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode) && (real = realpath(path, NULL)))
-		target = real;
-	if (stat(target, &st) == 0) {
-		if (!S_ISREG(st.st_mode)) {
-			rc = write_direct(path, c, f, err);
-			free(real);
-			return rc;
+	if (!outfile_replaceable(path))
+		return write_direct(path, c, f, err);
+	cleanup_handlers(1, old);
+	block_cleanup_sigs(SIG_BLOCK, &mask);
+	rc = outfile_open(&of, path, err);
+	if (rc == 0)
+		pending_tmp = tmp = xstrdup(of.tmp);
+	block_cleanup_sigs(SIG_SETMASK, &mask);
+	if (rc == 0) {
+		errno = 0;
+		if (report_write(of.f, c, f) < 0) {
+			fd_error_set(err, "%s: %s", path, strerror(errno ? errno : EIO));
+			outfile_abort(&of);
+			rc = -1;
+		} else {
+			/* a signal after the rename unlinks a name that no longer exists */
+			rc = outfile_commit(&of, path, err);
 		}
-		mode = st.st_mode & 07777;
-	} else {
-		mode_t mask = umask(0);
-
-		umask(mask);
-		mode = 0666 & ~mask;
+		block_cleanup_sigs(SIG_BLOCK, &mask);
+		pending_tmp = NULL;
+		block_cleanup_sigs(SIG_SETMASK, &mask);
+		free(tmp);
 	}
-	slash = strrchr(target, '/');
-	tmp = slash ? xasprintf("%.*s/.fusediff-XXXXXX", (int)(slash - target), target) : xstrdup(".fusediff-XXXXXX");
-	{
-		struct sigaction sa = { .sa_handler = on_signal };
-
-		sigemptyset(&sa.sa_mask);
-		pending_tmp = tmp;
-		sigaction(SIGINT, &sa, &old_int);
-		sigaction(SIGTERM, &sa, &old_term);
-		sigaction(SIGHUP, &sa, &old_hup);
-	}
-	fd = mkstemp(tmp);
-	if (fd < 0) {
-		e = errno;
-		goto done;
-	}
-	if (fchmod(fd, mode) < 0 || !(out = fdopen(fd, "w"))) {
-		e = errno;
-		close(fd);
-		goto done;
-	}
-	errno = 0;
-	if (report_write(out, c, f) < 0) {
-		e = errno ? errno : EIO;
-		fclose(out);
-		goto done;
-	}
-	if (fsync(fileno(out)) < 0 && errno != EINVAL && errno != EROFS) {
-		e = errno;
-		fclose(out);
-		goto done;
-	}
-	if (fclose(out) != 0) {
-		e = errno;
-		goto done;
-	}
-	if (rename(tmp, target) < 0) {
-		e = errno;
-		goto done;
-	}
-	rc = 0;
-done:
-	if (rc < 0) {
-		if (fd >= 0)
-			unlink(tmp);
-		fd_error_set(err, "%s: %s", path, strerror(e));
-	}
-	sigaction(SIGINT, &old_int, NULL);
-	sigaction(SIGTERM, &old_term, NULL);
-	sigaction(SIGHUP, &old_hup, NULL);
-	pending_tmp = NULL;
-	free(tmp);
-	free(real);
+	cleanup_handlers(0, old);
 	return rc;
 }
 
@@ -143,6 +133,9 @@ int app_report(const struct app_opts *o)
 		fprintf(stderr, "fusediff: unknown report format '%s'\n", o->report);
 		return 2;
 	}
+	/* beyond a file size limit (ulimit -f) a write fails with EFBIG: a write error, not a
+	 * core dump that leaves a temporary file behind */
+	signal(SIGXFSZ, SIG_IGN);
 	progress_init(&pr, o->trace[0], o->trace[1]);
 	rc = app_compare(o, &c, progress_side, &pr, &err);
 	progress_end(&pr);

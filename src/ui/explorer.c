@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "explorer_int.h"
+#include "fusediff/outfile.h"
 #include "fusediff/ui_actions.h"
 
 static const struct ui_view_ops *const view_ops[VIEW_COUNT] = {
@@ -315,30 +316,29 @@ static char *default_export_path(struct ui *u)
 			 phase_name((enum phase)u->c->phase));
 }
 
+/* Write the table through a temporary file and rename() (outfile.h): an error leaves the
+ * old file as it was and no temporary file behind. */
 static void export_csv(struct ui *u, const char *path)
 {
-	const char *slash = strrchr(path, '/');
-	char *tmp = xasprintf("%.*s.fusediff-XXXXXX", slash ? (int)(slash - path + 1) : 0, slash ? path : "");
-	int fd = mkstemp(tmp);
-	FILE *f;
-	int saved;
+	struct fd_error err;
+	struct outfile of;
 
-	if (fd < 0) {
-		ui_set_message(u, ROLE_ERROR, "cannot write next to %s: %s", path, strerror(errno));
-		free(tmp);
+	if (outfile_open(&of, path, &err) < 0) {
+		ui_set_message(u, ROLE_ERROR, "not exported: %s", err.msg);
 		return;
 	}
-	f = fdopen(fd, "w");
-	if (!f || table_write_csv(f, &cur(u)->t) < 0 || fclose(f) != 0 || rename(tmp, path) < 0) {
-		saved = errno;
-		if (!f)
-			close(fd);
-		unlink(tmp);
-		ui_set_message(u, ROLE_ERROR, "cannot write %s: %s", path, strerror(saved));
-	} else {
-		ui_set_message(u, ROLE_NORMAL, "wrote %u rows to %s", cur(u)->t.n_view, path);
+	errno = 0;
+	if (table_write_csv(of.f, &cur(u)->t) < 0) {
+		fd_error_set(&err, "%s: %s", path, strerror(errno ? errno : EIO));
+		outfile_abort(&of);
+		ui_set_message(u, ROLE_ERROR, "not exported: %s", err.msg);
+		return;
 	}
-	free(tmp);
+	if (outfile_commit(&of, path, &err) < 0) {
+		ui_set_message(u, ROLE_ERROR, "not exported: %s", err.msg);
+		return;
+	}
+	ui_set_message(u, ROLE_NORMAL, "wrote %u rows to %s", cur(u)->t.n_view, path);
 }
 
 /* --- prompts ---------------------------------------------------------------------------- */
@@ -398,6 +398,10 @@ static void prompt_accept(struct ui *u)
 		}
 		free(u->export_path);
 		u->export_path = xstrdup(u->input);
+		if (!outfile_replaceable(u->export_path)) { /* a directory, a device, a FIFO */
+			ui_set_message(u, ROLE_ERROR, "not exported: %s is not a regular file", u->export_path);
+			break;
+		}
 		if (access(u->export_path, F_OK) == 0) {
 			open_prompt(u, PROMPT_OVERWRITE, "");
 			break;

@@ -1,0 +1,39 @@
+/* outfile.h — writing a file that is either complete or not there at all: the bytes go to a
+ * temporary file (".fusediff-XXXXXX") in the target's directory, which replaces the target
+ * with rename() once it is complete and on disk. An error never leaves half a file; a program
+ * that must also survive signals unlinks `tmp` in its handler. Used by --report -o and the
+ * explorer's export. */
+#ifndef FUSEDIFF_OUTFILE_H
+#define FUSEDIFF_OUTFILE_H
+
+#include <stdio.h>
+
+#include "fusediff/util.h"
+
+struct outfile {
+	FILE *f;      /* write the content here */
+	char *tmp;    /* the temporary file (owned) */
+	char *target; /* what it replaces: the path, or the file a symbolic link points to (owned) */
+};
+
+/* 1 when path names a regular file or nothing yet (following symbolic links), so that
+ * outfile_open() may replace it; 0 for a directory, device, FIFO or socket, which must be
+ * written directly or not at all. */
+int outfile_replaceable(const char *path);
+
+/* Start writing path. A symbolic link is written through (its target is replaced, the link
+ * stays); an existing file's permission bits are kept, a new file gets 0666 less the umask.
+ * Errors (message "PATH: reason"): path is not replaceable, the directory cannot be written.
+ * On success end with outfile_commit() or outfile_abort(). */
+int outfile_open(struct outfile *o, const char *path, struct fd_error *err);
+
+/* Flush, sync and close the temporary file, then rename it over the target. Errors (message
+ * "PATH: reason", path as given to outfile_open()): a write error earlier (ferror), no space,
+ * the rename failing; the temporary file is then removed and the target left as it was.
+ * Either way o is released. */
+int outfile_commit(struct outfile *o, const char *path, struct fd_error *err);
+
+/* Close and remove the temporary file; the target is untouched. o is released. */
+void outfile_abort(struct outfile *o);
+
+#endif
