@@ -22,10 +22,15 @@ struct ui_screen_opts {
 	int no_mouse;
 };
 
-/* Open the screen. Interactive: the terminal on standard input/output, with handlers that
- * restore it on SIGINT, SIGTERM, SIGHUP and fatal signals. Headless: ncurses on /dev/null at
- * the given size. Owned by caller: close with ui_screen_close() (which restores the terminal).
- * Errors: no usable terminal, unknown theme. */
+/* Open the screen. Interactive: the terminal on standard output, keys from standard input
+ * or, when that is not a terminal (a trace read from '-'), from /dev/tty; SIGINT, SIGTERM and
+ * SIGHUP (or the terminal hanging up) make ui_screen_read() return -1, Ctrl-Z suspends and fg
+ * resumes inside ui_screen_read(), and a crash restores the terminal before the program dies;
+ * standard error, when it is the same terminal, is held back until the terminal is restored.
+ * Headless: ncurses on /dev/null at the given size. Both ignore SIGXFSZ while open (a write
+ * beyond ulimit -f fails with EFBIG). Owned by caller: close with ui_screen_close() (which
+ * restores the terminal, the signal handlers and standard error). Errors: no usable
+ * terminal, unknown theme. */
 int ui_screen_open(struct ui_screen **out, const struct ui_screen_opts *o, struct fd_error *err);
 void ui_screen_close(struct ui_screen *s);
 
@@ -45,9 +50,11 @@ struct ui_event {
 };
 
 /* Wait up to timeout_ms (-1: forever) for a key. Returns 1 with *ev filled in, 0 on timeout,
- * or -1 when a terminating signal arrived (ui_screen_signal() says which). */
+ * or -1 when a terminating signal arrived (ui_screen_signal() says which), within a tenth of
+ * a second of it. After Ctrl-Z and fg the event is UI_KEY_RESIZE: redraw everything. */
 int ui_screen_read(struct ui_screen *s, struct ui_event *ev, int timeout_ms);
-/* The terminating signal received (SIGINT, SIGTERM, SIGHUP), or 0. */
+/* The terminating signal received (SIGINT, SIGTERM, SIGHUP; SIGHUP also when the terminal
+ * hung up), or 0. */
 int ui_screen_signal(void);
 
 /* Write the screen as text: one line per row, trailing blanks removed, UTF-8 when the locale

@@ -2,6 +2,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -335,9 +336,12 @@ static void draw_loading(struct ui_screen *s, struct ui_progress *p)
 
 int ui_loading(struct ui_screen *s, struct ui_progress *p, int (*fn)(void *user), void *user, int *cancelled)
 {
+	/* faults are the faulting thread's own */
+	static const int sync_sigs[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGSYS, SIGABRT };
 	struct job *j;
 	pthread_t th;
-	int result, waited = 0;
+	sigset_t all, old;
+	int result, waited = 0, started;
 
 	*cancelled = 0;
 	if (ui_screen_headless(s))
@@ -346,7 +350,14 @@ int ui_loading(struct ui_screen *s, struct ui_progress *p, int (*fn)(void *user)
 	j->fn = fn;
 	j->user = user;
 	atomic_init(&j->finished, 0);
-	if (pthread_create(&th, NULL, job_main, j) != 0) {
+	/* signals go to this thread, which owns the terminal: the loader starts with them blocked */
+	sigfillset(&all);
+	for (size_t i = 0; i < sizeof sync_sigs / sizeof sync_sigs[0]; i++)
+		sigdelset(&all, sync_sigs[i]);
+	pthread_sigmask(SIG_BLOCK, &all, &old);
+	started = pthread_create(&th, NULL, job_main, j) == 0;
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (!started) {
 		free(j);
 		return fn(user);
 	}

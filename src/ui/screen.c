@@ -3,9 +3,13 @@
 #include <errno.h>
 #include <langinfo.h>
 #include <limits.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <termios.h>
 #include <unistd.h>
 #include <wchar.h>
 
@@ -30,48 +34,166 @@ static const struct ui_glyphs glyphs_ascii = {
 	"#", { "", "", "", "", "", "", "", "" }, ".", "|-", "`-", "^", "v", "|", "~", "-", ">",
 };
 
-/* The one terminal this process has open, for the signal handlers. */
+/* --- signals ---------------------------------------------------------------------------
+ *
+ * While the explorer holds the terminal:
+ * - SIGINT, SIGTERM, SIGHUP only set pending_signal: the loop sees it within READ_SLICE_MS,
+ *   restores the terminal and exits with 128 + the signal;
+ * - SIGTSTP (Ctrl-Z) sets pending_stop: the loop gives the terminal back (endwin), stops, and
+ *   on SIGCONT takes it again and redraws at the size the terminal has now; a terminating
+ *   signal that arrived while stopped ends it without touching the terminal (bash's kill %1
+ *   sends SIGCONT with it);
+ * - a crash or another signal that ends the program (SIGQUIT from Ctrl-\, SIGABRT from
+ *   die(), SIGSEGV...) restores the terminal in the handler, then lets the signal take its
+ *   course through the handler that was there before (a sanitizer's, or the default);
+ * - SIGXFSZ is ignored (headless too): an export beyond ulimit -f is a write error, not a
+ *   core dump.
+ * Signals ignored when the program started stay ignored, like ncurses does for SIGTSTP. */
+#define READ_SLICE_MS 100
+#define MOUSE_EVENTS (BUTTON1_PRESSED | BUTTON1_CLICKED | BUTTON1_DOUBLE_CLICKED | BUTTON4_PRESSED | BUTTON5_PRESSED)
+
 static volatile sig_atomic_t pending_signal;
-static volatile sig_atomic_t terminal_open;
+static volatile sig_atomic_t pending_stop;
+static volatile sig_atomic_t terminal_open; /* curses holds the terminal: restore it */
+
+static const int term_sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGTSTP };
+static const int fatal_sigs[] = { SIGQUIT, SIGSEGV, SIGBUS, SIGABRT, SIGFPE, SIGILL, SIGSYS,
+				  SIGALRM, SIGUSR1, SIGUSR2, SIGXCPU };
+#define N_TERM_SIGS (sizeof term_sigs / sizeof term_sigs[0])
+#define N_FATAL_SIGS (sizeof fatal_sigs / sizeof fatal_sigs[0])
+static struct sigaction old_term[N_TERM_SIGS], old_fatal[N_FATAL_SIGS], old_xfsz;
+
+/* Standard error while the explorer draws: when it is the explorer's terminal, what is written
+ * there (die()'s message, a sanitizer's report) would land on the explorer's screen and vanish
+ * with it, so it goes to an unlinked temporary file and is copied to the terminal once the
+ * terminal is restored. saved_stderr: the real standard error (-1: nothing captured). */
+static volatile sig_atomic_t saved_stderr = -1, captured_stderr = -1;
+
+static int same_terminal(int a, int b)
+{
+	struct stat sa, sb;
+
+	return isatty(a) && isatty(b) && fstat(a, &sa) == 0 && fstat(b, &sb) == 0 && sa.st_rdev == sb.st_rdev;
+}
+
+static void stderr_capture(void)
+{
+	FILE *t;
+	int cap, saved;
+
+	if (!same_terminal(STDOUT_FILENO, STDERR_FILENO) || !(t = tmpfile()))
+		return;
+	cap = dup(fileno(t));
+	fclose(t);
+	if (cap < 0)
+		return;
+	fflush(stderr);
+	saved = dup(STDERR_FILENO);
+	if (saved < 0 || dup2(cap, STDERR_FILENO) < 0) {
+		if (saved >= 0)
+			close(saved);
+		close(cap);
+		return;
+	}
+	captured_stderr = cap;
+	saved_stderr = saved;
+}
+
+/* Put standard error back and copy what was captured to it. Async-signal-safe. */
+static void stderr_release(void)
+{
+	int cap = captured_stderr, saved = saved_stderr;
+	char buf[4096];
+	ssize_t n;
+
+	if (saved < 0)
+		return;
+	saved_stderr = captured_stderr = -1;
+	dup2(saved, STDERR_FILENO);
+	close(saved);
+	if (lseek(cap, 0, SEEK_SET) == 0)
+		while ((n = read(cap, buf, sizeof buf)) > 0)
+			for (ssize_t done = 0, w; done < n; done += w)
+				if ((w = write(STDERR_FILENO, buf + done, (size_t)(n - done))) <= 0)
+					goto out;
+out:
+	close(cap);
+}
+
+/* Give the terminal back after a crash. endwin() is not async-signal-safe, but the process is
+ * going down anyway and a terminal left in raw mode is worse. */
+static void restore_after_crash(void)
+{
+	if (terminal_open) {
+		terminal_open = 0;
+		endwin();
+	}
+	stderr_release();
+}
 
 static void on_terminate(int sig)
 {
-	pending_signal = sig;
+	if (sig == SIGTSTP)
+		pending_stop = 1;
+	else
+		pending_signal = sig;
 }
 
-/* A crash must not leave the terminal in raw mode: restore it, then die as the signal says.
- * endwin() is not async-signal-safe, but the process is going down anyway. */
 static void on_fatal(int sig)
 {
-	if (terminal_open)
-		endwin();
-	signal(sig, SIG_DFL);
-	raise(sig);
+	restore_after_crash();
+	for (size_t i = 0; i < N_FATAL_SIGS; i++)
+		if (fatal_sigs[i] == sig)
+			sigaction(sig, &old_fatal[i], NULL);
+	raise(sig); /* delivered, to the old handler, when this one returns */
 }
+
+/* A sanitizer (when the program is built with one) reports an error on standard error, then
+ * calls this before it exits without a signal. */
+extern void __sanitizer_set_death_callback(void (*callback)(void)) __attribute__((weak));
 
 static void install_handlers(void)
 {
-	static const int term_sigs[] = { SIGINT, SIGTERM, SIGHUP };
-	static const int fatal_sigs[] = { SIGSEGV, SIGBUS, SIGABRT, SIGFPE, SIGILL };
 	struct sigaction sa;
 
 	memset(&sa, 0, sizeof sa);
 	sigemptyset(&sa.sa_mask);
 	sa.sa_handler = on_terminate; /* no SA_RESTART: a blocked read returns */
-	for (size_t i = 0; i < sizeof term_sigs / sizeof term_sigs[0]; i++)
-		sigaction(term_sigs[i], &sa, NULL);
+	for (size_t i = 0; i < N_TERM_SIGS; i++) {
+		sigaction(term_sigs[i], NULL, &old_term[i]);
+		if (old_term[i].sa_handler != SIG_IGN)
+			sigaction(term_sigs[i], &sa, NULL);
+	}
 	sa.sa_handler = on_fatal;
 	sa.sa_flags = SA_RESETHAND;
-	for (size_t i = 0; i < sizeof fatal_sigs / sizeof fatal_sigs[0]; i++)
-		sigaction(fatal_sigs[i], &sa, NULL);
+	for (size_t i = 0; i < N_FATAL_SIGS; i++) {
+		sigaction(fatal_sigs[i], NULL, &old_fatal[i]);
+		if (old_fatal[i].sa_handler != SIG_IGN)
+			sigaction(fatal_sigs[i], &sa, NULL);
+	}
+	if (__sanitizer_set_death_callback)
+		__sanitizer_set_death_callback(restore_after_crash);
 }
 
 static void restore_handlers(void)
 {
-	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGSEGV, SIGBUS, SIGABRT, SIGFPE, SIGILL };
+	if (__sanitizer_set_death_callback)
+		__sanitizer_set_death_callback(NULL);
+	for (size_t i = 0; i < N_TERM_SIGS; i++)
+		sigaction(term_sigs[i], &old_term[i], NULL);
+	for (size_t i = 0; i < N_FATAL_SIGS; i++)
+		sigaction(fatal_sigs[i], &old_fatal[i], NULL);
+}
 
-	for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
-		signal(sigs[i], SIG_DFL);
+/* SIGXFSZ, in both modes: an export beyond ulimit -f fails with EFBIG, shown as an error. */
+static void ignore_xfsz(int ignore)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof sa);
+	sigemptyset(&sa.sa_mask);
+	sa.sa_handler = SIG_IGN;
+	sigaction(SIGXFSZ, ignore ? &sa : &old_xfsz, ignore ? &old_xfsz : NULL);
 }
 
 int ui_screen_signal(void)
@@ -104,9 +226,7 @@ static void setup_modes(struct ui_screen *s, const struct ui_screen_opts *o)
 	s->mouse = !o->no_mouse && !s->headless;
 	if (s->mouse) {
 		mouseinterval(0);
-		mousemask(BUTTON1_PRESSED | BUTTON1_CLICKED | BUTTON1_DOUBLE_CLICKED | BUTTON4_PRESSED |
-				  BUTTON5_PRESSED,
-			  NULL);
+		mousemask(MOUSE_EVENTS, NULL);
 	}
 }
 
@@ -148,8 +268,16 @@ int ui_screen_open(struct ui_screen **out, const struct ui_screen_opts *o, struc
 			fd_error_set(err, "TERM is not set: cannot open the explorer (use --report)");
 			goto fail;
 		}
+		/* keys come from the terminal: standard input may be a trace ('-') or /dev/null */
+		if (!isatty(STDIN_FILENO) && !(s->in = fopen("/dev/tty", "r"))) {
+			fd_error_set(err, "standard input is not a terminal and /dev/tty cannot be opened: %s "
+					  "(use --report)",
+				     strerror(errno));
+			goto fail;
+		}
+		pending_signal = pending_stop = 0;
 		install_handlers();
-		s->term = newterm(NULL, stdout, stdin);
+		s->term = newterm(NULL, stdout, s->in ? s->in : stdin);
 		if (!s->term) {
 			restore_handlers();
 			fd_error_set(err, "cannot use the terminal '%s' (use --report)", term);
@@ -157,7 +285,9 @@ int ui_screen_open(struct ui_screen **out, const struct ui_screen_opts *o, struc
 		}
 		set_term(s->term);
 		terminal_open = 1;
+		stderr_capture();
 	}
+	ignore_xfsz(1);
 	setup_modes(s, o);
 	*out = s;
 	return 0;
@@ -176,16 +306,22 @@ void ui_screen_close(struct ui_screen *s)
 		return;
 	if (s->term) {
 		set_term(s->term);
-		if (s->mouse)
-			mousemask(0, NULL);
-		endwin();
+		/* stopped by Ctrl-Z and ended by a signal meanwhile: the terminal is the shell's
+		 * already, and endwin() would stop us again for writing its modes (SIGTTOU) */
+		if (!s->suspended) {
+			if (s->mouse)
+				mousemask(0, NULL);
+			endwin();
+		}
 		delscreen(s->term);
 	}
 	if (!s->headless) {
 		terminal_open = 0;
-		restore_handlers();
 		fflush(stdout);
+		stderr_release();
+		restore_handlers();
 	}
+	ignore_xfsz(0);
 	if (s->out)
 		fclose(s->out);
 	if (s->in)
@@ -258,8 +394,57 @@ static int translate_char(wint_t ch)
 	}
 }
 
+/* The terminal hung up (the SSH connection dropped) without a SIGHUP reaching us: reads see
+ * end-of-file at once, and the terminal's ioctls fail with EIO. */
+static int terminal_gone(struct ui_screen *s)
+{
+	struct termios t;
+
+	return tcgetattr(fileno(s->in ? s->in : stdin), &t) < 0 && errno == EIO;
+}
+
+/* Ctrl-Z: give the terminal back, stop, and take it again when continued. Returns -1 when a
+ * terminating signal arrived meanwhile (the terminal is then left alone), else 0 with the
+ * screen to be redrawn in full at the terminal's current size. */
+static int suspend(struct ui_screen *s)
+{
+	struct sigaction dfl, ours;
+	struct winsize ws;
+	sigset_t set, old;
+
+	pending_stop = 0;
+	if (s->mouse)
+		mousemask(0, NULL);
+	endwin();
+	fflush(stdout);
+	s->suspended = 1;
+	memset(&dfl, 0, sizeof dfl);
+	sigemptyset(&dfl.sa_mask);
+	dfl.sa_handler = SIG_DFL;
+	sigaction(SIGTSTP, &dfl, &ours);
+	sigemptyset(&set);
+	sigaddset(&set, SIGTSTP);
+	pthread_sigmask(SIG_UNBLOCK, &set, &old);
+	raise(SIGTSTP);
+	/* ... stopped until SIGCONT (fg) */
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	sigaction(SIGTSTP, &ours, NULL);
+	if (pending_signal)
+		return -1;
+	s->suspended = 0;
+	if (s->mouse)
+		mousemask(MOUSE_EVENTS, NULL);
+	/* the terminal may have been resized while another process had it */
+	if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_row > 0 && ws.ws_col > 0 &&
+	    (ws.ws_row != LINES || ws.ws_col != COLS))
+		resizeterm(ws.ws_row, ws.ws_col);
+	clearok(curscr, TRUE);
+	return 0;
+}
+
 int ui_screen_read(struct ui_screen *s, struct ui_event *ev, int timeout_ms)
 {
+	int waited = 0;
 	wint_t ch;
 	int rc;
 
@@ -269,12 +454,33 @@ int ui_screen_read(struct ui_screen *s, struct ui_event *ev, int timeout_ms)
 		return -1;
 	if (s->headless)
 		return 0;
-	timeout(timeout_ms);
-	rc = wget_wch(stdscr, &ch);
-	if (pending_signal)
-		return -1;
-	if (rc == ERR)
-		return 0;
+	/* ncurses waits again after a signal other than SIGWINCH: wait in slices so that a
+	 * signal is seen within one */
+	for (;;) {
+		int slice = READ_SLICE_MS;
+
+		if (pending_stop) {
+			if (suspend(s) < 0)
+				return -1;
+			ev->key = UI_KEY_RESIZE; /* redraw everything */
+			return 1;
+		}
+		if (timeout_ms >= 0 && timeout_ms - waited < slice)
+			slice = timeout_ms - waited;
+		timeout(slice);
+		rc = wget_wch(stdscr, &ch);
+		if (pending_signal)
+			return -1;
+		if (rc != ERR)
+			break;
+		if (terminal_gone(s)) {
+			pending_signal = SIGHUP;
+			return -1;
+		}
+		waited += slice; /* or less, after a signal: a later return at worst */
+		if (timeout_ms >= 0 && waited >= timeout_ms)
+			return 0;
+	}
 	if (rc == KEY_CODE_YES) {
 		ev->key = translate_key((int)ch);
 		if (ev->key == UI_KEY_MOUSE) {

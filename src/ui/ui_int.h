@@ -25,8 +25,9 @@ struct ui_glyphs {
 
 struct ui_screen {
 	SCREEN *term;
-	FILE *out, *in; /* headless: /dev/null */
+	FILE *out, *in; /* headless: /dev/null; interactive: in is /dev/tty when stdin is no terminal */
 	int headless;
+	int suspended; /* Ctrl-Z: the terminal was given back (endwin) and not taken again */
 	int theme;	/* enum ui_theme_id in effect */
 	int mouse;
 	int utf8;
