@@ -33,9 +33,10 @@ const char *pair_kind_name(enum pair_kind k)
 
 /* --- one side, merged over passes ------------------------------------------------------- */
 
-/* A step of one pass: its index in side->steps and the pass (index into side->passes). */
+/* A step of one pass: its index in side->steps, the pass (index into side->passes) and the
+ * name id of its main kernel (UINT32_MAX for a step without kernels). */
 struct occ {
-	uint32_t step, pass;
+	uint32_t step, pass, main_name;
 };
 
 /* One canonical position of a layer on one side, with every pass's step at that position. */
@@ -122,13 +123,17 @@ static uint32_t step_name(const struct side *s, const struct step *st)
 	return st->n ? s->t->kernels[step_main(s, st)].name : 0;
 }
 
-static void slot_add(struct slot *sl, uint32_t step, uint32_t pass)
+static void slot_add(struct slot *sl, const struct side *s, uint32_t step, uint32_t pass)
 {
-	VEC_PUSH(sl->occ, sl->n_occ, sl->cap_occ, ((struct occ){ step, pass }));
+	const struct step *st = &s->steps[step];
+
+	VEC_PUSH(sl->occ, sl->n_occ, sl->cap_occ,
+		 ((struct occ){ step, pass, st->n ? step_name(s, st) : UINT32_MAX }));
 }
 
 /* Merge the steps [first, first + n) of pass p into the canonical layer m. */
-static void merge_pass(const struct side *s, struct merged_layer *m, uint32_t first, uint32_t n, uint32_t p)
+static void merge_pass(const struct side *s, struct merged_layer *m, uint32_t first, uint32_t n,
+		       uint32_t p)
 {
 	struct align_item *items;
 	struct alignment al;
@@ -147,7 +152,7 @@ static void merge_pass(const struct side *s, struct merged_layer *m, uint32_t fi
 
 				VEC_PUSH(m->slot, m->n, m->cap, sl);
 			}
-			slot_add(&m->slot[i], first + i, p);
+			slot_add(&m->slot[i], s, first + i, p);
 		}
 		return;
 	}
@@ -171,12 +176,12 @@ static void merge_pass(const struct side *s, struct merged_layer *m, uint32_t fi
 		if (e->n[0]) {
 			VEC_PUSH(out, n_out, cap_out, m->slot[e->step[0][0]]);
 			if (e->n[1])
-				slot_add(&out[n_out - 1], first + e->step[1][0], p);
+				slot_add(&out[n_out - 1], s, first + e->step[1][0], p);
 		} else {
 			struct slot sl = { .item = items[e->step[1][0]],
 					   .first_name = step_name(s, &s->steps[first + e->step[1][0]]) };
 
-			slot_add(&sl, first + e->step[1][0], p);
+			slot_add(&sl, s, first + e->step[1][0], p);
 			VEC_PUSH(out, n_out, cap_out, sl);
 		}
 	}
@@ -207,8 +212,13 @@ static void work_free(struct work *w)
 
 /* --- pairs -------------------------------------------------------------------------------- */
 
-static void part_add_name(struct cmp_part *p, uint32_t name, size_t *cap)
+/* Add name to p->names unless it is there. *last: the name asked before (it is there), which
+ * the next kernel usually repeats. */
+static void part_add_name(struct cmp_part *p, uint32_t name, size_t *cap, uint32_t *last)
 {
+	if (name == *last)
+		return;
+	*last = name;
 	for (uint32_t i = 0; i < p->n_names; i++)
 		if (p->names[i] == name)
 			return;
@@ -219,14 +229,17 @@ static void part_add_name(struct cmp_part *p, uint32_t name, size_t *cap)
 	p->names[p->n_names++] = name;
 }
 
-/* Fill one side of a pair from the slots it holds; *work_pp gets the working kernels per pass. */
+/* Fill one side of a pair from the slots it holds; *work_pp gets the working kernels per pass.
+ * Every kernel instance of the phase passes through here: what a step holds is read from the
+ * step and its occurrence (its duration, its main kernel's name), and the kernels themselves
+ * only for the names of the helpers of a step of several. */
 static void fill_part(struct cmp_part *p, const struct side *s, const struct merged_layer *m,
 		      const uint32_t *slots, uint32_t n_slots, uint32_t passes, double *work_pp,
 		      uint32_t *occurrences)
 {
 	size_t cap_names = 0, cap_inst = 0, n_inst = 0;
 	int64_t dur = 0, work = 0;
-	uint32_t occ = 0;
+	uint32_t occ = 0, last = UINT32_MAX;
 	size_t max_occ = 0; /* occurrences of the position: of its most frequent step */
 
 	memset(p, 0, sizeof *p);
@@ -236,9 +249,8 @@ static void fill_part(struct cmp_part *p, const struct side *s, const struct mer
 		const struct slot *sl = &m->slot[slots[k]];
 
 		for (size_t o = 0; o < sl->n_occ; o++)
-			if (s->steps[sl->occ[o].step].n)
-				part_add_name(p, s->t->kernels[step_main(s, &s->steps[sl->occ[o].step])].name,
-					      &cap_names);
+			if (sl->occ[o].main_name != UINT32_MAX)
+				part_add_name(p, sl->occ[o].main_name, &cap_names, &last);
 	}
 	for (uint32_t k = 0; k < n_slots; k++) {
 		const struct slot *sl = &m->slot[slots[k]];
@@ -250,16 +262,21 @@ static void fill_part(struct cmp_part *p, const struct side *s, const struct mer
 			const struct step *st = &s->steps[sl->occ[o].step];
 
 			work += st->n_work ? st->n_work : 1;
+			dur += st->dur; /* the sum of its kernels' durations */
+			if (n_inst + st->n > cap_inst) {
+				cap_inst = cap_inst ? cap_inst * 2 : 8;
+				if (cap_inst < n_inst + st->n)
+					cap_inst = n_inst + st->n;
+				p->inst = xreallocarray(p->inst, cap_inst, sizeof *p->inst);
+			}
 			for (uint32_t i = 0; i < st->n; i++) {
 				uint32_t kernel = s->order[st->first + i];
 
-				part_add_name(p, s->t->kernels[kernel].name, &cap_names);
-				if (n_inst >= cap_inst) {
-					cap_inst = cap_inst ? cap_inst * 2 : 8;
-					p->inst = xreallocarray(p->inst, cap_inst, sizeof *p->inst);
-				}
+				part_add_name(p,
+					      st->n == 1 ? sl->occ[o].main_name
+							 : s->t->kernels[kernel].name,
+					      &cap_names, &last);
 				p->inst[n_inst++] = (struct cmp_instance){ kernel, sl->occ[o].pass };
-				dur += s->t->kernels[kernel].dur;
 			}
 		}
 	}
@@ -288,8 +305,8 @@ static void merge_side(struct work *w, int s, int phase, uint32_t *passes)
 		for (uint32_t l = 0; l < ps->layer_n; l++) {
 			const struct layer *ly = &sd->layers[ps->layer_first + l];
 
-			merge_pass(sd, &w->ml[s][layer_key(ly->index, w->n_keys)], ly->step_first, ly->step_n,
-				   (uint32_t)p);
+			merge_pass(sd, &w->ml[s][layer_key(ly->index, w->n_keys)], ly->step_first,
+				   ly->step_n, (uint32_t)p);
 		}
 	}
 	for (size_t k = 0; k < w->n_keys; k++) {
@@ -358,7 +375,8 @@ static void pair_from_entry(struct comparison *c, struct work *w, size_t key, co
 	h->repeat_of = -1;
 	h->fused_side = e->fused_side;
 	for (int s = 0; s < 2; s++) {
-		fill_part(&p->side[s], &c->side[s], m[s], e->step[s], e->n[s], c->passes[s], &h->work[s], &h->occ[s]);
+		fill_part(&p->side[s], &c->side[s], m[s], e->step[s], e->n[s], c->passes[s], &h->work[s],
+			  &h->occ[s]);
 		h->steps[s] = e->n[s];
 		for (uint32_t k = 0; k < e->n[s]; k++)
 			h->atoms[s] |= m[s]->slot[e->step[s][k]].item.atoms & ~ATOM_BIT(ATOM_OTHER);

@@ -203,10 +203,6 @@ void module_map_build(const struct trace *t, const uint32_t *launch_of, struct m
 	size_t hint_layer = 0, hint_norm = 0;
 
 	memset(m, 0, sizeof *m);
-	m->layer = xmalloc(nk * sizeof *m->layer);
-	m->norm = xmalloc(nk * sizeof *m->norm);
-	for (size_t i = 0; i < t->n_kernels; i++)
-		m->layer[i] = m->norm[i] = -1;
 
 	/* Module calls repeat a few hundred names (LlamaDecoderLayer_3 once per pass): each
 	 * distinct name is parsed once, and only the distinct ones are sorted by class. */
@@ -344,14 +340,19 @@ void module_map_build(const struct trace *t, const uint32_t *launch_of, struct m
 	}
 	lookup_sort(&layer);
 	lookup_sort(&norm);
-	for (size_t i = 0; i < t->n_kernels; i++) {
-		const struct trace_launch *l;
+	/* per kernel only what there is: a trace without norm calls has no norm array */
+	if (layer.n)
+		m->layer = xmalloc(nk * sizeof *m->layer);
+	if (norm.n)
+		m->norm = xmalloc(nk * sizeof *m->norm);
+	for (size_t i = 0; (m->layer || m->norm) && i < t->n_kernels; i++) {
+		const struct trace_launch *l =
+		    launch_of[i] != UINT32_MAX ? &t->launches[launch_of[i]] : NULL;
 
-		if (launch_of[i] == UINT32_MAX)
-			continue;
-		l = &t->launches[launch_of[i]];
-		m->layer[i] = lookup_find(&layer, l->tid, l->start, &hint_layer);
-		m->norm[i] = lookup_find(&norm, l->tid, l->start, &hint_norm);
+		if (m->layer)
+			m->layer[i] = l ? lookup_find(&layer, l->tid, l->start, &hint_layer) : -1;
+		if (m->norm)
+			m->norm[i] = l ? lookup_find(&norm, l->tid, l->start, &hint_norm) : -1;
 	}
 	free(layer.k);
 	free(norm.k);

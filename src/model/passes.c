@@ -571,12 +571,14 @@ int passes_from_annotations(const struct trace *t, const uint32_t *launch_of, co
 		free(k);
 		free(out->passes);
 		out->passes = sorted;
-		out->pass_of = xmalloc((t->n_kernels ? t->n_kernels : 1) * sizeof *out->pass_of);
+		/* in place: each kernel's annotation becomes its pass */
 		for (size_t i = 0; i < t->n_kernels; i++) {
 			int32_t an = kernel_ann[i];
 
-			out->pass_of[i] = an >= 0 && a[an].pass >= 0 ? renum[a[an].pass] : -1;
+			kernel_ann[i] = an >= 0 && a[an].pass >= 0 ? renum[a[an].pass] : -1;
 		}
+		out->pass_of = kernel_ann;
+		kernel_ann = NULL;
 		free(renum);
 		describe(t, out, regex, any_gpu);
 	}

@@ -29,19 +29,35 @@ static const struct kernel_info *info(const struct seqv *v, size_t i)
 	return trace_classes_get(v->in->tc, v->seq[i]);
 }
 
-static int prim_is(const struct seqv *v, size_t i, const char *p)
+uint8_t *steps_prim_codes(const struct trace_classes *tc)
 {
-	const char *q;
+	static const char *const names[] = {
+		[PRIM_CAST] = "cast", [PRIM_COPY] = "copy",   [PRIM_POW] = "pow", [PRIM_MEAN] = "mean",
+		[PRIM_ADD] = "add",   [PRIM_RSQRT] = "rsqrt", [PRIM_MUL] = "mul", [PRIM_NEG] = "neg",
+		[PRIM_CAT] = "cat",   [PRIM_COS] = "cos",     [PRIM_SIN] = "sin",
+	};
+	uint8_t *code = xcalloc(tc->n_infos ? tc->n_infos : 1, 1);
 
-	if (i >= v->n)
-		return 0;
-	q = info(v, i)->prim;
-	return q && strcmp(q, p) == 0;
+	for (size_t i = 0; i < tc->n_infos; i++) {
+		const char *p = tc->infos[i].prim;
+
+		for (size_t c = PRIM_NONE + 1; p && c < sizeof names / sizeof names[0]; c++)
+			if (strcmp(p, names[c]) == 0) {
+				code[i] = (uint8_t)c;
+				break;
+			}
+	}
+	return code;
+}
+
+static int prim_is(const struct seqv *v, size_t i, enum prim_code p)
+{
+	return i < v->n && v->in->prim[v->in->tc->info_of[v->seq[i]]] == p;
 }
 
 static int is_cast(const struct seqv *v, size_t i)
 {
-	return prim_is(v, i, "cast") || prim_is(v, i, "copy");
+	return prim_is(v, i, PRIM_CAST) || prim_is(v, i, PRIM_COPY);
 }
 
 /* Skip casts from i. */
@@ -55,7 +71,8 @@ static size_t skip_casts(const struct seqv *v, size_t i)
 /* [cast] pow mean add rsqrt mul [cast mul | mul]: kernels of an eager RMSNorm, 0 if none. */
 static size_t match_rmsnorm(const struct seqv *v, size_t i)
 {
-	static const char *const core[] = { "pow", "mean", "add", "rsqrt", "mul" };
+	static const enum prim_code core[] = { PRIM_POW, PRIM_MEAN, PRIM_ADD, PRIM_RSQRT,
+					       PRIM_MUL };
 	size_t p = i;
 
 	if (is_cast(v, p))
@@ -67,9 +84,9 @@ static size_t match_rmsnorm(const struct seqv *v, size_t i)
 			return 0;
 		p++;
 	}
-	if (is_cast(v, p) && prim_is(v, p + 1, "mul"))
+	if (is_cast(v, p) && prim_is(v, p + 1, PRIM_MUL))
 		p += 2;
-	else if (prim_is(v, p, "mul"))
+	else if (prim_is(v, p, PRIM_MUL))
 		p++;
 	return p - i;
 }
@@ -80,18 +97,18 @@ static size_t match_rope_unit(const struct seqv *v, size_t i)
 {
 	size_t p = i;
 
-	if (prim_is(v, p, "mul") && prim_is(v, p + 1, "neg") && prim_is(v, p + 2, "cat"))
+	if (prim_is(v, p, PRIM_MUL) && prim_is(v, p + 1, PRIM_NEG) && prim_is(v, p + 2, PRIM_CAT))
 		p += 3;
-	else if (prim_is(v, p, "neg") && prim_is(v, p + 1, "cat"))
+	else if (prim_is(v, p, PRIM_NEG) && prim_is(v, p + 1, PRIM_CAT))
 		p += 2;
 	else
 		return 0;
 	for (int k = 0; k < 3 && p < v->n; k++) {
-		if (prim_is(v, p, "add")) {
+		if (prim_is(v, p, PRIM_ADD)) {
 			p++;
 			break;
 		}
-		if (!prim_is(v, p, "mul"))
+		if (!prim_is(v, p, PRIM_MUL))
 			break;
 		p++;
 	}
@@ -117,17 +134,17 @@ static size_t match_rope_table(const struct seqv *v, size_t i)
 	size_t p = i, last = i;
 	int cos = 0, sin = 0;
 
-	if (!prim_is(v, i, "cat") && !prim_is(v, i, "cos"))
+	if (!prim_is(v, i, PRIM_CAT) && !prim_is(v, i, PRIM_COS))
 		return 0;
 	while (p < v->n && p - i < ROPE_TABLE_MAX) {
-		if (prim_is(v, p, "cos"))
+		if (prim_is(v, p, PRIM_COS))
 			cos = 1;
-		else if (prim_is(v, p, "sin"))
+		else if (prim_is(v, p, PRIM_SIN))
 			sin = 1;
 		else if (is_cast(v, p)) {
 			if (match_rmsnorm(v, p))
 				break;
-		} else if (!prim_is(v, p, "cat") && !prim_is(v, p, "mul"))
+		} else if (!prim_is(v, p, PRIM_CAT) && !prim_is(v, p, PRIM_MUL))
 			break;
 		p++;
 		if (cos && sin)

@@ -118,7 +118,6 @@ struct build {
 	struct side *s;
 	struct step_input in;
 	const struct module_map *mods;
-	const uint32_t *launch_of; /* per kernel: its launch event, UINT32_MAX */
 	size_t cap_layers, cap_passes;
 	/* scratch, sized for the largest pass */
 	uint32_t *seq;	    /* kernels regrouped by stream */
@@ -199,10 +198,13 @@ static void build_pass(struct build *b, const uint32_t *k, size_t n, uint32_t na
 
 	VEC_RESERVE(s->passes, s->n_passes, b->cap_passes);
 	p = &s->passes[s->n_passes++];
-	/* streams: the one with most kernels first */
-	for (size_t i = 0; i < n; i++) {
+	/* streams: the one with most kernels first (a stream's kernels mostly come one after the
+	 * other: the last one found is asked first) */
+	for (size_t i = 0, last = SIZE_MAX; i < n; i++) {
 		int32_t st = t->kernels[k[i]].stream;
-		struct stream_count *sc = find_stream(b->streams, ns_streams, st);
+		struct stream_count *sc = last < ns_streams && b->streams[last].stream == st
+						  ? &b->streams[last]
+						  : find_stream(b->streams, ns_streams, st);
 
 		if (!sc) {
 			VEC_RESERVE(b->streams, ns_streams, b->cap_streams);
@@ -211,6 +213,7 @@ static void build_pass(struct build *b, const uint32_t *k, size_t n, uint32_t na
 			sc = find_stream(b->streams, ns_streams, st);
 		}
 		sc->count++;
+		last = (size_t)(sc - b->streams);
 	}
 	{
 		struct stream_count *byrank = xmalloc(ns_streams * sizeof *byrank);
@@ -232,15 +235,17 @@ static void build_pass(struct build *b, const uint32_t *k, size_t n, uint32_t na
 	{
 		uint32_t *fill = xmalloc(ns_streams * sizeof *fill);
 		struct stream_count *byrank = xmalloc(ns_streams * sizeof *byrank);
+		const struct stream_count *sc = NULL;
 
 		for (size_t r = 0; r < ns_streams; r++) {
 			fill[b->streams[r].rank] = b->streams[r].at;
 			byrank[b->streams[r].rank] = b->streams[r];
 		}
 		for (size_t i = 0; i < n; i++) {
-			const struct stream_count *sc =
-			    find_stream(b->streams, ns_streams, t->kernels[k[i]].stream);
+			int32_t st = t->kernels[k[i]].stream;
 
+			if (!sc || sc->stream != st)
+				sc = find_stream(b->streams, ns_streams, st);
 			b->seq[fill[sc->rank]++] = k[i];
 		}
 		for (size_t r = 0; r < ns_streams; r++) {
@@ -250,13 +255,13 @@ static void build_pass(struct build *b, const uint32_t *k, size_t n, uint32_t na
 			for (size_t j = 0; j < got; j++) {
 				struct step *st = &b->tmp[n_tmp + j];
 				const struct trace_kernel *k0;
-				const struct trace_launch *l;
+				const struct trace_launch *l = NULL;
 
 				st->first += byrank[r].at;
 				k0 = &t->kernels[b->seq[st->first]];
-				l = b->launch_of[b->seq[st->first]] != UINT32_MAX
-					? &t->launches[b->launch_of[b->seq[st->first]]]
-					: NULL;
+				/* the merge below needs the launches only of several streams */
+				if (ns_streams > 1 && k0->correlation)
+					l = trace_find_launch(t, k0->correlation);
 				all_launched &= l != NULL;
 				b->refs[n_tmp + j] =
 				    (struct sref){ l ? l->start : 0, k0->start, (uint32_t)r,
@@ -541,6 +546,7 @@ int side_build(struct side *s, const struct trace *t, const struct classifier *c
 	struct build b = { 0 };
 	size_t nk = t->n_kernels, n_pass, *start, split = 0;
 	uint32_t *bucket, *launch_of;
+	uint8_t *prim;
 
 	memset(s, 0, sizeof *s);
 	s->t = t;
@@ -554,10 +560,14 @@ int side_build(struct side *s, const struct trace *t, const struct classifier *c
 	classify_trace(c, t, &s->classes);
 	module_map_build(t, launch_of, &mods);
 
-	/* kernels of each pass, in time order (a counting sort) */
+	/* kernels of each pass, in time order (a counting sort). Fresh memory costs a page fault
+	 * per page, as much as reading the kernels a few times over: the bucket takes the array
+	 * of launch events, which the passes and the modules were the last to need, and the
+	 * execution order the one of the passes, once the bucket is made. */
 	n_pass = plan.n_passes ? plan.n_passes : 1;
 	start = xcalloc(n_pass + 1, sizeof *start);
-	bucket = xmalloc((nk ? nk : 1) * sizeof *bucket);
+	bucket = launch_of;
+	launch_of = NULL;
 	for (size_t i = 0; i < nk; i++) {
 		int32_t p = plan.n_passes ? plan.pass_of[i] : 0;
 
@@ -579,12 +589,17 @@ int side_build(struct side *s, const struct trace *t, const struct classifier *c
 		free(fill);
 	}
 
-	s->order = xmalloc((nk ? nk : 1) * sizeof *s->order);
+	if (plan.pass_of) {
+		s->order = (uint32_t *)plan.pass_of;
+		plan.pass_of = NULL;
+	} else {
+		s->order = xmalloc((nk ? nk : 1) * sizeof *s->order);
+	}
 	s->steps = xmalloc((nk ? nk : 1) * sizeof *s->steps);
 	b.s = s;
-	b.in = (struct step_input){ t, &s->classes, &mods };
+	prim = steps_prim_codes(&s->classes);
+	b.in = (struct step_input){ t, &s->classes, &mods, prim };
 	b.mods = &mods;
-	b.launch_of = launch_of;
 	b.seq = xmalloc((nk ? nk : 1) * sizeof *b.seq);
 	b.tmp = xmalloc((nk ? nk : 1) * sizeof *b.tmp);
 	b.refs = xmalloc((nk ? nk : 1) * sizeof *b.refs);
@@ -623,7 +638,7 @@ int side_build(struct side *s, const struct trace *t, const struct classifier *c
 	free(b.mod_layer);
 	free(b.main_name);
 	free(b.streams);
-	free(launch_of);
+	free(prim);
 	free(start);
 	free(bucket);
 	module_map_clear(&mods);

@@ -46,26 +46,49 @@ int phase_of_annotation(const char *name);
 /* What the nn.Module ranges (recorded with Python stacks) say about each kernel, through its
  * launch event. Instance ids number the module calls in time order; -1: none. */
 struct module_map {
-	int32_t *layer;	      /* per trace kernel: the decoder-layer call it was launched in */
-	int32_t *norm;	      /* the norm-module call (...RMSNorm_N, ...LayerNorm_N) */
+	int32_t *layer;	      /* per trace kernel: the decoder-layer call it was launched in;
+				 NULL when no layer class was found */
+	int32_t *norm;	      /* the norm-module call (...RMSNorm_N, ...LayerNorm_N); NULL when
+				 the trace has no norm calls */
 	uint8_t *norm_is_rms; /* per norm instance: an RMSNorm (else a LayerNorm) */
 	size_t n_norm;
 	char layer_class[64]; /* "LlamaDecoderLayer"; "" when no layer class was found */
 };
 
 /* Map kernels to module calls (launch_of as for passes_from_annotations()). Always succeeds
- * (all -1 when the trace has no module ranges). Owned by caller: release with
+ * (no arrays when the trace has no module ranges). Owned by caller: release with
  * module_map_clear(). */
 void module_map_build(const struct trace *t, const uint32_t *launch_of, struct module_map *m);
 void module_map_clear(struct module_map *m);
 
 /* --- steps.c -------------------------------------------------------------------------- */
 
+/* The elementary eager operations the step rules look for (kernel_info.prim). */
+enum prim_code {
+	PRIM_NONE, /* no prim, or one the rules do not use */
+	PRIM_CAST,
+	PRIM_COPY,
+	PRIM_POW,
+	PRIM_MEAN,
+	PRIM_ADD,
+	PRIM_RSQRT,
+	PRIM_MUL,
+	PRIM_NEG,
+	PRIM_CAT,
+	PRIM_COS,
+	PRIM_SIN,
+};
+
 struct step_input {
 	const struct trace *t;
 	const struct trace_classes *tc;
 	const struct module_map *mods; /* may be NULL */
+	const uint8_t *prim;	       /* per tc->infos[i]: enum prim_code (steps_prim_codes()) */
 };
+
+/* The prim_code of every distinct classification of tc, so that the step rules compare small
+ * numbers, not strings, per kernel. Owned by caller: free with free(). */
+uint8_t *steps_prim_codes(const struct trace_classes *tc);
 
 /* Group the kernels seq[0..n) (one stream of one pass, in execution order) into steps.
  * Writes at most n steps to out, with first relative to seq; returns how many. */
