@@ -9,7 +9,8 @@
 #   the window changed meanwhile), q quits with 0; Ctrl-Z while loading, fg, Ctrl-C: 130;
 # - a suspended explorer killed the way bash's kill %1 does it (SIGTERM, then SIGCONT) ends
 #   with 143 and leaves no stopped process behind;
-# - a trace read from standard input ('-'): keys come from the terminal, not from the trace.
+# - a trace read from standard input ('-'): keys come from the terminal, not from the trace;
+#   no terminal to read keys from at all: one line, status 1.
 set -u
 . tests/sh/lib/tmux.sh
 
@@ -116,4 +117,10 @@ T send-keys -t main 4
 wait_for "Unfused kernels"
 T send-keys -t main q
 usable "q with a trace on standard input" 0
+# no terminal to read keys from at all (no controlling terminal): one line, status 1
+if command -v setsid >/dev/null 2>&1; then
+	T send-keys -t main "clear; setsid -w $FUSEDIFF $A $B </dev/null" Enter
+	wait_for "fusediff: standard input is not a terminal and /dev/tty cannot be opened"
+	usable "no terminal for the keys" 1
+fi
 exit 0
