@@ -4,6 +4,9 @@
  * exactly what the lookups one by one give, in any order of ids. */
 #include "jtrace.h"
 
+#include <stdint.h>
+
+#include "fusediff/bigmem.h"
 #include "fusediff/classify.h"
 #include "fusediff/structure.h"
 
@@ -289,6 +292,26 @@ START_TEST(test_annotations_two_threads)
 }
 END_TEST
 
+/* big_alloc: any size gives writable memory of that size; large arrays start on a huge-page
+ * boundary (so that the kernel can back them with 2 MiB pages). */
+START_TEST(test_big_alloc)
+{
+	static const size_t sizes[] = { 0, 1, 4096, (2u << 20) - 1, 2u << 20, (5u << 20) + 3 };
+
+	for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+		uint32_t *a = big_alloc(sizes[i], sizeof *a);
+		size_t n = sizes[i] ? sizes[i] : 1;
+
+		for (size_t j = 0; j < n; j++)
+			a[j] = (uint32_t)j;
+		ck_assert_uint_eq(a[n - 1], n - 1);
+		if (sizes[i] * sizeof *a >= (2u << 20))
+			ck_assert_uint_eq((uintptr_t)a % (2u << 20), 0);
+		free(a);
+	}
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("links");
@@ -301,6 +324,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_classify_many_names);
 	tcase_add_test(tc, test_module_class_tie);
 	tcase_add_test(tc, test_annotations_two_threads);
+	tcase_add_test(tc, test_big_alloc);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "classify_int.h"
+#include "fusediff/bigmem.h"
 #include "fusediff/names.h"
 #include "fusediff/regex_guard.h"
 
@@ -723,7 +724,7 @@ void classify_trace(const struct classifier *c, const struct trace *t, struct tr
 	tab = xmalloc(cap * sizeof *tab);
 	for (size_t i = 0; i < cap; i++)
 		tab[i].info = UINT32_MAX;
-	out->info_of = xmalloc((t->n_kernels ? t->n_kernels : 1) * sizeof *out->info_of);
+	out->info_of = big_alloc(t->n_kernels, sizeof *out->info_of);
 	/* each kernel's operator, found in one pass; written over by the info indices below */
 	op_of = out->info_of;
 	trace_link_kernels(t, NULL, op_of);

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fusediff/bigmem.h"
 #include "structure_int.h"
 
 #define MODULE_PREFIX "nn.Module: "
@@ -342,9 +343,9 @@ void module_map_build(const struct trace *t, const uint32_t *launch_of, struct m
 	lookup_sort(&norm);
 	/* per kernel only what there is: a trace without norm calls has no norm array */
 	if (layer.n)
-		m->layer = xmalloc(nk * sizeof *m->layer);
+		m->layer = big_alloc(nk, sizeof *m->layer);
 	if (norm.n)
-		m->norm = xmalloc(nk * sizeof *m->norm);
+		m->norm = big_alloc(nk, sizeof *m->norm);
 	for (size_t i = 0; (m->layer || m->norm) && i < t->n_kernels; i++) {
 		const struct trace_launch *l =
 		    launch_of[i] != UINT32_MAX ? &t->launches[launch_of[i]] : NULL;

@@ -23,6 +23,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "fusediff/bigmem.h"
 #include "structure_int.h"
 
 struct ann {
@@ -441,7 +442,7 @@ int passes_from_annotations(const struct trace *t, const uint32_t *launch_of, co
 {
 	uint8_t *keep = xcalloc(t->n_ranges ? t->n_ranges : 1, 1);
 	int32_t *range_ann = xmalloc((t->n_ranges ? t->n_ranges : 1) * sizeof *range_ann);
-	int32_t *kernel_ann = xmalloc((t->n_kernels ? t->n_kernels : 1) * sizeof *kernel_ann);
+	int32_t *kernel_ann = big_alloc(t->n_kernels, sizeof *kernel_ann);
 	struct ann *a = NULL;
 	uint32_t *order;
 	size_t n, n_matched = 0, cap = 0;

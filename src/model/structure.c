@@ -10,6 +10,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "fusediff/bigmem.h"
 #include "structure_int.h"
 
 const char *phase_name(enum phase p)
@@ -551,7 +552,7 @@ int side_build(struct side *s, const struct trace *t, const struct classifier *c
 	memset(s, 0, sizeof *s);
 	s->t = t;
 	/* each kernel's launch event, found once for passes, modules and the stream merge */
-	launch_of = xmalloc((nk ? nk : 1) * sizeof *launch_of);
+	launch_of = big_alloc(nk, sizeof *launch_of);
 	trace_link_kernels(t, launch_of, NULL);
 	if (passes_from_annotations(t, launch_of, o ? o->pass_regex : NULL, &plan, err) < 0) {
 		free(launch_of);
@@ -593,9 +594,9 @@ int side_build(struct side *s, const struct trace *t, const struct classifier *c
 		s->order = (uint32_t *)plan.pass_of;
 		plan.pass_of = NULL;
 	} else {
-		s->order = xmalloc((nk ? nk : 1) * sizeof *s->order);
+		s->order = big_alloc(nk, sizeof *s->order);
 	}
-	s->steps = xmalloc((nk ? nk : 1) * sizeof *s->steps);
+	s->steps = big_alloc(nk, sizeof *s->steps);
 	b.s = s;
 	prim = steps_prim_codes(&s->classes);
 	b.in = (struct step_input){ t, &s->classes, &mods, prim };
