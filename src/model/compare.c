@@ -47,10 +47,20 @@ struct slot {
 	size_t n_occ, cap_occ;
 };
 
+/* A pass that ran exactly the canonical steps of a layer: slot i's occurrence in it is the step
+ * first + i (so that the usual pass costs one entry per layer, not one per step). */
+struct prun {
+	uint32_t first, pass;
+};
+
+/* The passes merged into one layer. A slot's occurrences are its own list (slot.occ), then one
+ * in each run: every pass in runs came after those in the lists. */
 struct merged_layer {
 	struct slot *slot;
 	size_t n, cap;
 	struct align_item *items; /* slot items, for the cross-side alignment */
+	struct prun *runs;
+	size_t n_runs, cap_runs;
 };
 
 /* Everything derived from the sides for one phase; rebuilt by comparison_set_phase(). */
@@ -131,6 +141,15 @@ static void slot_add(struct slot *sl, const struct side *s, uint32_t step, uint3
 		 ((struct occ){ step, pass, st->n ? step_name(s, st) : UINT32_MAX }));
 }
 
+/* Move the runs of m into the slots' own lists (before the slots change). */
+static void flush_runs(const struct side *s, struct merged_layer *m)
+{
+	for (size_t r = 0; r < m->n_runs; r++)
+		for (size_t i = 0; i < m->n; i++)
+			slot_add(&m->slot[i], s, m->runs[r].first + (uint32_t)i, m->runs[r].pass);
+	m->n_runs = 0;
+}
+
 /* Merge the steps [first, first + n) of pass p into the canonical layer m. */
 static void merge_pass(const struct side *s, struct merged_layer *m, uint32_t first, uint32_t n,
 		       uint32_t p)
@@ -145,19 +164,21 @@ static void merge_pass(const struct side *s, struct merged_layer *m, uint32_t fi
 		same = m->slot[i].first_name == step_name(s, &s->steps[first + i]) &&
 		       m->slot[i].item.cls == s->steps[first + i].cls;
 	if (same || m->n == 0) {
-		for (uint32_t i = 0; i < n; i++) {
-			if (!same) {
-				struct slot sl = { .item = step_item(s, &s->steps[first + i]),
-						   .first_name = step_name(s, &s->steps[first + i]) };
+		/* the first pass with steps (no runs yet: runs hold passes with steps) makes the
+		 * slots; it and every pass like it are a run */
+		for (uint32_t i = 0; !same && i < n; i++) {
+			struct slot sl = { .item = step_item(s, &s->steps[first + i]),
+					   .first_name = step_name(s, &s->steps[first + i]) };
 
-				VEC_PUSH(m->slot, m->n, m->cap, sl);
-			}
-			slot_add(&m->slot[i], s, first + i, p);
+			VEC_PUSH(m->slot, m->n, m->cap, sl);
 		}
+		if (n)
+			VEC_PUSH(m->runs, m->n_runs, m->cap_runs, ((struct prun){ first, p }));
 		return;
 	}
 
 	/* The pass differs from what was seen so far: align it with the canonical slots. */
+	flush_runs(s, m);
 	items = xcalloc(n + 1, sizeof *items);
 	for (uint32_t i = 0; i < n; i++)
 		items[i] = step_item(s, &s->steps[first + i]);
@@ -201,6 +222,7 @@ static void work_free(struct work *w)
 				free(w->ml[s][k].slot[i].occ);
 			free(w->ml[s][k].slot);
 			free(w->ml[s][k].items);
+			free(w->ml[s][k].runs);
 		}
 		free(w->ml[s]);
 	}
@@ -232,14 +254,44 @@ static void part_add_name(struct cmp_part *p, uint32_t name, size_t *cap, uint32
 /* Fill one side of a pair from the slots it holds; *work_pp gets the working kernels per pass.
  * Every kernel instance of the phase passes through here: what a step holds is read from the
  * step and its occurrence (its duration, its main kernel's name), and the kernels themselves
- * only for the names of the helpers of a step of several. */
+ * only for the names of the helpers of a step of several. A run's occurrence of a slot has the
+ * slot's main kernel (the pass ran the canonical steps; a step always holds a kernel). */
+struct part_acc {
+	struct cmp_part *p;
+	size_t cap_names, cap_inst, n_inst;
+	int64_t dur, work;
+	uint32_t last; /* for part_add_name() */
+};
+
+/* Add the instances of one step occurrence (main: its main kernel's name). */
+static void part_add_step(struct part_acc *a, const struct side *s, uint32_t step, uint32_t pass,
+			  uint32_t main)
+{
+	const struct step *st = &s->steps[step];
+
+	a->work += st->n_work ? st->n_work : 1;
+	a->dur += st->dur; /* the sum of its kernels' durations */
+	if (a->n_inst + st->n > a->cap_inst) {
+		a->cap_inst = a->cap_inst ? a->cap_inst * 2 : 8;
+		if (a->cap_inst < a->n_inst + st->n)
+			a->cap_inst = a->n_inst + st->n;
+		a->p->inst = xreallocarray(a->p->inst, a->cap_inst, sizeof *a->p->inst);
+	}
+	for (uint32_t i = 0; i < st->n; i++) {
+		uint32_t kernel = s->order[st->first + i];
+
+		part_add_name(a->p, st->n == 1 ? main : s->t->kernels[kernel].name, &a->cap_names,
+			      &a->last);
+		a->p->inst[a->n_inst++] = (struct cmp_instance){ kernel, pass };
+	}
+}
+
 static void fill_part(struct cmp_part *p, const struct side *s, const struct merged_layer *m,
 		      const uint32_t *slots, uint32_t n_slots, uint32_t passes, double *work_pp,
 		      uint32_t *occurrences)
 {
-	size_t cap_names = 0, cap_inst = 0, n_inst = 0;
-	int64_t dur = 0, work = 0;
-	uint32_t occ = 0, last = UINT32_MAX;
+	struct part_acc a = { .p = p, .last = UINT32_MAX };
+	uint32_t occ = 0;
 	size_t max_occ = 0; /* occurrences of the position: of its most frequent step */
 
 	memset(p, 0, sizeof *p);
@@ -250,41 +302,28 @@ static void fill_part(struct cmp_part *p, const struct side *s, const struct mer
 
 		for (size_t o = 0; o < sl->n_occ; o++)
 			if (sl->occ[o].main_name != UINT32_MAX)
-				part_add_name(p, sl->occ[o].main_name, &cap_names, &last);
+				part_add_name(p, sl->occ[o].main_name, &a.cap_names, &a.last);
+		if (m->n_runs)
+			part_add_name(p, sl->first_name, &a.cap_names, &a.last);
 	}
 	for (uint32_t k = 0; k < n_slots; k++) {
 		const struct slot *sl = &m->slot[slots[k]];
+		size_t n_occ = sl->n_occ + m->n_runs;
 
-		occ += (uint32_t)sl->n_occ;
-		if (sl->n_occ > max_occ)
-			max_occ = sl->n_occ;
-		for (size_t o = 0; o < sl->n_occ; o++) {
-			const struct step *st = &s->steps[sl->occ[o].step];
-
-			work += st->n_work ? st->n_work : 1;
-			dur += st->dur; /* the sum of its kernels' durations */
-			if (n_inst + st->n > cap_inst) {
-				cap_inst = cap_inst ? cap_inst * 2 : 8;
-				if (cap_inst < n_inst + st->n)
-					cap_inst = n_inst + st->n;
-				p->inst = xreallocarray(p->inst, cap_inst, sizeof *p->inst);
-			}
-			for (uint32_t i = 0; i < st->n; i++) {
-				uint32_t kernel = s->order[st->first + i];
-
-				part_add_name(p,
-					      st->n == 1 ? sl->occ[o].main_name
-							 : s->t->kernels[kernel].name,
-					      &cap_names, &last);
-				p->inst[n_inst++] = (struct cmp_instance){ kernel, sl->occ[o].pass };
-			}
-		}
+		occ += (uint32_t)n_occ;
+		if (n_occ > max_occ)
+			max_occ = n_occ;
+		for (size_t o = 0; o < sl->n_occ; o++)
+			part_add_step(&a, s, sl->occ[o].step, sl->occ[o].pass, sl->occ[o].main_name);
+		for (size_t r = 0; r < m->n_runs; r++)
+			part_add_step(&a, s, m->runs[r].first + slots[k], m->runs[r].pass,
+				      sl->first_name);
 	}
-	p->n_inst = (uint32_t)n_inst;
-	p->count = passes ? (double)n_inst / passes : 0;
-	p->total_ns = passes ? (double)dur / passes : 0;
-	p->avg_ns = max_occ ? (double)dur / (double)max_occ : NAN;
-	*work_pp = passes ? (double)work / passes : 0;
+	p->n_inst = (uint32_t)a.n_inst;
+	p->count = passes ? (double)a.n_inst / passes : 0;
+	p->total_ns = passes ? (double)a.dur / passes : 0;
+	p->avg_ns = max_occ ? (double)a.dur / (double)max_occ : NAN;
+	*work_pp = passes ? (double)a.work / passes : 0;
 	*occurrences = occ;
 }
 

@@ -196,7 +196,8 @@ void module_map_build(const struct trace *t, const uint32_t *launch_of, struct m
 	size_t nk = t->n_kernels ? t->n_kernels : 1, nm = 0, nd = 0, cap_d = 0;
 	struct mrange *r = xmalloc((t->n_ranges ? t->n_ranges : 1) * sizeof *r), *dn = NULL;
 	uint32_t *idx, *tmp, n_groups = 0, *dn_group;
-	/* per name id: 0 not seen yet, 1 not a module range, else 2 + its index in dn */
+	/* per name id: 0 not seen yet, 1 not a module range of interest, else 2 + its index in
+	 * dn */
 	uint32_t *name_dn = NULL;
 	int64_t best_count = 0;
 	int32_t best = -1;
@@ -206,7 +207,8 @@ void module_map_build(const struct trace *t, const uint32_t *launch_of, struct m
 	memset(m, 0, sizeof *m);
 
 	/* Module calls repeat a few hundred names (LlamaDecoderLayer_3 once per pass): each
-	 * distinct name is parsed once, and only the distinct ones are sorted by class. */
+	 * distinct name is parsed once, and only the distinct ones are sorted by class. Only
+	 * layer-like and norm classes matter below (attention, MLP, Linear calls do not). */
 	for (size_t i = 0; i < t->n_ranges; i++) {
 		const struct trace_range *tr = &t->ranges[i];
 		uint32_t d;
@@ -219,7 +221,7 @@ void module_map_build(const struct trace *t, const uint32_t *launch_of, struct m
 			size_t len;
 			const char *c = module_class(trace_str(t, tr->name), &len);
 
-			if (c) {
+			if (c && (layer_like(c, len) || norm_like(c, len))) {
 				VEC_RESERVE(dn, nd, cap_d);
 				dn[nd] = (struct mrange){ .cls = c, .len = len };
 				name_dn[tr->name] = (uint32_t)(2 + nd++);
