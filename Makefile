@@ -103,6 +103,11 @@ run: $(PROG)
 	$(PROG) $(EXAMPLE_A) $(EXAMPLE_B)
 
 # make bench [BENCH_ARGS="--reps 5 --size 1G --big 4G"]: see bench/README.md
+# make format: every C file as clang-format leaves it (tests/sh/format.sh checks it)
+.PHONY: format
+format:
+	clang-format -i $$(find src include tests bench -name '*.[ch]' ! -path 'tests/data/*')
+
 .PHONY: bench
 bench: $(PROG)
 	python3 bench/bench.py --fusediff $(PROG) $(BENCH_ARGS)

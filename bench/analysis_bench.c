@@ -126,7 +126,7 @@ int main(int argc, char **argv)
 	printf("analysis of %s (A, %zu kernels) and %s (B, %zu kernels), %d rounds, CPU time:\n",
 	       argv[1], t[0]->n_kernels, argv[2], t[1]->n_kernels, rounds);
 	for (int s = 0; s < 2; s++)
-		printf("  %c: %zu kernels, %zu passes, %zu steps\n", "AB"[s], t[s]->n_kernels,
+		printf("  %c: %zu kernels, %zu passes, %zu steps\n", "AB"[s], t[s] -> n_kernels,
 		       n_passes[s], n_steps[s]);
 	printf("  %-14s %8.1f ms\n", "rules", t_rules * 1e3);
 	printf("  %-14s %8.1f ms (structure A and B and compare)\n", "first round", all[0] * 1e3);

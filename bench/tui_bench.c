@@ -88,7 +88,10 @@ int main(int argc, char **argv)
 			part->count = m;
 			part->avg_ns = m ? part->total_ns / m : NAN;
 		}
-		p->cls = (uint8_t)c.side[0].classes.infos[c.side[0].classes.info_of[p->side[0].inst[0].kernel]].cls;
+		p->cls =
+			(uint8_t)c.side[0]
+				.classes.infos[c.side[0].classes.info_of[p->side[0].inst[0].kernel]]
+				.cls;
 		p->delta_ns = p->side[1].total_ns - p->side[0].total_ns;
 		p->ratio = cmp_ratio(p->side[0].total_ns, p->side[1].total_ns);
 		c.class_ns[0][p->cls] += p->side[0].total_ns;
@@ -113,9 +116,10 @@ int main(int argc, char **argv)
 		c.ns[0] += ly->ns[0];
 		c.ns[1] += ly->ns[1];
 		f->fused_side = SIDE_B;
-		f->fused_name = c.pairs[first + 3 < n ? first + 3 : first].side[1].n_names
-					? c.pairs[first + 3 < n ? first + 3 : first].side[1].names[0]
-					: 0;
+		f->fused_name =
+			c.pairs[first + 3 < n ? first + 3 : first].side[1].n_names
+				? c.pairs[first + 3 < n ? first + 3 : first].side[1].names[0]
+				: 0;
 		f->unfused_names = c.pairs[first + 3 < n ? first + 3 : first].side[0].names;
 		f->n_unfused = c.pairs[first + 3 < n ? first + 3 : first].side[0].n_names;
 		f->occurrences = 10;

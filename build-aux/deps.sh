@@ -5,7 +5,7 @@
 #          pkg-config, autoconf, g++ for libstdc++'s demangler). Missing ones are
 #          installed with apt-get when we run as root on Debian/Ubuntu; otherwise
 #          the exact command to run is printed and the script fails.
-#   test:  tools some tests use (tmux, mandoc, valgrind). Installed the same way
+#   test:  tools some tests use (tmux, mandoc, valgrind, clang-format). Installed the same way
 #          when possible; when not, those tests report "skipped", never "passed".
 set -u
 
@@ -32,6 +32,7 @@ else
 	have tmux || need tmux
 	have mandoc || need mandoc
 	have valgrind || need valgrind
+	have clang-format || need clang-format
 fi
 
 [ -z "$missing" ] && exit 0

@@ -9,19 +9,19 @@
 #include "fusediff/util.h"
 
 struct app_opts {
-	const char *trace[2];	   /* A and B */
-	const char *report;	   /* --report FORMAT, or NULL */
-	const char *output;	   /* -o FILE, or NULL for standard output */
-	const char *rules;	   /* --rules FILE */
-	const char *pass_regex;	   /* --pass REGEX */
-	int phase;		   /* -1: automatic; enum phase; PHASE_COUNT: all */
-	const char *label[2];	   /* --label-a, --label-b */
-	int32_t device;		   /* --device N, -1: automatic */
-	const char *theme;	   /* --theme NAME, NULL: default */
-	int no_color, no_mouse;	   /* --no-color (or NO_COLOR set), --no-mouse */
-	int headless;		   /* --headless */
-	int cols, rows;		   /* --size COLSxROWS (headless), 0: default */
-	const char *script;	   /* --script FILE (headless) */
+	const char *trace[2];	/* A and B */
+	const char *report;	/* --report FORMAT, or NULL */
+	const char *output;	/* -o FILE, or NULL for standard output */
+	const char *rules;	/* --rules FILE */
+	const char *pass_regex; /* --pass REGEX */
+	int phase;		/* -1: automatic; enum phase; PHASE_COUNT: all */
+	const char *label[2];	/* --label-a, --label-b */
+	int32_t device;		/* --device N, -1: automatic */
+	const char *theme;	/* --theme NAME, NULL: default */
+	int no_color, no_mouse; /* --no-color (or NO_COLOR set), --no-mouse */
+	int headless;		/* --headless */
+	int cols, rows;		/* --size COLSxROWS (headless), 0: default */
+	const char *script;	/* --script FILE (headless) */
 };
 
 /* Progress while loading: side 0 or 1, compressed bytes read and the file size (-1 when

@@ -46,7 +46,9 @@ static int on_progress(void *user, int64_t done, int64_t total)
 static void *load_thread(void *arg)
 {
 	struct load_job *j = arg;
-	struct trace_load_opts lo = { .device = j->device, .progress = on_progress, .progress_user = j };
+	struct trace_load_opts lo = { .device = j->device,
+				      .progress = on_progress,
+				      .progress_user = j };
 
 	j->rc = trace_load(&j->t, j->path, &lo, &j->err);
 	if (j->rc < 0) {
@@ -77,8 +79,8 @@ static void *build_thread(void *arg)
 	return NULL;
 }
 
-int app_compare(const struct app_opts *o, struct comparison **out, app_progress_fn progress, void *user,
-		struct fd_error *err)
+int app_compare(const struct app_opts *o, struct comparison **out, app_progress_fn progress,
+		void *user, struct fd_error *err)
 {
 	struct load_shared sh = { .fn = progress, .user = user };
 	struct load_job job[2];
@@ -99,7 +101,9 @@ int app_compare(const struct app_opts *o, struct comparison **out, app_progress_
 	}
 	pthread_mutex_init(&sh.mu, NULL);
 	for (int s = 0; s < 2; s++)
-		job[s] = (struct load_job){ .sh = &sh, .side = s, .path = o->trace[s], .device = o->device };
+		job[s] = (struct load_job){
+			.sh = &sh, .side = s, .path = o->trace[s], .device = o->device
+		};
 	threaded = pthread_create(&th, NULL, load_thread, &job[1]) == 0;
 	load_thread(&job[0]);
 	if (threaded)
@@ -110,8 +114,10 @@ int app_compare(const struct app_opts *o, struct comparison **out, app_progress_
 	timings_stage(&tm, "load");
 	if (job[0].rc < 0 || job[1].rc < 0) {
 		/* The load that failed by itself, A first; else both were stopped by the caller. */
-		int s = job[0].rc < 0 && !job[0].stopped ? 0 : job[1].rc < 0 && !job[1].stopped ? 1
-												 : job[0].rc < 0 ? 0 : 1;
+		int s = job[0].rc < 0 && !job[0].stopped   ? 0
+			: job[1].rc < 0 && !job[1].stopped ? 1
+			: job[0].rc < 0			   ? 0
+							   : 1;
 
 		*err = job[s].err;
 		goto fail;

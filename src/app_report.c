@@ -17,8 +17,8 @@
 /* The signals that end the program by default, whose handler removes the temporary file of
  * -o FILE before the signal takes its course; a crash too. Signals ignored when the program
  * started (nohup) stay ignored. */
-static const int cleanup_sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGALRM, SIGUSR1, SIGUSR2, SIGXCPU,
-				    SIGSEGV, SIGBUS, SIGABRT, SIGFPE, SIGILL, SIGSYS };
+static const int cleanup_sigs[] = { SIGINT,  SIGTERM, SIGHUP, SIGQUIT, SIGALRM, SIGUSR1, SIGUSR2,
+				    SIGXCPU, SIGSEGV, SIGBUS, SIGABRT, SIGFPE,	SIGILL,	 SIGSYS };
 #define N_CLEANUP_SIGS (sizeof cleanup_sigs / sizeof cleanup_sigs[0])
 
 /* The temporary file being written, for the handler (which can only reach it through a
@@ -65,7 +65,8 @@ static void block_cleanup_sigs(int how, sigset_t *old)
 }
 
 /* Write the report straight into path (a device, a FIFO: nothing to rename). */
-static int write_direct(const char *path, const struct comparison *c, enum report_format f, struct fd_error *err)
+static int write_direct(const char *path, const struct comparison *c, enum report_format f,
+			struct fd_error *err)
 {
 	FILE *out = fopen(path, "w");
 	int rc;
@@ -86,7 +87,8 @@ static int write_direct(const char *path, const struct comparison *c, enum repor
 /* Write the report to path through a temporary file that a signal or an error removes
  * (outfile.h); a path that exists and is not a regular file is written directly. Returns 0,
  * or -1 with a message in err. */
-static int write_file(const char *path, const struct comparison *c, enum report_format f, struct fd_error *err)
+static int write_file(const char *path, const struct comparison *c, enum report_format f,
+		      struct fd_error *err)
 {
 	struct sigaction old[N_CLEANUP_SIGS];
 	struct outfile of;
@@ -151,7 +153,8 @@ int app_report(const struct app_opts *o)
 	} else {
 		errno = 0;
 		if (report_write(stdout, c, (enum report_format)f) < 0) {
-			fprintf(stderr, "fusediff: write error: %s\n", strerror(errno ? errno : EIO));
+			fprintf(stderr, "fusediff: write error: %s\n",
+				strerror(errno ? errno : EIO));
 			rc = 1;
 		}
 	}

@@ -29,7 +29,8 @@ static int load(void *user)
 
 int app_tui(const struct app_opts *o)
 {
-	struct ui_screen_opts so = { o->headless, o->cols, o->rows, o->theme, o->no_color, o->no_mouse };
+	struct ui_screen_opts so = { o->headless, o->cols,     o->rows,
+				     o->theme,	  o->no_color, o->no_mouse };
 	struct load_job *job;
 	struct ui_screen *scr;
 	struct fd_error err = { { 0 } };
@@ -41,8 +42,9 @@ int app_tui(const struct app_opts *o)
 		return 2;
 	}
 	if (o->theme && ui_theme_from_name(o->theme) < 0) {
-		fprintf(stderr, "fusediff: --theme takes dark, light or mono, not '%s'\n"
-				"Try 'fusediff --help' for more information.\n",
+		fprintf(stderr,
+			"fusediff: --theme takes dark, light or mono, not '%s'\n"
+			"Try 'fusediff --help' for more information.\n",
 			o->theme);
 		return 2;
 	}
@@ -57,7 +59,8 @@ int app_tui(const struct app_opts *o)
 	rc = ui_loading(scr, job->progress, load, job, &cancelled);
 	if (cancelled) {
 		ui_screen_close(scr);
-		return cancelled == 'q' ? 0 : 128 + cancelled; /* job is left to the exiting process */
+		return cancelled == 'q' ? 0
+					: 128 + cancelled; /* job is left to the exiting process */
 	}
 	ui_progress_free(job->progress);
 	if (rc < 0) {

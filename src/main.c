@@ -36,6 +36,7 @@ enum {
 	OPT_SCRIPT,
 };
 
+/* clang-format off */
 /* Every option, once: getopt's table and --help come from here. */
 static const struct option_doc {
 	const char *name;
@@ -61,6 +62,7 @@ static const struct option_doc {
 	{ "help", 0, OPT_HELP, NULL, "show this help and exit", "Other" },
 	{ "version", 0, OPT_VERSION, NULL, "show the version and exit", NULL },
 };
+/* clang-format on */
 #define N_OPTIONS (sizeof options / sizeof options[0])
 
 /* Print text from column `indent` on, wrapped at spaces to stay within `width` columns;
@@ -91,25 +93,27 @@ static void print_wrapped(FILE *out, const char *text, int indent, int width)
 
 static void usage(FILE *out)
 {
-	fprintf(out, "usage: fusediff [options] TRACE_A TRACE_B\n"
-		     "       fusediff --report FORMAT [-o FILE] [options] TRACE_A TRACE_B\n"
-		     "       fusediff --summary TRACE\n"
-		     "\n"
-		     "Compare two PyTorch-profiler (Kineto) traces of the same model: kernels by\n"
-		     "class, layer by layer, and the places where one side fuses work the other runs\n"
-		     "as separate kernels. TRACE is a .json or .json.gz file, or - for standard input.\n"
-		     "With standard output on a terminal it opens an interactive explorer.\n");
+	fprintf(out,
+		"usage: fusediff [options] TRACE_A TRACE_B\n"
+		"       fusediff --report FORMAT [-o FILE] [options] TRACE_A TRACE_B\n"
+		"       fusediff --summary TRACE\n"
+		"\n"
+		"Compare two PyTorch-profiler (Kineto) traces of the same model: kernels by\n"
+		"class, layer by layer, and the places where one side fuses work the other runs\n"
+		"as separate kernels. TRACE is a .json or .json.gz file, or - for standard input.\n"
+		"With standard output on a terminal it opens an interactive explorer.\n");
 	for (size_t i = 0; i < N_OPTIONS; i++) {
 		char left[64];
 
 		if (options[i].group)
 			fprintf(out, "\n%s:\n", options[i].group);
 		if (options[i].val < 256)
-			snprintf(left, sizeof left, "-%c, --%s%s%s", options[i].val, options[i].name,
-				 options[i].arg ? " " : "", options[i].arg ? options[i].arg : "");
-		else
-			snprintf(left, sizeof left, "    --%s%s%s", options[i].name, options[i].arg ? " " : "",
+			snprintf(left, sizeof left, "-%c, --%s%s%s", options[i].val,
+				 options[i].name, options[i].arg ? " " : "",
 				 options[i].arg ? options[i].arg : "");
+		else
+			snprintf(left, sizeof left, "    --%s%s%s", options[i].name,
+				 options[i].arg ? " " : "", options[i].arg ? options[i].arg : "");
 		fprintf(out, "  %-26s ", left);
 		print_wrapped(out, options[i].help, 29, 80);
 	}
@@ -180,7 +184,8 @@ int main(int argc, char **argv)
 
 	setlocale(LC_CTYPE, "");
 	for (size_t i = 0; i < N_OPTIONS; i++)
-		longopts[i] = (struct option){ options[i].name, options[i].has_arg, NULL, options[i].val };
+		longopts[i] = (struct option){ options[i].name, options[i].has_arg, NULL,
+					       options[i].val };
 	memset(&longopts[N_OPTIONS], 0, sizeof longopts[N_OPTIONS]);
 	env = getenv("NO_COLOR");
 	o.no_color = env && *env;
@@ -190,75 +195,56 @@ int main(int argc, char **argv)
 		long v;
 
 		switch (c) {
-		case OPT_HELP:
-			usage(stdout);
-			return 0;
-		case OPT_VERSION:
-			printf("fusediff %s\n", PACKAGE_VERSION);
-			return 0;
+		case OPT_HELP: usage(stdout); return 0;
+		case OPT_VERSION: printf("fusediff %s\n", PACKAGE_VERSION); return 0;
 		case OPT_SUMMARY:
 			if (optarg[0] == '-' && optarg[1])
-				return usage_error("--summary needs a trace, not the option '%s'", optarg);
+				return usage_error("--summary needs a trace, not the option '%s'",
+						   optarg);
 			summary = optarg;
 			break;
 		case OPT_REPORT:
 			if (report_format_from_name(optarg) < 0)
-				return usage_error("--report takes text, md, json or csv, not '%s'", optarg);
+				return usage_error("--report takes text, md, json or csv, not '%s'",
+						   optarg);
 			o.report = optarg;
 			break;
-		case OPT_OUTPUT:
-			o.output = optarg;
-			break;
+		case OPT_OUTPUT: o.output = optarg; break;
 		case OPT_PHASE:
 			o.phase = phase_from_name(optarg);
 			if (o.phase < 0)
-				return usage_error("--phase takes prefill, decode, mixed or all, not '%s'", optarg);
+				return usage_error(
+					"--phase takes prefill, decode, mixed or all, not '%s'",
+					optarg);
 			break;
-		case OPT_PASS:
-			o.pass_regex = optarg;
-			break;
-		case OPT_RULES:
-			o.rules = optarg;
-			break;
-		case OPT_LABEL_A:
-			o.label[0] = optarg;
-			break;
-		case OPT_LABEL_B:
-			o.label[1] = optarg;
-			break;
+		case OPT_PASS: o.pass_regex = optarg; break;
+		case OPT_RULES: o.rules = optarg; break;
+		case OPT_LABEL_A: o.label[0] = optarg; break;
+		case OPT_LABEL_B: o.label[1] = optarg; break;
 		case OPT_DEVICE:
 			if (parse_int(optarg, &v) < 0 || v < 0 || v > INT32_MAX)
-				return usage_error("--device needs a device number, not '%s'", optarg);
+				return usage_error("--device needs a device number, not '%s'",
+						   optarg);
 			o.device = lo.device = (int32_t)v;
 			break;
-		case OPT_THEME:
-			o.theme = optarg;
-			break;
-		case OPT_NO_COLOR:
-			o.no_color = 1;
-			break;
-		case OPT_NO_MOUSE:
-			o.no_mouse = 1;
-			break;
-		case OPT_HEADLESS:
-			o.headless = 1;
-			break;
+		case OPT_THEME: o.theme = optarg; break;
+		case OPT_NO_COLOR: o.no_color = 1; break;
+		case OPT_NO_MOUSE: o.no_mouse = 1; break;
+		case OPT_HEADLESS: o.headless = 1; break;
 		case OPT_SIZE: {
 			int cols, rows;
 			char tail;
 
-			if (sscanf(optarg, "%dx%d%c", &cols, &rows, &tail) != 2 || cols < 1 || rows < 1 ||
-			    cols > 1000 || rows > 1000)
-				return usage_error("--size takes COLSxROWS such as 120x40, not '%s'", optarg);
+			if (sscanf(optarg, "%dx%d%c", &cols, &rows, &tail) != 2 || cols < 1 ||
+			    rows < 1 || cols > 1000 || rows > 1000)
+				return usage_error(
+					"--size takes COLSxROWS such as 120x40, not '%s'", optarg);
 			o.cols = cols;
 			o.rows = rows;
 			break;
 		}
-		case OPT_SCRIPT:
-			o.script = optarg;
-			break;
-		case ':':
-			return usage_error("option '%s' needs an argument", argv[optind - 1]);
+		case OPT_SCRIPT: o.script = optarg; break;
+		case ':': return usage_error("option '%s' needs an argument", argv[optind - 1]);
 		default:
 			if (optopt && optopt < 256) {
 				char opt[3] = { '-', (char)optopt, '\0' };
@@ -270,7 +256,8 @@ int main(int argc, char **argv)
 	}
 	if (summary) {
 		if (optind != argc)
-			return usage_error("--summary takes one trace, not also '%s'", argv[optind]);
+			return usage_error("--summary takes one trace, not also '%s'",
+					   argv[optind]);
 		return run_summary(summary, &lo, o.rules);
 	}
 	if (argc - optind != 2) {
@@ -286,7 +273,8 @@ int main(int argc, char **argv)
 	if (o.output)
 		return usage_error("%s", "-o FILE goes with --report FORMAT");
 	if (!o.headless && !isatty(STDOUT_FILENO))
-		return usage_error("%s", "standard output is not a terminal: use --report text|md|json|csv "
-					 "for a report, or run in a terminal for the explorer");
+		return usage_error(
+			"%s", "standard output is not a terminal: use --report text|md|json|csv "
+			      "for a report, or run in a terminal for the explorer");
 	return app_tui(&o);
 }

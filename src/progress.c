@@ -8,7 +8,7 @@
 
 #include "fusediff/util.h"
 
-#define DELAY_NS 200000000  /* 0.2 s before the first line */
+#define DELAY_NS  200000000 /* 0.2 s before the first line */
 #define REDRAW_NS 100000000 /* 0.1 s between redraws */
 
 static int64_t now_ns(void)
@@ -40,7 +40,8 @@ static const char *shown(const char *path)
 static void describe(char *buf, size_t cap, int64_t done, int64_t total)
 {
 	if (total > 0)
-		snprintf(buf, cap, "%3d%% of %.1f MB", (int)(done * 100 / total), (double)total / 1e6);
+		snprintf(buf, cap, "%3d%% of %.1f MB", (int)(done * 100 / total),
+			 (double)total / 1e6);
 	else
 		snprintf(buf, cap, "%.1f MB", (double)done / 1e6);
 }
@@ -54,8 +55,8 @@ static void draw(struct progress *p)
 		fprintf(stderr, "\rfusediff: loading %s: %s\033[K", shown(p->name[0]), a);
 	} else {
 		describe(b, sizeof b, p->done[1], p->total[1]);
-		fprintf(stderr, "\rfusediff: loading A %s: %s, B %s: %s\033[K", shown(p->name[0]), a,
-			shown(p->name[1]), b);
+		fprintf(stderr, "\rfusediff: loading A %s: %s, B %s: %s\033[K", shown(p->name[0]),
+			a, shown(p->name[1]), b);
 	}
 	fflush(stderr);
 	p->drawn = 1;

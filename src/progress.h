@@ -9,13 +9,13 @@
 #include <stdint.h>
 
 struct progress {
-	int on;			 /* standard error is a terminal */
-	int sides;		 /* 1 or 2 traces */
-	const char *name[2];	 /* borrowed */
+	int on;			   /* standard error is a terminal */
+	int sides;		   /* 1 or 2 traces */
+	const char *name[2];	   /* borrowed */
 	int64_t done[2], total[2]; /* compressed bytes read and file size (-1: unknown) */
-	int64_t start_ns;	 /* progress_init() */
-	int64_t last_ns;	 /* time of the last redraw */
-	int drawn;		 /* a line is on the screen */
+	int64_t start_ns;	   /* progress_init() */
+	int64_t last_ns;	   /* time of the last redraw */
+	int drawn;		   /* a line is on the screen */
 };
 
 /* Start a meter for one trace (name_b NULL) or two; the names are borrowed. */

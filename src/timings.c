@@ -22,8 +22,8 @@ static double cpu_s(void)
 
 	if (getrusage(RUSAGE_SELF, &ru) < 0)
 		return 0;
-	return (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6 + (double)ru.ru_stime.tv_sec +
-	       (double)ru.ru_stime.tv_usec / 1e6;
+	return (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6 +
+	       (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
 }
 
 void timings_start(struct timings *tm)

@@ -59,8 +59,8 @@ static inline const char *acc_name(const struct comparison *c, int s, uint32_t n
 }
 
 /* Does one of names[0..n) on side s perform the eager primitive prim? */
-static inline int acc_has_prim(const struct comparison *c, int s, const uint32_t *names,
-			       uint32_t n, const char *prim)
+static inline int acc_has_prim(const struct comparison *c, int s, const uint32_t *names, uint32_t n,
+			       const char *prim)
 {
 	for (uint32_t i = 0; i < n; i++) {
 		const struct kernel_info *ki = acc_info(&c->side[s], names[i]);
@@ -94,8 +94,8 @@ static inline void acc_assert_layers(const struct side *s, uint32_t want)
 static inline void acc_assert_passes(const struct side *s, uint32_t prefill, uint32_t decode)
 {
 	ck_assert_msg(s->phase_passes[PHASE_PREFILL] == prefill &&
-			  s->phase_passes[PHASE_DECODE] == decode &&
-			  s->phase_passes[PHASE_MIXED] == 0,
+			      s->phase_passes[PHASE_DECODE] == decode &&
+			      s->phase_passes[PHASE_MIXED] == 0,
 		      "%s: %u prefill, %u decode, %u mixed passes; want %u, %u, 0", s->t->path,
 		      s->phase_passes[PHASE_PREFILL], s->phase_passes[PHASE_DECODE],
 		      s->phase_passes[PHASE_MIXED], prefill, decode);
@@ -119,8 +119,8 @@ static inline void acc_dump_layer(const struct comparison *c, int32_t index)
 
 /* In layers 0..n_layers-1, every pair holding a GEMM or attention kernel on either side is a
  * match and in no fusion; each layer has want_gemm GEMM pairs and one attention pair. */
-static inline void acc_assert_gemm_attention_matched(const struct comparison *c,
-						     int32_t n_layers, unsigned want_gemm)
+static inline void acc_assert_gemm_attention_matched(const struct comparison *c, int32_t n_layers,
+						     unsigned want_gemm)
 {
 	for (int32_t l = 0; l < n_layers; l++) {
 		unsigned gemm = 0, attn = 0;
@@ -199,13 +199,13 @@ static inline void acc_assert_eager_vs_compiled(const struct comparison *c, int3
 			n_norm++;
 		}
 		if ((f->atoms & ATOM_BIT(ATOM_SILU)) && (f->atoms & ATOM_BIT(ATOM_MUL))) {
-			ck_assert_msg(acc_has_prim(c, 0, f->unfused_names, f->n_unfused, "silu") &&
-					  acc_has_prim(c, 0, f->unfused_names, f->n_unfused,
-						       "mul"),
-				      "SiLU-mul fusion without silu and mul: %s", f->evidence);
-			ck_assert_msg(!acc_has_class(c, 0, f->unfused_names, f->n_unfused,
-						     CLASS_GEMM),
-				      "a GEMM among the unfused kernels: %s", f->evidence);
+			ck_assert_msg(
+				acc_has_prim(c, 0, f->unfused_names, f->n_unfused, "silu") &&
+					acc_has_prim(c, 0, f->unfused_names, f->n_unfused, "mul"),
+				"SiLU-mul fusion without silu and mul: %s", f->evidence);
+			ck_assert_msg(
+				!acc_has_class(c, 0, f->unfused_names, f->n_unfused, CLASS_GEMM),
+				"a GEMM among the unfused kernels: %s", f->evidence);
 			ck_assert_uint_eq(f->occurrences, (uint32_t)n_layers);
 			ck_assert_uint_eq(f->n_layers, (uint32_t)n_layers);
 			n_act++;
@@ -244,7 +244,7 @@ static inline void acc_assert_sglang(const struct comparison *c)
 				ck_assert_uint_eq(p->side[1].n_names, 1);
 				for (int s = 0; s < 2; s++) {
 					const struct kernel_info *ki =
-					    acc_info(&c->side[s], p->side[s].names[0]);
+						acc_info(&c->side[s], p->side[s].names[0]);
 
 					ck_assert(ki->atoms & ATOM_BIT(ATOM_RMSNORM));
 				}
@@ -252,16 +252,16 @@ static inline void acc_assert_sglang(const struct comparison *c)
 			}
 			for (uint32_t j = 0; j < p->side[1].n_names; j++) {
 				const struct kernel_info *ki =
-				    acc_info(&c->side[1], p->side[1].names[j]);
+					acc_info(&c->side[1], p->side[1].names[j]);
 
 				if (ki->cls != CLASS_GEMM || !ki->aux)
 					continue;
 				/* splitKreduce: in the pair of its GEMM, against A's one GEMM */
-				ck_assert_msg(p->kind == PAIR_MATCH && p->fusion < 0 &&
-						  p->cls == CLASS_GEMM && p->side[0].n_names == 1 &&
-						  p->side[1].count == 2 && p->side[0].count == 1,
-					      "layer %d: split-K pair is %s", l,
-					      pair_kind_name(p->kind));
+				ck_assert_msg(
+					p->kind == PAIR_MATCH && p->fusion < 0 &&
+						p->cls == CLASS_GEMM && p->side[0].n_names == 1 &&
+						p->side[1].count == 2 && p->side[0].count == 1,
+					"layer %d: split-K pair is %s", l, pair_kind_name(p->kind));
 				splitk++;
 			}
 		}

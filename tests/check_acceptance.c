@@ -97,7 +97,7 @@ END_TEST
 static const struct {
 	int a, b;
 } pairs[] = {
-	{ EAGER, COMPILED }, { EAGER, MATHATTN },	  { MI300X, B300 },
+	{ EAGER, COMPILED },	    { EAGER, MATHATTN },	{ MI300X, B300 },
 	{ QWEN_MI300X, QWEN_H100 }, { BERT_MI300X, BERT_H100 },
 };
 
@@ -198,29 +198,30 @@ static int comma_locale(void)
 static int csv_round_trip(const char *csv, size_t csv_len, const char *json, size_t json_len)
 {
 	static const char script[] =
-	    "import csv, json, sys\n"
-	    "doc = json.load(open(sys.argv[2], encoding='utf-8'))\n"
-	    "tables, header = {}, None\n"
-	    "with open(sys.argv[1], newline='', encoding='utf-8') as f:\n"
-	    "    for row in csv.reader(f):\n"
-	    "        if not row:\n"
-	    "            header = None\n"
-	    "            continue\n"
-	    "        if header is None:\n"
-	    "            header = row\n"
-	    "            continue\n"
-	    "        assert len(row) == len(header), (row, header)\n"
-	    "        tables.setdefault(row[0], []).append(dict(zip(header, row)))\n"
-	    "pairs = tables['pairs']\n"
-	    "assert len(pairs) == len(doc['pairs'])\n"
-	    "names = 0\n"
-	    "for c, j in zip(pairs, doc['pairs']):\n"
-	    "    assert c['kind'] == j['kind']\n"
-	    "    for s in ('a_kernels', 'b_kernels'):\n"
-	    "        if all(ch >= ' ' and not '\\x7f' <= ch < '\\xa0' for k in j[s] for ch in k):\n"
-	    "            assert c[s] == ' | '.join(j[s]), (c[s], j[s])\n"
-	    "            names += sum(',' in k or '\"' in k for k in j[s])\n"
-	    "assert names > 0, 'no kernel name with a comma or a quote'\n";
+		"import csv, json, sys\n"
+		"doc = json.load(open(sys.argv[2], encoding='utf-8'))\n"
+		"tables, header = {}, None\n"
+		"with open(sys.argv[1], newline='', encoding='utf-8') as f:\n"
+		"    for row in csv.reader(f):\n"
+		"        if not row:\n"
+		"            header = None\n"
+		"            continue\n"
+		"        if header is None:\n"
+		"            header = row\n"
+		"            continue\n"
+		"        assert len(row) == len(header), (row, header)\n"
+		"        tables.setdefault(row[0], []).append(dict(zip(header, row)))\n"
+		"pairs = tables['pairs']\n"
+		"assert len(pairs) == len(doc['pairs'])\n"
+		"names = 0\n"
+		"for c, j in zip(pairs, doc['pairs']):\n"
+		"    assert c['kind'] == j['kind']\n"
+		"    for s in ('a_kernels', 'b_kernels'):\n"
+		"        if all(ch >= ' ' and not '\\x7f' <= ch < '\\xa0' for k in j[s] for ch in "
+		"k):\n"
+		"            assert c[s] == ' | '.join(j[s]), (c[s], j[s])\n"
+		"            names += sum(',' in k or '\"' in k for k in j[s])\n"
+		"assert names > 0, 'no kernel name with a comma or a quote'\n";
 	char dir[] = "/tmp/fusediff-acc-XXXXXX", path[3][256], cmd[1024];
 	FILE *f;
 	int rc;

@@ -15,12 +15,17 @@ static const struct align_item GEMM_KV = { CLASS_GEMM, STEP_SINGLE, 1, A(GEMM), 
 static const struct align_item GEMM_O = { CLASS_GEMM, STEP_SINGLE, 1, A(GEMM), "nvjet_256x128" };
 static const struct align_item GEMM_UP = { CLASS_GEMM, STEP_SINGLE, 1, A(GEMM), "nvjet_176x128" };
 static const struct align_item GEMM_DOWN = { CLASS_GEMM, STEP_SINGLE, 1, A(GEMM), "nvjet_256x128" };
-static const struct align_item ATTN = { CLASS_ATTENTION, STEP_SINGLE, 1, A(ATTENTION), "cudnn_sdpa" };
+static const struct align_item ATTN = { CLASS_ATTENTION, STEP_SINGLE, 1, A(ATTENTION),
+					"cudnn_sdpa" };
 static const struct align_item ROPE_RUN = { CLASS_ROPE, STEP_RUN, 6, A(ROPE), "mul" };
-static const struct align_item ROPE_TRITON = { CLASS_ROPE, STEP_SINGLE, 1, A(ROPE) | A(CAST), "triton_poi_rope" };
-static const struct align_item ADD = { CLASS_ELEMENTWISE, STEP_SINGLE, 1, A(ADD), "CUDAFunctor_add" };
-static const struct align_item NORM_RUN = { CLASS_NORM, STEP_RUN, 8, A(RMSNORM), "pow_tensor_scalar" };
-static const struct align_item ADD_NORM_TRITON = { CLASS_NORM, STEP_SINGLE, 1, A(ADD) | A(RMSNORM) | A(CAST),
+static const struct align_item ROPE_TRITON = { CLASS_ROPE, STEP_SINGLE, 1, A(ROPE) | A(CAST),
+					       "triton_poi_rope" };
+static const struct align_item ADD = { CLASS_ELEMENTWISE, STEP_SINGLE, 1, A(ADD),
+				       "CUDAFunctor_add" };
+static const struct align_item NORM_RUN = { CLASS_NORM, STEP_RUN, 8, A(RMSNORM),
+					    "pow_tensor_scalar" };
+static const struct align_item ADD_NORM_TRITON = { CLASS_NORM, STEP_SINGLE, 1,
+						   A(ADD) | A(RMSNORM) | A(CAST),
 						   "triton_red_fused_add_mean_mul_pow_rsqrt" };
 static const struct align_item SILU = { CLASS_ACTIVATION, STEP_SINGLE, 1, A(SILU), "silu_kernel" };
 static const struct align_item MUL = { CLASS_ELEMENTWISE, STEP_SINGLE, 1, A(MUL), "MulFunctor" };
@@ -81,8 +86,9 @@ static void assert_match(const struct align_layer *l, uint32_t a, uint32_t b)
 
 START_TEST(test_identical)
 {
-	const struct align_item seq[] = { NORM_RUN, GEMM_QKV, GEMM_KV, GEMM_KV, ROPE_RUN, ATTN, GEMM_O,
-					  ADD, NORM_RUN, GEMM_UP, SILU, GEMM_UP, MUL, GEMM_DOWN, ADD };
+	const struct align_item seq[] = { NORM_RUN, GEMM_QKV, GEMM_KV, GEMM_KV,	  ROPE_RUN,
+					  ATTN,	    GEMM_O,   ADD,     NORM_RUN,  GEMM_UP,
+					  SILU,	    GEMM_UP,  MUL,     GEMM_DOWN, ADD };
 	size_t n = sizeof seq / sizeof seq[0];
 	struct align_layer l;
 
@@ -98,8 +104,10 @@ END_TEST
 /* One extra kernel on one side is one gap; the later pairs do not shift. */
 START_TEST(test_extra_kernel_no_shift)
 {
-	const struct align_item a[] = { GEMM_QKV, GEMM_KV, GEMM_KV, ROPE_RUN, ATTN, GEMM_O, ADD, NORM_RUN };
-	const struct align_item b[] = { GEMM_QKV, GEMM_KV, GEMM_KV, ROPE_RUN, MEMSET, ATTN, GEMM_O, ADD, NORM_RUN };
+	const struct align_item a[] = { GEMM_QKV, GEMM_KV, GEMM_KV, ROPE_RUN,
+					ATTN,	  GEMM_O,  ADD,	    NORM_RUN };
+	const struct align_item b[] = { GEMM_QKV, GEMM_KV, GEMM_KV, ROPE_RUN, MEMSET,
+					ATTN,	  GEMM_O,  ADD,	    NORM_RUN };
 	struct align_layer l;
 
 	align_one(a, 8, b, 9, &l);
@@ -225,23 +233,32 @@ END_TEST
  * (GEMM + splitKreduce, one STEP_AUX) and paged attention (QKV + reduce) are matches. */
 START_TEST(test_sglang_layer)
 {
-	const struct align_item amd_norm = { CLASS_NORM, STEP_SINGLE, 1, A(ADD) | A(RMSNORM) | A(QUANT),
+	const struct align_item amd_norm = { CLASS_NORM, STEP_SINGLE, 1,
+					     A(ADD) | A(RMSNORM) | A(QUANT),
 					     "add_rmsnorm_quant_kernel" };
 	const struct align_item nv_norm = { CLASS_NORM, STEP_SINGLE, 1, A(ADD) | A(RMSNORM),
 					    "FusedAddRMSNormKernel" };
-	const struct align_item amd_gemm = { CLASS_GEMM, STEP_SINGLE, 1, A(GEMM), "Cijk_Alik_Bljk" };
+	const struct align_item amd_gemm = { CLASS_GEMM, STEP_SINGLE, 1, A(GEMM),
+					     "Cijk_Alik_Bljk" };
 	const struct align_item nv_gemm = { CLASS_GEMM, STEP_SINGLE, 1, A(GEMM), "nvjet_sm103" };
-	const struct align_item nv_splitk = { CLASS_GEMM, STEP_AUX, 1, A(GEMM), "nvjet_sm103_splitK" };
-	const struct align_item rope = { CLASS_ROPE, STEP_SINGLE, 1, A(ROPE), "rotary_embedding_kernel" };
-	const struct align_item kv = { CLASS_KV_WRITE, STEP_SINGLE, 1, A(KV_WRITE), "store_kvcache" };
-	const struct align_item amd_attn = { CLASS_ATTENTION, STEP_AUX, 1, A(ATTENTION), "paged_attention_ll4mi" };
-	const struct align_item nv_attn = { CLASS_ATTENTION, STEP_SINGLE, 1, A(ATTENTION), "fmhaSm100f" };
-	const struct align_item amd_act = { CLASS_ACTIVATION, STEP_SINGLE, 1, A(SILU) | A(MUL), "act_and_mul_kernel" };
-	const struct align_item nv_act = { CLASS_ACTIVATION, STEP_SINGLE, 1, A(SILU) | A(MUL), "act_and_mul_kernel" };
-	const struct align_item a[] = { amd_norm, amd_gemm, rope, kv, amd_attn, amd_gemm, amd_norm, amd_gemm,
-					amd_act, amd_gemm };
-	const struct align_item b[] = { nv_norm, nv_gemm, rope, kv, nv_attn, nv_gemm, nv_norm, nv_gemm,
-					nv_act, nv_splitk };
+	const struct align_item nv_splitk = { CLASS_GEMM, STEP_AUX, 1, A(GEMM),
+					      "nvjet_sm103_splitK" };
+	const struct align_item rope = { CLASS_ROPE, STEP_SINGLE, 1, A(ROPE),
+					 "rotary_embedding_kernel" };
+	const struct align_item kv = { CLASS_KV_WRITE, STEP_SINGLE, 1, A(KV_WRITE),
+				       "store_kvcache" };
+	const struct align_item amd_attn = { CLASS_ATTENTION, STEP_AUX, 1, A(ATTENTION),
+					     "paged_attention_ll4mi" };
+	const struct align_item nv_attn = { CLASS_ATTENTION, STEP_SINGLE, 1, A(ATTENTION),
+					    "fmhaSm100f" };
+	const struct align_item amd_act = { CLASS_ACTIVATION, STEP_SINGLE, 1, A(SILU) | A(MUL),
+					    "act_and_mul_kernel" };
+	const struct align_item nv_act = { CLASS_ACTIVATION, STEP_SINGLE, 1, A(SILU) | A(MUL),
+					   "act_and_mul_kernel" };
+	const struct align_item a[] = { amd_norm, amd_gemm, rope,     kv,      amd_attn,
+					amd_gemm, amd_norm, amd_gemm, amd_act, amd_gemm };
+	const struct align_item b[] = { nv_norm, nv_gemm, rope,	   kv,	   nv_attn,
+					nv_gemm, nv_norm, nv_gemm, nv_act, nv_splitk };
 	struct align_layer l;
 
 	align_one(a, 10, b, 10, &l);
@@ -284,8 +301,10 @@ END_TEST
  * move that would make the attention pair a fusion). */
 START_TEST(test_duplicate_is_not_fused)
 {
-	const struct align_item attn1 = { CLASS_ATTENTION, STEP_SINGLE, 1, A(ATTENTION), "paged_attention_QKV" };
-	const struct align_item attn2 = { CLASS_ATTENTION, STEP_AUX, 1, A(ATTENTION), "paged_attention_QKV" };
+	const struct align_item attn1 = { CLASS_ATTENTION, STEP_SINGLE, 1, A(ATTENTION),
+					  "paged_attention_QKV" };
+	const struct align_item attn2 = { CLASS_ATTENTION, STEP_AUX, 1, A(ATTENTION),
+					  "paged_attention_QKV" };
 	const struct align_item a[] = { GEMM_QKV, attn1, attn2, GEMM_O };
 	const struct align_item b[] = { GEMM_QKV, ATTN, GEMM_O };
 	struct align_layer l;
@@ -325,17 +344,22 @@ END_TEST
  * projections around it stay matched. */
 START_TEST(test_math_attention)
 {
-	const struct align_item cat = { CLASS_COPY, STEP_SINGLE, 1, A(COPY), "CatArrayBatchedCopy" };
-	const struct align_item copy = { CLASS_COPY, STEP_SINGLE, 1, A(COPY), "direct_copy_kernel_cuda" };
+	const struct align_item cat = { CLASS_COPY, STEP_SINGLE, 1, A(COPY),
+					"CatArrayBatchedCopy" };
+	const struct align_item copy = { CLASS_COPY, STEP_SINGLE, 1, A(COPY),
+					 "direct_copy_kernel_cuda" };
 	const struct align_item bmm = { CLASS_GEMM, STEP_AUX, 1, A(GEMM), "nvjet_bmm" };
 	const struct align_item scale = { CLASS_ELEMENTWISE, STEP_SINGLE, 1, A(MUL), "MulFunctor" };
-	const struct align_item mask = { CLASS_ELEMENTWISE, STEP_SINGLE, 1, A(ADD), "CUDAFunctor_add" };
-	const struct align_item softmax = { CLASS_REDUCE, STEP_SINGLE, 1, A(SOFTMAX), "softmax_warp_forward" };
-	const struct align_item cast = { CLASS_ELEMENTWISE, STEP_SINGLE, 1, A(CAST), "bfloat16_copy_kernel" };
+	const struct align_item mask = { CLASS_ELEMENTWISE, STEP_SINGLE, 1, A(ADD),
+					 "CUDAFunctor_add" };
+	const struct align_item softmax = { CLASS_REDUCE, STEP_SINGLE, 1, A(SOFTMAX),
+					    "softmax_warp_forward" };
+	const struct align_item cast = { CLASS_ELEMENTWISE, STEP_SINGLE, 1, A(CAST),
+					 "bfloat16_copy_kernel" };
 	struct align_item fused_attn = ATTN;
 	struct align_item a[] = { GEMM_QKV, ROPE_RUN, cat, cat, ATTN, GEMM_O };
-	const struct align_item b[] = { GEMM_QKV, ROPE_RUN, cat, cat, copy, copy, bmm, scale, mask,
-					copy, softmax, cast, bmm, copy, GEMM_O };
+	const struct align_item b[] = { GEMM_QKV, ROPE_RUN, cat,     cat,  copy, copy, bmm,   scale,
+					mask,	  copy,	    softmax, cast, bmm,	 copy, GEMM_O };
 	struct align_layer l;
 	const struct align_entry *e;
 
@@ -422,7 +446,9 @@ END_TEST
  * repeated sequence with one insertion and one deletion. */
 START_TEST(test_banded_large)
 {
-	const struct align_item unit[] = { NORM_RUN, GEMM_QKV, GEMM_KV, ROPE_RUN, ATTN, GEMM_O, ADD };
+	const struct align_item unit[] = {
+		NORM_RUN, GEMM_QKV, GEMM_KV, ROPE_RUN, ATTN, GEMM_O, ADD
+	};
 	size_t n = 7 * 700, na = 0, nb = 0;
 	struct align_item *a = malloc(n * sizeof *a), *b = malloc((n + 1) * sizeof *b);
 	struct align_layer l;

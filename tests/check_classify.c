@@ -325,13 +325,13 @@ START_TEST(test_names_and_atoms)
 	ck_assert_int_eq(atom_from_name("rmsnormx", 7), ATOM_RMSNORM);
 	ck_assert_int_eq(atom_from_name("rms", 3), -1);
 	ck_assert_str_eq(atoms_format(0, "+", buf, sizeof buf), "-");
-	ck_assert_str_eq(atoms_format(ATOM_BIT(ATOM_ADD) | ATOM_BIT(ATOM_RMSNORM) |
-					      ATOM_BIT(ATOM_QUANT),
-				      "+", buf, sizeof buf),
-			 "rmsnorm+add+quant");
-	ck_assert_str_eq(atoms_format(ATOM_BIT(ATOM_SILU) | ATOM_BIT(ATOM_MUL), ", ", buf,
-				      sizeof buf),
-			 "mul, silu");
+	ck_assert_str_eq(
+		atoms_format(ATOM_BIT(ATOM_ADD) | ATOM_BIT(ATOM_RMSNORM) | ATOM_BIT(ATOM_QUANT),
+			     "+", buf, sizeof buf),
+		"rmsnorm+add+quant");
+	ck_assert_str_eq(
+		atoms_format(ATOM_BIT(ATOM_SILU) | ATOM_BIT(ATOM_MUL), ", ", buf, sizeof buf),
+		"mul, silu");
 	/* truncation keeps whole atom names */
 	ck_assert_str_eq(atoms_format(ATOM_BIT(ATOM_ADD) | ATOM_BIT(ATOM_RMSNORM), "+", buf, 12),
 			 "rmsnorm+add");

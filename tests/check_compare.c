@@ -8,10 +8,10 @@
 #include "fusediff/compare.h"
 #include "fusediff/structure.h"
 
-#define EAGER "llama8l_eager_sdpa.json.gz"
+#define EAGER	 "llama8l_eager_sdpa.json.gz"
 #define COMPILED "llama8l_compiled_sdpa.json.gz"
-#define MI300X "tracelens_sglang_dsr1-distill-llama8b_decode_bs16_mi300x.json.gz"
-#define B300 "tracelens_sglang_dsr1-distill-llama8b_decode_bs16_b300.json.gz"
+#define MI300X	 "tracelens_sglang_dsr1-distill-llama8b_decode_bs16_mi300x.json.gz"
+#define B300	 "tracelens_sglang_dsr1-distill-llama8b_decode_bs16_b300.json.gz"
 
 struct fixture {
 	struct trace *t[2];
@@ -33,7 +33,8 @@ static void compare_files(struct fixture *fx, const char *a, const char *b, int 
 		char path[4096];
 
 		/* a bundled real trace by name, or a path in the source tree */
-		snprintf(path, sizeof path, "%s", strchr(paths[i], '/') ? test_path(paths[i]) : test_trace(paths[i]));
+		snprintf(path, sizeof path, "%s",
+			 strchr(paths[i], '/') ? test_path(paths[i]) : test_trace(paths[i]));
 		fx->t[i] = test_load(path);
 		ck_assert_msg(side_build(&s[i], fx->t[i], fx->cl, &so, &err) == 0, "%s", err.msg);
 	}
@@ -49,7 +50,8 @@ static const char *name_of(const struct comparison *c, int s, uint32_t id)
 }
 
 /* Does one of the names contain needle? */
-static int names_have(const struct comparison *c, int s, const uint32_t *names, uint32_t n, const char *needle)
+static int names_have(const struct comparison *c, int s, const uint32_t *names, uint32_t n,
+		      const char *needle)
 {
 	for (uint32_t i = 0; i < n; i++)
 		if (strstr(name_of(c, s, names[i]), needle))
@@ -73,8 +75,8 @@ static void dump_layer(const struct comparison *c, int32_t index)
 
 		if (p->layer != index)
 			continue;
-		fprintf(stderr, "  %3u %-6s %-11s A[%s%s] B[%s%s] f=%d\n", p->position, pair_kind_name(p->kind),
-			class_name(p->cls),
+		fprintf(stderr, "  %3u %-6s %-11s A[%s%s] B[%s%s] f=%d\n", p->position,
+			pair_kind_name(p->kind), class_name(p->cls),
 			p->side[0].n_names ? comparison_short_name(c, 0, p->side[0].names[0]) : "",
 			p->side[0].n_names > 1 ? " +" : "",
 			p->side[1].n_names ? comparison_short_name(c, 1, p->side[1].names[0]) : "",
@@ -85,8 +87,8 @@ static void dump_layer(const struct comparison *c, int32_t index)
 /* In layers 0..n-1, every GEMM and attention kernel of B is in a match pair and in no fusion:
  * want_gemm GEMM pairs and one attention pair per layer. With strict, A has no other GEMM or
  * attention kernel either (the MI300X trace repeats a few kernels: those stay unmatched). */
-static void assert_gemm_attention_matched(const struct comparison *c, int32_t n_layers, unsigned want_gemm,
-					  int strict)
+static void assert_gemm_attention_matched(const struct comparison *c, int32_t n_layers,
+					  unsigned want_gemm, int strict)
 {
 	for (int32_t l = 0; l < n_layers; l++) {
 		unsigned gemm = 0, attn = 0;
@@ -100,13 +102,14 @@ static void assert_gemm_attention_matched(const struct comparison *c, int32_t n_
 				continue;
 			if (p->kind != PAIR_MATCH || p->fusion >= 0)
 				dump_layer(c, l);
-			ck_assert_msg(p->kind == PAIR_MATCH, "layer %d position %u: %s %s is %s", l, p->position,
-				      class_name(p->cls),
+			ck_assert_msg(p->kind == PAIR_MATCH, "layer %d position %u: %s %s is %s", l,
+				      p->position, class_name(p->cls),
 				      p->side[0].n_names ? name_of(c, 0, p->side[0].names[0]) : "-",
 				      pair_kind_name(p->kind));
 			/* At most a partial fusion: the MI300X trace launches some kernels twice. */
 			ck_assert_msg(p->fusion < 0 || (!strict && c->fusions[p->fusion].partial),
-				      "layer %d position %u: %s pair in a fusion", l, p->position, class_name(p->cls));
+				      "layer %d position %u: %s pair in a fusion", l, p->position,
+				      class_name(p->cls));
 			gemm += p->cls == CLASS_GEMM;
 			attn += p->cls == CLASS_ATTENTION;
 		}
@@ -134,7 +137,8 @@ START_TEST(test_eager_vs_compiled)
 	/* B fuses the RMSNorm that A runs as pow, mean, rsqrt, mul. */
 	norm = fusion_with(c, SIDE_B, ATOM_BIT(ATOM_RMSNORM));
 	ck_assert_msg(norm != NULL, "no RMSNorm fusion by B");
-	ck_assert_msg(strstr(name_of(c, 1, norm->fused_name), "triton"), "fused %s", name_of(c, 1, norm->fused_name));
+	ck_assert_msg(strstr(name_of(c, 1, norm->fused_name), "triton"), "fused %s",
+		      name_of(c, 1, norm->fused_name));
 	ck_assert(names_have(c, 0, norm->unfused_names, norm->n_unfused, "pow"));
 	ck_assert(names_have(c, 0, norm->unfused_names, norm->n_unfused, "Mean"));
 	ck_assert(names_have(c, 0, norm->unfused_names, norm->n_unfused, "rsqrt"));
@@ -147,7 +151,8 @@ START_TEST(test_eager_vs_compiled)
 
 		ck_assert_int_eq(p->kind, PAIR_FUSED);
 		ck_assert(p->side[0].count >= 8);
-		ck_assert(fabs(p->side[0].avg_ns - p->side[0].total_ns) < 1e-6 * p->side[0].total_ns);
+		ck_assert(fabs(p->side[0].avg_ns - p->side[0].total_ns) <
+			  1e-6 * p->side[0].total_ns);
 		ck_assert(p->side[0].avg_ns > 4 * p->side[1].avg_ns);
 	}
 	ck_assert(norm->ns[0] > norm->ns[1]);
@@ -169,7 +174,8 @@ START_TEST(test_eager_vs_compiled)
 	for (size_t i = 0; i < c->n_pairs; i++)
 		for (int s = 0; s < 2; s++)
 			if (c->pairs[i].cls == CLASS_GEMM && c->pairs[i].side[s].n_names)
-				ck_assert_msg(!strstr(name_of(c, s, c->pairs[i].side[s].names[0]), "Memset"),
+				ck_assert_msg(!strstr(name_of(c, s, c->pairs[i].side[s].names[0]),
+						      "Memset"),
 					      "pair %zu side %d named by its memset", i, s);
 	/* Q, K, V, O, gate, up, down. */
 	assert_gemm_attention_matched(c, 8, 7, 1);
@@ -201,13 +207,15 @@ START_TEST(test_mi300x_vs_b300)
 			ck_assert_uint_le(p->side[0].n_names, 1);
 			ck_assert_uint_le(p->side[1].n_names, 1);
 			if (p->kind == PAIR_MATCH)
-				ck_assert(strstr(name_of(c, 1, p->side[1].names[0]), "RMSNorm") != NULL);
+				ck_assert(strstr(name_of(c, 1, p->side[1].names[0]), "RMSNorm") !=
+					  NULL);
 		}
 	}
 	for (size_t i = 0; i < c->n_fusions; i++) {
 		const struct cmp_fusion *f = &c->fusions[i];
 
-		ck_assert_msg(!(f->atoms & (ATOM_BIT(ATOM_ADD) | ATOM_BIT(ATOM_RMSNORM) | ATOM_BIT(ATOM_GEMM))),
+		ck_assert_msg(!(f->atoms & (ATOM_BIT(ATOM_ADD) | ATOM_BIT(ATOM_RMSNORM) |
+					    ATOM_BIT(ATOM_GEMM))),
 			      "fusion %s", f->evidence);
 	}
 	comparison_free(fx.c);
@@ -239,8 +247,9 @@ START_TEST(test_sdpa_vs_math_attention)
 		const struct cmp_pair *p = &c->pairs[i];
 
 		if (p->fusion < 0 && p->layer >= 0)
-			ck_assert_msg(p->kind == PAIR_MATCH, "layer %d position %u: %s outside the fusion",
-				      p->layer, p->position, pair_kind_name(p->kind));
+			ck_assert_msg(p->kind == PAIR_MATCH,
+				      "layer %d position %u: %s outside the fusion", p->layer,
+				      p->position, pair_kind_name(p->kind));
 	}
 	comparison_free(fx.c);
 }
@@ -255,7 +264,8 @@ START_TEST(test_partial_fusion)
 	const struct cmp_fusion *f;
 	unsigned gaps = 0;
 
-	compare_files(&fx, "tests/data/compare/down_twice.json", "tests/data/compare/down_once.json", -1);
+	compare_files(&fx, "tests/data/compare/down_twice.json",
+		      "tests/data/compare/down_once.json", -1);
 	c = fx.c;
 	ck_assert_uint_eq(c->n_layers, 6);
 	ck_assert_uint_eq(c->n_fusions, 1);
@@ -266,7 +276,8 @@ START_TEST(test_partial_fusion)
 	ck_assert_uint_eq(f->occurrences, 4);
 	ck_assert_str_eq(name_of(c, 1, f->fused_name), "nvjet_down_gemm");
 	ck_assert(fabs(f->ns[0] - 120000) < 1 && fabs(f->ns[1] - 100000) < 1);
-	ck_assert_msg(strstr(f->evidence, "launches 2 kernels (nvjet_down_gemm) where B") != NULL, "%s", f->evidence);
+	ck_assert_msg(strstr(f->evidence, "launches 2 kernels (nvjet_down_gemm) where B") != NULL,
+		      "%s", f->evidence);
 	for (size_t i = 0; i < c->n_pairs; i++) {
 		const struct cmp_pair *p = &c->pairs[i];
 
@@ -280,12 +291,14 @@ START_TEST(test_partial_fusion)
 	comparison_free(fx.c);
 
 	/* the other way round: A launches less often */
-	compare_files(&fx, "tests/data/compare/down_once.json", "tests/data/compare/down_twice.json", -1);
+	compare_files(&fx, "tests/data/compare/down_once.json",
+		      "tests/data/compare/down_twice.json", -1);
 	ck_assert_uint_eq(fx.c->n_fusions, 1);
 	ck_assert_int_eq(fx.c->fusions[0].fused_side, SIDE_A);
 	comparison_free(fx.c);
 
-	compare_files(&fx, "tests/data/compare/down_twice_in_layer_2.json", "tests/data/compare/down_once.json", -1);
+	compare_files(&fx, "tests/data/compare/down_twice_in_layer_2.json",
+		      "tests/data/compare/down_once.json", -1);
 	ck_assert_uint_eq(fx.c->n_fusions, 0);
 	comparison_free(fx.c);
 }
@@ -365,7 +378,8 @@ START_TEST(test_per_pass_totals)
 	ck_assert_uint_eq(c->passes[1], 2);
 	ck_assert_uint_gt(c->n_fusions, 0);
 	for (size_t i = 0; i < c->n_fusions; i++)
-		ck_assert_msg(c->fusions[i].fused_side == SIDE_B && !c->fusions[i].partial, "%s", c->fusions[i].evidence);
+		ck_assert_msg(c->fusions[i].fused_side == SIDE_B && !c->fusions[i].partial, "%s",
+			      c->fusions[i].evidence);
 	ck_assert_int_eq(comparison_set_phase(c, -1, &err), 0);
 	ck_assert_int_eq(c->phase, PHASE_PREFILL);
 	ck_assert_ptr_null(c->note);

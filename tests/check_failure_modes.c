@@ -17,9 +17,9 @@
 
 #include "fusediff/report.h"
 
-#define MI300X "tracelens_sglang_dsr1-distill-llama8b_decode_bs16_mi300x.json.gz"
-#define B300 "tracelens_sglang_dsr1-distill-llama8b_decode_bs16_b300.json.gz"
-#define EAGER "llama8l_eager_sdpa.json.gz"
+#define MI300X	 "tracelens_sglang_dsr1-distill-llama8b_decode_bs16_mi300x.json.gz"
+#define B300	 "tracelens_sglang_dsr1-distill-llama8b_decode_bs16_b300.json.gz"
+#define EAGER	 "llama8l_eager_sdpa.json.gz"
 #define COMPILED "llama8l_compiled_sdpa.json.gz"
 
 static struct classifier *cl;
@@ -74,7 +74,8 @@ START_TEST(test_current_annotation_names)
 		/* plain record_function names */
 		{ "prefill", "decode", { PHASE_PREFILL, PHASE_DECODE } },
 		/* the legacy form still works */
-		{ "execute_context_4(512)_generation_0(0)", "execute_context_0(0)_generation_4(4)",
+		{ "execute_context_4(512)_generation_0(0)",
+		  "execute_context_0(0)_generation_4(4)",
 		  { PHASE_PREFILL, PHASE_DECODE } },
 	};
 	struct side s;

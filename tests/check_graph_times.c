@@ -56,15 +56,15 @@ START_TEST(test_mi300x_times_back_on_their_kernels)
 			ck_assert_ptr_nonnull(strstr(trace_str(t, t->kernels[next].name),
 						     "paged_attention_ll4mi_reduce"));
 			ck_assert_ptr_nonnull(
-			    strstr(trace_str(t, t->kernels[prev].name), "store_kvcache"));
+				strstr(trace_str(t, t->kernels[prev].name), "store_kvcache"));
 			found++;
 		}
 	ck_assert_int_eq(found, 32);
 	ck_assert_uint_eq(t->n_warnings, 1);
 	ck_assert_str_eq(
-	    t->warnings[0],
-	    "the times of 356 kernels of 1 graph launch disagreed with their launch order: "
-	    "reassigned in stream order");
+		t->warnings[0],
+		"the times of 356 kernels of 1 graph launch disagreed with their launch order: "
+		"reassigned in stream order");
 	trace_free(t);
 }
 END_TEST
@@ -85,16 +85,16 @@ END_TEST
 START_TEST(test_hand_written)
 {
 	static const char doc[] =
-	    "{\"traceEvents\":["
-	    "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"a\",\"ts\":30,\"dur\":3,\"args\":{"
-	    "\"device\":0,\"stream\":7,\"correlation\":5}},"
-	    "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"b\",\"ts\":10,\"dur\":1,\"args\":{"
-	    "\"device\":0,\"stream\":7,\"correlation\":5}},"
-	    "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"c\",\"ts\":20,\"dur\":2,\"args\":{"
-	    "\"device\":0,\"stream\":7,\"correlation\":5}},"
-	    "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"other_stream\",\"ts\":1,\"dur\":1,"
-	    "\"args\":{\"device\":0,\"stream\":8,\"correlation\":5}}"
-	    "],\"hip_runtime_version\":1}";
+		"{\"traceEvents\":["
+		"{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"a\",\"ts\":30,\"dur\":3,\"args\":{"
+		"\"device\":0,\"stream\":7,\"correlation\":5}},"
+		"{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"b\",\"ts\":10,\"dur\":1,\"args\":{"
+		"\"device\":0,\"stream\":7,\"correlation\":5}},"
+		"{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"c\",\"ts\":20,\"dur\":2,\"args\":{"
+		"\"device\":0,\"stream\":7,\"correlation\":5}},"
+		"{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"other_stream\",\"ts\":1,\"dur\":1,"
+		"\"args\":{\"device\":0,\"stream\":8,\"correlation\":5}}"
+		"],\"hip_runtime_version\":1}";
 	struct trace *t;
 	struct fd_error err;
 
@@ -179,8 +179,8 @@ START_TEST(test_file_out_of_order_kept)
 {
 	static const struct gk k[] = {
 		{ "z4", 8, 14, 400, 1 }, { "z3", 8, 13, 300, 1 }, { "z2", 8, 12, 200, 1 },
-		{ "z1", 8, 11, 100, 1 }, { "a", 7, 5, 30, 3 },	 { "b", 7, 5, 10, 1 },
-		{ "c", 7, 5, 20, 2 },	 { "y2", 9, 22, 50, 1 }, { "y1", 9, 21, 40, 1 },
+		{ "z1", 8, 11, 100, 1 }, { "a", 7, 5, 30, 3 },	  { "b", 7, 5, 10, 1 },
+		{ "c", 7, 5, 20, 2 },	 { "y2", 9, 22, 50, 1 },  { "y1", 9, 21, 40, 1 },
 	};
 	struct trace *t = load_listed(k, sizeof k / sizeof k[0]);
 

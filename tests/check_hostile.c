@@ -67,7 +67,8 @@ static size_t count_ranges(const struct trace *t, enum range_kind kind, const ch
 	size_t n = 0;
 
 	for (size_t i = 0; i < t->n_ranges; i++)
-		n += t->ranges[i].kind == kind && (!name || strcmp(trace_str(t, t->ranges[i].name), name) == 0);
+		n += t->ranges[i].kind == kind &&
+		     (!name || strcmp(trace_str(t, t->ranges[i].name), name) == 0);
 	return n;
 }
 
@@ -152,9 +153,11 @@ static const struct {
 	/* json_skip() accepted the escape, the second look at the args did not: the message was "" */
 	{ "args_bad_escape.json", "line 1, column 33: invalid escape sequence in string" },
 	/* ends in a number with an exponent: strtod read past the end of the buffer */
-	{ "number_at_eof.json", "line 1, column 95: unexpected end of file (the JSON is truncated)" },
+	{ "number_at_eof.json",
+	  "line 1, column 95: unexpected end of file (the JSON is truncated)" },
 	/* each duration fits, their sum does not */
-	{ "kernel_time_overflow.json", "kernel durations add up to more than 200 years: the times are damaged" },
+	{ "kernel_time_overflow.json",
+	  "kernel durations add up to more than 200 years: the times are damaged" },
 };
 
 START_TEST(test_rejected)
@@ -198,7 +201,9 @@ START_TEST(test_times_as_strings)
 	ck_assert_int_eq(k->dur, 1000);
 	ck_assert_ptr_null(kernel_named(t, "bad_kernel"));
 	ck_assert_uint_eq(t->n_warnings, 1);
-	ck_assert_str_eq(t->warnings[0], "2 kept events had a missing, negative or unreadable ts/dur and were skipped");
+	ck_assert_str_eq(
+		t->warnings[0],
+		"2 kept events had a missing, negative or unreadable ts/dur and were skipped");
 	trace_free(t);
 }
 END_TEST
@@ -211,7 +216,9 @@ START_TEST(test_bad_durations)
 	ck_assert_ptr_nonnull(kernel_named(t, "gemm_kernel"));
 	ck_assert_int_eq(kernel_named(t, "rms_norm_kernel")->dur, 0);
 	ck_assert_uint_eq(t->n_warnings, 1);
-	ck_assert_str_eq(t->warnings[0], "17 kept events had a missing, negative or unreadable ts/dur and were skipped");
+	ck_assert_str_eq(
+		t->warnings[0],
+		"17 kept events had a missing, negative or unreadable ts/dur and were skipped");
 	trace_free(t);
 }
 END_TEST
@@ -227,7 +234,9 @@ START_TEST(test_time_overflow)
 	ck_assert_int_eq(t->kernels[1].dur, INT64_C(1152921504606846000));
 	ck_assert_int_le(t->kernels[1].start + t->kernels[1].dur, TRACE_TIME_MAX);
 	ck_assert_int_eq(trace_kernel_time(t), INT64_C(1152921504606847000));
-	ck_assert_str_eq(t->warnings[0], "4 kept events had a missing, negative or unreadable ts/dur and were skipped");
+	ck_assert_str_eq(
+		t->warnings[0],
+		"4 kept events had a missing, negative or unreadable ts/dur and were skipped");
 	trace_free(t);
 }
 END_TEST
@@ -256,8 +265,8 @@ START_TEST(test_us_to_ns_limits)
 		int overflow = 0;
 
 		ck_assert_int_eq(json_us_to_ns(raw, &ns, &overflow), 0);
-		ck_assert_msg(ns == cases[i].ns && overflow == cases[i].overflow, "%s: %lld ns, overflow %d",
-			      cases[i].text, (long long)ns, overflow);
+		ck_assert_msg(ns == cases[i].ns && overflow == cases[i].overflow,
+			      "%s: %lld ns, overflow %d", cases[i].text, (long long)ns, overflow);
 	}
 }
 END_TEST
@@ -307,7 +316,9 @@ START_TEST(test_annotations_overlap)
 		if (t->ranges[i - 1].start == t->ranges[i].start)
 			ck_assert_int_ge(t->ranges[i - 1].dur, t->ranges[i].dur);
 	}
-	ck_assert_str_eq(t->warnings[0], "3 kept events had a missing, negative or unreadable ts/dur and were skipped");
+	ck_assert_str_eq(
+		t->warnings[0],
+		"3 kept events had a missing, negative or unreadable ts/dur and were skipped");
 	ck_assert_uint_eq(t->n_kernel_events, 3);
 	trace_free(t);
 }
@@ -322,7 +333,8 @@ START_TEST(test_kernel_without_launch)
 
 	ck_assert_uint_eq(t->n_kernel_events, 3);
 	ck_assert_ptr_nonnull(trace_find_launch(t, gemm->correlation));
-	ck_assert_str_eq(trace_str(t, trace_find_op(t, gemm->external_id)->input_dims), "[[4,512],[512,512]]");
+	ck_assert_str_eq(trace_str(t, trace_find_op(t, gemm->external_id)->input_dims),
+			 "[[4,512],[512,512]]");
 	ck_assert_ptr_null(trace_find_launch(t, orphan->correlation));
 	ck_assert_ptr_null(trace_find_op(t, orphan->external_id));
 	ck_assert_int_eq(none->correlation, 0);
@@ -389,13 +401,15 @@ START_TEST(test_multi_device)
 	trace_free(t);
 
 	expect_error("multi_device.json", 3, "no GPU kernels on device 3");
-	expect_error("multi_device.json", 7, "no kernels on device 7 (kernels ran on device 0, 1, 3)");
+	expect_error("multi_device.json", 7,
+		     "no kernels on device 7 (kernels ran on device 0, 1, 3)");
 }
 END_TEST
 
 START_TEST(test_share_nothing)
 {
-	struct trace *a = load_bad("share_nothing_a.json", -1), *b = load_bad("share_nothing_b.json", -1);
+	struct trace *a = load_bad("share_nothing_a.json", -1),
+		     *b = load_bad("share_nothing_b.json", -1);
 
 	ck_assert_int_eq(a->platform, PLATFORM_NVIDIA);
 	ck_assert_int_eq(b->platform, PLATFORM_AMD);
@@ -444,7 +458,8 @@ START_TEST(test_huge_unit_from_pipe)
 
 	gen_add(&g, "{\"metadata\": [0");
 	gen_repeat(&g, ",0", 24u << 20);
-	gen_add(&g, "], \"traceEvents\": [{\"cat\": \"kernel\", \"name\": \"k\", \"ts\": 1, \"dur\": 1}]}");
+	gen_add(&g, "], \"traceEvents\": [{\"cat\": \"kernel\", \"name\": \"k\", \"ts\": 1, "
+		    "\"dur\": 1}]}");
 	ck_assert_int_eq(pipe(fd), 0);
 	pid = fork();
 	ck_assert_int_ge(pid, 0);
@@ -483,12 +498,14 @@ START_TEST(test_deep_generated)
 
 	gen_repeat(&g, "[", 1000000);
 	ck_assert_ptr_null(load_gen(&g, &err));
-	ck_assert_str_eq(err.msg, "gen.json: line 1, column 2: expected an event object in traceEvents");
+	ck_assert_str_eq(err.msg,
+			 "gen.json: line 1, column 2: expected an event object in traceEvents");
 	g.len = 0;
 	gen_add(&g, "{\"traceEvents\": [{\"cat\": \"python_function\", \"args\": ");
 	gen_repeat(&g, "{\"a\":", 1000000);
 	ck_assert_ptr_null(load_gen(&g, &err));
-	ck_assert_str_eq(err.msg, "gen.json: line 1, column 2613: nesting too deep (more than 512 levels)");
+	ck_assert_str_eq(err.msg,
+			 "gen.json: line 1, column 2613: nesting too deep (more than 512 levels)");
 	free(g.s);
 }
 END_TEST
@@ -502,8 +519,8 @@ START_TEST(test_millions_of_events)
 
 	gen_add(&g, "{\"traceEvents\":[");
 	for (int i = 0; i < 1000000; i++)
-		gen_add(&g, "%s{\"cat\":\"kernel\",\"name\":\"k%d\",\"ts\":%d,\"dur\":1},{},{},{}", i ? "," : "",
-			i % 50, i);
+		gen_add(&g, "%s{\"cat\":\"kernel\",\"name\":\"k%d\",\"ts\":%d,\"dur\":1},{},{},{}",
+			i ? "," : "", i % 50, i);
 	gen_add(&g, "]}");
 	t = load_gen(&g, &err);
 	ck_assert_msg(t != NULL, "%s", err.msg);
@@ -526,7 +543,9 @@ START_TEST(test_many_devices)
 
 	gen_add(&g, "{\"traceEvents\":[");
 	for (int i = 0; i < 300000; i++)
-		gen_add(&g, "%s{\"cat\":\"kernel\",\"name\":\"k\",\"ts\":%d,\"dur\":%d,\"args\":{\"device\":%d}}",
+		gen_add(&g,
+			"%s{\"cat\":\"kernel\",\"name\":\"k\",\"ts\":%d,\"dur\":%d,\"args\":{"
+			"\"device\":%d}}",
 			i ? "," : "", i, i == 123456 ? 5 : 1, 300000 - i);
 	gen_add(&g, "]}");
 	t = load_gen(&g, &err);
@@ -576,24 +595,30 @@ START_TEST(test_huge_device_properties)
 
 	gen_add(&g, "{\"deviceProperties\":[");
 	for (int i = 0; i < 2000; i++)
-		gen_add(&g, "%s{\"id\":%d,\"name\":\"GPU %d\",\"warpSize\":64}", i ? "," : "", i, i);
-	gen_add(&g, "],\"traceEvents\":[{\"cat\":\"kernel\",\"name\":\"k\",\"ts\":1,\"dur\":1,\"args\":{\"device\":7}}]}");
+		gen_add(&g, "%s{\"id\":%d,\"name\":\"GPU %d\",\"warpSize\":64}", i ? "," : "", i,
+			i);
+	gen_add(&g, "],\"traceEvents\":[{\"cat\":\"kernel\",\"name\":\"k\",\"ts\":1,\"dur\":1,"
+		    "\"args\":{\"device\":7}}]}");
 	t = load_gen(&g, &err);
 	ck_assert_msg(t != NULL, "%s", err.msg);
 	ck_assert_uint_eq(t->n_devices, 1024);
 	ck_assert_str_eq(trace_str(t, t->gpu_name), "GPU 7");
-	ck_assert_str_eq(t->warnings[0], "\"deviceProperties\" lists more than 1024 devices: the rest were ignored");
+	ck_assert_str_eq(
+		t->warnings[0],
+		"\"deviceProperties\" lists more than 1024 devices: the rest were ignored");
 	trace_free(t);
 
 	g.len = 0;
 	gen_add(&g, "{\"deviceProperties\":[");
 	for (int i = 0; i < 100000; i++)
 		gen_add(&g, "%s{\"id\":%d}", i ? "," : "", i);
-	gen_add(&g, "],\"traceEvents\":[{\"cat\":\"kernel\",\"name\":\"k\",\"ts\":1,\"dur\":1,\"args\":{\"device\":7}}]}");
+	gen_add(&g, "],\"traceEvents\":[{\"cat\":\"kernel\",\"name\":\"k\",\"ts\":1,\"dur\":1,"
+		    "\"args\":{\"device\":7}}]}");
 	t = load_gen(&g, &err);
 	ck_assert_msg(t != NULL, "%s", err.msg);
 	ck_assert_uint_eq(t->n_devices, 1);
-	ck_assert_str_eq(t->warnings[0], "\"deviceProperties\" is larger than 1024 KiB and was ignored");
+	ck_assert_str_eq(t->warnings[0],
+			 "\"deviceProperties\" is larger than 1024 KiB and was ignored");
 	trace_free(t);
 	free(g.s);
 }
@@ -606,13 +631,15 @@ static const struct {
 } rules_files[] = {
 	/* the rules fuzzer's first finding: out of memory inside regcomp() */
 	{ "rules_exploding_regex.rules",
-	  "line 2: bad regular expression 'y++++++++++++++++++++++++++++++++++++++.c': repetitions multiply "
+	  "line 2: bad regular expression 'y++++++++++++++++++++++++++++++++++++++.c': repetitions "
+	  "multiply "
 	  "to more than 256 copies" },
-	{ "rules_exploding_interval.rules",
-	  "line 2: bad regular expression '(x{100}){100}': repetitions multiply to more than 256 copies" },
+	{ "rules_exploding_interval.rules", "line 2: bad regular expression '(x{100}){100}': "
+					    "repetitions multiply to more than 256 copies" },
 	/* its third: a ')' that closes nothing, repeated: the guard took it for an error */
 	{ "rules_unmatched_paren.rules",
-	  "line 2: bad regular expression ')+++++++++++++++++++++++++++++': repetitions multiply to more "
+	  "line 2: bad regular expression ')+++++++++++++++++++++++++++++': repetitions multiply "
+	  "to more "
 	  "than 256 copies" },
 	{ "rules_backreference.rules",
 	  "line 1: bad regular expression '(a*)*\\1b': back-references (\\1) are not supported" },
@@ -649,15 +676,28 @@ END_TEST
 START_TEST(test_regex_guard)
 {
 	static const char *const ok[] = {
-		"^nvjet_sm[0-9]+_tst_[0-9]+x[0-9]+_[0-9]+x[0-9]+_[0-9]+x[0-9]+_[a-z]+_[a-z]+_[A-Z]+",
-		"(^|_)fmha|flash_fwd", "[[:alpha:]]+[]+]{1,3}", "(a+){128}", "((a?)*)+", "x{,}", "a{256}",
-		"[+]+[{]{2}", "\\+\\{", "(", ")", "[", "a{", ")+)*(x+)?",
+		"^nvjet_sm[0-9]+_tst_[0-9]+x[0-9]+_[0-9]+x[0-9]+_[0-9]+x[0-9]+_[a-z]+_[a-z]+_[A-Z]"
+		"+",
+		"(^|_)fmha|flash_fwd",
+		"[[:alpha:]]+[]+]{1,3}",
+		"(a+){128}",
+		"((a?)*)+",
+		"x{,}",
+		"a{256}",
+		"[+]+[{]{2}",
+		"\\+\\{",
+		"(",
+		")",
+		"[",
+		"a{",
+		")+)*(x+)?",
 	};
 	static const struct {
 		const char *pattern, *why;
 	} refused[] = {
 		{ "y+++++++++", "repetitions multiply to more than 256 copies" },
-		{ "((((((((((a+)+)+)+)+)+)+)+)+)+)", "repetitions multiply to more than 256 copies" },
+		{ "((((((((((a+)+)+)+)+)+)+)+)+)+)",
+		  "repetitions multiply to more than 256 copies" },
 		{ "(a{16}){17}", "repetitions multiply to more than 256 copies" },
 		{ "a{257}", "repetitions multiply to more than 256 copies" },
 		{ "a{1,99999999999999999999}", "repetitions multiply to more than 256 copies" },
@@ -671,7 +711,8 @@ START_TEST(test_regex_guard)
 	for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++)
 		ck_assert_msg(regex_guard(ok[i], msg, sizeof msg) == 0, "%s: %s", ok[i], msg);
 	for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
-		ck_assert_msg(regex_guard(refused[i].pattern, msg, sizeof msg) == -1, "%s", refused[i].pattern);
+		ck_assert_msg(regex_guard(refused[i].pattern, msg, sizeof msg) == -1, "%s",
+			      refused[i].pattern);
 		ck_assert_str_eq(msg, refused[i].why);
 	}
 	memset(deep, '(', 100);

@@ -133,7 +133,8 @@ START_TEST(test_gzip_truncated)
 	struct result r = drain(open_file(path));
 
 	ck_assert_int_eq(r.rc, -1);
-	ck_assert_str_eq(r.msg, "truncated gzip data: the compressed stream ends after 16722 bytes");
+	ck_assert_str_eq(r.msg,
+			 "truncated gzip data: the compressed stream ends after 16722 bytes");
 	ck_assert_uint_gt(r.len, 0); /* what came before the damage is delivered first */
 	free(r.data);
 	check_same(path);

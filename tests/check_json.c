@@ -6,7 +6,8 @@
 
 /* Parse the string value at the start of doc[0..len) with the window cut at every length;
  * every cut short of the closing quote asks for more, the full window gives want. */
-static void check_string(const char *doc, size_t len, const char *want, size_t want_len, size_t consumed)
+static void check_string(const char *doc, size_t len, const char *want, size_t want_len,
+			 size_t consumed)
 {
 	struct json_buf buf = { 0 };
 
@@ -45,16 +46,14 @@ START_TEST(test_string_every_offset)
 		for (int i = 0; i < off; i++)
 			doc[n++] = want[w++] = (char)('a' + i % 26);
 		switch (_i) {
-		case 0: /* plain */
-			break;
-		case 1: /* \" */
-			memcpy(doc + n, "\\\"", 2), n += 2, want[w++] = '"';
-			break;
+		case 0: /* plain */ break;
+		case 1: /* \" */ memcpy(doc + n, "\\\"", 2), n += 2, want[w++] = '"'; break;
 		case 2: /* \\ just before the closing quote */
 			memcpy(doc + n, "\\\\", 2), n += 2, want[w++] = '\\';
 			break;
 		case 3: /* \u00e9 */
-			memcpy(doc + n, "\\u00e9", 6), n += 6, want[w++] = '\xc3', want[w++] = '\xa9';
+			memcpy(doc + n, "\\u00e9", 6), n += 6, want[w++] = '\xc3',
+							       want[w++] = '\xa9';
 			break;
 		case 4: /* \\ then \" then more */
 			memcpy(doc + n, "\\\\\\\"xyz", 7), n += 7;
@@ -85,7 +84,8 @@ END_TEST
 /* Whitespace of every kind and length before a token. */
 START_TEST(test_peek_whitespace)
 {
-	static const char *const docs[] = { "x", " x", "\n    x", "\t\r\n x", "                         x" };
+	static const char *const docs[] = { "x", " x", "\n    x", "\t\r\n x",
+					    "                         x" };
 
 	for (size_t i = 0; i < sizeof docs / sizeof docs[0]; i++) {
 		struct json_cur c = { docs[i], docs[i] + strlen(docs[i]), 1, NULL, NULL };
@@ -102,10 +102,10 @@ END_TEST
  * the same results either way. */
 static const struct {
 	const char *text;
-	int ok_int;	 /* json_to_int64 succeeds */
-	int64_t i;	 /* its value */
-	int ok_ns;	 /* json_us_to_ns succeeds */
-	int64_t ns;	 /* its value */
+	int ok_int;		       /* json_to_int64 succeeds */
+	int64_t i;		       /* its value */
+	int ok_ns;		       /* json_us_to_ns succeeds */
+	int64_t ns;		       /* its value */
 	int int_overflow, ns_overflow; /* saturated */
 } numbers[] = {
 	{ "0", 1, 0, 1, 0, 0, 0 },
@@ -161,14 +161,16 @@ START_TEST(test_number_conversions)
 	}
 	/* not at the end of the input, digits might go on */
 	c = (struct json_cur){ raw.s, raw.s + raw.len, 0, NULL, NULL };
-	ck_assert_int_eq(json_number_us_to_ns(&c, &v, &overflow, &conv), numbers[_i].ok_ns ? JSON_MORE : JSON_OK);
+	ck_assert_int_eq(json_number_us_to_ns(&c, &v, &overflow, &conv),
+			 numbers[_i].ok_ns ? JSON_MORE : JSON_OK);
 }
 END_TEST
 
 /* Text that is not one number converts to nothing; a bad token is an error at its place. */
 START_TEST(test_number_rejects)
 {
-	static const char *const not_numbers[] = { "", "-", ".5", "5.", "1.2.3", "1e", "1x", " 1", "1 ", "0x10" };
+	static const char *const not_numbers[] = { "",	 "-",  ".5", "5.", "1.2.3",
+						   "1e", "1x", " 1", "1 ", "0x10" };
 	static const char bad[] = "1.x";
 	struct json_cur c = { bad, bad + 3, 1, NULL, NULL };
 	int64_t v;

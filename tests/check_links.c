@@ -21,7 +21,7 @@ static void check_links(const struct trace *t)
 	for (size_t i = 0; i < t->n_kernels; i++) {
 		const struct trace_kernel *k = &t->kernels[i];
 		const struct trace_launch *l =
-		    k->correlation ? trace_find_launch(t, k->correlation) : NULL;
+			k->correlation ? trace_find_launch(t, k->correlation) : NULL;
 		const struct trace_op *o = k->external_id ? trace_find_op(t, k->external_id) : NULL;
 
 		ck_assert_msg(launch_of[i] == (l ? (uint32_t)(l - t->launches) : UINT32_MAX),

@@ -51,8 +51,10 @@ START_TEST(test_line_numbers_after_refills)
 	put(&b, "{\n  \"traceEvents\": [\n");
 	for (int i = 0; i < n; i++)
 		put(&b,
-		    "  {\n    \"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"gemm_%d\", \"pid\": 0, \"tid\": 7,\n"
-		    "    \"ts\": %d.5, \"dur\": 2.25,\n    \"args\": {\n      \"device\": 0, \"stream\": 7, "
+		    "  {\n    \"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"gemm_%d\", \"pid\": "
+		    "0, \"tid\": 7,\n"
+		    "    \"ts\": %d.5, \"dur\": 2.25,\n    \"args\": {\n      \"device\": 0, "
+		    "\"stream\": 7, "
 		    "\"correlation\": %d\n    }\n  },\n",
 		    i % 50, 1000 + i * 10, i + 1);
 	/* the comma is missing before "cat" */
@@ -65,7 +67,8 @@ START_TEST(test_line_numbers_after_refills)
 		col--;
 	col = bad - col + 1;
 	ck_assert_int_eq(trace_load_mem(&t, "big.json", b.s, b.len, NULL, &err), -1);
-	snprintf(want, sizeof want, "big.json: line %zu, column %zu: expected ',' or '}' in object", line, col);
+	snprintf(want, sizeof want, "big.json: line %zu, column %zu: expected ',' or '}' in object",
+		 line, col);
 	ck_assert_str_eq(err.msg, want);
 	free(b.s);
 }
@@ -84,11 +87,15 @@ START_TEST(test_many_categories)
 	for (int r = 0; r < rounds; r++)
 		for (int c = 0; c <= ncat; c++) {
 			if (c == ncat)
-				put(&b, "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"k%d\",\"ts\":%d,\"dur\":1,"
-					"\"args\":{\"device\":0,\"correlation\":%d}},",
+				put(&b,
+				    "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"k%d\",\"ts\":%d,"
+				    "\"dur\":1,"
+				    "\"args\":{\"device\":0,\"correlation\":%d}},",
 				    r % 3, r * 100 + c, r + 1);
 			else
-				put(&b, "{\"ph\":\"X\",\"cat\":\"made_up_%d\",\"name\":\"x\",\"ts\":%d,\"dur\":1,\"args\":{}},",
+				put(&b,
+				    "{\"ph\":\"X\",\"cat\":\"made_up_%d\",\"name\":\"x\",\"ts\":%d,"
+				    "\"dur\":1,\"args\":{}},",
 				    c, r * 100 + c);
 		}
 	put(&b, "{\"ph\":\"i\",\"name\":\"end\",\"ts\":0}]}");
@@ -160,17 +167,23 @@ START_TEST(test_lookup_skewed_ids)
 	ids[n++] = INT64_MAX - 2;
 	ids[n++] = INT64_MAX;
 	ids[n++] = INT64_MIN + 1;
-	put(&b, "{\"traceEvents\":[{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"k\",\"ts\":1,\"dur\":1,"
-		"\"args\":{\"device\":0,\"correlation\":1}}");
+	put(&b,
+	    "{\"traceEvents\":[{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"k\",\"ts\":1,\"dur\":1,"
+	    "\"args\":{\"device\":0,\"correlation\":1}}");
 	for (size_t i = 0; i < n; i++)
-		put(&b, ",{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaLaunchKernel\",\"ts\":%zu,"
-			"\"dur\":1,\"args\":{\"correlation\":%lld}}", i, (long long)ids[i]);
+		put(&b,
+		    ",{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaLaunchKernel\",\"ts\":%"
+		    "zu,"
+		    "\"dur\":1,\"args\":{\"correlation\":%lld}}",
+		    i, (long long)ids[i]);
 	put(&b, "]}");
 	ck_assert_int_eq(trace_load_mem(&t, "ids.json", b.s, b.len, NULL, &err), 0);
 	ck_assert_uint_eq(t->n_launches, n);
 	for (size_t i = 0; i < n; i++)
 		for (int64_t d = -1; d <= 1; d++) {
-			int64_t q = ids[i] + (d < 0 && ids[i] == INT64_MIN + 1 ? 0 : d > 0 && ids[i] == INT64_MAX ? 0 : d);
+			int64_t q = ids[i] + (d < 0 && ids[i] == INT64_MIN + 1 ? 0
+					      : d > 0 && ids[i] == INT64_MAX   ? 0
+									       : d);
 			const struct trace_launch *want = NULL;
 
 			for (size_t k = 0; k < t->n_launches && !want; k++)

@@ -76,7 +76,8 @@ static const char *listing(void)
 
 	buf[0] = '\0';
 	for (int i = 0; i < n; i++) {
-		if (names[i]->d_name[0] != '.' || strncmp(names[i]->d_name, ".fusediff-", 10) == 0) {
+		if (names[i]->d_name[0] != '.' ||
+		    strncmp(names[i]->d_name, ".fusediff-", 10) == 0) {
 			if (buf[0])
 				strncat(buf, " ", sizeof buf - strlen(buf) - 1);
 			strncat(buf, names[i]->d_name, sizeof buf - strlen(buf) - 1);

@@ -12,14 +12,16 @@
 #include "fusediff/text.h"
 #include "src/model/report_int.h"
 
-static struct comparison *compare_labelled(const char *a, const char *b, const char *la, const char *lb);
+static struct comparison *compare_labelled(const char *a, const char *b, const char *la,
+					   const char *lb);
 
 static struct comparison *compare_paths(const char *a, const char *b)
 {
 	return compare_labelled(a, b, NULL, NULL);
 }
 
-static struct comparison *compare_labelled(const char *a, const char *b, const char *la, const char *lb)
+static struct comparison *compare_labelled(const char *a, const char *b, const char *la,
+					   const char *lb)
 {
 	struct classifier *cl;
 	struct fd_error err = { { 0 } };
@@ -84,7 +86,8 @@ static void assert_terminal_safe(const char *s, size_t len)
 
 		ck_assert_msg(ch >= 0x20 || ch == '\n', "control byte 0x%02x at %zu", ch, i);
 		ck_assert_msg(ch != 0x7f, "DEL at %zu", i);
-		ck_assert_msg(!(ch == 0xc2 && i + 1 < len && (unsigned char)s[i + 1] < 0xa0), "C1 control at %zu", i);
+		ck_assert_msg(!(ch == 0xc2 && i + 1 < len && (unsigned char)s[i + 1] < 0xa0),
+			      "C1 control at %zu", i);
 	}
 }
 
@@ -127,7 +130,8 @@ static void remove_locale_dir(void)
  * can be had. */
 static int comma_locale(void)
 {
-	static const char *const installed[] = { "de_DE.UTF-8", "de_DE.utf8", "fr_FR.UTF-8", "nl_NL.UTF-8" };
+	static const char *const installed[] = { "de_DE.UTF-8", "de_DE.utf8", "fr_FR.UTF-8",
+						 "nl_NL.UTF-8" };
 	static int made = -1;
 	char cmd[512];
 
@@ -138,7 +142,9 @@ static int comma_locale(void)
 		made = 0;
 		if (mkdtemp(locale_dir)) {
 			atexit(remove_locale_dir);
-			snprintf(cmd, sizeof cmd, "localedef -i de_DE -f ISO-8859-1 %s/de_DE >/dev/null 2>&1", locale_dir);
+			snprintf(cmd, sizeof cmd,
+				 "localedef -i de_DE -f ISO-8859-1 %s/de_DE >/dev/null 2>&1",
+				 locale_dir);
 			made = system(cmd) == 0;
 			setenv("LOCPATH", locale_dir, 1);
 		}
@@ -171,8 +177,8 @@ START_TEST(test_json_hostile_names)
 	struct json_cur cur = { .p = s, .end = s + len, .at_eof = 1 };
 
 	/* valid JSON, valid UTF-8, and nothing after the document */
-	ck_assert_msg(json_skip(&cur) == JSON_OK, "invalid JSON: %s at byte %td", cur.err_msg ? cur.err_msg : "?",
-		      cur.err_at ? cur.err_at - s : -1);
+	ck_assert_msg(json_skip(&cur) == JSON_OK, "invalid JSON: %s at byte %td",
+		      cur.err_msg ? cur.err_msg : "?", cur.err_at ? cur.err_at - s : -1);
 	ck_assert_int_eq(json_peek(&cur), -1);
 	assert_valid_utf8(s, len);
 	ck_assert_ptr_nonnull(strstr(s, "\"schema_version\": 1"));
@@ -198,10 +204,12 @@ START_TEST(test_csv_quoting)
 	char *s = render(c, REPORT_CSV, &len);
 
 	assert_terminal_safe(s, len);
-	ck_assert_ptr_nonnull(strstr(s, ",\"gemm_kernel<cutlass::half_t, 128, 64>(float, \"\"quoted\"\", a\\b)\","));
+	ck_assert_ptr_nonnull(strstr(
+		s, ",\"gemm_kernel<cutlass::half_t, 128, 64>(float, \"\"quoted\"\", a\\b)\","));
 	ck_assert_ptr_nonnull(strstr(s, ",\"rms_norm_kernel, with comma\","));
 	ck_assert_ptr_nonnull(strstr(s, ",newline\\nname\\ttab,"));
-	ck_assert_ptr_nonnull(strstr(s, "\ntable,layer,position,kind,class,atoms,a_kernels,b_kernels,"));
+	ck_assert_ptr_nonnull(
+		strstr(s, "\ntable,layer,position,kind,class,atoms,a_kernels,b_kernels,"));
 	/* the undefined ratio is an empty field */
 	ck_assert_ptr_nonnull(strstr(s, ",0,4,0,4,4,,\n"));
 	free(s);
@@ -236,7 +244,8 @@ START_TEST(test_deterministic)
 
 	for (int f = REPORT_TEXT; f <= REPORT_CSV; f++) {
 		size_t l1, l2, l3;
-		char *s1 = render(c, (enum report_format)f, &l1), *s2 = render(d, (enum report_format)f, &l2), *s3;
+		char *s1 = render(c, (enum report_format)f, &l1),
+		     *s2 = render(d, (enum report_format)f, &l2), *s3;
 
 		comma_locale();
 		s3 = render(c, (enum report_format)f, &l3);
@@ -261,7 +270,8 @@ START_TEST(test_text_fusions_first)
 					     test_trace("llama8l_compiled_sdpa.json.gz"));
 	size_t len;
 	char *s = render(c, REPORT_TEXT, &len);
-	const char *fus = strstr(s, "Fusion differences ("), *top = strstr(s, "Largest differences");
+	const char *fus = strstr(s, "Fusion differences ("),
+		   *top = strstr(s, "Largest differences");
 
 	ck_assert_ptr_nonnull(fus);
 	ck_assert_ptr_nonnull(top);
@@ -287,7 +297,8 @@ START_TEST(test_user_labels)
 	char *s;
 
 	snprintf(a, sizeof a, "%s", test_path("tests/data/report/names_a.json"));
-	c = compare_labelled(a, test_path("tests/data/report/names_b.json"), "MI300X \"rocm\"\x1b[2J", "H100, cuda");
+	c = compare_labelled(a, test_path("tests/data/report/names_b.json"),
+			     "MI300X \"rocm\"\x1b[2J", "H100, cuda");
 	s = render(c, REPORT_TEXT, &len);
 	assert_terminal_safe(s, len);
 	ck_assert_ptr_nonnull(strstr(s, "fusediff: MI300X \"rocm\"\\e[2J vs H100, cuda\n"));

@@ -216,8 +216,8 @@ START_TEST(test_pass_sources)
 	ck_assert_str_eq(f.s.pass_source,
 			 "gpu_user_annotation 'execute_16_context_0(sq0sk0sqsq0sqsk0...'");
 	ck_assert_str_eq(
-	    trace_str(f.t, f.s.passes[0].name),
-	    "execute_16_context_0(sq0sk0sqsq0sqsk0)_generation_16(sq16sk8209sqsq16sqsk8209)");
+		trace_str(f.t, f.s.passes[0].name),
+		"execute_16_context_0(sq0sk0sqsq0sqsk0)_generation_16(sq16sk8209sqsq16sqsk8209)");
 	/* both streams' kernels of the step are in the pass */
 	{
 		int streams[2] = { 0, 0 };
@@ -276,7 +276,7 @@ START_TEST(test_cut_rule)
 			} else {
 				/* eager: the residual add, then the RMSNorm run */
 				ck_assert_msg(first->cls == CLASS_ELEMENTWISE &&
-						  first->atoms == ATOM_BIT(ATOM_ADD),
+						      first->atoms == ATOM_BIT(ATOM_ADD),
 					      "%s pass %zu layer %d starts with %s", files[_i], p,
 					      ly->index, class_name(first->cls));
 				ck_assert_uint_eq(first[1].cls, CLASS_NORM);
@@ -348,7 +348,7 @@ START_TEST(test_eager_runs)
 					ck_assert_uint_eq(st->n, 8);
 					ck_assert_uint_eq(st->n_work, 8);
 					ck_assert_uint_eq(st->atoms, ATOM_BIT(ATOM_RMSNORM) |
-									 ATOM_BIT(ATOM_CAST));
+									     ATOM_BIT(ATOM_CAST));
 					norms++;
 				}
 				if (st->cls == CLASS_ROPE) {
@@ -411,15 +411,15 @@ START_TEST(test_aux_steps)
 
 		if (strstr(main_name(&f.s, st), "paged_attention_ll4mi_reduce"))
 			ck_assert_msg(
-			    !strstr(kname(&f.s, st->first - 1), "paged_attention_ll4mi_QKV"),
-			    "a reduce after its QKV kernel is a step of its own");
+				!strstr(kname(&f.s, st->first - 1), "paged_attention_ll4mi_QKV"),
+				"a reduce after its QKV kernel is a step of its own");
 		if (st->kind == STEP_AUX && st->cls == CLASS_ATTENTION) {
 			ck_assert_uint_eq(st->n, 2);
 			ck_assert_uint_eq(st->n_work, 1);
 			ck_assert_ptr_nonnull(
-			    strstr(main_name(&f.s, st), "paged_attention_ll4mi_QKV"));
+				strstr(main_name(&f.s, st), "paged_attention_ll4mi_QKV"));
 			ck_assert_ptr_nonnull(
-			    strstr(kname(&f.s, st->first + 1), "paged_attention_ll4mi_reduce"));
+				strstr(kname(&f.s, st->first + 1), "paged_attention_ll4mi_reduce"));
 			n++;
 		}
 	}
@@ -729,8 +729,8 @@ END_TEST
  * stream's elementwise kernel that the GPU ran during layer 2 is in the epilogue. */
 START_TEST(test_sglang_layers_alike)
 {
-	static const uint8_t want[] = { CLASS_NORM,	CLASS_GEMM,	 CLASS_ROPE, CLASS_KV_WRITE,
-					CLASS_ATTENTION, CLASS_GEMM,	 CLASS_NORM, CLASS_GEMM,
+	static const uint8_t want[] = { CLASS_NORM,	  CLASS_GEMM, CLASS_ROPE, CLASS_KV_WRITE,
+					CLASS_ATTENTION,  CLASS_GEMM, CLASS_NORM, CLASS_GEMM,
 					CLASS_ACTIVATION, CLASS_GEMM };
 	static const char *const files[] = {
 		"tracelens_sglang_dsr1-distill-llama8b_decode_bs16_mi300x.json.gz",

@@ -16,20 +16,21 @@ struct krow {
 };
 
 static const struct krow rows[] = {
-	{ "gemm_qkv", 5, 0, 0 },		/* 0 */
+	{ "gemm_qkv", 5, 0, 0 },		  /* 0 */
 	{ "triton_fused_add_rmsnorm", -7, 1, 1 }, /* 1: group 1..3 */
-	{ "pow, mean", 0, 1, 1 },		/* 2 */
-	{ "rsqrt \"kernel\"", 0, 1, 1 },	/* 3 */
-	{ "flash_fwd", 2, 4, 0 },		/* 4 */
-	{ "silu", NAN, 5, 0 },			/* 5 */
-	{ "gemm_o", 5, 6, 0 },			/* 6: same delta as row 0 */
+	{ "pow, mean", 0, 1, 1 },		  /* 2 */
+	{ "rsqrt \"kernel\"", 0, 1, 1 },	  /* 3 */
+	{ "flash_fwd", 2, 4, 0 },		  /* 4 */
+	{ "silu", NAN, 5, 0 },			  /* 5 */
+	{ "gemm_o", 5, 6, 0 },			  /* 6: same delta as row 0 */
 };
 #define N_ROWS (sizeof rows / sizeof rows[0])
 
 enum { COL_NAME, COL_DELTA, COL_ABS, N_COLS };
 
 static const struct table_column cols[N_COLS] = {
-	[COL_NAME] = { "Kernel", 10, 1, 0, TABLE_LEFT, TABLE_COL_TEXT | TABLE_COL_SEARCH | TABLE_COL_SCROLL },
+	[COL_NAME] = { "Kernel", 10, 1, 0, TABLE_LEFT,
+		       TABLE_COL_TEXT | TABLE_COL_SEARCH | TABLE_COL_SCROLL },
 	[COL_DELTA] = { "Delta", 8, 0, 1, TABLE_RIGHT, 0 },
 	[COL_ABS] = { "|Delta|", 8, 0, 2, TABLE_RIGHT, 0 },
 };
@@ -40,7 +41,8 @@ static void cell(void *ctx, uint32_t r, int c, struct table_cell *out)
 	if (c == COL_NAME)
 		out->text = rows[r].name;
 	else
-		snprintf(out->buf, out->cap, "%g", c == COL_DELTA ? rows[r].delta : fabs(rows[r].delta));
+		snprintf(out->buf, out->cap, "%g",
+			 c == COL_DELTA ? rows[r].delta : fabs(rows[r].delta));
 }
 
 static void key(void *ctx, uint32_t r, int c, struct table_key *out)
@@ -260,8 +262,9 @@ START_TEST(test_layout)
 	ck_assert_int_eq(l.w[0], 12);
 	/* columns that cannot be dropped: the flexible one shrinks so the number stays whole */
 	{
-		static const struct table_column two[] = { { "Name", 20, 1, 0, TABLE_LEFT, TABLE_COL_TEXT },
-							    { "Num", 8, 0, 0, TABLE_RIGHT, 0 } };
+		static const struct table_column two[] = { { "Name", 20, 1, 0, TABLE_LEFT,
+							     TABLE_COL_TEXT },
+							   { "Num", 8, 0, 0, TABLE_RIGHT, 0 } };
 
 		table_layout(two, 2, 20, &l);
 		ck_assert_int_eq(l.n, 2);

@@ -14,10 +14,14 @@ static const struct {
 	{ "llama8l_compiled_sdpa.json.gz", 241, PLATFORM_NVIDIA, "NVIDIA H200" },
 	{ "llama8l_eager_mathattn.json.gz", 7648, PLATFORM_NVIDIA, "NVIDIA H200" },
 	{ "moe6l_eager_sdpa.json.gz", 5210, PLATFORM_NVIDIA, "NVIDIA H200" },
-	{ "tracelens_sglang_dsr1-distill-llama8b_decode_bs16_mi300x.json.gz", 386, PLATFORM_AMD, "AMD Instinct MI300X" },
-	{ "tracelens_sglang_dsr1-distill-llama8b_decode_bs16_b300.json.gz", 393, PLATFORM_NVIDIA, "NVIDIA B300 SXM6 AC" },
-	{ "tracelens_qwen1.5-0.5b_hf_mi300x.json.gz", 1516, PLATFORM_AMD, "AMD Instinct MI300X VF" },
-	{ "tracelens_qwen1.5-0.5b_hf_h100.json.gz", 1465, PLATFORM_NVIDIA, "NVIDIA H100 80GB HBM3" },
+	{ "tracelens_sglang_dsr1-distill-llama8b_decode_bs16_mi300x.json.gz", 386, PLATFORM_AMD,
+	  "AMD Instinct MI300X" },
+	{ "tracelens_sglang_dsr1-distill-llama8b_decode_bs16_b300.json.gz", 393, PLATFORM_NVIDIA,
+	  "NVIDIA B300 SXM6 AC" },
+	{ "tracelens_qwen1.5-0.5b_hf_mi300x.json.gz", 1516, PLATFORM_AMD,
+	  "AMD Instinct MI300X VF" },
+	{ "tracelens_qwen1.5-0.5b_hf_h100.json.gz", 1465, PLATFORM_NVIDIA,
+	  "NVIDIA H100 80GB HBM3" },
 	{ "tracelens_bert-small_hf_mi300x.json.gz", 60, PLATFORM_AMD, NULL },
 	{ "tracelens_bert-small_hf_h100.json.gz", 60, PLATFORM_NVIDIA, NULL },
 };
@@ -45,7 +49,8 @@ START_TEST(test_large_shared_trace)
 	struct trace *t;
 
 	if (!p) {
-		fprintf(stderr, "llama3_8b_shape trace not found next to the checkout: not checked\n");
+		fprintf(stderr,
+			"llama3_8b_shape trace not found next to the checkout: not checked\n");
 		return;
 	}
 	t = test_load(p);
@@ -88,17 +93,22 @@ END_TEST
 static const struct {
 	const char *file, *msg;
 } bad[] = {
-	{ "truncated.json", "line 6, column 165: unexpected end of file inside a string (the JSON is truncated)" },
-	{ "truncated.json.gz", "truncated gzip data: the compressed stream ends after 16722 bytes" },
+	{ "truncated.json",
+	  "line 6, column 165: unexpected end of file inside a string (the JSON is truncated)" },
+	{ "truncated.json.gz",
+	  "truncated gzip data: the compressed stream ends after 16722 bytes" },
 	{ "empty.json", "empty file" },
 	{ "not_json.json", "line 1, column 1: not JSON: expected '{' at the start of a trace" },
 	{ "no_trace_events.json", "no \"traceEvents\" array: not a PyTorch profiler trace" },
-	{ "no_kernels.json", "no GPU kernels in this trace (record it with ProfilerActivity.CUDA)" },
+	{ "no_kernels.json",
+	  "no GPU kernels in this trace (record it with ProfilerActivity.CUDA)" },
 	{ "trailing_comma.json", "line 7, column 3: trailing comma before ']'" },
 	{ "missing_comma.json", "line 3, column 20: expected ',' or '}' in object" },
 	{ "nested_deep.json", "line 1, column 599: nesting too deep (more than 512 levels)" },
-	{ "not_an_object_event.json", "line 1, column 18: expected an event object in traceEvents" },
-	{ "garbage_after.json", "line 9, column 1: unexpected data after the end of the JSON document" },
+	{ "not_an_object_event.json",
+	  "line 1, column 18: expected an event object in traceEvents" },
+	{ "garbage_after.json",
+	  "line 9, column 1: unexpected data after the end of the JSON document" },
 };
 
 START_TEST(test_bad_input)
@@ -194,7 +204,8 @@ END_TEST
 START_TEST(test_mem_and_stdin_equivalent)
 {
 	static const char doc[] =
-		"{\"traceEvents\":[{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"a\\u00e9\\\"b\",\"ts\":1.5,\"dur\":0.25,"
+		"{\"traceEvents\":[{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"a\\u00e9\\\"b\","
+		"\"ts\":1.5,\"dur\":0.25,"
 		"\"args\":{\"device\":0,\"stream\":7,\"correlation\":3}}],\"cupti_version\":1}";
 	struct trace *t;
 	struct fd_error err;

@@ -21,20 +21,27 @@
 static const char trace_json[] =
 	"{\"deviceProperties\":[{\"id\":0,\"name\":\"NVIDIA H200\",\"warpSize\":32}],"
 	"\"cuda_runtime_version\":13000,\"traceEvents\":["
-	"{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"aten::mm\",\"pid\":1,\"tid\":1,\"ts\":1,\"dur\":1,"
+	"{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"aten::mm\",\"pid\":1,\"tid\":1,\"ts\":1,"
+	"\"dur\":1,"
 	"\"args\":{\"External id\":1,\"Input Dims\":[[4,4096],[4096,12288]]}},"
-	"{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"nvjet_sm90_tst_gemm_qkv\",\"pid\":0,\"tid\":7,\"ts\":100,"
+	"{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"nvjet_sm90_tst_gemm_qkv\",\"pid\":0,\"tid\":7,"
+	"\"ts\":100,"
 	"\"dur\":10,\"args\":{\"device\":0,\"stream\":7,\"correlation\":1,\"External id\":1,"
 	"\"grid\":[132,1,1],\"block\":[384,1,1]}},"
-	"{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"_Z16flash_fwd_kernelv\",\"pid\":0,\"tid\":7,\"ts\":111,"
+	"{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"_Z16flash_fwd_kernelv\",\"pid\":0,\"tid\":7,"
+	"\"ts\":111,"
 	"\"dur\":20,\"args\":{\"device\":0,\"stream\":7,\"correlation\":2,\"External id\":2}},"
 	"{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"pow_tensor_scalar\","
-	"\"pid\":0,\"tid\":7,\"ts\":132,\"dur\":2,\"args\":{\"device\":0,\"stream\":7,\"correlation\":3}},"
-	"{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"mean_kernel<MeanOps>\",\"pid\":0,\"tid\":7,\"ts\":135,"
+	"\"pid\":0,\"tid\":7,\"ts\":132,\"dur\":2,\"args\":{\"device\":0,\"stream\":7,"
+	"\"correlation\":3}},"
+	"{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"mean_kernel<MeanOps>\",\"pid\":0,\"tid\":7,"
+	"\"ts\":135,"
 	"\"dur\":3,\"args\":{\"device\":0,\"stream\":7,\"correlation\":4}},"
-	"{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"triton_red_fused_add_mean_mul_pow_rsqrt_0\",\"pid\":0,"
+	"{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"triton_red_fused_add_mean_mul_pow_rsqrt_0\","
+	"\"pid\":0,"
 	"\"tid\":7,\"ts\":140,\"dur\":2,\"args\":{\"device\":0,\"stream\":7,\"correlation\":5}},"
-	"{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"\\u001b]0;pwned\\u0007\",\"pid\":0,\"tid\":7,\"ts\":143,"
+	"{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"\\u001b]0;pwned\\u0007\",\"pid\":0,\"tid\":7,"
+	"\"ts\":143,"
 	"\"dur\":1,\"args\":{\"device\":0,\"stream\":7,\"correlation\":6}}]}";
 
 enum { K_GEMM, K_ATTN, K_POW, K_MEAN, K_FUSED, K_EVIL, K_COUNT };
@@ -57,8 +64,8 @@ static struct mini *mini;
 static struct ui_screen *scr;
 static struct ui *ui;
 
-static void part(struct cmp_part *p, uint32_t *names, struct cmp_instance *inst, const uint32_t *ks, uint32_t n,
-		 double total)
+static void part(struct cmp_part *p, uint32_t *names, struct cmp_instance *inst, const uint32_t *ks,
+		 uint32_t n, double total)
 {
 	p->names = names;
 	p->inst = inst;
@@ -73,8 +80,8 @@ static void part(struct cmp_part *p, uint32_t *names, struct cmp_instance *inst,
 }
 
 /* Pair i of layer at position pos: kind, class, A kernels, B kernels, times. */
-static void pair(uint32_t i, int32_t layer, uint32_t pos, int kind, int cls, const uint32_t *a, uint32_t na,
-		 const uint32_t *b, uint32_t nb, double ta, double tb)
+static void pair(uint32_t i, int32_t layer, uint32_t pos, int kind, int cls, const uint32_t *a,
+		 uint32_t na, const uint32_t *b, uint32_t nb, double ta, double tb)
 {
 	struct cmp_pair *p = &mini->pairs[i];
 
@@ -95,12 +102,13 @@ static void build_mini(void)
 	struct trace_load_opts lo = { .device = -1 };
 	struct comparison *c;
 	uint32_t k[K_COUNT];
-	static const char *const want[K_COUNT] = { "nvjet", "_Z16flash", "pow_tensor", "MeanOps", "triton_red",
-						   "pwned" };
+	static const char *const want[K_COUNT] = { "nvjet",   "_Z16flash",  "pow_tensor",
+						   "MeanOps", "triton_red", "pwned" };
 
 	mini = xcalloc(1, sizeof *mini);
 	c = &mini->c;
-	ck_assert_msg(trace_load_mem(&mini->t, "mini.json", trace_json, sizeof trace_json - 1, &lo, &err) == 0,
+	ck_assert_msg(trace_load_mem(&mini->t, "mini.json", trace_json, sizeof trace_json - 1, &lo,
+				     &err) == 0,
 		      "%s", err.msg);
 	ck_assert_msg(classifier_new(&mini->cl, NULL, &err) == 0, "%s", err.msg);
 	ck_assert_uint_eq(mini->t->n_kernels, K_COUNT);
@@ -118,8 +126,9 @@ static void build_mini(void)
 	c->label[1] = xstrdup("compiled side");
 	c->phase = PHASE_PREFILL;
 	{
-		const uint32_t gemm[] = { k[K_GEMM] }, attn[] = { k[K_ATTN] }, eager[] = { k[K_POW], k[K_MEAN] },
-			       fused[] = { k[K_FUSED] }, evil[] = { k[K_EVIL] };
+		const uint32_t gemm[] = { k[K_GEMM] }, attn[] = { k[K_ATTN] },
+			       eager[] = { k[K_POW], k[K_MEAN] }, fused[] = { k[K_FUSED] },
+			       evil[] = { k[K_EVIL] };
 
 		pair(0, LAYER_PROLOGUE, 0, PAIR_A_ONLY, CLASS_COPY, evil, 1, NULL, 0, 1000, 0);
 		pair(1, 0, 0, PAIR_MATCH, CLASS_GEMM, gemm, 1, gemm, 1, 10000, 9000);
@@ -162,20 +171,22 @@ static void build_mini(void)
 	for (size_t p = 0; p < c->n_pairs; p++)
 		for (int s = 0; s < 2; s++)
 			c->class_ns[s][mini->pairs[p].cls] += mini->pairs[p].side[s].total_ns;
-	mini->fusion = (struct cmp_fusion){ .fused_side = SIDE_B,
-					    .fused_name = mini->t->kernels[k[K_FUSED]].name,
-					    .unfused_names = mini->pairs[2].side[0].names,
-					    .n_unfused = 2,
-					    .atoms = ATOM_BIT(ATOM_RMSNORM),
-					    .occurrences = 2,
-					    .layers = mini->fusion_layers,
-					    .n_layers = 2,
-					    .pairs = mini->fusion_pairs,
-					    .n_pairs = 2,
-					    .ns = { 10100, 4100 },
-					    .delta_ns = -6000,
-					    .evidence = "B runs triton_red_fused_add_mean_mul_pow_rsqrt_0 as one kernel "
-							"where A runs 2 kernels for the same work." };
+	mini->fusion = (struct cmp_fusion){
+		.fused_side = SIDE_B,
+		.fused_name = mini->t->kernels[k[K_FUSED]].name,
+		.unfused_names = mini->pairs[2].side[0].names,
+		.n_unfused = 2,
+		.atoms = ATOM_BIT(ATOM_RMSNORM),
+		.occurrences = 2,
+		.layers = mini->fusion_layers,
+		.n_layers = 2,
+		.pairs = mini->fusion_pairs,
+		.n_pairs = 2,
+		.ns = { 10100, 4100 },
+		.delta_ns = -6000,
+		.evidence = "B runs triton_red_fused_add_mean_mul_pow_rsqrt_0 as one kernel "
+			    "where A runs 2 kernels for the same work."
+	};
 	mini->fusion_layers[0] = 0;
 	mini->fusion_layers[1] = 1;
 	mini->fusion_pairs[0] = 2;
@@ -274,8 +285,14 @@ static void type(const char *text)
 		ui_key(ui, (unsigned char)*text);
 }
 
-#define assert_screen_has(s) do { if (!strstr(screen(), s)) fprintf(stderr, "screen lacks %s:\n%s", s, screen()); ck_assert_msg(strstr(screen(), s), "screen lacks %s", s); } while (0)
-#define assert_screen_lacks(s) ck_assert_msg(!strstr(screen(), s), "screen has '%s':\n%s", s, screen())
+#define assert_screen_has(s)                                                  \
+	do {                                                                  \
+		if (!strstr(screen(), s))                                     \
+			fprintf(stderr, "screen lacks %s:\n%s", s, screen()); \
+		ck_assert_msg(strstr(screen(), s), "screen lacks %s", s);     \
+	} while (0)
+#define assert_screen_lacks(s) \
+	ck_assert_msg(!strstr(screen(), s), "screen has '%s':\n%s", s, screen())
 
 START_TEST(test_layout)
 {
@@ -329,7 +346,8 @@ START_TEST(test_action_table)
 			snprintf(name, sizeof name, "%.*s", (int)n, k);
 			key = ui_key_from_name(name);
 			ck_assert_msg(key != UI_KEY_NONE, "%s: key %s", d->name, name);
-			ck_assert_msg(ui_action_for_key(key) == (enum ui_action)a, "key %s bound twice", name);
+			ck_assert_msg(ui_action_for_key(key) == (enum ui_action)a,
+				      "key %s bound twice", name);
 			ck_assert_str_eq(ui_key_name(key, back, sizeof back), name);
 			k += n;
 			k += *k == ' ';
@@ -369,7 +387,8 @@ START_TEST(test_man_keys)
 	ck_assert_ptr_nonnull(end);
 	end[1] = '\0';
 	ck_assert_msg(strcmp(start, gen) == 0,
-		      "man/fusediff.1 KEYS differs from the action table; the table writes:\n%s", gen);
+		      "man/fusediff.1 KEYS differs from the action table; the table writes:\n%s",
+		      gen);
 	free(man);
 	free(gen);
 }
@@ -598,7 +617,8 @@ START_TEST(test_help_lists_every_action)
 	for (int a = ACT_NONE + 1; a < ACT_COUNT; a++) {
 		if (!strstr(screen(), ui_action_def(a)->help))
 			keys("PgDn");
-		ck_assert_msg(strstr(screen(), ui_action_def(a)->help), "help lacks %s", ui_action_def(a)->name);
+		ck_assert_msg(strstr(screen(), ui_action_def(a)->help), "help lacks %s",
+			      ui_action_def(a)->name);
 	}
 	keys("Esc");
 	assert_screen_lacks("any other key closes");
@@ -644,7 +664,8 @@ START_TEST(test_export)
 	snprintf(path, sizeof path, "%s/layers.csv", dir);
 	keys("export");
 	/* the prompt proposes a file next to trace A */
-	ck_assert_msg(strstr(line(39), "Export CSV to: fusediff-Layers-prefill.csv"), "%s", line(39));
+	ck_assert_msg(strstr(line(39), "Export CSV to: fusediff-Layers-prefill.csv"), "%s",
+		      line(39));
 	keys("C-u");
 	type(path);
 	keys("Enter");
@@ -654,7 +675,10 @@ START_TEST(test_export)
 	n = fread(buf, 1, sizeof buf - 1, f);
 	buf[n] = '\0';
 	fclose(f);
-	ck_assert_msg(strncmp(buf, "Layer,A us/pass,B us/pass,Delta us,B/A,A kernels,B kernels,Fusions,Delta\r\n", 72) == 0,
+	ck_assert_msg(strncmp(buf,
+			      "Layer,A us/pass,B us/pass,Delta us,B/A,A kernels,B "
+			      "kernels,Fusions,Delta\r\n",
+			      72) == 0,
 		      "%s", buf);
 	ck_assert(strstr(buf, "\r\nprologue,"));
 	/* again: it asks before overwriting, and n keeps the file */
@@ -672,7 +696,8 @@ START_TEST(test_export)
 	rmdir(dir);
 	/* a layer's pairs propose a name that says which layer */
 	keys("top Enter export");
-	ck_assert_msg(strstr(line(39), "Export CSV to: fusediff-Pairs-layer1-prefill.csv"), "%s", line(39));
+	ck_assert_msg(strstr(line(39), "Export CSV to: fusediff-Pairs-layer1-prefill.csv"), "%s",
+		      line(39));
 	keys("Esc");
 	ck_assert_str_eq(ui_message(ui), "cancelled");
 }

@@ -7,18 +7,18 @@
  * pairs and fusions of the layers must be the same as on the unaltered (slim) pair. */
 #include "acceptance.h"
 
-#define V "tests/data/variants/"
+#define V	 "tests/data/variants/"
 #define EXAMPLES "examples/"
-#define MI300X EXAMPLES "tracelens_sglang_dsr1-distill-llama8b_decode_bs16_mi300x.json.gz"
-#define B300 EXAMPLES "tracelens_sglang_dsr1-distill-llama8b_decode_bs16_b300.json.gz"
+#define MI300X	 EXAMPLES "tracelens_sglang_dsr1-distill-llama8b_decode_bs16_mi300x.json.gz"
+#define B300	 EXAMPLES "tracelens_sglang_dsr1-distill-llama8b_decode_bs16_b300.json.gz"
 
 enum facts {
-	FACTS_NONE,	      /* passes and layers only */
-	FACTS_EAGER_COMPILED, /* acc_assert_eager_vs_compiled, and the slim pair's layers */
-	FACTS_SGLANG,	      /* acc_assert_sglang, and the slim pair's layers */
+	FACTS_NONE,		/* passes and layers only */
+	FACTS_EAGER_COMPILED,	/* acc_assert_eager_vs_compiled, and the slim pair's layers */
+	FACTS_SGLANG,		/* acc_assert_sglang, and the slim pair's layers */
 	FACTS_SGLANG_GPU_ORDER, /* acc_assert_sglang only: without launch events the streams are
 				   merged by GPU time, so a side-stream copy may sit in a layer */
-	FACTS_SELF,	      /* acc_assert_self */
+	FACTS_SELF,		/* acc_assert_self */
 };
 
 /* Passes per phase (prefill, decode) of each side, the layers of every pass. */
@@ -123,7 +123,7 @@ static char *signature(const struct comparison *c)
 		const struct cmp_fusion *x = &c->fusions[i];
 
 		fprintf(f, "fusion %c %s %u partial=%d layers", "AB"[x->fused_side],
-			atoms_format(x->atoms, "+", ab, sizeof ab), x->occurrences, x->partial);
+			atoms_format(x->atoms, "+", ab, sizeof ab), x -> occurrences, x -> partial);
 		for (uint32_t j = 0; j < x->n_layers; j++)
 			if (x->layers[j] >= 0)
 				fprintf(f, " %d", x->layers[j]);
@@ -212,14 +212,9 @@ START_TEST(test_variant)
 		acc_assert_sglang(c);
 		assert_same(e->a, sig, ref_sglang);
 		break;
-	case FACTS_SGLANG_GPU_ORDER:
-		acc_assert_sglang(c);
-		break;
-	case FACTS_SELF:
-		acc_assert_self(c);
-		break;
-	case FACTS_NONE:
-		break;
+	case FACTS_SGLANG_GPU_ORDER: acc_assert_sglang(c); break;
+	case FACTS_SELF: acc_assert_self(c); break;
+	case FACTS_NONE: break;
 	}
 	free(sig);
 	free_pair(c, t);

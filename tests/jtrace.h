@@ -16,7 +16,7 @@ struct jbuf {
 };
 
 static inline void jprintf(struct jbuf *b, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
+	__attribute__((format(printf, 2, 3)));
 static inline void jprintf(struct jbuf *b, const char *fmt, ...)
 {
 	va_list ap;

@@ -36,9 +36,9 @@
 
 /* One step to align. */
 struct align_item {
-	uint8_t cls;	  /* enum op_class */
-	uint8_t kind;	  /* enum step_kind */
-	uint8_t n_work;	  /* kernels that do the work (0 is taken as 1) */
+	uint8_t cls;	/* enum op_class */
+	uint8_t kind;	/* enum step_kind */
+	uint8_t n_work; /* kernels that do the work (0 is taken as 1) */
 	atom_set atoms;
 	const char *name; /* the main kernel's (short) name, for similarity; NULL when unknown */
 	uint8_t covers_math_attn; /* 1: an attention step in a layer whose other side has no
@@ -79,8 +79,8 @@ struct alignment {
 
 /* Tuning; zero-initialise and set what differs from the defaults. */
 struct align_opts {
-	int no_fused;		/* 1: only match and gap moves (aligning passes of one side) */
-	size_t max_cells;	/* above this many DP cells, the DP runs in a band around the
+	int no_fused;	  /* 1: only match and gap moves (aligning passes of one side) */
+	size_t max_cells; /* above this many DP cells, the DP runs in a band around the
 				   diagonal (0: 1 << 20) */
 };
 

@@ -87,7 +87,7 @@ char *atoms_format(atom_set atoms, const char *sep, char *buf, size_t cap);
 /* kernel_info.rule when no rule decided. */
 #define RULE_INDUCTOR (-1) /* the Inductor name decoder */
 #define RULE_OPERATOR (-2) /* the launching aten operator */
-#define RULE_NONE (-3)	   /* nothing: class Other */
+#define RULE_NONE     (-3) /* nothing: class Other */
 
 /* What a kernel is, decided once per distinct (kernel name, launching operator) pair. */
 struct kernel_info {
@@ -102,7 +102,7 @@ struct kernel_info {
 			     "cast", "softmax", ...), from the operator or kernel name; NULL
 			     otherwise. Borrowed: static, or owned by the classifier (prim= of a
 			     user rule). Lets structure.c recognise eager runs. */
-	int rule; /* index of the rule that decided (classifier_rule_text()); RULE_INDUCTOR,
+	int rule;	  /* index of the rule that decided (classifier_rule_text()); RULE_INDUCTOR,
 		     RULE_OPERATOR (the launching aten operator) or RULE_NONE (class Other) */
 	char *short_name; /* display name, escaped-safe not guaranteed (escape when showing) */
 	char *demangled;  /* full demangled name; NULL when the trace name was not mangled */
@@ -137,7 +137,7 @@ void kernel_info_clear(struct kernel_info *ki);
 struct trace_classes {
 	struct kernel_info *infos; /* distinct (name, operator) pairs */
 	size_t n_infos;
-	uint32_t *info_of; /* per trace->kernels[i]: index into infos */
+	uint32_t *info_of;  /* per trace->kernels[i]: index into infos */
 	double other_share; /* fraction of kernel time (KIND_KERNEL) in class Other */
 };
 
@@ -149,7 +149,7 @@ void classify_trace(const struct classifier *c, const struct trace *t, struct tr
 void trace_classes_clear(struct trace_classes *tc);
 
 static inline const struct kernel_info *trace_classes_get(const struct trace_classes *tc,
-							   size_t kernel)
+							  size_t kernel)
 {
 	return &tc->infos[tc->info_of[kernel]];
 }

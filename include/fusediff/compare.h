@@ -69,32 +69,32 @@ struct cmp_layer {
 	double ns[2];	   /* per pass */
 	double kernels[2]; /* launches per pass */
 	double delta_ns, ratio;
-	uint32_t n_fusions;		/* distinct fusion patterns occurring in this layer */
-	uint32_t pair_first, pair_n;	/* range in pairs */
+	uint32_t n_fusions;	     /* distinct fusion patterns occurring in this layer */
+	uint32_t pair_first, pair_n; /* range in pairs */
 };
 
 /* A fusion difference: one side runs one kernel where the other runs several for the same
  * atoms. Identical patterns are grouped across layers. */
 struct cmp_fusion {
-	uint8_t fused_side;	  /* SIDE_A or SIDE_B */
-	uint32_t fused_name;	  /* name id on the fused side: the first fused kernel; a pattern
+	uint8_t fused_side;	 /* SIDE_A or SIDE_B */
+	uint32_t fused_name;	 /* name id on the fused side: the first fused kernel; a pattern
 				     may group similar kernels (Inductor numbers them per layer) */
-	uint32_t *unfused_names;  /* distinct name ids on the other side, in execution order */
+	uint32_t *unfused_names; /* distinct name ids on the other side, in execution order */
 	uint32_t n_unfused;
-	atom_set atoms;		  /* the atoms every fused kernel of the pattern covers */
-	uint8_t partial;	  /* 1: the same work launched more often on one side (no fused kernel;
+	atom_set atoms;	      /* the atoms every fused kernel of the pattern covers */
+	uint8_t partial;      /* 1: the same work launched more often on one side (no fused kernel;
 				     fused_name is the kernel the fused side launches once) */
-	uint32_t occurrences;	  /* per pass: launches of the fused kernel */
-	int32_t *layers;	  /* distinct layer indices, in execution order (prologue first,
+	uint32_t occurrences; /* per pass: launches of the fused kernel */
+	int32_t *layers;      /* distinct layer indices, in execution order (prologue first,
 				     epilogue last) */
 	uint32_t n_layers;
-	uint32_t *pairs;	  /* indices into pairs, ascending: the fused (or, partial, matched)
+	uint32_t *pairs; /* indices into pairs, ascending: the fused (or, partial, matched)
 				     pairs, and the gap pairs whose work is inside their fused kernel
 				     (neighbouring layers) or that repeat it (partial) */
 	uint32_t n_pairs;
-	double ns[2];		  /* time on each side, per pass */
-	double delta_ns;	  /* B - A */
-	char *evidence;		  /* one readable sentence, escaped (safe to print) */
+	double ns[2];	 /* time on each side, per pass */
+	double delta_ns; /* B - A */
+	char *evidence;	 /* one readable sentence, escaped (safe to print) */
 };
 
 struct compare_opts {
@@ -106,9 +106,9 @@ struct compare_opts {
 struct comparison {
 	struct side side[2]; /* owned */
 	char *label[2];	     /* as given, or the default; control bytes escaped (text_escape) */
-	int phase; /* the phase shown (enum phase or PHASE_COUNT) */
-	uint32_t passes[2]; /* passes of the phase on each side */
-	double ns[2];	    /* GPU kernel time per pass, both sides */
+	int phase;	     /* the phase shown (enum phase or PHASE_COUNT) */
+	uint32_t passes[2];  /* passes of the phase on each side */
+	double ns[2];	     /* GPU kernel time per pass, both sides */
 	double delta_ns, ratio;
 	struct cmp_layer *layers; /* prologue, 0..n-1, epilogue */
 	size_t n_layers;

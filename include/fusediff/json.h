@@ -22,9 +22,9 @@ enum { JSON_OK = 0, JSON_MORE = 1, JSON_ERR = -1 };
 #define JSON_MAX_DEPTH 512
 
 struct json_cur {
-	const char *p;	 /* next byte */
-	const char *end; /* end of the bytes available */
-	int at_eof;	 /* end is the end of the input */
+	const char *p;	     /* next byte */
+	const char *end;     /* end of the bytes available */
+	int at_eof;	     /* end is the end of the input */
 	const char *err_at;  /* on JSON_ERR: where */
 	const char *err_msg; /* on JSON_ERR: what (static text) */
 };
@@ -56,7 +56,8 @@ int json_skip(struct json_cur *c);
 /* Object iteration: call json_object_begin once, then json_object_next until it sets *done.
  * Each call leaves the cursor at the member's value (key in *key). */
 int json_object_begin(struct json_cur *c);
-int json_object_next(struct json_cur *c, int *first, struct json_str *key, struct json_buf *kbuf, int *done);
+int json_object_next(struct json_cur *c, int *first, struct json_str *key, struct json_buf *kbuf,
+		     int *done);
 /* Array iteration, in the same style; the cursor is left at the next element. */
 int json_array_begin(struct json_cur *c);
 int json_array_next(struct json_cur *c, int *first, int *done);

@@ -13,7 +13,7 @@
 /* Nested repetitions may multiply the pattern by at most this much, and a pattern may be at
  * most REGEX_GUARD_MAX_LEN bytes long. */
 #define REGEX_GUARD_MAX_COPIES 256
-#define REGEX_GUARD_MAX_LEN 1024
+#define REGEX_GUARD_MAX_LEN    1024
 
 /* Check a POSIX extended regular expression before it is compiled. Returns 0 when it is safe
  * to compile, or -1 with a short reason in msg (capacity cap): too long, repetitions that

@@ -18,7 +18,7 @@
 #include <stdio.h>
 
 #define TABLE_MAX_COLS 24
-#define TABLE_NONE UINT32_MAX
+#define TABLE_NONE     UINT32_MAX
 #define TABLE_MIN_FLEX 8 /* a flexible column shrinks no further when the table is narrow */
 
 enum table_align { TABLE_LEFT, TABLE_RIGHT };
@@ -80,17 +80,17 @@ struct table {
 	uint32_t *order; /* every row, sorted */
 	uint32_t *view;	 /* the rows that pass the filter, in sorted order */
 	uint32_t n_view;
-	int sort_col;	 /* -1: row order */
-	int reverse;	 /* 1: against the column's natural direction */
-	char *filter;	 /* text filter (owned), NULL when none */
-	unsigned quick;	 /* quick filter bits, 0 when none */
-	uint32_t sel;	 /* selected row id (a group's first row), TABLE_NONE when empty */
-	uint32_t sel_pos; /* its position in view */
-	uint32_t top;	 /* first visible position */
-	int hscroll;	 /* cells the TABLE_COL_SCROLL columns are shifted by */
-	void *scratch;	 /* sort buffers, kept between sorts (and by table_reinit) */
+	int sort_col;	       /* -1: row order */
+	int reverse;	       /* 1: against the column's natural direction */
+	char *filter;	       /* text filter (owned), NULL when none */
+	unsigned quick;	       /* quick filter bits, 0 when none */
+	uint32_t sel;	       /* selected row id (a group's first row), TABLE_NONE when empty */
+	uint32_t sel_pos;      /* its position in view */
+	uint32_t top;	       /* first visible position */
+	int hscroll;	       /* cells the TABLE_COL_SCROLL columns are shifted by */
+	void *scratch;	       /* sort buffers, kept between sorts (and by table_reinit) */
 	uint32_t scratch_rows; /* rows they have room for */
-	const char **skeys; /* text keys of the SEARCH columns per row, asked once */
+	const char **skeys;    /* text keys of the SEARCH columns per row, asked once */
 	int n_skeys;
 };
 

@@ -99,12 +99,12 @@ struct trace_meta {
 #define TRACE_MAX_WARNINGS 20
 
 struct trace {
-	char *path;		 /* as given */
-	struct intern *strings;	 /* all names */
+	char *path;		/* as given */
+	struct intern *strings; /* all names */
 	struct trace_kernel *kernels;
-	size_t n_kernels;	 /* kernels + copies on the selected device */
-	size_t n_kernel_events;	 /* of which KIND_KERNEL */
-	size_t n_other_device;	 /* kernels and copies on other devices, dropped */
+	size_t n_kernels;	/* kernels + copies on the selected device */
+	size_t n_kernel_events; /* of which KIND_KERNEL */
+	size_t n_other_device;	/* kernels and copies on other devices, dropped */
 	struct trace_launch *launches;
 	size_t n_launches;
 	struct trace_op *ops;
@@ -117,16 +117,16 @@ struct trace {
 	size_t n_categories;
 	struct trace_meta *meta;
 	size_t n_meta;
-	int64_t n_events;	 /* all entries of traceEvents */
-	int64_t bytes;		 /* uncompressed JSON bytes read */
+	int64_t n_events; /* all entries of traceEvents */
+	int64_t bytes;	  /* uncompressed JSON bytes read */
 	int gzip;
 
 	enum trace_platform platform;
 	const char *platform_reason; /* static text: which key decided it */
-	int32_t device;		 /* the selected device id */
-	uint32_t gpu_name;	 /* of the selected device; 0 when unknown */
-	int64_t start_ns;	 /* absolute time of the trace start, ns */
-	int64_t rank, world_size; /* from distributedInfo; -1 when absent */
+	int32_t device;		     /* the selected device id */
+	uint32_t gpu_name;	     /* of the selected device; 0 when unknown */
+	int64_t start_ns;	     /* absolute time of the trace start, ns */
+	int64_t rank, world_size;    /* from distributedInfo; -1 when absent */
 
 	char *warnings[TRACE_MAX_WARNINGS]; /* damage that was tolerated */
 	size_t n_warnings, n_warnings_total;

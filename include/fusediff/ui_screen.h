@@ -41,7 +41,13 @@ void ui_screen_resize(struct ui_screen *s, int cols, int rows);
 /* Send what was drawn to the terminal. */
 void ui_screen_flush(struct ui_screen *s);
 
-enum ui_mouse { UI_MOUSE_NONE, UI_MOUSE_CLICK, UI_MOUSE_DOUBLE, UI_MOUSE_WHEEL_UP, UI_MOUSE_WHEEL_DOWN };
+enum ui_mouse {
+	UI_MOUSE_NONE,
+	UI_MOUSE_CLICK,
+	UI_MOUSE_DOUBLE,
+	UI_MOUSE_WHEEL_UP,
+	UI_MOUSE_WHEEL_DOWN
+};
 
 struct ui_event {
 	int key;   /* code point or UI_KEY_* (ui_actions.h) */

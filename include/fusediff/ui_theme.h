@@ -6,23 +6,23 @@
 
 enum ui_role {
 	ROLE_NORMAL,
-	ROLE_HEADER,	 /* the summary lines at the top */
-	ROLE_TAB,	 /* view names */
-	ROLE_TAB_ACTIVE, /* the view shown */
-	ROLE_COLUMN,	 /* table column titles */
-	ROLE_SORTED,	 /* the title of the sorted column */
-	ROLE_SELECTION,	 /* the selected row of the focused table */
+	ROLE_HEADER,		 /* the summary lines at the top */
+	ROLE_TAB,		 /* view names */
+	ROLE_TAB_ACTIVE,	 /* the view shown */
+	ROLE_COLUMN,		 /* table column titles */
+	ROLE_SORTED,		 /* the title of the sorted column */
+	ROLE_SELECTION,		 /* the selected row of the focused table */
 	ROLE_SELECTION_INACTIVE, /* the selected row when the evidence pane has the focus */
-	ROLE_BETTER,	 /* B faster than A */
-	ROLE_WORSE,	 /* B slower than A */
-	ROLE_FUSED,	 /* a fusion difference */
-	ROLE_UNMATCHED,	 /* a kernel without counterpart */
-	ROLE_DIM,	 /* secondary text, gaps */
-	ROLE_BAR_A,	 /* bars of side A */
-	ROLE_BAR_B,	 /* bars of side B */
-	ROLE_TITLE,	 /* pane titles */
-	ROLE_STATUS,	 /* the status line */
-	ROLE_ERROR,	 /* errors and warnings */
+	ROLE_BETTER,		 /* B faster than A */
+	ROLE_WORSE,		 /* B slower than A */
+	ROLE_FUSED,		 /* a fusion difference */
+	ROLE_UNMATCHED,		 /* a kernel without counterpart */
+	ROLE_DIM,		 /* secondary text, gaps */
+	ROLE_BAR_A,		 /* bars of side A */
+	ROLE_BAR_B,		 /* bars of side B */
+	ROLE_TITLE,		 /* pane titles */
+	ROLE_STATUS,		 /* the status line */
+	ROLE_ERROR,		 /* errors and warnings */
 	ROLE_COUNT
 };
 

@@ -33,19 +33,19 @@ char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 char *xvasprintf(const char *fmt, va_list ap) __attribute__((format(printf, 1, 0)));
 
 /* Make room for one more element in a growable array (ptr, len, cap). */
-#define VEC_RESERVE(ptr, len, cap)                                                     \
-	do {                                                                           \
-		if ((len) >= (cap)) {                                                  \
-			(cap) = (cap) ? (cap) * 2 : 16;                                \
-			(ptr) = xreallocarray((ptr), (cap), sizeof *(ptr));            \
-		}                                                                      \
+#define VEC_RESERVE(ptr, len, cap)                                          \
+	do {                                                                \
+		if ((len) >= (cap)) {                                       \
+			(cap) = (cap) ? (cap)*2 : 16;                       \
+			(ptr) = xreallocarray((ptr), (cap), sizeof *(ptr)); \
+		}                                                           \
 	} while (0)
 
 /* Append one element to a growable array. */
-#define VEC_PUSH(ptr, len, cap, value)                                                 \
-	do {                                                                           \
-		VEC_RESERVE(ptr, len, cap);                                            \
-		(ptr)[(len)++] = (value);                                              \
+#define VEC_PUSH(ptr, len, cap, value)      \
+	do {                                \
+		VEC_RESERVE(ptr, len, cap); \
+		(ptr)[(len)++] = (value);   \
 	} while (0)
 
 /* Three-way comparison of two numbers without overflow. */

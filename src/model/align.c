@@ -38,8 +38,8 @@ static atom_set work_atoms(const struct align_item *x)
 	atom_set a = x->atoms & ~ATOM_BIT(ATOM_OTHER);
 
 	if ((a & ATOM_BIT(ATOM_ATTENTION)) && x->covers_math_attn)
-		a |= ATOM_BIT(ATOM_GEMM) | ATOM_BIT(ATOM_SOFTMAX) | ATOM_BIT(ATOM_MUL) | ATOM_BIT(ATOM_ADD) |
-		     ATOM_BIT(ATOM_COPY) | ATOM_BIT(ATOM_CAST);
+		a |= ATOM_BIT(ATOM_GEMM) | ATOM_BIT(ATOM_SOFTMAX) | ATOM_BIT(ATOM_MUL) |
+		     ATOM_BIT(ATOM_ADD) | ATOM_BIT(ATOM_COPY) | ATOM_BIT(ATOM_CAST);
 	return a;
 }
 
@@ -117,8 +117,8 @@ static int can_fuse(const struct align_item *x)
 struct grid {
 	size_t na, nb;
 	size_t *lo, *hi, *off;
-	int *score;	/* [cell * N_STATES + state] */
-	uint8_t *from;	/* the state of the previous cell, per state */
+	int *score;	     /* [cell * N_STATES + state] */
+	uint8_t *from;	     /* the state of the previous cell, per state */
 	uint8_t *move, *run; /* for ST_M: which pairing move, and the run length of a fused one */
 };
 
@@ -270,7 +270,8 @@ void align_steps(const struct align_item *a, size_t na, const struct align_item 
 
 					if (!x || !subset(x, f) || a[i - k].cls == b[j - 1].cls)
 						break;
-					if (k >= 2 && (st = best_state(&g, i - k, j - 1, &s), s > NEG) &&
+					if (k >= 2 &&
+					    (st = best_state(&g, i - k, j - 1, &s), s > NEG) &&
 					    s + (int)(k + 1) * UNIT - FUSE_COST > best) {
 						best = s + (int)(k + 1) * UNIT - FUSE_COST;
 						mv = MV_FUSED_B;
@@ -288,7 +289,8 @@ void align_steps(const struct align_item *a, size_t na, const struct align_item 
 
 					if (!x || !subset(x, f) || b[j - k].cls == a[i - 1].cls)
 						break;
-					if (k >= 2 && (st = best_state(&g, i - 1, j - k, &s), s > NEG) &&
+					if (k >= 2 &&
+					    (st = best_state(&g, i - 1, j - k, &s), s > NEG) &&
 					    s + (int)(k + 1) * UNIT - FUSE_COST > best) {
 						best = s + (int)(k + 1) * UNIT - FUSE_COST;
 						mv = MV_FUSED_A;
@@ -445,7 +447,8 @@ static void add_step(struct align_entry *e, int s, uint32_t step)
 }
 
 /* The one unmatched, unlinked step of entry e (its side in *s), or NULL. */
-static const struct align_item *lone_step(const struct align_layer *l, const struct align_entry *e, int *s)
+static const struct align_item *lone_step(const struct align_layer *l, const struct align_entry *e,
+					  int *s)
 {
 	if ((e->n[0] && e->n[1]) || e->link_dir || e->n_linked)
 		return NULL;
@@ -455,8 +458,8 @@ static const struct align_item *lone_step(const struct align_layer *l, const str
 
 /* Unmatched steps near a layer boundary: the gaps of side s among the last (tail) or first
  * entries of layer l, at most window entries from the boundary. */
-static size_t boundary_gaps(const struct align_layer *l, const uint8_t *gone, int s, int tail, unsigned window,
-			    uint32_t *out)
+static size_t boundary_gaps(const struct align_layer *l, const uint8_t *gone, int s, int tail,
+			    unsigned window, uint32_t *out)
 {
 	size_t n = 0, from = tail && l->al.n > window ? l->al.n - window : 0;
 	size_t to = tail || l->al.n < window ? l->al.n : window;
@@ -474,9 +477,11 @@ static size_t boundary_gaps(const struct align_layer *l, const uint8_t *gone, in
  * inside the first layer; a trace may cut one side's layer a few kernels late): the unmatched
  * steps of one side at the end of a layer and of the other side at the start of the next are
  * aligned with each other, and what matches becomes one match, kept in side A's layer. */
-static void match_across(struct align_layer *layers, size_t n_layers, uint8_t **gone, unsigned window)
+static void match_across(struct align_layer *layers, size_t n_layers, uint8_t **gone,
+			 unsigned window)
 {
-	uint32_t *tail = xcalloc(window + 1, sizeof *tail), *head = xcalloc(window + 1, sizeof *head);
+	uint32_t *tail = xcalloc(window + 1, sizeof *tail),
+		 *head = xcalloc(window + 1, sizeof *head);
 	struct align_item *x = xcalloc(window + 1, sizeof *x), *y = xcalloc(window + 1, sizeof *y);
 
 	for (size_t l = 0; l + 1 < n_layers; l++)
@@ -491,7 +496,8 @@ static void match_across(struct align_layer *layers, size_t n_layers, uint8_t **
 			for (size_t k = 0; k < nt; k++)
 				x[k] = layers[l].item[s][layers[l].al.e[tail[k]].step[s][0]];
 			for (size_t k = 0; k < nh; k++)
-				y[k] = layers[l + 1].item[!s][layers[l + 1].al.e[head[k]].step[!s][0]];
+				y[k] = layers[l + 1]
+					       .item[!s][layers[l + 1].al.e[head[k]].step[!s][0]];
 			if (s == 0)
 				align_steps(x, nt, y, nh, &o, &al);
 			else
@@ -559,7 +565,8 @@ void align_absorb(struct align_layer *layers, size_t n_layers, unsigned window)
 				if (dir < 0 ? u < d : u + d >= n)
 					continue;
 				c = dir < 0 ? u - d : u + d;
-				if (flat[c].layer + 1 < flat[u].layer || flat[c].layer > flat[u].layer + 1)
+				if (flat[c].layer + 1 < flat[u].layer ||
+				    flat[c].layer > flat[u].layer + 1)
 					continue;
 				cl = &layers[flat[c].layer];
 				ce = &cl->al.e[flat[c].entry];
@@ -613,11 +620,13 @@ void align_absorb(struct align_layer *layers, size_t n_layers, unsigned window)
 		if (l)
 			for (size_t e = 0; e < layers[l - 1].al.n; e++)
 				if (layers[l - 1].al.e[e].link_dir == 1)
-					layers[l - 1].al.e[e].link = map[layers[l - 1].al.e[e].link];
+					layers[l - 1].al.e[e].link =
+						map[layers[l - 1].al.e[e].link];
 		if (l + 1 < n_layers)
 			for (size_t e = 0; e < layers[l + 1].al.n; e++)
 				if (gone[l + 1][e] == 0 && layers[l + 1].al.e[e].link_dir == -1)
-					layers[l + 1].al.e[e].link = map[layers[l + 1].al.e[e].link];
+					layers[l + 1].al.e[e].link =
+						map[layers[l + 1].al.e[e].link];
 		free(map);
 	}
 	for (uint32_t l = 0; l < n_layers; l++) {

@@ -23,15 +23,15 @@
 #define MATCH_MAX 8192
 
 static const char *const class_names[CLASS_COUNT] = {
-	"GEMM",	       "Attention", "Norm",	   "Activation",   "RoPE",	  "KV write",
-	"Embedding",   "MoE routing", "MoE GEMM", "MoE finalize", "Quantize", "Sampling",
-	"Comm",	       "Copy",	    "Elementwise", "Reduce",	   "Sort",	  "Other",
+	"GEMM",	     "Attention",   "Norm",	   "Activation",   "RoPE",     "KV write",
+	"Embedding", "MoE routing", "MoE GEMM",	   "MoE finalize", "Quantize", "Sampling",
+	"Comm",	     "Copy",	    "Elementwise", "Reduce",	   "Sort",     "Other",
 };
 
 static const char *const atom_names[ATOM_COUNT] = {
-	"gemm", "attention", "rmsnorm", "layernorm", "add",	"mul",	   "silu",  "gelu",
-	"act",	"rope",	     "kv_write", "embedding", "quant", "softmax", "topk",  "routing",
-	"moe_gemm", "reduce", "copy",	"cast",	      "comm",  "sample",  "other",
+	"gemm",	    "attention", "rmsnorm",  "layernorm", "add",   "mul",     "silu",  "gelu",
+	"act",	    "rope",	 "kv_write", "embedding", "quant", "softmax", "topk",  "routing",
+	"moe_gemm", "reduce",	 "copy",     "cast",	  "comm",  "sample",  "other",
 };
 
 const char *class_name(enum op_class c)
@@ -567,9 +567,12 @@ static int match_range(const struct classifier *c, size_t from, size_t to, const
 static int is_generic_template(const char *s)
 {
 	static const char *const generic[] = {
-		"elementwise_kernel",		    "vectorized_elementwise_kernel",
-		"unrolled_elementwise_kernel",	    "elementwise_kernel_manual_unroll",
-		"elementwise_kernel_with_index", "reduce_kernel",
+		"elementwise_kernel",
+		"vectorized_elementwise_kernel",
+		"unrolled_elementwise_kernel",
+		"elementwise_kernel_manual_unroll",
+		"elementwise_kernel_with_index",
+		"reduce_kernel",
 	};
 
 	for (size_t i = 0; i < sizeof generic / sizeof generic[0]; i++)
@@ -626,8 +629,8 @@ void classify_kernel(const struct classifier *c, const char *kernel_name, const 
 
 	/* the elementary eager op: from the operator when it names one, else from the rule;
 	 * an aten::copy_ whose kernel converts dtypes is a cast */
-	if (oe && oe->prim && !(rule_prim && strcmp(rule_prim, "cast") == 0 &&
-				strcmp(oe->prim, "copy") == 0))
+	if (oe && oe->prim &&
+	    !(rule_prim && strcmp(rule_prim, "cast") == 0 && strcmp(oe->prim, "copy") == 0))
 		out->prim = oe->prim;
 	else
 		out->prim = rule_prim;

@@ -19,14 +19,10 @@
 const char *pair_kind_name(enum pair_kind k)
 {
 	switch (k) {
-	case PAIR_MATCH:
-		return "match";
-	case PAIR_FUSED:
-		return "fused";
-	case PAIR_A_ONLY:
-		return "a_only";
-	case PAIR_B_ONLY:
-		return "b_only";
+	case PAIR_MATCH: return "match";
+	case PAIR_FUSED: return "fused";
+	case PAIR_A_ONLY: return "a_only";
+	case PAIR_B_ONLY: return "b_only";
 	}
 	return "?";
 }
@@ -116,7 +112,9 @@ static uint32_t step_main(const struct side *s, const struct step *st)
  * of the main kernel only (a workspace memset adds no copy to a GEMM). */
 static struct align_item step_item(const struct side *s, const struct step *st)
 {
-	struct align_item it = { .cls = st->cls, .kind = st->kind, .n_work = st->n_work, .atoms = st->atoms };
+	struct align_item it = {
+		.cls = st->cls, .kind = st->kind, .n_work = st->n_work, .atoms = st->atoms
+	};
 
 	if (st->n) {
 		uint32_t k = step_main(s, st);
@@ -200,7 +198,8 @@ static void merge_pass(const struct side *s, struct merged_layer *m, uint32_t fi
 				slot_add(&out[n_out - 1], s, first + e->step[1][0], p);
 		} else {
 			struct slot sl = { .item = items[e->step[1][0]],
-					   .first_name = step_name(s, &s->steps[first + e->step[1][0]]) };
+					   .first_name =
+						   step_name(s, &s->steps[first + e->step[1][0]]) };
 
 			slot_add(&sl, s, first + e->step[1][0], p);
 			VEC_PUSH(out, n_out, cap_out, sl);
@@ -314,7 +313,8 @@ static void fill_part(struct cmp_part *p, const struct side *s, const struct mer
 		if (n_occ > max_occ)
 			max_occ = n_occ;
 		for (size_t o = 0; o < sl->n_occ; o++)
-			part_add_step(&a, s, sl->occ[o].step, sl->occ[o].pass, sl->occ[o].main_name);
+			part_add_step(&a, s, sl->occ[o].step, sl->occ[o].pass,
+				      sl->occ[o].main_name);
 		for (size_t r = 0; r < m->n_runs; r++)
 			part_add_step(&a, s, m->runs[r].first + slots[k], m->runs[r].pass,
 				      sl->first_name);
@@ -399,10 +399,12 @@ static size_t count_keys(const struct side *a, const struct side *b, int phase)
 	return (size_t)most + 2;
 }
 
-static void pair_from_entry(struct comparison *c, struct work *w, size_t key, const struct align_entry *e,
-			    uint32_t position, struct cmp_pair *p, struct fusion_hint *h)
+static void pair_from_entry(struct comparison *c, struct work *w, size_t key,
+			    const struct align_entry *e, uint32_t position, struct cmp_pair *p,
+			    struct fusion_hint *h)
 {
-	const struct merged_layer *m[2] = { &w->ml[0][key + e->layer_off[0]], &w->ml[1][key + e->layer_off[1]] };
+	const struct merged_layer *m[2] = { &w->ml[0][key + e->layer_off[0]],
+					    &w->ml[1][key + e->layer_off[1]] };
 
 	memset(p, 0, sizeof *p);
 	memset(h, 0, sizeof *h);
@@ -414,8 +416,8 @@ static void pair_from_entry(struct comparison *c, struct work *w, size_t key, co
 	h->repeat_of = -1;
 	h->fused_side = e->fused_side;
 	for (int s = 0; s < 2; s++) {
-		fill_part(&p->side[s], &c->side[s], m[s], e->step[s], e->n[s], c->passes[s], &h->work[s],
-			  &h->occ[s]);
+		fill_part(&p->side[s], &c->side[s], m[s], e->step[s], e->n[s], c->passes[s],
+			  &h->work[s], &h->occ[s]);
 		h->steps[s] = e->n[s];
 		for (uint32_t k = 0; k < e->n[s]; k++)
 			h->atoms[s] |= m[s]->slot[e->step[s][k]].item.atoms & ~ATOM_BIT(ATOM_OTHER);
@@ -425,12 +427,14 @@ static void pair_from_entry(struct comparison *c, struct work *w, size_t key, co
 		}
 	}
 	if (e->kind == ALIGN_FUSED) {
-		const struct align_item *f = &m[e->fused_side]->slot[e->step[e->fused_side][0]].item;
+		const struct align_item *f =
+			&m[e->fused_side]->slot[e->step[e->fused_side][0]].item;
 
 		p->cls = f->cls;
 		p->atoms = f->atoms;
 	} else if (e->n[0] && e->n[1]) {
-		const struct align_item *x = &m[0]->slot[e->step[0][0]].item, *y = &m[1]->slot[e->step[1][0]].item;
+		const struct align_item *x = &m[0]->slot[e->step[0][0]].item,
+					*y = &m[1]->slot[e->step[1][0]].item;
 
 		/* A cover of different classes shows the class of the side that does more. */
 		p->cls = (x->cls != y->cls && (x->atoms & ~y->atoms) == 0) ? y->cls : x->cls;
@@ -468,7 +472,9 @@ static void layer_totals(struct comparison *c, struct work *w)
 
 					kernels += st->n;
 					/* By the class of the logical op: an eager RMSNorm run is Norm. */
-					c->class_ns[s][st->cls < CLASS_COUNT ? st->cls : CLASS_OTHER] += (double)st->dur;
+					c->class_ns[s][st->cls < CLASS_COUNT ? st->cls
+									     : CLASS_OTHER] +=
+						(double)st->dur;
 				}
 				cl->ns[s] += (double)ly->dur;
 				cl->kernels[s] += kernels;
@@ -531,7 +537,9 @@ static int choose_phase(struct comparison *c, int phase)
 		if (phase < PHASE_COUNT && (!a->phase_passes[phase] || !b->phase_passes[phase]))
 			c->note = xasprintf("no %s pass on %s%s%s", phase_name((enum phase)phase),
 					    !a->phase_passes[phase] ? c->label[0] : "",
-					    !a->phase_passes[phase] && !b->phase_passes[phase] ? " nor on " : "",
+					    !a->phase_passes[phase] && !b->phase_passes[phase]
+						    ? " nor on "
+						    : "",
 					    !b->phase_passes[phase] ? c->label[1] : "");
 		return phase;
 	}
@@ -559,7 +567,8 @@ static void compute(struct comparison *c, int phase)
 	if (!c->passes[0] || !c->passes[1]) {
 		/* Nothing to compare: figures of one side alone would read as differences. */
 		if (!c->note)
-			c->note = xasprintf("%s has no pass to compare", !c->passes[0] ? c->label[0] : c->label[1]);
+			c->note = xasprintf("%s has no pass to compare",
+					    !c->passes[0] ? c->label[0] : c->label[1]);
 		c->ratio = NAN;
 		return;
 	}
@@ -594,7 +603,8 @@ static void compute(struct comparison *c, int phase)
 		for (size_t i = 0; i < w.al[k].al.n; i++) {
 			VEC_RESERVE(pairs, n_pairs, cap_pairs);
 			VEC_RESERVE(aux, n_aux, cap_aux);
-			pair_from_entry(c, &w, k, &w.al[k].al.e[i], (uint32_t)i, &pairs[n_pairs], &aux[n_aux]);
+			pair_from_entry(c, &w, k, &w.al[k].al.e[i], (uint32_t)i, &pairs[n_pairs],
+					&aux[n_aux]);
 			n_pairs++;
 			n_aux++;
 		}
@@ -607,7 +617,8 @@ static void compute(struct comparison *c, int phase)
 
 			if (e->link_dir)
 				aux[first_pair[k] + i].link =
-					(int64_t)(first_pair[(size_t)((ptrdiff_t)k + e->link_dir)] + e->link);
+					(int64_t)(first_pair[(size_t)((ptrdiff_t)k + e->link_dir)] +
+						  e->link);
 		}
 	free(first_pair);
 	c->pairs = pairs;
@@ -626,7 +637,8 @@ static char *default_label(const struct trace *t)
 	const char *gpu = t->gpu_name ? trace_str(t, t->gpu_name) : "";
 
 	if (!*gpu)
-		return t->platform == PLATFORM_UNKNOWN ? xstrdup("unknown GPU") : xasprintf("%s GPU", vendor);
+		return t->platform == PLATFORM_UNKNOWN ? xstrdup("unknown GPU")
+						       : xasprintf("%s GPU", vendor);
 	if (t->platform == PLATFORM_UNKNOWN || strncmp(gpu, vendor, strlen(vendor)) == 0)
 		return text_escape_dup(gpu, strlen(gpu));
 	{
@@ -640,7 +652,8 @@ static char *default_label(const struct trace *t)
 static void set_labels(struct comparison *c, const struct compare_opts *o)
 {
 	for (int s = 0; s < 2; s++)
-		c->label[s] = o && o->label[s] ? text_escape_dup(o->label[s], strlen(o->label[s])) : default_label(c->side[s].t);
+		c->label[s] = o && o->label[s] ? text_escape_dup(o->label[s], strlen(o->label[s]))
+					       : default_label(c->side[s].t);
 	if (strcmp(c->label[0], c->label[1]) != 0)
 		return;
 	for (int s = 0; s < 2; s++) {
@@ -660,8 +673,8 @@ static void set_labels(struct comparison *c, const struct compare_opts *o)
 	}
 }
 
-int comparison_build(struct comparison **out, struct side *a, struct side *b, const struct compare_opts *o,
-		     struct fd_error *err)
+int comparison_build(struct comparison **out, struct side *a, struct side *b,
+		     const struct compare_opts *o, struct fd_error *err)
 {
 	struct comparison *c = xcalloc(1, sizeof *c);
 
@@ -674,10 +687,12 @@ int comparison_build(struct comparison **out, struct side *a, struct side *b, co
 	for (int s = 0; s < 2; s++) {
 		const struct trace *t = c->side[s].t;
 
-		c->short_names[s] = xcalloc(intern_count(t->strings) + 1, sizeof *c->short_names[s]);
+		c->short_names[s] =
+			xcalloc(intern_count(t->strings) + 1, sizeof *c->short_names[s]);
 		for (size_t k = 0; k < t->n_kernels; k++)
 			if (!c->short_names[s][t->kernels[k].name])
-				c->short_names[s][t->kernels[k].name] = kernel_short(&c->side[s], (uint32_t)k);
+				c->short_names[s][t->kernels[k].name] =
+					kernel_short(&c->side[s], (uint32_t)k);
 	}
 	compute(c, o ? o->phase : -1);
 	*out = c;
@@ -693,7 +708,9 @@ int comparison_set_phase(struct comparison *c, int phase, struct fd_error *err)
 
 const char *comparison_short_name(const struct comparison *c, int s, uint32_t name)
 {
-	const char *n = c->short_names[s] && name < intern_count(c->side[s].t->strings) ? c->short_names[s][name] : NULL;
+	const char *n = c->short_names[s] && name < intern_count(c->side[s].t->strings)
+				? c->short_names[s][name]
+				: NULL;
 
 	return n ? n : trace_str(c->side[s].t, name);
 }

@@ -18,7 +18,8 @@ void fusion_mark_repeats(const struct comparison *c, struct fusion_hint *h, unsi
 		size_t best = SIZE_MAX;
 
 		h[g].repeat_of = -1;
-		if ((gp->kind != PAIR_A_ONLY && gp->kind != PAIR_B_ONLY) || h[g].link >= 0 || h[g].steps[s] != 1)
+		if ((gp->kind != PAIR_A_ONLY && gp->kind != PAIR_B_ONLY) || h[g].link >= 0 ||
+		    h[g].steps[s] != 1)
 			continue;
 		for (size_t d = 1; d <= window && best == SIZE_MAX; d++)
 			for (int dir = -1; dir <= 1 && best == SIZE_MAX; dir += 2) {
@@ -27,8 +28,9 @@ void fusion_mark_repeats(const struct comparison *c, struct fusion_hint *h, unsi
 				if (dir < 0 ? g < d : g + d >= c->n_pairs)
 					continue;
 				m = dir < 0 ? g - d : g + d;
-				if (c->pairs[m].layer != gp->layer || c->pairs[m].kind != PAIR_MATCH ||
-				    h[m].steps[s] != 1 || h[m].cls[s] != h[g].cls[s] || h[m].atoms[s] != h[g].atoms[s] ||
+				if (c->pairs[m].layer != gp->layer ||
+				    c->pairs[m].kind != PAIR_MATCH || h[m].steps[s] != 1 ||
+				    h[m].cls[s] != h[g].cls[s] || h[m].atoms[s] != h[g].atoms[s] ||
 				    h[m].main_name[s] != h[g].main_name[s] || !h[g].atoms[s])
 					continue;
 				best = m;
@@ -79,7 +81,8 @@ static int cmp_pattern(const void *pa, const void *pb)
 static int same_pattern(const struct pattern *a, const struct pattern *b)
 {
 	return a->fused_side == b->fused_side && a->partial == b->partial && a->cls == b->cls &&
-	       a->n_others == b->n_others && memcmp(a->others, b->others, a->n_others * sizeof *a->others) == 0;
+	       a->n_others == b->n_others &&
+	       memcmp(a->others, b->others, a->n_others * sizeof *a->others) == 0;
 }
 
 static void add_linked(struct pattern *pt, uint32_t pair)
@@ -89,7 +92,8 @@ static void add_linked(struct pattern *pt, uint32_t pair)
 }
 
 /* The pattern of pair i, or 0 when the pair is no fusion. */
-static int pattern_of(const struct comparison *c, const struct fusion_hint *h, size_t i, struct pattern *pt)
+static int pattern_of(const struct comparison *c, const struct fusion_hint *h, size_t i,
+		      struct pattern *pt)
 {
 	const struct cmp_pair *p = &c->pairs[i];
 	uint32_t *names = NULL;
@@ -110,15 +114,18 @@ static int pattern_of(const struct comparison *c, const struct fusion_hint *h, s
 				add_linked(pt, (uint32_t)j);
 	} else if (p->kind == PAIR_MATCH) {
 		for (size_t j = lo; j < hi; j++)
-			if (h[j].repeat_of == (int64_t)i && (!pt->n_linked || c->pairs[j].kind == c->pairs[pt->linked[0]].kind))
+			if (h[j].repeat_of == (int64_t)i &&
+			    (!pt->n_linked || c->pairs[j].kind == c->pairs[pt->linked[0]].kind))
 				add_linked(pt, (uint32_t)j);
 		if (pt->n_linked) {
 			/* Gaps on A repeat A's step: B is the side that launches less often. */
-			pt->fused_side = c->pairs[pt->linked[0]].kind == PAIR_A_ONLY ? SIDE_B : SIDE_A;
+			pt->fused_side =
+				c->pairs[pt->linked[0]].kind == PAIR_A_ONLY ? SIDE_B : SIDE_A;
 		} else if (h[i].atoms[0] == h[i].atoms[1] && h[i].occ[0] && h[i].occ[1]) {
 			/* working kernels per occurrence of the step (per pass figures would mix in the
 			 * two sides' pass counts) */
-			double w0 = h[i].work[0] * c->passes[0] / h[i].occ[0], w1 = h[i].work[1] * c->passes[1] / h[i].occ[1];
+			double w0 = h[i].work[0] * c->passes[0] / h[i].occ[0],
+			       w1 = h[i].work[1] * c->passes[1] / h[i].occ[1];
 
 			if (!(w0 >= 2 * w1 || w1 >= 2 * w0))
 				return 0;
@@ -132,7 +139,8 @@ static int pattern_of(const struct comparison *c, const struct fusion_hint *h, s
 	}
 	os = !pt->fused_side;
 	for (uint32_t k = 0; k <= pt->n_linked; k++) {
-		const struct cmp_part *part = &c->pairs[k < pt->n_linked ? pt->linked[k] : i].side[os];
+		const struct cmp_part *part =
+			&c->pairs[k < pt->n_linked ? pt->linked[k] : i].side[os];
 
 		for (uint32_t j = 0; j < part->n_names; j++)
 			VEC_PUSH(names, n_names, cap, part->names[j]);
@@ -163,13 +171,15 @@ static void layers_text(char *buf, size_t cap, const int32_t *l, uint32_t n)
 		else
 			numbered++;
 	}
-#define ADD(...)                                                                         \
-	do {                                                                             \
-		if (len < cap)                                                           \
-			len += (size_t)snprintf(buf + len, cap - len, __VA_ARGS__);      \
+#define ADD(...)                                                                    \
+	do {                                                                        \
+		if (len < cap)                                                      \
+			len += (size_t)snprintf(buf + len, cap - len, __VA_ARGS__); \
 	} while (0)
 	if (have_pro)
-		ADD("the prologue%s", numbered && have_epi ? ", " : numbered || have_epi ? " and " : "");
+		ADD("the prologue%s", numbered && have_epi   ? ", "
+				      : numbered || have_epi ? " and "
+							     : "");
 	if (numbered) {
 		ADD("layer%s ", numbered > 1 ? "s" : "");
 		for (uint32_t i = 0, first = 1; i < n; i++) {
@@ -225,8 +235,8 @@ static void number_text(char *buf, size_t cap, double v)
 
 /* The sentence that explains fusion f. other_work: the unfused side's working kernels per
  * occurrence; n_fused_names: distinct fused kernels grouped in the pattern. */
-static char *evidence_sentence(const struct comparison *c, const struct cmp_fusion *f, double other_work,
-			       uint32_t n_fused_names)
+static char *evidence_sentence(const struct comparison *c, const struct cmp_fusion *f,
+			       double other_work, uint32_t n_fused_names)
 {
 	const int fs = f->fused_side, os = !fs;
 	char *fused = escaped_short(c, fs, f->fused_name), *others = xstrdup(""), *more, *out;
@@ -254,15 +264,19 @@ static char *evidence_sentence(const struct comparison *c, const struct cmp_fusi
 	else
 		snprintf(times, sizeof times, "%u times", f->occurrences);
 	if (f->partial)
-		out = xasprintf("%c (%s) launches %s kernel%s (%s) where %c (%s) launches %s%s once for the same "
+		out = xasprintf("%c (%s) launches %s kernel%s (%s) where %c (%s) launches %s%s "
+				"once for the same "
 				"work (%s), %s per pass in %s; per pass A %s, B %s, B - A %s.",
-				"AB"[os], c->label[os], nk, strcmp(nk, "1") == 0 ? "" : "s", others, "AB"[fs],
-				c->label[fs], fused, more, atoms, times, where, ta, tb, td);
+				"AB"[os], c -> label[os], nk, strcmp(nk, "1") == 0 ? "" : "s",
+				others, "AB"[fs], c -> label[fs], fused, more, atoms, times, where,
+				ta, tb, td);
 	else
-		out = xasprintf("%c (%s) runs %s%s (%s) as one kernel where %c (%s) runs %s kernel%s for the same "
+		out = xasprintf("%c (%s) runs %s%s (%s) as one kernel where %c (%s) runs %s "
+				"kernel%s for the same "
 				"work (%s), %s per pass in %s; per pass A %s, B %s, B - A %s.",
-				"AB"[fs], c->label[fs], fused, more, atoms, "AB"[os], c->label[os], nk,
-				strcmp(nk, "1") == 0 ? "" : "s", others, times, where, ta, tb, td);
+				"AB"[fs], c -> label[fs], fused, more, atoms, "AB"[os],
+				c -> label[os], nk, strcmp(nk, "1") == 0 ? "" : "s", others, times,
+				where, ta, tb, td);
 	free(fused);
 	free(others);
 	free(more);
@@ -300,10 +314,12 @@ static void push_u32(uint32_t **v, uint32_t *n, uint32_t x)
 }
 
 /* One fusion from the patterns pat[0..n) (all the same pattern). */
-static struct cmp_fusion group(const struct comparison *c, const struct fusion_hint *h, const struct pattern *pat,
-			       size_t n)
+static struct cmp_fusion group(const struct comparison *c, const struct fusion_hint *h,
+			       const struct pattern *pat, size_t n)
 {
-	struct cmp_fusion f = { .fused_side = pat[0].fused_side, .partial = pat[0].partial, .atoms = ~(atom_set)0 };
+	struct cmp_fusion f = { .fused_side = pat[0].fused_side,
+				.partial = pat[0].partial,
+				.atoms = ~(atom_set)0 };
 	const int fs = f.fused_side, os = !fs;
 	uint32_t *all = NULL, n_all = 0, *fused_names = NULL, n_fused_names = 0;
 	double occ = 0, other_work = 0;
@@ -352,7 +368,8 @@ static struct cmp_fusion group(const struct comparison *c, const struct fusion_h
 		f.atoms = 0;
 	f.occurrences = (uint32_t)(occ + 0.5);
 	f.delta_ns = f.ns[1] - f.ns[0];
-	f.evidence = evidence_sentence(c, &f, occ > 0 ? other_work / occ : other_work, n_fused_names);
+	f.evidence =
+		evidence_sentence(c, &f, occ > 0 ? other_work / occ : other_work, n_fused_names);
 	free(all);
 	free(fused_names);
 	return f;
@@ -387,7 +404,9 @@ void fusion_build(struct comparison *c, const struct fusion_hint *h)
 			g = e;
 			continue;
 		}
-		VEC_PUSH(fs, n_fs, cap_fs, ((struct fusion_sort){ f, trace_str(c->side[f.fused_side].t, f.fused_name) }));
+		VEC_PUSH(fs, n_fs, cap_fs,
+			 ((struct fusion_sort){
+				 f, trace_str(c->side[f.fused_side].t, f.fused_name) }));
 		g = e;
 	}
 	for (size_t g = 0; g < n_pat; g++) {

@@ -100,7 +100,7 @@ size_t trace_repair_graph_times(struct trace *t)
 			continue; /* not launch order: the times are all we have */
 		for (size_t j = g; j < e; j++)
 			s[j - g] =
-			    (struct slot){ t->kernels[k[j].i].start, t->kernels[k[j].i].dur };
+				(struct slot){ t->kernels[k[j].i].start, t->kernels[k[j].i].dur };
 		qsort(s, e - g, sizeof *s, cmp_slot);
 		for (size_t j = g; j < e; j++) {
 			t->kernels[k[j].i].start = s[j - g].start;
@@ -110,11 +110,11 @@ size_t trace_repair_graph_times(struct trace *t)
 		groups++;
 	}
 	if (fixed)
-		trace_warn(
-		    t,
-		    "the times of %zu kernels of %zu graph launch%s disagreed with their launch "
-		    "order: reassigned in stream order",
-		    fixed, groups, groups == 1 ? "" : "es");
+		trace_warn(t,
+			   "the times of %zu kernels of %zu graph launch%s disagreed with their "
+			   "launch "
+			   "order: reassigned in stream order",
+			   fixed, groups, groups == 1 ? "" : "es");
 	free(k);
 	free(s);
 	return fixed;

@@ -53,7 +53,7 @@ struct reader {
 };
 
 struct input {
-	int fd;		     /* -1 for memory */
+	int fd;			  /* -1 for memory */
 	const unsigned char *mem; /* memory source */
 	size_t mem_len, mem_pos;
 	unsigned char *raw; /* raw buffer for gzip */
@@ -64,9 +64,9 @@ struct input {
 	/* bytes sniffed for the magic, to be returned first */
 	unsigned char peek[2];
 	size_t peek_len, peek_pos;
-	int threaded;	    /* use a reader thread (gzip from a file descriptor) */
-	struct reader *rd;  /* started by the first input_read() */
-	int rd_failed;	    /* pthread_create failed: read on the caller's thread */
+	int threaded;	   /* use a reader thread (gzip from a file descriptor) */
+	struct reader *rd; /* started by the first input_read() */
+	int rd_failed;	   /* pthread_create failed: read on the caller's thread */
 };
 
 /* Wait until fd is readable or input_close() asks the reader to stop. Returns 0 when fd is
@@ -278,8 +278,10 @@ static ssize_t gzip_read(struct input *in, char *buf, size_t cap, struct fd_erro
 		if (produced)
 			return (ssize_t)produced;
 		if (in->raw_eof && in->raw_pos == in->raw_len) {
-			fd_error_set(err, "truncated gzip data: the compressed stream ends after %lld bytes",
-				     (long long)in->raw_done);
+			fd_error_set(
+				err,
+				"truncated gzip data: the compressed stream ends after %lld bytes",
+				(long long)in->raw_done);
 			return -1;
 		}
 	}

@@ -115,7 +115,8 @@ void intern_free(struct intern *t)
 	free(t);
 }
 
-static uint32_t lookup(const struct intern *t, const char *s, size_t len, uint32_t h, uint32_t *slot)
+static uint32_t lookup(const struct intern *t, const char *s, size_t len, uint32_t h,
+		       uint32_t *slot)
 {
 	uint32_t i = h & (t->nslots - 1);
 
@@ -179,5 +180,6 @@ uint32_t intern_count(const struct intern *t)
 
 size_t intern_bytes(const struct intern *t)
 {
-	return t->bytes + (size_t)t->cap * sizeof *t->entries + (size_t)t->nslots * sizeof *t->slots;
+	return t->bytes + (size_t)t->cap * sizeof *t->entries +
+	       (size_t)t->nslots * sizeof *t->slots;
 }

@@ -140,7 +140,7 @@ static int hex4(const char *p, uint32_t *out)
 }
 
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-#define SWAR_ONES 0x0101010101010101ull
+#define SWAR_ONES  0x0101010101010101ull
 #define SWAR_HIGHS 0x8080808080808080ull
 
 /* Bytes of w equal to the byte in pat (repeated), as high bits. Only the lowest flag is exact
@@ -210,27 +210,50 @@ static int decode(struct json_cur *c, const char *p, const char *q, struct json_
 		buf_put(buf, p, (size_t)(bs - p));
 		p = bs + 1;
 		switch (*p) {
-		case '"': buf_put(buf, "\"", 1); p++; break;
-		case '\\': buf_put(buf, "\\", 1); p++; break;
-		case '/': buf_put(buf, "/", 1); p++; break;
-		case 'b': buf_put(buf, "\b", 1); p++; break;
-		case 'f': buf_put(buf, "\f", 1); p++; break;
-		case 'n': buf_put(buf, "\n", 1); p++; break;
-		case 'r': buf_put(buf, "\r", 1); p++; break;
-		case 't': buf_put(buf, "\t", 1); p++; break;
+		case '"':
+			buf_put(buf, "\"", 1);
+			p++;
+			break;
+		case '\\':
+			buf_put(buf, "\\", 1);
+			p++;
+			break;
+		case '/':
+			buf_put(buf, "/", 1);
+			p++;
+			break;
+		case 'b':
+			buf_put(buf, "\b", 1);
+			p++;
+			break;
+		case 'f':
+			buf_put(buf, "\f", 1);
+			p++;
+			break;
+		case 'n':
+			buf_put(buf, "\n", 1);
+			p++;
+			break;
+		case 'r':
+			buf_put(buf, "\r", 1);
+			p++;
+			break;
+		case 't':
+			buf_put(buf, "\t", 1);
+			p++;
+			break;
 		case 'u':
 			if (q - p < 5 || hex4(p + 1, &cp) < 0)
 				return fail(c, bs, "invalid \\u escape in string");
 			p += 5;
-			if (cp >= 0xd800 && cp < 0xdc00 && q - p >= 6 && p[0] == '\\' && p[1] == 'u' &&
-			    hex4(p + 2, &lo) == 0 && lo >= 0xdc00 && lo < 0xe000) {
+			if (cp >= 0xd800 && cp < 0xdc00 && q - p >= 6 && p[0] == '\\' &&
+			    p[1] == 'u' && hex4(p + 2, &lo) == 0 && lo >= 0xdc00 && lo < 0xe000) {
 				cp = 0x10000 + ((cp - 0xd800) << 10) + (lo - 0xdc00);
 				p += 6;
 			}
 			buf_utf8(buf, cp); /* a lone surrogate stays visible as invalid UTF-8 */
 			break;
-		default:
-			return fail(c, bs, "invalid escape sequence in string");
+		default: return fail(c, bs, "invalid escape sequence in string");
 		}
 	}
 	if (!buf->s)
@@ -245,7 +268,10 @@ static inline int string_at(struct json_cur *c, struct json_str *out, struct jso
 	const char *q = string_end(c->p + 1, c->end, &escaped);
 
 	if (!q)
-		return c->at_eof ? fail(c, c->end, "unexpected end of file inside a string (the JSON is truncated)") : JSON_MORE;
+		return c->at_eof ? fail(c, c->end,
+					"unexpected end of file inside a string (the JSON is "
+					"truncated)")
+				 : JSON_MORE;
 	if (!escaped) {
 		out->s = c->p + 1;
 		out->len = (size_t)(q - c->p - 1);
@@ -393,15 +419,15 @@ static int skip_scalar(struct json_cur *c, int ch)
 	case '"':
 		q = string_end(c->p + 1, c->end, &escaped);
 		if (!q)
-			return c->at_eof ? fail(c, c->end, "unexpected end of file inside a string (the JSON is truncated)") : JSON_MORE;
+			return c->at_eof ? fail(c, c->end,
+						"unexpected end of file inside a string (the JSON "
+						"is truncated)")
+					 : JSON_MORE;
 		c->p = q + 1;
 		return JSON_OK;
-	case 't':
-		return literal(c, "true");
-	case 'f':
-		return literal(c, "false");
-	case 'n':
-		return literal(c, "null");
+	case 't': return literal(c, "true");
+	case 'f': return literal(c, "false");
+	case 'n': return literal(c, "null");
 	default:
 		if (ch == '-' || is_digit(ch) || ch == 'N' || ch == 'I')
 			return json_number(c, &raw);
@@ -445,7 +471,9 @@ after:
 		if ((rc = next_byte(c, &ch)))
 			return rc;
 		if (ch == '}' || ch == ']')
-			return fail(c, c->p, ch == '}' ? "trailing comma before '}'" : "trailing comma before ']'");
+			return fail(c, c->p,
+				    ch == '}' ? "trailing comma before '}'"
+					      : "trailing comma before ']'");
 		if (stack[depth - 1] == '{')
 			goto key;
 		goto value;
@@ -476,7 +504,8 @@ int json_object_begin(struct json_cur *c)
 	return expect(c, '{', "expected an object");
 }
 
-int json_object_next(struct json_cur *c, int *first, struct json_str *key, struct json_buf *kbuf, int *done)
+int json_object_next(struct json_cur *c, int *first, struct json_str *key, struct json_buf *kbuf,
+		     int *done)
 {
 	int ch, rc;
 
@@ -581,7 +610,8 @@ static int number_parts(struct json_str raw, struct num_parts *np)
 }
 
 /* json_to_int64() of a number whose parts are known. */
-static int int64_from_parts(struct json_str raw, const struct num_parts *np, int64_t *out, int *overflow)
+static int int64_from_parts(struct json_str raw, const struct num_parts *np, int64_t *out,
+			    int *overflow)
 {
 	uint64_t v = 0, limit;
 
@@ -630,7 +660,8 @@ int json_to_int64(struct json_str raw, int64_t *out, int *overflow)
 }
 
 /* json_us_to_ns() of a number whose parts are known. */
-static int ns_from_parts(struct json_str raw, const struct num_parts *np, int64_t *out, int *overflow)
+static int ns_from_parts(struct json_str raw, const struct num_parts *np, int64_t *out,
+			 int *overflow)
 {
 	uint64_t whole = 0, frac = 0, ns;
 	const uint64_t max_whole = (uint64_t)INT64_MAX / 1000 - 1;

@@ -32,8 +32,8 @@
 #include "structure_int.h"
 
 #define NORM_ATOMS (ATOM_BIT(ATOM_RMSNORM) | ATOM_BIT(ATOM_LAYERNORM))
-#define MLP_ATOMS                                                                                  \
-	(ATOM_BIT(ATOM_SILU) | ATOM_BIT(ATOM_GELU) | ATOM_BIT(ATOM_ACT) |                          \
+#define MLP_ATOMS                                                         \
+	(ATOM_BIT(ATOM_SILU) | ATOM_BIT(ATOM_GELU) | ATOM_BIT(ATOM_ACT) | \
 	 ATOM_BIT(ATOM_MOE_GEMM) | ATOM_BIT(ATOM_ROUTING))
 
 int step_is_norm(const struct step *s)
@@ -48,21 +48,18 @@ int step_is_mlp(const struct step *s)
 	case CLASS_ACTIVATION:
 	case CLASS_MOE_ROUTING:
 	case CLASS_MOE_GEMM:
-	case CLASS_MOE_FINALIZE:
-		return 1;
+	case CLASS_MOE_FINALIZE: return 1;
 	case CLASS_NORM:
 	case CLASS_ATTENTION:
-	case CLASS_ROPE:
-		return 0;
-	default:
-		return (s->atoms & MLP_ATOMS) != 0;
+	case CLASS_ROPE: return 0;
+	default: return (s->atoms & MLP_ATOMS) != 0;
 	}
 }
 
 int step_is_residual_add(const struct step *s)
 {
 	atom_set extra =
-	    s->atoms & ~(ATOM_BIT(ATOM_ADD) | ATOM_BIT(ATOM_CAST) | ATOM_BIT(ATOM_COPY));
+		s->atoms & ~(ATOM_BIT(ATOM_ADD) | ATOM_BIT(ATOM_CAST) | ATOM_BIT(ATOM_COPY));
 
 	return (s->cls == CLASS_ELEMENTWISE || s->cls == CLASS_OTHER) &&
 	       (s->atoms & ATOM_BIT(ATOM_ADD)) && !extra;
@@ -222,8 +219,8 @@ static size_t period_anchors(const struct layer_input *in, uint32_t *a, int stri
 		/* the majority segment (length and contents), by Boyer-Moore vote */
 		for (size_t j = g + 1; j < e; j++) {
 			uint32_t l = o[j - 1].pos, len = o[j].pos - l;
-			uint64_t seg =
-			    (h[l + len] - h[l] * pw[len]) ^ ((uint64_t)len * 0x9e3779b97f4a7c15ULL);
+			uint64_t seg = (h[l + len] - h[l] * pw[len]) ^
+				       ((uint64_t)len * 0x9e3779b97f4a7c15ULL);
 
 			if (votes == 0)
 				cand = seg, period = len;
@@ -231,8 +228,8 @@ static size_t period_anchors(const struct layer_input *in, uint32_t *a, int stri
 		}
 		for (size_t j = g + 1; j < e; j++) {
 			uint32_t l = o[j - 1].pos, len = o[j].pos - l;
-			uint64_t seg =
-			    (h[l + len] - h[l] * pw[len]) ^ ((uint64_t)len * 0x9e3779b97f4a7c15ULL);
+			uint64_t seg = (h[l + len] - h[l] * pw[len]) ^
+				       ((uint64_t)len * 0x9e3779b97f4a7c15ULL);
 
 			same += seg == cand;
 		}

@@ -231,7 +231,9 @@ void module_map_build(const struct trace *t, const uint32_t *launch_of, struct m
 		}
 		if ((d = name_dn[tr->name]) == 1)
 			continue;
-		r[nm] = (struct mrange){ .cls = dn[d - 2].cls, .len = dn[d - 2].len, .tid = tr->tid,
+		r[nm] = (struct mrange){ .cls = dn[d - 2].cls,
+					 .len = dn[d - 2].len,
+					 .tid = tr->tid,
 					 .start = tr->start };
 		r[nm].end = tr->start + tr->dur;
 		r[nm].group = d - 2; /* the distinct name for now */
@@ -273,8 +275,8 @@ void module_map_build(const struct trace *t, const uint32_t *launch_of, struct m
 
 		for (size_t i = 0; i < nm; i++)
 			if (layer_like(r[i].cls, r[i].len))
-				k[nl++] =
-				    (struct mkey){ r[i].tid, r[i].start, -r[i].end, (uint32_t)i };
+				k[nl++] = (struct mkey){ r[i].tid, r[i].start, -r[i].end,
+							 (uint32_t)i };
 		if (nl)
 			qsort(k, nl, sizeof *k, cmp_mkey);
 		for (size_t j = 0; j < nl; j++) {
@@ -328,8 +330,8 @@ void module_map_build(const struct trace *t, const uint32_t *launch_of, struct m
 		if (best >= 0 && x->group == (uint32_t)best) {
 			if (!m->layer_class[0]) {
 				size_t n = x->len < sizeof m->layer_class - 1
-					       ? x->len
-					       : sizeof m->layer_class - 1;
+						   ? x->len
+						   : sizeof m->layer_class - 1;
 
 				memcpy(m->layer_class, x->cls, n);
 				m->layer_class[n] = '\0';
@@ -337,7 +339,7 @@ void module_map_build(const struct trace *t, const uint32_t *launch_of, struct m
 			lookup_add(&layer, x, (uint32_t)layer.n);
 		} else if (norm_like(x->cls, x->len)) {
 			m->norm_is_rms[m->n_norm] =
-			    contains(x->cls, x->len, "RMS") || contains(x->cls, x->len, "Rms");
+				contains(x->cls, x->len, "RMS") || contains(x->cls, x->len, "Rms");
 			lookup_add(&norm, x, (uint32_t)m->n_norm++);
 		}
 	}
@@ -350,7 +352,7 @@ void module_map_build(const struct trace *t, const uint32_t *launch_of, struct m
 		m->norm = big_alloc(nk, sizeof *m->norm);
 	for (size_t i = 0; (m->layer || m->norm) && i < t->n_kernels; i++) {
 		const struct trace_launch *l =
-		    launch_of[i] != UINT32_MAX ? &t->launches[launch_of[i]] : NULL;
+			launch_of[i] != UINT32_MAX ? &t->launches[launch_of[i]] : NULL;
 
 		if (m->layer)
 			m->layer[i] = l ? lookup_find(&layer, l->tid, l->start, &hint_layer) : -1;

@@ -41,8 +41,8 @@ static int is_ident(int ch)
 /* The identifier in s[0..len) that best says what a generic kernel template does, or NULL. */
 static const char *telling_arg(const char *s, size_t len, size_t *outlen)
 {
-	static const char *const suffixes[] = { "_kernel_cuda", "Functor", "_functor", "Ops",
-						"_kernel_impl", "KernelImpl", "_kernel", "Op" };
+	static const char *const suffixes[] = { "_kernel_cuda", "Functor",    "_functor", "Ops",
+						"_kernel_impl", "KernelImpl", "_kernel",  "Op" };
 	/* wrappers that only carry the telling functor inside them */
 	static const char *const plumbing[] = {
 		"gpu_kernel_impl", "BinaryFunctor",    "AUnaryFunctor",	 "BUnaryFunctor",
@@ -241,8 +241,10 @@ static int short_cute_dsl(const char *name, char *buf, size_t cap)
 static int short_cutlass3(const char *name, char *buf, size_t cap)
 {
 	static const char *const words[][2] = {
-		{ "GemmUniversal", "GemmUniversal" }, { "GroupProblemShape", "GroupProblemShape" },
-		{ "Cooperative", "Cooperative" },     { "Pingpong", "Pingpong" },
+		{ "GemmUniversal", "GemmUniversal" },
+		{ "GroupProblemShape", "GroupProblemShape" },
+		{ "Cooperative", "Cooperative" },
+		{ "Pingpong", "Pingpong" },
 		{ "StreamK", "StreamK" },
 	};
 	size_t n = 0, k;

@@ -30,7 +30,8 @@ int outfile_open(struct outfile *o, const char *path, struct fd_error *err)
 		o->target = xstrdup(path);
 	if (stat(o->target, &st) == 0) {
 		if (!S_ISREG(st.st_mode)) {
-			fd_error_set(err, "%s: %s", path, S_ISDIR(st.st_mode) ? strerror(EISDIR) : "not a regular file");
+			fd_error_set(err, "%s: %s", path,
+				     S_ISDIR(st.st_mode) ? strerror(EISDIR) : "not a regular file");
 			goto fail;
 		}
 		mode = st.st_mode & 07777;

@@ -356,7 +356,7 @@ static void assign_kernels(const struct trace *t, const uint32_t *launch_of, con
 	for (size_t i = 0; i < n; i++)
 		if (a[i].has_cpu)
 			cpu.k[cpu.n++] =
-			    (struct rkey){ a[i].tid, a[i].start, -a[i].end, 0, (uint32_t)i };
+				(struct rkey){ a[i].tid, a[i].start, -a[i].end, 0, (uint32_t)i };
 	ivals_finish(&cpu);
 	gpu.k = xmalloc((t->n_ranges ? t->n_ranges : 1) * sizeof *gpu.k);
 	for (size_t i = 0; i < t->n_ranges; i++) {
@@ -371,7 +371,7 @@ static void assign_kernels(const struct trace *t, const uint32_t *launch_of, con
 	for (size_t i = 0; i < t->n_kernels; i++) {
 		const struct trace_kernel *k = &t->kernels[i];
 		const struct trace_launch *l =
-		    launch_of[i] != UINT32_MAX ? &t->launches[launch_of[i]] : NULL;
+			launch_of[i] != UINT32_MAX ? &t->launches[launch_of[i]] : NULL;
 
 		if (l && (last_has < 0 || l->tid != last_tid)) {
 			last_tid = l->tid;
@@ -384,7 +384,7 @@ static void assign_kernels(const struct trace *t, const uint32_t *launch_of, con
 			kernel_ann[i] = ivals_find(&cpu, l->tid, l->start, 1, &hint_cpu);
 		else
 			kernel_ann[i] =
-			    gpu.n ? ivals_find(&gpu, k->stream, k->start, 0, &hint_gpu) : -1;
+				gpu.n ? ivals_find(&gpu, k->stream, k->start, 0, &hint_gpu) : -1;
 	}
 	ivals_clear(&cpu);
 	ivals_clear(&gpu);
@@ -517,7 +517,7 @@ int passes_from_annotations(const struct trace *t, const uint32_t *launch_of, co
 			x->pass = p->pass;
 			if (out->passes[x->pass].phase < 0)
 				out->passes[x->pass].phase =
-				    (int8_t)phase_of_annotation(trace_str(t, x->name));
+					(int8_t)phase_of_annotation(trace_str(t, x->name));
 			continue;
 		}
 		if (x->n_tree == 0)
@@ -535,9 +535,9 @@ int passes_from_annotations(const struct trace *t, const uint32_t *launch_of, co
 		x->state = ANN_PASS;
 		x->pass = (int32_t)out->n_passes;
 		VEC_RESERVE(out->passes, out->n_passes, cap);
-		out->passes[out->n_passes++] =
-		    (struct plan_pass){ x->name, (int8_t)phase_of_annotation(trace_str(t, x->name)),
-					x->first_kernel };
+		out->passes[out->n_passes++] = (struct plan_pass){
+			x->name, (int8_t)phase_of_annotation(trace_str(t, x->name)), x->first_kernel
+		};
 		any_gpu |= x->has_gpu;
 	}
 
@@ -545,8 +545,9 @@ int passes_from_annotations(const struct trace *t, const uint32_t *launch_of, co
 		if (n_matched == 0)
 			fd_error_set(err, "--pass '%s' matches no annotation", regex);
 		else
-			fd_error_set(
-			    err, "--pass '%s' matches only annotations without GPU kernels", regex);
+			fd_error_set(err,
+				     "--pass '%s' matches only annotations without GPU kernels",
+				     regex);
 		free(keep);
 		free(range_ann);
 		free(kernel_ann);

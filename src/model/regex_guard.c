@@ -39,12 +39,8 @@ static unsigned long repeat(const char **p, int *bad)
 
 	switch (*s) {
 	case '*':
-	case '?':
-		*p = s + 1;
-		return 1; /* glibc does not copy for these */
-	case '+':
-		*p = s + 1;
-		return 2;
+	case '?': *p = s + 1; return 1; /* glibc does not copy for these */
+	case '+': *p = s + 1; return 2;
 	case '{':
 		s++;
 		for (; *s >= '0' && *s <= '9'; s++)
@@ -71,8 +67,7 @@ static unsigned long repeat(const char **p, int *bad)
 		}
 		/* {n,m} becomes n copies and m - n optional ones */
 		return n > m ? n : m ? m : 1;
-	default:
-		return 1;
+	default: return 1;
 	}
 }
 
@@ -93,7 +88,8 @@ int regex_guard(const char *pattern, char *msg, size_t cap)
 		switch (*p) {
 		case '\\':
 			if (p[1] >= '1' && p[1] <= '9') {
-				snprintf(msg, cap, "back-references (\\%c) are not supported", p[1]);
+				snprintf(msg, cap, "back-references (\\%c) are not supported",
+					 p[1]);
 				return -1;
 			}
 			p += p[1] ? 2 : 1;
@@ -119,9 +115,7 @@ int regex_guard(const char *pattern, char *msg, size_t cap)
 				inner = worst[depth--];
 			p++;
 			break;
-		default:
-			p++;
-			break;
+		default: p++; break;
 		}
 		/* what was just read (an atom or a group) may be repeated, even several times */
 		while (*p == '*' || *p == '?' || *p == '+' || *p == '{') {
@@ -130,12 +124,15 @@ int regex_guard(const char *pattern, char *msg, size_t cap)
 			f = repeat(&p, &bad);
 			if (p == op)
 				break; /* a '{' that does not start an interval */
-			inner = bad || inner > REGEX_GUARD_MAX_COPIES / f ? REGEX_GUARD_MAX_COPIES + 1 : inner * f;
+			inner = bad || inner > REGEX_GUARD_MAX_COPIES / f
+					? REGEX_GUARD_MAX_COPIES + 1
+					: inner * f;
 			if (inner > REGEX_GUARD_MAX_COPIES)
 				break;
 		}
 		if (inner > REGEX_GUARD_MAX_COPIES) {
-			snprintf(msg, cap, "repetitions multiply to more than %d copies", REGEX_GUARD_MAX_COPIES);
+			snprintf(msg, cap, "repetitions multiply to more than %d copies",
+				 REGEX_GUARD_MAX_COPIES);
 			return -1;
 		}
 		if (inner > worst[depth])

@@ -63,4 +63,3 @@ const char *report_layer_name(int32_t index, char *buf, size_t cap)
 		snprintf(buf, cap, "%d", index);
 	return buf;
 }
-

@@ -93,7 +93,8 @@ static void c_atoms(FILE *out, atom_set atoms)
 
 int report_write_csv(FILE *out, const struct comparison *c)
 {
-	fputs("table,side,label,path,platform,gpu,kernels,gpu_time_us,passes,prefill_passes,decode_passes,"
+	fputs("table,side,label,path,platform,gpu,kernels,gpu_time_us,passes,prefill_passes,decode_"
+	      "passes,"
 	      "mixed_passes,layers,other_share,phase,compared_passes,pass_us\n",
 	      out);
 	for (int s = 0; s < 2; s++) {
@@ -102,7 +103,8 @@ int report_write_csv(FILE *out, const struct comparison *c)
 		fprintf(out, "traces,%c", "AB"[s]);
 		c_str(out, c->label[s]);
 		{
-			char *p = text_escape_dup(sd->t->path ? sd->t->path : "", sd->t->path ? strlen(sd->t->path) : 0);
+			char *p = text_escape_dup(sd->t->path ? sd->t->path : "",
+						  sd->t->path ? strlen(sd->t->path) : 0);
 
 			c_str(out, p);
 			free(p);
@@ -115,7 +117,8 @@ int report_write_csv(FILE *out, const struct comparison *c)
 		fprintf(out, ",%zu", sd->t->n_kernel_events);
 		c_us(out, (double)trace_kernel_time(sd->t));
 		fprintf(out, ",%zu,%u,%u,%u,%u", sd->n_passes, sd->phase_passes[PHASE_PREFILL],
-			sd->phase_passes[PHASE_DECODE], sd->phase_passes[PHASE_MIXED], sd->layers_per_pass);
+			sd->phase_passes[PHASE_DECODE], sd->phase_passes[PHASE_MIXED],
+			sd->layers_per_pass);
 		c_num(out, sd->classes.other_share, 6);
 		fprintf(out, ",%s,%u", phase_name((enum phase)c->phase), c->passes[s]);
 		c_us(out, c->ns[s]);
@@ -150,7 +153,8 @@ int report_write_csv(FILE *out, const struct comparison *c)
 		fprintf(out, ",%u\n", l->n_fusions);
 	}
 
-	fputs("\ntable,layer,position,kind,class,atoms,a_kernels,b_kernels,a_count,b_count,a_avg_us,b_avg_us,"
+	fputs("\ntable,layer,position,kind,class,atoms,a_kernels,b_kernels,a_count,b_count,a_avg_"
+	      "us,b_avg_us,"
 	      "a_us,b_us,delta_us,ratio,fusion\n",
 	      out);
 	for (size_t i = 0; i < c->n_pairs; i++) {
@@ -177,7 +181,8 @@ int report_write_csv(FILE *out, const struct comparison *c)
 			fputs(",\n", out);
 	}
 
-	fputs("\ntable,index,fused_side,partial,fused_kernel,unfused_kernels,atoms,occurrences,layers,a_us,b_us,"
+	fputs("\ntable,index,fused_side,partial,fused_kernel,unfused_kernels,atoms,occurrences,"
+	      "layers,a_us,b_us,"
 	      "delta_us,evidence\n",
 	      out);
 	for (size_t i = 0; i < c->n_fusions; i++) {
@@ -190,7 +195,8 @@ int report_write_csv(FILE *out, const struct comparison *c)
 		c_atoms(out, f->atoms);
 		fprintf(out, ",%u", f->occurrences);
 		for (uint32_t k = 0; k < f->n_layers; k++) {
-			char *j = xasprintf("%s%s%s", layers, k ? " " : "", report_layer_name(f->layers[k], buf, sizeof buf));
+			char *j = xasprintf("%s%s%s", layers, k ? " " : "",
+					    report_layer_name(f->layers[k], buf, sizeof buf));
 
 			free(layers);
 			layers = j;

@@ -125,7 +125,9 @@ static void j_trace(FILE *out, const struct comparison *c, int s)
 		fputs("null", out);
 	fprintf(out, ",\"kernels\":%zu,\"gpu_time_us\":", t->n_kernel_events);
 	j_us(out, (double)trace_kernel_time(t));
-	fprintf(out, ",\"passes\":%zu,\"phases\":{\"prefill\":%u,\"decode\":%u,\"mixed\":%u},\"layers\":%u",
+	fprintf(out,
+		",\"passes\":%zu,\"phases\":{\"prefill\":%u,\"decode\":%u,\"mixed\":%u},\"layers\":"
+		"%u",
 		sd->n_passes, sd->phase_passes[PHASE_PREFILL], sd->phase_passes[PHASE_DECODE],
 		sd->phase_passes[PHASE_MIXED], sd->layers_per_pass);
 	fputs(",\"other_share\":", out);
@@ -143,7 +145,8 @@ int report_write_json(FILE *out, const struct comparison *c)
 {
 	int first;
 
-	fprintf(out, "{\n  \"schema_version\": 1,\n  \"phase\": \"%s\",\n  \"note\": ", phase_name((enum phase)c->phase));
+	fprintf(out, "{\n  \"schema_version\": 1,\n  \"phase\": \"%s\",\n  \"note\": ",
+		phase_name((enum phase)c->phase));
 	j_cstr(out, c->note);
 	fputs(",\n  \"a_us\": ", out);
 	j_us(out, c->ns[0]);
@@ -163,7 +166,8 @@ int report_write_json(FILE *out, const struct comparison *c)
 	for (int k = 0; k < CLASS_COUNT; k++) {
 		if (c->class_ns[0][k] == 0 && c->class_ns[1][k] == 0)
 			continue;
-		fprintf(out, "%s\n    {\"class\":\"%s\",\"a_us\":", first ? "" : ",", class_name((enum op_class)k));
+		fprintf(out, "%s\n    {\"class\":\"%s\",\"a_us\":", first ? "" : ",",
+			class_name((enum op_class)k));
 		j_us(out, c->class_ns[0][k]);
 		fputs(",\"b_us\":", out);
 		j_us(out, c->class_ns[1][k]);
@@ -202,7 +206,8 @@ int report_write_json(FILE *out, const struct comparison *c)
 
 		fputs(i ? ",\n    {\"layer\":" : "\n    {\"layer\":", out);
 		j_layer(out, p->layer);
-		fprintf(out, ",\"position\":%u,\"kind\":\"%s\",\"class\":\"%s\",\"atoms\":", p->position,
+		fprintf(out,
+			",\"position\":%u,\"kind\":\"%s\",\"class\":\"%s\",\"atoms\":", p->position,
 			pair_kind_name((enum pair_kind)p->kind), class_name((enum op_class)p->cls));
 		j_atoms(out, p->atoms);
 		fputs(",\"a_kernels\":", out);
@@ -236,8 +241,8 @@ int report_write_json(FILE *out, const struct comparison *c)
 	for (size_t i = 0; i < c->n_fusions; i++) {
 		const struct cmp_fusion *f = &c->fusions[i];
 
-		fprintf(out, "%s\n    {\"fused_side\":\"%c\",\"partial\":%s,\"fused_kernel\":", i ? "," : "",
-			f->fused_side ? 'B' : 'A', f->partial ? "true" : "false");
+		fprintf(out, "%s\n    {\"fused_side\":\"%c\",\"partial\":%s,\"fused_kernel\":",
+			i ? "," : "", f->fused_side ? 'B' : 'A', f->partial ? "true" : "false");
 		j_name(out, c->side[f->fused_side].t, f->fused_name);
 		fputs(",\"unfused_kernels\":", out);
 		j_names(out, c->side[!f->fused_side].t, f->unfused_names, f->n_unfused);

@@ -12,7 +12,7 @@
 #include "fusediff/text.h"
 #include "report_int.h"
 
-#define TOP_PAIRS 20
+#define TOP_PAIRS     20
 #define NAME_MAX_TEXT 72 /* characters of a name in a text table */
 
 /* A table of cells, drawn as aligned text or as a Markdown pipe table. */
@@ -226,17 +226,22 @@ static void traces_section(FILE *out, const struct comparison *c, int md)
 		const struct side *sd = &c->side[s];
 		const struct trace *t = sd->t;
 		char *path = text_escape_dup(t->path ? t->path : "", t->path ? strlen(t->path) : 0);
-		char *gpu = text_escape_dup(trace_str(t, t->gpu_name), intern_len(t->strings, t->gpu_name));
+		char *gpu = text_escape_dup(trace_str(t, t->gpu_name),
+					    intern_len(t->strings, t->gpu_name));
 		char gt[64], share[64];
 
 		report_number(share, sizeof share, sd->classes.other_share * 100.0, 1);
 		report_number(gt, sizeof gt, (double)trace_kernel_time(t) / 1e6, 2);
-		fprintf(out, "%s%c: %s (%s)%s\n", md ? "- **" : "", "AB"[s], c->label[s], path, md ? "**" : "");
-		fprintf(out, "%s%s, GPU %s; %zu kernels, %s ms of kernel time; %zu pass%s (%u prefill, %u decode, "
-			     "%u mixed), %u layers per pass; class Other %s%% of kernel time\n",
-			md ? "  " : "   ", trace_platform_name(t->platform), *gpu ? gpu : "unknown", t->n_kernel_events,
-			gt, sd->n_passes, sd->n_passes == 1 ? "" : "es", sd->phase_passes[PHASE_PREFILL],
-			sd->phase_passes[PHASE_DECODE], sd->phase_passes[PHASE_MIXED], sd->layers_per_pass, share);
+		fprintf(out, "%s%c: %s (%s)%s\n", md ? "- **" : "", "AB"[s], c -> label[s], path,
+			md ? "**" : "");
+		fprintf(out,
+			"%s%s, GPU %s; %zu kernels, %s ms of kernel time; %zu pass%s (%u prefill, "
+			"%u decode, "
+			"%u mixed), %u layers per pass; class Other %s%% of kernel time\n",
+			md ? "  " : "   ", trace_platform_name(t->platform), *gpu ? gpu : "unknown",
+			t->n_kernel_events, gt, sd->n_passes, sd->n_passes == 1 ? "" : "es",
+			sd->phase_passes[PHASE_PREFILL], sd->phase_passes[PHASE_DECODE],
+			sd->phase_passes[PHASE_MIXED], sd->layers_per_pass, share);
 		free(path);
 		free(gpu);
 	}
@@ -250,8 +255,10 @@ static void fusions_section(FILE *out, const struct comparison *c, int md)
 	snprintf(title, sizeof title, "Fusion differences (%zu)", c->n_fusions);
 	heading(out, md, title);
 	if (!c->n_fusions) {
-		fputs(md ? "None: no position where one side runs one kernel for work the other side splits over several.\n\n"
-			 : "  None: no position where one side runs one kernel for work the other side splits over several.\n\n",
+		fputs(md ? "None: no position where one side runs one kernel for work the other "
+			   "side splits over several.\n\n"
+			 : "  None: no position where one side runs one kernel for work the other "
+			   "side splits over several.\n\n",
 		      out);
 		return;
 	}
@@ -271,7 +278,8 @@ static void fusions_section(FILE *out, const struct comparison *c, int md)
 
 static int cmp_abs_delta(const void *pa, const void *pb, const struct comparison *c)
 {
-	const struct cmp_pair *a = &c->pairs[*(const uint32_t *)pa], *b = &c->pairs[*(const uint32_t *)pb];
+	const struct cmp_pair *a = &c->pairs[*(const uint32_t *)pa],
+			      *b = &c->pairs[*(const uint32_t *)pb];
 	int r = CMP(fabs(b->delta_ns), fabs(a->delta_ns));
 
 	return r ? r : CMP(*(const uint32_t *)pa, *(const uint32_t *)pb);
@@ -299,7 +307,8 @@ static size_t top_pairs(const struct comparison *c, uint32_t *top, size_t max)
 	return n;
 }
 
-static void pair_row(struct rtable *t, const struct comparison *c, const struct cmp_pair *p, int md, int with_layer)
+static void pair_row(struct rtable *t, const struct comparison *c, const struct cmp_pair *p, int md,
+		     int with_layer)
 {
 	char b1[64], b2[64], b3[64], b4[64], b5[64], b6[64], atoms[256];
 	char *na = part_names(c, 0, &p->side[0], md), *nb = part_names(c, 1, &p->side[1], md);
@@ -324,10 +333,14 @@ static void pair_row(struct rtable *t, const struct comparison *c, const struct 
 	free(nb);
 }
 
-static const char *const pair_head[] = { "layer", "kind", "class", "atoms", "A n", "B n", "A us", "B us",
-					 "B - A", "B/A", "A kernels", "B kernels" };
-static const char *const pos_head[] = { "pos", "kind", "class", "atoms", "A n", "B n", "A us", "B us",
-					"B - A", "B/A", "A kernels", "B kernels" };
+static const char *const pair_head[] = {
+	"layer", "kind", "class", "atoms", "A n",	"B n",
+	"A us",	 "B us", "B - A", "B/A",   "A kernels", "B kernels"
+};
+static const char *const pos_head[] = {
+	"pos",	"kind", "class", "atoms", "A n",       "B n",
+	"A us", "B us", "B - A", "B/A",	  "A kernels", "B kernels"
+};
 
 int report_write_text(FILE *out, const struct comparison *c, int md)
 {
@@ -340,13 +353,13 @@ int report_write_text(FILE *out, const struct comparison *c, int md)
 		fprintf(out, "fusediff: %s vs %s\n\n", c->label[0], c->label[1]);
 	traces_section(out, c, md);
 	fprintf(out, "Phase compared: %s (A: %u pass%s, B: %u pass%s); every figure is per pass.\n",
-		phase_name((enum phase)c->phase), c->passes[0], c->passes[0] == 1 ? "" : "es", c->passes[1],
-		c->passes[1] == 1 ? "" : "es");
+		phase_name((enum phase)c->phase), c->passes[0], c->passes[0] == 1 ? "" : "es",
+		c->passes[1], c->passes[1] == 1 ? "" : "es");
 	if (c->note)
 		fprintf(out, "Note: %s.\n", c->note);
 	fprintf(out, "Total GPU time per pass: A %s us, B %s us, B - A %s us, B/A %s.\n\n",
-		us(b1, sizeof b1, c->ns[0]), us(b2, sizeof b2, c->ns[1]), signed_us(b3, sizeof b3, c->delta_ns),
-		ratio(b4, sizeof b4, c->ratio));
+		us(b1, sizeof b1, c->ns[0]), us(b2, sizeof b2, c->ns[1]),
+		signed_us(b3, sizeof b3, c->delta_ns), ratio(b4, sizeof b4, c->ratio));
 
 	fusions_section(out, c, md);
 
@@ -372,15 +385,18 @@ int report_write_text(FILE *out, const struct comparison *c, int md)
 			rt_add(&t, "%s", class_name((enum op_class)k));
 			rt_add(&t, "%s", us(b1, sizeof b1, c->class_ns[0][k]));
 			rt_add(&t, "%s", us(b2, sizeof b2, c->class_ns[1][k]));
-			rt_add(&t, "%s", signed_us(b3, sizeof b3, c->class_ns[1][k] - c->class_ns[0][k]));
-			rt_add(&t, "%s", ratio(b4, sizeof b4, cmp_ratio(c->class_ns[0][k], c->class_ns[1][k])));
+			rt_add(&t, "%s",
+			       signed_us(b3, sizeof b3, c->class_ns[1][k] - c->class_ns[0][k]));
+			rt_add(&t, "%s",
+			       ratio(b4, sizeof b4,
+				     cmp_ratio(c->class_ns[0][k], c->class_ns[1][k])));
 		}
 		rt_print(out, &t, md);
 	}
 
 	{
-		static const char *const head[] = { "layer", "A us", "B us", "B - A", "B/A", "A kernels", "B kernels",
-						    "fusions" };
+		static const char *const head[] = { "layer", "A us",	  "B us",      "B - A",
+						    "B/A",   "A kernels", "B kernels", "fusions" };
 
 		heading(out, md, "Layers (us per pass)");
 		t = (struct rtable){ .ncol = 8, .head = head, .fmt = "lrrrrrrr" };
@@ -408,7 +424,8 @@ int report_write_text(FILE *out, const struct comparison *c, int md)
 		if (l->index >= 0)
 			fprintf(out, md ? "### Layer %d\n\n" : "Layer %d\n", l->index);
 		else
-			fprintf(out, md ? "### %s\n\n" : "%s\n", l->index == LAYER_PROLOGUE ? "Prologue" : "Epilogue");
+			fprintf(out, md ? "### %s\n\n" : "%s\n",
+				l->index == LAYER_PROLOGUE ? "Prologue" : "Epilogue");
 		t = (struct rtable){ .ncol = 12, .head = pos_head, .fmt = "llllrrrrrrcc" };
 		for (uint32_t k = l->pair_first; k < l->pair_first + l->pair_n; k++)
 			pair_row(&t, c, &c->pairs[k], md, 0);

@@ -9,6 +9,8 @@
  * ../shared/traces (NVIDIA H100/H200/B300 and AMD MI300X). */
 #include "classify_int.h"
 
+/* The rules are a table, laid out by hand. */
+/* clang-format off */
 #define R(cls_, atoms_, pat_) { .cls = CLASS_##cls_, .atoms = (atoms_), .pattern = (pat_) }
 #define RP(cls_, atoms_, pat_, prim_)                                                            \
 	{ .cls = CLASS_##cls_, .atoms = (atoms_), .pattern = (pat_), .prim = (prim_) }
@@ -180,6 +182,7 @@ const struct builtin_rule classify_builtin_rules[] = {
 	  "elementwise_kernel|vectorized_elementwise|unrolled_elementwise|multi_tensor_apply|"
 	  "pointwise|elementwise"),
 };
+/* clang-format on */
 
 const size_t classify_n_builtin_rules =
 	sizeof classify_builtin_rules / sizeof classify_builtin_rules[0];

@@ -32,9 +32,10 @@ static const struct kernel_info *info(const struct seqv *v, size_t i)
 uint8_t *steps_prim_codes(const struct trace_classes *tc)
 {
 	static const char *const names[] = {
-		[PRIM_CAST] = "cast", [PRIM_COPY] = "copy",   [PRIM_POW] = "pow", [PRIM_MEAN] = "mean",
-		[PRIM_ADD] = "add",   [PRIM_RSQRT] = "rsqrt", [PRIM_MUL] = "mul", [PRIM_NEG] = "neg",
-		[PRIM_CAT] = "cat",   [PRIM_COS] = "cos",     [PRIM_SIN] = "sin",
+		[PRIM_CAST] = "cast", [PRIM_COPY] = "copy", [PRIM_POW] = "pow",
+		[PRIM_MEAN] = "mean", [PRIM_ADD] = "add",   [PRIM_RSQRT] = "rsqrt",
+		[PRIM_MUL] = "mul",   [PRIM_NEG] = "neg",   [PRIM_CAT] = "cat",
+		[PRIM_COS] = "cos",   [PRIM_SIN] = "sin",
 	};
 	uint8_t *code = xcalloc(tc->n_infos ? tc->n_infos : 1, 1);
 

@@ -16,14 +16,10 @@
 const char *phase_name(enum phase p)
 {
 	switch (p) {
-	case PHASE_PREFILL:
-		return "prefill";
-	case PHASE_DECODE:
-		return "decode";
-	case PHASE_MIXED:
-		return "mixed";
-	default:
-		return "all";
+	case PHASE_PREFILL: return "prefill";
+	case PHASE_DECODE: return "decode";
+	case PHASE_MIXED: return "mixed";
+	default: return "all";
 	}
 }
 
@@ -224,7 +220,7 @@ static void build_pass(struct build *b, const uint32_t *k, size_t n, uint32_t na
 		qsort(byrank, ns_streams, sizeof *byrank, cmp_stream_rank);
 		for (size_t r = 0; r < ns_streams; r++) {
 			struct stream_count *sc =
-			    find_stream(b->streams, ns_streams, byrank[r].stream);
+				find_stream(b->streams, ns_streams, byrank[r].stream);
 
 			sc->rank = (uint32_t)r;
 			sc->at = at;
@@ -265,8 +261,8 @@ static void build_pass(struct build *b, const uint32_t *k, size_t n, uint32_t na
 					l = trace_find_launch(t, k0->correlation);
 				all_launched &= l != NULL;
 				b->refs[n_tmp + j] =
-				    (struct sref){ l ? l->start : 0, k0->start, (uint32_t)r,
-						   (uint32_t)(n_tmp + j) };
+					(struct sref){ l ? l->start : 0, k0->start, (uint32_t)r,
+						       (uint32_t)(n_tmp + j) };
 			}
 			n_tmp += got;
 		}
@@ -303,7 +299,7 @@ static void build_pass(struct build *b, const uint32_t *k, size_t n, uint32_t na
 			for (uint32_t i = 0; i < st->n; i++)
 				if (b->mods->layer[s->order[st->first + i]] >= 0) {
 					b->mod_layer[j - step0] =
-					    b->mods->layer[s->order[st->first + i]];
+						b->mods->layer[s->order[st->first + i]];
 					break;
 				}
 	}
@@ -334,7 +330,7 @@ static void build_pass(struct build *b, const uint32_t *k, size_t n, uint32_t na
 	}
 	p->layer_n = (uint32_t)s->n_layers - p->layer_first;
 	p->phase =
-	    (uint8_t)(phase >= 0 ? phase : (int)phase_from_kernels(s, s->order + order0, p->n));
+		(uint8_t)(phase >= 0 ? phase : (int)phase_from_kernels(s, s->order + order0, p->n));
 	layer_cuts_clear(&cuts);
 }
 
@@ -416,8 +412,7 @@ static void remove_edge_pass(struct side *s, size_t p)
 	}
 	/* the first pass: everything after it moves to the front */
 	memmove(s->order + k0, s->order + k0 + kn, (s->n_order - k0 - kn) * sizeof *s->order);
-	memmove(s->steps + st0, s->steps + st0 + stn,
-		(s->n_steps - st0 - stn) * sizeof *s->steps);
+	memmove(s->steps + st0, s->steps + st0 + stn, (s->n_steps - st0 - stn) * sizeof *s->steps);
 	memmove(s->layers + l0, s->layers + l0 + ln, (s->n_layers - l0 - ln) * sizeof *s->layers);
 	memmove(s->passes + p, s->passes + p + 1, (s->n_passes - p - 1) * sizeof *s->passes);
 	s->n_order -= kn;
@@ -451,7 +446,7 @@ static void drop_incomplete_passes(struct side *s)
 		return;
 	if (n == 2) {
 		usual = s->passes[0].n_layers > s->passes[1].n_layers ? s->passes[0].n_layers
-								       : s->passes[1].n_layers;
+								      : s->passes[1].n_layers;
 	} else {
 		usual = s->passes[1].n_layers;
 		for (size_t i = 2; i + 1 < n; i++)
@@ -486,14 +481,10 @@ static void drop_incomplete_passes(struct side *s)
 static const char *layer_source_text(enum layer_source how)
 {
 	switch (how) {
-	case LAYER_SRC_MODULE:
-		return "nn.Module";
-	case LAYER_SRC_ANCHOR:
-		return "attention anchors";
-	case LAYER_SRC_PERIOD:
-		return "period of the op sequence";
-	default:
-		return "no repeated layers found";
+	case LAYER_SRC_MODULE: return "nn.Module";
+	case LAYER_SRC_ANCHOR: return "attention anchors";
+	case LAYER_SRC_PERIOD: return "period of the op sequence";
+	default: return "no repeated layers found";
 	}
 }
 

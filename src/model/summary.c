@@ -29,7 +29,8 @@ struct summary_kernel *summary_kernels(const struct trace *t, size_t *n)
 
 	for (size_t i = 0; i < t->n_kernels; i++)
 		if (t->kernels[i].kind == KIND_KERNEL)
-			all[m++] = (struct summary_kernel){ t->kernels[i].name, 1, t->kernels[i].dur };
+			all[m++] =
+				(struct summary_kernel){ t->kernels[i].name, 1, t->kernels[i].dur };
 	qsort(all, m, sizeof *all, cmp_by_name);
 	for (size_t i = 0; i < m; i++) {
 		if (out && all[out - 1].name == all[i].name) {
@@ -53,7 +54,8 @@ static int cmp_cat(const void *pa, const void *pb)
 }
 
 /* Distinct names of annotation ranges of one kind, with counts, in order of first use. */
-static void print_annotations(FILE *out, const struct trace *t, enum range_kind kind, const char *label)
+static void print_annotations(FILE *out, const struct trace *t, enum range_kind kind,
+			      const char *label)
 {
 	uint32_t names[12];
 	int64_t counts[12];
@@ -80,7 +82,8 @@ static void print_annotations(FILE *out, const struct trace *t, enum range_kind 
 	if (!n)
 		fputs(" none", out);
 	for (size_t j = 0; j < n; j++) {
-		char *esc = text_escape_dup(trace_str(t, names[j]), intern_len(t->strings, names[j]));
+		char *esc =
+			text_escape_dup(trace_str(t, names[j]), intern_len(t->strings, names[j]));
 
 		if (strlen(esc) > 70)
 			strcpy(esc + 67, "...");
@@ -125,8 +128,8 @@ static void print_classes(FILE *out, const struct trace *t, const struct trace_c
 		if (!n[c])
 			continue;
 		text_us(b1, sizeof b1, ns[c]);
-		fprintf(out, "  %-14s %8lld %11s %5.1f%%\n", class_name((enum op_class)c), (long long)n[c], b1,
-			total ? 100.0 * (double)ns[c] / (double)total : 0.0);
+		fprintf(out, "  %-14s %8lld %11s %5.1f%%\n", class_name((enum op_class)c),
+			(long long)n[c], b1, total ? 100.0 * (double)ns[c] / (double)total : 0.0);
 	}
 }
 
@@ -144,7 +147,8 @@ int summary_print(FILE *out, const struct trace *t, const struct trace_classes *
 	text_bytes(b1, sizeof b1, t->bytes);
 	fprintf(out, "  %-22s %s JSON%s, %lld events\n", "size", b1, t->gzip ? " (gzip)" : "",
 		(long long)t->n_events);
-	fprintf(out, "  %-22s %s (from %s)\n", "platform", trace_platform_name(t->platform), t->platform_reason);
+	fprintf(out, "  %-22s %s (from %s)\n", "platform", trace_platform_name(t->platform),
+		t->platform_reason);
 	{
 		char *esc = text_escape_dup(gpu, strlen(gpu));
 
@@ -153,7 +157,8 @@ int summary_print(FILE *out, const struct trace *t, const struct trace_classes *
 	}
 	fprintf(out, "  %-22s %d of %zu:", "device", t->device, t->n_devices);
 	for (size_t i = 0; i < t->n_devices; i++)
-		fprintf(out, "%s %d (%lld kernels)", i ? "," : "", t->devices[i].id, (long long)t->devices[i].kernels);
+		fprintf(out, "%s %d (%lld kernels)", i ? "," : "", t->devices[i].id,
+			(long long)t->devices[i].kernels);
 	fputc('\n', out);
 	for (size_t i = 0; i < t->n_kernels; i++) {
 		size_t j;
@@ -172,11 +177,14 @@ int summary_print(FILE *out, const struct trace *t, const struct trace_classes *
 		fprintf(out, " %d", seen_streams[j]);
 	fputc('\n', out);
 	if (t->world_size >= 0)
-		fprintf(out, "  %-22s rank %lld of %lld\n", "distributed", (long long)t->rank, (long long)t->world_size);
+		fprintf(out, "  %-22s rank %lld of %lld\n", "distributed", (long long)t->rank,
+			(long long)t->world_size);
 	text_duration(b1, sizeof b1, total);
-	fprintf(out, "  %-22s %zu (+ %zu copies/memsets), %s GPU time\n", "kernels", t->n_kernel_events, copies, b1);
+	fprintf(out, "  %-22s %zu (+ %zu copies/memsets), %s GPU time\n", "kernels",
+		t->n_kernel_events, copies, b1);
 	if (t->n_other_device)
-		fprintf(out, "  %-22s %zu on other devices, not analysed (use --device)\n", "", t->n_other_device);
+		fprintf(out, "  %-22s %zu on other devices, not analysed (use --device)\n", "",
+			t->n_other_device);
 	print_annotations(out, t, RANGE_GPU_USER, "annotations (GPU)");
 	print_annotations(out, t, RANGE_USER, "annotations (CPU)");
 	{
@@ -184,7 +192,8 @@ int summary_print(FILE *out, const struct trace *t, const struct trace_classes *
 
 		for (size_t i = 0; i < t->n_ranges; i++)
 			mods += t->ranges[i].kind == RANGE_MODULE;
-		fprintf(out, "  %-22s %zu%s\n", "nn.Module ranges", mods, mods ? "" : " (record with with_stack=True for module boundaries)");
+		fprintf(out, "  %-22s %zu%s\n", "nn.Module ranges", mods,
+			mods ? "" : " (record with with_stack=True for module boundaries)");
 	}
 
 	fprintf(out, "\nEvents by category\n");
@@ -192,7 +201,8 @@ int summary_print(FILE *out, const struct trace *t, const struct trace_classes *
 	memcpy(cats, t->categories, t->n_categories * sizeof *cats);
 	qsort(cats, t->n_categories, sizeof *cats, cmp_cat);
 	for (size_t i = 0; i < t->n_categories; i++) {
-		char *esc = text_escape_dup(trace_str(t, cats[i].name), intern_len(t->strings, cats[i].name));
+		char *esc = text_escape_dup(trace_str(t, cats[i].name),
+					    intern_len(t->strings, cats[i].name));
 
 		fprintf(out, "  %-22s %10lld\n", esc, (long long)cats[i].count);
 		free(esc);

@@ -11,7 +11,8 @@
 /* Slot of a pointer in an open-addressing table of cap slots (a power of two). */
 static inline size_t ptr_slot(const void *p, size_t cap)
 {
-	return (size_t)(((uint64_t)(uintptr_t)p * UINT64_C(0x9e3779b97f4a7c15)) >> (64 - __builtin_ctzll(cap)));
+	return (size_t)(((uint64_t)(uintptr_t)p * UINT64_C(0x9e3779b97f4a7c15)) >>
+			(64 - __builtin_ctzll(cap)));
 }
 
 static uint32_t group_of(const struct table *t, uint32_t row)
@@ -106,14 +107,16 @@ static void rank_strings(struct sort_item *items, size_t n)
 			slot = xcalloc(cap, sizeof *slot);
 			for (size_t j = 0; j < old; j++)
 				if (os[j]) {
-					for (h = ptr_slot(os[j], cap); slot[h]; h = (h + 1) & (cap - 1))
+					for (h = ptr_slot(os[j], cap); slot[h];
+					     h = (h + 1) & (cap - 1))
 						;
 					slot[h] = os[j];
 				}
 			free(os);
 			distinct = xreallocarray(distinct, cap / 2, sizeof *distinct);
 		}
-		for (h = ptr_slot(items[i].str, cap); slot[h] && slot[h] != items[i].str; h = (h + 1) & (cap - 1))
+		for (h = ptr_slot(items[i].str, cap); slot[h] && slot[h] != items[i].str;
+		     h = (h + 1) & (cap - 1))
 			;
 		if (!slot[h]) {
 			slot[h] = items[i].str;
@@ -126,7 +129,8 @@ static void rank_strings(struct sort_item *items, size_t n)
 	for (size_t d = 0, r = 0; d < n_distinct; d++) {
 		if (d > 0 && strcmp(distinct[d - 1], distinct[d]) != 0)
 			r++; /* equal strings at different addresses share a rank */
-		for (h = ptr_slot(distinct[d], cap); slot[h] != distinct[d]; h = (h + 1) & (cap - 1))
+		for (h = ptr_slot(distinct[d], cap); slot[h] != distinct[d];
+		     h = (h + 1) & (cap - 1))
 			;
 		rank[h] = (double)r;
 	}
@@ -135,7 +139,8 @@ static void rank_strings(struct sort_item *items, size_t n)
 			items[i].num = NAN;
 			continue;
 		}
-		for (h = ptr_slot(items[i].str, cap); slot[h] != items[i].str; h = (h + 1) & (cap - 1))
+		for (h = ptr_slot(items[i].str, cap); slot[h] != items[i].str;
+		     h = (h + 1) & (cap - 1))
 			;
 		items[i].num = rank[h];
 	}
@@ -215,7 +220,8 @@ static int memo_match(struct match_memo *m, const char *str, const char *pattern
 		m->n = 0;
 		for (size_t j = 0; j < old.cap; j++)
 			if (old.str[j]) {
-				for (i = ptr_slot(old.str[j], m->cap); m->str[i]; i = (i + 1) & (m->cap - 1))
+				for (i = ptr_slot(old.str[j], m->cap); m->str[i];
+				     i = (i + 1) & (m->cap - 1))
 					;
 				m->str[i] = old.str[j];
 				m->hit[i] = old.hit[j];
@@ -265,7 +271,8 @@ static const char **search_keys(struct table *t)
 	return t->skeys;
 }
 
-static int row_matches(const struct table *t, uint32_t row, const char *pattern, struct match_memo *m)
+static int row_matches(const struct table *t, uint32_t row, const char *pattern,
+		       struct match_memo *m)
 {
 	const char **k = search_keys((struct table *)t) + (size_t)row * (size_t)t->n_skeys;
 
@@ -314,8 +321,8 @@ static void rebuild_view(struct table *t)
 		set_sel_pos(t, 0);
 }
 
-static void init(struct table *t, const struct table_def *def, void *ctx, uint32_t n_rows, void *scratch,
-		 uint32_t scratch_rows)
+static void init(struct table *t, const struct table_def *def, void *ctx, uint32_t n_rows,
+		 void *scratch, uint32_t scratch_rows)
 {
 	memset(t, 0, sizeof *t);
 	t->def = *def;
@@ -326,7 +333,8 @@ static void init(struct table *t, const struct table_def *def, void *ctx, uint32
 	if (!scratch && n_rows > 4096) {
 		/* touched now, while the view is being built, so that no sort key waits for the
 		 * kernel to hand out fresh pages */
-		size_t size = (size_t)n_rows * (sizeof(struct sort_item) + 2 * sizeof(struct radix_item));
+		size_t size =
+			(size_t)n_rows * (sizeof(struct sort_item) + 2 * sizeof(struct radix_item));
 
 		t->scratch = xmalloc(size);
 		memset(t->scratch, 0, size);
@@ -387,7 +395,8 @@ void table_sort(struct table *t, int col, int reverse)
 			for (uint32_t i = 0; i < t->n_rows;) {
 				uint32_t j = i + 1;
 
-				while (j < t->n_rows && group_of(t, t->order[j]) == group_of(t, t->order[i]))
+				while (j < t->n_rows &&
+				       group_of(t, t->order[j]) == group_of(t, t->order[i]))
 					j++;
 				for (uint32_t a = i, b = j - 1; a < b; a++, b--) {
 					uint32_t v = t->order[a];
@@ -425,7 +434,8 @@ void table_sort(struct table *t, int col, int reverse)
 			t->def.key(t->ctx, r, col, &key);
 			items[n++] = (struct sort_item){ key.num, key.str, r };
 		}
-		if (t->def.cols[col].flags & TABLE_COL_TEXT) /* each distinct string compared once */
+		if (t->def.cols[col].flags &
+		    TABLE_COL_TEXT) /* each distinct string compared once */
 			rank_strings(items, n);
 		for (size_t i = 0; i < n; i++)
 			keys[i] = (struct radix_item){ sort_key(items[i].num, desc), items[i].row };
@@ -618,7 +628,8 @@ void table_layout(const struct table_column *cols, int n_cols, int width, struct
 		int shrunk = 0;
 
 		for (int i = 0; i < n_cols && total > width; i++)
-			if (shown[i] && cols[i].flex > 0 && cols[i].width - cut[i] > TABLE_MIN_FLEX) {
+			if (shown[i] && cols[i].flex > 0 &&
+			    cols[i].width - cut[i] > TABLE_MIN_FLEX) {
 				cut[i]++;
 				total--;
 				shrunk = 1;
@@ -640,7 +651,8 @@ void table_layout(const struct table_column *cols, int n_cols, int width, struct
 				int add;
 
 				seen += cols[i].flex;
-				add = (int)((long)extra * seen / flex) - given; /* rounding spread evenly */
+				add = (int)((long)extra * seen / flex) -
+				      given; /* rounding spread evenly */
 				given += add;
 				w += add;
 			}

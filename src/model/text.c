@@ -32,8 +32,8 @@ size_t text_utf8_len(const unsigned char *s, size_t left)
 			return 0;
 		cp = cp << 6 | (s[i] & 0x3f);
 	}
-	if ((n == 2 && cp < 0x80) || (n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000) || cp > 0x10ffff ||
-	    (cp >= 0xd800 && cp < 0xe000))
+	if ((n == 2 && cp < 0x80) || (n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000) ||
+	    cp > 0x10ffff || (cp >= 0xd800 && cp < 0xe000))
 		return 0;
 	return n;
 }
@@ -54,13 +54,13 @@ size_t text_escape(char *dst, size_t cap, const char *src, size_t len)
 	const unsigned char *s = (const unsigned char *)src;
 	size_t out = 0, i = 0;
 
-#define PUT(str, n)                                                                     \
-	do {                                                                            \
-		if (cap && out + (n) < cap)                                             \
-			memcpy(dst + out, (str), (n));                                  \
-		else if (cap && out < cap)                                              \
-			cap = out + 1; /* stop writing: keep what fits */               \
-		out += (n);                                                             \
+#define PUT(str, n)                                                       \
+	do {                                                              \
+		if (cap && out + (n) < cap)                               \
+			memcpy(dst + out, (str), (n));                    \
+		else if (cap && out < cap)                                \
+			cap = out + 1; /* stop writing: keep what fits */ \
+		out += (n);                                               \
 	} while (0)
 
 	while (i < len) {

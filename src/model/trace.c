@@ -9,7 +9,8 @@
 
 struct trace_impl {
 	struct trace t; /* first: a struct trace * is a struct trace_impl * */
-	size_t cap_kernels, cap_launches, cap_ops, cap_ranges, cap_devices, cap_categories, cap_meta;
+	size_t cap_kernels, cap_launches, cap_ops, cap_ranges, cap_devices, cap_categories,
+		cap_meta;
 	size_t *cat_index; /* category id -> index + 1 */
 	size_t cat_index_len;
 	size_t *meta_index; /* key id -> index + 1 */
@@ -118,7 +119,8 @@ void trace_count_category(struct trace *t, uint32_t cat)
 	size_t *slot = index_slot(&ti->cat_index, &ti->cat_index_len, cat);
 
 	if (!*slot) {
-		VEC_PUSH(t->categories, t->n_categories, ti->cap_categories, ((struct trace_category){ cat, 0 }));
+		VEC_PUSH(t->categories, t->n_categories, ti->cap_categories,
+			 ((struct trace_category){ cat, 0 }));
 		*slot = t->n_categories;
 	}
 	t->categories[*slot - 1].count++;
@@ -280,16 +282,19 @@ static void count_devices(struct trace *t)
 	n_listed = t->n_devices;
 	for (size_t i = 0; i < t->n_kernels; i++)
 		if ((i == 0 || ids[i] != ids[i - 1]) && !device_find(t->devices, n_listed, ids[i]))
-			VEC_PUSH(t->devices, t->n_devices, ti->cap_devices, ((struct trace_device){ .id = ids[i] }));
+			VEC_PUSH(t->devices, t->n_devices, ti->cap_devices,
+				 ((struct trace_device){ .id = ids[i] }));
 	free(ids);
 	sort_array(t->devices, t->n_devices, sizeof *t->devices, cmp_device);
 	for (size_t i = 0; i < t->n_kernels; i++) {
-		struct trace_device *d = device_find(t->devices, t->n_devices, t->kernels[i].device);
+		struct trace_device *d =
+			device_find(t->devices, t->n_devices, t->kernels[i].device);
 
 		d->kernels++;
 		if (t->kernels[i].kind == KIND_KERNEL)
-			d->kernel_time = t->kernels[i].dur > INT64_MAX - d->kernel_time ? INT64_MAX
-									     : d->kernel_time + t->kernels[i].dur;
+			d->kernel_time = t->kernels[i].dur > INT64_MAX - d->kernel_time
+						 ? INT64_MAX
+						 : d->kernel_time + t->kernels[i].dur;
 	}
 }
 
@@ -324,8 +329,10 @@ static void make_relative(struct trace *t)
 
 static void detect_platform(struct trace *t)
 {
-	static const char *const amd_keys[] = { "roctracer_version", "hip_runtime_version", "hip_driver_version" };
-	static const char *const nv_keys[] = { "cuda_runtime_version", "cupti_version", "cuda_driver_version" };
+	static const char *const amd_keys[] = { "roctracer_version", "hip_runtime_version",
+						"hip_driver_version" };
+	static const char *const nv_keys[] = { "cuda_runtime_version", "cupti_version",
+					       "cuda_driver_version" };
 	const char *amd = NULL, *nv = NULL;
 	int32_t warp = 0;
 
@@ -355,7 +362,8 @@ static void detect_platform(struct trace *t)
 		t->platform_reason = "warpSize 32";
 	} else {
 		t->platform = PLATFORM_UNKNOWN;
-		t->platform_reason = amd ? "both AMD and NVIDIA version keys" : "no version keys or warpSize";
+		t->platform_reason =
+			amd ? "both AMD and NVIDIA version keys" : "no version keys or warpSize";
 	}
 }
 
@@ -394,14 +402,17 @@ int trace_finish(struct trace *t, int32_t want, struct fd_error *err)
 	for (size_t i = 0; i < t->n_kernels; i++)
 		total += t->kernels[i].kind == KIND_KERNEL;
 	if (total == 0) {
-		fd_error_set(err, "%s: no GPU kernels in this trace (record it with ProfilerActivity.CUDA)",
-			     t->path);
+		fd_error_set(
+			err,
+			"%s: no GPU kernels in this trace (record it with ProfilerActivity.CUDA)",
+			t->path);
 		return -1;
 	}
 	for (size_t i = 0; i < t->n_devices; i++) {
 		struct trace_device *d = &t->devices[i];
 
-		if (want >= 0 ? d->id == want : d->kernels && (!best || d->kernel_time > best->kernel_time))
+		if (want >= 0 ? d->id == want
+			      : d->kernels && (!best || d->kernel_time > best->kernel_time))
 			best = d;
 	}
 	if (!best || !best->kernels) {
@@ -410,9 +421,10 @@ int trace_finish(struct trace *t, int32_t want, struct fd_error *err)
 
 		for (size_t i = 0; i < t->n_devices && n < sizeof list - 16; i++)
 			if (t->devices[i].kernels)
-				n += (size_t)snprintf(list + n, sizeof list - n, "%s%d", n ? ", " : "",
-						      t->devices[i].id);
-		fd_error_set(err, "%s: no kernels on device %d (kernels ran on device %s)", t->path, want, list);
+				n += (size_t)snprintf(list + n, sizeof list - n, "%s%d",
+						      n ? ", " : "", t->devices[i].id);
+		fd_error_set(err, "%s: no kernels on device %d (kernels ran on device %s)", t->path,
+			     want, list);
 		return -1;
 	}
 	t->device = best->id;
@@ -431,10 +443,13 @@ int trace_finish(struct trace *t, int32_t want, struct fd_error *err)
 	/* The sum of the durations must fit too, for everyone who adds them up. */
 	total = 0;
 	for (size_t i = 0; i < kept && total <= TRACE_TIME_MAX; i++)
-		total = t->kernels[i].dur > TRACE_TIME_MAX - total ? TRACE_TIME_MAX + 1 : total + t->kernels[i].dur;
+		total = t->kernels[i].dur > TRACE_TIME_MAX - total ? TRACE_TIME_MAX + 1
+								   : total + t->kernels[i].dur;
 	if (total > TRACE_TIME_MAX) {
-		fd_error_set(err, "%s: kernel durations add up to more than 200 years: the times are damaged",
-			     t->path);
+		fd_error_set(
+			err,
+			"%s: kernel durations add up to more than 200 years: the times are damaged",
+			t->path);
 		return -1;
 	}
 	trace_repair_graph_times(t); /* kernels are still in listed order here */
@@ -453,12 +468,9 @@ int trace_finish(struct trace *t, int32_t want, struct fd_error *err)
 const char *trace_platform_name(enum trace_platform p)
 {
 	switch (p) {
-	case PLATFORM_AMD:
-		return "AMD";
-	case PLATFORM_NVIDIA:
-		return "NVIDIA";
-	default:
-		return "unknown";
+	case PLATFORM_AMD: return "AMD";
+	case PLATFORM_NVIDIA: return "NVIDIA";
+	default: return "unknown";
 	}
 }
 
@@ -473,12 +485,13 @@ static size_t lower_bound_i64(const void *base, size_t n, size_t size, size_t of
 	size_t lo, hi, g, step;
 	int64_t first, last;
 
-#define KEY(i) (*(const int64_t *)(const void *)(b + (i) * size + off))
+#define KEY(i) (*(const int64_t *)(const void *)(b + (i)*size + off))
 	if (n == 0 || x <= (first = KEY(0)))
 		return 0;
 	if (x > (last = KEY(n - 1)))
 		return n;
-	g = (size_t)(((double)x - (double)first) / ((double)last - (double)first) * (double)(n - 1));
+	g = (size_t)(((double)x - (double)first) / ((double)last - (double)first) *
+		     (double)(n - 1));
 	if (g >= n)
 		g = n - 1;
 	if (KEY(g) < x) {
@@ -521,13 +534,14 @@ const struct trace_launch *trace_find_launch(const struct trace *t, int64_t corr
 	size_t i = lower_bound_i64(t->launches, t->n_launches, sizeof *t->launches,
 				   offsetof(struct trace_launch, correlation), correlation);
 
-	return i < t->n_launches && t->launches[i].correlation == correlation ? &t->launches[i] : NULL;
+	return i < t->n_launches && t->launches[i].correlation == correlation ? &t->launches[i]
+									      : NULL;
 }
 
 const struct trace_op *trace_find_op(const struct trace *t, int64_t external_id)
 {
-	size_t i = lower_bound_i64(t->ops, t->n_ops, sizeof *t->ops, offsetof(struct trace_op, external_id),
-				   external_id);
+	size_t i = lower_bound_i64(t->ops, t->n_ops, sizeof *t->ops,
+				   offsetof(struct trace_op, external_id), external_id);
 
 	return i < t->n_ops && t->ops[i].external_id == external_id ? &t->ops[i] : NULL;
 }
@@ -541,7 +555,7 @@ static size_t lower_bound_near(const void *base, size_t n, size_t size, size_t o
 	const char *b = base;
 	size_t lo, hi, step;
 
-#define KEY(i) (*(const int64_t *)(const void *)(b + (i) * size + off))
+#define KEY(i) (*(const int64_t *)(const void *)(b + (i)*size + off))
 	if (h > n)
 		h = n;
 	if (h < n && KEY(h) < x) {

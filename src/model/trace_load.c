@@ -28,13 +28,13 @@
 /* Times kept, in ns: ts in [-2^60, 2^62] (epoch microseconds reach 2^62 ns in the year 2116),
  * dur in [0, 2^60] (36 years). Then every start relative to the trace start, plus its
  * duration, is at most TRACE_TIME_MAX. Events outside are counted as unreadable. */
-#define LOAD_TS_MIN (-(INT64_C(1) << 60))
-#define LOAD_TS_MAX (INT64_C(1) << 62)
+#define LOAD_TS_MIN  (-(INT64_C(1) << 60))
+#define LOAD_TS_MAX  (INT64_C(1) << 62)
 #define LOAD_DUR_MAX (INT64_C(1) << 60)
 
 /* deviceProperties and distributedInfo are parsed as a tree: only when they are this small
  * (real ones are a few KiB), and only this many devices. */
-#define LOAD_CJSON_MAX (1 << 20)
+#define LOAD_CJSON_MAX	 (1 << 20)
 #define LOAD_MAX_DEVICES 1024
 
 /* Categories remembered by the loader (Kineto interleaves about five). */
@@ -99,7 +99,8 @@ static size_t count_newlines(const char *s, size_t n)
 			acc = _mm_sub_epi8(acc, _mm_cmpeq_epi8(w, nl)); /* a match is -1 */
 		}
 		sum = _mm_sad_epu8(acc, zero); /* two 64-bit sums of eight lanes each */
-		count += (size_t)_mm_cvtsi128_si64(sum) + (size_t)_mm_cvtsi128_si64(_mm_unpackhi_epi64(sum, sum));
+		count += (size_t)_mm_cvtsi128_si64(sum) +
+			 (size_t)_mm_cvtsi128_si64(_mm_unpackhi_epi64(sum, sum));
 	}
 #else
 	const uint64_t ones = 0x0101010101010101ull, low7 = 0x7f7f7f7f7f7f7f7full;
@@ -170,7 +171,8 @@ static int fill(struct loader *ld)
 	if (n == 0)
 		ld->eof = 1;
 	if (ld->opts && ld->opts->progress &&
-	    ld->opts->progress(ld->opts->progress_user, input_raw_done(ld->in), input_raw_size(ld->in))) {
+	    ld->opts->progress(ld->opts->progress_user, input_raw_done(ld->in),
+			       input_raw_size(ld->in))) {
 		fd_error_set(ld->err, "%s: loading cancelled", ld->name);
 		return -1;
 	}
@@ -237,7 +239,9 @@ struct event {
 
 static enum ev_kind kind_of(struct json_str cat)
 {
+	/* clang-format off */
 #define CAT(s, k) { s, sizeof s - 1, k }
+	/* clang-format on */
 	static const struct {
 		const char *cat;
 		size_t len;
@@ -397,7 +401,8 @@ static int kept(enum ev_kind kind, struct json_str name)
 	if (kind == EV_OTHER)
 		return 0;
 	if (kind == EV_PYTHON)
-		return JSON_EQ(name, "nn.Module: ") || (name.len > 11 && memcmp(name.s, "nn.Module: ", 11) == 0);
+		return JSON_EQ(name, "nn.Module: ") ||
+		       (name.len > 11 && memcmp(name.s, "nn.Module: ", 11) == 0);
 	return 1;
 }
 
@@ -466,7 +471,8 @@ static void commit(struct loader *ld, struct event *ev, enum ev_kind kind)
 
 	if (ev->bad_number)
 		ld->bad_number++;
-	if (!ev->has_ts || ev->bad_time || (kind != EV_LAUNCH && kind != EV_CPU_OP && !ev->has_dur)) {
+	if (!ev->has_ts || ev->bad_time ||
+	    (kind != EV_LAUNCH && kind != EV_CPU_OP && !ev->has_dur)) {
 		ld->bad_time++;
 		return;
 	}
@@ -485,9 +491,15 @@ static void commit(struct loader *ld, struct event *ev, enum ev_kind kind)
 			.correlation = ev->correlation,
 			.external_id = ev->external_id,
 			.name = name,
-			.device = ev->device > INT32_MAX || ev->device < INT32_MIN ? -1 : (int32_t)ev->device,
-			.stream = ev->stream > INT32_MAX || ev->stream < INT32_MIN ? -1 : (int32_t)ev->stream,
-			.kind = kind == EV_KERNEL ? KIND_KERNEL : kind == EV_MEMCPY ? KIND_MEMCPY : KIND_MEMSET,
+			.device = ev->device > INT32_MAX || ev->device < INT32_MIN
+					  ? -1
+					  : (int32_t)ev->device,
+			.stream = ev->stream > INT32_MAX || ev->stream < INT32_MIN
+					  ? -1
+					  : (int32_t)ev->stream,
+			.kind = kind == EV_KERNEL   ? KIND_KERNEL
+				: kind == EV_MEMCPY ? KIND_MEMCPY
+						    : KIND_MEMSET,
 		};
 		memcpy(k.grid, ev->grid, sizeof k.grid);
 		memcpy(k.block, ev->block, sizeof k.block);
@@ -495,14 +507,16 @@ static void commit(struct loader *ld, struct event *ev, enum ev_kind kind)
 		break;
 	}
 	case EV_LAUNCH: {
-		struct trace_launch l = { ev->ts, ev->dur, ev->correlation, ev->external_id, ev->tid, name };
+		struct trace_launch l = { ev->ts,	   ev->dur, ev->correlation,
+					  ev->external_id, ev->tid, name };
 
 		if (ev->correlation)
 			trace_add_launch(t, &l);
 		break;
 	}
 	case EV_CPU_OP: {
-		struct trace_op o = { ev->ts, ev->dur, ev->external_id, ev->tid, name, intern_dims(ld, ev->dims) };
+		struct trace_op o = { ev->ts,  ev->dur, ev->external_id,
+				      ev->tid, name,	intern_dims(ld, ev->dims) };
 
 		trace_add_op(t, &o);
 		break;
@@ -510,14 +524,20 @@ static void commit(struct loader *ld, struct event *ev, enum ev_kind kind)
 	case EV_USER_ANN:
 	case EV_GPU_ANN:
 	case EV_PYTHON: {
-		struct trace_range r = { ev->ts, ev->dur, ev->external_id, ev->pid, ev->tid, name,
-					 kind == EV_USER_ANN ? RANGE_USER : kind == EV_GPU_ANN ? RANGE_GPU_USER : RANGE_MODULE };
+		struct trace_range r = { ev->ts,
+					 ev->dur,
+					 ev->external_id,
+					 ev->pid,
+					 ev->tid,
+					 name,
+					 kind == EV_USER_ANN  ? RANGE_USER
+					 : kind == EV_GPU_ANN ? RANGE_GPU_USER
+							      : RANGE_MODULE };
 
 		trace_add_range(t, &r);
 		break;
 	}
-	default:
-		break;
+	default: break;
 	}
 }
 
@@ -612,7 +632,7 @@ static int unit_event(struct loader *ld, struct json_cur *c, void *arg)
 			break;
 		}
 		rc = json_skip(c);
-next:
+	next:
 		if (rc)
 			return rc;
 	}
@@ -746,7 +766,8 @@ static int unit_cjson(struct loader *ld, struct json_cur *c, void *arg)
 	if ((rc = json_skip(c)))
 		return rc;
 	if ((size_t)(c->p - s) > LOAD_CJSON_MAX) {
-		trace_warn(ld->t, "\"%s\" is larger than %d KiB and was ignored", key, LOAD_CJSON_MAX >> 10);
+		trace_warn(ld->t, "\"%s\" is larger than %d KiB and was ignored", key,
+			   LOAD_CJSON_MAX >> 10);
 		return JSON_OK;
 	}
 	/* cJSON's parser records its error position in a global: two traces loading in parallel
@@ -763,16 +784,19 @@ static int unit_cjson(struct loader *ld, struct json_cur *c, void *arg)
 		cJSON_ArrayForEach(d, root)
 		{
 			if (n++ == LOAD_MAX_DEVICES) {
-				trace_warn(ld->t, "\"deviceProperties\" lists more than %d devices: the rest were ignored",
+				trace_warn(ld->t,
+					   "\"deviceProperties\" lists more than %d devices: the "
+					   "rest were ignored",
 					   LOAD_MAX_DEVICES);
 				break;
 			}
 			const cJSON *name = cJSON_GetObjectItemCaseSensitive(d, "name");
 			struct trace_device dev = {
 				.id = (int32_t)cj_int(d, "id", -1),
-				.name = cJSON_IsString(name) ? intern_add(ld->t->strings, name->valuestring,
-									   strlen(name->valuestring))
-							     : 0,
+				.name = cJSON_IsString(name)
+						? intern_add(ld->t->strings, name->valuestring,
+							     strlen(name->valuestring))
+						: 0,
 				.warp_size = (int32_t)cj_int(d, "warpSize", 0),
 				.num_sms = (int32_t)cj_int(d, "numSms", 0),
 				.compute_major = (int32_t)cj_int(d, "computeMajor", 0),
@@ -839,13 +863,15 @@ static int parse_document(struct loader *ld)
 				break;
 			if (strcmp(k.name, "traceEvents") == 0) {
 				if (ld->saw_events) {
-					json_error(ld, ld->buf + ld->pos, "a second \"traceEvents\" array");
+					json_error(ld, ld->buf + ld->pos,
+						   "a second \"traceEvents\" array");
 					return -1;
 				}
 				rc = unit(ld, unit_array_begin, NULL);
 				if (rc == 0)
 					rc = read_events(ld);
-			} else if (strcmp(k.name, "deviceProperties") == 0 || strcmp(k.name, "distributedInfo") == 0) {
+			} else if (strcmp(k.name, "deviceProperties") == 0 ||
+				   strcmp(k.name, "distributedInfo") == 0) {
 				rc = unit(ld, unit_cjson, k.name);
 			} else if (k.len < sizeof k.name - 1) {
 				rc = unit(ld, unit_meta, k.name);
@@ -859,7 +885,8 @@ static int parse_document(struct loader *ld)
 	if (unit(ld, unit_trailer, NULL) < 0)
 		return -1;
 	if (!ld->saw_events) {
-		fd_error_set(ld->err, "%s: no \"traceEvents\" array: not a PyTorch profiler trace", ld->name);
+		fd_error_set(ld->err, "%s: no \"traceEvents\" array: not a PyTorch profiler trace",
+			     ld->name);
 		return -1;
 	}
 	return 0;
@@ -886,10 +913,13 @@ static int load(struct trace **out, const char *name, struct input *in,
 	rc = parse_document(&ld);
 	if (rc == 0) {
 		if (ld.bad_time)
-			trace_warn(ld.t, "%lld kept events had a missing, negative or unreadable ts/dur and were skipped",
+			trace_warn(ld.t,
+				   "%lld kept events had a missing, negative or unreadable ts/dur "
+				   "and were skipped",
 				   (long long)ld.bad_time);
 		if (ld.bad_number)
-			trace_warn(ld.t, "%lld events had numbers beyond 64 bits (clamped)", (long long)ld.bad_number);
+			trace_warn(ld.t, "%lld events had numbers beyond 64 bits (clamped)",
+				   (long long)ld.bad_number);
 		rc = trace_finish(ld.t, opts ? opts->device : -1, err);
 	}
 	json_buf_free(&ld.kbuf);

@@ -5,6 +5,7 @@
 #include <stdint.h>
 #include <string.h>
 
+/* clang-format off */
 const struct ui_action_def ui_actions[ACT_COUNT - 1] = {
 	{ ACT_UP, "up", "k Up", "move the selection up", "Moving" },
 	{ ACT_DOWN, "down", "j Down", "move the selection down", NULL },
@@ -42,7 +43,9 @@ const struct ui_action_def ui_actions[ACT_COUNT - 1] = {
 	{ ACT_QUIT, "quit", "q", "go back, or quit at the top level", NULL },
 	{ ACT_QUIT_NOW, "quit-now", "Q", "quit", NULL },
 };
+/* clang-format on */
 
+/* clang-format off */
 static const struct {
 	const char *name;
 	int key;
@@ -53,6 +56,7 @@ static const struct {
 	{ "Esc", UI_KEY_ESC },	   { "Backspace", UI_KEY_BACKSPACE }, { "Delete", UI_KEY_DELETE },
 	{ "Tab", UI_KEY_TAB },	   { "S-Tab", UI_KEY_BTAB },	    { "Space", ' ' },
 };
+/* clang-format on */
 #define N_KEY_NAMES (sizeof key_names / sizeof key_names[0])
 
 const struct ui_action_def *ui_action_def(enum ui_action a)
@@ -198,8 +202,9 @@ int ui_actions_write_mdoc(FILE *f)
 		const char *k = d->keys;
 		int first = 1;
 
-		if (d->group && fprintf(f, "%s.Ss %s\n.Bl -tag -width \"Esc, Backspace\" -compact\n", i ? ".El\n" : "",
-					d->group) < 0)
+		if (d->group &&
+		    fprintf(f, "%s.Ss %s\n.Bl -tag -width \"Esc, Backspace\" -compact\n",
+			    i ? ".El\n" : "", d->group) < 0)
 			return -1;
 		if (fputs(".It ", f) < 0)
 			return -1;
@@ -212,7 +217,8 @@ int ui_actions_write_mdoc(FILE *f)
 			k += len;
 			k += *k == ' ';
 		}
-		if (fprintf(f, "\n%c%s (%s).\n", toupper((unsigned char)d->help[0]), d->help + 1, d->name) < 0)
+		if (fprintf(f, "\n%c%s (%s).\n", toupper((unsigned char)d->help[0]), d->help + 1,
+			    d->name) < 0)
 			return -1;
 	}
 	return fputs(".El\n", f) < 0 ? -1 : 0;

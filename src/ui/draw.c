@@ -72,7 +72,8 @@ void ui_fill(struct ui_screen *s, int y, int x, int w, int role)
 	mvhline(y, x, ' ', w);
 }
 
-int ui_put(struct ui_screen *s, int y, int x, int w, const char *text, int role, int flags, int skip)
+int ui_put(struct ui_screen *s, int y, int x, int w, const char *text, int role, int flags,
+	   int skip)
 {
 	char small[1024], *esc = small;
 	wchar_t out_small[256], *out = out_small;
@@ -234,7 +235,8 @@ void ui_draw_table(struct ui_screen *s, struct table *t, int y, int x, int w, in
 		}
 		row = t->view[pos];
 		selected = table_group(t, row) == t->sel;
-		base = selected ? (focused ? ROLE_SELECTION : ROLE_SELECTION_INACTIVE) : ROLE_NORMAL;
+		base = selected ? (focused ? ROLE_SELECTION : ROLE_SELECTION_INACTIVE)
+				: ROLE_NORMAL;
 		ui_fill(s, y + r, x, w, base);
 		for (int i = 0; i < l.n; i++) {
 			const struct table_column *c = &t->def.cols[l.col[i]];

@@ -25,16 +25,20 @@ void ui_evidence_instances(struct ui *u, struct ui_text *out, const struct cmp_p
 	if (part->n_inst == 0)
 		return;
 	fmt_layer(layer, sizeof layer, p->layer);
-	ui_text_add(out, ROLE_DIM, 1, "  %c pass layer     start us    dur us  grid         block        stream  operator         input shapes%s",
+	ui_text_add(out, ROLE_DIM, 1,
+		    "  %c pass layer     start us    dur us  grid         block        stream  "
+		    "operator         input shapes%s",
 		    side == SIDE_A ? 'A' : 'B', part->n_names > 1 ? "  kernel" : "");
 	for (uint32_t i = 0; i < part->n_inst; i++) {
 		const struct cmp_instance *in = &part->inst[i];
 		const struct trace_kernel *k;
 		const struct trace_op *op;
-		char start[32], dur[32], grid[48], block[48], *name = NULL, *opname = NULL, *dims = NULL;
+		char start[32], dur[32], grid[48], block[48], *name = NULL, *opname = NULL,
+							      *dims = NULL;
 
 		if (*budget == 0) {
-			ui_text_add(out, ROLE_DIM, 1, "    ... %u more instances not shown", part->n_inst - i);
+			ui_text_add(out, ROLE_DIM, 1, "    ... %u more instances not shown",
+				    part->n_inst - i);
 			return;
 		}
 		(*budget)--;
@@ -52,14 +56,16 @@ void ui_evidence_instances(struct ui *u, struct ui_text *out, const struct cmp_p
 			name = text_escape_dup(n, strlen(n));
 		}
 		if (op) {
-			const char *o = trace_str(t, op->name), *d = op->input_dims ? trace_str(t, op->input_dims) : "";
+			const char *o = trace_str(t, op->name),
+				   *d = op->input_dims ? trace_str(t, op->input_dims) : "";
 
 			opname = text_escape_dup(o, strlen(o));
 			dims = text_escape_dup(d, strlen(d));
 		}
-		ui_text_add(out, ROLE_NORMAL, 1, "    %4u %-8s %10s %9s  %-12s %-12s %6d  %-16s %s%s%s", in->pass, layer, start,
-			    dur, grid, block, (int)k->stream, op ? opname : "-", dims && *dims ? dims : "-",
-			    name ? "  " : "", name ? name : "");
+		ui_text_add(out, ROLE_NORMAL, 1,
+			    "    %4u %-8s %10s %9s  %-12s %-12s %6d  %-16s %s%s%s", in->pass, layer,
+			    start, dur, grid, block, (int)k->stream, op ? opname : "-",
+			    dims && *dims ? dims : "-", name ? "  " : "", name ? name : "");
 		free(name);
 		free(opname);
 		free(dims);
@@ -78,14 +84,16 @@ void ui_evidence_pair(struct ui *u, struct ui_text *out, uint32_t pi, int width)
 	fmt_delta(d, sizeof d, p->delta_ns);
 	fmt_ratio(r, sizeof r, p->ratio);
 	atoms_format(p->atoms, "+", atoms, sizeof atoms);
-	ui_text_add(out, ROLE_HEADER, 1, "Layer %s, position %u: %s, %s, atoms %s, delta %s us/pass, B/A %s", layer,
-		    p->position, pair_kind_name((enum pair_kind)p->kind), class_name((enum op_class)p->cls), atoms,
-		    d, r);
+	ui_text_add(out, ROLE_HEADER, 1,
+		    "Layer %s, position %u: %s, %s, atoms %s, delta %s us/pass, B/A %s", layer,
+		    p->position, pair_kind_name((enum pair_kind)p->kind),
+		    class_name((enum op_class)p->cls), atoms, d, r);
 	if (p->fusion >= 0 && (size_t)p->fusion < c->n_fusions && c->fusions[p->fusion].evidence) {
 		char prefix[32];
 
 		snprintf(prefix, sizeof prefix, "Fusion #%d: ", p->fusion + 1);
-		ui_text_wrap(u->s, out, ROLE_NORMAL, prefix, c->fusions[p->fusion].evidence, width, 2);
+		ui_text_wrap(u->s, out, ROLE_NORMAL, prefix, c->fusions[p->fusion].evidence, width,
+			     2);
 	}
 	for (int s = 0; s < 2; s++) {
 		const struct cmp_part *part = &p->side[s];
@@ -95,13 +103,16 @@ void ui_evidence_pair(struct ui *u, struct ui_text *out, uint32_t pi, int width)
 		fmt_us(avg, sizeof avg, part->avg_ns);
 		fmt_us(tot, sizeof tot, part->total_ns);
 		if (part->n_names == 0) {
-			ui_text_add(out, ROLE_UNMATCHED, 1, "%c: no kernel here (a gap in the alignment)", s ? 'B' : 'A');
+			ui_text_add(out, ROLE_UNMATCHED, 1,
+				    "%c: no kernel here (a gap in the alignment)", s ? 'B' : 'A');
 			continue;
 		}
-		ui_text_add(out, ROLE_HEADER, 1, "%c: %s launches/pass, %s us average, %s us/pass; names %s (m):", s ? 'B' : 'A',
-			    cnt, avg, tot, form[u->names]);
+		ui_text_add(out, ROLE_HEADER, 1,
+			    "%c: %s launches/pass, %s us average, %s us/pass; names %s (m):",
+			    s ? 'B' : 'A', cnt, avg, tot, form[u->names]);
 		for (uint32_t i = 0; i < part->n_names; i++)
-			ui_text_wrap(u->s, out, ROLE_NORMAL, "   ", ui_name(u, s, part->names[i]), width, 5);
+			ui_text_wrap(u->s, out, ROLE_NORMAL, "   ", ui_name(u, s, part->names[i]),
+				     width, 5);
 	}
 	ui_text_add(out, ROLE_DIM, 1, "Instances:");
 	ui_evidence_instances(u, out, p, SIDE_A, &budget);

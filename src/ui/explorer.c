@@ -21,8 +21,8 @@ static const struct ui_view_ops *const view_ops[VIEW_COUNT] = {
 static void view_open(struct ui_view *v)
 {
 	const struct ui_view_ops *ops = v->ops;
-	struct table_def def = { ops->cols, ops->n_cols, ops->cell, ops->key, ops->group, ops->quick,
-				 ops->default_sort, ops->default_reverse };
+	struct table_def def = { ops->cols,  ops->n_cols, ops->cell,	     ops->key,
+				 ops->group, ops->quick,  ops->default_sort, ops->default_reverse };
 
 	ops->build(v);
 	table_init(&v->t, &def, v, v->n_rows);
@@ -46,8 +46,8 @@ void ui_view_rebuild(struct ui_view *v)
 	uint32_t sel = v->t.sel;
 	int hscroll = v->t.hscroll;
 	const struct ui_view_ops *ops = v->ops;
-	struct table_def def = { ops->cols, ops->n_cols, ops->cell, ops->key, ops->group, ops->quick,
-				 ops->default_sort, ops->default_reverse };
+	struct table_def def = { ops->cols,  ops->n_cols, ops->cell,	     ops->key,
+				 ops->group, ops->quick,  ops->default_sort, ops->default_reverse };
 
 	ops->release(v);
 	ops->build(v);
@@ -88,8 +88,8 @@ void ui_relayout(struct ui *u)
 	int cols, rows;
 
 	ui_screen_size(u->s, &cols, &rows);
-	ui_layout_compute(cols, rows, u->evidence_size, u->views[u->view].built ? u->views[u->view].t.n_view : -1,
-			  &u->layout);
+	ui_layout_compute(cols, rows, u->evidence_size,
+			  u->views[u->view].built ? u->views[u->view].t.n_view : -1, &u->layout);
 }
 
 struct ui *ui_new(struct ui_screen *s, struct comparison *c)
@@ -175,7 +175,8 @@ void ui_goto_pairs(struct ui *u, int32_t layer, int cls)
 	struct ui_view *p = &u->views[VIEW_PAIRS];
 
 	if (u->depth < (int)(sizeof u->nav / sizeof u->nav[0])) {
-		u->nav[u->depth++] = (struct ui_nav){ u->view, p->scope_layer, p->scope_class, cur(u)->t.sel };
+		u->nav[u->depth++] =
+			(struct ui_nav){ u->view, p->scope_layer, p->scope_class, cur(u)->t.sel };
 	}
 	set_pairs_scope(u, layer, cls);
 	u->view = VIEW_PAIRS;
@@ -230,13 +231,14 @@ static void next_phase(struct ui *u)
 		table_select_pos(&u->views[v].t, 0);
 	}
 	u->focus_evidence = 0;
-	ui_set_message(u, ROLE_NORMAL, "phase: %s (%u passes in A, %u in B)", phase_name((enum phase)u->c->phase),
-		       u->c->passes[0], u->c->passes[1]);
+	ui_set_message(u, ROLE_NORMAL, "phase: %s (%u passes in A, %u in B)",
+		       phase_name((enum phase)u->c->phase), u->c->passes[0], u->c->passes[1]);
 }
 
 static void set_names(struct ui *u, int names)
 {
-	static const char *const what[NAMES_COUNT] = { "short", "demangled", "as in the trace (mangled)" };
+	static const char *const what[NAMES_COUNT] = { "short", "demangled",
+						       "as in the trace (mangled)" };
 
 	u->names = names % NAMES_COUNT;
 	for (int v = 0; v < VIEW_COUNT; v++)
@@ -248,7 +250,8 @@ static void set_names(struct ui *u, int names)
 static int next_sort_col(const struct table *t, int col, int dir)
 {
 	for (int i = 0; i < t->def.n_cols; i++) {
-		col = col < 0 ? (dir > 0 ? 0 : t->def.n_cols - 1) : (col + dir + t->def.n_cols) % t->def.n_cols;
+		col = col < 0 ? (dir > 0 ? 0 : t->def.n_cols - 1)
+			      : (col + dir + t->def.n_cols) % t->def.n_cols;
 		if (!(t->def.cols[col].flags & (TABLE_COL_NOSORT | TABLE_COL_BAR)))
 			return col;
 	}
@@ -260,7 +263,8 @@ static void sort_message(struct ui *u)
 	struct table *t = &cur(u)->t;
 
 	if (t->sort_col < 0)
-		ui_set_message(u, ROLE_NORMAL, "sorted in alignment order%s", t->reverse ? ", reversed" : "");
+		ui_set_message(u, ROLE_NORMAL, "sorted in alignment order%s",
+			       t->reverse ? ", reversed" : "");
 	else
 		ui_set_message(u, ROLE_NORMAL, "sorted by %s%s", t->def.cols[t->sort_col].title,
 			       t->reverse ? ", reversed" : "");
@@ -275,8 +279,8 @@ static void apply_filter(struct ui *u, const char *text, unsigned quick)
 	if (!t->filter && !t->quick)
 		ui_set_message(u, ROLE_NORMAL, "no filter: %u rows", t->n_view);
 	else
-		ui_set_message(u, t->n_view ? ROLE_NORMAL : ROLE_ERROR, "%u of %u rows shown%s", t->n_view, t->n_rows,
-			       t->n_view ? "" : " (c clears the filter)");
+		ui_set_message(u, t->n_view ? ROLE_NORMAL : ROLE_ERROR, "%u of %u rows shown%s",
+			       t->n_view, t->n_rows, t->n_view ? "" : " (c clears the filter)");
 }
 
 static void do_search(struct ui *u, int dir)
@@ -312,8 +316,8 @@ static char *default_export_path(struct ui *u)
 			if (*c == ' ')
 				*c = '_';
 	}
-	return xasprintf("%.*sfusediff-%s%s-%s.csv", dir_len, slash ? trace : "", cur(u)->ops->name, scope,
-			 phase_name((enum phase)u->c->phase));
+	return xasprintf("%.*sfusediff-%s%s-%s.csv", dir_len, slash ? trace : "", cur(u)->ops->name,
+			 scope, phase_name((enum phase)u->c->phase));
 }
 
 /* Write the table through a temporary file and rename() (outfile.h): an error leaves the
@@ -399,7 +403,8 @@ static void prompt_accept(struct ui *u)
 		free(u->export_path);
 		u->export_path = xstrdup(u->input);
 		if (!outfile_replaceable(u->export_path)) { /* a directory, a device, a FIFO */
-			ui_set_message(u, ROLE_ERROR, "not exported: %s is not a regular file", u->export_path);
+			ui_set_message(u, ROLE_ERROR, "not exported: %s is not a regular file",
+				       u->export_path);
 			break;
 		}
 		if (access(u->export_path, F_OK) == 0) {
@@ -528,7 +533,8 @@ static void mouse(struct ui *u, const struct ui_event *ev)
 {
 	const struct ui_layout *l = &u->layout;
 	struct table *t = &cur(u)->t;
-	int in_evidence = l->evidence_h && ev->y >= l->evidence_y && ev->y < l->evidence_y + l->evidence_h;
+	int in_evidence =
+		l->evidence_h && ev->y >= l->evidence_y && ev->y < l->evidence_y + l->evidence_h;
 
 	if (l->too_small || u->help || u->picker || u->prompt)
 		return;
@@ -558,7 +564,8 @@ static void mouse(struct ui *u, const struct ui_event *ev)
 		for (int i = 0; i < tl.n; i++)
 			if (ev->x >= tl.x[i] && ev->x < tl.x[i] + tl.w[i] &&
 			    !(t->def.cols[tl.col[i]].flags & (TABLE_COL_NOSORT | TABLE_COL_BAR))) {
-				table_sort(t, tl.col[i], t->sort_col == tl.col[i] ? !t->reverse : 0);
+				table_sort(t, tl.col[i],
+					   t->sort_col == tl.col[i] ? !t->reverse : 0);
 				sort_message(u);
 			}
 		return;
@@ -655,7 +662,8 @@ static int act(struct ui *u, enum ui_action a)
 		unsigned bit = a == ACT_ONLY_FUSIONS ? QUICK_FUSIONS : QUICK_MISMATCHES;
 
 		if (!v->ops->quick) {
-			ui_set_message(u, ROLE_NORMAL, "every row of %s is a fusion difference", v->ops->name);
+			ui_set_message(u, ROLE_NORMAL, "every row of %s is a fusion difference",
+				       v->ops->name);
 			break;
 		}
 		apply_filter(u, t->filter, t->quick ^ bit);

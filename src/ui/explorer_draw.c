@@ -84,14 +84,18 @@ static void draw_sides(struct ui *u)
 		int y = u->layout.header_y + side, x = 1;
 
 		ui_fill(u->s, y, 0, w, ROLE_NORMAL);
-		x += ui_putf(u->s, y, x, w - x, side ? ROLE_BAR_B : ROLE_BAR_A, 0, "%c ", side ? 'B' : 'A');
+		x += ui_putf(u->s, y, x, w - x, side ? ROLE_BAR_B : ROLE_BAR_A, 0, "%c ",
+			     side ? 'B' : 'A');
 		for (int i = 0; i < HS_COUNT; i++) {
 			int right = i >= HS_KERNELS && i != HS_OTHER;
 
 			if (!shown[i])
 				continue;
 			ui_put(u->s, y, x, width[i] < w - x ? width[i] : w - x, f[side][i],
-			       i == HS_LABEL ? ROLE_HEADER : i == HS_GPU ? ROLE_DIM : ROLE_NORMAL, right ? PUT_RIGHT : 0, 0);
+			       i == HS_LABEL ? ROLE_HEADER
+			       : i == HS_GPU ? ROLE_DIM
+					     : ROLE_NORMAL,
+			       right ? PUT_RIGHT : 0, 0);
 			x += width[i] + 2;
 			if (x >= w)
 				break;
@@ -109,10 +113,11 @@ static void draw_header(struct ui *u)
 	ui_fill(u->s, y, 0, w, ROLE_NORMAL);
 	signed_duration(d, sizeof d, c->delta_ns);
 	fmt_ratio(r, sizeof r, c->ratio);
-	x += ui_putf(u->s, y, x, w - x, ROLE_NORMAL, 0, "phase %s (p)  ", phase_name((enum phase)c->phase));
+	x += ui_putf(u->s, y, x, w - x, ROLE_NORMAL, 0, "phase %s (p)  ",
+		     phase_name((enum phase)c->phase));
 	x += ui_putf(u->s, y, x, w - x, delta_role(c->delta_ns), 0, "B-A %s/pass  B/A %s", d, r);
-	x += ui_putf(u->s, y, x, w - x, c->n_fusions ? ROLE_FUSED : ROLE_NORMAL, 0, "  %zu fusion difference%s",
-		     c->n_fusions, c->n_fusions == 1 ? "" : "s");
+	x += ui_putf(u->s, y, x, w - x, c->n_fusions ? ROLE_FUSED : ROLE_NORMAL, 0,
+		     "  %zu fusion difference%s", c->n_fusions, c->n_fusions == 1 ? "" : "s");
 	if (c->note)
 		ui_put(u->s, y, x + 2, w - x - 2, c->note, ROLE_ERROR, 0, 0);
 }
@@ -129,19 +134,22 @@ static void draw_tabs(struct ui *u)
 	ui_fill(u->s, l->tabs_y, 0, w, ROLE_TAB);
 	for (int i = 0; i < VIEW_COUNT; i++) {
 		u->tab_x[i] = x;
-		x += ui_putf(u->s, l->tabs_y, x, w - x, i == u->view ? ROLE_TAB_ACTIVE : ROLE_TAB, 0, " %d %s ", i + 1,
-			     u->views[i].ops->name);
+		x += ui_putf(u->s, l->tabs_y, x, w - x, i == u->view ? ROLE_TAB_ACTIVE : ROLE_TAB,
+			     0, " %d %s ", i + 1, u->views[i].ops->name);
 	}
 	u->tab_x[VIEW_COUNT] = x;
 	if (v->ops->scope)
 		v->ops->scope(v, scope, sizeof scope);
 	if (scope[0])
-		x += ui_putf(u->s, l->tabs_y, x, w - x, ROLE_HEADER, 0, " %s %s", u->s->g->arrow, scope);
+		x += ui_putf(u->s, l->tabs_y, x, w - x, ROLE_HEADER, 0, " %s %s", u->s->g->arrow,
+			     scope);
 	if (u->focus_evidence)
-		x += ui_putf(u->s, l->tabs_y, x, w - x, ROLE_HEADER, 0, " %s evidence", u->s->g->arrow);
+		x += ui_putf(u->s, l->tabs_y, x, w - x, ROLE_HEADER, 0, " %s evidence",
+			     u->s->g->arrow);
 	info[0] = '\0';
 	if (t->filter)
-		len += (size_t)snprintf(info + len, sizeof info - len, "filter \"%s\"  ", t->filter);
+		len += (size_t)snprintf(info + len, sizeof info - len, "filter \"%s\"  ",
+					t->filter);
 	if (t->quick & QUICK_FUSIONS)
 		len += (size_t)snprintf(info + len, sizeof info - len, "only fusions  ");
 	if (t->quick & QUICK_MISMATCHES)
@@ -181,7 +189,8 @@ static void evidence_title(struct ui *u, char *buf, size_t cap)
 		snprintf(buf, cap, " Evidence (Esc: back, arrows scroll, m: names, v: size) ");
 	else
 		snprintf(buf, cap, " Evidence (Enter: %s, v: size, m: names) ",
-			 u->view == VIEW_LAYERS || u->view == VIEW_OVERVIEW ? "kernel pairs" : "focus");
+			 u->view == VIEW_LAYERS || u->view == VIEW_OVERVIEW ? "kernel pairs"
+									    : "focus");
 }
 
 static void draw_evidence(struct ui *u)
@@ -193,8 +202,8 @@ static void draw_evidence(struct ui *u)
 
 	if (!l->evidence_h)
 		return;
-	if (!u->ev_valid || u->ev_view != u->view || u->ev_row != v->t.sel || u->ev_names != u->names ||
-	    u->ev_width != w) {
+	if (!u->ev_valid || u->ev_view != u->view || u->ev_row != v->t.sel ||
+	    u->ev_names != u->names || u->ev_width != w) {
 		int same = u->ev_valid && u->ev_view == u->view && u->ev_row == v->t.sel;
 
 		ui_text_clear(&u->ev);
@@ -214,12 +223,15 @@ static void draw_evidence(struct ui *u)
 		u->ev_top = 0;
 	evidence_title(u, title, sizeof title);
 	ui_fill(u->s, l->evidence_y, 0, w, u->focus_evidence ? ROLE_TAB_ACTIVE : ROLE_TITLE);
-	ui_put(u->s, l->evidence_y, 0, w, title, u->focus_evidence ? ROLE_TAB_ACTIVE : ROLE_TITLE, PUT_RAW, 0);
+	ui_put(u->s, l->evidence_y, 0, w, title, u->focus_evidence ? ROLE_TAB_ACTIVE : ROLE_TITLE,
+	       PUT_RAW, 0);
 	if (u->ev.n > (size_t)h) {
 		char more[64];
 
 		snprintf(more, sizeof more, " lines %u-%u of %zu ", u->ev_top + 1,
-			 (unsigned)(u->ev_top + (uint32_t)h < u->ev.n ? u->ev_top + (uint32_t)h : u->ev.n), u->ev.n);
+			 (unsigned)(u->ev_top + (uint32_t)h < u->ev.n ? u->ev_top + (uint32_t)h
+								      : u->ev.n),
+			 u->ev.n);
 		ui_put(u->s, l->evidence_y, w - (int)strlen(more), (int)strlen(more), more,
 		       u->focus_evidence ? ROLE_TAB_ACTIVE : ROLE_TITLE, PUT_RAW, 0);
 	}
@@ -229,8 +241,8 @@ static void draw_evidence(struct ui *u)
 		ui_fill(u->s, l->evidence_y + 1 + i, 0, w, ROLE_NORMAL);
 		if (li >= u->ev.n)
 			continue;
-		ui_put(u->s, l->evidence_y + 1 + i, 1, w - 1, u->ev.lines[li].text, u->ev.lines[li].role,
-		       u->ev.lines[li].raw ? PUT_RAW : 0, u->ev_hscroll);
+		ui_put(u->s, l->evidence_y + 1 + i, 1, w - 1, u->ev.lines[li].text,
+		       u->ev.lines[li].role, u->ev.lines[li].raw ? PUT_RAW : 0, u->ev_hscroll);
 	}
 }
 
@@ -241,12 +253,13 @@ static void draw_status(struct ui *u)
 
 	ui_fill(u->s, l->status_y, 0, w, ROLE_STATUS);
 	if (u->prompt) {
-		static const char *const label[] = { "", "Search: ", "Filter: ", "Export CSV to: ", "" };
+		static const char *const label[] = { "", "Search: ", "Filter: ", "Export CSV to: ",
+						     "" };
 		int x = 0;
 
 		if (u->prompt == PROMPT_OVERWRITE) {
-			x = ui_putf(u->s, l->status_y, 0, w, ROLE_ERROR, 0, "%s exists: overwrite it? (y/n)",
-				    u->export_path);
+			x = ui_putf(u->s, l->status_y, 0, w, ROLE_ERROR, 0,
+				    "%s exists: overwrite it? (y/n)", u->export_path);
 			return;
 		}
 		x = ui_put(u->s, l->status_y, 0, w, label[u->prompt], ROLE_STATUS, PUT_RAW, 0);
@@ -255,12 +268,13 @@ static void draw_status(struct ui *u)
 		return;
 	}
 	if (u->message[0]) {
-		ui_put(u->s, l->status_y, 0, w, u->message, u->message_role == ROLE_ERROR ? ROLE_ERROR : ROLE_STATUS,
-		       0, 0);
+		ui_put(u->s, l->status_y, 0, w, u->message,
+		       u->message_role == ROLE_ERROR ? ROLE_ERROR : ROLE_STATUS, 0, 0);
 		return;
 	}
 	ui_put(u->s, l->status_y, 0, w,
-	       "?:help  Tab/1-4:views  Enter:drill down  Esc:back  s:sort  /:search  f:filter  F:fusions"
+	       "?:help  Tab/1-4:views  Enter:drill down  Esc:back  s:sort  /:search  f:filter  "
+	       "F:fusions"
 	       "  p:phase  e:export  q:quit",
 	       ROLE_STATUS, PUT_RAW, 0);
 }
@@ -286,8 +300,10 @@ static void draw_picker(struct ui *u)
 	for (int c = 0; c < t->def.n_cols; c++) {
 		if (t->def.cols[c].flags & (TABLE_COL_NOSORT | TABLE_COL_BAR))
 			continue;
-		ui_putf(u->s, y++, x, w, c == u->picker_sel ? ROLE_SELECTION : ROLE_STATUS, PUT_PAD, "  %s %s",
-			c == t->sort_col ? (t->reverse ? u->s->g->up : u->s->g->down) : " ", t->def.cols[c].title);
+		ui_putf(u->s, y++, x, w, c == u->picker_sel ? ROLE_SELECTION : ROLE_STATUS, PUT_PAD,
+			"  %s %s",
+			c == t->sort_col ? (t->reverse ? u->s->g->up : u->s->g->down) : " ",
+			t->def.cols[c].title);
 	}
 }
 
@@ -298,8 +314,9 @@ static void draw_help(struct ui *u)
 
 	attrset(u->s->attr[ROLE_NORMAL]);
 	erase();
-	ui_put(u->s, 0, 0, w, " fusediff keys (arrows and PgUp/PgDn scroll; any other key closes this help)", ROLE_TITLE,
-	       PUT_RAW | PUT_PAD, 0);
+	ui_put(u->s, 0, 0, w,
+	       " fusediff keys (arrows and PgUp/PgDn scroll; any other key closes this help)",
+	       ROLE_TITLE, PUT_RAW | PUT_PAD, 0);
 	for (size_t i = 0; i < ACT_COUNT - 1; i++) {
 		const struct ui_action_def *d = &ui_actions[i];
 		char keys[64];
@@ -308,7 +325,8 @@ static void draw_help(struct ui *u)
 		if (d->group) {
 			line++; /* a blank line, then the group's title */
 			if (line - u->help_top >= 0 && line - u->help_top < h)
-				ui_put(u->s, y + line - u->help_top, 2, w - 4, d->group, ROLE_HEADER, PUT_RAW, 0);
+				ui_put(u->s, y + line - u->help_top, 2, w - 4, d->group,
+				       ROLE_HEADER, PUT_RAW, 0);
 			line++;
 		}
 		for (const char *k = d->keys; *k && n + 3 < sizeof keys; k++) {
@@ -321,12 +339,13 @@ static void draw_help(struct ui *u)
 		}
 		keys[n] = '\0';
 		if (line - u->help_top >= 0 && line - u->help_top < h)
-			ui_putf(u->s, y + line - u->help_top, 4, w - 6, ROLE_NORMAL, 0, "%-18s %-16s %s", keys, d->name,
-				d->help);
+			ui_putf(u->s, y + line - u->help_top, 4, w - 6, ROLE_NORMAL, 0,
+				"%-18s %-16s %s", keys, d->name, d->help);
 		line++;
 	}
 	ui_put(u->s, u->layout.rows - 1, 0, w,
-	       "In --headless scripts an action is named as in the second column; see fusediff(1), KEYS.",
+	       "In --headless scripts an action is named as in the second column; see fusediff(1), "
+	       "KEYS.",
 	       ROLE_STATUS, PUT_RAW | PUT_PAD, 0);
 }
 
@@ -337,7 +356,8 @@ static void draw_too_small(struct ui *u)
 	int y = l->rows / 2 - 2;
 
 	snprintf(lines[0], sizeof lines[0], "Terminal too small: %dx%d", l->cols, l->rows);
-	snprintf(lines[1], sizeof lines[1], "fusediff needs at least %dx%d.", UI_MIN_COLS, UI_MIN_ROWS);
+	snprintf(lines[1], sizeof lines[1], "fusediff needs at least %dx%d.", UI_MIN_COLS,
+		 UI_MIN_ROWS);
 	snprintf(lines[2], sizeof lines[2], "Enlarge the window,");
 	snprintf(lines[3], sizeof lines[3], "or press q to quit.");
 	if (y < 0)
@@ -345,7 +365,8 @@ static void draw_too_small(struct ui *u)
 	for (int i = 0; i < 4; i++) {
 		int len = (int)strlen(lines[i]), x = (l->cols - len) / 2;
 
-		ui_put(u->s, y + i, x > 0 ? x : 0, l->cols, lines[i], i ? ROLE_NORMAL : ROLE_ERROR, PUT_RAW, 0);
+		ui_put(u->s, y + i, x > 0 ? x : 0, l->cols, lines[i], i ? ROLE_NORMAL : ROLE_ERROR,
+		       PUT_RAW, 0);
 	}
 }
 

@@ -33,8 +33,8 @@ void ui_text_add(struct ui_text *t, int role, int raw, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 /* Add raw text (a kernel name, a sentence) wrapped to width cells, every line after the first
  * indented by indent blanks; prefix (our own text) starts the first line. */
-void ui_text_wrap(struct ui_screen *s, struct ui_text *t, int role, const char *prefix, const char *text,
-		  int width, int indent);
+void ui_text_wrap(struct ui_screen *s, struct ui_text *t, int role, const char *prefix,
+		  const char *text, int width, int indent);
 void ui_text_clear(struct ui_text *t);
 
 struct ui_view;
@@ -67,11 +67,11 @@ struct ui_view {
 	struct table t;
 	int built;
 	uint32_t n_rows;
-	uint32_t *ref;	/* row -> model index (class, layer, pair, fusion) */
-	uint32_t *sub;	/* row -> line within its group */
-	uint32_t *lead; /* row -> first row of its group */
-	char **strs;	/* per row, view-defined (owned) */
-	uint8_t *flags; /* per row, view-defined */
+	uint32_t *ref;	     /* row -> model index (class, layer, pair, fusion) */
+	uint32_t *sub;	     /* row -> line within its group */
+	uint32_t *lead;	     /* row -> first row of its group */
+	char **strs;	     /* per row, view-defined (owned) */
+	uint8_t *flags;	     /* per row, view-defined */
 	int32_t scope_layer; /* Pairs: one layer, or SCOPE_ALL */
 	int scope_class;     /* Pairs: one class, or -1 */
 };
@@ -125,10 +125,10 @@ struct ui {
 };
 
 /* format.c */
-void fmt_us(char *buf, size_t cap, double ns);	  /* "12.3", "-" for NAN */
-void fmt_delta(char *buf, size_t cap, double ns); /* "+12.3", "-4.56", "0" */
-void fmt_ratio(char *buf, size_t cap, double r);  /* "0.44", "-" for NAN */
-void fmt_count(char *buf, size_t cap, double n);  /* "8", "0.5" */
+void fmt_us(char *buf, size_t cap, double ns);	      /* "12.3", "-" for NAN */
+void fmt_delta(char *buf, size_t cap, double ns);     /* "+12.3", "-4.56", "0" */
+void fmt_ratio(char *buf, size_t cap, double r);      /* "0.44", "-" for NAN */
+void fmt_count(char *buf, size_t cap, double n);      /* "8", "0.5" */
 void fmt_layer(char *buf, size_t cap, int32_t layer); /* "3", "prologue", "epilogue" */
 /* A list of layers compressed into ranges: "pro 0-7 epi". */
 void fmt_layers(char *buf, size_t cap, const int32_t *layers, uint32_t n);
@@ -139,7 +139,8 @@ double layer_order(int32_t layer);
 const char *ui_name(const struct ui *u, int side, uint32_t name);
 /* The kernel_info of a name id on side, or NULL. */
 const struct kernel_info *ui_name_info(const struct ui *u, int side, uint32_t name);
-void ui_set_message(struct ui *u, int role, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+void ui_set_message(struct ui *u, int role, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 
 /* evidence.c: the instances of one side of a pair as lines. */
 void ui_evidence_instances(struct ui *u, struct ui_text *out, const struct cmp_pair *p, int side,

@@ -95,10 +95,11 @@ void fmt_layers(char *buf, size_t cap, const int32_t *layers, uint32_t n)
 		while (j + 1 < n && layers[j + 1] == layers[j] + 1)
 			j++;
 		if (j == i)
-			len += (size_t)snprintf(buf + len, cap - len, "%s%d", len ? "," : "", (int)layers[i]);
+			len += (size_t)snprintf(buf + len, cap - len, "%s%d", len ? "," : "",
+						(int)layers[i]);
 		else
-			len += (size_t)snprintf(buf + len, cap - len, "%s%d-%d", len ? "," : "", (int)layers[i],
-						(int)layers[j]);
+			len += (size_t)snprintf(buf + len, cap - len, "%s%d-%d", len ? "," : "",
+						(int)layers[i], (int)layers[j]);
 		i = j;
 	}
 	if (epi && len < cap)
@@ -154,8 +155,8 @@ void ui_text_add(struct ui_text *t, int role, int raw, const char *fmt, ...)
 	t->lines[t->n++] = (struct ui_line){ s, role, raw };
 }
 
-void ui_text_wrap(struct ui_screen *s, struct ui_text *t, int role, const char *prefix, const char *text,
-		  int width, int indent)
+void ui_text_wrap(struct ui_screen *s, struct ui_text *t, int role, const char *prefix,
+		  const char *text, int width, int indent)
 {
 	char *esc = text_escape_dup(text, strlen(text));
 	size_t len = strlen(esc), i = 0, plen = strlen(prefix);
@@ -170,7 +171,10 @@ void ui_text_wrap(struct ui_screen *s, struct ui_text *t, int role, const char *
 		/* take whole characters while they fit; prefer to break after a space or comma */
 		while (i < len) {
 			unsigned char c = (unsigned char)esc[i];
-			size_t n = c < 0x80 ? 1 : (c & 0xe0) == 0xc0 ? 2 : (c & 0xf0) == 0xe0 ? 3 : 4;
+			size_t n = c < 0x80		? 1
+				   : (c & 0xe0) == 0xc0 ? 2
+				   : (c & 0xf0) == 0xe0 ? 3
+							: 4;
 
 			if (used + 1 > avail)
 				break;
@@ -188,8 +192,8 @@ void ui_text_wrap(struct ui_screen *s, struct ui_text *t, int role, const char *
 
 			while (end > start && esc[end - 1] == ' ')
 				end--;
-			ui_text_add(t, role, 1, "%*s%.*s%.*s", first ? 0 : indent, "", first ? (int)plen : 0, prefix,
-				    (int)(end - start), esc + start);
+			ui_text_add(t, role, 1, "%*s%.*s%.*s", first ? 0 : indent, "",
+				    first ? (int)plen : 0, prefix, (int)(end - start), esc + start);
 		}
 		while (i < len && esc[i] == ' ')
 			i++;

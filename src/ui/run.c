@@ -42,7 +42,10 @@ static int dump_screen(struct ui *u, const char *name, struct fd_error *err)
 
 	for (const char *p = name; *p; p++)
 		if (!isalnum((unsigned char)*p) && *p != '-' && *p != '_' && *p != '.') {
-			fd_error_set(err, "':dump %s': use letters, digits, '-', '_' and '.' in the name", name);
+			fd_error_set(
+				err,
+				"':dump %s': use letters, digits, '-', '_' and '.' in the name",
+				name);
 			return -1;
 		}
 	if (!*name || name[0] == '.') {
@@ -122,8 +125,10 @@ static int script_bench(struct ui *u, const char *args, FILE *out, struct fd_err
 			max = dt;
 	}
 	cpu = now_ms(CLOCK_THREAD_CPUTIME_ID) - cpu0;
-	fprintf(out, "bench %-16s %6d keys  %8.3f ms per key (slowest %7.3f)  cpu %8.3f ms per key  %6u rows\n", name,
-		n, total / n, max, cpu / n, u->views[u->view].t.n_view);
+	fprintf(out,
+		"bench %-16s %6d keys  %8.3f ms per key (slowest %7.3f)  cpu %8.3f ms per key  %6u "
+		"rows\n",
+		name, n, total / n, max, cpu / n, u->views[u->view].t.n_view);
 	fflush(out);
 	return 0;
 }
@@ -168,18 +173,23 @@ static int script_command(struct ui *u, const char *cmd, FILE *out, struct fd_er
 		}
 		return 0;
 	}
-	if (sscanf(cmd, "click %d %d%c", &x, &y, &tail) == 2 || sscanf(cmd, "double %d %d%c", &x, &y, &tail) == 2) {
-		struct ui_event ev = { UI_KEY_MOUSE, cmd[0] == 'd' ? UI_MOUSE_DOUBLE : UI_MOUSE_CLICK, x, y };
+	if (sscanf(cmd, "click %d %d%c", &x, &y, &tail) == 2 ||
+	    sscanf(cmd, "double %d %d%c", &x, &y, &tail) == 2) {
+		struct ui_event ev = { UI_KEY_MOUSE,
+				       cmd[0] == 'd' ? UI_MOUSE_DOUBLE : UI_MOUSE_CLICK, x, y };
 
 		return ui_handle(u, &ev);
 	}
 	if (sscanf(cmd, "wheel %15s %d %d%c", how, &x, &y, &tail) == 3 &&
 	    (strcmp(how, "up") == 0 || strcmp(how, "down") == 0)) {
-		struct ui_event ev = { UI_KEY_MOUSE, how[0] == 'u' ? UI_MOUSE_WHEEL_UP : UI_MOUSE_WHEEL_DOWN, x, y };
+		struct ui_event ev = { UI_KEY_MOUSE,
+				       how[0] == 'u' ? UI_MOUSE_WHEEL_UP : UI_MOUSE_WHEEL_DOWN, x,
+				       y };
 
 		return ui_handle(u, &ev);
 	}
-	fd_error_set(err, "unknown command ':%s' (dump, resize, type, click, double, wheel, bench)", cmd);
+	fd_error_set(err, "unknown command ':%s' (dump, resize, type, click, double, wheel, bench)",
+		     cmd);
 	return -1;
 }
 
@@ -209,7 +219,8 @@ int ui_play(struct ui *u, const char *script, FILE *out, struct fd_error *err)
 		int r;
 
 		lineno++;
-		while (len > 0 && (s[len - 1] == '\n' || s[len - 1] == '\r' || s[len - 1] == ' ' || s[len - 1] == '\t'))
+		while (len > 0 && (s[len - 1] == '\n' || s[len - 1] == '\r' || s[len - 1] == ' ' ||
+				   s[len - 1] == '\t'))
 			s[--len] = '\0';
 		while (*s == ' ' || *s == '\t')
 			s++;
@@ -221,7 +232,10 @@ int ui_play(struct ui *u, const char *script, FILE *out, struct fd_error *err)
 			int key = script_key(s);
 
 			if (key == UI_KEY_NONE) {
-				fd_error_set(err, "unknown key or action '%s' (see the KEYS section of fusediff(1))", s);
+				fd_error_set(err,
+					     "unknown key or action '%s' (see the KEYS section of "
+					     "fusediff(1))",
+					     s);
 				r = -1;
 			} else {
 				r = ui_key(u, key);
@@ -324,17 +338,21 @@ static void draw_loading(struct ui_screen *s, struct ui_progress *p)
 		} else {
 			snprintf(line, sizeof line, "%s read", a);
 		}
-		ui_putf(s, y + 2 + 3 * i, x, w, i ? ROLE_BAR_B : ROLE_BAR_A, 0, "%c ", i ? 'B' : 'A');
-		ui_put(s, y + 2 + 3 * i, x + 2, w - 2, p->name[i] ? p->name[i] : "", ROLE_NORMAL, 0, 0);
-		ui_bar(s, y + 3 + 3 * i, x + 2, w - 2 - 28 > 4 ? w - 30 : 4, frac, i ? ROLE_BAR_B : ROLE_BAR_A,
-		       ROLE_DIM);
-		ui_put(s, y + 3 + 3 * i, x + (w - 30 > 4 ? w - 27 : 6), 27, line, ROLE_NORMAL, PUT_RAW, 0);
+		ui_putf(s, y + 2 + 3 * i, x, w, i ? ROLE_BAR_B : ROLE_BAR_A, 0, "%c ",
+			i ? 'B' : 'A');
+		ui_put(s, y + 2 + 3 * i, x + 2, w - 2, p->name[i] ? p->name[i] : "", ROLE_NORMAL, 0,
+		       0);
+		ui_bar(s, y + 3 + 3 * i, x + 2, w - 2 - 28 > 4 ? w - 30 : 4, frac,
+		       i ? ROLE_BAR_B : ROLE_BAR_A, ROLE_DIM);
+		ui_put(s, y + 3 + 3 * i, x + (w - 30 > 4 ? w - 27 : 6), 27, line, ROLE_NORMAL,
+		       PUT_RAW, 0);
 	}
 	ui_put(s, y + 8, x, w, "q or Ctrl-C cancels", ROLE_DIM, PUT_RAW, 0);
 	ui_screen_flush(s);
 }
 
-int ui_loading(struct ui_screen *s, struct ui_progress *p, int (*fn)(void *user), void *user, int *cancelled)
+int ui_loading(struct ui_screen *s, struct ui_progress *p, int (*fn)(void *user), void *user,
+	       int *cancelled)
 {
 	/* faults are the faulting thread's own */
 	static const int sync_sigs[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGSYS, SIGABRT };
@@ -380,7 +398,8 @@ int ui_loading(struct ui_screen *s, struct ui_progress *p, int (*fn)(void *user)
 		rc = ui_screen_read(s, &ev, 100);
 		if (rc < 0)
 			atomic_store(&p->cancel, ui_screen_signal());
-		else if (rc > 0 && (ev.key == 'q' || ev.key == 'Q' || ev.key == UI_KEY_ESC || ev.key == 3))
+		else if (rc > 0 &&
+			 (ev.key == 'q' || ev.key == 'Q' || ev.key == UI_KEY_ESC || ev.key == 3))
 			atomic_store(&p->cancel, 'q');
 	}
 	pthread_join(th, NULL);

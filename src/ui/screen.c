@@ -17,16 +17,11 @@
 #include "ui_int.h"
 
 static const struct ui_glyphs glyphs_utf8 = {
-	"\u2588",
-	{ "", "\u258f", "\u258e", "\u258d", "\u258c", "\u258b", "\u258a", "\u2589" },
-	"\u00b7",
-	"\u251c ",
-	"\u2514 ",
-	"\u25b2",
-	"\u25bc",
-	"\u2502",
-	"\u2026",
-	"\u2500",
+	"\u2588",  { "", "\u258f", "\u258e", "\u258d", "\u258c", "\u258b", "\u258a", "\u2589" },
+	"\u00b7",  "\u251c ",
+	"\u2514 ", "\u25b2",
+	"\u25bc",  "\u2502",
+	"\u2026",  "\u2500",
 	"\u203a",
 };
 
@@ -50,16 +45,18 @@ static const struct ui_glyphs glyphs_ascii = {
  *   core dump.
  * Signals ignored when the program started stay ignored, like ncurses does for SIGTSTP. */
 #define READ_SLICE_MS 100
-#define MOUSE_EVENTS (BUTTON1_PRESSED | BUTTON1_CLICKED | BUTTON1_DOUBLE_CLICKED | BUTTON4_PRESSED | BUTTON5_PRESSED)
+#define MOUSE_EVENTS                                                                    \
+	(BUTTON1_PRESSED | BUTTON1_CLICKED | BUTTON1_DOUBLE_CLICKED | BUTTON4_PRESSED | \
+	 BUTTON5_PRESSED)
 
 static volatile sig_atomic_t pending_signal;
 static volatile sig_atomic_t pending_stop;
 static volatile sig_atomic_t terminal_open; /* curses holds the terminal: restore it */
 
 static const int term_sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGTSTP };
-static const int fatal_sigs[] = { SIGQUIT, SIGSEGV, SIGBUS, SIGABRT, SIGFPE, SIGILL, SIGSYS,
-				  SIGALRM, SIGUSR1, SIGUSR2, SIGXCPU };
-#define N_TERM_SIGS (sizeof term_sigs / sizeof term_sigs[0])
+static const int fatal_sigs[] = { SIGQUIT, SIGSEGV, SIGBUS,  SIGABRT, SIGFPE, SIGILL,
+				  SIGSYS,  SIGALRM, SIGUSR1, SIGUSR2, SIGXCPU };
+#define N_TERM_SIGS  (sizeof term_sigs / sizeof term_sigs[0])
 #define N_FATAL_SIGS (sizeof fatal_sigs / sizeof fatal_sigs[0])
 static struct sigaction old_term[N_TERM_SIGS], old_fatal[N_FATAL_SIGS], old_xfsz;
 
@@ -73,7 +70,8 @@ static int same_terminal(int a, int b)
 {
 	struct stat sa, sb;
 
-	return isatty(a) && isatty(b) && fstat(a, &sa) == 0 && fstat(b, &sb) == 0 && sa.st_rdev == sb.st_rdev;
+	return isatty(a) && isatty(b) && fstat(a, &sa) == 0 && fstat(b, &sb) == 0 &&
+	       sa.st_rdev == sb.st_rdev;
 }
 
 static void stderr_capture(void)
@@ -256,7 +254,8 @@ int ui_screen_open(struct ui_screen **out, const struct ui_screen_opts *o, struc
 		for (size_t i = 0; i < sizeof types / sizeof types[0] && !s->term; i++)
 			s->term = newterm(types[i], s->out, s->in);
 		if (!s->term) {
-			fd_error_set(err, "no terminal description for headless drawing (install ncurses-base)");
+			fd_error_set(err, "no terminal description for headless drawing (install "
+					  "ncurses-base)");
 			goto fail;
 		}
 		set_term(s->term);
@@ -265,13 +264,16 @@ int ui_screen_open(struct ui_screen **out, const struct ui_screen_opts *o, struc
 		const char *term = getenv("TERM");
 
 		if (!term || !*term) {
-			fd_error_set(err, "TERM is not set: cannot open the explorer (use --report)");
+			fd_error_set(err,
+				     "TERM is not set: cannot open the explorer (use --report)");
 			goto fail;
 		}
 		/* keys come from the terminal: standard input may be a trace ('-') or /dev/null */
 		if (!isatty(STDIN_FILENO) && !(s->in = fopen("/dev/tty", "r"))) {
-			fd_error_set(err, "standard input is not a terminal and /dev/tty cannot be opened: %s "
-					  "(use --report)",
+			fd_error_set(err,
+				     "standard input is not a terminal and /dev/tty cannot be "
+				     "opened: %s "
+				     "(use --report)",
 				     strerror(errno));
 			goto fail;
 		}

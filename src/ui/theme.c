@@ -76,8 +76,11 @@ static const struct role_style styles[THEME_COUNT][ROLE_COUNT] = {
 
 static const char *const theme_names[THEME_COUNT] = { "dark", "light", "mono" };
 static const char *const role_names[ROLE_COUNT] = {
-	"normal", "header", "tab", "tab-active", "column", "sorted", "selection", "selection-inactive",
-	"better", "worse", "fused", "unmatched", "dim", "bar-a", "bar-b", "title", "status", "error",
+	"normal", "header", "tab",	 "tab-active",
+	"column", "sorted", "selection", "selection-inactive",
+	"better", "worse",  "fused",	 "unmatched",
+	"dim",	  "bar-a",  "bar-b",	 "title",
+	"status", "error",
 };
 
 int ui_theme_from_name(const char *name)

@@ -13,22 +13,23 @@
 /* Characters for bars, gaps and trees: Unicode when the locale is UTF-8, else ASCII. */
 struct ui_glyphs {
 	const char *bar_full;
-	const char *bar_part[8]; /* [i]: i eighths of a cell; [0] unused */
-	const char *gap;	 /* a missing kernel */
+	const char *bar_part[8];	  /* [i]: i eighths of a cell; [0] unused */
+	const char *gap;		  /* a missing kernel */
 	const char *tree_mid, *tree_last; /* continuation rows of a group */
-	const char *up, *down;	 /* sort direction */
-	const char *sep;	 /* between view names */
-	const char *ellipsis;	 /* text cut short */
+	const char *up, *down;		  /* sort direction */
+	const char *sep;		  /* between view names */
+	const char *ellipsis;		  /* text cut short */
 	const char *hline;
-	const char *arrow;	 /* breadcrumbs */
+	const char *arrow; /* breadcrumbs */
 };
 
 struct ui_screen {
 	SCREEN *term;
-	FILE *out, *in; /* headless: /dev/null; interactive: in is /dev/tty when stdin is no terminal */
+	FILE *out,
+		*in; /* headless: /dev/null; interactive: in is /dev/tty when stdin is no terminal */
 	int headless;
 	int suspended; /* Ctrl-Z: the terminal was given back (endwin) and not taken again */
-	int theme;	/* enum ui_theme_id in effect */
+	int theme;     /* enum ui_theme_id in effect */
 	int mouse;
 	int utf8;
 	const struct ui_glyphs *g;
@@ -46,7 +47,8 @@ enum {
 };
 /* Draw text (raw bytes, escaped unless PUT_RAW) at y, x in at most w cells, skipping the
  * first skip cells; a cut shows the ellipsis glyph. Returns the cells used. */
-int ui_put(struct ui_screen *s, int y, int x, int w, const char *text, int role, int flags, int skip);
+int ui_put(struct ui_screen *s, int y, int x, int w, const char *text, int role, int flags,
+	   int skip);
 /* printf into the screen (our own text, not escaped), clipped to w cells. */
 int ui_putf(struct ui_screen *s, int y, int x, int w, int role, int flags, const char *fmt, ...)
 	__attribute__((format(printf, 7, 8)));

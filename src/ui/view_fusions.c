@@ -6,12 +6,25 @@
 #include "explorer_int.h"
 #include "fusediff/text.h"
 
-enum { FU_NUM, FU_KIND, FU_FUSED, FU_UNFUSED, FU_ATOMS, FU_OCC, FU_LAYERS, FU_A, FU_B, FU_DELTA, FU_COLS };
+enum {
+	FU_NUM,
+	FU_KIND,
+	FU_FUSED,
+	FU_UNFUSED,
+	FU_ATOMS,
+	FU_OCC,
+	FU_LAYERS,
+	FU_A,
+	FU_B,
+	FU_DELTA,
+	FU_COLS
+};
 
 static const struct table_column fu_cols[FU_COLS] = {
 	[FU_NUM] = { "#", 3, 0, 4, TABLE_RIGHT, TABLE_COL_ASC },
 	[FU_KIND] = { "Kind", 7, 0, 0, TABLE_LEFT, TABLE_COL_TEXT },
-	[FU_FUSED] = { "Fused kernel", 16, 2, 0, TABLE_LEFT, TABLE_COL_TEXT | TABLE_COL_SCROLL | TABLE_COL_SEARCH },
+	[FU_FUSED] = { "Fused kernel", 16, 2, 0, TABLE_LEFT,
+		       TABLE_COL_TEXT | TABLE_COL_SCROLL | TABLE_COL_SEARCH },
 	[FU_UNFUSED] = { "Unfused kernels (other side)", 16, 3, 0, TABLE_LEFT,
 			 TABLE_COL_TEXT | TABLE_COL_SCROLL | TABLE_COL_SEARCH },
 	[FU_ATOMS] = { "Atoms", 16, 0, 2, TABLE_LEFT, TABLE_COL_TEXT | TABLE_COL_SEARCH },
@@ -127,15 +140,20 @@ static void fu_evidence(struct ui_view *v, uint32_t row, struct ui_text *out, in
 	fmt_us(a, sizeof a, f->ns[0]);
 	fmt_us(b, sizeof b, f->ns[1]);
 	fmt_delta(d, sizeof d, f->delta_ns);
-	ui_text_add(out, ROLE_FUSED, 1, "Fusion #%u: %s %s, %u per pass in layers %s: A %s us/pass, B %s us/pass, delta %s us",
-		    row + 1, fu_kind(f), v->strs[3 * row + 1], f->occurrences, v->strs[3 * row + 2], a, b, d);
+	ui_text_add(out, ROLE_FUSED, 1,
+		    "Fusion #%u: %s %s, %u per pass in layers %s: A %s us/pass, B %s us/pass, "
+		    "delta %s us",
+		    row + 1, fu_kind(f), v->strs[3 * row + 1], f->occurrences, v->strs[3 * row + 2],
+		    a, b, d);
 	if (f->evidence && *f->evidence)
 		ui_text_wrap(u->s, out, ROLE_NORMAL, "", f->evidence, width, 2);
 	snprintf(head, sizeof head, "%c fused:   ", fs == SIDE_A ? 'A' : 'B');
 	ui_text_wrap(u->s, out, ROLE_HEADER, head, ui_name(u, fs, f->fused_name), width, 11);
 	for (uint32_t i = 0; i < f->n_unfused; i++) {
-		snprintf(head, sizeof head, "%c %s ", other == SIDE_A ? 'A' : 'B', i ? "        " : "unfused:");
-		ui_text_wrap(u->s, out, ROLE_NORMAL, head, ui_name(u, other, f->unfused_names[i]), width, 11);
+		snprintf(head, sizeof head, "%c %s ", other == SIDE_A ? 'A' : 'B',
+			 i ? "        " : "unfused:");
+		ui_text_wrap(u->s, out, ROLE_NORMAL, head, ui_name(u, other, f->unfused_names[i]),
+			     width, 11);
 	}
 	if (f->n_pairs)
 		ui_text_add(out, ROLE_DIM, 1, "Instances (%u aligned places):", f->n_pairs);
@@ -148,8 +166,8 @@ static void fu_evidence(struct ui_view *v, uint32_t row, struct ui_text *out, in
 		p = &c->pairs[f->pairs[i]];
 		fmt_layer(layer, sizeof layer, p->layer);
 		fmt_delta(d, sizeof d, p->delta_ns);
-		ui_text_add(out, ROLE_TITLE, 1, " layer %s, position %u, %s, delta %s us ", layer, p->position,
-			    pair_kind_name((enum pair_kind)p->kind), d);
+		ui_text_add(out, ROLE_TITLE, 1, " layer %s, position %u, %s, delta %s us ", layer,
+			    p->position, pair_kind_name((enum pair_kind)p->kind), d);
 		ui_evidence_instances(u, out, p, SIDE_A, &budget);
 		ui_evidence_instances(u, out, p, SIDE_B, &budget);
 	}
@@ -163,6 +181,6 @@ static int fu_enter(struct ui_view *v, uint32_t row)
 }
 
 const struct ui_view_ops ui_view_fusions = {
-	"Fusions", fu_cols, FU_COLS, FU_DELTA, 0, fu_build, fu_release, fu_cell, fu_key, NULL, NULL,
-	fu_evidence, fu_enter, NULL,
+	"Fusions", fu_cols, FU_COLS, FU_DELTA, 0,	    fu_build, fu_release,
+	fu_cell,   fu_key,  NULL,    NULL,     fu_evidence, fu_enter, NULL,
 };

@@ -8,20 +8,36 @@
 #include "explorer_int.h"
 #include "fusediff/text.h"
 
-enum { PR_LAYER, PR_POS, PR_KIND, PR_CLASS, PR_A_NAME, PR_A_N, PR_A_US, PR_B_US, PR_B_N, PR_B_NAME,
-       PR_DELTA, PR_RATIO, PR_FUSION, PR_COLS };
+enum {
+	PR_LAYER,
+	PR_POS,
+	PR_KIND,
+	PR_CLASS,
+	PR_A_NAME,
+	PR_A_N,
+	PR_A_US,
+	PR_B_US,
+	PR_B_N,
+	PR_B_NAME,
+	PR_DELTA,
+	PR_RATIO,
+	PR_FUSION,
+	PR_COLS
+};
 
 static const struct table_column pr_cols[PR_COLS] = {
 	[PR_LAYER] = { "Layer", 8, 0, 1, TABLE_LEFT, TABLE_COL_ASC },
 	[PR_POS] = { "Pos", 3, 0, 5, TABLE_RIGHT, TABLE_COL_ASC },
 	[PR_KIND] = { "Kind", 7, 0, 0, TABLE_LEFT, TABLE_COL_TEXT },
 	[PR_CLASS] = { "Class", 11, 0, 3, TABLE_LEFT, TABLE_COL_TEXT | TABLE_COL_SEARCH },
-	[PR_A_NAME] = { "A kernel", 24, 1, 0, TABLE_LEFT, TABLE_COL_TEXT | TABLE_COL_SCROLL | TABLE_COL_SEARCH },
+	[PR_A_NAME] = { "A kernel", 24, 1, 0, TABLE_LEFT,
+			TABLE_COL_TEXT | TABLE_COL_SCROLL | TABLE_COL_SEARCH },
 	[PR_A_N] = { "A n", 4, 0, 6, TABLE_RIGHT, 0 },
 	[PR_A_US] = { "A us", 8, 0, 0, TABLE_RIGHT, 0 },
 	[PR_B_US] = { "B us", 8, 0, 0, TABLE_RIGHT, 0 },
 	[PR_B_N] = { "B n", 4, 0, 6, TABLE_RIGHT, 0 },
-	[PR_B_NAME] = { "B kernel", 24, 1, 0, TABLE_LEFT, TABLE_COL_TEXT | TABLE_COL_SCROLL | TABLE_COL_SEARCH },
+	[PR_B_NAME] = { "B kernel", 24, 1, 0, TABLE_LEFT,
+			TABLE_COL_TEXT | TABLE_COL_SCROLL | TABLE_COL_SEARCH },
 	[PR_DELTA] = { "Delta", 8, 0, 0, TABLE_RIGHT, 0 },
 	[PR_RATIO] = { "B/A", 5, 0, 2, TABLE_RIGHT, 0 },
 	[PR_FUSION] = { "Fus", 3, 0, 4, TABLE_RIGHT, 0 },
@@ -79,10 +95,12 @@ static void pr_build(struct ui_view *v)
 
 		if (v->scope_layer != SCOPE_ALL && l->index != v->scope_layer)
 			continue;
-		for (uint32_t pi = l->pair_first; pi < l->pair_first + l->pair_n && pi < c->n_pairs; pi++) {
+		for (uint32_t pi = l->pair_first; pi < l->pair_first + l->pair_n && pi < c->n_pairs;
+		     pi++) {
 			const struct cmp_pair *p = &c->pairs[pi];
-			uint32_t lines = p->side[0].n_names > p->side[1].n_names ? p->side[0].n_names
-										 : p->side[1].n_names;
+			uint32_t lines = p->side[0].n_names > p->side[1].n_names
+						 ? p->side[0].n_names
+						 : p->side[1].n_names;
 			uint32_t lead = v->n_rows;
 
 			if (v->scope_class >= 0 && p->cls != v->scope_class)
@@ -120,7 +138,8 @@ static void name_cell(struct ui_view *v, uint32_t row, int side, struct table_ce
 		return;
 	}
 	if (part->n_names > 1) { /* a run: the tree shows what belongs together */
-		const char *tree = sub + 1 == part->n_names ? u->s->g->tree_last : u->s->g->tree_mid;
+		const char *tree =
+			sub + 1 == part->n_names ? u->s->g->tree_last : u->s->g->tree_mid;
 
 		snprintf(out->buf, out->cap, "%s%s", tree, ui_name(u, side, part->names[sub]));
 		out->text = out->buf;
@@ -154,9 +173,7 @@ static void pr_cell(void *ctx, uint32_t row, int col, struct table_cell *out)
 		break;
 	case PR_CLASS: out->text = class_name((enum op_class)p->cls); break;
 	case PR_A_N:
-	case PR_B_N:
-		fmt_count(out->buf, out->cap, p->side[col == PR_B_N].count);
-		break;
+	case PR_B_N: fmt_count(out->buf, out->cap, p->side[col == PR_B_N].count); break;
 	case PR_A_US:
 	case PR_B_US: {
 		const struct cmp_part *part = &p->side[col == PR_B_US];
@@ -199,7 +216,8 @@ static void pr_key(void *ctx, uint32_t row, int col, struct table_key *out)
 		const struct cmp_part *part = &p->side[col == PR_B_NAME];
 		uint32_t sub = v->sub[row];
 
-		out->str = sub < part->n_names ? ui_name(u, col == PR_B_NAME, part->names[sub]) : NULL;
+		out->str =
+			sub < part->n_names ? ui_name(u, col == PR_B_NAME, part->names[sub]) : NULL;
 		break;
 	}
 	case PR_A_N: out->num = p->side[0].count; break;
@@ -255,6 +273,6 @@ static void pr_scope(struct ui_view *v, char *buf, size_t cap)
 }
 
 const struct ui_view_ops ui_view_pairs = {
-	"Pairs", pr_cols, PR_COLS, -1, 0, pr_build, pr_release, pr_cell, pr_key, pr_group, pr_quick,
-	pr_evidence, pr_enter, pr_scope,
+	"Pairs", pr_cols, PR_COLS,  -1,	      0,	   pr_build, pr_release,
+	pr_cell, pr_key,  pr_group, pr_quick, pr_evidence, pr_enter, pr_scope,
 };

@@ -9,8 +9,8 @@
 
 /* The indices of the pairs in [first, first+n) (or all pairs of class cls when first is
  * UINT32_MAX) with the largest |delta|, at most max of them, largest first. */
-static uint32_t top_pairs(const struct comparison *c, uint32_t first, uint32_t n, int cls, uint32_t *out,
-			  uint32_t max)
+static uint32_t top_pairs(const struct comparison *c, uint32_t first, uint32_t n, int cls,
+			  uint32_t *out, uint32_t max)
 {
 	uint32_t k = 0;
 
@@ -49,16 +49,28 @@ static void pair_line(struct ui *u, struct ui_text *out, uint32_t pi)
 
 	fmt_layer(layer, sizeof layer, p->layer);
 	fmt_delta(d, sizeof d, p->delta_ns);
-	ui_text_add(out, delta_role(p->delta_ns), 1, "  %8s us  layer %-8s #%-3u %-7s %-11s A %s%s  B %s%s", d,
-		    layer, p->position, pair_kind_name((enum pair_kind)p->kind), class_name((enum op_class)p->cls),
-		    ea, p->side[0].n_names > 1 ? " +" : "", eb, p->side[1].n_names > 1 ? " +" : "");
+	ui_text_add(out, delta_role(p->delta_ns), 1,
+		    "  %8s us  layer %-8s #%-3u %-7s %-11s A %s%s  B %s%s", d, layer, p->position,
+		    pair_kind_name((enum pair_kind)p->kind), class_name((enum op_class)p->cls), ea,
+		    p->side[0].n_names > 1 ? " +" : "", eb, p->side[1].n_names > 1 ? " +" : "");
 	free(ea);
 	free(eb);
 }
 
 /* --- Overview ------------------------------------------------------------------------- */
 
-enum { OV_CLASS, OV_A, OV_B, OV_DELTA, OV_RATIO, OV_SHARE_A, OV_SHARE_B, OV_BAR_A, OV_BAR_B, OV_COLS };
+enum {
+	OV_CLASS,
+	OV_A,
+	OV_B,
+	OV_DELTA,
+	OV_RATIO,
+	OV_SHARE_A,
+	OV_SHARE_B,
+	OV_BAR_A,
+	OV_BAR_B,
+	OV_COLS
+};
 
 static const struct table_column ov_cols[OV_COLS] = {
 	[OV_CLASS] = { "Class", 12, 0, 0, TABLE_LEFT, TABLE_COL_TEXT | TABLE_COL_SEARCH },
@@ -88,7 +100,9 @@ static void ov_build(struct ui_view *v)
 
 		for (uint32_t r = 0; r < v->n_rows; r++)
 			if (v->ref[r] == p->cls) {
-				v->flags[r] |= (p->fusion >= 0 || p->kind == PAIR_FUSED) ? QUICK_FUSIONS : 0;
+				v->flags[r] |= (p->fusion >= 0 || p->kind == PAIR_FUSED)
+						       ? QUICK_FUSIONS
+						       : 0;
 				v->flags[r] |= p->kind != PAIR_MATCH ? QUICK_MISMATCHES : 0;
 			}
 	}
@@ -191,8 +205,9 @@ static void ov_evidence(struct ui_view *v, uint32_t row, struct ui_text *out, in
 	ui_text_add(out, ROLE_HEADER, 1, "%s: A %s us/pass, B %s us/pass, delta %s us, B/A %s",
 		    class_name((enum op_class)k), a, b, d, r);
 	n = top_pairs(c, UINT32_MAX, 0, k, top, 12);
-	ui_text_add(out, ROLE_DIM, 1, "%s", n ? "Largest differences (Enter: every kernel pair of this class):"
-					      : "No kernel pair of this class in the phase shown.");
+	ui_text_add(out, ROLE_DIM, 1, "%s",
+		    n ? "Largest differences (Enter: every kernel pair of this class):"
+		      : "No kernel pair of this class in the phase shown.");
 	for (uint32_t i = 0; i < n; i++)
 		pair_line(u, out, top[i]);
 }
@@ -204,8 +219,8 @@ static int ov_enter(struct ui_view *v, uint32_t row)
 }
 
 const struct ui_view_ops ui_view_overview = {
-	"Overview", ov_cols, OV_COLS, OV_DELTA, 0, ov_build, ov_release, ov_cell, ov_key, NULL, ov_quick,
-	ov_evidence, ov_enter, NULL,
+	"Overview", ov_cols, OV_COLS, OV_DELTA, 0,	     ov_build, ov_release,
+	ov_cell,    ov_key,  NULL,    ov_quick, ov_evidence, ov_enter, NULL,
 };
 
 /* --- Layers --------------------------------------------------------------------------- */
@@ -337,7 +352,9 @@ static void ly_evidence(struct ui_view *v, uint32_t row, struct ui_text *out, in
 	fmt_ratio(r, sizeof r, l->ratio);
 	fmt_count(ka, sizeof ka, l->kernels[0]);
 	fmt_count(kb, sizeof kb, l->kernels[1]);
-	ui_text_add(out, ROLE_HEADER, 1, "Layer %s (%s): A %s us/pass in %s kernels, B %s us/pass in %s kernels, delta %s us, B/A %s",
+	ui_text_add(out, ROLE_HEADER, 1,
+		    "Layer %s (%s): A %s us/pass in %s kernels, B %s us/pass in %s kernels, delta "
+		    "%s us, B/A %s",
 		    name, phase_name((enum phase)c->phase), a, ka, b, kb, d, r);
 	for (size_t f = 0; f < c->n_fusions; f++) {
 		const struct cmp_fusion *fu = &c->fusions[f];
@@ -353,12 +370,14 @@ static void ly_evidence(struct ui_view *v, uint32_t row, struct ui_text *out, in
 			char prefix[64];
 
 			snprintf(prefix, sizeof prefix, "  #%zu ", f + 1);
-			ui_text_wrap(u->s, out, ROLE_NORMAL, prefix, fu->evidence ? fu->evidence : "", width, 6);
+			ui_text_wrap(u->s, out, ROLE_NORMAL, prefix,
+				     fu->evidence ? fu->evidence : "", width, 6);
 		}
 	}
 	n = top_pairs(c, l->pair_first, l->pair_n, -1, top, 8);
 	if (n)
-		ui_text_add(out, ROLE_DIM, 1, "Largest differences (Enter: the kernel pairs of this layer):");
+		ui_text_add(out, ROLE_DIM, 1,
+			    "Largest differences (Enter: the kernel pairs of this layer):");
 	for (uint32_t i = 0; i < n; i++)
 		pair_line(u, out, top[i]);
 }
@@ -377,6 +396,6 @@ static int ly_enter(struct ui_view *v, uint32_t row)
 }
 
 const struct ui_view_ops ui_view_layers = {
-	"Layers", ly_cols, LY_COLS, LY_DELTA, 0, ly_build, ly_release, ly_cell, ly_key, NULL, ly_quick,
-	ly_evidence, ly_enter, NULL,
+	"Layers", ly_cols, LY_COLS, LY_DELTA, 0,	   ly_build, ly_release,
+	ly_cell,  ly_key,  NULL,    ly_quick, ly_evidence, ly_enter, NULL,
 };

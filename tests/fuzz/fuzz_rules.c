@@ -25,13 +25,17 @@ static char path[64];
 static const char *const names[] = {
 	"nvjet_sm90_tst_128x256_64x4_1x2_h_bz_coopA_NNT",
 	"Cijk_Alik_Bljk_BBS_BH_MT128x128x64_MI16x16x16x1_SN_1LDSB0",
-	("void at::native::vectorized_elementwise_kernel<4, at::native::CUDAFunctor_add<c10::BFloat16>, "
-	 "std::array<char*, 3ul> >(int, at::native::CUDAFunctor_add<c10::BFloat16>, std::array<char*, 3ul>)"),
+	("void at::native::vectorized_elementwise_kernel<4, "
+	 "at::native::CUDAFunctor_add<c10::BFloat16>, "
+	 "std::array<char*, 3ul> >(int, at::native::CUDAFunctor_add<c10::BFloat16>, "
+	 "std::array<char*, 3ul>)"),
 	"triton_red_fused__to_copy_add_mean_mul_pow_rsqrt_0",
 	"triton_poi_fused_mul_silu_1",
-	"_ZN5flash25flash_fwd_splitkv_kernelILi128ELi64ELi128ELi4ELb0ELb0EEEvNS_16Flash_fwd_paramsE",
+	"_ZN5flash25flash_fwd_splitkv_kernelILi128ELi64ELi128ELi4ELb0ELb0EEEvNS_16Flash_fwd_"
+	"paramsE",
 	"paged_attention_ll4mi_QKV_mfma16_kernel",
-	"cudnn_generated_fort_native_sdpa_sm90_flash_fprop_wgmma_f16_knob_3_64x64x128_4x1x1_kernel0_0",
+	"cudnn_generated_fort_native_sdpa_sm90_flash_fprop_wgmma_f16_knob_3_64x64x128_4x1x1_"
+	"kernel0_0",
 	"splitKreduce_kernel",
 	"ncclDevKernel_AllReduce_Sum_bf16_RING_LL",
 	"Memcpy DtoD (Device -> Device)",
@@ -71,7 +75,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		size_t n = strlen(path);
 
 		require(c == NULL, "a failed classifier_new leaves *out NULL");
-		require(strncmp(err.msg, path, n) == 0 && err.msg[n] == ':', "the error names the file");
+		require(strncmp(err.msg, path, n) == 0 && err.msg[n] == ':',
+			"the error names the file");
 		require(err.msg[n + 1] != '\0', "the error says what is wrong");
 		require(strchr(err.msg, '\n') == NULL, "the error is one line");
 		return 0;

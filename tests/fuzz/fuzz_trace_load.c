@@ -46,11 +46,13 @@ static void check_trace(const struct trace *t)
 		const struct trace_kernel *k = &t->kernels[i];
 
 		require(k->start >= 0 && k->dur >= 0, "kernel times are not negative");
-		require(k->start <= TRACE_TIME_MAX - k->dur, "kernel start + dur <= TRACE_TIME_MAX");
+		require(k->start <= TRACE_TIME_MAX - k->dur,
+			"kernel start + dur <= TRACE_TIME_MAX");
 		require(i == 0 || t->kernels[i - 1].start <= k->start, "kernels sorted by start");
 		require(k->device == t->device, "kernels are on the selected device");
 		require(k->name < n_strings, "kernel names are interned");
-		require(k->dur <= TRACE_TIME_MAX - all, "kernel and copy times add up to <= TRACE_TIME_MAX");
+		require(k->dur <= TRACE_TIME_MAX - all,
+			"kernel and copy times add up to <= TRACE_TIME_MAX");
 		all += k->dur;
 		if (k->kind == KIND_KERNEL) {
 			kernels++;
@@ -74,7 +76,8 @@ static void check_trace(const struct trace *t)
 	for (size_t i = 0; i < t->n_ranges; i++) {
 		require(t->ranges[i].start >= 0 && t->ranges[i].dur >= 0, "range times");
 		require(t->ranges[i].start <= TRACE_TIME_MAX - t->ranges[i].dur, "range end");
-		require(i == 0 || t->ranges[i - 1].start <= t->ranges[i].start, "ranges sorted by start");
+		require(i == 0 || t->ranges[i - 1].start <= t->ranges[i].start,
+			"ranges sorted by start");
 	}
 	for (size_t i = 0; i < t->n_kernels; i++) {
 		const struct trace_launch *l = trace_find_launch(t, t->kernels[i].correlation);
