@@ -64,6 +64,49 @@ int ui_text_width(const struct ui_screen *s, const char *text, int raw)
 	return width;
 }
 
+void ui_clip(const struct ui_screen *s, const char *text, int w, char *buf, size_t cap)
+{
+	const char *ell = s->g->ellipsis;
+	size_t len = strlen(text), ell_len = strlen(ell), o = 0, fit = 0;
+	int used = 0, ew = ui_text_width(s, ell, 1), fit_used = 0;
+
+	if (cap == 0)
+		return;
+	for (size_t i = 0; i < len;) { /* the longest prefix that fits, and the one that leaves
+					* room for the ellipsis */
+		wchar_t wc;
+		int cw;
+		size_t n = next_char(s, text + i, len - i, &wc, &cw);
+
+		if (used + cw > w)
+			break;
+		i += n;
+		used += cw;
+		if (used + ew <= w) {
+			fit = i;
+			fit_used = used;
+		}
+		o = i;
+	}
+	if (o < len) { /* cut: the prefix that leaves room, then the ellipsis */
+		o = fit;
+		used = fit_used;
+	}
+	if (o >= cap)
+		o = cap - 1;
+	memcpy(buf, text, o);
+	if (o < len && o + ell_len < cap && used + ew <= w) {
+		memcpy(buf + o, ell, ell_len);
+		o += ell_len;
+		used += ew;
+	}
+	while (used < w && o + 1 < cap) {
+		buf[o++] = ' ';
+		used++;
+	}
+	buf[o] = '\0';
+}
+
 void ui_fill(struct ui_screen *s, int y, int x, int w, int role)
 {
 	if (w <= 0 || y < 0 || y >= LINES)

@@ -6,6 +6,9 @@
 #include "explorer_int.h"
 #include "fusediff/text.h"
 
+/* Cells given to the kernel name of each instance of a run of several kernels. */
+#define KERNEL_COL 36
+
 static void dim3(char *buf, size_t cap, const int32_t v[3])
 {
 	if (!v[0] && !v[1] && !v[2])
@@ -25,16 +28,19 @@ void ui_evidence_instances(struct ui *u, struct ui_text *out, const struct cmp_p
 	if (part->n_inst == 0)
 		return;
 	fmt_layer(layer, sizeof layer, p->layer);
+	/* A run of several kernels names each instance's kernel, in a column of its own before
+	 * the operator: the input shapes, of any length, come last. */
 	ui_text_add(out, ROLE_DIM, 1,
 		    "  %c pass layer     start us    dur us  grid         block        stream  "
-		    "operator         input shapes%s",
-		    side == SIDE_A ? 'A' : 'B', part->n_names > 1 ? "  kernel" : "");
+		    "%-*soperator         input shapes",
+		    side == SIDE_A ? 'A' : 'B', part->n_names > 1 ? KERNEL_COL + 2 : 0,
+		    part->n_names > 1 ? "kernel" : "");
 	for (uint32_t i = 0; i < part->n_inst; i++) {
 		const struct cmp_instance *in = &part->inst[i];
 		const struct trace_kernel *k;
 		const struct trace_op *op;
-		char start[32], dur[32], grid[48], block[48], *name = NULL, *opname = NULL,
-							      *dims = NULL;
+		char start[32], dur[32], grid[48], block[48], name[4 * KERNEL_COL + 16] = "";
+		char *opname = NULL, *dims = NULL;
 
 		if (*budget == 0) {
 			ui_text_add(out, ROLE_DIM, 1, "    ... %u more instances not shown",
@@ -52,8 +58,11 @@ void ui_evidence_instances(struct ui *u, struct ui_text *out, const struct cmp_p
 		dim3(block, sizeof block, k->block);
 		if (part->n_names > 1) { /* which kernel of the run */
 			const char *n = ui_name(u, side, k->name);
+			char *esc = text_escape_dup(n, strlen(n));
 
-			name = text_escape_dup(n, strlen(n));
+			ui_clip(u->s, esc, KERNEL_COL, name, sizeof name - 2);
+			strcat(name, "  ");
+			free(esc);
 		}
 		if (op) {
 			const char *o = trace_str(t, op->name),
@@ -63,10 +72,9 @@ void ui_evidence_instances(struct ui *u, struct ui_text *out, const struct cmp_p
 			dims = text_escape_dup(d, strlen(d));
 		}
 		ui_text_add(out, ROLE_NORMAL, 1,
-			    "    %4u %-8s %10s %9s  %-12s %-12s %6d  %-16s %s%s%s", in->pass, layer,
-			    start, dur, grid, block, (int)k->stream, op ? opname : "-",
-			    dims && *dims ? dims : "-", name ? "  " : "", name ? name : "");
-		free(name);
+			    "    %4u %-8s %10s %9s  %-12s %-12s %6d  %s%-16s %s", in->pass, layer,
+			    start, dur, grid, block, (int)k->stream, name, op ? opname : "-",
+			    dims && *dims ? dims : "-");
 		free(opname);
 		free(dims);
 	}

@@ -54,6 +54,9 @@ int ui_putf(struct ui_screen *s, int y, int x, int w, int role, int flags, const
 	__attribute__((format(printf, 7, 8)));
 /* Display width of raw text once escaped. */
 int ui_text_width(const struct ui_screen *s, const char *text, int raw);
+/* Copy text (already escaped) into buf (cap bytes), cut to at most w cells with the ellipsis
+ * glyph and padded with blanks to exactly w cells: a fixed-width column in a text line. */
+void ui_clip(const struct ui_screen *s, const char *text, int w, char *buf, size_t cap);
 void ui_fill(struct ui_screen *s, int y, int x, int w, int role);
 /* A horizontal bar of frac (0..1) of w cells. */
 void ui_bar(struct ui_screen *s, int y, int x, int w, double frac, int role, int fill_role);
