@@ -1,0 +1,453 @@
+/* trace_event.c — one element of traceEvents: its category decides what is kept (kernels,
+ * copies, launches, operators that launched work, annotation ranges, module names of Python
+ * functions), the rest is only counted. The fields are read in one pass over the object
+ * without building a tree; args are parsed only for the kinds that need them. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fusediff/json.h"
+#include "fusediff/trace.h"
+#include "trace_build.h"
+#include "trace_load_int.h"
+
+/* Times kept, in ns: ts in [-2^60, 2^62] (epoch microseconds reach 2^62 ns in the year 2116),
+ * dur in [0, 2^60] (36 years). Then every start relative to the trace start, plus its
+ * duration, is at most TRACE_TIME_MAX. Events outside are counted as unreadable. */
+#define LOAD_TS_MIN  (-(INT64_C(1) << 60))
+#define LOAD_TS_MAX  (INT64_C(1) << 62)
+#define LOAD_DUR_MAX (INT64_C(1) << 60)
+
+struct event {
+	struct json_str cat, name;
+	int has_cat, has_ts, has_dur;
+	int64_t ts, dur;
+	int64_t pid, tid;
+	const char *args, *args_end; /* raw slice of args, when present */
+	/* from args */
+	int64_t correlation, external_id, device, stream;
+	int32_t grid[3], block[3];
+	struct json_str dims; /* raw Input Dims */
+	int bad_number;
+	int bad_time;
+};
+
+static enum ev_kind kind_of(struct json_str cat)
+{
+	/* clang-format off */
+#define CAT(s, k) { s, sizeof s - 1, k }
+	/* clang-format on */
+	static const struct {
+		const char *cat;
+		size_t len;
+		enum ev_kind kind;
+	} map[] = {
+		CAT("kernel", EV_KERNEL),
+		CAT("Kernel", EV_KERNEL),
+		CAT("gpu_memcpy", EV_MEMCPY),
+		CAT("Memcpy", EV_MEMCPY),
+		CAT("gpu_memset", EV_MEMSET),
+		CAT("Memset", EV_MEMSET),
+		CAT("cuda_runtime", EV_LAUNCH),
+		CAT("hip_runtime", EV_LAUNCH),
+		CAT("cuda_driver", EV_LAUNCH),
+		CAT("hip_driver", EV_LAUNCH),
+		CAT("Runtime", EV_LAUNCH),
+		CAT("cpu_op", EV_CPU_OP),
+		CAT("Operator", EV_CPU_OP),
+		CAT("user_annotation", EV_USER_ANN),
+		CAT("gpu_user_annotation", EV_GPU_ANN),
+		CAT("python_function", EV_PYTHON),
+	};
+#undef CAT
+
+	for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
+		if (json_str_eq(cat, map[i].cat, map[i].len))
+			return map[i].kind;
+	return EV_OTHER;
+}
+
+/* An integer value: a number, or a string holding one (pid and tid can be names). */
+static int parse_int(struct json_cur *c, int64_t *out, int *bad, struct json_buf *buf)
+{
+	struct json_str raw;
+	int ch = json_peek(c), rc, overflow = 0;
+
+	if (ch < 0)
+		return json_skip(c); /* produces MORE or the EOF error */
+	if (ch == '"') {
+		if ((rc = json_string(c, &raw, buf)))
+			return rc;
+		if (json_to_int64(raw, out, &overflow) < 0) {
+			/* a name: hash it to a stable number */
+			uint64_t h = 1469598103934665603ull;
+
+			for (size_t i = 0; i < raw.len; i++)
+				h = (h ^ (unsigned char)raw.s[i]) * 1099511628211ull;
+			*out = (int64_t)(h >> 1);
+		}
+		return JSON_OK;
+	}
+	if (ch == '-' || (ch >= '0' && ch <= '9') || ch == 'N' || ch == 'I') {
+		int conv;
+
+		if ((rc = json_number_int64(c, out, &overflow, &conv)))
+			return rc;
+		if (conv < 0)
+			*out = 0;
+		if (overflow)
+			*bad = 1;
+		return JSON_OK;
+	}
+	return json_skip(c); /* null, objects and the like: absent */
+}
+
+/* A time in microseconds (number or numeric string) to ns. *ok is cleared when unusable. */
+static int parse_time(struct json_cur *c, int64_t *out, int *ok, struct json_buf *buf)
+{
+	struct json_str raw;
+	int ch = json_peek(c), rc, overflow = 0;
+
+	if (ch < 0)
+		return json_skip(c);
+	if (ch == '"') {
+		if ((rc = json_string(c, &raw, buf)))
+			return rc;
+		if (json_us_to_ns(raw, out, &overflow) < 0 || overflow)
+			*ok = 0;
+	} else if (ch == '-' || (ch >= '0' && ch <= '9') || ch == 'N' || ch == 'I') {
+		int conv;
+
+		if ((rc = json_number_us_to_ns(c, out, &overflow, &conv)))
+			return rc;
+		if (conv < 0 || overflow)
+			*ok = 0;
+	} else {
+		*ok = 0;
+		return json_skip(c);
+	}
+	return JSON_OK;
+}
+
+static int parse_dim3(struct json_cur *c, int32_t v[3], int *bad, struct json_buf *buf)
+{
+	int first = 1, done, rc, i = 0;
+
+	if (json_peek(c) != '[')
+		return json_skip(c);
+	if ((rc = json_array_begin(c)))
+		return rc;
+	for (;;) {
+		int64_t x = 0;
+
+		if ((rc = json_array_next(c, &first, &done)))
+			return rc;
+		if (done)
+			return JSON_OK;
+		if ((rc = parse_int(c, &x, bad, buf)))
+			return rc;
+		if (i < 3)
+			v[i++] = x > INT32_MAX ? INT32_MAX : x < 0 ? 0 : (int32_t)x;
+	}
+}
+
+static int parse_args(struct json_cur *c, struct event *ev, enum ev_kind kind, struct loader *ld)
+{
+	int first = 1, done, rc;
+	struct json_str key;
+
+	if (json_peek(c) != '{')
+		return json_skip(c);
+	if ((rc = json_object_begin(c)))
+		return rc;
+	for (;;) {
+		if ((rc = json_object_next(c, &first, &key, &ld->kbuf, &done)))
+			return rc;
+		if (done)
+			return JSON_OK;
+		if (JSON_EQ(key, "External id"))
+			rc = parse_int(c, &ev->external_id, &ev->bad_number, &ld->abuf);
+		else if (JSON_EQ(key, "correlation"))
+			rc = parse_int(c, &ev->correlation, &ev->bad_number, &ld->abuf);
+		else if (kind <= EV_MEMSET && JSON_EQ(key, "device"))
+			rc = parse_int(c, &ev->device, &ev->bad_number, &ld->abuf);
+		else if (kind <= EV_MEMSET && JSON_EQ(key, "stream"))
+			rc = parse_int(c, &ev->stream, &ev->bad_number, &ld->abuf);
+		else if (kind == EV_KERNEL && JSON_EQ(key, "grid"))
+			rc = parse_dim3(c, ev->grid, &ev->bad_number, &ld->abuf);
+		else if (kind == EV_KERNEL && JSON_EQ(key, "block"))
+			rc = parse_dim3(c, ev->block, &ev->bad_number, &ld->abuf);
+		else if (kind == EV_CPU_OP && JSON_EQ(key, "Input Dims")) {
+			const char *s = c->p;
+
+			if ((rc = json_skip(c)))
+				return rc;
+			ev->dims.s = s;
+			ev->dims.len = (size_t)(c->p - s);
+		} else
+			rc = json_skip(c);
+		if (rc)
+			return rc;
+	}
+}
+
+static int kept(enum ev_kind kind, struct json_str name)
+{
+	if (kind == EV_OTHER)
+		return 0;
+	if (kind == EV_PYTHON)
+		return JSON_EQ(name, "nn.Module: ") ||
+		       (name.len > 11 && memcmp(name.s, "nn.Module: ", 11) == 0);
+	return 1;
+}
+
+/* The interned category and what it means. Interning is idempotent, so a unit that is
+ * restarted may call this again. */
+static const struct cat_cache *cat_lookup(struct loader *ld, struct json_str cat)
+{
+	struct cat_cache *e;
+
+	for (unsigned i = 0; i < CAT_CACHE; i++) {
+		e = &ld->cats[i];
+		if (e->s && e->len == cat.len && memcmp(e->s, cat.s, cat.len) == 0)
+			return e;
+	}
+	e = &ld->cats[ld->cat_next++ % CAT_CACHE];
+	e->id = intern_add(ld->t->strings, cat.s, cat.len);
+	e->s = intern_str(ld->t->strings, e->id);
+	e->len = cat.len;
+	e->kind = kind_of(cat);
+	return e;
+}
+
+/* Count the event's category; what kind of event it is. */
+static enum ev_kind category(struct loader *ld, const struct event *ev)
+{
+	const struct cat_cache *e;
+
+	if (!ev->has_cat) {
+		trace_count_category(ld->t, ld->cat_none);
+		return EV_OTHER;
+	}
+	e = cat_lookup(ld, ev->cat);
+	trace_count_category(ld->t, e->id);
+	return e->kind;
+}
+
+/* Copy Input Dims without whitespace, interned. */
+static uint32_t intern_dims(struct loader *ld, struct json_str dims)
+{
+	struct json_buf *b = &ld->abuf;
+	int in_str = 0;
+
+	if (!dims.len)
+		return 0;
+	if (b->cap < dims.len + 1) {
+		b->s = xrealloc(b->s, dims.len + 1);
+		b->cap = dims.len + 1;
+	}
+	b->len = 0;
+	for (size_t i = 0; i < dims.len; i++) {
+		char ch = dims.s[i];
+
+		if (ch == '"' && (i == 0 || dims.s[i - 1] != '\\'))
+			in_str = !in_str;
+		if (!in_str && (ch == ' ' || ch == '\n' || ch == '\r' || ch == '\t'))
+			continue;
+		b->s[b->len++] = ch;
+	}
+	return intern_add(ld->t->strings, b->s, b->len);
+}
+
+static void commit(struct loader *ld, struct event *ev, enum ev_kind kind)
+{
+	struct trace *t = ld->t;
+	uint32_t name;
+
+	if (ev->bad_number)
+		ld->bad_number++;
+	if (!ev->has_ts || ev->bad_time ||
+	    (kind != EV_LAUNCH && kind != EV_CPU_OP && !ev->has_dur)) {
+		ld->bad_time++;
+		return;
+	}
+	if (ev->dur < 0 || ev->dur > LOAD_DUR_MAX || ev->ts < LOAD_TS_MIN || ev->ts > LOAD_TS_MAX) {
+		ld->bad_time++;
+		return;
+	}
+	name = intern_add(t->strings, ev->name.s, ev->name.len);
+	switch (kind) {
+	case EV_KERNEL:
+	case EV_MEMCPY:
+	case EV_MEMSET: {
+		struct trace_kernel k = {
+			.start = ev->ts,
+			.dur = ev->dur,
+			.correlation = ev->correlation,
+			.external_id = ev->external_id,
+			.name = name,
+			.device = ev->device > INT32_MAX || ev->device < INT32_MIN
+					  ? -1
+					  : (int32_t)ev->device,
+			.stream = ev->stream > INT32_MAX || ev->stream < INT32_MIN
+					  ? -1
+					  : (int32_t)ev->stream,
+			.kind = kind == EV_KERNEL   ? KIND_KERNEL
+				: kind == EV_MEMCPY ? KIND_MEMCPY
+						    : KIND_MEMSET,
+		};
+		memcpy(k.grid, ev->grid, sizeof k.grid);
+		memcpy(k.block, ev->block, sizeof k.block);
+		trace_add_kernel(t, &k);
+		break;
+	}
+	case EV_LAUNCH: {
+		struct trace_launch l = { ev->ts,	   ev->dur, ev->correlation,
+					  ev->external_id, ev->tid, name };
+
+		if (ev->correlation)
+			trace_add_launch(t, &l);
+		break;
+	}
+	case EV_CPU_OP: {
+		struct trace_op o = { ev->ts,  ev->dur, ev->external_id,
+				      ev->tid, name,	intern_dims(ld, ev->dims) };
+
+		trace_add_op(t, &o);
+		break;
+	}
+	case EV_USER_ANN:
+	case EV_GPU_ANN:
+	case EV_PYTHON: {
+		struct trace_range r = { ev->ts,
+					 ev->dur,
+					 ev->external_id,
+					 ev->pid,
+					 ev->tid,
+					 name,
+					 kind == EV_USER_ANN  ? RANGE_USER
+					 : kind == EV_GPU_ANN ? RANGE_GPU_USER
+							      : RANGE_MODULE };
+
+		trace_add_range(t, &r);
+		break;
+	}
+	default: break;
+	}
+}
+
+/* One element of traceEvents, with the separator before it. */
+int trace_load_event(struct loader *ld, struct json_cur *c, void *arg)
+{
+	int *first = arg, f = *first, done, rc, ok_ts = 1, ok_dur = 1;
+	struct event ev;
+	struct json_str key;
+	enum ev_kind kind = EV_OTHER;
+	int kind_known = 0;
+
+	if ((rc = json_array_next(c, &f, &done)))
+		return rc;
+	if (done) {
+		*first = -1; /* end of the array */
+		return JSON_OK;
+	}
+	if (json_peek(c) != '{') {
+		if (json_peek(c) < 0)
+			return c->at_eof ? json_skip(c) : JSON_MORE;
+		c->err_at = c->p;
+		c->err_msg = "expected an event object in traceEvents";
+		return JSON_ERR;
+	}
+	memset(&ev, 0, sizeof ev);
+	ev.name.s = "";
+	if ((rc = json_object_begin(c)))
+		return rc;
+	for (int kf = 1;;) {
+		if ((rc = json_object_next(c, &kf, &key, &ld->kbuf, &done)))
+			return rc;
+		if (done)
+			break;
+		switch (key.len) {
+		case 2:
+			if (JSON_EQ(key, "ts")) {
+				ev.has_ts = 1;
+				rc = parse_time(c, &ev.ts, &ok_ts, &ld->abuf);
+				goto next;
+			}
+			break;
+		case 3:
+			if (JSON_EQ(key, "cat")) {
+				if (json_peek(c) == '"') {
+					rc = json_string(c, &ev.cat, &ld->cbuf);
+					ev.has_cat = rc == JSON_OK;
+				} else {
+					rc = json_skip(c);
+				}
+				goto next;
+			}
+			if (JSON_EQ(key, "dur")) {
+				ev.has_dur = 1;
+				rc = parse_time(c, &ev.dur, &ok_dur, &ld->abuf);
+				goto next;
+			}
+			if (JSON_EQ(key, "pid")) {
+				rc = parse_int(c, &ev.pid, &ev.bad_number, &ld->abuf);
+				goto next;
+			}
+			if (JSON_EQ(key, "tid")) {
+				rc = parse_int(c, &ev.tid, &ev.bad_number, &ld->abuf);
+				goto next;
+			}
+			break;
+		case 4:
+			if (JSON_EQ(key, "name")) {
+				if (json_peek(c) == '"')
+					rc = json_string(c, &ev.name, &ld->nbuf);
+				else
+					rc = json_skip(c);
+				goto next;
+			}
+			if (JSON_EQ(key, "args")) {
+				const char *s = c->p;
+
+				if (ev.has_cat && !kind_known) {
+					kind = cat_lookup(ld, ev.cat)->kind;
+					kind_known = 1;
+				}
+				if (kind_known && kind != EV_OTHER && kind != EV_PYTHON) {
+					rc = parse_args(c, &ev, kind, ld);
+					ev.args = NULL;
+				} else {
+					rc = json_skip(c);
+					ev.args = s;
+					ev.args_end = c->p;
+				}
+				goto next;
+			}
+			break;
+		}
+		rc = json_skip(c);
+	next:
+		if (rc)
+			return rc;
+	}
+	/* The event parsed completely: from here on nothing can ask for a restart. */
+	*first = 0;
+	ld->t->n_events++;
+	kind = category(ld, &ev);
+	if (!kept(kind, ev.name))
+		return JSON_OK;
+	if (ev.args) {
+		struct json_cur a = { ev.args, ev.args_end, 1, NULL, NULL };
+
+		/* json_skip() validated the structure but not the escapes in strings. */
+		if (parse_args(&a, &ev, kind, ld) != JSON_OK) {
+			c->err_at = a.err_at;
+			c->err_msg = a.err_msg;
+			return JSON_ERR;
+		}
+	}
+	ev.bad_time = !ok_ts || !ok_dur;
+	commit(ld, &ev, kind);
+	return JSON_OK;
+}

@@ -1,0 +1,61 @@
+/* trace_load_int.h — what the streaming loader (trace_load.c: the window, units, the top
+ * level) shares with the parser of one event (trace_event.c). Private to src/model. */
+#ifndef FUSEDIFF_TRACE_LOAD_INT_H
+#define FUSEDIFF_TRACE_LOAD_INT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "fusediff/json.h"
+#include "fusediff/trace.h"
+
+/* Categories remembered by the loader (Kineto interleaves about five). */
+#define CAT_CACHE 8
+
+/* What we do with an event, from its category. */
+enum ev_kind {
+	EV_OTHER,
+	EV_KERNEL,
+	EV_MEMCPY,
+	EV_MEMSET,
+	EV_LAUNCH,
+	EV_CPU_OP,
+	EV_USER_ANN,
+	EV_GPU_ANN,
+	EV_PYTHON,
+};
+
+struct loader {
+	const char *name; /* file name for messages */
+	struct input *in;
+	char *buf;
+	size_t cap, len, pos;
+	int eof;
+	int64_t off0;	    /* stream offset of buf[0] */
+	int64_t lines0;	    /* newlines before buf[0] */
+	int64_t line_start; /* stream offset where the line containing buf[0] starts */
+	struct trace *t;
+	const struct trace_load_opts *opts;
+	struct fd_error *err;
+	struct json_buf kbuf, nbuf, cbuf, abuf;
+	int saw_events;
+	uint32_t cat_none;
+	/* the categories seen last, so that most events find theirs without hashing */
+	struct cat_cache {
+		const char *s; /* interned copy */
+		size_t len;
+		uint32_t id;
+		enum ev_kind kind;
+	} cats[CAT_CACHE];
+	unsigned cat_next; /* round-robin replacement */
+	int64_t bad_time, bad_number;
+};
+
+/* One element of traceEvents, with the separator before it, as a unit of the loader: parse
+ * it from c and, once it parsed completely, add what it holds to ld->t (a kernel, launch,
+ * operator, annotation range, or only a count). *arg is an int: 1 before the first element,
+ * 0 after one, set to -1 at the end of the array. Returns JSON_OK, JSON_MORE (restart the unit
+ * with more bytes: nothing was added) or JSON_ERR (c's err_msg says why). */
+int trace_load_event(struct loader *ld, struct json_cur *c, void *arg);
+
+#endif
