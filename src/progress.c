@@ -1,6 +1,7 @@
 /* progress.c — loading progress on standard error (see progress.h). */
 #include "progress.h"
 
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -10,6 +11,22 @@
 
 #define DELAY_NS  200000000 /* 0.2 s before the first line */
 #define REDRAW_NS 100000000 /* 0.1 s between redraws */
+
+/* The signals that end the program while it loads; a line on the screen is erased first. */
+static const int stop_sigs[4] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
+/* A line is on the screen (for the handler, which can only reach it through a global). */
+static volatile sig_atomic_t line_shown;
+
+static void on_stop(int sig)
+{
+	if (line_shown) {
+		ssize_t n = write(STDERR_FILENO, "\r\033[K", 4);
+
+		(void)n;
+	}
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
 
 static int64_t now_ns(void)
 {
@@ -28,6 +45,16 @@ void progress_init(struct progress *p, const char *name_a, const char *name_b)
 	p->name[1] = name_b;
 	p->total[0] = p->total[1] = -1;
 	p->start_ns = now_ns();
+	for (int i = 0; p->on && i < 4; i++) {
+		struct sigaction sa;
+
+		memset(&sa, 0, sizeof sa);
+		sigemptyset(&sa.sa_mask);
+		sa.sa_handler = on_stop;
+		sigaction(stop_sigs[i], NULL, &p->old[i]);
+		if (p->old[i].sa_handler == SIG_DFL)
+			sigaction(stop_sigs[i], &sa, NULL);
+	}
 }
 
 /* The name to show: the file's, or "standard input" for "-". */
@@ -60,6 +87,7 @@ static void draw(struct progress *p)
 	}
 	fflush(stderr);
 	p->drawn = 1;
+	line_shown = 1;
 }
 
 int progress_side(void *user, int side, int64_t done, int64_t total)
@@ -91,4 +119,7 @@ void progress_end(struct progress *p)
 		fflush(stderr);
 	}
 	p->drawn = 0;
+	line_shown = 0;
+	for (int i = 0; p->on && i < 4; i++)
+		sigaction(stop_sigs[i], &p->old[i], NULL);
 }

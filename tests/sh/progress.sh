@@ -35,4 +35,22 @@ script -q -e -c "sh $tmp/run.sh" /dev/null >"$tmp/tty" 2>&1 </dev/null || { echo
 grep -q "fusediff: loading A standard input: [0-9.]* MB, B llama8l_compiled_sdpa.json.gz: 100% of 0.0 MB" "$tmp/tty" ||
 	{ echo "no --report progress line:"; od -c "$tmp/tty" | head; exit 1; }
 tail -c 4 "$tmp/tty" | od -An -c | tr -d ' \n' | grep -q '\\r033\[K$' || { echo "--report line not erased"; exit 1; }
+
+# A signal while the line is shown (the end of the input never comes): the line is erased
+# before the program dies of the signal, so the shell's next line starts clean.
+for case in "TERM 143" "HUP 129"; do
+	sig=${case% *} status=${case#* }
+	cat >"$tmp/run.sh" <<EOS
+{ head -c $half "$T"; sleep 1; tail -c +$((half + 1)) "$T"; sleep 4; } | "$FUSEDIFF" --summary - >/dev/null &
+sleep 2
+kill -$sig \$!
+wait \$!
+echo "status \$?"
+EOS
+	script -q -e -c "sh $tmp/run.sh" /dev/null >"$tmp/tty" 2>&1 </dev/null
+	flat=$(od -An -c "$tmp/tty" | tr -d ' \n')
+	printf '%s\n' "$flat" | grep -q 'loadingstandardinput:[0-9.]*MB033\[K' || { echo "SIG$sig: no progress line:"; od -c "$tmp/tty" | head; exit 1; }
+	printf '%s\n' "$flat" | grep -q 'MB033\[K\\r033\[K' || { echo "SIG$sig: line not erased:"; od -c "$tmp/tty" | head; exit 1; }
+	grep -q "status $status" "$tmp/tty" || { echo "SIG$sig: not ended by the signal:"; cat "$tmp/tty"; exit 1; }
+done
 exit 0
