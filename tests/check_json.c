@@ -67,6 +67,36 @@ START_TEST(test_string_every_offset)
 }
 END_TEST
 
+/* Every escape JSON has, decoded: the one-character ones, \u in the BMP, a surrogate pair, and
+ * a lone surrogate (kept, as invalid UTF-8, so that it stays visible). */
+START_TEST(test_string_escapes)
+{
+	static const struct {
+		const char *json, *want;
+	} cases[] = {
+		{ "\"a\\\"b\"", "a\"b" },
+		{ "\"\\\\\\/\"", "\\/" },
+		{ "\"\\b\\f\\n\\r\\t\"", "\b\f\n\r\t" },
+		{ "\"x\\u00e9\\u20acy\"", "x\xc3\xa9\xe2\x82\xacy" },
+		{ "\"\\ud83d\\ude00\"", "\xf0\x9f\x98\x80" },
+		{ "\"\\ud83dz\"", "\xed\xa0\xbdz" },
+	};
+
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		struct json_buf buf = { 0 };
+		struct json_str s;
+		const char *j = cases[i].json;
+		struct json_cur c = { j, j + strlen(j), 1, NULL, NULL };
+
+		ck_assert_int_eq(json_string(&c, &s, &buf), JSON_OK);
+		ck_assert_uint_eq(s.len, strlen(cases[i].want));
+		ck_assert_msg(memcmp(s.s, cases[i].want, s.len) == 0, "case %zu: %.*s", i,
+			      (int)s.len, s.s);
+		json_buf_free(&buf);
+	}
+}
+END_TEST
+
 START_TEST(test_string_errors)
 {
 	struct json_buf buf = { 0 };
@@ -194,6 +224,7 @@ static Suite *suite(void)
 	TCase *tc = tcase_create("cursor");
 
 	tcase_add_loop_test(tc, test_string_every_offset, 0, 5);
+	tcase_add_test(tc, test_string_escapes);
 	tcase_add_test(tc, test_string_errors);
 	tcase_add_test(tc, test_peek_whitespace);
 	tcase_add_loop_test(tc, test_number_conversions, 0, sizeof numbers / sizeof numbers[0]);

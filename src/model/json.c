@@ -198,9 +198,11 @@ static const char *string_end(const char *p, const char *end, int *escaped)
 
 static int decode(struct json_cur *c, const char *p, const char *q, struct json_buf *buf)
 {
+	static const char esc_from[] = "\"\\/bfnrt", esc_to[] = "\"\\/\b\f\n\r\t";
+
 	buf->len = 0;
 	while (p < q) {
-		const char *bs = memchr(p, '\\', (size_t)(q - p));
+		const char *bs = memchr(p, '\\', (size_t)(q - p)), *e;
 		uint32_t cp, lo;
 
 		if (!bs) {
@@ -209,52 +211,23 @@ static int decode(struct json_cur *c, const char *p, const char *q, struct json_
 		}
 		buf_put(buf, p, (size_t)(bs - p));
 		p = bs + 1;
-		switch (*p) {
-		case '"':
-			buf_put(buf, "\"", 1);
+		e = *p ? strchr(esc_from, *p) : NULL;
+		if (e) { /* the one-character escapes */
+			buf_put(buf, esc_to + (e - esc_from), 1);
 			p++;
-			break;
-		case '\\':
-			buf_put(buf, "\\", 1);
-			p++;
-			break;
-		case '/':
-			buf_put(buf, "/", 1);
-			p++;
-			break;
-		case 'b':
-			buf_put(buf, "\b", 1);
-			p++;
-			break;
-		case 'f':
-			buf_put(buf, "\f", 1);
-			p++;
-			break;
-		case 'n':
-			buf_put(buf, "\n", 1);
-			p++;
-			break;
-		case 'r':
-			buf_put(buf, "\r", 1);
-			p++;
-			break;
-		case 't':
-			buf_put(buf, "\t", 1);
-			p++;
-			break;
-		case 'u':
-			if (q - p < 5 || hex4(p + 1, &cp) < 0)
-				return fail(c, bs, "invalid \\u escape in string");
-			p += 5;
-			if (cp >= 0xd800 && cp < 0xdc00 && q - p >= 6 && p[0] == '\\' &&
-			    p[1] == 'u' && hex4(p + 2, &lo) == 0 && lo >= 0xdc00 && lo < 0xe000) {
-				cp = 0x10000 + ((cp - 0xd800) << 10) + (lo - 0xdc00);
-				p += 6;
-			}
-			buf_utf8(buf, cp); /* a lone surrogate stays visible as invalid UTF-8 */
-			break;
-		default: return fail(c, bs, "invalid escape sequence in string");
+			continue;
 		}
+		if (*p != 'u')
+			return fail(c, bs, "invalid escape sequence in string");
+		if (q - p < 5 || hex4(p + 1, &cp) < 0)
+			return fail(c, bs, "invalid \\u escape in string");
+		p += 5;
+		if (cp >= 0xd800 && cp < 0xdc00 && q - p >= 6 && p[0] == '\\' && p[1] == 'u' &&
+		    hex4(p + 2, &lo) == 0 && lo >= 0xdc00 && lo < 0xe000) {
+			cp = 0x10000 + ((cp - 0xd800) << 10) + (lo - 0xdc00);
+			p += 6;
+		}
+		buf_utf8(buf, cp); /* a lone surrogate stays visible as invalid UTF-8 */
 	}
 	if (!buf->s)
 		buf_put(buf, "", 0);
