@@ -30,6 +30,7 @@ static void side_fields(struct ui *u, int side, char f[HS_COUNT][256])
 	const struct side *sd = &c->side[side];
 	const struct trace *t = sd->t;
 	char time[32];
+	double other;
 
 	for (int i = 0; i < HS_COUNT; i++)
 		f[i][0] = '\0';
@@ -54,13 +55,16 @@ static void side_fields(struct ui *u, int side, char f[HS_COUNT][256])
 	snprintf(f[HS_PASSES], 256, "%u pass%s", c->passes[side], c->passes[side] == 1 ? "" : "es");
 	snprintf(f[HS_LAYERS], 256, "%u layers", sd->layers_per_pass);
 	snprintf(f[HS_TIME], 256, "%s/pass", time);
-	snprintf(f[HS_OTHER], 256, "Other %.0f%%", 100 * sd->classes.other_share);
+	/* "Other 0.1%": a small share is not rounded away; none at all is "Other 0%" */
+	other = 100 * sd->classes.other_share;
+	snprintf(f[HS_OTHER], 256, "Other %.*f%%", other > 0 && other < 9.95 ? 1 : 0, other);
 }
 
 static void draw_sides(struct ui *u)
 {
 	static char f[2][HS_COUNT][256];
 	int w = u->layout.cols, width[HS_COUNT], shown[HS_COUNT], total;
+	size_t d;
 
 	side_fields(u, SIDE_A, f[0]);
 	side_fields(u, SIDE_B, f[1]);
@@ -72,13 +76,22 @@ static void draw_sides(struct ui *u)
 	}
 	if (width[HS_LABEL] > w / 3)
 		width[HS_LABEL] = w / 3;
-	for (size_t d = 0;; d++) {
+	for (d = 0;; d++) {
 		total = 3; /* " A " */
 		for (int i = 0; i < HS_COUNT; i++)
 			total += shown[i] ? width[i] + 2 : 0;
 		if (total <= w || d >= sizeof hs_drop_order / sizeof hs_drop_order[0])
 			break;
 		shown[hs_drop_order[d]] = 0;
+	}
+	/* a long file name dropped makes room again for the short fields dropped before it */
+	while (d-- > 1) {
+		int i = hs_drop_order[d - 1];
+
+		if (!shown[i] && width[i] > 0 && total + width[i] + 2 <= w) {
+			shown[i] = 1;
+			total += width[i] + 2;
+		}
 	}
 	for (int side = 0; side < 2; side++) {
 		int y = u->layout.header_y + side, x = 1;
