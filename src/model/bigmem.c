@@ -14,6 +14,8 @@ void *big_alloc(size_t n, size_t size)
 	size_t bytes;
 	void *p;
 
+	if (n == 0) /* a valid array of one element */
+		n = 1;
 	if (size && n > SIZE_MAX / size)
 		die("out of memory (%zu x %zu bytes)", n, size);
 	bytes = n * size;
