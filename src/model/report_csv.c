@@ -1,5 +1,5 @@
 /* report_csv.c — the comparison as CSV: one table per section (traces, classes, layers,
- * pairs, fusions), each starting with its header row, separated by an empty line. The first
+ * pairs, fusions, pair_groups), each starting with its header row, separated by an empty line. The first
  * column names the table. Fields are quoted as RFC 4180 says (names hold commas and quotes);
  * control characters and bytes that are not UTF-8 in names are written as visible escapes
  * (\n, \x1b, ...); lists of names are joined with " | "; non-finite numbers are empty. */
@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "fusediff/classify.h"
+#include "fusediff/pair_groups.h"
 #include "fusediff/structure.h"
 #include "fusediff/text.h"
 #include "report_int.h"
@@ -91,6 +92,53 @@ static void c_atoms(FILE *out, atom_set atoms)
 	c_str(out, buf);
 }
 
+/* Layer names separated by blanks, as one field: "prologue 0 1 epilogue". */
+static void c_layers(FILE *out, const int32_t *l, uint32_t n)
+{
+	char *layers = xstrdup(""), buf[32];
+
+	for (uint32_t k = 0; k < n; k++) {
+		char *j = xasprintf("%s%s%s", layers, k ? " " : "",
+				    report_layer_name(l[k], buf, sizeof buf));
+
+		free(layers);
+		layers = j;
+	}
+	c_str(out, layers);
+	free(layers);
+}
+
+/* The pairs summed over the layers (pair_groups.h), largest |delta| first. */
+static void c_pair_groups(FILE *out, const struct comparison *c)
+{
+	struct pair_group *g;
+	size_t n = pair_groups_build(c, &g);
+
+	fputs("\ntable,index,layers,places,kind,class,atoms,a_kernels,b_kernels,a_similar,"
+	      "b_similar,a_count,b_count,a_us,b_us,delta_us,ratio\n",
+	      out);
+	for (size_t i = 0; i < n; i++) {
+		const struct cmp_pair *p = &c->pairs[g[i].first];
+
+		fprintf(out, "pair_groups,%zu", i);
+		c_layers(out, g[i].layers, g[i].n_layers);
+		fprintf(out, ",%u,%s,%s", g[i].n_pairs, pair_kind_name((enum pair_kind)p->kind),
+			class_name((enum op_class)p->cls));
+		c_atoms(out, p->atoms);
+		c_names(out, c->side[0].t, p->side[0].names, p->side[0].n_names);
+		c_names(out, c->side[1].t, p->side[1].names, p->side[1].n_names);
+		fprintf(out, ",%d,%d", g[i].similar[0], g[i].similar[1]);
+		c_num(out, g[i].count[0], 3);
+		c_num(out, g[i].count[1], 3);
+		c_us(out, g[i].ns[0]);
+		c_us(out, g[i].ns[1]);
+		c_us(out, g[i].delta_ns);
+		c_num(out, g[i].ratio, 4);
+		fputc('\n', out);
+	}
+	pair_groups_free(g, n);
+}
+
 int report_write_csv(FILE *out, const struct comparison *c)
 {
 	fputs("table,side,label,path,platform,gpu,kernels,gpu_time_us,passes,prefill_passes,decode_"
@@ -153,9 +201,8 @@ int report_write_csv(FILE *out, const struct comparison *c)
 		fprintf(out, ",%u\n", l->n_fusions);
 	}
 
-	fputs("\ntable,layer,position,kind,class,atoms,a_kernels,b_kernels,a_count,b_count,a_avg_"
-	      "us,b_avg_us,"
-	      "a_us,b_us,delta_us,ratio,fusion\n",
+	fputs("\ntable,layer,position,kind,class,atoms,a_kernels,b_kernels,a_count,b_count,"
+	      "a_avg_us,b_avg_us,a_us,b_us,delta_us,ratio,fusion\n",
 	      out);
 	for (size_t i = 0; i < c->n_pairs; i++) {
 		const struct cmp_pair *p = &c->pairs[i];
@@ -182,32 +229,22 @@ int report_write_csv(FILE *out, const struct comparison *c)
 	}
 
 	fputs("\ntable,index,fused_side,partial,fused_kernel,unfused_kernels,atoms,occurrences,"
-	      "layers,a_us,b_us,"
-	      "delta_us,evidence\n",
+	      "layers,a_us,b_us,delta_us,evidence\n",
 	      out);
 	for (size_t i = 0; i < c->n_fusions; i++) {
 		const struct cmp_fusion *f = &c->fusions[i];
-		char *layers = xstrdup(""), buf[32];
-
 		fprintf(out, "fusions,%zu,%c,%d", i, f->fused_side ? 'B' : 'A', f->partial);
 		c_name(out, c->side[f->fused_side].t, f->fused_name);
 		c_names(out, c->side[!f->fused_side].t, f->unfused_names, f->n_unfused);
 		c_atoms(out, f->atoms);
 		fprintf(out, ",%u", f->occurrences);
-		for (uint32_t k = 0; k < f->n_layers; k++) {
-			char *j = xasprintf("%s%s%s", layers, k ? " " : "",
-					    report_layer_name(f->layers[k], buf, sizeof buf));
-
-			free(layers);
-			layers = j;
-		}
-		c_str(out, layers);
-		free(layers);
+		c_layers(out, f->layers, f->n_layers);
 		c_us(out, f->ns[0]);
 		c_us(out, f->ns[1]);
 		c_us(out, f->delta_ns);
 		c_str(out, f->evidence);
 		fputc('\n', out);
 	}
+	c_pair_groups(out, c);
 	return ferror(out) ? -1 : 0;
 }

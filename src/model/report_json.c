@@ -5,9 +5,11 @@
  * kernel names (which may hold quotes, backslashes, control bytes and invalid UTF-8) are
  * escaped so that the output is always valid UTF-8 JSON: control characters as \uXXXX, bytes
  * that are not UTF-8 as the visible text \xNN. One array element per line. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "fusediff/classify.h"
+#include "fusediff/pair_groups.h"
 #include "fusediff/structure.h"
 #include "fusediff/text.h"
 #include "report_int.h"
@@ -107,6 +109,51 @@ static void j_names(FILE *out, const struct trace *t, const uint32_t *names, uin
 		j_name(out, t, names[i]);
 	}
 	fputc(']', out);
+}
+
+/* The pairs summed over the layers (pair_groups.h), largest |delta| first; then the end of
+ * the document. */
+static void j_pair_groups(FILE *out, const struct comparison *c)
+{
+	struct pair_group *g;
+	size_t n = pair_groups_build(c, &g);
+
+	for (size_t i = 0; i < n; i++) {
+		const struct cmp_pair *p = &c->pairs[g[i].first];
+
+		fputs(i ? ",\n    {\"layers\":[" : "\n    {\"layers\":[", out);
+		for (uint32_t k = 0; k < g[i].n_layers; k++) {
+			if (k)
+				fputc(',', out);
+			j_layer(out, g[i].layers[k]);
+		}
+		fputs("],\"pairs\":[", out);
+		for (uint32_t k = 0; k < g[i].n_pairs; k++)
+			fprintf(out, "%s%u", k ? "," : "", g[i].pairs[k]);
+		fprintf(out, "],\"kind\":\"%s\",\"class\":\"%s\",\"atoms\":",
+			pair_kind_name((enum pair_kind)p->kind), class_name((enum op_class)p->cls));
+		j_atoms(out, p->atoms);
+		fputs(",\"a_kernels\":", out);
+		j_names(out, c->side[0].t, p->side[0].names, p->side[0].n_names);
+		fputs(",\"b_kernels\":", out);
+		j_names(out, c->side[1].t, p->side[1].names, p->side[1].n_names);
+		fprintf(out, ",\"a_similar\":%s,\"b_similar\":%s,\"a_count\":",
+			g[i].similar[0] ? "true" : "false", g[i].similar[1] ? "true" : "false");
+		j_num(out, g[i].count[0], 3);
+		fputs(",\"b_count\":", out);
+		j_num(out, g[i].count[1], 3);
+		fputs(",\"a_us\":", out);
+		j_us(out, g[i].ns[0]);
+		fputs(",\"b_us\":", out);
+		j_us(out, g[i].ns[1]);
+		fputs(",\"delta_us\":", out);
+		j_us(out, g[i].delta_ns);
+		fputs(",\"ratio\":", out);
+		j_num(out, g[i].ratio, 4);
+		fputc('}', out);
+	}
+	fputs(n ? "\n  ]\n}\n" : "]\n}\n", out);
+	pair_groups_free(g, n);
 }
 
 static void j_trace(FILE *out, const struct comparison *c, int s)
@@ -267,6 +314,7 @@ int report_write_json(FILE *out, const struct comparison *c)
 		j_cstr(out, f->evidence);
 		fputc('}', out);
 	}
-	fputs(c->n_fusions ? "\n  ]\n}\n" : "]\n}\n", out);
+	fputs(c->n_fusions ? "\n  ],\n  \"pair_groups\": [" : "],\n  \"pair_groups\": [", out);
+	j_pair_groups(out, c);
 	return ferror(out) ? -1 : 0;
 }

@@ -1,6 +1,6 @@
 /* report_text.c — the comparison as a readable text or Markdown report: the two traces, the
- * total, every fusion difference, the largest differences, then time by class, the layers and
- * every kernel pair. Both formats come from the same tables; names are the short display names,
+ * total, every fusion difference, the pairs summed over the layers, the largest differences,
+ * then time by class, the layers and every kernel pair. Both formats come from the same tables; names are the short display names,
  * escaped so that no byte of a kernel name reaches a terminal raw. */
 #include <math.h>
 #include <stdarg.h>
@@ -8,11 +8,13 @@
 #include <string.h>
 
 #include "fusediff/classify.h"
+#include "fusediff/pair_groups.h"
 #include "fusediff/structure.h"
 #include "fusediff/text.h"
 #include "report_int.h"
 
 #define TOP_PAIRS     20
+#define TOP_GROUPS    15
 #define NAME_MAX_TEXT 72 /* characters of a name in a text table */
 
 /* A table of cells, drawn as aligned text or as a Markdown pipe table. */
@@ -333,6 +335,61 @@ static void pair_row(struct rtable *t, const struct comparison *c, const struct 
 	free(nb);
 }
 
+static const char *const group_head[] = { "layers", "places",	 "kind",     "class", "atoms",
+					  "A n",    "B n",	 "A us",     "B us",  "B - A",
+					  "B/A",    "A kernels", "B kernels" };
+
+/* Names that stand for their Inductor-numbered copies in other layers. */
+static char *append_similar(char *names)
+{
+	char *s = xasprintf("%s (or similar)", names);
+
+	free(names);
+	return s;
+}
+
+/* The pairs summed over the layers: the kernels that explain the difference, once each. */
+static void groups_section(FILE *out, const struct comparison *c, int md)
+{
+	struct pair_group *g;
+	size_t n = pair_groups_build(c, &g);
+	struct rtable t = { .ncol = 13, .head = group_head, .fmt = "lrlllrrrrrrcc" };
+
+	if (n == 0)
+		return;
+	heading(out, md, "Kernel pairs summed over the layers (the largest |B - A|, us per pass)");
+	for (size_t i = 0; i < n && i < TOP_GROUPS; i++) {
+		const struct cmp_pair *p = &c->pairs[g[i].first];
+		char b1[256], b2[64], b3[64], b4[64], b5[64], b6[64], atoms[256];
+		char *na = part_names(c, 0, &p->side[0], md),
+		     *nb = part_names(c, 1, &p->side[1], md);
+
+		if (g[i].similar[0])
+			na = append_similar(na);
+		if (g[i].similar[1])
+			nb = append_similar(nb);
+		layer_ranges_format(b1, sizeof b1, g[i].layers, g[i].n_layers);
+		atoms_format(p->atoms, "+", atoms, sizeof atoms);
+		rt_add(&t, "%s", b1);
+		rt_add(&t, "%u", g[i].n_pairs);
+		rt_add(&t, "%s", pair_kind_name((enum pair_kind)p->kind));
+		rt_add(&t, "%s", class_name((enum op_class)p->cls));
+		rt_add(&t, "%s", atoms);
+		rt_add(&t, "%s", count(b2, sizeof b2, g[i].count[0]));
+		rt_add(&t, "%s", count(b3, sizeof b3, g[i].count[1]));
+		rt_add(&t, "%s", us(b4, sizeof b4, g[i].ns[0]));
+		rt_add(&t, "%s", us(b5, sizeof b5, g[i].ns[1]));
+		rt_add(&t, "%s", signed_us(b6, sizeof b6, g[i].delta_ns));
+		rt_add(&t, "%s", ratio(b2, sizeof b2, g[i].ratio));
+		rt_add(&t, "%s", na);
+		rt_add(&t, "%s", nb);
+		free(na);
+		free(nb);
+	}
+	rt_print(out, &t, md);
+	pair_groups_free(g, n);
+}
+
 static const char *const pair_head[] = {
 	"layer", "kind", "class", "atoms", "A n",	"B n",
 	"A us",	 "B us", "B - A", "B/A",   "A kernels", "B kernels"
@@ -362,6 +419,7 @@ int report_write_text(FILE *out, const struct comparison *c, int md)
 		signed_us(b3, sizeof b3, c->delta_ns), ratio(b4, sizeof b4, c->ratio));
 
 	fusions_section(out, c, md);
+	groups_section(out, c, md);
 
 	if (c->n_pairs) {
 		uint32_t top[TOP_PAIRS];

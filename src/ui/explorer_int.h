@@ -130,8 +130,6 @@ void fmt_delta(char *buf, size_t cap, double ns);     /* "+12.3", "-4.56", "0" *
 void fmt_ratio(char *buf, size_t cap, double r);      /* "0.44", "-" for NAN */
 void fmt_count(char *buf, size_t cap, double n);      /* "8", "0.5" */
 void fmt_layer(char *buf, size_t cap, int32_t layer); /* "3", "prologue", "epilogue" */
-/* A list of layers compressed into ranges: "pro 0-7 epi". */
-void fmt_layers(char *buf, size_t cap, const int32_t *layers, uint32_t n);
 int delta_role(double delta_ns);
 /* Sort key of a layer index: prologue first, epilogue last. */
 double layer_order(int32_t layer);

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "explorer_int.h"
+#include "fusediff/pair_groups.h"
 #include "fusediff/text.h"
 
 enum {
@@ -59,7 +60,7 @@ static void fu_build(struct ui_view *v)
 			len += (size_t)snprintf(s + len, cap - len, "%s%s", i ? " + " : "", n);
 		}
 		atoms_format(f->atoms, "+", atoms, sizeof atoms);
-		fmt_layers(layers, sizeof layers, f->layers, f->n_layers);
+		layer_ranges_format(layers, sizeof layers, f->layers, f->n_layers);
 		v->strs[3 * r] = s;
 		v->strs[3 * r + 1] = xstrdup(atoms);
 		v->strs[3 * r + 2] = xstrdup(layers);

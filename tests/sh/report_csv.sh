@@ -45,7 +45,7 @@ with open(sys.argv[1], newline="", encoding="utf-8") as f:
         assert len(row) == len(header), "%s: %d fields, header has %d: %r" % (name, len(row), len(header), row)
         t = tables.setdefault(name, (header, []))
         t[1].append(dict(zip(header, row)))
-assert set(tables) >= {"traces", "layers", "pairs", "classes"}, sorted(tables)
+assert set(tables) >= {"traces", "layers", "pairs", "classes", "pair_groups"}, sorted(tables)
 doc = json.load(open(sys.argv[2], encoding="utf-8"))
 pairs = tables["pairs"][1]
 assert len(pairs) == len(doc["pairs"])
@@ -59,6 +59,11 @@ assert len(tables.get("fusions", (None, []))[1]) == len(doc["fusions"])
 for c, j in zip(tables.get("fusions", (None, []))[1], doc["fusions"]):
     assert c["fused_kernel"] == unescape_json_name(j["fused_kernel"])
     assert c["evidence"] == j["evidence"]
+groups = tables["pair_groups"][1]
+assert len(groups) == len(doc["pair_groups"])
+for c, j in zip(groups, doc["pair_groups"]):
+    assert int(c["places"]) == len(j["pairs"]) and c["kind"] == j["kind"] and c["class"] == j["class"]
+    assert abs(float(c["delta_us"]) - j["delta_us"]) < 0.001
 PY
 done
 exit 0

@@ -32,7 +32,7 @@ def need(obj, keys, what):
     assert not missing, "%s lacks %s" % (what, missing)
 
 for doc in (ab, sg, names):
-    need(doc, ["schema_version", "traces", "layers", "pairs", "fusions"], "report")
+    need(doc, ["schema_version", "traces", "layers", "pairs", "fusions", "pair_groups"], "report")
     assert doc["schema_version"] == 1
     assert len(doc["traces"]) == 2
     for t in doc["traces"]:
@@ -52,6 +52,19 @@ for doc in (ab, sg, names):
                  "delta_us", "evidence"], "fusion")
         assert f["fused_side"] in ("A", "B")
         assert isinstance(f["evidence"], str) and f["evidence"].endswith(".")
+    # the pairs summed over the layers: every pair once, the whole difference, largest first
+    seen = []
+    for g in doc["pair_groups"]:
+        need(g, ["layers", "pairs", "kind", "class", "atoms", "a_kernels", "b_kernels", "a_similar",
+                 "b_similar", "a_count", "b_count", "a_us", "b_us", "delta_us", "ratio"], "pair group")
+        seen += g["pairs"]
+        p = doc["pairs"][g["pairs"][0]]
+        assert (p["kind"], p["class"], p["a_kernels"]) == (g["kind"], g["class"], g["a_kernels"]), g
+        assert abs(sum(doc["pairs"][i]["delta_us"] for i in g["pairs"]) - g["delta_us"]) < 0.01
+    assert sorted(seen) == list(range(len(doc["pairs"])))
+    assert abs(sum(g["delta_us"] for g in doc["pair_groups"]) - doc["delta_us"]) < 0.01
+    deltas = [abs(g["delta_us"]) for g in doc["pair_groups"]]
+    assert deltas == sorted(deltas, reverse=True)
 
 # eager (A) vs compiled (B): B fuses the RMSNorm and SiLU·mul; GEMMs and attention match
 assert ab["phase"] == "prefill"

@@ -1,0 +1,43 @@
+/* pair_groups.h — the kernel pairs of a comparison summed over the layers.
+ *
+ * A model of 32 layers shows each difference 32 times, once per layer: the same GEMM against
+ * the same GEMM, the same eager RMSNorm against the same fused kernel. A pair group is every
+ * pair with the same kind, class and kernel names on both sides, wherever it occurs; names
+ * that differ only by the number Inductor gives each copy of a kernel
+ * ("triton_red_fused_add_mean_12", "..._13") count as the same. Its figures are the sums of
+ * its pairs' (per pass). Sorted by |B - A|, this says which kernels explain the difference
+ * between the two traces. */
+#ifndef FUSEDIFF_PAIR_GROUPS_H
+#define FUSEDIFF_PAIR_GROUPS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "fusediff/compare.h"
+
+struct pair_group {
+	uint32_t first;	 /* the group's first pair (index into comparison.pairs): its kind,
+			    class, atoms and names are the group's */
+	uint32_t *pairs; /* every pair of the group, ascending */
+	uint32_t n_pairs;
+	int32_t *layers; /* distinct layer indices, prologue first, epilogue last */
+	uint32_t n_layers;
+	double count[2]; /* launches per pass, summed */
+	double ns[2];	 /* time per pass, summed */
+	double delta_ns; /* B - A */
+	double ratio;	 /* B / A (cmp_ratio) */
+	int similar[2];	 /* 1: the side's names differ between pairs by their Inductor number
+			    (the first pair's are shown) */
+};
+
+/* Group c's pairs. *out gets the groups sorted by |delta| descending, then by first pair;
+ * returns their number (0 with *out NULL when c has no pairs).
+ * Owned by caller: free with pair_groups_free(). */
+size_t pair_groups_build(const struct comparison *c, struct pair_group **out);
+void pair_groups_free(struct pair_group *g, size_t n);
+
+/* Layer indices (as in struct cmp_pair, in the order of pair_group.layers) as a compact list
+ * into buf: "0-31", "pro,0-7,epi", "2,5". Always terminated; cut short when cap is small. */
+void layer_ranges_format(char *buf, size_t cap, const int32_t *layers, uint32_t n);
+
+#endif

@@ -1,0 +1,168 @@
+/* check_pair_groups.c — the kernel pairs summed over the layers: on the real traces, the
+ * groups account for the whole difference, the SGLang MI300X-vs-B300 difference is led by one
+ * GEMM in all 32 layers, and Inductor's per-layer kernel numbers do not split a group. */
+#include "acceptance.h"
+
+#include "fusediff/pair_groups.h"
+
+static struct comparison *compare_files(const char *a, const char *b, struct trace *t[2],
+					struct classifier **cl)
+{
+	char pa[4096];
+
+	snprintf(pa, sizeof pa, "%s", test_trace(a));
+	t[0] = test_load(pa);
+	t[1] = test_load(test_trace(b));
+	*cl = acc_classifier();
+	return acc_compare(t[0], t[1], *cl, -1);
+}
+
+static void release(struct comparison *c, struct trace *t[2], struct classifier *cl)
+{
+	comparison_free(c);
+	trace_free(t[0]);
+	trace_free(t[1]);
+	classifier_free(cl);
+}
+
+/* Every pair is in exactly one group; the groups' figures add up to the comparison's. */
+static void assert_partition(const struct comparison *c, const struct pair_group *g, size_t n)
+{
+	uint8_t *seen = xcalloc(c->n_pairs + 1, 1);
+	double delta = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		double ns[2] = { 0, 0 };
+
+		ck_assert_uint_gt(g[i].n_pairs, 0);
+		ck_assert_uint_eq(g[i].pairs[0], g[i].first);
+		for (uint32_t k = 0; k < g[i].n_pairs; k++) {
+			const struct cmp_pair *p = &c->pairs[g[i].pairs[k]];
+
+			ck_assert_uint_lt(g[i].pairs[k], c->n_pairs);
+			ck_assert_int_eq(seen[g[i].pairs[k]]++, 0);
+			ck_assert_int_eq(p->kind, c->pairs[g[i].first].kind);
+			ck_assert_int_eq(p->cls, c->pairs[g[i].first].cls);
+			ns[0] += p->side[0].total_ns;
+			ns[1] += p->side[1].total_ns;
+		}
+		ck_assert_double_eq_tol(g[i].ns[0], ns[0], 1e-6);
+		ck_assert_double_eq_tol(g[i].ns[1], ns[1], 1e-6);
+		if (i)
+			ck_assert(fabs(g[i].delta_ns) <= fabs(g[i - 1].delta_ns));
+		delta += g[i].delta_ns;
+	}
+	for (size_t i = 0; i < c->n_pairs; i++)
+		ck_assert_int_eq(seen[i], 1);
+	free(seen);
+	ck_assert_double_eq_tol(delta, c->delta_ns, 1e-3 * fabs(c->delta_ns) + 1);
+}
+
+/* SGLang decode, MI300X against B300: the largest difference is one hipBLASLt GEMM against one
+ * nvjet GEMM, matched in every one of the 32 layers, about a third of the whole difference. */
+START_TEST(test_sglang_gemm_leads)
+{
+	struct trace *t[2];
+	struct classifier *cl;
+	struct comparison *c = compare_files(
+		"tracelens_sglang_dsr1-distill-llama8b_decode_bs16_mi300x.json.gz",
+		"tracelens_sglang_dsr1-distill-llama8b_decode_bs16_b300.json.gz", t, &cl);
+	struct pair_group *g;
+	size_t n = pair_groups_build(c, &g);
+	const struct cmp_pair *p;
+	char layers[64];
+
+	ck_assert_uint_gt(n, 0);
+	ck_assert_uint_lt(n, c->n_pairs / 8); /* 32 layers fold into a few groups */
+	assert_partition(c, g, n);
+	p = &c->pairs[g[0].first];
+	ck_assert_int_eq(p->kind, PAIR_MATCH);
+	ck_assert_int_eq(p->cls, CLASS_GEMM);
+	ck_assert_uint_eq(g[0].n_pairs, 32);
+	ck_assert_uint_eq(g[0].n_layers, 32);
+	layer_ranges_format(layers, sizeof layers, g[0].layers, g[0].n_layers);
+	ck_assert_str_eq(layers, "0-31");
+	ck_assert_str_eq(comparison_short_name(c, SIDE_A, p->side[0].names[0]),
+			 "Cijk_Alik_Bljk_BBS_BH_..._MT32x16x512");
+	ck_assert_str_eq(comparison_short_name(c, SIDE_B, p->side[1].names[0]),
+			 "nvjet_sm103_tst_256x16_64x6_4x1_v_bz_TNT");
+	ck_assert(g[0].delta_ns < 0.3 * c->delta_ns && g[0].delta_ns > 0.4 * c->delta_ns);
+	ck_assert_double_eq_tol(g[0].count[0], 32, 1e-9);
+	ck_assert_int_eq(g[0].similar[0] | g[0].similar[1], 0);
+	/* the attention kernels (paged attention and its reduce against one fmha) come next */
+	ck_assert_int_eq(c->pairs[g[1].first].cls, CLASS_ATTENTION);
+	ck_assert_uint_eq(g[1].n_pairs, 32);
+	pair_groups_free(g, n);
+	release(c, t, cl);
+}
+END_TEST
+
+/* Llama eager against torch.compile: Inductor numbers its fused add+RMSNorm kernel per layer
+ * (..._rsqrt_12, _13, ...); those are one group, not one per number. */
+START_TEST(test_inductor_numbers_one_group)
+{
+	struct trace *t[2];
+	struct classifier *cl;
+	struct comparison *c = compare_files("llama8l_eager_sdpa.json.gz",
+					     "llama8l_compiled_sdpa.json.gz", t, &cl);
+	struct pair_group *g;
+	size_t n = pair_groups_build(c, &g), norm = 0;
+
+	assert_partition(c, g, n);
+	for (size_t i = 0; i < n; i++) {
+		const struct cmp_pair *p = &c->pairs[g[i].first];
+
+		if (p->kind == PAIR_FUSED && p->cls == CLASS_NORM &&
+		    p->atoms ==
+			    (ATOM_BIT(ATOM_RMSNORM) | ATOM_BIT(ATOM_ADD) | ATOM_BIT(ATOM_CAST))) {
+			norm++;
+			ck_assert_int_eq(g[i].similar[SIDE_B], 1);
+			ck_assert_int_eq(g[i].similar[SIDE_A], 0);
+			ck_assert_int_eq(g[i].layers[g[i].n_layers - 1], LAYER_EPILOGUE);
+			ck_assert_uint_ge(g[i].n_pairs, 8);
+		}
+	}
+	ck_assert_uint_eq(norm, 1);
+	pair_groups_free(g, n);
+	release(c, t, cl);
+}
+END_TEST
+
+START_TEST(test_layer_ranges_format)
+{
+	static const int32_t l1[] = { LAYER_PROLOGUE, 0, 1, 2, 5, 7, 8, LAYER_EPILOGUE };
+	static const int32_t l2[] = { 3 };
+	static const int32_t l3[] = { LAYER_EPILOGUE };
+	char buf[64];
+
+	layer_ranges_format(buf, sizeof buf, l1, 8);
+	ck_assert_str_eq(buf, "pro,0-2,5,7-8,epi");
+	layer_ranges_format(buf, sizeof buf, l2, 1);
+	ck_assert_str_eq(buf, "3");
+	layer_ranges_format(buf, sizeof buf, l3, 1);
+	ck_assert_str_eq(buf, "epi");
+	layer_ranges_format(buf, sizeof buf, l1, 0);
+	ck_assert_str_eq(buf, "");
+	layer_ranges_format(buf, 6, l1, 8); /* cut short, always terminated */
+	ck_assert_uint_le(strlen(buf), 5);
+	ck_assert_int_eq(strncmp(buf, "pro,0", strlen(buf)), 0);
+}
+END_TEST
+
+static Suite *suite(void)
+{
+	Suite *s = suite_create("pair_groups");
+	TCase *tc = tcase_create("pair_groups");
+
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, test_sglang_gemm_leads);
+	tcase_add_test(tc, test_inductor_numbers_one_group);
+	tcase_add_test(tc, test_layer_ranges_format);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	return test_run(suite());
+}
