@@ -6,14 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fusediff/intern.h"
 #include "fusediff/util.h"
-
-/* A pair with what the sort needs, so that the comparison needs no context. */
-struct keyed {
-	const struct comparison *c;
-	const struct cmp_pair *p;
-	uint32_t index;
-};
 
 /* The length of a kernel name without the number Inductor gives each copy of a kernel
  * ("triton_red_fused_add_mean_12" is "triton_red_fused_add_mean" in every layer). */
@@ -28,48 +22,83 @@ static size_t family_len(const char *name)
 	return k < n && k > 7 && name[k - 1] == '_' ? k - 1 : n;
 }
 
-static int cmp_family(const char *a, const char *b)
-{
-	size_t la = family_len(a), lb = family_len(b);
-	int r = memcmp(a, b, la < lb ? la : lb);
+struct family_name {
+	const char *s;
+	size_t len;
+	uint32_t id;
+};
 
-	return r ? (r > 0) - (r < 0) : CMP(la, lb);
+static int cmp_family_name(const void *pa, const void *pb)
+{
+	const struct family_name *a = pa, *b = pb;
+	int r = memcmp(a->s, b->s, a->len < b->len ? a->len : b->len);
+
+	return r ? (r > 0) - (r < 0) : CMP(a->len, b->len);
 }
 
-/* Two sides' names, name by name, as families. */
-static int cmp_names(const struct comparison *c, int s, const struct cmp_part *a,
-		     const struct cmp_part *b)
+/* Family numbers (from 1) of the names the pairs use on side s, indexed by name id: names
+ * that differ only by their Inductor number share one. Sorting the few distinct names once
+ * keeps the sort of the pairs to integer comparisons. Owned by caller: free(). */
+static uint32_t *families(const struct comparison *c, int s)
+{
+	uint32_t n_ids = intern_count(c->side[s].t->strings) + 1, n = 0, fam = 0;
+	uint32_t *out = xcalloc(n_ids, sizeof *out);
+	struct family_name *f = NULL;
+	size_t cap = 0;
+
+	for (size_t i = 0; i < c->n_pairs; i++) {
+		const struct cmp_part *part = &c->pairs[i].side[s];
+
+		for (uint32_t k = 0; k < part->n_names; k++) {
+			uint32_t id = part->names[k];
+			const char *name;
+
+			if (id >= n_ids || out[id])
+				continue;
+			out[id] = 1; /* seen */
+			name = comparison_short_name(c, s, id);
+			VEC_PUSH(f, n, cap, ((struct family_name){ name, family_len(name), id }));
+		}
+	}
+	if (n)
+		qsort(f, n, sizeof *f, cmp_family_name);
+	for (uint32_t i = 0; i < n; i++) {
+		if (i == 0 || cmp_family_name(&f[i - 1], &f[i]) != 0)
+			fam++;
+		out[f[i].id] = fam;
+	}
+	free(f);
+	return out;
+}
+
+/* Two pairs' names on side s, name by name, as families. */
+static int cmp_names(const uint32_t *fam, const struct cmp_part *a, const struct cmp_part *b)
 {
 	int r = CMP(a->n_names, b->n_names);
 
 	for (uint32_t i = 0; !r && i < a->n_names; i++)
-		r = a->names[i] == b->names[i]
-			    ? 0
-			    : cmp_family(comparison_short_name(c, s, a->names[i]),
-					 comparison_short_name(c, s, b->names[i]));
+		r = CMP(fam[a->names[i]], fam[b->names[i]]);
 	return r;
 }
 
-/* The group key (kind, class, names of A, names of B); 0 when equal. */
-static int cmp_key(const struct keyed *a, const struct keyed *b)
+/* Does pair b have the group key of pair a (kind, class, names of A, names of B)? */
+static int same_key(uint32_t *const fam[2], const struct cmp_pair *a, const struct cmp_pair *b)
 {
-	int r = CMP(a->p->kind, b->p->kind);
-
-	if (!r)
-		r = CMP(a->p->cls, b->p->cls);
-	if (!r)
-		r = cmp_names(a->c, SIDE_A, &a->p->side[0], &b->p->side[0]);
-	if (!r)
-		r = cmp_names(a->c, SIDE_B, &a->p->side[1], &b->p->side[1]);
-	return r;
+	return a->kind == b->kind && a->cls == b->cls &&
+	       cmp_names(fam[SIDE_A], &a->side[0], &b->side[0]) == 0 &&
+	       cmp_names(fam[SIDE_B], &a->side[1], &b->side[1]) == 0;
 }
 
-static int cmp_keyed(const void *pa, const void *pb)
+static uint64_t hash_key(uint32_t *const fam[2], const struct cmp_pair *p)
 {
-	const struct keyed *a = pa, *b = pb;
-	int r = cmp_key(a, b);
+	uint64_t h = 0x9e3779b97f4a7c15u ^ ((uint64_t)p->kind << 8 | p->cls);
 
-	return r ? r : CMP(a->index, b->index);
+	for (int s = 0; s < 2; s++) {
+		h = (h ^ p->side[s].n_names) * 0x100000001b3u;
+		for (uint32_t i = 0; i < p->side[s].n_names; i++)
+			h = (h ^ fam[s][p->side[s].names[i]]) * 0x100000001b3u;
+	}
+	return h ^ (h >> 29);
 }
 
 static int same_names(const struct cmp_part *a, const struct cmp_part *b)
@@ -99,54 +128,83 @@ static int cmp_layer(const void *pa, const void *pb)
 	return CMP(a, b);
 }
 
-static void fill(struct pair_group *g, const struct keyed *k, size_t n)
+/* The group of every pair (group_of[i]), found with a hash table of the groups' first pairs:
+ * linear in the number of pairs. Returns the number of groups; their first pairs in first[]. */
+static size_t assign(const struct comparison *c, uint32_t *const fam[2], uint32_t *group_of,
+		     uint32_t *first)
 {
-	memset(g, 0, sizeof *g);
-	g->first = k[0].index;
-	g->pairs = xcalloc(n, sizeof *g->pairs);
-	g->layers = xcalloc(n, sizeof *g->layers);
-	for (size_t i = 0; i < n; i++) {
-		const struct cmp_pair *p = k[i].p;
+	size_t size = 16, n = 0;
+	uint32_t *slot;
 
-		g->pairs[g->n_pairs++] = k[i].index;
-		g->layers[i] = p->layer;
-		for (int s = 0; s < 2; s++) {
-			g->count[s] += p->side[s].count;
-			g->ns[s] += p->side[s].total_ns;
-			g->similar[s] |= !same_names(&p->side[s], &k[0].p->side[s]);
+	while (size < 2 * c->n_pairs)
+		size *= 2;
+	slot = xcalloc(size, sizeof *slot); /* group index + 1, 0: empty */
+	for (size_t i = 0; i < c->n_pairs; i++) {
+		const struct cmp_pair *p = &c->pairs[i];
+		size_t h = (size_t)hash_key(fam, p) & (size - 1);
+
+		while (slot[h] && !same_key(fam, &c->pairs[first[slot[h] - 1]], p))
+			h = (h + 1) & (size - 1);
+		if (!slot[h]) {
+			first[n] = (uint32_t)i;
+			slot[h] = (uint32_t)++n;
 		}
+		group_of[i] = slot[h] - 1;
 	}
-	qsort(g->layers, n, sizeof *g->layers, cmp_layer);
-	for (size_t i = 0; i < n; i++)
-		if (!g->n_layers || g->layers[g->n_layers - 1] != g->layers[i])
-			g->layers[g->n_layers++] = g->layers[i];
-	g->delta_ns = g->ns[1] - g->ns[0];
-	g->ratio = cmp_ratio(g->ns[0], g->ns[1]);
+	free(slot);
+	return n;
 }
 
 size_t pair_groups_build(const struct comparison *c, struct pair_group **out)
 {
-	struct keyed *k;
 	struct pair_group *g;
-	size_t n = 0;
+	uint32_t *fam[2], *group_of, *first;
+	size_t n;
 
 	*out = NULL;
 	if (c->n_pairs == 0)
 		return 0;
-	k = xcalloc(c->n_pairs, sizeof *k);
+	fam[0] = families(c, SIDE_A);
+	fam[1] = families(c, SIDE_B);
+	group_of = xcalloc(c->n_pairs, sizeof *group_of);
+	first = xcalloc(c->n_pairs, sizeof *first);
+	n = assign(c, fam, group_of, first);
+	g = xcalloc(n, sizeof *g);
 	for (size_t i = 0; i < c->n_pairs; i++)
-		k[i] = (struct keyed){ c, &c->pairs[i], (uint32_t)i };
-	qsort(k, c->n_pairs, sizeof *k, cmp_keyed);
-	g = xcalloc(c->n_pairs, sizeof *g);
-	for (size_t i = 0; i < c->n_pairs;) {
-		size_t e = i + 1;
-
-		while (e < c->n_pairs && cmp_key(&k[i], &k[e]) == 0)
-			e++;
-		fill(&g[n++], &k[i], e - i);
-		i = e;
+		g[group_of[i]].n_pairs++;
+	for (size_t j = 0; j < n; j++) {
+		g[j].first = first[j];
+		g[j].pairs = xcalloc(g[j].n_pairs, sizeof *g[j].pairs);
+		g[j].layers = xcalloc(g[j].n_pairs, sizeof *g[j].layers);
+		g[j].n_pairs = 0;
 	}
-	free(k);
+	for (size_t i = 0; i < c->n_pairs; i++) { /* ascending pair order within each group */
+		struct pair_group *gr = &g[group_of[i]];
+		const struct cmp_pair *p = &c->pairs[i], *p0 = &c->pairs[gr->first];
+
+		gr->layers[gr->n_pairs] = p->layer;
+		gr->pairs[gr->n_pairs++] = (uint32_t)i;
+		for (int s = 0; s < 2; s++) {
+			gr->count[s] += p->side[s].count;
+			gr->ns[s] += p->side[s].total_ns;
+			gr->similar[s] |= !same_names(&p->side[s], &p0->side[s]);
+		}
+	}
+	for (size_t j = 0; j < n; j++) {
+		struct pair_group *gr = &g[j];
+		uint32_t m = gr->n_pairs;
+
+		qsort(gr->layers, m, sizeof *gr->layers, cmp_layer);
+		for (uint32_t i = 0; i < m; i++)
+			if (!gr->n_layers || gr->layers[gr->n_layers - 1] != gr->layers[i])
+				gr->layers[gr->n_layers++] = gr->layers[i];
+		gr->delta_ns = gr->ns[1] - gr->ns[0];
+		gr->ratio = cmp_ratio(gr->ns[0], gr->ns[1]);
+	}
+	free(group_of);
+	free(first);
+	free(fam[0]);
+	free(fam[1]);
 	qsort(g, n, sizeof *g, cmp_group);
 	*out = g;
 	return n;

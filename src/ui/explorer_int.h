@@ -67,13 +67,16 @@ struct ui_view {
 	struct table t;
 	int built;
 	uint32_t n_rows;
-	uint32_t *ref;	     /* row -> model index (class, layer, pair, fusion) */
-	uint32_t *sub;	     /* row -> line within its group */
-	uint32_t *lead;	     /* row -> first row of its group */
-	char **strs;	     /* per row, view-defined (owned) */
-	uint8_t *flags;	     /* per row, view-defined */
-	int32_t scope_layer; /* Pairs: one layer, or SCOPE_ALL */
-	int scope_class;     /* Pairs: one class, or -1 */
+	uint32_t *ref;		   /* row -> model index (class, layer, pair, fusion) */
+	uint32_t *sub;		   /* row -> line within its group */
+	uint32_t *lead;		   /* row -> first row of its group */
+	char **strs;		   /* per row, view-defined (owned) */
+	uint8_t *flags;		   /* per row, view-defined */
+	int32_t scope_layer;	   /* Pairs: one layer, or SCOPE_ALL */
+	int scope_class;	   /* Pairs: one class, or -1 */
+	struct pair_group *groups; /* Overview: the pairs summed over the layers (owned; built
+				      when its evidence first needs them) */
+	size_t n_groups;
 };
 
 extern const struct ui_view_ops ui_view_overview, ui_view_layers, ui_view_pairs, ui_view_fusions;

@@ -5,25 +5,20 @@
 #include <string.h>
 
 #include "explorer_int.h"
+#include "fusediff/pair_groups.h"
 #include "fusediff/text.h"
 
-/* The indices of the pairs in [first, first+n) (or all pairs of class cls when first is
- * UINT32_MAX) with the largest |delta|, at most max of them, largest first. */
-static uint32_t top_pairs(const struct comparison *c, uint32_t first, uint32_t n, int cls,
-			  uint32_t *out, uint32_t max)
+/* The indices of the pairs in [first, first+n) with the largest |delta|, at most max of them,
+ * largest first. */
+static uint32_t top_pairs(const struct comparison *c, uint32_t first, uint32_t n, uint32_t *out,
+			  uint32_t max)
 {
 	uint32_t k = 0;
 
-	if (first == UINT32_MAX) {
-		first = 0;
-		n = (uint32_t)c->n_pairs;
-	}
 	for (uint32_t i = first; i < first + n; i++) {
 		const struct cmp_pair *p = &c->pairs[i];
 		uint32_t j;
 
-		if (cls >= 0 && p->cls != cls)
-			continue;
 		if (isnan(p->delta_ns))
 			continue;
 		/* insertion into the sorted top list; ties keep the earlier pair */
@@ -112,8 +107,31 @@ static void ov_release(struct ui_view *v)
 {
 	free(v->ref);
 	free(v->flags);
+	pair_groups_free(v->groups, v->n_groups);
 	v->ref = NULL;
 	v->flags = NULL;
+	v->groups = NULL;
+	v->n_groups = 0;
+}
+
+/* One pair group: its delta, where it occurs, how often, its kernels. */
+static void group_line(struct ui *u, struct ui_text *out, const struct pair_group *g)
+{
+	const struct cmp_pair *p = &u->c->pairs[g->first];
+	char layers[64], d[32];
+	const char *a = p->side[0].n_names ? ui_name(u, 0, p->side[0].names[0]) : "-";
+	const char *b = p->side[1].n_names ? ui_name(u, 1, p->side[1].names[0]) : "-";
+	char *ea = text_escape_dup(a, strlen(a)), *eb = text_escape_dup(b, strlen(b));
+
+	layer_ranges_format(layers, sizeof layers, g->layers, g->n_layers);
+	fmt_delta(d, sizeof d, g->delta_ns);
+	ui_text_add(out, delta_role(g->delta_ns), 1,
+		    "  %8s us  layers %-10s x%-3u %-7s A %s%s  B %s%s", d, layers, g->n_pairs,
+		    pair_kind_name((enum pair_kind)p->kind), ea,
+		    p->side[0].n_names > 1 || g->similar[0] ? " +" : "", eb,
+		    p->side[1].n_names > 1 || g->similar[1] ? " +" : "");
+	free(ea);
+	free(eb);
 }
 
 static double ov_max(const struct comparison *c)
@@ -194,7 +212,7 @@ static void ov_evidence(struct ui_view *v, uint32_t row, struct ui_text *out, in
 	struct ui *u = v->u;
 	const struct comparison *c = u->c;
 	int k = (int)v->ref[row];
-	uint32_t top[12], n;
+	size_t n;
 	char a[32], b[32], d[32], r[32];
 
 	(void)width;
@@ -204,12 +222,20 @@ static void ov_evidence(struct ui_view *v, uint32_t row, struct ui_text *out, in
 	fmt_ratio(r, sizeof r, cmp_ratio(c->class_ns[0][k], c->class_ns[1][k]));
 	ui_text_add(out, ROLE_HEADER, 1, "%s: A %s us/pass, B %s us/pass, delta %s us, B/A %s",
 		    class_name((enum op_class)k), a, b, d, r);
-	n = top_pairs(c, UINT32_MAX, 0, k, top, 12);
+	if (!v->groups && c->n_pairs) /* once per comparison, when first shown */
+		v->n_groups = pair_groups_build(c, &v->groups);
+	n = 0;
+	for (size_t i = 0; i < v->n_groups; i++)
+		n += c->pairs[v->groups[i].first].cls == k;
 	ui_text_add(out, ROLE_DIM, 1, "%s",
-		    n ? "Largest differences (Enter: every kernel pair of this class):"
+		    n ? "Largest differences, kernel pairs summed over the layers (Enter: every "
+			"kernel pair of this class):"
 		      : "No kernel pair of this class in the phase shown.");
-	for (uint32_t i = 0; i < n; i++)
-		pair_line(u, out, top[i]);
+	for (size_t i = 0, shown = 0; i < v->n_groups && shown < 12; i++)
+		if (c->pairs[v->groups[i].first].cls == k) {
+			group_line(u, out, &v->groups[i]);
+			shown++;
+		}
 }
 
 static int ov_enter(struct ui_view *v, uint32_t row)
@@ -374,7 +400,7 @@ static void ly_evidence(struct ui_view *v, uint32_t row, struct ui_text *out, in
 				     fu->evidence ? fu->evidence : "", width, 6);
 		}
 	}
-	n = top_pairs(c, l->pair_first, l->pair_n, -1, top, 8);
+	n = top_pairs(c, l->pair_first, l->pair_n, top, 8);
 	if (n)
 		ui_text_add(out, ROLE_DIM, 1,
 			    "Largest differences (Enter: the kernel pairs of this layer):");
