@@ -104,7 +104,7 @@ static uint64_t hash_key(uint32_t *const fam[2], const struct cmp_pair *p)
 static int same_names(const struct cmp_part *a, const struct cmp_part *b)
 {
 	return a->n_names == b->n_names &&
-	       memcmp(a->names, b->names, a->n_names * sizeof *a->names) == 0;
+	       (a->n_names == 0 || memcmp(a->names, b->names, a->n_names * sizeof *a->names) == 0);
 }
 
 static int cmp_group(const void *pa, const void *pb)
