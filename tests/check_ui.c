@@ -14,6 +14,7 @@
 #include "fusediff/ui_explorer.h"
 #include "fusediff/ui_screen.h"
 #include "fusediff/ui_theme.h"
+#include "src/ui/ui_int.h"
 
 /* One small trace serves both sides: a GEMM, an attention kernel (mangled), an eager
  * pow + mean pair, the fused Triton kernel that replaces them, and a kernel whose name is a
@@ -703,6 +704,26 @@ START_TEST(test_export)
 }
 END_TEST
 
+/* ui_clip: a fixed-width column of a text line, whatever the name's length or characters. */
+START_TEST(test_clip)
+{
+	char buf[64];
+
+	ui_clip(scr, "ab", 5, buf, sizeof buf); /* short: padded */
+	ck_assert_str_eq(buf, "ab   ");
+	ui_clip(scr, "abcde", 5, buf, sizeof buf); /* exactly the width: whole */
+	ck_assert_str_eq(buf, "abcde");
+	ui_clip(scr, "abcdefgh", 5, buf, sizeof buf); /* long: four characters and the ellipsis */
+	ck_assert_int_eq(strncmp(buf, "abcd", 4), 0);
+	ck_assert_int_eq(ui_text_width(scr, buf, 1), 5);
+	ck_assert_ptr_null(strchr(buf + 4, 'e'));
+	ui_clip(scr, "", 3, buf, sizeof buf);
+	ck_assert_str_eq(buf, "   ");
+	ui_clip(scr, "abcdefgh", 5, buf, 3); /* a small buffer: cut, terminated */
+	ck_assert_uint_le(strlen(buf), 2);
+}
+END_TEST
+
 static Suite *ui_suite(void)
 {
 	Suite *s = suite_create("ui");
@@ -725,6 +746,7 @@ static Suite *ui_suite(void)
 	tcase_add_test(tc, test_help_lists_every_action);
 	tcase_add_test(tc, test_mouse);
 	tcase_add_test(tc, test_export);
+	tcase_add_test(tc, test_clip);
 	suite_add_tcase(s, tc);
 	return s;
 }
