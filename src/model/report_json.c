@@ -111,6 +111,38 @@ static void j_names(FILE *out, const struct trace *t, const uint32_t *names, uin
 	fputc(']', out);
 }
 
+/* A list of layer indices and a list of pair indices: "[0,1,\"epilogue\"]", "[3,17]". */
+static void j_layers(FILE *out, const int32_t *layers, uint32_t n)
+{
+	fputc('[', out);
+	for (uint32_t k = 0; k < n; k++) {
+		if (k)
+			fputc(',', out);
+		j_layer(out, layers[k]);
+	}
+	fputc(']', out);
+}
+
+static void j_indices(FILE *out, const uint32_t *idx, uint32_t n)
+{
+	fputc('[', out);
+	for (uint32_t k = 0; k < n; k++)
+		fprintf(out, "%s%u", k ? "," : "", idx[k]);
+	fputc(']', out);
+}
+
+/* What a pair is: "kind", "class", "atoms", "a_kernels", "b_kernels" (with a leading comma). */
+static void j_pair_what(FILE *out, const struct comparison *c, const struct cmp_pair *p)
+{
+	fprintf(out, ",\"kind\":\"%s\",\"class\":\"%s\",\"atoms\":",
+		pair_kind_name((enum pair_kind)p->kind), class_name((enum op_class)p->cls));
+	j_atoms(out, p->atoms);
+	fputs(",\"a_kernels\":", out);
+	j_names(out, c->side[0].t, p->side[0].names, p->side[0].n_names);
+	fputs(",\"b_kernels\":", out);
+	j_names(out, c->side[1].t, p->side[1].names, p->side[1].n_names);
+}
+
 /* The pairs summed over the layers (pair_groups.h), largest |delta| first; then the end of
  * the document. */
 static void j_pair_groups(FILE *out, const struct comparison *c)
@@ -121,22 +153,11 @@ static void j_pair_groups(FILE *out, const struct comparison *c)
 	for (size_t i = 0; i < n; i++) {
 		const struct cmp_pair *p = &c->pairs[g[i].first];
 
-		fputs(i ? ",\n    {\"layers\":[" : "\n    {\"layers\":[", out);
-		for (uint32_t k = 0; k < g[i].n_layers; k++) {
-			if (k)
-				fputc(',', out);
-			j_layer(out, g[i].layers[k]);
-		}
-		fputs("],\"pairs\":[", out);
-		for (uint32_t k = 0; k < g[i].n_pairs; k++)
-			fprintf(out, "%s%u", k ? "," : "", g[i].pairs[k]);
-		fprintf(out, "],\"kind\":\"%s\",\"class\":\"%s\",\"atoms\":",
-			pair_kind_name((enum pair_kind)p->kind), class_name((enum op_class)p->cls));
-		j_atoms(out, p->atoms);
-		fputs(",\"a_kernels\":", out);
-		j_names(out, c->side[0].t, p->side[0].names, p->side[0].n_names);
-		fputs(",\"b_kernels\":", out);
-		j_names(out, c->side[1].t, p->side[1].names, p->side[1].n_names);
+		fputs(i ? ",\n    {\"layers\":" : "\n    {\"layers\":", out);
+		j_layers(out, g[i].layers, g[i].n_layers);
+		fputs(",\"pairs\":", out);
+		j_indices(out, g[i].pairs, g[i].n_pairs);
+		j_pair_what(out, c, p);
 		fprintf(out, ",\"a_similar\":%s,\"b_similar\":%s,\"a_count\":",
 			g[i].similar[0] ? "true" : "false", g[i].similar[1] ? "true" : "false");
 		j_num(out, g[i].count[0], 3);
@@ -253,14 +274,8 @@ int report_write_json(FILE *out, const struct comparison *c)
 
 		fputs(i ? ",\n    {\"layer\":" : "\n    {\"layer\":", out);
 		j_layer(out, p->layer);
-		fprintf(out,
-			",\"position\":%u,\"kind\":\"%s\",\"class\":\"%s\",\"atoms\":", p->position,
-			pair_kind_name((enum pair_kind)p->kind), class_name((enum op_class)p->cls));
-		j_atoms(out, p->atoms);
-		fputs(",\"a_kernels\":", out);
-		j_names(out, c->side[0].t, p->side[0].names, p->side[0].n_names);
-		fputs(",\"b_kernels\":", out);
-		j_names(out, c->side[1].t, p->side[1].names, p->side[1].n_names);
+		fprintf(out, ",\"position\":%u", p->position);
+		j_pair_what(out, c, p);
 		fputs(",\"a_count\":", out);
 		j_num(out, p->side[0].count, 3);
 		fputs(",\"b_count\":", out);
@@ -295,16 +310,11 @@ int report_write_json(FILE *out, const struct comparison *c)
 		j_names(out, c->side[!f->fused_side].t, f->unfused_names, f->n_unfused);
 		fputs(",\"atoms\":", out);
 		j_atoms(out, f->atoms);
-		fprintf(out, ",\"occurrences\":%u,\"layers\":[", f->occurrences);
-		for (uint32_t k = 0; k < f->n_layers; k++) {
-			if (k)
-				fputc(',', out);
-			j_layer(out, f->layers[k]);
-		}
-		fputs("],\"pairs\":[", out);
-		for (uint32_t k = 0; k < f->n_pairs; k++)
-			fprintf(out, "%s%u", k ? "," : "", f->pairs[k]);
-		fputs("],\"a_us\":", out);
+		fprintf(out, ",\"occurrences\":%u,\"layers\":", f->occurrences);
+		j_layers(out, f->layers, f->n_layers);
+		fputs(",\"pairs\":", out);
+		j_indices(out, f->pairs, f->n_pairs);
+		fputs(",\"a_us\":", out);
 		j_us(out, f->ns[0]);
 		fputs(",\"b_us\":", out);
 		j_us(out, f->ns[1]);
