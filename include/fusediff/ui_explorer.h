@@ -13,7 +13,7 @@
 
 struct ui;
 
-enum ui_view_id { VIEW_OVERVIEW, VIEW_LAYERS, VIEW_PAIRS, VIEW_FUSIONS, VIEW_COUNT };
+enum ui_view_id { VIEW_OVERVIEW, VIEW_LAYERS, VIEW_PAIRS, VIEW_FUSIONS, VIEW_SUMMED, VIEW_COUNT };
 
 /* An explorer of comparison c (borrowed, and changed by the phase key) drawn on screen s
  * (borrowed). Starts on the Layers view. Owned by caller: free with ui_free(). */

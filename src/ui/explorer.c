@@ -12,10 +12,9 @@
 #include "fusediff/ui_actions.h"
 
 static const struct ui_view_ops *const view_ops[VIEW_COUNT] = {
-	[VIEW_OVERVIEW] = &ui_view_overview,
-	[VIEW_LAYERS] = &ui_view_layers,
-	[VIEW_PAIRS] = &ui_view_pairs,
-	[VIEW_FUSIONS] = &ui_view_fusions,
+	[VIEW_OVERVIEW] = &ui_view_overview, [VIEW_LAYERS] = &ui_view_layers,
+	[VIEW_PAIRS] = &ui_view_pairs,	     [VIEW_FUSIONS] = &ui_view_fusions,
+	[VIEW_SUMMED] = &ui_view_summed,
 };
 
 static void view_open(struct ui_view *v)
@@ -632,6 +631,7 @@ static int act(struct ui *u, enum ui_action a)
 	case ACT_VIEW_LAYERS: switch_view(u, VIEW_LAYERS); break;
 	case ACT_VIEW_PAIRS: switch_view(u, VIEW_PAIRS); break;
 	case ACT_VIEW_FUSIONS: switch_view(u, VIEW_FUSIONS); break;
+	case ACT_VIEW_SUMMED: switch_view(u, VIEW_SUMMED); break;
 	case ACT_PHASE: next_phase(u); break;
 	case ACT_EVIDENCE:
 		u->evidence_size = (u->evidence_size + 1) % EVIDENCE_SIZES;

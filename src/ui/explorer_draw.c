@@ -286,7 +286,7 @@ static void draw_status(struct ui *u)
 		return;
 	}
 	ui_put(u->s, l->status_y, 0, w,
-	       "?:help  Tab/1-4:views  Enter:drill down  Esc:back  s:sort  /:search  f:filter  "
+	       "?:help  Tab/1-5:views  Enter:drill down  Esc:back  s:sort  /:search  f:filter  "
 	       "F:fusions"
 	       "  p:phase  e:export  q:quit",
 	       ROLE_STATUS, PUT_RAW, 0);

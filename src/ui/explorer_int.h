@@ -79,7 +79,12 @@ struct ui_view {
 	size_t n_groups;
 };
 
-extern const struct ui_view_ops ui_view_overview, ui_view_layers, ui_view_pairs, ui_view_fusions;
+extern const struct ui_view_ops ui_view_overview, ui_view_layers, ui_view_pairs, ui_view_fusions,
+	ui_view_summed;
+
+/* A pair's kind as shown ("match", "A fuses", "B only", ...) and its colour role. */
+const char *ui_pair_kind_text(const struct comparison *c, const struct cmp_pair *p);
+int ui_pair_kind_role(const struct cmp_pair *p);
 
 /* Where we came from, for back. */
 struct ui_nav {

@@ -50,7 +50,7 @@ static int pair_fused_side(const struct comparison *c, const struct cmp_pair *p)
 	return p->side[0].n_names <= p->side[1].n_names ? SIDE_A : SIDE_B;
 }
 
-static const char *kind_text(const struct comparison *c, const struct cmp_pair *p)
+const char *ui_pair_kind_text(const struct comparison *c, const struct cmp_pair *p)
 {
 	switch (p->kind) {
 	case PAIR_MATCH: return "match";
@@ -61,7 +61,7 @@ static const char *kind_text(const struct comparison *c, const struct cmp_pair *
 	}
 }
 
-static int kind_role(const struct cmp_pair *p)
+int ui_pair_kind_role(const struct cmp_pair *p)
 {
 	if (p->kind == PAIR_FUSED || p->fusion >= 0)
 		return ROLE_FUSED;
@@ -168,8 +168,8 @@ static void pr_cell(void *ctx, uint32_t row, int col, struct table_cell *out)
 	case PR_LAYER: fmt_layer(out->buf, out->cap, p->layer); break;
 	case PR_POS: snprintf(out->buf, out->cap, "%u", p->position); break;
 	case PR_KIND:
-		out->text = kind_text(c, p);
-		out->role = kind_role(p);
+		out->text = ui_pair_kind_text(c, p);
+		out->role = ui_pair_kind_role(p);
 		break;
 	case PR_CLASS: out->text = class_name((enum op_class)p->cls); break;
 	case PR_A_N:
@@ -209,7 +209,7 @@ static void pr_key(void *ctx, uint32_t row, int col, struct table_key *out)
 	switch (col) {
 	case PR_LAYER: out->num = layer_order(p->layer) * 1e6 + p->position; break;
 	case PR_POS: out->num = p->position; break;
-	case PR_KIND: out->str = kind_text(u->c, p); break;
+	case PR_KIND: out->str = ui_pair_kind_text(u->c, p); break;
 	case PR_CLASS: out->str = class_name((enum op_class)p->cls); break;
 	case PR_A_NAME:
 	case PR_B_NAME: {

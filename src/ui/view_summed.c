@@ -1,0 +1,229 @@
+/* view_summed.c — the Summed view: the kernel pairs summed over the layers (pair_groups.h),
+ * one row per kind, class and pair of kernel names, wherever it occurs; sorted by |delta|, the
+ * first rows say which kernels explain the difference. The evidence lists every place. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "explorer_int.h"
+#include "fusediff/pair_groups.h"
+#include "fusediff/text.h"
+
+enum {
+	SU_LAYERS,
+	SU_PLACES,
+	SU_KIND,
+	SU_CLASS,
+	SU_A_NAME,
+	SU_A_N,
+	SU_A_US,
+	SU_B_US,
+	SU_B_N,
+	SU_B_NAME,
+	SU_DELTA,
+	SU_RATIO,
+	SU_COLS
+};
+
+static const struct table_column su_cols[SU_COLS] = {
+	[SU_LAYERS] = { "Layers", 10, 0, 1, TABLE_LEFT, TABLE_COL_TEXT },
+	[SU_PLACES] = { "Places", 6, 0, 4, TABLE_RIGHT, 0 },
+	[SU_KIND] = { "Kind", 7, 0, 0, TABLE_LEFT, TABLE_COL_TEXT },
+	[SU_CLASS] = { "Class", 11, 0, 3, TABLE_LEFT, TABLE_COL_TEXT | TABLE_COL_SEARCH },
+	[SU_A_NAME] = { "A kernel", 24, 1, 0, TABLE_LEFT,
+			TABLE_COL_TEXT | TABLE_COL_SCROLL | TABLE_COL_SEARCH },
+	[SU_A_N] = { "A n", 4, 0, 6, TABLE_RIGHT, 0 },
+	[SU_A_US] = { "A us", 8, 0, 0, TABLE_RIGHT, 0 },
+	[SU_B_US] = { "B us", 8, 0, 0, TABLE_RIGHT, 0 },
+	[SU_B_N] = { "B n", 4, 0, 6, TABLE_RIGHT, 0 },
+	[SU_B_NAME] = { "B kernel", 24, 1, 0, TABLE_LEFT,
+			TABLE_COL_TEXT | TABLE_COL_SCROLL | TABLE_COL_SEARCH },
+	[SU_DELTA] = { "Delta", 8, 0, 0, TABLE_RIGHT, 0 },
+	[SU_RATIO] = { "B/A", 5, 0, 2, TABLE_RIGHT, 0 },
+};
+
+/* strs[2*r]: the layers, [2*r+1]: the names shown for A and B ("name +" for a run or for
+ * Inductor-numbered copies) are computed per cell. */
+static void su_build(struct ui_view *v)
+{
+	v->n_groups = pair_groups_build(v->u->c, &v->groups);
+	v->n_rows = (uint32_t)v->n_groups;
+	v->strs = xcalloc((size_t)v->n_rows + 1, sizeof *v->strs);
+	for (uint32_t r = 0; r < v->n_rows; r++) {
+		char layers[256];
+
+		layer_ranges_format(layers, sizeof layers, v->groups[r].layers,
+				    v->groups[r].n_layers);
+		v->strs[r] = xstrdup(layers);
+	}
+}
+
+static void su_release(struct ui_view *v)
+{
+	for (uint32_t r = 0; v->strs && r < v->n_rows; r++)
+		free(v->strs[r]);
+	free(v->strs);
+	pair_groups_free(v->groups, v->n_groups);
+	v->strs = NULL;
+	v->groups = NULL;
+	v->n_groups = 0;
+	v->n_rows = 0;
+}
+
+/* The first kernel name of one side of the group, or NULL for a gap. */
+static const char *group_name(struct ui_view *v, uint32_t row, int side)
+{
+	const struct cmp_part *part = &v->u->c->pairs[v->groups[row].first].side[side];
+
+	return part->n_names ? ui_name(v->u, side, part->names[0]) : NULL;
+}
+
+static void name_cell(struct ui_view *v, uint32_t row, int side, struct table_cell *out)
+{
+	const struct pair_group *g = &v->groups[row];
+	const struct cmp_pair *p = &v->u->c->pairs[g->first];
+	const char *name = group_name(v, row, side);
+
+	if (!name) {
+		out->text = v->u->s->g->gap;
+		out->role = ROLE_DIM;
+		return;
+	}
+	/* "+": more kernels in the run, or copies numbered per layer by Inductor */
+	if (p->side[side].n_names > 1 || g->similar[side]) {
+		snprintf(out->buf, out->cap, "%s +", name);
+		out->text = out->buf;
+	} else {
+		out->text = name;
+	}
+	out->role = ui_pair_kind_role(p) == ROLE_DIM ? 0 : ui_pair_kind_role(p);
+}
+
+static void su_cell(void *ctx, uint32_t row, int col, struct table_cell *out)
+{
+	struct ui_view *v = ctx;
+	const struct comparison *c = v->u->c;
+	const struct pair_group *g = &v->groups[row];
+	const struct cmp_pair *p = &c->pairs[g->first];
+
+	switch (col) {
+	case SU_LAYERS: out->text = v->strs[row]; break;
+	case SU_PLACES: snprintf(out->buf, out->cap, "%u", g->n_pairs); break;
+	case SU_KIND:
+		out->text = ui_pair_kind_text(c, p);
+		out->role = ui_pair_kind_role(p);
+		break;
+	case SU_CLASS: out->text = class_name((enum op_class)p->cls); break;
+	case SU_A_NAME:
+	case SU_B_NAME: name_cell(v, row, col == SU_B_NAME, out); break;
+	case SU_A_N:
+	case SU_B_N: fmt_count(out->buf, out->cap, g->count[col == SU_B_N]); break;
+	case SU_A_US:
+	case SU_B_US: fmt_us(out->buf, out->cap, g->ns[col == SU_B_US]); break;
+	case SU_DELTA:
+		fmt_delta(out->buf, out->cap, g->delta_ns);
+		out->role = delta_role(g->delta_ns);
+		break;
+	case SU_RATIO: fmt_ratio(out->buf, out->cap, g->ratio); break;
+	}
+}
+
+static void su_key(void *ctx, uint32_t row, int col, struct table_key *out)
+{
+	struct ui_view *v = ctx;
+	const struct comparison *c = v->u->c;
+	const struct pair_group *g = &v->groups[row];
+	const struct cmp_pair *p = &c->pairs[g->first];
+
+	switch (col) {
+	case SU_LAYERS: out->num = layer_order(g->layers[0]) * 1e6 + g->n_layers; break;
+	case SU_PLACES: out->num = g->n_pairs; break;
+	case SU_KIND: out->str = ui_pair_kind_text(c, p); break;
+	case SU_CLASS: out->str = class_name((enum op_class)p->cls); break;
+	case SU_A_NAME:
+	case SU_B_NAME: out->str = group_name(v, row, col == SU_B_NAME); break;
+	case SU_A_N: out->num = g->count[0]; break;
+	case SU_B_N: out->num = g->count[1]; break;
+	case SU_A_US: out->num = g->ns[0]; break;
+	case SU_B_US: out->num = g->ns[1]; break;
+	case SU_DELTA: out->num = fabs(g->delta_ns); break;
+	case SU_RATIO: out->num = g->ratio; break;
+	}
+}
+
+static int su_quick(void *ctx, uint32_t row, unsigned mask)
+{
+	struct ui_view *v = ctx;
+	const struct cmp_pair *p = &v->u->c->pairs[v->groups[row].first];
+
+	if ((mask & QUICK_FUSIONS) && !(p->kind == PAIR_FUSED || p->fusion >= 0))
+		return 0;
+	if ((mask & QUICK_MISMATCHES) && p->kind == PAIR_MATCH)
+		return 0;
+	return 1;
+}
+
+/* The group: its figures, both sides' names in full, then every place with its figures. */
+static void su_evidence(struct ui_view *v, uint32_t row, struct ui_text *out, int width)
+{
+	struct ui *u = v->u;
+	const struct comparison *c = u->c;
+	const struct pair_group *g = &v->groups[row];
+	const struct cmp_pair *p = &c->pairs[g->first];
+	char a[32], b[32], d[32], r[32], atoms[256];
+
+	fmt_us(a, sizeof a, g->ns[0]);
+	fmt_us(b, sizeof b, g->ns[1]);
+	fmt_delta(d, sizeof d, g->delta_ns);
+	fmt_ratio(r, sizeof r, g->ratio);
+	atoms_format(p->atoms, "+", atoms, sizeof atoms);
+	ui_text_add(out, ROLE_HEADER, 1,
+		    "%s %s (%s) in %u place%s, layers %s: A %s us/pass, B %s us/pass, delta %s us, "
+		    "B/A %s",
+		    ui_pair_kind_text(c, p), class_name((enum op_class)p->cls), atoms, g->n_pairs,
+		    g->n_pairs == 1 ? "" : "s", v->strs[row], a, b, d, r);
+	for (int s = 0; s < 2; s++) {
+		const struct cmp_part *part = &p->side[s];
+		char head[16];
+
+		if (part->n_names == 0) {
+			ui_text_add(out, ROLE_UNMATCHED, 1,
+				    "%c: no kernel (a gap in the alignment)", s ? 'B' : 'A');
+			continue;
+		}
+		for (uint32_t i = 0; i < part->n_names; i++) {
+			snprintf(head, sizeof head, "%c%s ", i ? ' ' : (s ? 'B' : 'A'),
+				 i ? " " : ":");
+			ui_text_wrap(u->s, out, ROLE_NORMAL, head, ui_name(u, s, part->names[i]),
+				     width, 3);
+		}
+		if (g->similar[s])
+			ui_text_add(out, ROLE_DIM, 1,
+				    "   (or the copies Inductor numbers per layer: names differ by "
+				    "their last number)");
+	}
+	ui_text_add(out, ROLE_DIM, 1, "Places (layer, position: A us, B us, delta us per pass):");
+	for (uint32_t i = 0; i < g->n_pairs; i++) {
+		const struct cmp_pair *q = &c->pairs[g->pairs[i]];
+		char layer[32];
+
+		fmt_layer(layer, sizeof layer, q->layer);
+		fmt_us(a, sizeof a, q->side[0].total_ns);
+		fmt_us(b, sizeof b, q->side[1].total_ns);
+		fmt_delta(d, sizeof d, q->delta_ns);
+		ui_text_add(out, delta_role(q->delta_ns), 1, "  %-8s #%-3u %10s %10s %10s", layer,
+			    q->position, a, b, d);
+	}
+}
+
+static int su_enter(struct ui_view *v, uint32_t row)
+{
+	(void)v;
+	(void)row;
+	return 0;
+}
+
+const struct ui_view_ops ui_view_summed = {
+	"Summed", su_cols, SU_COLS, SU_DELTA, 0,	   su_build, su_release,
+	su_cell,  su_key,  NULL,    su_quick, su_evidence, su_enter, NULL,
+};
