@@ -9,6 +9,7 @@
 
 #include "explorer_int.h"
 #include "fusediff/outfile.h"
+#include "fusediff/pair_groups.h"
 #include "fusediff/ui_actions.h"
 
 static const struct ui_view_ops *const view_ops[VIEW_COUNT] = {
@@ -35,6 +36,24 @@ static void view_close(struct ui_view *v)
 	table_clear(&v->t);
 	v->ops->release(v);
 	v->built = 0;
+}
+
+const struct pair_group *ui_groups(struct ui *u, size_t *n)
+{
+	if (!u->groups_built) {
+		u->n_groups = pair_groups_build(u->c, &u->groups);
+		u->groups_built = 1;
+	}
+	*n = u->n_groups;
+	return u->groups;
+}
+
+static void drop_groups(struct ui *u)
+{
+	pair_groups_free(u->groups, u->n_groups);
+	u->groups = NULL;
+	u->n_groups = 0;
+	u->groups_built = 0;
 }
 
 void ui_view_rebuild(struct ui_view *v)
@@ -118,6 +137,7 @@ void ui_free(struct ui *u)
 	for (int i = 0; i < VIEW_COUNT; i++)
 		view_close(&u->views[i]);
 	ui_text_clear(&u->ev);
+	drop_groups(u);
 	free(u->name_info[0]);
 	free(u->name_info[1]);
 	free(u->export_path);
@@ -225,6 +245,7 @@ static void next_phase(struct ui *u)
 		ui_set_message(u, ROLE_ERROR, "%s", err.msg);
 		return;
 	}
+	drop_groups(u);
 	for (int v = 0; v < VIEW_COUNT; v++) {
 		ui_view_rebuild(&u->views[v]);
 		table_select_pos(&u->views[v].t, 0);

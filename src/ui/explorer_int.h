@@ -67,16 +67,13 @@ struct ui_view {
 	struct table t;
 	int built;
 	uint32_t n_rows;
-	uint32_t *ref;		   /* row -> model index (class, layer, pair, fusion) */
-	uint32_t *sub;		   /* row -> line within its group */
-	uint32_t *lead;		   /* row -> first row of its group */
-	char **strs;		   /* per row, view-defined (owned) */
-	uint8_t *flags;		   /* per row, view-defined */
-	int32_t scope_layer;	   /* Pairs: one layer, or SCOPE_ALL */
-	int scope_class;	   /* Pairs: one class, or -1 */
-	struct pair_group *groups; /* Overview: the pairs summed over the layers (owned; built
-				      when its evidence first needs them) */
-	size_t n_groups;
+	uint32_t *ref;	     /* row -> model index (class, layer, pair, fusion) */
+	uint32_t *sub;	     /* row -> line within its group */
+	uint32_t *lead;	     /* row -> first row of its group */
+	char **strs;	     /* per row, view-defined (owned) */
+	uint8_t *flags;	     /* per row, view-defined */
+	int32_t scope_layer; /* Pairs: one layer, or SCOPE_ALL */
+	int scope_class;     /* Pairs: one class, or -1 */
 };
 
 extern const struct ui_view_ops ui_view_overview, ui_view_layers, ui_view_pairs, ui_view_fusions,
@@ -130,7 +127,16 @@ struct ui {
 	/* per side: name id -> index into classes.infos, UINT32_MAX when none */
 	uint32_t *name_info[2];
 	uint32_t n_name_info[2];
+	/* the pairs summed over the layers, for the Overview and Summed views: built when first
+	 * asked for (ui_groups()), dropped when the phase changes */
+	struct pair_group *groups;
+	size_t n_groups;
+	int groups_built;
 };
+
+/* The comparison's pairs summed over the layers (pair_groups.h), built once per phase.
+ * Borrowed: valid until the phase changes. */
+const struct pair_group *ui_groups(struct ui *u, size_t *n);
 
 /* format.c */
 void fmt_us(char *buf, size_t cap, double ns);	      /* "12.3", "-" for NAN */

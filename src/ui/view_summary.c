@@ -107,11 +107,8 @@ static void ov_release(struct ui_view *v)
 {
 	free(v->ref);
 	free(v->flags);
-	pair_groups_free(v->groups, v->n_groups);
 	v->ref = NULL;
 	v->flags = NULL;
-	v->groups = NULL;
-	v->n_groups = 0;
 }
 
 /* One pair group: its delta, where it occurs, how often, its kernels. */
@@ -212,7 +209,8 @@ static void ov_evidence(struct ui_view *v, uint32_t row, struct ui_text *out, in
 	struct ui *u = v->u;
 	const struct comparison *c = u->c;
 	int k = (int)v->ref[row];
-	size_t n;
+	const struct pair_group *g;
+	size_t n, n_groups;
 	char a[32], b[32], d[32], r[32];
 
 	(void)width;
@@ -222,18 +220,17 @@ static void ov_evidence(struct ui_view *v, uint32_t row, struct ui_text *out, in
 	fmt_ratio(r, sizeof r, cmp_ratio(c->class_ns[0][k], c->class_ns[1][k]));
 	ui_text_add(out, ROLE_HEADER, 1, "%s: A %s us/pass, B %s us/pass, delta %s us, B/A %s",
 		    class_name((enum op_class)k), a, b, d, r);
-	if (!v->groups && c->n_pairs) /* once per comparison, when first shown */
-		v->n_groups = pair_groups_build(c, &v->groups);
+	g = ui_groups(u, &n_groups);
 	n = 0;
-	for (size_t i = 0; i < v->n_groups; i++)
-		n += c->pairs[v->groups[i].first].cls == k;
+	for (size_t i = 0; i < n_groups; i++)
+		n += c->pairs[g[i].first].cls == k;
 	ui_text_add(out, ROLE_DIM, 1, "%s",
 		    n ? "Largest differences, kernel pairs summed over the layers (Enter: every "
 			"kernel pair of this class):"
 		      : "No kernel pair of this class in the phase shown.");
-	for (size_t i = 0, shown = 0; i < v->n_groups && shown < 12; i++)
-		if (c->pairs[v->groups[i].first].cls == k) {
-			group_line(u, out, &v->groups[i]);
+	for (size_t i = 0, shown = 0; i < n_groups && shown < 12; i++)
+		if (c->pairs[g[i].first].cls == k) {
+			group_line(u, out, &g[i]);
 			shown++;
 		}
 }

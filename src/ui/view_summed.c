@@ -42,18 +42,26 @@ static const struct table_column su_cols[SU_COLS] = {
 	[SU_RATIO] = { "B/A", 5, 0, 2, TABLE_RIGHT, 0 },
 };
 
-/* strs[2*r]: the layers, [2*r+1]: the names shown for A and B ("name +" for a run or for
- * Inductor-numbered copies) are computed per cell. */
+/* The view's row r is group r of ui_groups() (built once per phase; a rebuild for another
+ * name form reuses it). strs[r]: the group's layers as text. */
+static const struct pair_group *group(struct ui_view *v, uint32_t row)
+{
+	size_t n;
+
+	return &ui_groups(v->u, &n)[row];
+}
+
 static void su_build(struct ui_view *v)
 {
-	v->n_groups = pair_groups_build(v->u->c, &v->groups);
-	v->n_rows = (uint32_t)v->n_groups;
+	size_t n;
+	const struct pair_group *g = ui_groups(v->u, &n);
+
+	v->n_rows = (uint32_t)n;
 	v->strs = xcalloc((size_t)v->n_rows + 1, sizeof *v->strs);
 	for (uint32_t r = 0; r < v->n_rows; r++) {
 		char layers[256];
 
-		layer_ranges_format(layers, sizeof layers, v->groups[r].layers,
-				    v->groups[r].n_layers);
+		layer_ranges_format(layers, sizeof layers, g[r].layers, g[r].n_layers);
 		v->strs[r] = xstrdup(layers);
 	}
 }
@@ -63,24 +71,21 @@ static void su_release(struct ui_view *v)
 	for (uint32_t r = 0; v->strs && r < v->n_rows; r++)
 		free(v->strs[r]);
 	free(v->strs);
-	pair_groups_free(v->groups, v->n_groups);
 	v->strs = NULL;
-	v->groups = NULL;
-	v->n_groups = 0;
 	v->n_rows = 0;
 }
 
 /* The first kernel name of one side of the group, or NULL for a gap. */
 static const char *group_name(struct ui_view *v, uint32_t row, int side)
 {
-	const struct cmp_part *part = &v->u->c->pairs[v->groups[row].first].side[side];
+	const struct cmp_part *part = &v->u->c->pairs[group(v, row)->first].side[side];
 
 	return part->n_names ? ui_name(v->u, side, part->names[0]) : NULL;
 }
 
 static void name_cell(struct ui_view *v, uint32_t row, int side, struct table_cell *out)
 {
-	const struct pair_group *g = &v->groups[row];
+	const struct pair_group *g = group(v, row);
 	const struct cmp_pair *p = &v->u->c->pairs[g->first];
 	const char *name = group_name(v, row, side);
 
@@ -103,7 +108,7 @@ static void su_cell(void *ctx, uint32_t row, int col, struct table_cell *out)
 {
 	struct ui_view *v = ctx;
 	const struct comparison *c = v->u->c;
-	const struct pair_group *g = &v->groups[row];
+	const struct pair_group *g = group(v, row);
 	const struct cmp_pair *p = &c->pairs[g->first];
 
 	switch (col) {
@@ -132,7 +137,7 @@ static void su_key(void *ctx, uint32_t row, int col, struct table_key *out)
 {
 	struct ui_view *v = ctx;
 	const struct comparison *c = v->u->c;
-	const struct pair_group *g = &v->groups[row];
+	const struct pair_group *g = group(v, row);
 	const struct cmp_pair *p = &c->pairs[g->first];
 
 	switch (col) {
@@ -154,7 +159,7 @@ static void su_key(void *ctx, uint32_t row, int col, struct table_key *out)
 static int su_quick(void *ctx, uint32_t row, unsigned mask)
 {
 	struct ui_view *v = ctx;
-	const struct cmp_pair *p = &v->u->c->pairs[v->groups[row].first];
+	const struct cmp_pair *p = &v->u->c->pairs[group(v, row)->first];
 
 	if ((mask & QUICK_FUSIONS) && !(p->kind == PAIR_FUSED || p->fusion >= 0))
 		return 0;
@@ -168,7 +173,7 @@ static void su_evidence(struct ui_view *v, uint32_t row, struct ui_text *out, in
 {
 	struct ui *u = v->u;
 	const struct comparison *c = u->c;
-	const struct pair_group *g = &v->groups[row];
+	const struct pair_group *g = group(v, row);
 	const struct cmp_pair *p = &c->pairs[g->first];
 	char a[32], b[32], d[32], r[32], atoms[256];
 
