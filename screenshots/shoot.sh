@@ -78,4 +78,5 @@ shot fusion-evidence "$LLAMA" "4 Enter" "Evidence (Esc"
 shot layer-pairs "$LLAMA" "Enter j" "A kernel"
 shot overview "$LLAMA" "1" "Class"
 shot mi300x-b300-layer "$SGLANG" "Enter" "A kernel"
+shot mi300x-b300-summed "$SGLANG" "5" "Places"
 exit 0
