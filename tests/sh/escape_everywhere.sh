@@ -59,12 +59,18 @@ enter
 :dump fusion-evidence
 evidence
 :dump fusion-evidence-large
+Esc
+summed
+:dump summed
+enter
+:dump summed-evidence
 help
 :dump help
 EOF
 FUSEDIFF_DUMP_DIR="$tmp" "$FUSEDIFF" --headless --size 200x50 --script "$tmp/keys" "$A" "$B" >"$tmp/out" 2>&1 ||
 	{ echo "FAIL: the script did not play:"; cat "$tmp/out"; exit 1; }
-for s in layers overview pairs pair-evidence pair-names fusions fusion-evidence fusion-evidence-large help; do
+for s in layers overview pairs pair-evidence pair-names fusions fusion-evidence fusion-evidence-large summed \
+	summed-evidence help; do
 	case $s in
 	help) check "the $s screen" "$tmp/$s.screen" 0 ;;
 	*) check "the $s screen" "$tmp/$s.screen" 1 ;;
