@@ -82,6 +82,8 @@ extern const struct ui_view_ops ui_view_overview, ui_view_layers, ui_view_pairs,
 /* A pair's kind as shown ("match", "A fuses", "B only", ...) and its colour role. */
 const char *ui_pair_kind_text(const struct comparison *c, const struct cmp_pair *p);
 int ui_pair_kind_role(const struct cmp_pair *p);
+/* Does the pair pass the quick filters in mask (QUICK_FUSIONS, QUICK_MISMATCHES)? */
+int ui_pair_quick(const struct cmp_pair *p, unsigned mask);
 
 /* Where we came from, for back. */
 struct ui_nav {

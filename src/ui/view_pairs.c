@@ -61,6 +61,15 @@ const char *ui_pair_kind_text(const struct comparison *c, const struct cmp_pair 
 	}
 }
 
+int ui_pair_quick(const struct cmp_pair *p, unsigned mask)
+{
+	if ((mask & QUICK_FUSIONS) && !(p->kind == PAIR_FUSED || p->fusion >= 0))
+		return 0;
+	if ((mask & QUICK_MISMATCHES) && p->kind == PAIR_MATCH)
+		return 0;
+	return 1;
+}
+
 int ui_pair_kind_role(const struct cmp_pair *p)
 {
 	if (p->kind == PAIR_FUSED || p->fusion >= 0)
@@ -238,13 +247,8 @@ static uint32_t pr_group(void *ctx, uint32_t row)
 static int pr_quick(void *ctx, uint32_t row, unsigned mask)
 {
 	struct ui_view *v = ctx;
-	const struct cmp_pair *p = &v->u->c->pairs[v->ref[row]];
 
-	if ((mask & QUICK_FUSIONS) && !(p->kind == PAIR_FUSED || p->fusion >= 0))
-		return 0;
-	if ((mask & QUICK_MISMATCHES) && p->kind == PAIR_MATCH)
-		return 0;
-	return 1;
+	return ui_pair_quick(&v->u->c->pairs[v->ref[row]], mask);
 }
 
 static void pr_evidence(struct ui_view *v, uint32_t row, struct ui_text *out, int width)

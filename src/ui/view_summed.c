@@ -159,13 +159,8 @@ static void su_key(void *ctx, uint32_t row, int col, struct table_key *out)
 static int su_quick(void *ctx, uint32_t row, unsigned mask)
 {
 	struct ui_view *v = ctx;
-	const struct cmp_pair *p = &v->u->c->pairs[group(v, row)->first];
 
-	if ((mask & QUICK_FUSIONS) && !(p->kind == PAIR_FUSED || p->fusion >= 0))
-		return 0;
-	if ((mask & QUICK_MISMATCHES) && p->kind == PAIR_MATCH)
-		return 0;
-	return 1;
+	return ui_pair_quick(&v->u->c->pairs[group(v, row)->first], mask);
 }
 
 /* The group: its figures, both sides' names in full, then every place with its figures. */
