@@ -437,6 +437,16 @@ START_TEST(test_drill_down_and_back)
 	ck_assert(strstr(line(3), "class"));
 	ck_assert_int_eq(ui_key(ui, 'q'), 0);
 	ck_assert_int_eq(ui_view(ui), VIEW_OVERVIEW);
+	/* from the Summed view, Enter shows the places of one row, Esc comes back to it */
+	keys("summed down");
+	ck_assert_int_eq(ui_view(ui), VIEW_SUMMED);
+	ck_assert(strstr(line(3), "2/"));
+	keys("Enter");
+	ck_assert_int_eq(ui_view(ui), VIEW_PAIRS);
+	ck_assert_msg(strstr(line(3), "summed:"), "%s", line(3));
+	keys("Esc");
+	ck_assert_int_eq(ui_view(ui), VIEW_SUMMED);
+	ck_assert(strstr(line(3), "2/"));
 	ck_assert_int_eq(ui_key(ui, 'q'), 1);
 }
 END_TEST

@@ -15,7 +15,7 @@ const struct ui_action_def ui_actions[ACT_COUNT - 1] = {
 	{ ACT_BOTTOM, "bottom", "G End", "last row", NULL },
 	{ ACT_LEFT, "left", "h Left", "scroll long names back left, else go back", NULL },
 	{ ACT_RIGHT, "right", "l Right", "scroll long names right", NULL },
-	{ ACT_ENTER, "enter", "Enter", "drill down: a layer to its pairs, a pair, fusion or summed row to its evidence", NULL },
+	{ ACT_ENTER, "enter", "Enter", "drill down: layer, class or summed row to pairs; pair or fusion to evidence", NULL },
 	{ ACT_BACK, "back", "Esc Backspace", "go back, keeping the selection there", NULL },
 	{ ACT_VIEW_NEXT, "next-view", "Tab", "next view", "Views" },
 	{ ACT_VIEW_PREV, "prev-view", "S-Tab", "previous view", NULL },

@@ -120,8 +120,7 @@ struct ui *ui_new(struct ui_screen *s, struct comparison *c)
 	for (int i = 0; i < VIEW_COUNT; i++) {
 		u->views[i].ops = view_ops[i];
 		u->views[i].u = u;
-		u->views[i].scope_layer = SCOPE_ALL;
-		u->views[i].scope_class = -1;
+		u->views[i].scope = PAIRS_ALL;
 		view_open(&u->views[i]);
 	}
 	u->view = VIEW_LAYERS;
@@ -168,7 +167,8 @@ static int scoped(const struct ui *u)
 {
 	const struct ui_view *p = &u->views[VIEW_PAIRS];
 
-	return u->view == VIEW_PAIRS && (p->scope_layer != SCOPE_ALL || p->scope_class >= 0);
+	return u->view == VIEW_PAIRS &&
+	       (p->scope.layer != SCOPE_ALL || p->scope.cls >= 0 || p->scope.group >= 0);
 }
 
 static int can_go_back(const struct ui *u)
@@ -176,28 +176,26 @@ static int can_go_back(const struct ui *u)
 	return u->focus_evidence || u->depth > 0 || scoped(u);
 }
 
-static void set_pairs_scope(struct ui *u, int32_t layer, int cls)
+static void set_pairs_scope(struct ui *u, struct pairs_scope scope)
 {
 	struct ui_view *p = &u->views[VIEW_PAIRS];
 
-	if (p->scope_layer == layer && p->scope_class == cls)
+	if (p->scope.layer == scope.layer && p->scope.cls == scope.cls &&
+	    p->scope.group == scope.group)
 		return;
-	p->scope_layer = layer;
-	p->scope_class = cls;
+	p->scope = scope;
 	ui_view_rebuild(p);
 	table_select_pos(&p->t, 0);
 	p->t.top = 0;
 }
 
-void ui_goto_pairs(struct ui *u, int32_t layer, int cls)
+void ui_goto_pairs(struct ui *u, struct pairs_scope scope)
 {
 	struct ui_view *p = &u->views[VIEW_PAIRS];
 
-	if (u->depth < (int)(sizeof u->nav / sizeof u->nav[0])) {
-		u->nav[u->depth++] =
-			(struct ui_nav){ u->view, p->scope_layer, p->scope_class, cur(u)->t.sel };
-	}
-	set_pairs_scope(u, layer, cls);
+	if (u->depth < (int)(sizeof u->nav / sizeof u->nav[0]))
+		u->nav[u->depth++] = (struct ui_nav){ u->view, p->scope, cur(u)->t.sel };
+	set_pairs_scope(u, scope);
 	u->view = VIEW_PAIRS;
 	u->focus_evidence = 0;
 	u->ev_valid = 0;
@@ -210,12 +208,12 @@ static void go_back(struct ui *u)
 	} else if (u->depth > 0) {
 		struct ui_nav n = u->nav[--u->depth];
 
-		set_pairs_scope(u, n.scope_layer, n.scope_class);
+		set_pairs_scope(u, n.scope);
 		u->view = n.view;
 		if (n.sel != TABLE_NONE)
 			table_select_row(&cur(u)->t, n.sel);
 	} else if (scoped(u)) {
-		set_pairs_scope(u, SCOPE_ALL, -1);
+		set_pairs_scope(u, PAIRS_ALL);
 	}
 	u->ev_valid = 0;
 }
@@ -246,6 +244,10 @@ static void next_phase(struct ui *u)
 		return;
 	}
 	drop_groups(u);
+	/* the rows of the Summed view are another phase's now */
+	u->views[VIEW_PAIRS].scope.group = -1;
+	for (int d = 0; d < u->depth; d++)
+		u->nav[d].scope.group = -1;
 	for (int v = 0; v < VIEW_COUNT; v++) {
 		ui_view_rebuild(&u->views[v]);
 		table_select_pos(&u->views[v].t, 0);
@@ -327,11 +329,17 @@ static char *default_export_path(struct ui *u)
 	const struct ui_view *p = &u->views[VIEW_PAIRS];
 	char scope[64] = "", layer[32];
 
-	if (u->view == VIEW_PAIRS && p->scope_layer != SCOPE_ALL) {
-		fmt_layer(layer, sizeof layer, p->scope_layer);
-		snprintf(scope, sizeof scope, "-%s%s", p->scope_layer >= 0 ? "layer" : "", layer);
-	} else if (u->view == VIEW_PAIRS && p->scope_class >= 0) {
-		snprintf(scope, sizeof scope, "-%s", class_name((enum op_class)p->scope_class));
+	if (u->view == VIEW_PAIRS && p->scope.layer != SCOPE_ALL) {
+		fmt_layer(layer, sizeof layer, p->scope.layer);
+		snprintf(scope, sizeof scope, "-%s%s", p->scope.layer >= 0 ? "layer" : "", layer);
+	} else if (u->view == VIEW_PAIRS && (p->scope.cls >= 0 || p->scope.group >= 0)) {
+		size_t n;
+		int cls = p->scope.cls;
+
+		if (p->scope.group >= 0 && (size_t)p->scope.group < (ui_groups(u, &n), n))
+			cls = u->c->pairs[ui_groups(u, &n)[p->scope.group].first].cls;
+		snprintf(scope, sizeof scope, "-%s%s", p->scope.group >= 0 ? "summed-" : "",
+			 cls >= 0 ? class_name((enum op_class)cls) : "");
 		for (char *c = scope; *c; c++)
 			if (*c == ' ')
 				*c = '_';

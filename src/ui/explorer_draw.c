@@ -202,8 +202,10 @@ static void evidence_title(struct ui *u, char *buf, size_t cap)
 		snprintf(buf, cap, " Evidence (Esc: back, arrows scroll, m: names, v: size) ");
 	else
 		snprintf(buf, cap, " Evidence (Enter: %s, v: size, m: names) ",
-			 u->view == VIEW_LAYERS || u->view == VIEW_OVERVIEW ? "kernel pairs"
-									    : "focus");
+			 u->view == VIEW_LAYERS || u->view == VIEW_OVERVIEW ||
+					 u->view == VIEW_SUMMED
+				 ? "kernel pairs"
+				 : "focus");
 }
 
 static void draw_evidence(struct ui *u)

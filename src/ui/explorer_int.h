@@ -61,19 +61,27 @@ struct ui_view_ops {
 
 #define SCOPE_ALL INT32_MIN
 
+/* What the Pairs view shows: every pair, or those of one layer, of one class, or of one row of
+ * the Summed view. */
+struct pairs_scope {
+	int32_t layer; /* one layer, or SCOPE_ALL */
+	int cls;       /* one class, or -1 */
+	int32_t group; /* one row of ui_groups(), or -1 */
+};
+#define PAIRS_ALL ((struct pairs_scope){ SCOPE_ALL, -1, -1 })
+
 struct ui_view {
 	const struct ui_view_ops *ops;
 	struct ui *u;
 	struct table t;
 	int built;
 	uint32_t n_rows;
-	uint32_t *ref;	     /* row -> model index (class, layer, pair, fusion) */
-	uint32_t *sub;	     /* row -> line within its group */
-	uint32_t *lead;	     /* row -> first row of its group */
-	char **strs;	     /* per row, view-defined (owned) */
-	uint8_t *flags;	     /* per row, view-defined */
-	int32_t scope_layer; /* Pairs: one layer, or SCOPE_ALL */
-	int scope_class;     /* Pairs: one class, or -1 */
+	uint32_t *ref;		  /* row -> model index (class, layer, pair, fusion) */
+	uint32_t *sub;		  /* row -> line within its group */
+	uint32_t *lead;		  /* row -> first row of its group */
+	char **strs;		  /* per row, view-defined (owned) */
+	uint8_t *flags;		  /* per row, view-defined */
+	struct pairs_scope scope; /* Pairs: what it shows */
 };
 
 extern const struct ui_view_ops ui_view_overview, ui_view_layers, ui_view_pairs, ui_view_fusions,
@@ -88,8 +96,7 @@ int ui_pair_quick(const struct cmp_pair *p, unsigned mask);
 /* Where we came from, for back. */
 struct ui_nav {
 	int view;
-	int32_t scope_layer;
-	int scope_class;
+	struct pairs_scope scope;
 	uint32_t sel;
 };
 
@@ -161,8 +168,8 @@ void ui_evidence_instances(struct ui *u, struct ui_text *out, const struct cmp_p
 			   size_t *budget);
 void ui_evidence_pair(struct ui *u, struct ui_text *out, uint32_t pair, int width);
 
-/* explorer.c: go to the Pairs view scoped to a layer or class, remembering where we were. */
-void ui_goto_pairs(struct ui *u, int32_t layer, int cls);
+/* explorer.c: go to the Pairs view with a scope, remembering where we were. */
+void ui_goto_pairs(struct ui *u, struct pairs_scope scope);
 /* Compute the layout for the screen's size, the evidence size and the current table. */
 void ui_relayout(struct ui *u);
 /* Rebuild a view (after a scope, phase or names change), keeping its sort and filters. */

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "explorer_int.h"
+#include "fusediff/pair_groups.h"
 #include "fusediff/text.h"
 
 enum {
@@ -93,32 +94,54 @@ static void add_row(struct ui_view *v, uint32_t *cap, uint32_t pair, uint32_t su
 	v->n_rows++;
 }
 
+/* The rows of pair pi: one per kernel of its longer side. */
+static void add_pair(struct ui_view *v, uint32_t *cap, uint32_t pi)
+{
+	const struct cmp_pair *p = &v->u->c->pairs[pi];
+	uint32_t lines =
+		p->side[0].n_names > p->side[1].n_names ? p->side[0].n_names : p->side[1].n_names;
+	uint32_t lead = v->n_rows;
+
+	if (lines == 0)
+		lines = 1;
+	for (uint32_t i = 0; i < lines; i++)
+		add_row(v, cap, pi, i, lead);
+}
+
+/* The pair groups of the scope's Summed row, or NULL when the scope has none. */
+static const struct pair_group *scope_group(struct ui_view *v)
+{
+	size_t n;
+	const struct pair_group *g;
+
+	if (v->scope.group < 0)
+		return NULL;
+	g = ui_groups(v->u, &n);
+	return (size_t)v->scope.group < n ? &g[v->scope.group] : NULL;
+}
+
 static void pr_build(struct ui_view *v)
 {
 	const struct comparison *c = v->u->c;
+	const struct pair_group *g = scope_group(v);
 	uint32_t cap = 0;
 
 	v->n_rows = 0;
+	if (g) { /* a Summed row: its places, in layer order */
+		for (uint32_t k = 0; k < g->n_pairs; k++)
+			if (g->pairs[k] < c->n_pairs)
+				add_pair(v, &cap, g->pairs[k]);
+		return;
+	}
 	for (size_t li = 0; li < c->n_layers; li++) {
 		const struct cmp_layer *l = &c->layers[li];
 
-		if (v->scope_layer != SCOPE_ALL && l->index != v->scope_layer)
+		if (v->scope.layer != SCOPE_ALL && l->index != v->scope.layer)
 			continue;
 		for (uint32_t pi = l->pair_first; pi < l->pair_first + l->pair_n && pi < c->n_pairs;
-		     pi++) {
-			const struct cmp_pair *p = &c->pairs[pi];
-			uint32_t lines = p->side[0].n_names > p->side[1].n_names
-						 ? p->side[0].n_names
-						 : p->side[1].n_names;
-			uint32_t lead = v->n_rows;
-
-			if (v->scope_class >= 0 && p->cls != v->scope_class)
-				continue;
-			if (lines == 0)
-				lines = 1;
-			for (uint32_t i = 0; i < lines; i++)
-				add_row(v, &cap, pi, i, lead);
-		}
+		     pi++)
+			if (v->scope.cls < 0 || c->pairs[pi].cls == v->scope.cls)
+				add_pair(v, &cap, pi);
 	}
 }
 
@@ -268,11 +291,18 @@ static void pr_scope(struct ui_view *v, char *buf, size_t cap)
 	char layer[32];
 
 	buf[0] = '\0';
-	if (v->scope_layer != SCOPE_ALL) {
-		fmt_layer(layer, sizeof layer, v->scope_layer);
-		snprintf(buf, cap, "%s %s", v->scope_layer >= 0 ? "layer" : "the", layer);
-	} else if (v->scope_class >= 0) {
-		snprintf(buf, cap, "class %s", class_name((enum op_class)v->scope_class));
+	if (v->scope.layer != SCOPE_ALL) {
+		fmt_layer(layer, sizeof layer, v->scope.layer);
+		snprintf(buf, cap, "%s %s", v->scope.layer >= 0 ? "layer" : "the", layer);
+	} else if (scope_group(v)) {
+		const struct pair_group *g = scope_group(v);
+
+		const struct cmp_pair *p = &v->u->c->pairs[g->first];
+
+		snprintf(buf, cap, "summed: %s %s, %u place%s", ui_pair_kind_text(v->u->c, p),
+			 class_name((enum op_class)p->cls), g->n_pairs, g->n_pairs == 1 ? "" : "s");
+	} else if (v->scope.cls >= 0) {
+		snprintf(buf, cap, "class %s", class_name((enum op_class)v->scope.cls));
 	}
 }
 

@@ -237,7 +237,7 @@ static void ov_evidence(struct ui_view *v, uint32_t row, struct ui_text *out, in
 
 static int ov_enter(struct ui_view *v, uint32_t row)
 {
-	ui_goto_pairs(v->u, SCOPE_ALL, (int)v->ref[row]);
+	ui_goto_pairs(v->u, (struct pairs_scope){ SCOPE_ALL, (int)v->ref[row], -1 });
 	return 1;
 }
 
@@ -414,7 +414,7 @@ static int ly_quick(void *ctx, uint32_t row, unsigned mask)
 
 static int ly_enter(struct ui_view *v, uint32_t row)
 {
-	ui_goto_pairs(v->u, v->u->c->layers[v->ref[row]].index, -1);
+	ui_goto_pairs(v->u, (struct pairs_scope){ v->u->c->layers[v->ref[row]].index, -1, -1 });
 	return 1;
 }
 

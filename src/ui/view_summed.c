@@ -216,11 +216,11 @@ static void su_evidence(struct ui_view *v, uint32_t row, struct ui_text *out, in
 	}
 }
 
+/* Enter: the row's places in the Pairs view, each with its own evidence. */
 static int su_enter(struct ui_view *v, uint32_t row)
 {
-	(void)v;
-	(void)row;
-	return 0;
+	ui_goto_pairs(v->u, (struct pairs_scope){ SCOPE_ALL, -1, (int32_t)row });
+	return 1;
 }
 
 const struct ui_view_ops ui_view_summed = {

@@ -63,14 +63,14 @@ Esc
 summed
 :dump summed
 enter
-:dump summed-evidence
+:dump summed-pairs
 help
 :dump help
 EOF
 FUSEDIFF_DUMP_DIR="$tmp" "$FUSEDIFF" --headless --size 200x50 --script "$tmp/keys" "$A" "$B" >"$tmp/out" 2>&1 ||
 	{ echo "FAIL: the script did not play:"; cat "$tmp/out"; exit 1; }
 for s in layers overview pairs pair-evidence pair-names fusions fusion-evidence fusion-evidence-large summed \
-	summed-evidence help; do
+	summed-pairs help; do
 	case $s in
 	help) check "the $s screen" "$tmp/$s.screen" 0 ;;
 	*) check "the $s screen" "$tmp/$s.screen" 1 ;;
