@@ -157,42 +157,6 @@ static char *render(const struct comparison *c, enum report_format f, size_t *le
 	return buf;
 }
 
-static char locale_dir[] = "/tmp/fusediff-acc-locale-XXXXXX";
-
-static void remove_locale_dir(void)
-{
-	char cmd[128];
-
-	snprintf(cmd, sizeof cmd, "rm -rf %s", locale_dir);
-	if (system(cmd) != 0)
-		fprintf(stderr, "could not remove %s\n", locale_dir);
-}
-
-/* Switch LC_ALL to a locale with a decimal comma (an installed one, else one made with
- * localedef(1) in a temporary directory). Returns 0 when none can be had. */
-static int comma_locale(void)
-{
-	static const char *const installed[] = { "de_DE.UTF-8", "de_DE.utf8", "fr_FR.UTF-8" };
-	static int made = -1;
-	char cmd[512];
-
-	for (size_t i = 0; i < sizeof installed / sizeof installed[0]; i++)
-		if (setlocale(LC_ALL, installed[i]))
-			return 1;
-	if (made < 0) {
-		made = 0;
-		if (mkdtemp(locale_dir)) {
-			atexit(remove_locale_dir);
-			snprintf(cmd, sizeof cmd,
-				 "localedef -i de_DE -f ISO-8859-1 %s/de_DE >/dev/null 2>&1",
-				 locale_dir);
-			made = system(cmd) == 0;
-			setenv("LOCPATH", locale_dir, 1);
-		}
-	}
-	return made && setlocale(LC_ALL, "de_DE") != NULL;
-}
-
 /* Read the CSV report back with python3's csv module: every row has as many fields as its
  * table's header, and the pairs' kernel names are those of the JSON report. 77: no python3. */
 static int csv_round_trip(const char *csv, size_t csv_len, const char *json, size_t json_len)
@@ -262,7 +226,7 @@ static void assert_reports(struct comparison *c, struct comparison *d, int want_
 		int comma;
 
 		out[f] = render(c, (enum report_format)f, &len[f]);
-		comma = comma_locale();
+		comma = test_comma_locale(LC_ALL);
 		if (comma) {
 			char probe[16];
 

@@ -1,6 +1,6 @@
 /* check_compare.c — the comparison on the real traces: what is matched, what is a fusion, the
  * per-pass figures, phases and labels. */
-#include "testutil.h"
+#include "acceptance.h"
 
 #include <math.h>
 
@@ -68,22 +68,6 @@ static const struct cmp_fusion *fusion_with(const struct comparison *c, int side
 	return NULL;
 }
 
-static void dump_layer(const struct comparison *c, int32_t index)
-{
-	for (size_t i = 0; i < c->n_pairs; i++) {
-		const struct cmp_pair *p = &c->pairs[i];
-
-		if (p->layer != index)
-			continue;
-		fprintf(stderr, "  %3u %-6s %-11s A[%s%s] B[%s%s] f=%d\n", p->position,
-			pair_kind_name(p->kind), class_name(p->cls),
-			p->side[0].n_names ? comparison_short_name(c, 0, p->side[0].names[0]) : "",
-			p->side[0].n_names > 1 ? " +" : "",
-			p->side[1].n_names ? comparison_short_name(c, 1, p->side[1].names[0]) : "",
-			p->side[1].n_names > 1 ? " +" : "", p->fusion);
-	}
-}
-
 /* In layers 0..n-1, every GEMM and attention kernel of B is in a match pair and in no fusion:
  * want_gemm GEMM pairs and one attention pair per layer. With strict, A has no other GEMM or
  * attention kernel either (the MI300X trace repeats a few kernels: those stay unmatched). */
@@ -101,7 +85,7 @@ static void assert_gemm_attention_matched(const struct comparison *c, int32_t n_
 			if (!strict && p->kind == PAIR_A_ONLY)
 				continue;
 			if (p->kind != PAIR_MATCH || p->fusion >= 0)
-				dump_layer(c, l);
+				acc_dump_layer(c, l);
 			ck_assert_msg(p->kind == PAIR_MATCH, "layer %d position %u: %s %s is %s", l,
 				      p->position, class_name(p->cls),
 				      p->side[0].n_names ? name_of(c, 0, p->side[0].names[0]) : "-",

@@ -114,49 +114,11 @@ START_TEST(test_number)
 }
 END_TEST
 
-static char locale_dir[] = "/tmp/fusediff-locale-XXXXXX";
-
-static void remove_locale_dir(void)
-{
-	char cmd[128];
-
-	snprintf(cmd, sizeof cmd, "rm -rf %s", locale_dir);
-	if (system(cmd) != 0)
-		fprintf(stderr, "could not remove %s\n", locale_dir);
-}
-
-/* Switch LC_NUMERIC to a locale whose decimal point is a comma: an installed one, else one
- * compiled once with localedef(1) into a temporary directory (LOCPATH). Returns 0 when none
- * can be had. */
-static int comma_locale(void)
-{
-	static const char *const installed[] = { "de_DE.UTF-8", "de_DE.utf8", "fr_FR.UTF-8",
-						 "nl_NL.UTF-8" };
-	static int made = -1;
-	char cmd[512];
-
-	for (size_t i = 0; i < sizeof installed / sizeof installed[0]; i++)
-		if (setlocale(LC_NUMERIC, installed[i]))
-			return 1;
-	if (made < 0) {
-		made = 0;
-		if (mkdtemp(locale_dir)) {
-			atexit(remove_locale_dir);
-			snprintf(cmd, sizeof cmd,
-				 "localedef -i de_DE -f ISO-8859-1 %s/de_DE >/dev/null 2>&1",
-				 locale_dir);
-			made = system(cmd) == 0;
-			setenv("LOCPATH", locale_dir, 1);
-		}
-	}
-	return made && setlocale(LC_NUMERIC, "de_DE") != NULL;
-}
-
 /* Whatever LC_NUMERIC says, the decimal point is '.'. */
 START_TEST(test_number_locale)
 {
 	char buf[64], probe[16];
-	int set = comma_locale();
+	int set = test_comma_locale(LC_NUMERIC);
 
 	snprintf(probe, sizeof probe, "%.1f", 1.5);
 	report_number(buf, sizeof buf, 1.25, 3);
@@ -247,7 +209,7 @@ START_TEST(test_deterministic)
 		char *s1 = render(c, (enum report_format)f, &l1),
 		     *s2 = render(d, (enum report_format)f, &l2), *s3;
 
-		comma_locale();
+		test_comma_locale(LC_NUMERIC);
 		s3 = render(c, (enum report_format)f, &l3);
 		setlocale(LC_NUMERIC, "C");
 		ck_assert_uint_eq(l1, l2);

@@ -3,12 +3,52 @@
 #define FUSEDIFF_TESTUTIL_H
 
 #include <check.h>
+#include <locale.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "fusediff/trace.h"
+
+/* The temporary directory test_comma_locale() compiles a locale into, removed at exit. */
+static char test_locale_dir[] = "/tmp/fusediff-locale-XXXXXX";
+
+static inline void test_remove_locale_dir(void)
+{
+	char cmd[128];
+
+	snprintf(cmd, sizeof cmd, "rm -rf %s", test_locale_dir);
+	if (system(cmd) != 0)
+		fprintf(stderr, "could not remove %s\n", test_locale_dir);
+}
+
+/* Switch category (LC_ALL, LC_NUMERIC) to a locale whose decimal point is a comma: an
+ * installed one, else one compiled once with localedef(1) into a temporary directory
+ * (LOCPATH). Returns 0 when none can be had. */
+static inline int test_comma_locale(int category)
+{
+	static const char *const installed[] = { "de_DE.UTF-8", "de_DE.utf8", "fr_FR.UTF-8",
+						 "nl_NL.UTF-8" };
+	static int made = -1;
+	char cmd[512];
+
+	for (size_t i = 0; i < sizeof installed / sizeof installed[0]; i++)
+		if (setlocale(category, installed[i]))
+			return 1;
+	if (made < 0) {
+		made = 0;
+		if (mkdtemp(test_locale_dir)) {
+			atexit(test_remove_locale_dir);
+			snprintf(cmd, sizeof cmd,
+				 "localedef -i de_DE -f ISO-8859-1 %s/de_DE >/dev/null 2>&1",
+				 test_locale_dir);
+			made = system(cmd) == 0;
+			setenv("LOCPATH", test_locale_dir, 1);
+		}
+	}
+	return made && setlocale(category, "de_DE") != NULL;
+}
 
 /* A path inside the source tree (tests run from the top directory; FUSEDIFF_SRCDIR overrides).
  * Returns a static buffer per call slot — copy it if you need two at once. */
