@@ -33,9 +33,12 @@ FD_LDFLAGS := -pthread $(EXTRA_LDFLAGS) $(LDFLAGS)
 MODEL_LIBS := $(CJSON_LIBS) $(ZLIB_LIBS) $(DEMANGLE_LIBS) $(CONFIG_LIBS) -lm
 UI_LIBS := $(NCURSES_LIBS)
 
-MODEL_SRC := $(sort $(wildcard src/model/*.c))
-UI_SRC := $(sort $(wildcard src/ui/*.c))
-APP_SRC := $(sort $(wildcard src/*.c))
+# The pipeline's stages, in order (tests/sh/layering.sh checks that includes only go down):
+# the curses-free model library, then the UI library, then the program.
+MODEL_STAGES := base load classify structure compare session report
+MODEL_SRC := $(sort $(wildcard $(MODEL_STAGES:%=src/%/*.c)))
+UI_SRC := $(sort $(wildcard src/ui/*.c src/ui/views/*.c))
+APP_SRC := $(sort $(wildcard src/app/*.c))
 TEST_SRC := $(sort $(wildcard tests/check_*.c))
 MODEL_OBJ := $(MODEL_SRC:%.c=$(B)/%.o)
 UI_OBJ := $(UI_SRC:%.c=$(B)/%.o)
@@ -96,7 +99,7 @@ $(B)/tests/%.o: tests/%.c config.mk
 	@mkdir -p $(@D)
 	$(CC) $(FD_CFLAGS) $(CHECK_CFLAGS) -Itests -MMD -MP -c -o $@ $<
 
--include $(wildcard $(B)/src/*.d $(B)/src/*/*.d $(B)/tests/*.d)
+-include $(wildcard $(B)/src/*/*.d $(B)/src/*/*/*.d $(B)/tests/*.d)
 
 # --- running -------------------------------------------------------------------
 run: $(PROG)

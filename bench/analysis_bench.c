@@ -17,7 +17,7 @@
 #include <time.h>
 
 #include "fusediff/classify.h"
-#include "fusediff/compare.h"
+#include "fusediff/comparison.h"
 #include "fusediff/structure.h"
 #include "fusediff/trace.h"
 

@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "fusediff/classify.h"
-#include "fusediff/compare.h"
+#include "fusediff/comparison.h"
 #include "fusediff/ui_explorer.h"
 #include "fusediff/ui_screen.h"
 
@@ -32,7 +32,7 @@ int main(int argc, char **argv)
 	struct ui *u;
 	size_t n = argc > 3 ? strtoul(argv[3], NULL, 10) : 100000, n_layers, k = 0;
 	uint32_t *names;
-	struct cmp_instance *inst;
+	struct comparison_instance *inst;
 	int rc;
 
 	if (argc < 3) {
@@ -63,7 +63,7 @@ int main(int argc, char **argv)
 	names = calloc(n * 4, sizeof *names);
 	inst = calloc(n * 4, sizeof *inst);
 	for (size_t i = 0; i < n; i++) {
-		struct cmp_pair *p = &c.pairs[i];
+		struct comparison_pair *p = &c.pairs[i];
 		int fused = i % 10 == 3;
 		uint32_t na = fused ? 3 : 1;
 
@@ -72,7 +72,7 @@ int main(int argc, char **argv)
 		p->kind = fused ? PAIR_FUSED : i % 17 == 5 ? PAIR_A_ONLY : PAIR_MATCH;
 		p->fusion = fused ? (int32_t)(i / PER_LAYER) : -1;
 		for (int s = 0; s < 2; s++) {
-			struct cmp_part *part = &p->side[s];
+			struct comparison_part *part = &p->side[s];
 			uint32_t m = s == 0 ? na : p->kind == PAIR_A_ONLY ? 0 : 1;
 
 			part->names = &names[4 * i + (s ? 3 : 0)];
@@ -82,7 +82,7 @@ int main(int argc, char **argv)
 				uint32_t kk = (uint32_t)(k++ % t->n_kernels);
 
 				part->names[j] = t->kernels[kk].name;
-				part->inst[j] = (struct cmp_instance){ kk, 0 };
+				part->inst[j] = (struct comparison_instance){ kk, 0 };
 				part->total_ns += (double)t->kernels[kk].dur;
 			}
 			part->count = m;
@@ -93,13 +93,13 @@ int main(int argc, char **argv)
 				.classes.infos[c.side[0].classes.info_of[p->side[0].inst[0].kernel]]
 				.cls;
 		p->delta_ns = p->side[1].total_ns - p->side[0].total_ns;
-		p->ratio = cmp_ratio(p->side[0].total_ns, p->side[1].total_ns);
+		p->ratio = comparison_ratio(p->side[0].total_ns, p->side[1].total_ns);
 		c.class_ns[0][p->cls] += p->side[0].total_ns;
 		c.class_ns[1][p->cls] += p->side[1].total_ns;
 	}
 	for (size_t l = 0; l < n_layers; l++) {
-		struct cmp_layer *ly = &c.layers[l];
-		struct cmp_fusion *f = &c.fusions[l];
+		struct comparison_layer *ly = &c.layers[l];
+		struct comparison_fusion *f = &c.fusions[l];
 		uint32_t first = (uint32_t)(l * PER_LAYER);
 
 		ly->index = (int32_t)l;
@@ -111,7 +111,7 @@ int main(int argc, char **argv)
 				ly->kernels[s] += c.pairs[i].side[s].count;
 			}
 		ly->delta_ns = ly->ns[1] - ly->ns[0];
-		ly->ratio = cmp_ratio(ly->ns[0], ly->ns[1]);
+		ly->ratio = comparison_ratio(ly->ns[0], ly->ns[1]);
 		ly->n_fusions = 1;
 		c.ns[0] += ly->ns[0];
 		c.ns[1] += ly->ns[1];
@@ -131,7 +131,7 @@ int main(int argc, char **argv)
 		f->evidence = "synthetic fusion";
 	}
 	c.delta_ns = c.ns[1] - c.ns[0];
-	c.ratio = cmp_ratio(c.ns[0], c.ns[1]);
+	c.ratio = comparison_ratio(c.ns[0], c.ns[1]);
 	if (ui_screen_open(&scr, &so, &err) < 0) {
 		fprintf(stderr, "tui_bench: %s\n", err.msg);
 		return 1;

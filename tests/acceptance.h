@@ -11,7 +11,7 @@
 #include <math.h>
 
 #include "fusediff/classify.h"
-#include "fusediff/compare.h"
+#include "fusediff/comparison.h"
 #include "fusediff/structure.h"
 
 /* A classifier with the built-in rules only (no per-user rules file). */
@@ -104,7 +104,7 @@ static inline void acc_assert_passes(const struct side *s, uint32_t prefill, uin
 static inline void acc_dump_layer(const struct comparison *c, int32_t index)
 {
 	for (size_t i = 0; i < c->n_pairs; i++) {
-		const struct cmp_pair *p = &c->pairs[i];
+		const struct comparison_pair *p = &c->pairs[i];
 
 		if (p->layer != index)
 			continue;
@@ -126,7 +126,7 @@ static inline void acc_assert_gemm_attention_matched(const struct comparison *c,
 		unsigned gemm = 0, attn = 0;
 
 		for (size_t i = 0; i < c->n_pairs; i++) {
-			const struct cmp_pair *p = &c->pairs[i];
+			const struct comparison_pair *p = &c->pairs[i];
 			int g = 0, a = 0;
 
 			if (p->layer != l)
@@ -186,7 +186,7 @@ static inline void acc_assert_eager_vs_compiled(const struct comparison *c, int3
 	ck_assert_int_eq(c->phase, PHASE_PREFILL);
 	ck_assert_uint_eq(c->n_layers, (size_t)n_layers + 2);
 	for (size_t i = 0; i < c->n_fusions; i++) {
-		const struct cmp_fusion *f = &c->fusions[i];
+		const struct comparison_fusion *f = &c->fusions[i];
 
 		ck_assert_msg(f->fused_side == SIDE_B && !f->partial, "unexpected fusion: %s",
 			      f->evidence);
@@ -232,7 +232,7 @@ static inline void acc_assert_sglang(const struct comparison *c)
 		unsigned norms = 0, splitk = 0;
 
 		for (size_t i = 0; i < c->n_pairs; i++) {
-			const struct cmp_pair *p = &c->pairs[i];
+			const struct comparison_pair *p = &c->pairs[i];
 
 			if (p->layer != l)
 				continue;
@@ -269,7 +269,7 @@ static inline void acc_assert_sglang(const struct comparison *c)
 		ck_assert_msg(splitk == 1, "layer %d: %u split-K pairs", l, splitk);
 	}
 	for (size_t i = 0; i < c->n_fusions; i++) {
-		const struct cmp_fusion *f = &c->fusions[i];
+		const struct comparison_fusion *f = &c->fusions[i];
 
 		ck_assert_msg(!(f->atoms & (ATOM_BIT(ATOM_ADD) | ATOM_BIT(ATOM_RMSNORM) |
 					    ATOM_BIT(ATOM_GEMM) | ATOM_BIT(ATOM_ATTENTION))),
@@ -286,7 +286,7 @@ static inline void acc_assert_self(const struct comparison *c)
 	ck_assert_msg(c->ratio == 1.0, "ratio %g", c->ratio);
 	ck_assert(c->delta_ns == 0);
 	for (size_t i = 0; i < c->n_pairs; i++) {
-		const struct cmp_pair *p = &c->pairs[i];
+		const struct comparison_pair *p = &c->pairs[i];
 
 		ck_assert_msg(p->kind == PAIR_MATCH, "layer %d position %u is %s", p->layer,
 			      p->position, pair_kind_name(p->kind));

@@ -272,7 +272,7 @@ END_TEST
 
 /* Three projections on both sides match one to one; against one fused QKV GEMM, one matches
  * and the other two are gaps (the same work launched more often is a partial fusion, which
- * compare.c reports; it is not a fused move). */
+ * comparison.c reports; it is not a fused move). */
 START_TEST(test_qkv)
 {
 	const struct align_item a[] = { NORM_RUN, GEMM_QKV, GEMM_KV, GEMM_KV, ROPE_RUN };

@@ -202,7 +202,7 @@ START_TEST(test_extra_kernel_shifts_nothing)
 	c = acc_compare(t[0], t[1], cl, -1);
 	ck_assert_uint_eq(c->n_fusions, 0);
 	for (size_t i = 0; i < c->n_pairs; i++) {
-		const struct cmp_pair *p = &c->pairs[i];
+		const struct comparison_pair *p = &c->pairs[i];
 
 		if (p->kind == PAIR_B_ONLY) {
 			ck_assert_int_eq(p->layer, 1);
@@ -260,7 +260,7 @@ START_TEST(test_nvidia_gemms_are_gemms)
 		unsigned gemm = 0;
 
 		for (size_t j = 0; j < c->n_pairs; j++) {
-			const struct cmp_pair *p = &c->pairs[j];
+			const struct comparison_pair *p = &c->pairs[j];
 
 			if (p->layer < 0 || p->cls != CLASS_GEMM)
 				continue;
@@ -299,7 +299,7 @@ START_TEST(test_no_sums_against_averages)
 	ck_assert_uint_eq(c->n_fusions, 0);
 	ck_assert_msg(fabs(c->ratio - 1) < 0.05, "per-pass B/A %.3f", c->ratio);
 	for (size_t i = 0; i < c->n_pairs; i++) {
-		const struct cmp_pair *p = &c->pairs[i];
+		const struct comparison_pair *p = &c->pairs[i];
 
 		ck_assert_msg(p->kind == PAIR_MATCH && p->side[0].count == p->side[1].count,
 			      "layer %d position %u: %s, %g against %g launches per pass", p->layer,

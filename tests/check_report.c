@@ -5,12 +5,12 @@
 #include <locale.h>
 
 #include "fusediff/classify.h"
-#include "fusediff/compare.h"
+#include "fusediff/comparison.h"
 #include "fusediff/json.h"
 #include "fusediff/report.h"
 #include "fusediff/structure.h"
 #include "fusediff/text.h"
-#include "src/model/report_int.h"
+#include "src/report/report_int.h"
 
 static struct comparison *compare_labelled(const char *a, const char *b, const char *la,
 					   const char *lb);

@@ -3,7 +3,7 @@
 #include "jtrace.h"
 
 #include "fusediff/structure.h"
-#include "src/model/structure_int.h"
+#include "src/structure/structure_int.h"
 
 static struct classifier *classifier(void)
 {

@@ -8,7 +8,7 @@
 #include <sys/stat.h>
 
 #include "fusediff/classify.h"
-#include "fusediff/compare.h"
+#include "fusediff/comparison.h"
 #include "fusediff/table.h"
 #include "fusediff/ui_actions.h"
 #include "fusediff/ui_explorer.h"
@@ -52,28 +52,28 @@ struct mini {
 	struct classifier *cl;
 	struct comparison c;
 	uint32_t name[K_COUNT];
-	struct cmp_layer layers[4];
-	struct cmp_pair pairs[8];
-	struct cmp_fusion fusion;
+	struct comparison_layer layers[4];
+	struct comparison_pair pairs[8];
+	struct comparison_fusion fusion;
 	int32_t fusion_layers[2];
 	uint32_t fusion_pairs[2];
 	uint32_t names_store[8][2][2];
-	struct cmp_instance inst_store[8][2][2];
+	struct comparison_instance inst_store[8][2][2];
 };
 
 static struct mini *mini;
 static struct ui_screen *scr;
 static struct ui *ui;
 
-static void part(struct cmp_part *p, uint32_t *names, struct cmp_instance *inst, const uint32_t *ks,
-		 uint32_t n, double total)
+static void part(struct comparison_part *p, uint32_t *names, struct comparison_instance *inst,
+		 const uint32_t *ks, uint32_t n, double total)
 {
 	p->names = names;
 	p->inst = inst;
 	p->n_names = p->n_inst = n;
 	for (uint32_t i = 0; i < n; i++) {
 		names[i] = mini->t->kernels[ks[i]].name;
-		inst[i] = (struct cmp_instance){ ks[i], 0 };
+		inst[i] = (struct comparison_instance){ ks[i], 0 };
 	}
 	p->count = n;
 	p->total_ns = n ? total : 0;
@@ -84,7 +84,7 @@ static void part(struct cmp_part *p, uint32_t *names, struct cmp_instance *inst,
 static void pair(uint32_t i, int32_t layer, uint32_t pos, int kind, int cls, const uint32_t *a,
 		 uint32_t na, const uint32_t *b, uint32_t nb, double ta, double tb)
 {
-	struct cmp_pair *p = &mini->pairs[i];
+	struct comparison_pair *p = &mini->pairs[i];
 
 	p->layer = layer;
 	p->position = pos;
@@ -94,7 +94,7 @@ static void pair(uint32_t i, int32_t layer, uint32_t pos, int kind, int cls, con
 	part(&p->side[0], mini->names_store[i][0], mini->inst_store[i][0], a, na, ta);
 	part(&p->side[1], mini->names_store[i][1], mini->inst_store[i][1], b, nb, tb);
 	p->delta_ns = p->side[1].total_ns - p->side[0].total_ns;
-	p->ratio = cmp_ratio(p->side[0].total_ns, p->side[1].total_ns);
+	p->ratio = comparison_ratio(p->side[0].total_ns, p->side[1].total_ns);
 }
 
 static void build_mini(void)
@@ -148,7 +148,7 @@ static void build_mini(void)
 		static const uint32_t first[4] = { 0, 1, 4, 7 }, n[4] = { 1, 3, 3, 1 };
 
 		for (int i = 0; i < 4; i++) {
-			struct cmp_layer *l = &mini->layers[i];
+			struct comparison_layer *l = &mini->layers[i];
 
 			l->index = idx[i];
 			l->pair_first = first[i];
@@ -159,7 +159,7 @@ static void build_mini(void)
 					l->kernels[s] += mini->pairs[p].side[s].count;
 				}
 			l->delta_ns = l->ns[1] - l->ns[0];
-			l->ratio = cmp_ratio(l->ns[0], l->ns[1]);
+			l->ratio = comparison_ratio(l->ns[0], l->ns[1]);
 			l->n_fusions = idx[i] >= 0;
 			c->ns[0] += l->ns[0];
 			c->ns[1] += l->ns[1];
@@ -168,11 +168,11 @@ static void build_mini(void)
 	c->layers = mini->layers;
 	c->n_layers = 4;
 	c->delta_ns = c->ns[1] - c->ns[0];
-	c->ratio = cmp_ratio(c->ns[0], c->ns[1]);
+	c->ratio = comparison_ratio(c->ns[0], c->ns[1]);
 	for (size_t p = 0; p < c->n_pairs; p++)
 		for (int s = 0; s < 2; s++)
 			c->class_ns[s][mini->pairs[p].cls] += mini->pairs[p].side[s].total_ns;
-	mini->fusion = (struct cmp_fusion){
+	mini->fusion = (struct comparison_fusion){
 		.fused_side = SIDE_B,
 		.fused_name = mini->t->kernels[k[K_FUSED]].name,
 		.unfused_names = mini->pairs[2].side[0].names,

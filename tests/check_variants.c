@@ -110,7 +110,7 @@ static char *signature(const struct comparison *c)
 	FILE *f = open_memstream(&buf, &len);
 
 	for (size_t i = 0; i < c->n_pairs; i++) {
-		const struct cmp_pair *p = &c->pairs[i];
+		const struct comparison_pair *p = &c->pairs[i];
 
 		if (p->layer < 0)
 			continue;
@@ -120,7 +120,7 @@ static char *signature(const struct comparison *c)
 			p->side[1].count);
 	}
 	for (size_t i = 0; i < c->n_fusions; i++) {
-		const struct cmp_fusion *x = &c->fusions[i];
+		const struct comparison_fusion *x = &c->fusions[i];
 
 		fprintf(f, "fusion %c %s %u partial=%d layers", "AB"[x->fused_side],
 			atoms_format(x->atoms, "+", ab, sizeof ab), x -> occurrences, x -> partial);

@@ -47,7 +47,7 @@ struct align_item {
 				     sides have attention, those kernels are not its work. */
 };
 
-/* Same order and meaning as enum pair_kind in compare.h. */
+/* Same order and meaning as enum pair_kind in comparison.h. */
 enum align_kind { ALIGN_MATCH, ALIGN_FUSED, ALIGN_A_ONLY, ALIGN_B_ONLY };
 
 /* One aligned position: the steps of each side it holds (indices into the sequences given,

@@ -9,7 +9,7 @@
 
 #include <stdio.h>
 
-#include "fusediff/compare.h"
+#include "fusediff/comparison.h"
 
 enum report_format { REPORT_TEXT, REPORT_MD, REPORT_JSON, REPORT_CSV };
 

@@ -8,7 +8,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "fusediff/compare.h"
+#include "fusediff/comparison.h"
 #include "fusediff/ui_screen.h"
 
 struct ui;

@@ -17,10 +17,10 @@ static void dim3(char *buf, size_t cap, const int32_t v[3])
 		snprintf(buf, cap, "[%d,%d,%d]", (int)v[0], (int)v[1], (int)v[2]);
 }
 
-void ui_evidence_instances(struct ui *u, struct ui_text *out, const struct cmp_pair *p, int side,
-			   size_t *budget)
+void ui_evidence_instances(struct ui *u, struct ui_text *out, const struct comparison_pair *p,
+			   int side, size_t *budget)
 {
-	const struct cmp_part *part = &p->side[side];
+	const struct comparison_part *part = &p->side[side];
 	const struct side *sd = &u->c->side[side];
 	const struct trace *t = sd->t;
 	char layer[32];
@@ -36,7 +36,7 @@ void ui_evidence_instances(struct ui *u, struct ui_text *out, const struct cmp_p
 		    side == SIDE_A ? 'A' : 'B', part->n_names > 1 ? KERNEL_COL + 2 : 0,
 		    part->n_names > 1 ? "kernel" : "");
 	for (uint32_t i = 0; i < part->n_inst; i++) {
-		const struct cmp_instance *in = &part->inst[i];
+		const struct comparison_instance *in = &part->inst[i];
 		const struct trace_kernel *k;
 		const struct trace_op *op;
 		char start[32], dur[32], grid[48], block[48], name[4 * KERNEL_COL + 16] = "";
@@ -83,7 +83,7 @@ void ui_evidence_instances(struct ui *u, struct ui_text *out, const struct cmp_p
 void ui_evidence_pair(struct ui *u, struct ui_text *out, uint32_t pi, int width)
 {
 	const struct comparison *c = u->c;
-	const struct cmp_pair *p = &c->pairs[pi];
+	const struct comparison_pair *p = &c->pairs[pi];
 	char layer[32], d[32], r[32], atoms[256];
 	size_t budget = 400;
 	static const char *const form[NAMES_COUNT] = { "short", "demangled", "as in the trace" };
@@ -104,7 +104,7 @@ void ui_evidence_pair(struct ui *u, struct ui_text *out, uint32_t pi, int width)
 			     2);
 	}
 	for (int s = 0; s < 2; s++) {
-		const struct cmp_part *part = &p->side[s];
+		const struct comparison_part *part = &p->side[s];
 		char cnt[32], avg[32], tot[32];
 
 		fmt_count(cnt, sizeof cnt, part->count);

@@ -9,7 +9,7 @@
 
 #include "explorer_int.h"
 #include "fusediff/outfile.h"
-#include "fusediff/pair_groups.h"
+#include "fusediff/summed_pairs.h"
 #include "fusediff/ui_actions.h"
 
 static const struct ui_view_ops *const view_ops[VIEW_COUNT] = {
@@ -38,10 +38,10 @@ static void view_close(struct ui_view *v)
 	v->built = 0;
 }
 
-const struct pair_group *ui_groups(struct ui *u, size_t *n)
+const struct summed_pair *ui_groups(struct ui *u, size_t *n)
 {
 	if (!u->groups_built) {
-		u->n_groups = pair_groups_build(u->c, &u->groups);
+		u->n_groups = summed_pairs_build(u->c, &u->groups);
 		u->groups_built = 1;
 	}
 	*n = u->n_groups;
@@ -50,7 +50,7 @@ const struct pair_group *ui_groups(struct ui *u, size_t *n)
 
 static void drop_groups(struct ui *u)
 {
-	pair_groups_free(u->groups, u->n_groups);
+	summed_pairs_free(u->groups, u->n_groups);
 	u->groups = NULL;
 	u->n_groups = 0;
 	u->groups_built = 0;

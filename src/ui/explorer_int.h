@@ -6,7 +6,7 @@
 
 #include <stdint.h>
 
-#include "fusediff/compare.h"
+#include "fusediff/comparison.h"
 #include "fusediff/table.h"
 #include "fusediff/ui_explorer.h"
 #include "ui_int.h"
@@ -88,10 +88,10 @@ extern const struct ui_view_ops ui_view_overview, ui_view_layers, ui_view_pairs,
 	ui_view_summed;
 
 /* A pair's kind as shown ("match", "A fuses", "B only", ...) and its colour role. */
-const char *ui_pair_kind_text(const struct comparison *c, const struct cmp_pair *p);
-int ui_pair_kind_role(const struct cmp_pair *p);
+const char *ui_pair_kind_text(const struct comparison *c, const struct comparison_pair *p);
+int ui_pair_kind_role(const struct comparison_pair *p);
 /* Does the pair pass the quick filters in mask (QUICK_FUSIONS, QUICK_MISMATCHES)? */
-int ui_pair_quick(const struct cmp_pair *p, unsigned mask);
+int ui_pair_quick(const struct comparison_pair *p, unsigned mask);
 
 /* Where we came from, for back. */
 struct ui_nav {
@@ -138,14 +138,14 @@ struct ui {
 	uint32_t n_name_info[2];
 	/* the pairs summed over the layers, for the Overview and Summed views: built when first
 	 * asked for (ui_groups()), dropped when the phase changes */
-	struct pair_group *groups;
+	struct summed_pair *groups;
 	size_t n_groups;
 	int groups_built;
 };
 
-/* The comparison's pairs summed over the layers (pair_groups.h), built once per phase.
+/* The comparison's pairs summed over the layers (summed_pairs.h), built once per phase.
  * Borrowed: valid until the phase changes. */
-const struct pair_group *ui_groups(struct ui *u, size_t *n);
+const struct summed_pair *ui_groups(struct ui *u, size_t *n);
 
 /* format.c */
 void fmt_us(char *buf, size_t cap, double ns);	      /* "12.3", "-" for NAN */
@@ -164,8 +164,8 @@ void ui_set_message(struct ui *u, int role, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
 /* evidence.c: the instances of one side of a pair as lines. */
-void ui_evidence_instances(struct ui *u, struct ui_text *out, const struct cmp_pair *p, int side,
-			   size_t *budget);
+void ui_evidence_instances(struct ui *u, struct ui_text *out, const struct comparison_pair *p,
+			   int side, size_t *budget);
 void ui_evidence_pair(struct ui *u, struct ui_text *out, uint32_t pair, int width);
 
 /* explorer.c: go to the Pairs view with a scope, remembering where we were. */

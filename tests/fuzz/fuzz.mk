@@ -48,7 +48,7 @@ fuzz: $(FUZZ_BIN) $(FUZZ_NAMES:%=$(FZ)/seeds/%/.done)
 			$(FUZZ_ARGS) $(FZ)/corpus/$$name $(FZ)/seeds/$$name || exit 1; \
 	done
 
-$(FZ)/src/model/%.o: src/model/%.c config.mk config.h tests/fuzz/fuzz.mk
+$(FZ)/src/%.o: src/%.c config.mk config.h tests/fuzz/fuzz.mk
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) $(FUZZ_MODEL_CFLAGS) -fsanitize=fuzzer-no-link -MMD -MP -c -o $@ $<
 
@@ -76,4 +76,4 @@ $(FZ)/seeds/%/.done: $(wildcard tests/fuzz/seeds/*/*) $(wildcard tests/data/bad/
 	fi
 	touch $@
 
--include $(wildcard $(FZ)/src/model/*.d)
+-include $(wildcard $(FZ)/src/*/*.d)

@@ -1,4 +1,4 @@
-/* summary.h — the one-trace summary printed by `fusediff --summary TRACE`. */
+/* trace_summary.h — the one-trace summary printed by `fusediff --summary TRACE`. */
 #ifndef FUSEDIFF_SUMMARY_H
 #define FUSEDIFF_SUMMARY_H
 
@@ -10,17 +10,17 @@
 #define SUMMARY_TOP_KERNELS 15
 
 /* One row of the top-kernels table: all kernels with the same name. */
-struct summary_kernel {
+struct trace_summary_kernel {
 	uint32_t name;
 	int64_t count, total_ns;
 };
 
 /* Kernels grouped by name, sorted by total time (largest first, then by name). Only
  * KIND_KERNEL events. Owned by caller: free with free(); *n receives the length. */
-struct summary_kernel *summary_kernels(const struct trace *t, size_t *n);
+struct trace_summary_kernel *trace_summary_kernels(const struct trace *t, size_t *n);
 
 /* Print the summary of t as text; with tc (may be NULL), also the kernel time by class and
  * the Other share. Returns 0, or -1 when writing fails. */
-int summary_print(FILE *out, const struct trace *t, const struct trace_classes *tc);
+int trace_summary_print(FILE *out, const struct trace *t, const struct trace_classes *tc);
 
 #endif

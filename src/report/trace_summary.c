@@ -1,5 +1,5 @@
-/* summary.c — one trace's metadata, event counts and top kernels as text. */
-#include "fusediff/summary.h"
+/* trace_summary.c — one trace's metadata, event counts and top kernels as text. */
+#include "fusediff/trace_summary.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -9,28 +9,28 @@
 
 static int cmp_by_name(const void *pa, const void *pb)
 {
-	const struct summary_kernel *a = pa, *b = pb;
+	const struct trace_summary_kernel *a = pa, *b = pb;
 
 	return CMP(a->name, b->name);
 }
 
 static int cmp_by_total(const void *pa, const void *pb)
 {
-	const struct summary_kernel *a = pa, *b = pb;
+	const struct trace_summary_kernel *a = pa, *b = pb;
 	int c = CMP(b->total_ns, a->total_ns);
 
 	return c ? c : CMP(a->name, b->name);
 }
 
-struct summary_kernel *summary_kernels(const struct trace *t, size_t *n)
+struct trace_summary_kernel *trace_summary_kernels(const struct trace *t, size_t *n)
 {
-	struct summary_kernel *all = xcalloc(t->n_kernels + 1, sizeof *all);
+	struct trace_summary_kernel *all = xcalloc(t->n_kernels + 1, sizeof *all);
 	size_t m = 0, out = 0;
 
 	for (size_t i = 0; i < t->n_kernels; i++)
 		if (t->kernels[i].kind == KIND_KERNEL)
-			all[m++] =
-				(struct summary_kernel){ t->kernels[i].name, 1, t->kernels[i].dur };
+			all[m++] = (struct trace_summary_kernel){ t->kernels[i].name, 1,
+								  t->kernels[i].dur };
 	qsort(all, m, sizeof *all, cmp_by_name);
 	for (size_t i = 0; i < m; i++) {
 		if (out && all[out - 1].name == all[i].name) {
@@ -133,12 +133,12 @@ static void print_classes(FILE *out, const struct trace *t, const struct trace_c
 	}
 }
 
-int summary_print(FILE *out, const struct trace *t, const struct trace_classes *tc)
+int trace_summary_print(FILE *out, const struct trace *t, const struct trace_classes *tc)
 {
 	char b1[64], b2[64];
 	size_t nk, streams = 0, copies = 0;
 	int64_t total = trace_kernel_time(t), span_end = 0;
-	struct summary_kernel *top;
+	struct trace_summary_kernel *top;
 	struct trace_category *cats;
 	int32_t seen_streams[64];
 	const char *gpu = t->gpu_name ? trace_str(t, t->gpu_name) : "";
@@ -211,7 +211,7 @@ int summary_print(FILE *out, const struct trace *t, const struct trace_classes *
 
 	if (tc)
 		print_classes(out, t, tc);
-	top = summary_kernels(t, &nk);
+	top = trace_summary_kernels(t, &nk);
 	fprintf(out, "\nTop %d kernels by total time (of %zu distinct)\n", SUMMARY_TOP_KERNELS, nk);
 	fprintf(out, "  %7s %11s %10s %6s  %s\n", "count", "total us", "avg us", "share", "kernel");
 	for (size_t i = 0; i < nk && i < SUMMARY_TOP_KERNELS; i++) {

@@ -1,11 +1,11 @@
-/* check_compare.c — the comparison on the real traces: what is matched, what is a fusion, the
+/* check_comparison.c — the comparison on the real traces: what is matched, what is a fusion, the
  * per-pass figures, phases and labels. */
 #include "acceptance.h"
 
 #include <math.h>
 
 #include "fusediff/classify.h"
-#include "fusediff/compare.h"
+#include "fusediff/comparison.h"
 #include "fusediff/structure.h"
 
 #define EAGER	 "llama8l_eager_sdpa.json.gz"
@@ -59,7 +59,8 @@ static int names_have(const struct comparison *c, int s, const uint32_t *names, 
 	return 0;
 }
 
-static const struct cmp_fusion *fusion_with(const struct comparison *c, int side, atom_set atoms)
+static const struct comparison_fusion *fusion_with(const struct comparison *c, int side,
+						   atom_set atoms)
 {
 	for (size_t i = 0; i < c->n_fusions; i++)
 		if (c->fusions[i].fused_side == side && !c->fusions[i].partial &&
@@ -78,7 +79,7 @@ static void assert_gemm_attention_matched(const struct comparison *c, int32_t n_
 		unsigned gemm = 0, attn = 0;
 
 		for (size_t i = 0; i < c->n_pairs; i++) {
-			const struct cmp_pair *p = &c->pairs[i];
+			const struct comparison_pair *p = &c->pairs[i];
 
 			if (p->layer != l || (p->cls != CLASS_GEMM && p->cls != CLASS_ATTENTION))
 				continue;
@@ -106,7 +107,7 @@ START_TEST(test_eager_vs_compiled)
 {
 	struct fixture fx;
 	const struct comparison *c;
-	const struct cmp_fusion *norm, *act;
+	const struct comparison_fusion *norm, *act;
 
 	compare_files(&fx, EAGER, COMPILED, -1);
 	c = fx.c;
@@ -131,7 +132,7 @@ START_TEST(test_eager_vs_compiled)
 	/* The eager side of a fused norm pair: 9 launches per pass, and its average is the time of
 	 * the whole eager op once (not of one of its 9 kernels), comparable to the fused kernel. */
 	{
-		const struct cmp_pair *p = &c->pairs[norm->pairs[norm->n_pairs - 1]];
+		const struct comparison_pair *p = &c->pairs[norm->pairs[norm->n_pairs - 1]];
 
 		ck_assert_int_eq(p->kind, PAIR_FUSED);
 		ck_assert(p->side[0].count >= 8);
@@ -181,7 +182,7 @@ START_TEST(test_mi300x_vs_b300)
 	/* QKV, O, gate-up, down (split-K on B300: GEMM + splitKreduce is one GEMM step). */
 	assert_gemm_attention_matched(c, 32, 4, 0);
 	for (size_t i = 0; i < c->n_pairs; i++) {
-		const struct cmp_pair *p = &c->pairs[i];
+		const struct comparison_pair *p = &c->pairs[i];
 
 		/* The add+RMSNorm kernels pair with each other, never as a fusion. */
 		if (p->layer >= 0 && p->cls == CLASS_NORM) {
@@ -196,7 +197,7 @@ START_TEST(test_mi300x_vs_b300)
 		}
 	}
 	for (size_t i = 0; i < c->n_fusions; i++) {
-		const struct cmp_fusion *f = &c->fusions[i];
+		const struct comparison_fusion *f = &c->fusions[i];
 
 		ck_assert_msg(!(f->atoms & (ATOM_BIT(ATOM_ADD) | ATOM_BIT(ATOM_RMSNORM) |
 					    ATOM_BIT(ATOM_GEMM))),
@@ -213,7 +214,7 @@ START_TEST(test_sdpa_vs_math_attention)
 {
 	struct fixture fx;
 	const struct comparison *c;
-	const struct cmp_fusion *f;
+	const struct comparison_fusion *f;
 
 	compare_files(&fx, EAGER, "llama8l_eager_mathattn.json.gz", -1);
 	c = fx.c;
@@ -228,7 +229,7 @@ START_TEST(test_sdpa_vs_math_attention)
 	ck_assert_uint_eq(f->n_layers, 8);
 	ck_assert_uint_eq(f->occurrences, 8);
 	for (size_t i = 0; i < c->n_pairs; i++) {
-		const struct cmp_pair *p = &c->pairs[i];
+		const struct comparison_pair *p = &c->pairs[i];
 
 		if (p->fusion < 0 && p->layer >= 0)
 			ck_assert_msg(p->kind == PAIR_MATCH,
@@ -245,7 +246,7 @@ START_TEST(test_partial_fusion)
 {
 	struct fixture fx;
 	const struct comparison *c;
-	const struct cmp_fusion *f;
+	const struct comparison_fusion *f;
 	unsigned gaps = 0;
 
 	compare_files(&fx, "tests/data/compare/down_twice.json",
@@ -263,7 +264,7 @@ START_TEST(test_partial_fusion)
 	ck_assert_msg(strstr(f->evidence, "launches 2 kernels (nvjet_down_gemm) where B") != NULL,
 		      "%s", f->evidence);
 	for (size_t i = 0; i < c->n_pairs; i++) {
-		const struct cmp_pair *p = &c->pairs[i];
+		const struct comparison_pair *p = &c->pairs[i];
 
 		ck_assert(p->kind == PAIR_MATCH || p->kind == PAIR_A_ONLY);
 		if (p->kind == PAIR_A_ONLY) {

@@ -1,11 +1,11 @@
 /* app.h — what the command line asked for, and the program's modes. Private to the program
- * (the files at the top of src/); the libraries know nothing of it. */
+ * (src/app/); the libraries know nothing of it. */
 #ifndef FUSEDIFF_APP_H
 #define FUSEDIFF_APP_H
 
 #include <stdint.h>
 
-#include "fusediff/compare.h"
+#include "fusediff/comparison.h"
 #include "fusediff/util.h"
 
 struct app_opts {

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "fusediff/classify.h"
-#include "fusediff/pair_groups.h"
+#include "fusediff/summed_pairs.h"
 #include "fusediff/structure.h"
 #include "fusediff/text.h"
 #include "report_int.h"
@@ -108,17 +108,17 @@ static void c_layers(FILE *out, const int32_t *l, uint32_t n)
 	free(layers);
 }
 
-/* The pairs summed over the layers (pair_groups.h), largest |delta| first. */
+/* The pairs summed over the layers (summed_pairs.h), largest |delta| first. */
 static void c_pair_groups(FILE *out, const struct comparison *c)
 {
-	struct pair_group *g;
-	size_t n = pair_groups_build(c, &g);
+	struct summed_pair *g;
+	size_t n = summed_pairs_build(c, &g);
 
 	fputs("\ntable,index,layers,places,kind,class,atoms,a_kernels,b_kernels,a_similar,"
 	      "b_similar,a_count,b_count,a_us,b_us,delta_us,ratio\n",
 	      out);
 	for (size_t i = 0; i < n; i++) {
-		const struct cmp_pair *p = &c->pairs[g[i].first];
+		const struct comparison_pair *p = &c->pairs[g[i].first];
 
 		fprintf(out, "pair_groups,%zu", i);
 		c_layers(out, g[i].layers, g[i].n_layers);
@@ -136,7 +136,7 @@ static void c_pair_groups(FILE *out, const struct comparison *c)
 		c_num(out, g[i].ratio, 4);
 		fputc('\n', out);
 	}
-	pair_groups_free(g, n);
+	summed_pairs_free(g, n);
 }
 
 int report_write_csv(FILE *out, const struct comparison *c)
@@ -181,13 +181,13 @@ int report_write_csv(FILE *out, const struct comparison *c)
 		c_us(out, c->class_ns[0][k]);
 		c_us(out, c->class_ns[1][k]);
 		c_us(out, c->class_ns[1][k] - c->class_ns[0][k]);
-		c_num(out, cmp_ratio(c->class_ns[0][k], c->class_ns[1][k]), 4);
+		c_num(out, comparison_ratio(c->class_ns[0][k], c->class_ns[1][k]), 4);
 		fputc('\n', out);
 	}
 
 	fputs("\ntable,index,phase,a_us,b_us,delta_us,ratio,a_kernels,b_kernels,fusions\n", out);
 	for (size_t i = 0; i < c->n_layers; i++) {
-		const struct cmp_layer *l = &c->layers[i];
+		const struct comparison_layer *l = &c->layers[i];
 
 		fputs("layers", out);
 		c_layer(out, l->index);
@@ -205,7 +205,7 @@ int report_write_csv(FILE *out, const struct comparison *c)
 	      "a_avg_us,b_avg_us,a_us,b_us,delta_us,ratio,fusion\n",
 	      out);
 	for (size_t i = 0; i < c->n_pairs; i++) {
-		const struct cmp_pair *p = &c->pairs[i];
+		const struct comparison_pair *p = &c->pairs[i];
 
 		fputs("pairs", out);
 		c_layer(out, p->layer);
@@ -232,7 +232,7 @@ int report_write_csv(FILE *out, const struct comparison *c)
 	      "layers,a_us,b_us,delta_us,evidence\n",
 	      out);
 	for (size_t i = 0; i < c->n_fusions; i++) {
-		const struct cmp_fusion *f = &c->fusions[i];
+		const struct comparison_fusion *f = &c->fusions[i];
 		fprintf(out, "fusions,%zu,%c,%d", i, f->fused_side ? 'B' : 'A', f->partial);
 		c_name(out, c->side[f->fused_side].t, f->fused_name);
 		c_names(out, c->side[!f->fused_side].t, f->unfused_names, f->n_unfused);

@@ -1,5 +1,5 @@
 /* trace_load_int.h — what the streaming loader (trace_load.c: the window, units, the top
- * level) shares with the parser of one event (trace_event.c). Private to src/model. */
+ * level) shares with the parser of one event (trace_event.c). Private to src/load. */
 #ifndef FUSEDIFF_TRACE_LOAD_INT_H
 #define FUSEDIFF_TRACE_LOAD_INT_H
 

@@ -1,10 +1,10 @@
-/* view_fusions.c — the Fusions view: one row per fusion pattern, grouped across layers. */
+/* fusions.c — the Fusions view: one row per fusion pattern, grouped across layers. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "explorer_int.h"
-#include "fusediff/pair_groups.h"
+#include "../explorer_int.h"
+#include "fusediff/summed_pairs.h"
 #include "fusediff/text.h"
 
 enum {
@@ -45,7 +45,7 @@ static void fu_build(struct ui_view *v)
 	v->n_rows = (uint32_t)c->n_fusions;
 	v->strs = xcalloc(3 * (size_t)v->n_rows + 1, sizeof *v->strs);
 	for (uint32_t r = 0; r < v->n_rows; r++) {
-		const struct cmp_fusion *f = &c->fusions[r];
+		const struct comparison_fusion *f = &c->fusions[r];
 		int other = f->fused_side == SIDE_A ? SIDE_B : SIDE_A;
 		size_t len = 0, cap = 64;
 		char *s = xmalloc(cap), atoms[256], layers[256];
@@ -76,7 +76,7 @@ static void fu_release(struct ui_view *v)
 	v->n_rows = 0;
 }
 
-static const char *fu_kind(const struct cmp_fusion *f)
+static const char *fu_kind(const struct comparison_fusion *f)
 {
 	if (f->partial)
 		return "partial";
@@ -87,7 +87,7 @@ static void fu_cell(void *ctx, uint32_t row, int col, struct table_cell *out)
 {
 	struct ui_view *v = ctx;
 	struct ui *u = v->u;
-	const struct cmp_fusion *f = &u->c->fusions[row];
+	const struct comparison_fusion *f = &u->c->fusions[row];
 
 	switch (col) {
 	case FU_NUM: snprintf(out->buf, out->cap, "%u", row + 1); break;
@@ -113,7 +113,7 @@ static void fu_key(void *ctx, uint32_t row, int col, struct table_key *out)
 {
 	struct ui_view *v = ctx;
 	struct ui *u = v->u;
-	const struct cmp_fusion *f = &u->c->fusions[row];
+	const struct comparison_fusion *f = &u->c->fusions[row];
 
 	switch (col) {
 	case FU_NUM: out->num = row; break;
@@ -133,7 +133,7 @@ static void fu_evidence(struct ui_view *v, uint32_t row, struct ui_text *out, in
 {
 	struct ui *u = v->u;
 	const struct comparison *c = u->c;
-	const struct cmp_fusion *f = &c->fusions[row];
+	const struct comparison_fusion *f = &c->fusions[row];
 	int fs = f->fused_side, other = fs == SIDE_A ? SIDE_B : SIDE_A;
 	char a[32], b[32], d[32], head[128];
 	size_t budget = 400;
@@ -159,7 +159,7 @@ static void fu_evidence(struct ui_view *v, uint32_t row, struct ui_text *out, in
 	if (f->n_pairs)
 		ui_text_add(out, ROLE_DIM, 1, "Instances (%u aligned places):", f->n_pairs);
 	for (uint32_t i = 0; i < f->n_pairs; i++) {
-		const struct cmp_pair *p;
+		const struct comparison_pair *p;
 		char layer[32];
 
 		if (f->pairs[i] >= c->n_pairs)

@@ -1,5 +1,5 @@
-/* pair_groups.c — kernel pairs summed over the layers (see pair_groups.h). */
-#include "fusediff/pair_groups.h"
+/* summed_pairs.c — kernel pairs summed over the layers (see summed_pairs.h). */
+#include "fusediff/summed_pairs.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -47,7 +47,7 @@ static uint32_t *families(const struct comparison *c, int s)
 	size_t cap = 0;
 
 	for (size_t i = 0; i < c->n_pairs; i++) {
-		const struct cmp_part *part = &c->pairs[i].side[s];
+		const struct comparison_part *part = &c->pairs[i].side[s];
 
 		for (uint32_t k = 0; k < part->n_names; k++) {
 			uint32_t id = part->names[k];
@@ -72,7 +72,8 @@ static uint32_t *families(const struct comparison *c, int s)
 }
 
 /* Two pairs' names on side s, name by name, as families. */
-static int cmp_names(const uint32_t *fam, const struct cmp_part *a, const struct cmp_part *b)
+static int cmp_names(const uint32_t *fam, const struct comparison_part *a,
+		     const struct comparison_part *b)
 {
 	int r = CMP(a->n_names, b->n_names);
 
@@ -82,14 +83,15 @@ static int cmp_names(const uint32_t *fam, const struct cmp_part *a, const struct
 }
 
 /* Does pair b have the group key of pair a (kind, class, names of A, names of B)? */
-static int same_key(uint32_t *const fam[2], const struct cmp_pair *a, const struct cmp_pair *b)
+static int same_key(uint32_t *const fam[2], const struct comparison_pair *a,
+		    const struct comparison_pair *b)
 {
 	return a->kind == b->kind && a->cls == b->cls &&
 	       cmp_names(fam[SIDE_A], &a->side[0], &b->side[0]) == 0 &&
 	       cmp_names(fam[SIDE_B], &a->side[1], &b->side[1]) == 0;
 }
 
-static uint64_t hash_key(uint32_t *const fam[2], const struct cmp_pair *p)
+static uint64_t hash_key(uint32_t *const fam[2], const struct comparison_pair *p)
 {
 	uint64_t h = 0x9e3779b97f4a7c15u ^ ((uint64_t)p->kind << 8 | p->cls);
 
@@ -101,7 +103,7 @@ static uint64_t hash_key(uint32_t *const fam[2], const struct cmp_pair *p)
 	return h ^ (h >> 29);
 }
 
-static int same_names(const struct cmp_part *a, const struct cmp_part *b)
+static int same_names(const struct comparison_part *a, const struct comparison_part *b)
 {
 	return a->n_names == b->n_names &&
 	       (a->n_names == 0 || memcmp(a->names, b->names, a->n_names * sizeof *a->names) == 0);
@@ -109,7 +111,7 @@ static int same_names(const struct cmp_part *a, const struct cmp_part *b)
 
 static int cmp_group(const void *pa, const void *pb)
 {
-	const struct pair_group *a = pa, *b = pb;
+	const struct summed_pair *a = pa, *b = pb;
 	int r = CMP(fabs(b->delta_ns), fabs(a->delta_ns));
 
 	return r ? r : CMP(a->first, b->first);
@@ -140,7 +142,7 @@ static size_t assign(const struct comparison *c, uint32_t *const fam[2], uint32_
 		size *= 2;
 	slot = xcalloc(size, sizeof *slot); /* group index + 1, 0: empty */
 	for (size_t i = 0; i < c->n_pairs; i++) {
-		const struct cmp_pair *p = &c->pairs[i];
+		const struct comparison_pair *p = &c->pairs[i];
 		size_t h = (size_t)hash_key(fam, p) & (size - 1);
 
 		while (slot[h] && !same_key(fam, &c->pairs[first[slot[h] - 1]], p))
@@ -155,9 +157,9 @@ static size_t assign(const struct comparison *c, uint32_t *const fam[2], uint32_
 	return n;
 }
 
-size_t pair_groups_build(const struct comparison *c, struct pair_group **out)
+size_t summed_pairs_build(const struct comparison *c, struct summed_pair **out)
 {
-	struct pair_group *g;
+	struct summed_pair *g;
 	uint32_t *fam[2], *group_of, *first;
 	size_t n;
 
@@ -179,8 +181,8 @@ size_t pair_groups_build(const struct comparison *c, struct pair_group **out)
 		g[j].n_pairs = 0;
 	}
 	for (size_t i = 0; i < c->n_pairs; i++) { /* ascending pair order within each group */
-		struct pair_group *gr = &g[group_of[i]];
-		const struct cmp_pair *p = &c->pairs[i], *p0 = &c->pairs[gr->first];
+		struct summed_pair *gr = &g[group_of[i]];
+		const struct comparison_pair *p = &c->pairs[i], *p0 = &c->pairs[gr->first];
 
 		gr->layers[gr->n_pairs] = p->layer;
 		gr->pairs[gr->n_pairs++] = (uint32_t)i;
@@ -191,7 +193,7 @@ size_t pair_groups_build(const struct comparison *c, struct pair_group **out)
 		}
 	}
 	for (size_t j = 0; j < n; j++) {
-		struct pair_group *gr = &g[j];
+		struct summed_pair *gr = &g[j];
 		uint32_t m = gr->n_pairs;
 
 		qsort(gr->layers, m, sizeof *gr->layers, cmp_layer);
@@ -199,7 +201,7 @@ size_t pair_groups_build(const struct comparison *c, struct pair_group **out)
 			if (!gr->n_layers || gr->layers[gr->n_layers - 1] != gr->layers[i])
 				gr->layers[gr->n_layers++] = gr->layers[i];
 		gr->delta_ns = gr->ns[1] - gr->ns[0];
-		gr->ratio = cmp_ratio(gr->ns[0], gr->ns[1]);
+		gr->ratio = comparison_ratio(gr->ns[0], gr->ns[1]);
 	}
 	free(group_of);
 	free(first);
@@ -210,7 +212,7 @@ size_t pair_groups_build(const struct comparison *c, struct pair_group **out)
 	return n;
 }
 
-void pair_groups_free(struct pair_group *g, size_t n)
+void summed_pairs_free(struct summed_pair *g, size_t n)
 {
 	for (size_t i = 0; g && i < n; i++) {
 		free(g[i].pairs);

@@ -1,4 +1,4 @@
-/* fusion.h — fusion differences from the aligned pairs of a comparison (SPEC §2.5).
+/* fusion_int.h — fusion differences from the aligned pairs of a comparison (SPEC §2.5).
  *
  * A fusion difference is a pair where one side runs one kernel and the other runs k > 1 for
  * work that kernel covers (a fused pair), together with the gaps of the neighbouring layers
@@ -8,15 +8,15 @@
  * Identical patterns (same fused side, class and unfused kernels) are grouped across layers.
  * A partial fusion seen in one layer only of a model with several is not reported: a kernel
  * launched twice once is noise of the trace (replayed or dropped launches), not a pattern.
- * Used by compare.c; the result is struct cmp_fusion in compare.h. */
+ * Used by comparison.c; the result is struct comparison_fusion in comparison.h. */
 #ifndef FUSEDIFF_FUSION_H
 #define FUSEDIFF_FUSION_H
 
 #include <stdint.h>
 
-#include "fusediff/compare.h"
+#include "fusediff/comparison.h"
 
-/* What the alignment knows about one pair, beyond struct cmp_pair. */
+/* What the alignment knows about one pair, beyond struct comparison_pair. */
 struct fusion_hint {
 	double work[2];	       /* working kernels per pass on each side (helpers aside) */
 	uint32_t occ[2];       /* step occurrences over the passes on each side */

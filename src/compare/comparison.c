@@ -1,4 +1,4 @@
-/* compare.c — two structured sides lined up layer by layer (see compare.h).
+/* comparison.c — two structured sides lined up layer by layer (see comparison.h).
  *
  * For the selected phase, each side's passes are merged per layer index into one canonical
  * step sequence (passes of one side are aligned against each other, so a step present in only
@@ -6,14 +6,14 @@
  * and B are then aligned (align.h), unmatched steps are absorbed into nearby fused steps, and
  * every aligned position becomes a pair with per-pass figures. Fused pairs (and partial ones)
  * are grouped into fusion patterns across layers. */
-#include "fusediff/compare.h"
+#include "fusediff/comparison.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "fusediff/align.h"
-#include "fusediff/fusion.h"
+#include "fusion_int.h"
 #include "fusediff/text.h"
 
 const char *pair_kind_name(enum pair_kind k)
@@ -235,7 +235,7 @@ static void work_free(struct work *w)
 
 /* Add name to p->names unless it is there. *last: the name asked before (it is there), which
  * the next kernel usually repeats. */
-static void part_add_name(struct cmp_part *p, uint32_t name, size_t *cap, uint32_t *last)
+static void part_add_name(struct comparison_part *p, uint32_t name, size_t *cap, uint32_t *last)
 {
 	if (name == *last)
 		return;
@@ -256,7 +256,7 @@ static void part_add_name(struct cmp_part *p, uint32_t name, size_t *cap, uint32
  * only for the names of the helpers of a step of several. A run's occurrence of a slot has the
  * slot's main kernel (the pass ran the canonical steps; a step always holds a kernel). */
 struct part_acc {
-	struct cmp_part *p;
+	struct comparison_part *p;
 	size_t cap_names, cap_inst, n_inst;
 	int64_t dur, work;
 	uint32_t last; /* for part_add_name() */
@@ -281,11 +281,11 @@ static void part_add_step(struct part_acc *a, const struct side *s, uint32_t ste
 
 		part_add_name(a->p, st->n == 1 ? main : s->t->kernels[kernel].name, &a->cap_names,
 			      &a->last);
-		a->p->inst[a->n_inst++] = (struct cmp_instance){ kernel, pass };
+		a->p->inst[a->n_inst++] = (struct comparison_instance){ kernel, pass };
 	}
 }
 
-static void fill_part(struct cmp_part *p, const struct side *s, const struct merged_layer *m,
+static void fill_part(struct comparison_part *p, const struct side *s, const struct merged_layer *m,
 		      const uint32_t *slots, uint32_t n_slots, uint32_t passes, double *work_pp,
 		      uint32_t *occurrences)
 {
@@ -400,8 +400,8 @@ static size_t count_keys(const struct side *a, const struct side *b, int phase)
 }
 
 static void pair_from_entry(struct comparison *c, struct work *w, size_t key,
-			    const struct align_entry *e, uint32_t position, struct cmp_pair *p,
-			    struct fusion_hint *h)
+			    const struct align_entry *e, uint32_t position,
+			    struct comparison_pair *p, struct fusion_hint *h)
 {
 	const struct merged_layer *m[2] = { &w->ml[0][key + e->layer_off[0]],
 					    &w->ml[1][key + e->layer_off[1]] };
@@ -449,7 +449,7 @@ static void pair_from_entry(struct comparison *c, struct work *w, size_t key,
 			p->atoms |= m[s]->slot[e->step[s][k]].item.atoms;
 	}
 	p->delta_ns = p->side[1].total_ns - p->side[0].total_ns;
-	p->ratio = cmp_ratio(p->side[0].total_ns, p->side[1].total_ns);
+	p->ratio = comparison_ratio(p->side[0].total_ns, p->side[1].total_ns);
 }
 
 static void layer_totals(struct comparison *c, struct work *w)
@@ -464,7 +464,8 @@ static void layer_totals(struct comparison *c, struct work *w)
 				continue;
 			for (uint32_t l = 0; l < ps->layer_n; l++) {
 				const struct layer *ly = &sd->layers[ps->layer_first + l];
-				struct cmp_layer *cl = &c->layers[layer_key(ly->index, w->n_keys)];
+				struct comparison_layer *cl =
+					&c->layers[layer_key(ly->index, w->n_keys)];
 				uint32_t kernels = 0;
 
 				for (uint32_t k = 0; k < ly->step_n; k++) {
@@ -494,10 +495,10 @@ static void layer_totals(struct comparison *c, struct work *w)
 	}
 	for (size_t k = 0; k < c->n_layers; k++) {
 		c->layers[k].delta_ns = c->layers[k].ns[1] - c->layers[k].ns[0];
-		c->layers[k].ratio = cmp_ratio(c->layers[k].ns[0], c->layers[k].ns[1]);
+		c->layers[k].ratio = comparison_ratio(c->layers[k].ns[0], c->layers[k].ns[1]);
 	}
 	c->delta_ns = c->ns[1] - c->ns[0];
-	c->ratio = cmp_ratio(c->ns[0], c->ns[1]);
+	c->ratio = comparison_ratio(c->ns[0], c->ns[1]);
 }
 
 static void clear_results(struct comparison *c)
@@ -554,7 +555,7 @@ static int choose_phase(struct comparison *c, int phase)
 static void compute(struct comparison *c, int phase)
 {
 	struct work w = { .s = { &c->side[0], &c->side[1] } };
-	struct cmp_pair *pairs = NULL;
+	struct comparison_pair *pairs = NULL;
 	struct fusion_hint *aux = NULL;
 	size_t n_pairs = 0, cap_pairs = 0, cap_aux = 0, n_aux = 0;
 	size_t *first_pair;
@@ -594,7 +595,7 @@ static void compute(struct comparison *c, int phase)
 	c->layers = xcalloc(w.n_keys, sizeof *c->layers);
 	first_pair = xcalloc(w.n_keys + 1, sizeof *first_pair);
 	for (size_t k = 0; k < w.n_keys; k++) {
-		struct cmp_layer *cl = &c->layers[k];
+		struct comparison_layer *cl = &c->layers[k];
 
 		cl->index = key_layer(k, w.n_keys);
 		cl->phase = (uint8_t)c->phase;

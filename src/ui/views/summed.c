@@ -1,12 +1,12 @@
-/* view_summed.c — the Summed view: the kernel pairs summed over the layers (pair_groups.h),
+/* summed.c — the Summed view: the kernel pairs summed over the layers (summed_pairs.h),
  * one row per kind, class and pair of kernel names, wherever it occurs; sorted by |delta|, the
  * first rows say which kernels explain the difference. The evidence lists every place. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "explorer_int.h"
-#include "fusediff/pair_groups.h"
+#include "../explorer_int.h"
+#include "fusediff/summed_pairs.h"
 #include "fusediff/text.h"
 
 enum {
@@ -44,7 +44,7 @@ static const struct table_column su_cols[SU_COLS] = {
 
 /* The view's row r is group r of ui_groups() (built once per phase; a rebuild for another
  * name form reuses it). strs[r]: the group's layers as text. */
-static const struct pair_group *group(struct ui_view *v, uint32_t row)
+static const struct summed_pair *group(struct ui_view *v, uint32_t row)
 {
 	size_t n;
 
@@ -54,7 +54,7 @@ static const struct pair_group *group(struct ui_view *v, uint32_t row)
 static void su_build(struct ui_view *v)
 {
 	size_t n;
-	const struct pair_group *g = ui_groups(v->u, &n);
+	const struct summed_pair *g = ui_groups(v->u, &n);
 
 	v->n_rows = (uint32_t)n;
 	v->strs = xcalloc((size_t)v->n_rows + 1, sizeof *v->strs);
@@ -78,15 +78,15 @@ static void su_release(struct ui_view *v)
 /* The first kernel name of one side of the group, or NULL for a gap. */
 static const char *group_name(struct ui_view *v, uint32_t row, int side)
 {
-	const struct cmp_part *part = &v->u->c->pairs[group(v, row)->first].side[side];
+	const struct comparison_part *part = &v->u->c->pairs[group(v, row)->first].side[side];
 
 	return part->n_names ? ui_name(v->u, side, part->names[0]) : NULL;
 }
 
 static void name_cell(struct ui_view *v, uint32_t row, int side, struct table_cell *out)
 {
-	const struct pair_group *g = group(v, row);
-	const struct cmp_pair *p = &v->u->c->pairs[g->first];
+	const struct summed_pair *g = group(v, row);
+	const struct comparison_pair *p = &v->u->c->pairs[g->first];
 	const char *name = group_name(v, row, side);
 
 	if (!name) {
@@ -108,8 +108,8 @@ static void su_cell(void *ctx, uint32_t row, int col, struct table_cell *out)
 {
 	struct ui_view *v = ctx;
 	const struct comparison *c = v->u->c;
-	const struct pair_group *g = group(v, row);
-	const struct cmp_pair *p = &c->pairs[g->first];
+	const struct summed_pair *g = group(v, row);
+	const struct comparison_pair *p = &c->pairs[g->first];
 
 	switch (col) {
 	case SU_LAYERS: out->text = v->strs[row]; break;
@@ -137,8 +137,8 @@ static void su_key(void *ctx, uint32_t row, int col, struct table_key *out)
 {
 	struct ui_view *v = ctx;
 	const struct comparison *c = v->u->c;
-	const struct pair_group *g = group(v, row);
-	const struct cmp_pair *p = &c->pairs[g->first];
+	const struct summed_pair *g = group(v, row);
+	const struct comparison_pair *p = &c->pairs[g->first];
 
 	switch (col) {
 	case SU_LAYERS: out->num = layer_order(g->layers[0]) * 1e6 + g->n_layers; break;
@@ -168,8 +168,8 @@ static void su_evidence(struct ui_view *v, uint32_t row, struct ui_text *out, in
 {
 	struct ui *u = v->u;
 	const struct comparison *c = u->c;
-	const struct pair_group *g = group(v, row);
-	const struct cmp_pair *p = &c->pairs[g->first];
+	const struct summed_pair *g = group(v, row);
+	const struct comparison_pair *p = &c->pairs[g->first];
 	char a[32], b[32], d[32], r[32], atoms[256];
 
 	fmt_us(a, sizeof a, g->ns[0]);
@@ -183,7 +183,7 @@ static void su_evidence(struct ui_view *v, uint32_t row, struct ui_text *out, in
 		    ui_pair_kind_text(c, p), class_name((enum op_class)p->cls), atoms, g->n_pairs,
 		    g->n_pairs == 1 ? "" : "s", v->strs[row], a, b, d, r);
 	for (int s = 0; s < 2; s++) {
-		const struct cmp_part *part = &p->side[s];
+		const struct comparison_part *part = &p->side[s];
 		char head[16];
 
 		if (part->n_names == 0) {
@@ -204,7 +204,7 @@ static void su_evidence(struct ui_view *v, uint32_t row, struct ui_text *out, in
 	}
 	ui_text_add(out, ROLE_DIM, 1, "Places (layer, position: A us, B us, delta us per pass):");
 	for (uint32_t i = 0; i < g->n_pairs; i++) {
-		const struct cmp_pair *q = &c->pairs[g->pairs[i]];
+		const struct comparison_pair *q = &c->pairs[g->pairs[i]];
 		char layer[32];
 
 		fmt_layer(layer, sizeof layer, q->layer);

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "fusediff/classify.h"
-#include "fusediff/pair_groups.h"
+#include "fusediff/summed_pairs.h"
 #include "fusediff/structure.h"
 #include "fusediff/text.h"
 #include "report_int.h"
@@ -193,7 +193,7 @@ static char *short_name(const struct comparison *c, int s, uint32_t name, int md
 }
 
 /* The names of one side of a pair: "name" or "name (+2 more)"; "" for none. */
-static char *part_names(const struct comparison *c, int s, const struct cmp_part *p, int md)
+static char *part_names(const struct comparison *c, int s, const struct comparison_part *p, int md)
 {
 	char *first, *out;
 
@@ -265,7 +265,7 @@ static void fusions_section(FILE *out, const struct comparison *c, int md)
 		return;
 	}
 	for (size_t i = 0; i < c->n_fusions; i++) {
-		const struct cmp_fusion *f = &c->fusions[i];
+		const struct comparison_fusion *f = &c->fusions[i];
 
 		if (md) {
 			fprintf(out, "%zu. ", i + 1);
@@ -280,8 +280,8 @@ static void fusions_section(FILE *out, const struct comparison *c, int md)
 
 static int cmp_abs_delta(const void *pa, const void *pb, const struct comparison *c)
 {
-	const struct cmp_pair *a = &c->pairs[*(const uint32_t *)pa],
-			      *b = &c->pairs[*(const uint32_t *)pb];
+	const struct comparison_pair *a = &c->pairs[*(const uint32_t *)pa],
+				     *b = &c->pairs[*(const uint32_t *)pb];
 	int r = CMP(fabs(b->delta_ns), fabs(a->delta_ns));
 
 	return r ? r : CMP(*(const uint32_t *)pa, *(const uint32_t *)pb);
@@ -309,8 +309,8 @@ static size_t top_pairs(const struct comparison *c, uint32_t *top, size_t max)
 	return n;
 }
 
-static void pair_row(struct rtable *t, const struct comparison *c, const struct cmp_pair *p, int md,
-		     int with_layer)
+static void pair_row(struct rtable *t, const struct comparison *c, const struct comparison_pair *p,
+		     int md, int with_layer)
 {
 	char b1[64], b2[64], b3[64], b4[64], b5[64], b6[64], atoms[256];
 	char *na = part_names(c, 0, &p->side[0], md), *nb = part_names(c, 1, &p->side[1], md);
@@ -351,15 +351,15 @@ static char *append_similar(char *names)
 /* The pairs summed over the layers: the kernels that explain the difference, once each. */
 static void groups_section(FILE *out, const struct comparison *c, int md)
 {
-	struct pair_group *g;
-	size_t n = pair_groups_build(c, &g);
+	struct summed_pair *g;
+	size_t n = summed_pairs_build(c, &g);
 	struct rtable t = { .ncol = 13, .head = group_head, .fmt = "lrlllrrrrrrcc" };
 
 	if (n == 0)
 		return;
 	heading(out, md, "Kernel pairs summed over the layers (the largest |B - A|, us per pass)");
 	for (size_t i = 0; i < n && i < TOP_GROUPS; i++) {
-		const struct cmp_pair *p = &c->pairs[g[i].first];
+		const struct comparison_pair *p = &c->pairs[g[i].first];
 		char b1[256], b2[64], b3[64], b4[64], b5[64], b6[64], atoms[256];
 		char *na = part_names(c, 0, &p->side[0], md),
 		     *nb = part_names(c, 1, &p->side[1], md);
@@ -387,7 +387,7 @@ static void groups_section(FILE *out, const struct comparison *c, int md)
 		free(nb);
 	}
 	rt_print(out, &t, md);
-	pair_groups_free(g, n);
+	summed_pairs_free(g, n);
 }
 
 static const char *const pair_head[] = {
@@ -447,7 +447,7 @@ int report_write_text(FILE *out, const struct comparison *c, int md)
 			       signed_us(b3, sizeof b3, c->class_ns[1][k] - c->class_ns[0][k]));
 			rt_add(&t, "%s",
 			       ratio(b4, sizeof b4,
-				     cmp_ratio(c->class_ns[0][k], c->class_ns[1][k])));
+				     comparison_ratio(c->class_ns[0][k], c->class_ns[1][k])));
 		}
 		rt_print(out, &t, md);
 	}
@@ -459,7 +459,7 @@ int report_write_text(FILE *out, const struct comparison *c, int md)
 		heading(out, md, "Layers (us per pass)");
 		t = (struct rtable){ .ncol = 8, .head = head, .fmt = "lrrrrrrr" };
 		for (size_t i = 0; i < c->n_layers; i++) {
-			const struct cmp_layer *l = &c->layers[i];
+			const struct comparison_layer *l = &c->layers[i];
 
 			rt_add(&t, "%s", layer_label(b1, sizeof b1, l->index));
 			rt_add(&t, "%s", us(b1, sizeof b1, l->ns[0]));
@@ -475,7 +475,7 @@ int report_write_text(FILE *out, const struct comparison *c, int md)
 
 	heading(out, md, "Kernel pairs by layer (us per pass)");
 	for (size_t i = 0; i < c->n_layers; i++) {
-		const struct cmp_layer *l = &c->layers[i];
+		const struct comparison_layer *l = &c->layers[i];
 
 		if (!l->pair_n)
 			continue;

@@ -1,4 +1,4 @@
-/* compare.h — two structured traces side by side: aligned kernel pairs per layer, layer
+/* comparison.h — two structured traces side by side: aligned kernel pairs per layer, layer
  * totals and fusion differences. This is what the reports and the TUI show.
  *
  * Side A is the first trace given, side B the second. For the selected phase, every figure is
@@ -26,17 +26,17 @@ enum { SIDE_A, SIDE_B };
 
 /* A kernel instance on one side: an index into that side's trace->kernels, with the pass it
  * belongs to. */
-struct cmp_instance {
+struct comparison_instance {
 	uint32_t kernel;
 	uint32_t pass; /* index into side->passes */
 };
 
 /* What one side contributes to a pair. */
-struct cmp_part {
+struct comparison_part {
 	uint32_t *names; /* distinct kernel name ids (trace strings): the main kernels' in
 			    execution order, then the helpers' (a workspace memset, splitKreduce) */
 	uint32_t n_names;
-	struct cmp_instance *inst; /* every instance over the phase's passes */
+	struct comparison_instance *inst; /* every instance over the phase's passes */
 	uint32_t n_inst;
 	double count;	 /* launches per pass */
 	double avg_ns;	 /* average time of one occurrence of the position on this side: a kernel
@@ -49,22 +49,22 @@ struct cmp_part {
 /* One aligned position of one layer, aggregated over the passes of the phase. A kernel that
  * runs in neighbouring layers on the two sides (a compiler moved it across the boundary) is
  * one match listed in side A's layer: then the layer's pairs do not add up to its row in
- * struct cmp_layer, which always follows the structure's layers. */
-struct cmp_pair {
+ * struct comparison_layer, which always follows the structure's layers. */
+struct comparison_pair {
 	int32_t layer;	   /* layer index, LAYER_PROLOGUE or LAYER_EPILOGUE */
 	uint32_t position; /* 0-based position in the layer's alignment */
 	uint8_t kind;	   /* enum pair_kind */
 	uint8_t cls;	   /* enum op_class (of the fused kernel for fused pairs) */
 	atom_set atoms;
-	struct cmp_part side[2];
+	struct comparison_part side[2];
 	double delta_ns; /* B - A per pass */
 	double ratio;	 /* B / A, NAN when A is 0 */
 	int32_t fusion;	 /* index into fusions, -1 when none; also set on a gap whose work is
 			    inside a fused kernel of the neighbouring layer */
 };
 
-struct cmp_layer {
-	int32_t index; /* as in struct cmp_pair */
+struct comparison_layer {
+	int32_t index; /* as in struct comparison_pair */
 	uint8_t phase;
 	double ns[2];	   /* per pass */
 	double kernels[2]; /* launches per pass */
@@ -75,7 +75,7 @@ struct cmp_layer {
 
 /* A fusion difference: one side runs one kernel where the other runs several for the same
  * atoms. Identical patterns are grouped across layers. */
-struct cmp_fusion {
+struct comparison_fusion {
 	uint8_t fused_side;	 /* SIDE_A or SIDE_B */
 	uint32_t fused_name;	 /* name id on the fused side: the first fused kernel; a pattern
 				     may group similar kernels (Inductor numbers them per layer) */
@@ -110,11 +110,11 @@ struct comparison {
 	uint32_t passes[2];  /* passes of the phase on each side */
 	double ns[2];	     /* GPU kernel time per pass, both sides */
 	double delta_ns, ratio;
-	struct cmp_layer *layers; /* prologue, 0..n-1, epilogue */
+	struct comparison_layer *layers; /* prologue, 0..n-1, epilogue */
 	size_t n_layers;
-	struct cmp_pair *pairs;
+	struct comparison_pair *pairs;
 	size_t n_pairs;
-	struct cmp_fusion *fusions; /* sorted by |delta| descending, then by fused name */
+	struct comparison_fusion *fusions; /* sorted by |delta| descending, then by fused name */
 	size_t n_fusions;
 	double class_ns[2][CLASS_COUNT]; /* per pass, for the overview; each kernel counts under the
 					    class of its step (an eager RMSNorm run is Norm) */
@@ -143,7 +143,7 @@ void comparison_free(struct comparison *c);
 const char *comparison_short_name(const struct comparison *c, int s, uint32_t name);
 
 /* B/A with the zero-denominator policy above. */
-static inline double cmp_ratio(double a, double b)
+static inline double comparison_ratio(double a, double b)
 {
 	return a > 0 ? b / a : NAN;
 }

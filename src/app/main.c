@@ -12,7 +12,7 @@
 #include "fusediff/classify.h"
 #include "fusediff/report.h"
 #include "fusediff/structure.h"
-#include "fusediff/summary.h"
+#include "fusediff/trace_summary.h"
 #include "fusediff/trace.h"
 #include "progress.h"
 
@@ -162,7 +162,7 @@ static int run_summary(const char *path, const struct trace_load_opts *lo, const
 		return 1;
 	}
 	classify_trace(cl, t, &tc);
-	rc = summary_print(stdout, t, &tc);
+	rc = trace_summary_print(stdout, t, &tc);
 	trace_classes_clear(&tc);
 	classifier_free(cl);
 	trace_free(t);

@@ -1,12 +1,12 @@
-/* view_pairs.c — the Kernel pairs view: A and B side by side in alignment order. A pair is a
+/* pairs.c — the Kernel pairs view: A and B side by side in alignment order. A pair is a
  * group of rows: its first row carries the figures, the following rows list the other
  * kernels of a run (the unfused kernels under the fused one). Gaps show as gaps. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "explorer_int.h"
-#include "fusediff/pair_groups.h"
+#include "../explorer_int.h"
+#include "fusediff/summed_pairs.h"
 #include "fusediff/text.h"
 
 enum {
@@ -44,14 +44,14 @@ static const struct table_column pr_cols[PR_COLS] = {
 	[PR_FUSION] = { "Fus", 3, 0, 4, TABLE_RIGHT, 0 },
 };
 
-static int pair_fused_side(const struct comparison *c, const struct cmp_pair *p)
+static int pair_fused_side(const struct comparison *c, const struct comparison_pair *p)
 {
 	if (p->fusion >= 0 && (size_t)p->fusion < c->n_fusions)
 		return c->fusions[p->fusion].fused_side;
 	return p->side[0].n_names <= p->side[1].n_names ? SIDE_A : SIDE_B;
 }
 
-const char *ui_pair_kind_text(const struct comparison *c, const struct cmp_pair *p)
+const char *ui_pair_kind_text(const struct comparison *c, const struct comparison_pair *p)
 {
 	switch (p->kind) {
 	case PAIR_MATCH: return "match";
@@ -62,7 +62,7 @@ const char *ui_pair_kind_text(const struct comparison *c, const struct cmp_pair 
 	}
 }
 
-int ui_pair_quick(const struct cmp_pair *p, unsigned mask)
+int ui_pair_quick(const struct comparison_pair *p, unsigned mask)
 {
 	if ((mask & QUICK_FUSIONS) && !(p->kind == PAIR_FUSED || p->fusion >= 0))
 		return 0;
@@ -71,7 +71,7 @@ int ui_pair_quick(const struct cmp_pair *p, unsigned mask)
 	return 1;
 }
 
-int ui_pair_kind_role(const struct cmp_pair *p)
+int ui_pair_kind_role(const struct comparison_pair *p)
 {
 	if (p->kind == PAIR_FUSED || p->fusion >= 0)
 		return ROLE_FUSED;
@@ -97,7 +97,7 @@ static void add_row(struct ui_view *v, uint32_t *cap, uint32_t pair, uint32_t su
 /* The rows of pair pi: one per kernel of its longer side. */
 static void add_pair(struct ui_view *v, uint32_t *cap, uint32_t pi)
 {
-	const struct cmp_pair *p = &v->u->c->pairs[pi];
+	const struct comparison_pair *p = &v->u->c->pairs[pi];
 	uint32_t lines =
 		p->side[0].n_names > p->side[1].n_names ? p->side[0].n_names : p->side[1].n_names;
 	uint32_t lead = v->n_rows;
@@ -109,10 +109,10 @@ static void add_pair(struct ui_view *v, uint32_t *cap, uint32_t pi)
 }
 
 /* The pair groups of the scope's Summed row, or NULL when the scope has none. */
-static const struct pair_group *scope_group(struct ui_view *v)
+static const struct summed_pair *scope_group(struct ui_view *v)
 {
 	size_t n;
-	const struct pair_group *g;
+	const struct summed_pair *g;
 
 	if (v->scope.group < 0)
 		return NULL;
@@ -123,7 +123,7 @@ static const struct pair_group *scope_group(struct ui_view *v)
 static void pr_build(struct ui_view *v)
 {
 	const struct comparison *c = v->u->c;
-	const struct pair_group *g = scope_group(v);
+	const struct summed_pair *g = scope_group(v);
 	uint32_t cap = 0;
 
 	v->n_rows = 0;
@@ -134,7 +134,7 @@ static void pr_build(struct ui_view *v)
 		return;
 	}
 	for (size_t li = 0; li < c->n_layers; li++) {
-		const struct cmp_layer *l = &c->layers[li];
+		const struct comparison_layer *l = &c->layers[li];
 
 		if (v->scope.layer != SCOPE_ALL && l->index != v->scope.layer)
 			continue;
@@ -158,8 +158,8 @@ static void pr_release(struct ui_view *v)
 static void name_cell(struct ui_view *v, uint32_t row, int side, struct table_cell *out)
 {
 	struct ui *u = v->u;
-	const struct cmp_pair *p = &u->c->pairs[v->ref[row]];
-	const struct cmp_part *part = &p->side[side];
+	const struct comparison_pair *p = &u->c->pairs[v->ref[row]];
+	const struct comparison_part *part = &p->side[side];
 	uint32_t sub = v->sub[row];
 
 	if (sub >= part->n_names) {
@@ -188,7 +188,7 @@ static void pr_cell(void *ctx, uint32_t row, int col, struct table_cell *out)
 {
 	struct ui_view *v = ctx;
 	const struct comparison *c = v->u->c;
-	const struct cmp_pair *p = &c->pairs[v->ref[row]];
+	const struct comparison_pair *p = &c->pairs[v->ref[row]];
 
 	if (col == PR_A_NAME || col == PR_B_NAME) {
 		name_cell(v, row, col == PR_A_NAME ? SIDE_A : SIDE_B, out);
@@ -208,7 +208,7 @@ static void pr_cell(void *ctx, uint32_t row, int col, struct table_cell *out)
 	case PR_B_N: fmt_count(out->buf, out->cap, p->side[col == PR_B_N].count); break;
 	case PR_A_US:
 	case PR_B_US: {
-		const struct cmp_part *part = &p->side[col == PR_B_US];
+		const struct comparison_part *part = &p->side[col == PR_B_US];
 
 		if (part->n_inst || part->count > 0)
 			fmt_us(out->buf, out->cap, part->total_ns);
@@ -236,7 +236,7 @@ static void pr_key(void *ctx, uint32_t row, int col, struct table_key *out)
 {
 	struct ui_view *v = ctx;
 	struct ui *u = v->u;
-	const struct cmp_pair *p = &u->c->pairs[v->ref[row]];
+	const struct comparison_pair *p = &u->c->pairs[v->ref[row]];
 
 	switch (col) {
 	case PR_LAYER: out->num = layer_order(p->layer) * 1e6 + p->position; break;
@@ -245,7 +245,7 @@ static void pr_key(void *ctx, uint32_t row, int col, struct table_key *out)
 	case PR_CLASS: out->str = class_name((enum op_class)p->cls); break;
 	case PR_A_NAME:
 	case PR_B_NAME: {
-		const struct cmp_part *part = &p->side[col == PR_B_NAME];
+		const struct comparison_part *part = &p->side[col == PR_B_NAME];
 		uint32_t sub = v->sub[row];
 
 		out->str =
@@ -295,9 +295,9 @@ static void pr_scope(struct ui_view *v, char *buf, size_t cap)
 		fmt_layer(layer, sizeof layer, v->scope.layer);
 		snprintf(buf, cap, "%s %s", v->scope.layer >= 0 ? "layer" : "the", layer);
 	} else if (scope_group(v)) {
-		const struct pair_group *g = scope_group(v);
+		const struct summed_pair *g = scope_group(v);
 
-		const struct cmp_pair *p = &v->u->c->pairs[g->first];
+		const struct comparison_pair *p = &v->u->c->pairs[g->first];
 
 		snprintf(buf, cap, "summed: %s %s, %u place%s", ui_pair_kind_text(v->u->c, p),
 			 class_name((enum op_class)p->cls), g->n_pairs, g->n_pairs == 1 ? "" : "s");

@@ -1,9 +1,9 @@
-/* check_pair_groups.c — the kernel pairs summed over the layers: on the real traces, the
+/* check_summed_pairs.c — the kernel pairs summed over the layers: on the real traces, the
  * groups account for the whole difference, the SGLang MI300X-vs-B300 difference is led by one
  * GEMM in all 32 layers, and Inductor's per-layer kernel numbers do not split a group. */
 #include "acceptance.h"
 
-#include "fusediff/pair_groups.h"
+#include "fusediff/summed_pairs.h"
 
 static struct comparison *compare_files(const char *a, const char *b, struct trace *t[2],
 					struct classifier **cl)
@@ -26,7 +26,7 @@ static void release(struct comparison *c, struct trace *t[2], struct classifier 
 }
 
 /* Every pair is in exactly one group; the groups' figures add up to the comparison's. */
-static void assert_partition(const struct comparison *c, const struct pair_group *g, size_t n)
+static void assert_partition(const struct comparison *c, const struct summed_pair *g, size_t n)
 {
 	uint8_t *seen = xcalloc(c->n_pairs + 1, 1);
 	double delta = 0;
@@ -37,7 +37,7 @@ static void assert_partition(const struct comparison *c, const struct pair_group
 		ck_assert_uint_gt(g[i].n_pairs, 0);
 		ck_assert_uint_eq(g[i].pairs[0], g[i].first);
 		for (uint32_t k = 0; k < g[i].n_pairs; k++) {
-			const struct cmp_pair *p = &c->pairs[g[i].pairs[k]];
+			const struct comparison_pair *p = &c->pairs[g[i].pairs[k]];
 
 			ck_assert_uint_lt(g[i].pairs[k], c->n_pairs);
 			ck_assert_int_eq(seen[g[i].pairs[k]]++, 0);
@@ -67,9 +67,9 @@ START_TEST(test_sglang_gemm_leads)
 	struct comparison *c = compare_files(
 		"tracelens_sglang_dsr1-distill-llama8b_decode_bs16_mi300x.json.gz",
 		"tracelens_sglang_dsr1-distill-llama8b_decode_bs16_b300.json.gz", t, &cl);
-	struct pair_group *g;
-	size_t n = pair_groups_build(c, &g);
-	const struct cmp_pair *p;
+	struct summed_pair *g;
+	size_t n = summed_pairs_build(c, &g);
+	const struct comparison_pair *p;
 	char layers[64];
 
 	ck_assert_uint_gt(n, 0);
@@ -92,7 +92,7 @@ START_TEST(test_sglang_gemm_leads)
 	/* the attention kernels (paged attention and its reduce against one fmha) come next */
 	ck_assert_int_eq(c->pairs[g[1].first].cls, CLASS_ATTENTION);
 	ck_assert_uint_eq(g[1].n_pairs, 32);
-	pair_groups_free(g, n);
+	summed_pairs_free(g, n);
 	release(c, t, cl);
 }
 END_TEST
@@ -105,12 +105,12 @@ START_TEST(test_inductor_numbers_one_group)
 	struct classifier *cl;
 	struct comparison *c = compare_files("llama8l_eager_sdpa.json.gz",
 					     "llama8l_compiled_sdpa.json.gz", t, &cl);
-	struct pair_group *g;
-	size_t n = pair_groups_build(c, &g), norm = 0;
+	struct summed_pair *g;
+	size_t n = summed_pairs_build(c, &g), norm = 0;
 
 	assert_partition(c, g, n);
 	for (size_t i = 0; i < n; i++) {
-		const struct cmp_pair *p = &c->pairs[g[i].first];
+		const struct comparison_pair *p = &c->pairs[g[i].first];
 
 		if (p->kind == PAIR_FUSED && p->cls == CLASS_NORM &&
 		    p->atoms ==
@@ -123,7 +123,7 @@ START_TEST(test_inductor_numbers_one_group)
 		}
 	}
 	ck_assert_uint_eq(norm, 1);
-	pair_groups_free(g, n);
+	summed_pairs_free(g, n);
 	release(c, t, cl);
 }
 END_TEST

@@ -1,5 +1,5 @@
-/* fusion.c — fusion patterns from the aligned pairs (see fusion.h). */
-#include "fusediff/fusion.h"
+/* fusion.c — fusion patterns from the aligned pairs (see fusion_int.h). */
+#include "fusion_int.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -13,7 +13,7 @@ void fusion_mark_repeats(const struct comparison *c, struct fusion_hint *h, unsi
 	if (!window)
 		window = 3;
 	for (size_t g = 0; g < c->n_pairs; g++) {
-		const struct cmp_pair *gp = &c->pairs[g];
+		const struct comparison_pair *gp = &c->pairs[g];
 		int s = gp->kind == PAIR_A_ONLY ? 0 : 1;
 		size_t best = SIZE_MAX;
 
@@ -95,7 +95,7 @@ static void add_linked(struct pattern *pt, uint32_t pair)
 static int pattern_of(const struct comparison *c, const struct fusion_hint *h, size_t i,
 		      struct pattern *pt)
 {
-	const struct cmp_pair *p = &c->pairs[i];
+	const struct comparison_pair *p = &c->pairs[i];
 	uint32_t *names = NULL;
 	size_t n_names = 0, cap = 0;
 	int os;
@@ -139,7 +139,7 @@ static int pattern_of(const struct comparison *c, const struct fusion_hint *h, s
 	}
 	os = !pt->fused_side;
 	for (uint32_t k = 0; k <= pt->n_linked; k++) {
-		const struct cmp_part *part =
+		const struct comparison_part *part =
 			&c->pairs[k < pt->n_linked ? pt->linked[k] : i].side[os];
 
 		for (uint32_t j = 0; j < part->n_names; j++)
@@ -235,7 +235,7 @@ static void number_text(char *buf, size_t cap, double v)
 
 /* The sentence that explains fusion f. other_work: the unfused side's working kernels per
  * occurrence; n_fused_names: distinct fused kernels grouped in the pattern. */
-static char *evidence_sentence(const struct comparison *c, const struct cmp_fusion *f,
+static char *evidence_sentence(const struct comparison *c, const struct comparison_fusion *f,
 			       double other_work, uint32_t n_fused_names)
 {
 	const int fs = f->fused_side, os = !fs;
@@ -283,7 +283,7 @@ static char *evidence_sentence(const struct comparison *c, const struct cmp_fusi
 	return out;
 }
 
-static void fusion_clear(struct cmp_fusion *f)
+static void fusion_clear(struct comparison_fusion *f)
 {
 	free(f->unfused_names);
 	free(f->layers);
@@ -292,7 +292,7 @@ static void fusion_clear(struct cmp_fusion *f)
 }
 
 struct fusion_sort {
-	struct cmp_fusion f;
+	struct comparison_fusion f;
 	const char *name;
 };
 
@@ -314,12 +314,12 @@ static void push_u32(uint32_t **v, uint32_t *n, uint32_t x)
 }
 
 /* One fusion from the patterns pat[0..n) (all the same pattern). */
-static struct cmp_fusion group(const struct comparison *c, const struct fusion_hint *h,
-			       const struct pattern *pat, size_t n)
+static struct comparison_fusion group(const struct comparison *c, const struct fusion_hint *h,
+				      const struct pattern *pat, size_t n)
 {
-	struct cmp_fusion f = { .fused_side = pat[0].fused_side,
-				.partial = pat[0].partial,
-				.atoms = ~(atom_set)0 };
+	struct comparison_fusion f = { .fused_side = pat[0].fused_side,
+				       .partial = pat[0].partial,
+				       .atoms = ~(atom_set)0 };
 	const int fs = f.fused_side, os = !fs;
 	uint32_t *all = NULL, n_all = 0, *fused_names = NULL, n_fused_names = 0;
 	double occ = 0, other_work = 0;
@@ -331,8 +331,8 @@ static struct cmp_fusion group(const struct comparison *c, const struct fusion_h
 	}
 	qsort(all, n_all, sizeof *all, cmp_u32);
 	for (uint32_t k = 0, next = 0; k < n_all; k++) {
-		const struct cmp_pair *p = &c->pairs[all[k]];
-		const struct cmp_part *part = &p->side[os];
+		const struct comparison_pair *p = &c->pairs[all[k]];
+		const struct comparison_part *part = &p->side[os];
 		int anchor;
 		uint32_t x;
 
@@ -392,7 +392,7 @@ void fusion_build(struct comparison *c, const struct fusion_hint *h)
 		qsort(pat, n_pat, sizeof *pat, cmp_pattern);
 	for (size_t g = 0; g < n_pat;) {
 		size_t e = g + 1;
-		struct cmp_fusion f;
+		struct comparison_fusion f;
 
 		while (e < n_pat && same_pattern(&pat[g], &pat[e]))
 			e++;
@@ -431,7 +431,7 @@ void fusion_build(struct comparison *c, const struct fusion_hint *h)
 		size_t *seen = xcalloc(n_fs + 1, sizeof *seen);
 
 		for (size_t k = 0; k < c->n_layers; k++) {
-			struct cmp_layer *cl = &c->layers[k];
+			struct comparison_layer *cl = &c->layers[k];
 
 			cl->n_fusions = 0;
 			for (uint32_t i = cl->pair_first; i < cl->pair_first + cl->pair_n; i++) {

@@ -1,4 +1,4 @@
-/* pair_groups.h — the kernel pairs of a comparison summed over the layers.
+/* summed_pairs.h — the kernel pairs of a comparison summed over the layers.
  *
  * A model of 32 layers shows each difference 32 times, once per layer: the same GEMM against
  * the same GEMM, the same eager RMSNorm against the same fused kernel. A pair group is every
@@ -13,9 +13,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "fusediff/compare.h"
+#include "fusediff/comparison.h"
 
-struct pair_group {
+struct summed_pair {
 	uint32_t first;	 /* the group's first pair (index into comparison.pairs): its kind,
 			    class, atoms and names are the group's */
 	uint32_t *pairs; /* every pair of the group, ascending */
@@ -25,18 +25,18 @@ struct pair_group {
 	double count[2]; /* launches per pass, summed */
 	double ns[2];	 /* time per pass, summed */
 	double delta_ns; /* B - A */
-	double ratio;	 /* B / A (cmp_ratio) */
+	double ratio;	 /* B / A (comparison_ratio) */
 	int similar[2];	 /* 1: the side's names differ between pairs by their Inductor number
 			    (the first pair's are shown) */
 };
 
 /* Group c's pairs. *out gets the groups sorted by |delta| descending, then by first pair;
  * returns their number (0 with *out NULL when c has no pairs).
- * Owned by caller: free with pair_groups_free(). */
-size_t pair_groups_build(const struct comparison *c, struct pair_group **out);
-void pair_groups_free(struct pair_group *g, size_t n);
+ * Owned by caller: free with summed_pairs_free(). */
+size_t summed_pairs_build(const struct comparison *c, struct summed_pair **out);
+void summed_pairs_free(struct summed_pair *g, size_t n);
 
-/* Layer indices (as in struct cmp_pair, in the order of pair_group.layers) as a compact list
+/* Layer indices (as in struct comparison_pair, in the order of pair_group.layers) as a compact list
  * into buf: "0-31", "pro,0-7,epi", "2,5". Always terminated; cut short when cap is small. */
 void layer_ranges_format(char *buf, size_t cap, const int32_t *layers, uint32_t n);
 

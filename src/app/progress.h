@@ -4,7 +4,7 @@
  * then redrawn at most ten times a second; only when standard error is a terminal (nothing at
  * all otherwise); erased when loading ends, and when a signal (SIGINT, SIGTERM, SIGHUP,
  * SIGQUIT) ends the program while loading, so that the shell's prompt starts on a clean line.
- * Private to the program (src/). */
+ * Private to the program (src/app/). */
 #ifndef FUSEDIFF_PROGRESS_H
 #define FUSEDIFF_PROGRESS_H
 

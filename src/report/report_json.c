@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "fusediff/classify.h"
-#include "fusediff/pair_groups.h"
+#include "fusediff/summed_pairs.h"
 #include "fusediff/structure.h"
 #include "fusediff/text.h"
 #include "report_int.h"
@@ -132,7 +132,7 @@ static void j_indices(FILE *out, const uint32_t *idx, uint32_t n)
 }
 
 /* What a pair is: "kind", "class", "atoms", "a_kernels", "b_kernels" (with a leading comma). */
-static void j_pair_what(FILE *out, const struct comparison *c, const struct cmp_pair *p)
+static void j_pair_what(FILE *out, const struct comparison *c, const struct comparison_pair *p)
 {
 	fprintf(out, ",\"kind\":\"%s\",\"class\":\"%s\",\"atoms\":",
 		pair_kind_name((enum pair_kind)p->kind), class_name((enum op_class)p->cls));
@@ -143,15 +143,15 @@ static void j_pair_what(FILE *out, const struct comparison *c, const struct cmp_
 	j_names(out, c->side[1].t, p->side[1].names, p->side[1].n_names);
 }
 
-/* The pairs summed over the layers (pair_groups.h), largest |delta| first; then the end of
+/* The pairs summed over the layers (summed_pairs.h), largest |delta| first; then the end of
  * the document. */
 static void j_pair_groups(FILE *out, const struct comparison *c)
 {
-	struct pair_group *g;
-	size_t n = pair_groups_build(c, &g);
+	struct summed_pair *g;
+	size_t n = summed_pairs_build(c, &g);
 
 	for (size_t i = 0; i < n; i++) {
-		const struct cmp_pair *p = &c->pairs[g[i].first];
+		const struct comparison_pair *p = &c->pairs[g[i].first];
 
 		fputs(i ? ",\n    {\"layers\":" : "\n    {\"layers\":", out);
 		j_layers(out, g[i].layers, g[i].n_layers);
@@ -174,7 +174,7 @@ static void j_pair_groups(FILE *out, const struct comparison *c)
 		fputc('}', out);
 	}
 	fputs(n ? "\n  ]\n}\n" : "]\n}\n", out);
-	pair_groups_free(g, n);
+	summed_pairs_free(g, n);
 }
 
 static void j_trace(FILE *out, const struct comparison *c, int s)
@@ -242,14 +242,14 @@ int report_write_json(FILE *out, const struct comparison *c)
 		fputs(",\"delta_us\":", out);
 		j_us(out, c->class_ns[1][k] - c->class_ns[0][k]);
 		fputs(",\"ratio\":", out);
-		j_num(out, cmp_ratio(c->class_ns[0][k], c->class_ns[1][k]), 4);
+		j_num(out, comparison_ratio(c->class_ns[0][k], c->class_ns[1][k]), 4);
 		fputc('}', out);
 		first = 0;
 	}
 
 	fputs(first ? "],\n  \"layers\": [" : "\n  ],\n  \"layers\": [", out);
 	for (size_t i = 0; i < c->n_layers; i++) {
-		const struct cmp_layer *l = &c->layers[i];
+		const struct comparison_layer *l = &c->layers[i];
 
 		fputs(i ? ",\n    {\"index\":" : "\n    {\"index\":", out);
 		j_layer(out, l->index);
@@ -270,7 +270,7 @@ int report_write_json(FILE *out, const struct comparison *c)
 
 	fputs(c->n_layers ? "\n  ],\n  \"pairs\": [" : "],\n  \"pairs\": [", out);
 	for (size_t i = 0; i < c->n_pairs; i++) {
-		const struct cmp_pair *p = &c->pairs[i];
+		const struct comparison_pair *p = &c->pairs[i];
 
 		fputs(i ? ",\n    {\"layer\":" : "\n    {\"layer\":", out);
 		j_layer(out, p->layer);
@@ -301,7 +301,7 @@ int report_write_json(FILE *out, const struct comparison *c)
 
 	fputs(c->n_pairs ? "\n  ],\n  \"fusions\": [" : "],\n  \"fusions\": [", out);
 	for (size_t i = 0; i < c->n_fusions; i++) {
-		const struct cmp_fusion *f = &c->fusions[i];
+		const struct comparison_fusion *f = &c->fusions[i];
 
 		fprintf(out, "%s\n    {\"fused_side\":\"%c\",\"partial\":%s,\"fused_kernel\":",
 			i ? "," : "", f->fused_side ? 'B' : 'A', f->partial ? "true" : "false");
