@@ -8,7 +8,9 @@
  *
  * Stages: "classify" is classify_trace() alone (a part of "structure"); "structure" is
  * side_build() (links, passes, classification, modules, steps, layers); "compare" is
- * comparison_build() (alignment, fusions, figures). Times are CPU seconds of this thread. */
+ * comparison_build() (alignment, fusions, figures). Times are CPU seconds of this thread.
+ * "session" is the same through the pipeline the program uses (session_open_traces() and
+ * session_compare(), both sides in parallel): CPU seconds of the whole process. */
 #include <locale.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,10 +20,19 @@
 
 #include "fusediff/classify.h"
 #include "fusediff/comparison.h"
+#include "fusediff/session.h"
 #include "fusediff/structure.h"
 #include "fusediff/trace.h"
 
 #define MAX_ROUNDS 100
+
+static double process_cpu_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
 
 static double cpu_now(void)
 {
@@ -63,7 +74,8 @@ int main(int argc, char **argv)
 	double t_rules, flt[MAX_ROUNDS];
 	size_t n_steps[2] = { 0, 0 }, n_passes[2] = { 0, 0 };
 	long flt_stage[3] = { 0, 0, 0 }; /* first round: structure A, structure B, compare */
-	static double cls[2][MAX_ROUNDS], st[2][MAX_ROUNDS], cmp[MAX_ROUNDS], all[MAX_ROUNDS];
+	static double cls[2][MAX_ROUNDS], st[2][MAX_ROUNDS], cmp[MAX_ROUNDS], all[MAX_ROUNDS],
+		ses[MAX_ROUNDS];
 
 	if (argc < 3) {
 		fprintf(stderr, "usage: analysis_bench A B [ROUNDS]\n");
@@ -86,6 +98,8 @@ int main(int argc, char **argv)
 	for (int r = 0; r < rounds; r++) {
 		struct side side[2];
 		struct comparison *c;
+		struct session *sn;
+		struct session_opts so = { .classifier = cl, .device = -1 };
 		double t0;
 		long f0 = faults_now();
 
@@ -112,7 +126,7 @@ int main(int argc, char **argv)
 		t0 = cpu_now();
 		if (r == 0)
 			flt_stage[2] = faults_now();
-		if (comparison_build(&c, &side[0], &side[1], NULL, &err) < 0) {
+		if (comparison_build(&c, &side[0], &side[1], cl, NULL, &err) < 0) {
 			fprintf(stderr, "analysis_bench: %s\n", err.msg);
 			return 1;
 		}
@@ -122,6 +136,16 @@ int main(int argc, char **argv)
 		all[r] = st[0][r] + st[1][r] + cmp[r];
 		flt[r] = (double)(faults_now() - f0);
 		comparison_free(c);
+		side_clear(&side[0]);
+		side_clear(&side[1]);
+		t0 = process_cpu_now();
+		if (session_open_traces(&sn, t[0], t[1], &so, &err) < 0 ||
+		    !session_compare(sn, -1, &err)) {
+			fprintf(stderr, "analysis_bench: %s\n", err.msg);
+			return 1;
+		}
+		ses[r] = process_cpu_now() - t0;
+		session_close(sn);
 	}
 	printf("analysis of %s (A, %zu kernels) and %s (B, %zu kernels), %d rounds, CPU time:\n",
 	       argv[1], t[0]->n_kernels, argv[2], t[1]->n_kernels, rounds);
@@ -138,6 +162,7 @@ int main(int argc, char **argv)
 	report("structure B", st[1], rounds);
 	report("compare", cmp, rounds);
 	report("all", all, rounds);
+	report("session", ses, rounds);
 	qsort(flt, (size_t)rounds, sizeof *flt, cmp_double);
 	printf("  %-14s min %8.0f      median %8.0f\n", "page faults", flt[0], flt[rounds / 2]);
 	classifier_free(cl);

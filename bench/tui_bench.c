@@ -26,6 +26,7 @@ int main(int argc, char **argv)
 	struct trace_load_opts lo = { .device = -1 };
 	struct trace *t;
 	struct classifier *cl;
+	struct side side[2];
 	struct comparison c;
 	struct ui_screen_opts so = { .headless = 1, .cols = 120, .rows = 40 };
 	struct ui_screen *scr;
@@ -45,10 +46,12 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	memset(&c, 0, sizeof c);
+	memset(side, 0, sizeof side);
 	for (int s = 0; s < 2; s++) {
-		c.side[s].t = t;
-		classify_trace(cl, t, &c.side[s].classes);
-		c.side[s].layers_per_pass = (uint32_t)((n + PER_LAYER - 1) / PER_LAYER);
+		side[s].t = t;
+		classify_trace(cl, t, &side[s].classes);
+		side[s].layers_per_pass = (uint32_t)((n + PER_LAYER - 1) / PER_LAYER);
+		c.side[s] = &side[s];
 		c.passes[s] = 1;
 	}
 	c.label[0] = "synthetic A";
@@ -88,10 +91,9 @@ int main(int argc, char **argv)
 			part->count = m;
 			part->avg_ns = m ? part->total_ns / m : NAN;
 		}
-		p->cls =
-			(uint8_t)c.side[0]
-				.classes.infos[c.side[0].classes.info_of[p->side[0].inst[0].kernel]]
-				.cls;
+		p->cls = (uint8_t)side[0]
+				 .classes.infos[side[0].classes.info_of[p->side[0].inst[0].kernel]]
+				 .cls;
 		p->delta_ns = p->side[1].total_ns - p->side[0].total_ns;
 		p->ratio = comparison_ratio(p->side[0].total_ns, p->side[1].total_ns);
 		c.class_ns[0][p->cls] += p->side[0].total_ns;
@@ -136,7 +138,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "tui_bench: %s\n", err.msg);
 		return 1;
 	}
-	u = ui_new(scr, &c);
+	u = ui_new_comparison(scr, &c);
 	rc = ui_play(u, argv[2], stdout, &err);
 	ui_free(u);
 	ui_screen_close(scr);

@@ -26,23 +26,6 @@ static inline struct classifier *acc_classifier(void)
 	return c;
 }
 
-/* Structure and compare a (side A) with b (side B); both borrowed (a may equal b). Owned by
- * caller: free with comparison_free() (the traces stay the caller's). */
-static inline struct comparison *acc_compare(const struct trace *a, const struct trace *b,
-					     const struct classifier *cl, int phase)
-{
-	struct side s[2];
-	struct fd_error err = { { 0 } };
-	struct side_opts so = { 0 };
-	struct compare_opts co = { .phase = phase };
-	struct comparison *c = NULL;
-
-	ck_assert_msg(side_build(&s[0], a, cl, &so, &err) == 0, "%s: %s", a->path, err.msg);
-	ck_assert_msg(side_build(&s[1], b, cl, &so, &err) == 0, "%s: %s", b->path, err.msg);
-	ck_assert_msg(comparison_build(&c, &s[0], &s[1], &co, &err) == 0, "%s", err.msg);
-	return c;
-}
-
 /* What a kernel with name id `name` on side s is (the first kernel with that name). */
 static inline const struct kernel_info *acc_info(const struct side *s, uint32_t name)
 {
@@ -55,7 +38,7 @@ static inline const struct kernel_info *acc_info(const struct side *s, uint32_t 
 
 static inline const char *acc_name(const struct comparison *c, int s, uint32_t name)
 {
-	return trace_str(c->side[s].t, name);
+	return trace_str(c->side[s]->t, name);
 }
 
 /* Does one of names[0..n) on side s perform the eager primitive prim? */
@@ -63,7 +46,7 @@ static inline int acc_has_prim(const struct comparison *c, int s, const uint32_t
 			       const char *prim)
 {
 	for (uint32_t i = 0; i < n; i++) {
-		const struct kernel_info *ki = acc_info(&c->side[s], names[i]);
+		const struct kernel_info *ki = acc_info(c->side[s], names[i]);
 
 		if (ki->prim && strcmp(ki->prim, prim) == 0)
 			return 1;
@@ -75,7 +58,7 @@ static inline int acc_has_class(const struct comparison *c, int s, const uint32_
 				uint32_t n, enum op_class cls)
 {
 	for (uint32_t i = 0; i < n; i++)
-		if (acc_info(&c->side[s], names[i])->cls == cls)
+		if (acc_info(c->side[s], names[i])->cls == cls)
 			return 1;
 	return 0;
 }
@@ -244,7 +227,7 @@ static inline void acc_assert_sglang(const struct comparison *c)
 				ck_assert_uint_eq(p->side[1].n_names, 1);
 				for (int s = 0; s < 2; s++) {
 					const struct kernel_info *ki =
-						acc_info(&c->side[s], p->side[s].names[0]);
+						acc_info(c->side[s], p->side[s].names[0]);
 
 					ck_assert(ki->atoms & ATOM_BIT(ATOM_RMSNORM));
 				}
@@ -252,7 +235,7 @@ static inline void acc_assert_sglang(const struct comparison *c)
 			}
 			for (uint32_t j = 0; j < p->side[1].n_names; j++) {
 				const struct kernel_info *ki =
-					acc_info(&c->side[1], p->side[1].names[j]);
+					acc_info(c->side[1], p->side[1].names[j]);
 
 				if (ki->cls != CLASS_GEMM || !ki->aux)
 					continue;

@@ -80,16 +80,17 @@ static void assert_structure(const struct side *s, int i)
  * sides, only matches, no fusion, ratio 1; Other below 10%. */
 START_TEST(test_self)
 {
-	struct comparison *c = acc_compare(traces[_i], traces[_i], cl, PHASE_COUNT);
+	struct session *ses = test_session(traces[_i], traces[_i], cl);
+	const struct comparison *c = test_compare(ses, PHASE_COUNT);
 
 	for (int s = 0; s < 2; s++) {
-		assert_structure(&c->side[s], _i);
-		ck_assert_msg(c->side[s].classes.other_share < 0.10, "%s: Other %.1f%%",
-			      real[_i].file, 100 * c->side[s].classes.other_share);
+		assert_structure(c->side[s], _i);
+		ck_assert_msg(c->side[s]->classes.other_share < 0.10, "%s: Other %.1f%%",
+			      real[_i].file, 100 * c->side[s]->classes.other_share);
 	}
 	ck_assert_uint_eq(c->passes[0], real[_i].prefill + real[_i].decode);
 	acc_assert_self(c);
-	comparison_free(c);
+	session_close(ses);
 }
 END_TEST
 
@@ -104,18 +105,19 @@ static const struct {
 START_TEST(test_pairs)
 {
 	int a = pairs[_i].a, b = pairs[_i].b;
-	struct comparison *c = acc_compare(traces[a], traces[b], cl, -1);
+	struct session *ses = test_session(traces[a], traces[b], cl);
+	const struct comparison *c = test_compare(ses, -1);
 
 	ck_assert_uint_eq(real[a].layers, real[b].layers);
-	assert_structure(&c->side[0], a);
-	assert_structure(&c->side[1], b);
+	assert_structure(c->side[0], a);
+	assert_structure(c->side[1], b);
 	ck_assert_uint_eq(c->n_layers, real[a].layers + 2);
 	ck_assert_ptr_null(c->note);
 	if (a == EAGER && b == COMPILED)
 		acc_assert_eager_vs_compiled(c, 8);
 	if (a == MI300X)
 		acc_assert_sglang(c);
-	comparison_free(c);
+	session_close(ses);
 }
 END_TEST
 
@@ -125,21 +127,23 @@ START_TEST(test_large)
 {
 	const char *p = test_shared_trace(LARGE);
 	struct trace *t;
-	struct comparison *c;
+	struct session *ses;
+	const struct comparison *c;
 
 	if (!p) {
 		fprintf(stderr, "%s not found next to the checkout: not checked\n", LARGE);
 		return;
 	}
 	t = test_load(p);
-	c = acc_compare(t, t, cl, PHASE_COUNT);
+	ses = test_session(t, t, cl);
+	c = test_compare(ses, PHASE_COUNT);
 	for (int s = 0; s < 2; s++) {
-		acc_assert_passes(&c->side[s], 1, 32);
-		acc_assert_layers(&c->side[s], 32);
-		ck_assert(c->side[s].classes.other_share < 0.10);
+		acc_assert_passes(c->side[s], 1, 32);
+		acc_assert_layers(c->side[s], 32);
+		ck_assert(c->side[s]->classes.other_share < 0.10);
 	}
 	acc_assert_self(c);
-	comparison_free(c);
+	session_close(ses);
 	trace_free(t);
 }
 END_TEST
@@ -215,7 +219,7 @@ static int csv_round_trip(const char *csv, size_t csv_len, const char *json, siz
 
 /* Every format: the same bytes from two comparisons built independently and under a locale
  * with a decimal comma; JSON parses with nothing after the document, and has no inf or nan. */
-static void assert_reports(struct comparison *c, struct comparison *d, int want_names)
+static void assert_reports(const struct comparison *c, const struct comparison *d, int want_names)
 {
 	char *out[REPORT_CSV + 1];
 	size_t len[REPORT_CSV + 1];
@@ -277,23 +281,28 @@ static void assert_reports(struct comparison *c, struct comparison *d, int want_
 START_TEST(test_reports)
 {
 	static const int pair[][2] = { { EAGER, COMPILED }, { MI300X, B300 } };
-	struct comparison *c, *d;
+	const struct comparison *c, *d;
+	struct session *ses, *ses_d;
 	struct trace *t[2];
 
 	for (size_t i = 0; i < sizeof pair / sizeof pair[0]; i++) {
-		c = acc_compare(traces[pair[i][0]], traces[pair[i][1]], cl, -1);
-		d = acc_compare(traces[pair[i][0]], traces[pair[i][1]], cl, -1);
+		ses = test_session(traces[pair[i][0]], traces[pair[i][1]], cl);
+		c = test_compare(ses, -1);
+		ses_d = test_session(traces[pair[i][0]], traces[pair[i][1]], cl);
+		d = test_compare(ses_d, -1);
 		assert_reports(c, d, 1);
-		comparison_free(c);
-		comparison_free(d);
+		session_close(ses);
+		session_close(ses_d);
 	}
 	t[0] = test_load(test_path("tests/data/report/names_a.json"));
 	t[1] = test_load(test_path("tests/data/report/names_b.json"));
-	c = acc_compare(t[0], t[1], cl, -1);
-	d = acc_compare(t[0], t[1], cl, -1);
+	ses = test_session(t[0], t[1], cl);
+	c = test_compare(ses, -1);
+	ses_d = test_session(t[0], t[1], cl);
+	d = test_compare(ses_d, -1);
 	assert_reports(c, d, 1);
-	comparison_free(c);
-	comparison_free(d);
+	session_close(ses);
+	session_close(ses_d);
 	trace_free(t[0]);
 	trace_free(t[1]);
 }

@@ -14,39 +14,27 @@
 #define B300	 "tracelens_sglang_dsr1-distill-llama8b_decode_bs16_b300.json.gz"
 
 struct fixture {
-	struct trace *t[2];
-	struct classifier *cl;
-	struct comparison *c;
+	struct session *ses;
+	const struct comparison *c;
 };
 
+/* The comparison of a and b (a bundled real trace by name, or a path in the source tree) for
+ * phase. Release with session_close(fx->ses). */
 static void compare_files(struct fixture *fx, const char *a, const char *b, int phase)
 {
-	struct side s[2];
-	struct fd_error err = { { 0 } };
-	struct side_opts so = { 0 };
-	struct compare_opts co = { .phase = phase };
+	char path[2][4096];
 	const char *paths[2] = { a, b };
 
-	memset(fx, 0, sizeof *fx);
-	ck_assert_msg(classifier_new(&fx->cl, NULL, &err) == 0, "%s", err.msg);
-	for (int i = 0; i < 2; i++) {
-		char path[4096];
-
-		/* a bundled real trace by name, or a path in the source tree */
-		snprintf(path, sizeof path, "%s",
+	for (int i = 0; i < 2; i++)
+		snprintf(path[i], sizeof path[i], "%s",
 			 strchr(paths[i], '/') ? test_path(paths[i]) : test_trace(paths[i]));
-		fx->t[i] = test_load(path);
-		ck_assert_msg(side_build(&s[i], fx->t[i], fx->cl, &so, &err) == 0, "%s", err.msg);
-	}
-	ck_assert_msg(comparison_build(&fx->c, &s[0], &s[1], &co, &err) == 0, "%s", err.msg);
-	fx->c->traces[0] = fx->t[0];
-	fx->c->traces[1] = fx->t[1];
-	fx->c->classifier = fx->cl;
+	fx->ses = test_session_files(path[0], path[1], NULL);
+	fx->c = test_compare(fx->ses, phase);
 }
 
 static const char *name_of(const struct comparison *c, int s, uint32_t id)
 {
-	return trace_str(c->side[s].t, id);
+	return trace_str(c->side[s]->t, id);
 }
 
 /* Does one of the names contain needle? */
@@ -164,7 +152,7 @@ START_TEST(test_eager_vs_compiled)
 					      "pair %zu side %d named by its memset", i, s);
 	/* Q, K, V, O, gate, up, down. */
 	assert_gemm_attention_matched(c, 8, 7, 1);
-	comparison_free(fx.c);
+	session_close(fx.ses);
 }
 END_TEST
 
@@ -203,7 +191,7 @@ START_TEST(test_mi300x_vs_b300)
 					    ATOM_BIT(ATOM_GEMM))),
 			      "fusion %s", f->evidence);
 	}
-	comparison_free(fx.c);
+	session_close(fx.ses);
 }
 END_TEST
 
@@ -236,7 +224,7 @@ START_TEST(test_sdpa_vs_math_attention)
 				      "layer %d position %u: %s outside the fusion", p->layer,
 				      p->position, pair_kind_name(p->kind));
 	}
-	comparison_free(fx.c);
+	session_close(fx.ses);
 }
 END_TEST
 
@@ -273,19 +261,19 @@ START_TEST(test_partial_fusion)
 		}
 	}
 	ck_assert_uint_eq(gaps, 4);
-	comparison_free(fx.c);
+	session_close(fx.ses);
 
 	/* the other way round: A launches less often */
 	compare_files(&fx, "tests/data/compare/down_once.json",
 		      "tests/data/compare/down_twice.json", -1);
 	ck_assert_uint_eq(fx.c->n_fusions, 1);
 	ck_assert_int_eq(fx.c->fusions[0].fused_side, SIDE_A);
-	comparison_free(fx.c);
+	session_close(fx.ses);
 
 	compare_files(&fx, "tests/data/compare/down_twice_in_layer_2.json",
 		      "tests/data/compare/down_once.json", -1);
 	ck_assert_uint_eq(fx.c->n_fusions, 0);
-	comparison_free(fx.c);
+	session_close(fx.ses);
 }
 END_TEST
 
@@ -311,7 +299,7 @@ static void assert_self(const char *file, int phase)
 			ck_assert(c->layers[i].ratio == 1.0);
 	ck_assert_msg(strncmp(c->label[0], "A: ", 3) == 0, "%s", c->label[0]);
 	ck_assert_msg(strncmp(c->label[1], "B: ", 3) == 0, "%s", c->label[1]);
-	comparison_free(fx.c);
+	session_close(fx.ses);
 }
 
 START_TEST(test_self)
@@ -331,8 +319,7 @@ END_TEST
 START_TEST(test_per_pass_totals)
 {
 	struct fixture fx;
-	struct comparison *c;
-	struct fd_error err;
+	const struct comparison *c;
 
 	compare_files(&fx, EAGER, COMPILED, -1);
 	c = fx.c;
@@ -350,7 +337,7 @@ START_TEST(test_per_pass_totals)
 		ck_assert(fabs(pairs - c->ns[s]) < 1);
 	}
 	/* The compiled trace has no decode pass: an empty comparison that says why. */
-	ck_assert_int_eq(comparison_set_phase(c, PHASE_DECODE, &err), 0);
+	c = test_compare(fx.ses, PHASE_DECODE);
 	ck_assert_int_eq(c->phase, PHASE_DECODE);
 	ck_assert_ptr_nonnull(c->note);
 	ck_assert_msg(strstr(c->note, COMPILED) != NULL, "%s", c->note);
@@ -358,18 +345,20 @@ START_TEST(test_per_pass_totals)
 	ck_assert(isnan(c->ratio));
 	/* All passes: 18 on A (prefill and decode), 2 on B. Per-occurrence figures must not mix in
 	 * the pass counts: still only B's fusions, no "partial fusion" of A's GEMMs. */
-	ck_assert_int_eq(comparison_set_phase(c, PHASE_COUNT, &err), 0);
+	c = test_compare(fx.ses, PHASE_COUNT);
 	ck_assert_uint_eq(c->passes[0], 18);
 	ck_assert_uint_eq(c->passes[1], 2);
 	ck_assert_uint_gt(c->n_fusions, 0);
 	for (size_t i = 0; i < c->n_fusions; i++)
 		ck_assert_msg(c->fusions[i].fused_side == SIDE_B && !c->fusions[i].partial, "%s",
 			      c->fusions[i].evidence);
-	ck_assert_int_eq(comparison_set_phase(c, -1, &err), 0);
+	/* the first comparison is kept, unchanged, while the others are built */
+	ck_assert_ptr_eq(test_compare(fx.ses, -1), fx.c);
+	c = fx.c;
 	ck_assert_int_eq(c->phase, PHASE_PREFILL);
 	ck_assert_ptr_null(c->note);
 	ck_assert_uint_gt(c->n_fusions, 0);
-	comparison_free(c);
+	session_close(fx.ses);
 }
 END_TEST
 

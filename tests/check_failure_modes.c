@@ -178,7 +178,8 @@ START_TEST(test_extra_kernel_shifts_nothing)
 {
 	struct jbuf b = { .first = 1 };
 	struct trace *t[2];
-	struct comparison *c;
+	struct session *ses;
+	const struct comparison *c;
 	unsigned extra = 0;
 
 	const size_t per_layer = sizeof layer_kernels / sizeof layer_kernels[0];
@@ -199,7 +200,8 @@ START_TEST(test_extra_kernel_shifts_nothing)
 		jkernel(&b, "nvjet_lm_head_gemm", cpu++, gpu += 10, 7);
 		t[side] = jload(&b);
 	}
-	c = acc_compare(t[0], t[1], cl, -1);
+	ses = test_session(t[0], t[1], cl);
+	c = test_compare(ses, -1);
 	ck_assert_uint_eq(c->n_fusions, 0);
 	for (size_t i = 0; i < c->n_pairs; i++) {
 		const struct comparison_pair *p = &c->pairs[i];
@@ -215,7 +217,7 @@ START_TEST(test_extra_kernel_shifts_nothing)
 				 acc_name(c, 1, p->side[1].names[0]));
 	}
 	ck_assert_uint_eq(extra, 1);
-	comparison_free(c);
+	session_close(ses);
 	trace_free(t[0]);
 	trace_free(t[1]);
 }
@@ -256,7 +258,8 @@ START_TEST(test_nvidia_gemms_are_gemms)
 	for (size_t i = 0; i < sizeof pairs / sizeof pairs[0]; i++) {
 		struct trace *t[2] = { test_load(test_trace(pairs[i][0])),
 				       test_load(test_trace(pairs[i][1])) };
-		struct comparison *c = acc_compare(t[0], t[1], cl, -1);
+		struct session *ses = test_session(t[0], t[1], cl);
+		const struct comparison *c = test_compare(ses, -1);
 		unsigned gemm = 0;
 
 		for (size_t j = 0; j < c->n_pairs; j++) {
@@ -268,16 +271,16 @@ START_TEST(test_nvidia_gemms_are_gemms)
 			ck_assert_msg(p->kind == PAIR_MATCH, "%s: layer %d position %u: GEMM %s",
 				      pairs[i][0], p->layer, p->position, pair_kind_name(p->kind));
 			for (int s = 0; s < 2; s++)
-				ck_assert_uint_eq(acc_info(&c->side[s], p->side[s].names[0])->cls,
+				ck_assert_uint_eq(acc_info(c->side[s], p->side[s].names[0])->cls,
 						  CLASS_GEMM);
 			gemm++;
 		}
-		ck_assert_uint_ge(gemm, 4 * c->side[0].layers_per_pass);
+		ck_assert_uint_ge(gemm, 4 * c->side[0]->layers_per_pass);
 		for (int s = 0; s < 2; s++) {
 			ck_assert(c->class_ns[s][CLASS_GEMM] > 0);
-			ck_assert(c->side[s].classes.other_share < 0.01);
+			ck_assert(c->side[s]->classes.other_share < 0.01);
 		}
-		comparison_free(c);
+		session_close(ses);
 		trace_free(t[0]);
 		trace_free(t[1]);
 	}
@@ -292,7 +295,8 @@ START_TEST(test_no_sums_against_averages)
 {
 	struct trace *t[2] = { test_load(test_trace(EAGER)),
 			       test_load(test_path("tests/data/variants/eager-slim.json.gz")) };
-	struct comparison *c = acc_compare(t[0], t[1], cl, PHASE_DECODE);
+	struct session *ses = test_session(t[0], t[1], cl);
+	const struct comparison *c = test_compare(ses, PHASE_DECODE);
 
 	ck_assert_uint_eq(c->passes[0], 16);
 	ck_assert_uint_eq(c->passes[1], 3);
@@ -309,7 +313,7 @@ START_TEST(test_no_sums_against_averages)
 	for (size_t i = 0; i < c->n_layers; i++)
 		ck_assert_msg(fabs(c->layers[i].ratio - 1) < 0.15, "layer %d: B/A %.3f",
 			      c->layers[i].index, c->layers[i].ratio);
-	comparison_free(c);
+	session_close(ses);
 	trace_free(t[1]);
 	trace_free(t[0]);
 }
@@ -332,7 +336,8 @@ START_TEST(test_csv_quoted)
 {
 	struct trace *t[2] = { test_load(test_path("tests/data/report/names_a.json")),
 			       test_load(test_path("tests/data/report/names_b.json")) };
-	struct comparison *c = acc_compare(t[0], t[1], cl, -1);
+	struct session *ses = test_session(t[0], t[1], cl);
+	const struct comparison *c = test_compare(ses, -1);
 	char *s = render(c, REPORT_CSV);
 	int fields = 0;
 
@@ -359,7 +364,7 @@ START_TEST(test_csv_quoted)
 	}
 	ck_assert_int_gt(fields, 100);
 	free(s);
-	comparison_free(c);
+	session_close(ses);
 	trace_free(t[0]);
 	trace_free(t[1]);
 }
@@ -375,15 +380,15 @@ START_TEST(test_no_empty_fusion_section)
 	struct trace *t[2] = { test_load(test_trace(EAGER)), test_load(test_trace(COMPILED)) };
 
 	for (size_t i = 0; i < sizeof labels / sizeof labels[0]; i++) {
-		struct side s[2];
 		struct fd_error err = { { 0 } };
-		struct compare_opts co = { .phase = -1, .label = { labels[i][0], labels[i][1] } };
-		struct comparison *c;
+		struct session_opts so = { .classifier = cl,
+					   .label = { labels[i][0], labels[i][1] } };
+		struct session *ses;
+		const struct comparison *c;
 		char *txt, *md, head[64], *sec;
 
-		build_side(&s[0], t[0]);
-		build_side(&s[1], t[1]);
-		ck_assert_int_eq(comparison_build(&c, &s[0], &s[1], &co, &err), 0);
+		ck_assert_int_eq(session_open_traces(&ses, t[0], t[1], &so, &err), 0);
+		c = test_compare(ses, -1);
 		ck_assert_uint_ge(c->n_fusions, 2);
 		txt = render(c, REPORT_TEXT);
 		md = render(c, REPORT_MD);
@@ -404,7 +409,7 @@ START_TEST(test_no_empty_fusion_section)
 		}
 		free(txt);
 		free(md);
-		comparison_free(c);
+		session_close(ses);
 	}
 	trace_free(t[0]);
 	trace_free(t[1]);

@@ -12,47 +12,25 @@
 #include "fusediff/text.h"
 #include "src/report/report_int.h"
 
-static struct comparison *compare_labelled(const char *a, const char *b, const char *la,
-					   const char *lb);
-
-static struct comparison *compare_paths(const char *a, const char *b)
+/* A session over the traces at paths a and b, with labels la and lb (NULL: the defaults). */
+static struct session *open_labelled(const char *a, const char *b, const char *la, const char *lb)
 {
-	return compare_labelled(a, b, NULL, NULL);
+	struct session_opts so = { .device = -1, .label = { la, lb } };
+
+	return test_session_files(a, b, &so);
 }
 
-static struct comparison *compare_labelled(const char *a, const char *b, const char *la,
-					   const char *lb)
+static struct session *open_paths(const char *a, const char *b)
 {
-	struct classifier *cl;
-	struct fd_error err = { { 0 } };
-	struct side s[2];
-	struct side_opts so = { 0 };
-	struct compare_opts co = { .phase = -1, .label = { la, lb } };
-	struct comparison *c;
-	const char *paths[2] = { a, b };
-	struct trace *t[2];
-
-	ck_assert_msg(classifier_new(&cl, NULL, &err) == 0, "%s", err.msg);
-	for (int i = 0; i < 2; i++) {
-		char path[4096];
-
-		snprintf(path, sizeof path, "%s", paths[i]);
-		t[i] = test_load(path);
-		ck_assert_msg(side_build(&s[i], t[i], cl, &so, &err) == 0, "%s", err.msg);
-	}
-	ck_assert_msg(comparison_build(&c, &s[0], &s[1], &co, &err) == 0, "%s", err.msg);
-	c->traces[0] = t[0];
-	c->traces[1] = t[1];
-	c->classifier = cl;
-	return c;
+	return open_labelled(a, b, NULL, NULL);
 }
 
-static struct comparison *compare_names(void)
+static struct session *open_names(void)
 {
 	char a[4096];
 
 	snprintf(a, sizeof a, "%s", test_path("tests/data/report/names_a.json"));
-	return compare_paths(a, test_path("tests/data/report/names_b.json"));
+	return open_paths(a, test_path("tests/data/report/names_b.json"));
 }
 
 /* The report in a string. Owned by caller: free(). */
@@ -133,7 +111,8 @@ END_TEST
 
 START_TEST(test_json_hostile_names)
 {
-	struct comparison *c = compare_names();
+	struct session *ses = open_names();
+	const struct comparison *c = test_compare(ses, -1);
 	size_t len;
 	char *s = render(c, REPORT_JSON, &len);
 	struct json_cur cur = { .p = s, .end = s + len, .at_eof = 1 };
@@ -155,13 +134,14 @@ START_TEST(test_json_hostile_names)
 	ck_assert_ptr_null(strstr(s, "inf"));
 	ck_assert_ptr_null(strstr(s, "nan"));
 	free(s);
-	comparison_free(c);
+	session_close(ses);
 }
 END_TEST
 
 START_TEST(test_csv_quoting)
 {
-	struct comparison *c = compare_names();
+	struct session *ses = open_names();
+	const struct comparison *c = test_compare(ses, -1);
 	size_t len;
 	char *s = render(c, REPORT_CSV, &len);
 
@@ -175,13 +155,14 @@ START_TEST(test_csv_quoting)
 	/* the undefined ratio is an empty field */
 	ck_assert_ptr_nonnull(strstr(s, ",0,4,0,4,4,,\n"));
 	free(s);
-	comparison_free(c);
+	session_close(ses);
 }
 END_TEST
 
 START_TEST(test_text_terminal_safe)
 {
-	struct comparison *c = compare_names();
+	struct session *ses = open_names();
+	const struct comparison *c = test_compare(ses, -1);
 
 	for (int f = REPORT_TEXT; f <= REPORT_MD; f++) {
 		size_t len;
@@ -192,17 +173,19 @@ START_TEST(test_text_terminal_safe)
 		ck_assert_ptr_nonnull(strstr(s, "\\xff\\xfe"));
 		free(s);
 	}
-	comparison_free(c);
+	session_close(ses);
 }
 END_TEST
 
 /* Byte-identical output across runs, and across a change of LC_NUMERIC. */
 START_TEST(test_deterministic)
 {
-	struct comparison *c = compare_paths(test_trace("llama8l_eager_sdpa.json.gz"),
-					     test_trace("llama8l_compiled_sdpa.json.gz"));
-	struct comparison *d = compare_paths(test_trace("llama8l_eager_sdpa.json.gz"),
-					     test_trace("llama8l_compiled_sdpa.json.gz"));
+	struct session *ses = open_paths(test_trace("llama8l_eager_sdpa.json.gz"),
+					 test_trace("llama8l_compiled_sdpa.json.gz"));
+	const struct comparison *c = test_compare(ses, -1);
+	struct session *ses_d = open_paths(test_trace("llama8l_eager_sdpa.json.gz"),
+					   test_trace("llama8l_compiled_sdpa.json.gz"));
+	const struct comparison *d = test_compare(ses_d, -1);
 
 	for (int f = REPORT_TEXT; f <= REPORT_CSV; f++) {
 		size_t l1, l2, l3;
@@ -220,16 +203,17 @@ START_TEST(test_deterministic)
 		free(s2);
 		free(s3);
 	}
-	comparison_free(c);
-	comparison_free(d);
+	session_close(ses);
+	session_close(ses_d);
 }
 END_TEST
 
 /* The readable reports put the fusions first: every fusion sentence appears before the tables. */
 START_TEST(test_text_fusions_first)
 {
-	struct comparison *c = compare_paths(test_trace("llama8l_eager_sdpa.json.gz"),
-					     test_trace("llama8l_compiled_sdpa.json.gz"));
+	struct session *ses = open_paths(test_trace("llama8l_eager_sdpa.json.gz"),
+					 test_trace("llama8l_compiled_sdpa.json.gz"));
+	const struct comparison *c = test_compare(ses, -1);
 	size_t len;
 	char *s = render(c, REPORT_TEXT, &len);
 	const char *fus = strstr(s, "Fusion differences ("),
@@ -246,7 +230,7 @@ START_TEST(test_text_fusions_first)
 		ck_assert(e < top);
 	}
 	free(s);
-	comparison_free(c);
+	session_close(ses);
 }
 END_TEST
 
@@ -254,13 +238,15 @@ END_TEST
 START_TEST(test_user_labels)
 {
 	char a[4096];
-	struct comparison *c;
+	struct session *ses;
+	const struct comparison *c;
 	size_t len;
 	char *s;
 
 	snprintf(a, sizeof a, "%s", test_path("tests/data/report/names_a.json"));
-	c = compare_labelled(a, test_path("tests/data/report/names_b.json"),
-			     "MI300X \"rocm\"\x1b[2J", "H100, cuda");
+	ses = open_labelled(a, test_path("tests/data/report/names_b.json"),
+			    "MI300X \"rocm\"\x1b[2J", "H100, cuda");
+	c = test_compare(ses, -1);
 	s = render(c, REPORT_TEXT, &len);
 	assert_terminal_safe(s, len);
 	ck_assert_ptr_nonnull(strstr(s, "fusediff: MI300X \"rocm\"\\e[2J vs H100, cuda\n"));
@@ -268,24 +254,25 @@ START_TEST(test_user_labels)
 	s = render(c, REPORT_CSV, &len);
 	ck_assert_ptr_nonnull(strstr(s, "traces,B,\"H100, cuda\","));
 	free(s);
-	comparison_free(c);
+	session_close(ses);
 }
 END_TEST
 
 /* A write error is reported, not ignored. */
 START_TEST(test_write_error)
 {
-	struct comparison *c = compare_names();
+	struct session *ses = open_names();
+	const struct comparison *c = test_compare(ses, -1);
 	FILE *out = fopen("/dev/full", "w");
 
 	if (!out) {
 		fprintf(stderr, "/dev/full missing: write error not checked\n");
-		comparison_free(c);
+		session_close(ses);
 		return;
 	}
 	ck_assert_int_eq(report_write(out, c, REPORT_JSON), -1);
 	fclose(out);
-	comparison_free(c);
+	session_close(ses);
 }
 END_TEST
 

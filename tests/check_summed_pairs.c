@@ -5,24 +5,15 @@
 
 #include "fusediff/summed_pairs.h"
 
-static struct comparison *compare_files(const char *a, const char *b, struct trace *t[2],
-					struct classifier **cl)
+/* The comparison of two bundled traces in a new session (*ses: close it with
+ * session_close()). */
+static const struct comparison *compare_files(const char *a, const char *b, struct session **ses)
 {
 	char pa[4096];
 
 	snprintf(pa, sizeof pa, "%s", test_trace(a));
-	t[0] = test_load(pa);
-	t[1] = test_load(test_trace(b));
-	*cl = acc_classifier();
-	return acc_compare(t[0], t[1], *cl, -1);
-}
-
-static void release(struct comparison *c, struct trace *t[2], struct classifier *cl)
-{
-	comparison_free(c);
-	trace_free(t[0]);
-	trace_free(t[1]);
-	classifier_free(cl);
+	*ses = test_session_files(pa, test_trace(b), NULL);
+	return test_compare(*ses, -1);
 }
 
 /* Every pair is in exactly one group; the groups' figures add up to the comparison's. */
@@ -62,11 +53,10 @@ static void assert_partition(const struct comparison *c, const struct summed_pai
  * nvjet GEMM, matched in every one of the 32 layers, about a third of the whole difference. */
 START_TEST(test_sglang_gemm_leads)
 {
-	struct trace *t[2];
-	struct classifier *cl;
-	struct comparison *c = compare_files(
+	struct session *ses;
+	const struct comparison *c = compare_files(
 		"tracelens_sglang_dsr1-distill-llama8b_decode_bs16_mi300x.json.gz",
-		"tracelens_sglang_dsr1-distill-llama8b_decode_bs16_b300.json.gz", t, &cl);
+		"tracelens_sglang_dsr1-distill-llama8b_decode_bs16_b300.json.gz", &ses);
 	struct summed_pair *g;
 	size_t n = summed_pairs_build(c, &g);
 	const struct comparison_pair *p;
@@ -93,7 +83,7 @@ START_TEST(test_sglang_gemm_leads)
 	ck_assert_int_eq(c->pairs[g[1].first].cls, CLASS_ATTENTION);
 	ck_assert_uint_eq(g[1].n_pairs, 32);
 	summed_pairs_free(g, n);
-	release(c, t, cl);
+	session_close(ses);
 }
 END_TEST
 
@@ -101,10 +91,9 @@ END_TEST
  * (..._rsqrt_12, _13, ...); those are one group, not one per number. */
 START_TEST(test_inductor_numbers_one_group)
 {
-	struct trace *t[2];
-	struct classifier *cl;
-	struct comparison *c = compare_files("llama8l_eager_sdpa.json.gz",
-					     "llama8l_compiled_sdpa.json.gz", t, &cl);
+	struct session *ses;
+	const struct comparison *c =
+		compare_files("llama8l_eager_sdpa.json.gz", "llama8l_compiled_sdpa.json.gz", &ses);
 	struct summed_pair *g;
 	size_t n = summed_pairs_build(c, &g), norm = 0;
 
@@ -124,7 +113,7 @@ START_TEST(test_inductor_numbers_one_group)
 	}
 	ck_assert_uint_eq(norm, 1);
 	summed_pairs_free(g, n);
-	release(c, t, cl);
+	session_close(ses);
 }
 END_TEST
 

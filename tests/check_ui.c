@@ -50,6 +50,7 @@ enum { K_GEMM, K_ATTN, K_POW, K_MEAN, K_FUSED, K_EVIL, K_COUNT };
 struct mini {
 	struct trace *t;
 	struct classifier *cl;
+	struct side side[2];
 	struct comparison c;
 	uint32_t name[K_COUNT];
 	struct comparison_layer layers[4];
@@ -118,9 +119,10 @@ static void build_mini(void)
 			if (strstr(trace_str(mini->t, mini->t->kernels[j].name), want[i]))
 				k[i] = j;
 	for (int s = 0; s < 2; s++) {
-		c->side[s].t = mini->t;
-		classify_trace(mini->cl, mini->t, &c->side[s].classes);
-		c->side[s].layers_per_pass = 2;
+		mini->side[s].t = mini->t;
+		classify_trace(mini->cl, mini->t, &mini->side[s].classes);
+		mini->side[s].layers_per_pass = 2;
+		c->side[s] = &mini->side[s];
 		c->passes[s] = 1;
 	}
 	c->label[0] = xstrdup("eager side");
@@ -199,7 +201,7 @@ static void build_mini(void)
 static void free_mini(void)
 {
 	for (int s = 0; s < 2; s++)
-		trace_classes_clear(&mini->c.side[s].classes);
+		trace_classes_clear(&mini->side[s].classes);
 	free(mini->c.label[0]);
 	free(mini->c.label[1]);
 	classifier_free(mini->cl);
@@ -214,7 +216,7 @@ static void open_ui(int cols, int rows)
 
 	build_mini();
 	ck_assert_msg(ui_screen_open(&scr, &o, &err) == 0, "%s", err.msg);
-	ui = ui_new(scr, &mini->c);
+	ui = ui_new_comparison(scr, &mini->c);
 }
 
 static void setup(void)

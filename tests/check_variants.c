@@ -133,33 +133,30 @@ static char *signature(const struct comparison *c)
 	return buf;
 }
 
-static struct comparison *compare_paths(const char *a, const char *b, struct trace **t)
+/* The comparison of the traces at a and b in the source tree, in a new session (*ses: close
+ * it with session_close()). */
+static const struct comparison *compare_paths(const char *a, const char *b, struct session **ses)
 {
-	t[0] = test_load(test_path(a));
-	t[1] = strcmp(a, b) == 0 ? t[0] : test_load(test_path(b));
-	return acc_compare(t[0], t[1], cl, -1);
-}
+	char pa[4096];
+	struct session_opts so = { .classifier = cl, .device = -1 };
 
-static void free_pair(struct comparison *c, struct trace **t)
-{
-	comparison_free(c);
-	if (t[1] != t[0])
-		trace_free(t[1]);
-	trace_free(t[0]);
+	snprintf(pa, sizeof pa, "%s", test_path(a));
+	*ses = test_session_files(pa, test_path(b), &so);
+	return test_compare(*ses, -1);
 }
 
 static void setup(void)
 {
-	struct trace *t[2];
-	struct comparison *c;
+	struct session *ses;
+	const struct comparison *c;
 
 	cl = acc_classifier();
-	c = compare_paths(V "eager-slim.json.gz", V "compiled-slim.json.gz", t);
+	c = compare_paths(V "eager-slim.json.gz", V "compiled-slim.json.gz", &ses);
 	ref_eager = signature(c);
-	free_pair(c, t);
-	c = compare_paths(V "mi300x-slim.json.gz", V "b300-slim.json.gz", t);
+	session_close(ses);
+	c = compare_paths(V "mi300x-slim.json.gz", V "b300-slim.json.gz", &ses);
 	ref_sglang = signature(c);
-	free_pair(c, t);
+	session_close(ses);
 }
 
 static void teardown(void)
@@ -188,20 +185,20 @@ static void assert_same(const char *what, const char *got, const char *want)
 START_TEST(test_variant)
 {
 	const struct expect *e = &cases[_i];
-	struct trace *t[2];
-	struct comparison *c = compare_paths(e->a, e->b, t);
+	struct session *ses;
+	const struct comparison *c = compare_paths(e->a, e->b, &ses);
 	char *sig;
 
-	acc_assert_passes(&c->side[0], e->a_prefill, e->a_decode);
-	acc_assert_passes(&c->side[1], e->b_prefill, e->b_decode);
-	acc_assert_layers(&c->side[0], e->layers);
-	acc_assert_layers(&c->side[1], e->layers);
+	acc_assert_passes(c->side[0], e->a_prefill, e->a_decode);
+	acc_assert_passes(c->side[1], e->b_prefill, e->b_decode);
+	acc_assert_layers(c->side[0], e->layers);
+	acc_assert_layers(c->side[1], e->layers);
 	if (e->a_source)
-		ck_assert_msg(!strncmp(c->side[0].pass_source, e->a_source, strlen(e->a_source)),
-			      "%s: passes from \"%s\"", e->a, c->side[0].pass_source);
+		ck_assert_msg(!strncmp(c->side[0]->pass_source, e->a_source, strlen(e->a_source)),
+			      "%s: passes from \"%s\"", e->a, c->side[0]->pass_source);
 	for (int s = 0; s < 2; s++)
-		ck_assert_msg(c->side[s].classes.other_share < 0.10, "%s: Other %.1f%%",
-			      s ? e->b : e->a, 100 * c->side[s].classes.other_share);
+		ck_assert_msg(c->side[s]->classes.other_share < 0.10, "%s: Other %.1f%%",
+			      s ? e->b : e->a, 100 * c->side[s]->classes.other_share);
 	sig = signature(c);
 	switch (e->facts) {
 	case FACTS_EAGER_COMPILED:
@@ -217,7 +214,7 @@ START_TEST(test_variant)
 	case FACTS_NONE: break;
 	}
 	free(sig);
-	free_pair(c, t);
+	session_close(ses);
 }
 END_TEST
 
@@ -250,12 +247,12 @@ END_TEST
  * covers copies only against eager math attention, which has no attention kernel.) */
 START_TEST(test_renamed_attention)
 {
-	struct trace *t[2];
-	struct comparison *c;
+	struct session *ses;
+	const struct comparison *c;
 
-	c = compare_paths(V "eager-slim.json.gz", V "compiled-amd.json.gz", t);
+	c = compare_paths(V "eager-slim.json.gz", V "compiled-amd.json.gz", &ses);
 	acc_assert_eager_vs_compiled(c, 8);
-	free_pair(c, t);
+	session_close(ses);
 }
 END_TEST
 

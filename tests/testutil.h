@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "fusediff/session.h"
 #include "fusediff/trace.h"
 
 /* The temporary directory test_comma_locale() compiles a locale into, removed at exit. */
@@ -98,6 +99,50 @@ static inline struct trace *test_load(const char *path)
 	if (trace_load(&t, path, &lo, &err) < 0)
 		ck_abort_msg("loading %s: %s", path, err.msg);
 	return t;
+}
+
+/* The pipeline for the tests, the one way they all run it (session.h): a session over the
+ * traces a and b (borrowed, a may equal b), classified with cl (borrowed; NULL: the built-in
+ * rules only, never a per-user rules file). Fails the test on error. Owned by caller: free
+ * with session_close(). */
+static inline struct session *test_session(const struct trace *a, const struct trace *b,
+					   const struct classifier *cl)
+{
+	struct session_opts o = { .classifier = cl, .device = -1 };
+	struct session *s = NULL;
+	struct fd_error err = { { 0 } };
+
+	setenv("XDG_CONFIG_HOME", "/nonexistent", 1);
+	if (session_open_traces(&s, a, b, &o, &err) < 0)
+		ck_abort_msg("%s, %s: %s", a->path, b->path, err.msg);
+	return s;
+}
+
+/* The same for the files at paths a and b, loaded by the session (which owns them), with the
+ * options o (NULL: the defaults; a per-user rules file is never read). */
+static inline struct session *test_session_files(const char *a, const char *b,
+						 const struct session_opts *o)
+{
+	struct session_opts dflt = { .device = -1 };
+	struct session *s = NULL;
+	struct fd_error err = { { 0 } };
+
+	setenv("XDG_CONFIG_HOME", "/nonexistent", 1);
+	if (session_open(&s, a, b, o ? o : &dflt, &err) < 0)
+		ck_abort_msg("%s, %s: %s", a, b, err.msg);
+	return s;
+}
+
+/* The session's comparison for phase (as in session_compare()); fails the test on error.
+ * Borrowed: valid until session_close(). */
+static inline const struct comparison *test_compare(struct session *s, int phase)
+{
+	struct fd_error err = { { 0 } };
+	const struct comparison *c = session_compare(s, phase, &err);
+
+	if (!c)
+		ck_abort_msg("session_compare(%d): %s", phase, err.msg);
+	return c;
 }
 
 /* Run one suite; the exit status for main(). */

@@ -103,12 +103,17 @@ struct compare_opts {
 	const char *label[2]; /* NULL: vendor + GPU, or the file name when those are equal */
 };
 
+/* A comparison of two sides for one phase. Immutable once built; it borrows the sides and the
+ * classifier, which must outlive it (a session, session.h, owns all three and builds one
+ * comparison per phase). */
 struct comparison {
-	struct side side[2]; /* owned */
-	char *label[2];	     /* as given, or the default; control bytes escaped (text_escape) */
-	int phase;	     /* the phase shown (enum phase or PHASE_COUNT) */
-	uint32_t passes[2];  /* passes of the phase on each side */
-	double ns[2];	     /* GPU kernel time per pass, both sides */
+	const struct side *side[2];	     /* borrowed */
+	const struct classifier *classifier; /* borrowed, may be NULL: for classifier_rule_text()
+						 in evidence */
+	char *label[2];	    /* as given, or the default; control bytes escaped (text_escape) */
+	int phase;	    /* the phase shown (enum phase or PHASE_COUNT) */
+	uint32_t passes[2]; /* passes of the phase on each side */
+	double ns[2];	    /* GPU kernel time per pass, both sides */
 	double delta_ns, ratio;
 	struct comparison_layer *layers; /* prologue, 0..n-1, epilogue */
 	size_t n_layers;
@@ -120,21 +125,16 @@ struct comparison {
 					    class of its step (an eager RMSNorm run is Norm) */
 	char *note; /* why the comparison is empty or partial (no common phase, ...), or NULL */
 	const char **short_names[2]; /* per name id: see comparison_short_name() */
-	/* Owned when set (app_compare() hands them over): freed by comparison_free() after the
-	 * sides. The classifier stays for classifier_rule_text() in evidence. */
-	struct trace *traces[2];
-	struct classifier *classifier;
 };
 
-/* Compare two structured sides; takes ownership of a and b (cleared on return either way).
- * Owned by caller: free with comparison_free().
+/* Compare side a (A) with side b (B) for the phase in o (NULL: automatic). a, b and cl
+ * (may be NULL) are borrowed and must outlive the comparison. Owned by caller: free with
+ * comparison_free().
  * Errors: none for well-formed sides; a phase with no pass on either side gives an empty
  * comparison with a note. */
-int comparison_build(struct comparison **out, struct side *a, struct side *b,
-		     const struct compare_opts *o, struct fd_error *err);
-/* Recompute for another phase (as in compare_opts), keeping the sides and labels. Every
- * pointer into layers, pairs and fusions is invalidated. */
-int comparison_set_phase(struct comparison *c, int phase, struct fd_error *err);
+int comparison_build(struct comparison **out, const struct side *a, const struct side *b,
+		     const struct classifier *cl, const struct compare_opts *o,
+		     struct fd_error *err);
 void comparison_free(struct comparison *c);
 
 /* The short display name of kernel name id `name` on side s (SIDE_A or SIDE_B): the

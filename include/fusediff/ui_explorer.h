@@ -9,15 +9,21 @@
 #include <stdio.h>
 
 #include "fusediff/comparison.h"
+#include "fusediff/session.h"
 #include "fusediff/ui_screen.h"
 
 struct ui;
 
 enum ui_view_id { VIEW_OVERVIEW, VIEW_LAYERS, VIEW_PAIRS, VIEW_FUSIONS, VIEW_SUMMED, VIEW_COUNT };
 
-/* An explorer of comparison c (borrowed, and changed by the phase key) drawn on screen s
- * (borrowed). Starts on the Layers view. Owned by caller: free with ui_free(). */
-struct ui *ui_new(struct ui_screen *s, struct comparison *c);
+/* An explorer of the comparisons of session (borrowed), starting with phase (as in
+ * session_compare(), which must have succeeded for it), drawn on screen s (borrowed). The
+ * phase key asks the session for another phase's comparison. Starts on the Layers view.
+ * Owned by caller: free with ui_free(). */
+struct ui *ui_new(struct ui_screen *s, struct session *session, int phase);
+/* An explorer of one comparison c (borrowed), made without a session (tests, benchmarks): the
+ * phase key says there is no other phase. */
+struct ui *ui_new_comparison(struct ui_screen *s, const struct comparison *c);
 void ui_free(struct ui *u);
 
 /* Handle one event (a key, a mouse event or UI_KEY_RESIZE). Returns 1 when the explorer

@@ -5,7 +5,7 @@
 
 #include <stdint.h>
 
-#include "fusediff/comparison.h"
+#include "fusediff/session.h"
 #include "fusediff/util.h"
 
 struct app_opts {
@@ -24,14 +24,14 @@ struct app_opts {
 	const char *script;	/* --script FILE (headless) */
 };
 
-/* Progress while loading: side 0 or 1, compressed bytes read and the file size (-1 when
- * unknown). Return nonzero to cancel. */
-typedef int (*app_progress_fn)(void *user, int side, int64_t done, int64_t total);
-
-/* Load both traces (in parallel), classify, structure and compare them.
- * On success *out is owned by the caller: free with comparison_free(). */
-int app_compare(const struct app_opts *o, struct comparison **out, app_progress_fn progress,
-		void *user, struct fd_error *err);
+/* The pipeline's options from the command line's (no progress callback). */
+static inline struct session_opts app_session_opts(const struct app_opts *o)
+{
+	return (struct session_opts){ .rules = o->rules,
+				      .pass_regex = o->pass_regex,
+				      .device = o->device,
+				      .label = { o->label[0], o->label[1] } };
+}
 
 /* --report: write the report. Returns the exit status. */
 int app_report(const struct app_opts *o);

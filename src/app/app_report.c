@@ -126,7 +126,9 @@ static int write_file(const char *path, const struct comparison *c, enum report_
 int app_report(const struct app_opts *o)
 {
 	int f = report_format_from_name(o->report ? o->report : "text");
-	struct comparison *c;
+	struct session_opts so = app_session_opts(o);
+	struct session *s = NULL;
+	const struct comparison *c = NULL;
 	struct fd_error err = { { 0 } };
 	struct progress pr;
 	int rc = 0;
@@ -139,10 +141,15 @@ int app_report(const struct app_opts *o)
 	 * core dump that leaves a temporary file behind */
 	signal(SIGXFSZ, SIG_IGN);
 	progress_init(&pr, o->trace[0], o->trace[1]);
-	rc = app_compare(o, &c, progress_side, &pr, &err);
+	so.progress = progress_side;
+	so.progress_user = &pr;
+	rc = session_open(&s, o->trace[0], o->trace[1], &so, &err);
 	progress_end(&pr);
-	if (rc < 0) {
+	if (rc == 0)
+		c = session_compare(s, o->phase, &err);
+	if (!c) {
 		fprintf(stderr, "fusediff: %s\n", err.msg);
+		session_close(s);
 		return 1;
 	}
 	if (o->output) {
@@ -158,6 +165,6 @@ int app_report(const struct app_opts *o)
 			rc = 1;
 		}
 	}
-	comparison_free(c);
+	session_close(s);
 	return rc;
 }

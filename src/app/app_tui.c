@@ -10,7 +10,7 @@
 
 struct load_job {
 	const struct app_opts *o;
-	struct comparison *c;
+	struct session *s;
 	struct ui_progress *progress;
 	struct fd_error err;
 };
@@ -23,8 +23,14 @@ static int on_progress(void *user, int side, int64_t done, int64_t total)
 static int load(void *user)
 {
 	struct load_job *j = user;
+	struct session_opts so = app_session_opts(j->o);
 
-	return app_compare(j->o, &j->c, on_progress, j->progress, &j->err);
+	so.progress = on_progress;
+	so.progress_user = j->progress;
+	if (session_open(&j->s, j->o->trace[0], j->o->trace[1], &so, &j->err) < 0)
+		return -1;
+	/* the first comparison is built behind the progress screen too */
+	return session_compare(j->s, j->o->phase, &j->err) ? 0 : -1;
 }
 
 int app_tui(const struct app_opts *o)
@@ -66,14 +72,15 @@ int app_tui(const struct app_opts *o)
 	if (rc < 0) {
 		ui_screen_close(scr);
 		fprintf(stderr, "fusediff: %s\n", job->err.msg);
+		session_close(job->s);
 		free(job);
 		return 1;
 	}
-	u = ui_new(scr, job->c);
+	u = ui_new(scr, job->s, o->phase);
 	status = o->headless ? ui_play(u, o->script, stdout, &err) : ui_run(u);
 	ui_free(u);
 	ui_screen_close(scr);
-	comparison_free(job->c);
+	session_close(job->s);
 	free(job);
 	if (status == 1)
 		fprintf(stderr, "fusediff: %s\n", err.msg);

@@ -59,7 +59,7 @@ struct merged_layer {
 	size_t n_runs, cap_runs;
 };
 
-/* Everything derived from the sides for one phase; rebuilt by comparison_set_phase(). */
+/* Everything derived from the sides for one phase. */
 struct work {
 	const struct side *s[2];
 	size_t n_keys; /* prologue, 0..n-1, epilogue */
@@ -416,7 +416,7 @@ static void pair_from_entry(struct comparison *c, struct work *w, size_t key,
 	h->repeat_of = -1;
 	h->fused_side = e->fused_side;
 	for (int s = 0; s < 2; s++) {
-		fill_part(&p->side[s], &c->side[s], m[s], e->step[s], e->n[s], c->passes[s],
+		fill_part(&p->side[s], c->side[s], m[s], e->step[s], e->n[s], c->passes[s],
 			  &h->work[s], &h->occ[s]);
 		h->steps[s] = e->n[s];
 		for (uint32_t k = 0; k < e->n[s]; k++)
@@ -455,7 +455,7 @@ static void pair_from_entry(struct comparison *c, struct work *w, size_t key,
 static void layer_totals(struct comparison *c, struct work *w)
 {
 	for (int s = 0; s < 2; s++) {
-		const struct side *sd = &c->side[s];
+		const struct side *sd = c->side[s];
 
 		for (size_t p = 0; p < sd->n_passes; p++) {
 			const struct pass *ps = &sd->passes[p];
@@ -532,7 +532,7 @@ static void clear_results(struct comparison *c)
 /* The phase to show: the one asked for, else the first that both sides have. */
 static int choose_phase(struct comparison *c, int phase)
 {
-	const struct side *a = &c->side[0], *b = &c->side[1];
+	const struct side *a = c->side[0], *b = c->side[1];
 
 	if (phase >= 0 && phase <= PHASE_COUNT) {
 		if (phase < PHASE_COUNT && (!a->phase_passes[phase] || !b->phase_passes[phase]))
@@ -554,7 +554,7 @@ static int choose_phase(struct comparison *c, int phase)
 
 static void compute(struct comparison *c, int phase)
 {
-	struct work w = { .s = { &c->side[0], &c->side[1] } };
+	struct work w = { .s = { c->side[0], c->side[1] } };
 	struct comparison_pair *pairs = NULL;
 	struct fusion_hint *aux = NULL;
 	size_t n_pairs = 0, cap_pairs = 0, cap_aux = 0, n_aux = 0;
@@ -563,8 +563,8 @@ static void compute(struct comparison *c, int phase)
 	clear_results(c);
 	c->phase = choose_phase(c, phase);
 	for (int s = 0; s < 2; s++)
-		for (size_t p = 0; p < c->side[s].n_passes; p++)
-			c->passes[s] += pass_in_phase(&c->side[s].passes[p], c->phase);
+		for (size_t p = 0; p < c->side[s]->n_passes; p++)
+			c->passes[s] += pass_in_phase(&c->side[s]->passes[p], c->phase);
 	if (!c->passes[0] || !c->passes[1]) {
 		/* Nothing to compare: figures of one side alone would read as differences. */
 		if (!c->note)
@@ -573,7 +573,7 @@ static void compute(struct comparison *c, int phase)
 		c->ratio = NAN;
 		return;
 	}
-	w.n_keys = count_keys(&c->side[0], &c->side[1], c->phase);
+	w.n_keys = count_keys(c->side[0], c->side[1], c->phase);
 	merge_side(&w, 0, c->phase, &c->passes[0]);
 	merge_side(&w, 1, c->phase, &c->passes[1]);
 
@@ -654,12 +654,12 @@ static void set_labels(struct comparison *c, const struct compare_opts *o)
 {
 	for (int s = 0; s < 2; s++)
 		c->label[s] = o && o->label[s] ? text_escape_dup(o->label[s], strlen(o->label[s]))
-					       : default_label(c->side[s].t);
+					       : default_label(c->side[s]->t);
 	if (strcmp(c->label[0], c->label[1]) != 0)
 		return;
 	for (int s = 0; s < 2; s++) {
-		const char *path = c->side[s].t->path ? c->side[s].t->path : "";
-		const char *other = c->side[!s].t->path ? c->side[!s].t->path : "";
+		const char *path = c->side[s]->t->path ? c->side[s]->t->path : "";
+		const char *other = c->side[!s]->t->path ? c->side[!s]->t->path : "";
 		const char *base = path_basename(path);
 
 		if ((o && o->label[s]) || (o && o->label[!s]))
@@ -674,46 +674,39 @@ static void set_labels(struct comparison *c, const struct compare_opts *o)
 	}
 }
 
-int comparison_build(struct comparison **out, struct side *a, struct side *b,
-		     const struct compare_opts *o, struct fd_error *err)
+int comparison_build(struct comparison **out, const struct side *a, const struct side *b,
+		     const struct classifier *cl, const struct compare_opts *o,
+		     struct fd_error *err)
 {
 	struct comparison *c = xcalloc(1, sizeof *c);
 
 	(void)err;
-	c->side[0] = *a;
-	c->side[1] = *b;
-	memset(a, 0, sizeof *a);
-	memset(b, 0, sizeof *b);
+	c->side[0] = a;
+	c->side[1] = b;
+	c->classifier = cl;
 	set_labels(c, o);
 	for (int s = 0; s < 2; s++) {
-		const struct trace *t = c->side[s].t;
+		const struct trace *t = c->side[s]->t;
 
 		c->short_names[s] =
 			xcalloc(intern_count(t->strings) + 1, sizeof *c->short_names[s]);
 		for (size_t k = 0; k < t->n_kernels; k++)
 			if (!c->short_names[s][t->kernels[k].name])
 				c->short_names[s][t->kernels[k].name] =
-					kernel_short(&c->side[s], (uint32_t)k);
+					kernel_short(c->side[s], (uint32_t)k);
 	}
 	compute(c, o ? o->phase : -1);
 	*out = c;
 	return 0;
 }
 
-int comparison_set_phase(struct comparison *c, int phase, struct fd_error *err)
-{
-	(void)err;
-	compute(c, phase);
-	return 0;
-}
-
 const char *comparison_short_name(const struct comparison *c, int s, uint32_t name)
 {
-	const char *n = c->short_names[s] && name < intern_count(c->side[s].t->strings)
+	const char *n = c->short_names[s] && name < intern_count(c->side[s]->t->strings)
 				? c->short_names[s][name]
 				: NULL;
 
-	return n ? n : trace_str(c->side[s].t, name);
+	return n ? n : trace_str(c->side[s]->t, name);
 }
 
 void comparison_free(struct comparison *c)
@@ -725,11 +718,5 @@ void comparison_free(struct comparison *c)
 	free(c->label[1]);
 	free(c->short_names[0]);
 	free(c->short_names[1]);
-	side_clear(&c->side[0]);
-	side_clear(&c->side[1]);
-	trace_free(c->traces[0]);
-	trace_free(c->traces[1]);
-	if (c->classifier)
-		classifier_free(c->classifier);
 	free(c);
 }

@@ -406,7 +406,7 @@ void fusion_build(struct comparison *c, const struct fusion_hint *h)
 		}
 		VEC_PUSH(fs, n_fs, cap_fs,
 			 ((struct fusion_sort){
-				 f, trace_str(c->side[f.fused_side].t, f.fused_name) }));
+				 f, trace_str(c->side[f.fused_side]->t, f.fused_name) }));
 		g = e;
 	}
 	for (size_t g = 0; g < n_pat; g++) {

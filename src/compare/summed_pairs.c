@@ -41,7 +41,7 @@ static int cmp_family_name(const void *pa, const void *pb)
  * keeps the sort of the pairs to integer comparisons. Owned by caller: free(). */
 static uint32_t *families(const struct comparison *c, int s)
 {
-	uint32_t n_ids = intern_count(c->side[s].t->strings) + 1, n = 0, fam = 0;
+	uint32_t n_ids = intern_count(c->side[s]->t->strings) + 1, n = 0, fam = 0;
 	uint32_t *out = xcalloc(n_ids, sizeof *out);
 	struct family_name *f = NULL;
 	size_t cap = 0;

@@ -125,8 +125,8 @@ static void c_pair_groups(FILE *out, const struct comparison *c)
 		fprintf(out, ",%u,%s,%s", g[i].n_pairs, pair_kind_name((enum pair_kind)p->kind),
 			class_name((enum op_class)p->cls));
 		c_atoms(out, p->atoms);
-		c_names(out, c->side[0].t, p->side[0].names, p->side[0].n_names);
-		c_names(out, c->side[1].t, p->side[1].names, p->side[1].n_names);
+		c_names(out, c->side[0]->t, p->side[0].names, p->side[0].n_names);
+		c_names(out, c->side[1]->t, p->side[1].names, p->side[1].n_names);
 		fprintf(out, ",%d,%d", g[i].similar[0], g[i].similar[1]);
 		c_num(out, g[i].count[0], 3);
 		c_num(out, g[i].count[1], 3);
@@ -146,7 +146,7 @@ int report_write_csv(FILE *out, const struct comparison *c)
 	      "mixed_passes,layers,other_share,phase,compared_passes,pass_us\n",
 	      out);
 	for (int s = 0; s < 2; s++) {
-		const struct side *sd = &c->side[s];
+		const struct side *sd = c->side[s];
 
 		fprintf(out, "traces,%c", "AB"[s]);
 		c_str(out, c->label[s]);
@@ -212,8 +212,8 @@ int report_write_csv(FILE *out, const struct comparison *c)
 		fprintf(out, ",%u,%s,%s", p->position, pair_kind_name((enum pair_kind)p->kind),
 			class_name((enum op_class)p->cls));
 		c_atoms(out, p->atoms);
-		c_names(out, c->side[0].t, p->side[0].names, p->side[0].n_names);
-		c_names(out, c->side[1].t, p->side[1].names, p->side[1].n_names);
+		c_names(out, c->side[0]->t, p->side[0].names, p->side[0].n_names);
+		c_names(out, c->side[1]->t, p->side[1].names, p->side[1].n_names);
 		c_num(out, p->side[0].count, 3);
 		c_num(out, p->side[1].count, 3);
 		c_us(out, p->side[0].avg_ns);
@@ -234,8 +234,8 @@ int report_write_csv(FILE *out, const struct comparison *c)
 	for (size_t i = 0; i < c->n_fusions; i++) {
 		const struct comparison_fusion *f = &c->fusions[i];
 		fprintf(out, "fusions,%zu,%c,%d", i, f->fused_side ? 'B' : 'A', f->partial);
-		c_name(out, c->side[f->fused_side].t, f->fused_name);
-		c_names(out, c->side[!f->fused_side].t, f->unfused_names, f->n_unfused);
+		c_name(out, c->side[f->fused_side]->t, f->fused_name);
+		c_names(out, c->side[!f->fused_side]->t, f->unfused_names, f->n_unfused);
 		c_atoms(out, f->atoms);
 		fprintf(out, ",%u", f->occurrences);
 		c_layers(out, f->layers, f->n_layers);

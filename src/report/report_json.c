@@ -138,9 +138,9 @@ static void j_pair_what(FILE *out, const struct comparison *c, const struct comp
 		pair_kind_name((enum pair_kind)p->kind), class_name((enum op_class)p->cls));
 	j_atoms(out, p->atoms);
 	fputs(",\"a_kernels\":", out);
-	j_names(out, c->side[0].t, p->side[0].names, p->side[0].n_names);
+	j_names(out, c->side[0]->t, p->side[0].names, p->side[0].n_names);
 	fputs(",\"b_kernels\":", out);
-	j_names(out, c->side[1].t, p->side[1].names, p->side[1].n_names);
+	j_names(out, c->side[1]->t, p->side[1].names, p->side[1].n_names);
 }
 
 /* The pairs summed over the layers (summed_pairs.h), largest |delta| first; then the end of
@@ -179,7 +179,7 @@ static void j_pair_groups(FILE *out, const struct comparison *c)
 
 static void j_trace(FILE *out, const struct comparison *c, int s)
 {
-	const struct side *sd = &c->side[s];
+	const struct side *sd = c->side[s];
 	const struct trace *t = sd->t;
 
 	fputs("    {\"label\":", out);
@@ -305,9 +305,9 @@ int report_write_json(FILE *out, const struct comparison *c)
 
 		fprintf(out, "%s\n    {\"fused_side\":\"%c\",\"partial\":%s,\"fused_kernel\":",
 			i ? "," : "", f->fused_side ? 'B' : 'A', f->partial ? "true" : "false");
-		j_name(out, c->side[f->fused_side].t, f->fused_name);
+		j_name(out, c->side[f->fused_side]->t, f->fused_name);
 		fputs(",\"unfused_kernels\":", out);
-		j_names(out, c->side[!f->fused_side].t, f->unfused_names, f->n_unfused);
+		j_names(out, c->side[!f->fused_side]->t, f->unfused_names, f->n_unfused);
 		fputs(",\"atoms\":", out);
 		j_atoms(out, f->atoms);
 		fprintf(out, ",\"occurrences\":%u,\"layers\":", f->occurrences);

@@ -225,7 +225,7 @@ static void heading(FILE *out, int md, const char *title)
 static void traces_section(FILE *out, const struct comparison *c, int md)
 {
 	for (int s = 0; s < 2; s++) {
-		const struct side *sd = &c->side[s];
+		const struct side *sd = c->side[s];
 		const struct trace *t = sd->t;
 		char *path = text_escape_dup(t->path ? t->path : "", t->path ? strlen(t->path) : 0);
 		char *gpu = text_escape_dup(trace_str(t, t->gpu_name),

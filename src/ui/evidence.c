@@ -21,7 +21,7 @@ void ui_evidence_instances(struct ui *u, struct ui_text *out, const struct compa
 			   int side, size_t *budget)
 {
 	const struct comparison_part *part = &p->side[side];
-	const struct side *sd = &u->c->side[side];
+	const struct side *sd = u->c->side[side];
 	const struct trace *t = sd->t;
 	char layer[32];
 

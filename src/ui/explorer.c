@@ -82,7 +82,7 @@ void ui_view_rebuild(struct ui_view *v)
 static void build_name_maps(struct ui *u)
 {
 	for (int s = 0; s < 2; s++) {
-		const struct side *sd = &u->c->side[s];
+		const struct side *sd = u->c->side[s];
 		uint32_t n;
 
 		if (!sd->t || !sd->classes.infos || !sd->classes.info_of)
@@ -110,7 +110,7 @@ void ui_relayout(struct ui *u)
 			  u->views[u->view].built ? u->views[u->view].t.n_view : -1, &u->layout);
 }
 
-struct ui *ui_new(struct ui_screen *s, struct comparison *c)
+struct ui *ui_new_comparison(struct ui_screen *s, const struct comparison *c)
 {
 	struct ui *u = xcalloc(1, sizeof *u);
 
@@ -126,6 +126,19 @@ struct ui *ui_new(struct ui_screen *s, struct comparison *c)
 	u->view = VIEW_LAYERS;
 	u->evidence_size = EVIDENCE_SMALL;
 	ui_relayout(u);
+	return u;
+}
+
+struct ui *ui_new(struct ui_screen *s, struct session *session, int phase)
+{
+	struct fd_error err;
+	const struct comparison *c = session_compare(session, phase, &err);
+	struct ui *u;
+
+	if (!c)
+		die("ui_new: %s", err.msg); /* the caller asked for this phase before */
+	u = ui_new_comparison(s, c);
+	u->session = session;
 	return u;
 }
 
@@ -230,19 +243,26 @@ static void next_phase(struct ui *u)
 {
 	int phases[PHASE_COUNT + 1], n = 0, i, next;
 	struct fd_error err;
+	const struct comparison *c;
 
+	if (!u->session) {
+		ui_set_message(u, ROLE_NORMAL, "this comparison has only one phase");
+		return;
+	}
 	phases[n++] = PHASE_PREFILL;
 	phases[n++] = PHASE_DECODE;
-	if (u->c->side[0].phase_passes[PHASE_MIXED] || u->c->side[1].phase_passes[PHASE_MIXED])
+	if (u->c->side[0]->phase_passes[PHASE_MIXED] || u->c->side[1]->phase_passes[PHASE_MIXED])
 		phases[n++] = PHASE_MIXED;
 	phases[n++] = PHASE_COUNT;
 	for (i = 0; i < n && phases[i] != u->c->phase; i++)
 		;
 	next = phases[(i + 1) % n];
-	if (comparison_set_phase(u->c, next, &err) < 0) {
+	c = session_compare(u->session, next, &err);
+	if (!c) {
 		ui_set_message(u, ROLE_ERROR, "%s", err.msg);
 		return;
 	}
+	u->c = c;
 	drop_groups(u);
 	/* the rows of the Summed view are another phase's now */
 	u->views[VIEW_PAIRS].scope.group = -1;
@@ -323,7 +343,7 @@ static void do_search(struct ui *u, int dir)
 /* "DIR/fusediff-Pairs-layer3-prefill.csv", DIR being trace A's directory. */
 static char *default_export_path(struct ui *u)
 {
-	const char *trace = u->c->side[0].t ? u->c->side[0].t->path : NULL;
+	const char *trace = u->c->side[0]->t ? u->c->side[0]->t->path : NULL;
 	const char *slash = trace ? strrchr(trace, '/') : NULL;
 	int dir_len = slash ? (int)(slash - trace + 1) : 0;
 	const struct ui_view *p = &u->views[VIEW_PAIRS];

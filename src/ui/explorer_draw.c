@@ -27,7 +27,7 @@ static const int hs_drop_order[] = { HS_OTHER, HS_GPU, HS_PASSES, HS_LAYERS, HS_
 static void side_fields(struct ui *u, int side, char f[HS_COUNT][256])
 {
 	const struct comparison *c = u->c;
-	const struct side *sd = &c->side[side];
+	const struct side *sd = c->side[side];
 	const struct trace *t = sd->t;
 	char time[32];
 	double other;

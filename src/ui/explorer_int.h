@@ -104,7 +104,8 @@ enum prompt_kind { PROMPT_NONE, PROMPT_SEARCH, PROMPT_FILTER, PROMPT_EXPORT, PRO
 
 struct ui {
 	struct ui_screen *s;
-	struct comparison *c;
+	struct session *session;    /* NULL: c is the only comparison */
+	const struct comparison *c; /* the phase shown */
 	struct ui_view views[VIEW_COUNT];
 	int view;
 	struct ui_nav nav[16];

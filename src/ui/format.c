@@ -82,7 +82,7 @@ int delta_role(double d)
 
 const struct kernel_info *ui_name_info(const struct ui *u, int side, uint32_t name)
 {
-	const struct side *sd = &u->c->side[side];
+	const struct side *sd = u->c->side[side];
 
 	if (name >= u->n_name_info[side] || u->name_info[side][name] == UINT32_MAX)
 		return NULL;
@@ -97,7 +97,7 @@ const char *ui_name(const struct ui *u, int side, uint32_t name)
 		return ki->short_name;
 	if (u->names == NAMES_DEMANGLED && ki && ki->demangled)
 		return ki->demangled;
-	return trace_str(u->c->side[side].t, name);
+	return trace_str(u->c->side[side]->t, name);
 }
 
 void ui_set_message(struct ui *u, int role, const char *fmt, ...)

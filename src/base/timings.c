@@ -1,5 +1,5 @@
 /* timings.c — stage times on standard error for benchmarks (see timings.h). */
-#include "timings.h"
+#include "fusediff/timings.h"
 
 #include <stdio.h>
 #include <stdlib.h>

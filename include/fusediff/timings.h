@@ -4,7 +4,7 @@
  *
  *	fusediff: timings: load 2.912 s (cpu 5.630 s), structure 0.120 s (cpu 0.230 s), ...
  *
- * Otherwise nothing. Private to the program (src/app/). */
+ * Otherwise nothing. */
 #ifndef FUSEDIFF_TIMINGS_H
 #define FUSEDIFF_TIMINGS_H
 

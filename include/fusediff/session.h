@@ -1,0 +1,61 @@
+/* session.h — the whole pipeline behind one handle: load two traces (in parallel), classify
+ * them, cut them into passes and layers, and compare them for any phase.
+ *
+ *	struct session *s;
+ *	if (session_open(&s, "a.json.gz", "b.json.gz", NULL, &err) < 0) ...
+ *	const struct comparison *c = session_compare(s, -1, &err);   // the default phase
+ *	report_write(stdout, c, REPORT_TEXT);
+ *	session_close(s);
+ *
+ * The session owns the traces it loaded, the classifier it built and both sides' structure.
+ * Each comparison is built the first time its phase is asked for and kept until
+ * session_close(): a comparison is never changed once returned, so pointers into it stay
+ * valid while the caller asks for other phases. */
+#ifndef FUSEDIFF_SESSION_H
+#define FUSEDIFF_SESSION_H
+
+#include <stdint.h>
+
+#include "fusediff/classify.h"
+#include "fusediff/comparison.h"
+#include "fusediff/structure.h"
+#include "fusediff/trace.h"
+#include "fusediff/util.h"
+
+struct session;
+
+/* Progress while loading: side 0 or 1, compressed bytes read and the file size (-1 when
+ * unknown). Called from the loading threads, one call at a time. Return nonzero to cancel
+ * both loads (session_open() then fails with the message "cancelled"). */
+typedef int (*session_progress_fn)(void *user, int side, int64_t done, int64_t total);
+
+struct session_opts {
+	const char *rules; /* --rules FILE, or NULL (the per-user rules file is read too) */
+	const struct classifier *classifier; /* borrowed: use this one and ignore rules (tests) */
+	const char *pass_regex;		     /* --pass REGEX, or NULL: passes found automatically */
+	int32_t device;	      /* the GPU to analyse, -1: the one with the most kernel time */
+	const char *label[2]; /* NULL: vendor and GPU (or the file name) */
+	session_progress_fn progress; /* NULL: none */
+	void *progress_user;
+};
+
+/* Load the traces at paths a and b ("-" is standard input, for one of them at most),
+ * classify and structure them. o may be NULL (defaults as above). Owned by caller: free with
+ * session_close(). Returns 0, or -1 with a one-line message in err that names the file. */
+int session_open(struct session **out, const char *path_a, const char *path_b,
+		 const struct session_opts *o, struct fd_error *err);
+/* The same for traces already loaded: a and b (which may be the same trace) are borrowed and
+ * must outlive the session; o->device and the progress callback are not used. */
+int session_open_traces(struct session **out, const struct trace *a, const struct trace *b,
+			const struct session_opts *o, struct fd_error *err);
+/* The comparison for phase (enum phase, PHASE_COUNT for all passes, -1 for the first phase
+ * both sides have), built on first use. Borrowed: valid until session_close(). NULL with a
+ * message in err on failure. */
+const struct comparison *session_compare(struct session *s, int phase, struct fd_error *err);
+/* Side 0 (A) or 1 (B): its trace, classification and structure. Borrowed. */
+const struct side *session_side(const struct session *s, int side);
+/* The classifier both sides were classified with. Borrowed. */
+const struct classifier *session_classifier(const struct session *s);
+void session_close(struct session *s);
+
+#endif

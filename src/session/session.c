@@ -1,0 +1,275 @@
+/* session.c — the pipeline behind one handle (see session.h): the two traces load in parallel,
+ * then both sides are classified and structured in parallel, and each phase's comparison is
+ * built once, when first asked for. */
+#include "fusediff/session.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fusediff/timings.h"
+
+struct session {
+	struct trace *owned[2]; /* the traces session_open() loaded; NULL when borrowed */
+	struct classifier *own_classifier;
+	const struct classifier *cl;
+	struct side side[2];
+	struct compare_opts co;
+	char *label[2];				      /* copies of the labels asked for */
+	struct comparison *by_phase[PHASE_COUNT + 2]; /* [phase + 1]: -1 (automatic) .. all */
+	struct timings tm; /* FUSEDIFF_TIMINGS: printed when the first comparison is built */
+	int compared;
+};
+
+/* --- loading both traces ---------------------------------------------------------------- */
+
+/* Shared by the two loading threads: progress goes to the caller one call at a time, and a
+ * cancel from the caller stops both loads. */
+struct load_shared {
+	pthread_mutex_t mu;
+	session_progress_fn fn;
+	void *user;
+	int cancel;
+};
+
+struct load_job {
+	struct load_shared *sh;
+	int side;
+	const char *path;
+	int32_t device;
+	struct trace *t;
+	struct fd_error err;
+	int rc;
+	int stopped; /* the load was stopped: by the caller, or because the other load failed */
+};
+
+static int on_progress(void *user, int64_t done, int64_t total)
+{
+	struct load_job *j = user;
+	int cancel;
+
+	pthread_mutex_lock(&j->sh->mu);
+	if (!j->sh->cancel && j->sh->fn)
+		j->sh->cancel = j->sh->fn(j->sh->user, j->side, done, total) != 0;
+	cancel = j->sh->cancel;
+	j->stopped = cancel;
+	pthread_mutex_unlock(&j->sh->mu);
+	return cancel;
+}
+
+static void *load_thread(void *arg)
+{
+	struct load_job *j = arg;
+	struct trace_load_opts lo = { .device = j->device,
+				      .progress = on_progress,
+				      .progress_user = j };
+
+	j->rc = trace_load(&j->t, j->path, &lo, &j->err);
+	if (j->rc < 0) {
+		/* No need to finish loading the other trace. */
+		pthread_mutex_lock(&j->sh->mu);
+		j->sh->cancel = 1;
+		pthread_mutex_unlock(&j->sh->mu);
+	}
+	return NULL;
+}
+
+/* Run fn(arg1) on a second thread and fn(arg0) on this one (both here when no thread can be
+ * had), and wait for both. */
+static void run_both(void *(*fn)(void *), void *arg0, void *arg1)
+{
+	pthread_t th;
+	int threaded = pthread_create(&th, NULL, fn, arg1) == 0;
+
+	fn(arg0);
+	if (threaded)
+		pthread_join(th, NULL);
+	else
+		fn(arg1);
+}
+
+static int load_both(struct trace *out[2], const char *const path[2], const struct session_opts *o,
+		     struct fd_error *err)
+{
+	struct load_shared sh = { .fn = o->progress, .user = o->progress_user };
+	struct load_job job[2];
+
+	pthread_mutex_init(&sh.mu, NULL);
+	for (int s = 0; s < 2; s++)
+		job[s] = (struct load_job){
+			.sh = &sh, .side = s, .path = path[s], .device = o->device
+		};
+	run_both(load_thread, &job[0], &job[1]);
+	pthread_mutex_destroy(&sh.mu);
+	if (job[0].rc < 0 || job[1].rc < 0) {
+		/* The load that failed by itself, A first; else both were stopped by the caller. */
+		int s = job[0].rc < 0 && !job[0].stopped   ? 0
+			: job[1].rc < 0 && !job[1].stopped ? 1
+			: job[0].rc < 0			   ? 0
+							   : 1;
+
+		*err = job[s].err;
+		trace_free(job[0].t);
+		trace_free(job[1].t);
+		return -1;
+	}
+	out[0] = job[0].t;
+	out[1] = job[1].t;
+	return 0;
+}
+
+/* --- classification and structure ------------------------------------------------------- */
+
+/* The two sides are independent (the classifier is only read), so they are built in
+ * parallel too. */
+struct build_job {
+	struct side *side;
+	const struct trace *t;
+	const struct classifier *cl;
+	const struct side_opts *so;
+	struct fd_error err;
+	int rc;
+};
+
+static void *build_thread(void *arg)
+{
+	struct build_job *b = arg;
+
+	b->rc = side_build(b->side, b->t, b->cl, b->so, &b->err);
+	return NULL;
+}
+
+static int build_sides(struct session *s, const struct trace *const t[2],
+		       const struct session_opts *o, struct fd_error *err)
+{
+	struct side_opts so = { .pass_regex = o->pass_regex };
+	struct build_job bj[2];
+
+	if (o->classifier) {
+		s->cl = o->classifier;
+	} else {
+		if (classifier_new(&s->own_classifier, o->rules, err) < 0)
+			return -1;
+		s->cl = s->own_classifier;
+	}
+	for (int k = 0; k < 2; k++)
+		bj[k] = (struct build_job){
+			.side = &s->side[k], .t = t[k], .cl = s->cl, .so = &so
+		};
+	run_both(build_thread, &bj[0], &bj[1]);
+	if (bj[0].rc < 0 || bj[1].rc < 0) {
+		int k = bj[0].rc < 0 ? 0 : 1; /* A's error first */
+
+		fd_error_set(err, "%s: %s", t[k]->path, bj[k].err.msg);
+		return -1;
+	}
+	return 0;
+}
+
+static struct session *session_new(const struct session_opts *o)
+{
+	struct session *s = xcalloc(1, sizeof *s);
+
+	timings_start(&s->tm);
+	for (int k = 0; k < 2; k++) {
+		s->label[k] = o->label[k] ? xstrdup(o->label[k]) : NULL;
+		s->co.label[k] = s->label[k];
+	}
+	return s;
+}
+
+static int finish_open(struct session **out, struct session *s, const struct trace *const t[2],
+		       const struct session_opts *o, struct fd_error *err)
+{
+	if (build_sides(s, t, o, err) < 0) {
+		session_close(s);
+		return -1;
+	}
+	timings_stage(&s->tm, "structure");
+	*out = s;
+	return 0;
+}
+
+int session_open(struct session **out, const char *path_a, const char *path_b,
+		 const struct session_opts *o, struct fd_error *err)
+{
+	static const struct session_opts none = { .device = -1 };
+	const char *const path[2] = { path_a, path_b };
+	struct session *s;
+
+	*out = NULL;
+	if (!o)
+		o = &none;
+	if (strcmp(path_a, "-") == 0 && strcmp(path_b, "-") == 0) {
+		fd_error_set(err, "-: standard input can be only one of the two traces");
+		return -1;
+	}
+	s = session_new(o);
+	if (load_both(s->owned, path, o, err) < 0) {
+		session_close(s);
+		return -1;
+	}
+	timings_stage(&s->tm, "load");
+	return finish_open(out, s, (const struct trace *const[2]){ s->owned[0], s->owned[1] }, o,
+			   err);
+}
+
+int session_open_traces(struct session **out, const struct trace *a, const struct trace *b,
+			const struct session_opts *o, struct fd_error *err)
+{
+	static const struct session_opts none = { .device = -1 };
+
+	*out = NULL;
+	if (!o)
+		o = &none;
+	return finish_open(out, session_new(o), (const struct trace *const[2]){ a, b }, o, err);
+}
+
+const struct comparison *session_compare(struct session *s, int phase, struct fd_error *err)
+{
+	struct comparison **slot;
+	struct compare_opts co = s->co;
+
+	if (phase < -1 || phase > PHASE_COUNT) {
+		fd_error_set(err, "no such phase (%d)", phase);
+		return NULL;
+	}
+	slot = &s->by_phase[phase + 1];
+	co.phase = phase;
+	if (!*slot) {
+		if (comparison_build(slot, &s->side[0], &s->side[1], s->cl, &co, err) < 0)
+			return NULL;
+		if (!s->compared++) {
+			timings_stage(&s->tm, "compare");
+			timings_print(&s->tm);
+		}
+	}
+	return *slot;
+}
+
+const struct side *session_side(const struct session *s, int side)
+{
+	return &s->side[side];
+}
+
+const struct classifier *session_classifier(const struct session *s)
+{
+	return s->cl;
+}
+
+void session_close(struct session *s)
+{
+	if (!s)
+		return;
+	for (size_t i = 0; i < sizeof s->by_phase / sizeof s->by_phase[0]; i++)
+		comparison_free(s->by_phase[i]);
+	for (int k = 0; k < 2; k++) {
+		side_clear(&s->side[k]);
+		trace_free(s->owned[k]);
+		free(s->label[k]);
+	}
+	if (s->own_classifier)
+		classifier_free(s->own_classifier);
+	free(s);
+}
