@@ -24,6 +24,13 @@ void input_close(struct input *in);
  * on error (read error, corrupt or truncated gzip data) with err filled in. */
 ssize_t input_read(struct input *in, char *buf, size_t cap, struct fd_error *err);
 
+/* The first decompressed bytes, up to want (at most INPUT_PEEK_MAX), without consuming them:
+ * input_read() returns them first. Only before the first input_read(). *head is borrowed
+ * (valid until the next call on in). Returns the number of bytes (fewer at the end of a short
+ * input), or -1 on error with err filled in. */
+#define INPUT_PEEK_MAX 64
+ssize_t input_peek(struct input *in, const unsigned char **head, size_t want, struct fd_error *err);
+
 /* 1 when the data is gzip-compressed. */
 int input_is_gzip(const struct input *in);
 /* Raw (compressed) bytes consumed so far and the total size, or -1 when unknown (a pipe). */

@@ -120,6 +120,7 @@ struct trace {
 	int64_t n_events; /* all entries of traceEvents */
 	int64_t bytes;	  /* uncompressed JSON bytes read */
 	int gzip;
+	const char *format; /* static text: the input format, "Kineto JSON" */
 
 	enum trace_platform platform;
 	const char *platform_reason; /* static text: which key decided it */

@@ -64,6 +64,10 @@ struct input {
 	/* bytes sniffed for the magic, to be returned first */
 	unsigned char peek[2];
 	size_t peek_len, peek_pos;
+	/* decompressed bytes read ahead by input_peek(), to be returned first */
+	unsigned char head[INPUT_PEEK_MAX];
+	size_t head_len, head_pos;
+	int reading;	   /* input_read() was called: no more peeking */
 	int threaded;	   /* use a reader thread (gzip from a file descriptor) */
 	struct reader *rd; /* started by the first input_read() */
 	int rd_failed;	   /* pthread_create failed: read on the caller's thread */
@@ -431,10 +435,9 @@ static ssize_t reader_read(struct input *in, char *buf, size_t cap, struct fd_er
 	return (ssize_t)got;
 }
 
-ssize_t input_read(struct input *in, char *buf, size_t cap, struct fd_error *err)
+/* The next decompressed bytes, read ahead bytes aside. */
+static ssize_t data_read(struct input *in, char *buf, size_t cap, struct fd_error *err)
 {
-	if (cap == 0)
-		return 0;
 	if (in->threaded && !in->rd && !in->rd_failed && reader_start(in) < 0)
 		in->rd_failed = 1;
 	if (in->rd)
@@ -442,6 +445,43 @@ ssize_t input_read(struct input *in, char *buf, size_t cap, struct fd_error *err
 	if (in->gzip)
 		return gzip_read(in, buf, cap, err);
 	return raw_next(in, buf, cap, err);
+}
+
+ssize_t input_read(struct input *in, char *buf, size_t cap, struct fd_error *err)
+{
+	if (cap == 0)
+		return 0;
+	in->reading = 1;
+	if (in->head_pos < in->head_len) {
+		size_t n = in->head_len - in->head_pos;
+
+		if (n > cap)
+			n = cap;
+		memcpy(buf, in->head + in->head_pos, n);
+		in->head_pos += n;
+		return (ssize_t)n;
+	}
+	return data_read(in, buf, cap, err);
+}
+
+ssize_t input_peek(struct input *in, const unsigned char **head, size_t want, struct fd_error *err)
+{
+	if (want > INPUT_PEEK_MAX)
+		want = INPUT_PEEK_MAX;
+	if (in->reading)
+		die("input_peek() after input_read()");
+	while (in->head_len < want) {
+		ssize_t n =
+			data_read(in, (char *)in->head + in->head_len, want - in->head_len, err);
+
+		if (n < 0)
+			return -1;
+		if (n == 0)
+			break;
+		in->head_len += (size_t)n;
+	}
+	*head = in->head;
+	return (ssize_t)in->head_len;
 }
 
 int input_is_gzip(const struct input *in)

@@ -1,454 +1,60 @@
-/* trace_load.c — the streaming trace loader.
- *
- * The input is read in large chunks into a window. The parser works on one unit at a time
- * (the start of the document, one top-level key, one event) with the restartable cursor of
- * json.h: when a unit runs past the bytes read so far, more are read and the unit is parsed
- * again from its start. A unit commits its result only when it parsed completely, so a restart
- * never duplicates anything. Only deviceProperties and distributedInfo, which are small, are
- * handed to cJSON. One event is parsed by trace_event.c. */
-#include <cjson/cJSON.h>
-#include <pthread.h>
+/* trace_load.c — open a trace of any format the loader knows (formats.h) and finish it. */
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#ifdef __SSE2__
-#include <emmintrin.h>
-#endif
 
-#include "fusediff/input.h"
-#include "fusediff/json.h"
+#include "formats.h"
 #include "fusediff/trace.h"
 #include "trace_build.h"
-#include "trace_load_int.h"
 
-/* The fuzz build makes it tiny, so that every unit is restarted many times. */
-#ifndef WINDOW_INITIAL
-#define WINDOW_INITIAL (4u << 20)
-#endif
-
-/* deviceProperties and distributedInfo are parsed as a tree: only when they are this small
- * (real ones are a few KiB), and only this many devices. */
-#define LOAD_CJSON_MAX	 (1 << 20)
-#define LOAD_MAX_DEVICES 1024
-
-/* ---- reading ------------------------------------------------------------------------ */
-
-/* Newlines in s[0..n): kept for line:column in error messages. Pretty-printed traces have a
- * newline every 40 bytes, too many for a library call each: 16 (SSE2) or 8 bytes at a time,
- * with a counter per byte lane summed every 255 steps. */
-static size_t count_newlines(const char *s, size_t n)
-{
-	size_t count = 0, i = 0;
-#ifdef __SSE2__
-	const __m128i nl = _mm_set1_epi8('\n'), zero = _mm_setzero_si128();
-
-	while (i + 16 <= n) {
-		__m128i acc = zero, sum;
-
-		for (int k = 0; k < 255 && i + 16 <= n; k++, i += 16) {
-			__m128i w = _mm_loadu_si128((const __m128i *)(const void *)(s + i));
-
-			acc = _mm_sub_epi8(acc, _mm_cmpeq_epi8(w, nl)); /* a match is -1 */
-		}
-		sum = _mm_sad_epu8(acc, zero); /* two 64-bit sums of eight lanes each */
-		count += (size_t)_mm_cvtsi128_si64(sum) +
-			 (size_t)_mm_cvtsi128_si64(_mm_unpackhi_epi64(sum, sum));
-	}
-#else
-	const uint64_t ones = 0x0101010101010101ull, low7 = 0x7f7f7f7f7f7f7f7full;
-	const uint64_t lanes16 = 0x00ff00ff00ff00ffull;
-
-	while (i + 8 <= n) {
-		uint64_t acc = 0;
-
-		for (int k = 0; k < 255 && i + 8 <= n; k++, i += 8) {
-			uint64_t w, x;
-
-			memcpy(&w, s + i, 8);
-			x = w ^ (ones * '\n');
-			/* the high bit of x | ((x & low7) + low7) is clear exactly in the bytes where
-			 * x is 0, that is where w has a newline */
-			acc += (~(((x & low7) + low7) | x) & ~low7) >> 7;
-		}
-		acc = (acc & lanes16) + ((acc >> 8) & lanes16);
-		count += (size_t)((acc * 0x0001000100010001ull) >> 48);
-	}
-#endif
-	for (; i < n; i++)
-		count += s[i] == '\n';
-	return count;
-}
-
-/* Drop consumed bytes, grow the window when a unit fills it, and read more.
- * Returns 1 when bytes were added, 0 at the end of the input, -1 on error. */
-static int fill(struct loader *ld)
-{
-	ssize_t n, added = 0;
-
-	if (ld->pos > 0) {
-		size_t lines = count_newlines(ld->buf, ld->pos);
-
-		if (lines) {
-			const char *nl = ld->buf + ld->pos;
-
-			while (*--nl != '\n')
-				;
-			ld->lines0 += (int64_t)lines;
-			ld->line_start = ld->off0 + (nl - ld->buf) + 1;
-		}
-		memmove(ld->buf, ld->buf + ld->pos, ld->len - ld->pos);
-		ld->off0 += (int64_t)ld->pos;
-		ld->len -= ld->pos;
-		ld->pos = 0;
-	}
-	if (ld->len == ld->cap) {
-		ld->cap *= 2;
-		ld->buf = xrealloc(ld->buf, ld->cap);
-	}
-	/* Fill the whole window: the unit that ran out is parsed again from its start, so small
-	 * reads (a pipe gives 64 KiB at a time) would make one huge unit quadratic. */
-	do {
-		n = input_read(ld->in, ld->buf + ld->len, ld->cap - ld->len, ld->err);
-		if (n < 0) {
-			char msg[FD_ERROR_MAX];
-
-			snprintf(msg, sizeof msg, "%s", ld->err->msg);
-			fd_error_set(ld->err, "%s: %s", ld->name, msg);
-			return -1;
-		}
-		ld->len += (size_t)n;
-		ld->t->bytes += n;
-		added += n;
-	} while (n > 0 && ld->len < ld->cap);
-	if (n == 0)
-		ld->eof = 1;
-	if (ld->opts && ld->opts->progress &&
-	    ld->opts->progress(ld->opts->progress_user, input_raw_done(ld->in),
-			       input_raw_size(ld->in))) {
-		fd_error_set(ld->err, "%s: loading cancelled", ld->name);
-		return -1;
-	}
-	return added > 0;
-}
-
-/* Report a JSON error at byte `at` of the window. */
-static void json_error(struct loader *ld, const char *at, const char *msg)
-{
-	int64_t line = ld->lines0 + 1, line_start = ld->line_start;
-	const char *p = ld->buf, *nl;
-	int64_t off;
-
-	if (at < ld->buf || at > ld->buf + ld->len)
-		at = ld->buf + ld->pos;
-	off = ld->off0 + (at - ld->buf);
-	while ((nl = memchr(p, '\n', (size_t)(at - p)))) {
-		line++;
-		line_start = ld->off0 + (nl - ld->buf) + 1;
-		p = nl + 1;
-	}
-	fd_error_set(ld->err, "%s: line %lld, column %lld: %s", ld->name, (long long)line,
-		     (long long)(off - line_start + 1), msg);
-}
-
-typedef int (*unit_fn)(struct loader *ld, struct json_cur *c, void *arg);
-
-/* Parse one unit, reading more input and restarting it until it fits. */
-static int unit(struct loader *ld, unit_fn fn, void *arg)
-{
-	for (;;) {
-		struct json_cur c = { ld->buf + ld->pos, ld->buf + ld->len, ld->eof, NULL, NULL };
-		int rc = fn(ld, &c, arg);
-
-		if (rc == JSON_OK) {
-			ld->pos = (size_t)(c.p - ld->buf);
-			return 0;
-		}
-		if (rc == JSON_ERR) {
-			if (c.err_msg)
-				json_error(ld, c.err_at, c.err_msg);
-			return -1;
-		}
-		if (fill(ld) < 0)
-			return -1;
-	}
-}
-
-/* ---- the top level -------------------------------------------------------------------- */
-
-static int unit_begin(struct loader *ld, struct json_cur *c, void *arg)
-{
-	int ch = json_peek(c);
-
-	if (ch < 0) {
-		if (!c->at_eof)
-			return JSON_MORE;
-		return JSON_ERR; /* empty: reported by the caller */
-	}
-	if (ch != '{' && ch != '[') {
-		c->err_at = c->p;
-		c->err_msg = "not JSON: expected '{' at the start of a trace";
-		return JSON_ERR;
-	}
-	*(int *)arg = ch;
-	c->p++;
-	return JSON_OK;
-}
-
-struct top_key {
-	int first, done;
-	struct json_str key;
-	char name[64]; /* copy of the key (keys longer than this are never ours) */
-	size_t len;
+/* Every format, in the order they are tried; the last one takes what no format claims. */
+static const struct trace_format *const trace_formats[] = {
+	&trace_format_kineto,
 };
+#define N_FORMATS (sizeof trace_formats / sizeof trace_formats[0])
 
-static int unit_key(struct loader *ld, struct json_cur *c, void *arg)
+static const struct trace_format *detect(struct input *in, struct fd_error *err)
 {
-	struct top_key *k = arg;
-	int f = k->first, rc;
+	const unsigned char *head;
+	ssize_t n = input_peek(in, &head, INPUT_PEEK_MAX, err);
 
-	if ((rc = json_object_next(c, &f, &k->key, &ld->kbuf, &k->done)))
-		return rc;
-	k->first = 0;
-	k->len = k->done ? 0 : k->key.len < sizeof k->name ? k->key.len : sizeof k->name - 1;
-	if (!k->done)
-		memcpy(k->name, k->key.s, k->len);
-	k->name[k->len] = '\0';
-	return JSON_OK;
-}
-
-static int unit_array_begin(struct loader *ld, struct json_cur *c, void *arg)
-{
-	if (json_peek(c) >= 0 && json_peek(c) != '[') {
-		c->err_at = c->p;
-		c->err_msg = "\"traceEvents\" is not an array";
-		return JSON_ERR;
-	}
-	return json_array_begin(c);
-}
-
-static int unit_skip(struct loader *ld, struct json_cur *c, void *arg)
-{
-	return json_skip(c);
-}
-
-/* A top-level scalar: kept as text in trace->meta. Containers are skipped. */
-static int unit_meta(struct loader *ld, struct json_cur *c, void *arg)
-{
-	const char *key = arg, *s;
-	struct json_str v;
-	int ch = json_peek(c), rc;
-
-	if (ch < 0)
-		return json_skip(c);
-	if (ch == '{' || ch == '[')
-		return json_skip(c);
-	if (ch == '"') {
-		if ((rc = json_string(c, &v, &ld->abuf)))
-			return rc;
-	} else {
-		s = c->p;
-		if ((rc = json_skip(c)))
-			return rc;
-		v.s = s;
-		v.len = (size_t)(c->p - s);
-	}
-	trace_add_meta(ld->t, intern_add(ld->t->strings, key, strlen(key)),
-		       intern_add(ld->t->strings, v.s, v.len));
-	return JSON_OK;
-}
-
-static int64_t cj_int(const cJSON *obj, const char *key, int64_t dflt)
-{
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
-
-	if (cJSON_IsNumber(v) && v->valuedouble > -9.2e18 && v->valuedouble < 9.2e18)
-		return (int64_t)v->valuedouble;
-	if (cJSON_IsString(v))
-		return strtoll(v->valuestring, NULL, 10);
-	return dflt;
-}
-
-static pthread_mutex_t cjson_parse_lock = PTHREAD_MUTEX_INITIALIZER;
-
-/* deviceProperties or distributedInfo: small, parsed with cJSON. */
-static int unit_cjson(struct loader *ld, struct json_cur *c, void *arg)
-{
-	const char *key = arg, *s;
-	cJSON *root;
-	int rc;
-
-	json_peek(c);
-	s = c->p;
-	if ((rc = json_skip(c)))
-		return rc;
-	if ((size_t)(c->p - s) > LOAD_CJSON_MAX) {
-		trace_warn(ld->t, "\"%s\" is larger than %d KiB and was ignored", key,
-			   LOAD_CJSON_MAX >> 10);
-		return JSON_OK;
-	}
-	/* cJSON's parser records its error position in a global: two traces loading in parallel
-	 * must take turns (the tree it returns is theirs alone). */
-	pthread_mutex_lock(&cjson_parse_lock);
-	root = cJSON_ParseWithLength(s, (size_t)(c->p - s));
-	pthread_mutex_unlock(&cjson_parse_lock);
-	if (!root)
-		return JSON_OK; /* valid JSON that cJSON refuses (too deep): ignore */
-	if (strcmp(key, "deviceProperties") == 0 && cJSON_IsArray(root)) {
-		const cJSON *d;
-		int n = 0;
-
-		cJSON_ArrayForEach(d, root)
-		{
-			if (n++ == LOAD_MAX_DEVICES) {
-				trace_warn(ld->t,
-					   "\"deviceProperties\" lists more than %d devices: the "
-					   "rest were ignored",
-					   LOAD_MAX_DEVICES);
-				break;
-			}
-			const cJSON *name = cJSON_GetObjectItemCaseSensitive(d, "name");
-			struct trace_device dev = {
-				.id = (int32_t)cj_int(d, "id", -1),
-				.name = cJSON_IsString(name)
-						? intern_add(ld->t->strings, name->valuestring,
-							     strlen(name->valuestring))
-						: 0,
-				.warp_size = (int32_t)cj_int(d, "warpSize", 0),
-				.num_sms = (int32_t)cj_int(d, "numSms", 0),
-				.compute_major = (int32_t)cj_int(d, "computeMajor", 0),
-				.compute_minor = (int32_t)cj_int(d, "computeMinor", 0),
-				.total_mem = cj_int(d, "totalGlobalMem", 0),
-			};
-			if (cJSON_IsObject(d))
-				trace_add_device(ld->t, &dev);
-		}
-	} else if (strcmp(key, "distributedInfo") == 0 && cJSON_IsObject(root)) {
-		ld->t->rank = cj_int(root, "rank", -1);
-		ld->t->world_size = cj_int(root, "world_size", -1);
-	}
-	cJSON_Delete(root);
-	return JSON_OK;
-}
-
-static int read_events(struct loader *ld)
-{
-	int first = 1;
-
-	ld->saw_events = 1;
-	while (first >= 0)
-		if (unit(ld, trace_load_event, &first) < 0)
-			return -1;
-	return 0;
-}
-
-static int unit_trailer(struct loader *ld, struct json_cur *c, void *arg)
-{
-	int ch = json_peek(c);
-
-	if (ch < 0)
-		return c->at_eof ? JSON_OK : JSON_MORE;
-	c->err_at = c->p;
-	c->err_msg = "unexpected data after the end of the JSON document";
-	return JSON_ERR;
-}
-
-static int parse_document(struct loader *ld)
-{
-	int open = 0;
-
-	if (unit(ld, unit_begin, &open) < 0) {
-		if (!open && ld->eof && !ld->err->msg[0]) {
-			fd_error_set(ld->err, "%s: empty file", ld->name);
-		}
-		return -1;
-	}
-	if (open == '[') {
-		/* A bare array of events, as the Chrome trace format also allows. */
-		ld->pos--;
-		if (unit(ld, unit_array_begin, NULL) < 0 || read_events(ld) < 0)
-			return -1;
-	} else {
-		struct top_key k = { .first = 1 };
-
-		for (;;) {
-			int rc;
-
-			if (unit(ld, unit_key, &k) < 0)
-				return -1;
-			if (k.done)
-				break;
-			if (strcmp(k.name, "traceEvents") == 0) {
-				if (ld->saw_events) {
-					json_error(ld, ld->buf + ld->pos,
-						   "a second \"traceEvents\" array");
-					return -1;
-				}
-				rc = unit(ld, unit_array_begin, NULL);
-				if (rc == 0)
-					rc = read_events(ld);
-			} else if (strcmp(k.name, "deviceProperties") == 0 ||
-				   strcmp(k.name, "distributedInfo") == 0) {
-				rc = unit(ld, unit_cjson, k.name);
-			} else if (k.len < sizeof k.name - 1) {
-				rc = unit(ld, unit_meta, k.name);
-			} else {
-				rc = unit(ld, unit_skip, NULL);
-			}
-			if (rc < 0)
-				return -1;
-		}
-	}
-	if (unit(ld, unit_trailer, NULL) < 0)
-		return -1;
-	if (!ld->saw_events) {
-		fd_error_set(ld->err, "%s: no \"traceEvents\" array: not a PyTorch profiler trace",
-			     ld->name);
-		return -1;
-	}
-	return 0;
+	if (n < 0)
+		return NULL;
+	for (size_t i = 0; i < N_FORMATS; i++)
+		if (trace_formats[i]->detect(head, (size_t)n))
+			return trace_formats[i];
+	return trace_formats[N_FORMATS - 1];
 }
 
 static int load(struct trace **out, const char *name, struct input *in,
 		const struct trace_load_opts *opts, struct fd_error *err)
 {
-	struct loader ld = { 0 };
+	const struct trace_format *f;
+	struct trace *t;
 	int rc;
 
 	*out = NULL;
 	err->msg[0] = '\0';
-	ld.name = name;
-	ld.in = in;
-	ld.cap = WINDOW_INITIAL;
-	ld.buf = xmalloc(ld.cap);
-	ld.opts = opts;
-	ld.err = err;
-	ld.t = trace_new(name);
-	ld.t->gzip = input_is_gzip(in);
-	ld.cat_none = intern_add(ld.t->strings, "(none)", 6);
+	f = detect(in, err);
+	if (!f) {
+		char msg[FD_ERROR_MAX];
 
-	rc = parse_document(&ld);
-	if (rc == 0) {
-		if (ld.bad_time)
-			trace_warn(ld.t,
-				   "%lld kept events had a missing, negative or unreadable ts/dur "
-				   "and were skipped",
-				   (long long)ld.bad_time);
-		if (ld.bad_number)
-			trace_warn(ld.t, "%lld events had numbers beyond 64 bits (clamped)",
-				   (long long)ld.bad_number);
-		rc = trace_finish(ld.t, opts ? opts->device : -1, err);
-	}
-	json_buf_free(&ld.kbuf);
-	json_buf_free(&ld.nbuf);
-	json_buf_free(&ld.cbuf);
-	json_buf_free(&ld.abuf);
-	free(ld.buf);
-	input_close(in);
-	if (rc < 0) {
-		trace_free(ld.t);
+		snprintf(msg, sizeof msg, "%s", err->msg);
+		fd_error_set(err, "%s: %s", name, msg);
+		input_close(in);
 		return -1;
 	}
-	*out = ld.t;
+	t = trace_new(name);
+	t->gzip = input_is_gzip(in);
+	t->format = f->name;
+	rc = f->load(t, in, name, opts, err);
+	if (rc == 0)
+		rc = trace_finish(t, opts ? opts->device : -1, err);
+	input_close(in);
+	if (rc < 0) {
+		trace_free(t);
+		return -1;
+	}
+	*out = t;
 	return 0;
 }
 

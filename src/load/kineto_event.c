@@ -1,4 +1,4 @@
-/* trace_event.c — one element of traceEvents: its category decides what is kept (kernels,
+/* kineto_event.c — one element of traceEvents: its category decides what is kept (kernels,
  * copies, launches, operators that launched work, annotation ranges, module names of Python
  * functions), the rest is only counted. The fields are read in one pass over the object
  * without building a tree; args are parsed only for the kinds that need them. */
@@ -9,7 +9,7 @@
 #include "fusediff/json.h"
 #include "fusediff/trace.h"
 #include "trace_build.h"
-#include "trace_load_int.h"
+#include "kineto_int.h"
 
 /* Times kept, in ns: ts in [-2^60, 2^62] (epoch microseconds reach 2^62 ns in the year 2116),
  * dur in [0, 2^60] (36 years). Then every start relative to the trace start, plus its

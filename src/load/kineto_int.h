@@ -1,7 +1,7 @@
-/* trace_load_int.h — what the streaming loader (trace_load.c: the window, units, the top
- * level) shares with the parser of one event (trace_event.c). Private to src/load. */
-#ifndef FUSEDIFF_TRACE_LOAD_INT_H
-#define FUSEDIFF_TRACE_LOAD_INT_H
+/* kineto_int.h — what the streaming loader (kineto_load.c: the window, units, the top
+ * level) shares with the parser of one event (kineto_event.c). Private to src/load. */
+#ifndef FUSEDIFF_KINETO_INT_H
+#define FUSEDIFF_KINETO_INT_H
 
 #include <stddef.h>
 #include <stdint.h>
