@@ -102,8 +102,8 @@ $(B)/tests/%.o: tests/%.c config.mk
 -include $(wildcard $(B)/src/*/*.d $(B)/src/*/*/*.d $(B)/tests/*.d)
 
 # --- running -------------------------------------------------------------------
-run: $(PROG)
-	$(PROG) $(EXAMPLE_A) $(EXAMPLE_B)
+run: fusediff
+	./fusediff $(EXAMPLE_A) $(EXAMPLE_B)
 
 # make bench [BENCH_ARGS="--reps 5 --size 1G --big 4G"]: see bench/README.md
 # make format: every C file as clang-format leaves it (tests/sh/format.sh checks it)
@@ -121,20 +121,54 @@ bench: $(PROG)
 screenshots: $(PROG)
 	sh screenshots/shoot.sh $(PROG)
 
+# --- tests -----------------------------------------------------------------------
+# Every test is its own target, check-NAME (make check-ui_golden, make check-check_ui), which
+# writes $(B)/results/NAME through tests/run-one.sh (a time limit, default signal dispositions);
+# make check runs them all in parallel, one job per core, and tests/summary.sh prints the
+# failures and one line: N passed, N failed, N skipped. The Check library is needed for the
+# tests only: make check installs it when it can (build-aux/deps.sh test) and reconfigures.
+SH_TESTS := $(sort $(wildcard tests/sh/*.sh))
+TEST_NAMES := $(TEST_SRC:tests/%.c=%) $(SH_TESTS:tests/sh/%.sh=%)
+RESULTS := $(TEST_NAMES:%=$(B)/results/%)
+NPROC := $(shell nproc 2>/dev/null || echo 2)
+TEST_ENV = FUSEDIFF="$(CURDIR)/$(PROG)" FUSEDIFF_SRCDIR="$(CURDIR)"
+.PHONY: check-results FORCE $(TEST_NAMES:%=check-%)
+
 tests: $(PROG) $(TEST_BIN)
 
-check: tests
+check:
 	@sh build-aux/deps.sh test
-	@sh tests/run.sh $(B)
+	@if [ "$(HAVE_CHECK)" != yes ]; then sh build-aux/deps.sh check && ./configure -q; fi
+	@$(MAKE) --no-print-directory tests
+	@rm -rf $(B)/results
+	@$(MAKE) --no-print-directory -k -j$(NPROC) check-results; \
+		sh tests/summary.sh $(RESULTS)
+
+check-results: $(RESULTS)
+
+$(TEST_NAMES:%=check-%): check-%: $(B)/results/%
+	@sed 1d $<
+
+$(B)/results/check_%: $(B)/tests/check_% $(PROG) FORCE
+	@$(TEST_ENV) sh tests/run-one.sh $@ $<
+
+$(B)/results/%: tests/sh/%.sh $(PROG) FORCE
+	@$(TEST_ENV) sh tests/run-one.sh $@ sh $<
 
 sanitize:
-	FUSEDIFF_SANITIZED=1 $(MAKE) B=build-san \
+	FUSEDIFF_SANITIZED=1 FUSEDIFF_TEST_TIMEOUT=900 $(MAKE) B=build-san \
 		EXTRA_CFLAGS="-O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=undefined" \
 		EXTRA_LDFLAGS="-fsanitize=address,undefined" check
 
+VALGRIND_RESULTS := $(TEST_SRC:tests/%.c=$(B)/results/valgrind/%)
 valgrind: tests
 	@sh build-aux/deps.sh test
-	@FUSEDIFF_VALGRIND=1 sh tests/run.sh $(B)
+	@rm -rf $(B)/results/valgrind
+	@FUSEDIFF_VALGRIND=1 FUSEDIFF_TEST_TIMEOUT=1800 $(MAKE) --no-print-directory -k \
+		-j$(NPROC) $(VALGRIND_RESULTS); sh tests/summary.sh $(VALGRIND_RESULTS)
+
+$(B)/results/valgrind/check_%: $(B)/tests/check_% FORCE
+	@$(TEST_ENV) sh tests/run-one.sh $@ $<
 
 # --- fuzzing ---------------------------------------------------------------------
 include tests/fuzz/fuzz.mk

@@ -1,12 +1,13 @@
 #!/bin/sh
-# deps.sh build|test — make sure what fusediff needs is installed.
+# deps.sh build|check|test — make sure what fusediff needs is installed.
 #
-#   build: the compiler tool chain and libraries (ncursesw, cJSON, Check, zlib,
-#          pkg-config, autoconf, g++ for libstdc++'s demangler). Missing ones are
-#          installed with apt-get when we run as root on Debian/Ubuntu; otherwise
-#          the exact command to run is printed and the script fails.
-#   test:  tools some tests use (tmux, mandoc, valgrind, clang-format). Installed the same way
-#          when possible; when not, those tests report "skipped", never "passed".
+#   build: the compiler tool chain and libraries (ncursesw, cJSON, zlib, pkg-config,
+#          autoconf, g++ for libstdc++'s demangler). Missing ones are installed with
+#          apt-get when we run as root on Debian/Ubuntu; otherwise the exact command to
+#          run is printed and the script fails.
+#   check: the Check library the unit tests are written with; the same way.
+#   test:  tools some tests use (tmux, mandoc, valgrind, clang-format). Installed the same
+#          way when possible; when not, those tests report "skipped", never "passed".
 set -u
 
 mode=${1:-build}
@@ -25,9 +26,10 @@ if [ "$mode" = build ]; then
 	have pkg-config || need pkg-config
 	pc ncursesw || need libncurses-dev
 	pc libcjson || need libcjson-dev
-	pc check || need check
 	pc zlib || need zlib1g-dev
 	have g++ || need g++
+elif [ "$mode" = check ]; then
+	pc check || need check
 else
 	have tmux || need tmux
 	have mandoc || need mandoc
@@ -50,11 +52,11 @@ if [ "$(id -u)" = 0 ] && have apt-get && [ -f /etc/debian_version ]; then
 	cat "$log" >&2
 	rm -f "$log"
 	echo "fusediff: apt-get could not install:$missing" >&2
-	[ "$mode" = build ] && exit 1
+	[ "$mode" = test ] || exit 1
 	exit 0
 fi
 
-if [ "$mode" = build ]; then
+if [ "$mode" != test ]; then
 	echo "fusediff: missing build dependencies:$missing" >&2
 	echo "Run this, then make again:" >&2
 	echo "    sudo apt-get update && sudo $cmd" >&2

@@ -56,4 +56,4 @@ FNR == 1 {
 	else if (me in rank && rank[hs] > rank[me])
 		report(me " includes " h " of the later stage " hs)
 }
-END { exit bad }'
+END { exit bad }' || exit 1

@@ -108,6 +108,7 @@ static int fill(struct loader *ld)
 	}
 	/* Fill the whole window: the unit that ran out is parsed again from its start, so small
 	 * reads (a pipe gives 64 KiB at a time) would make one huge unit quadratic. */
+	/* Progress after every read, so that a slow pipe shows it while the window fills. */
 	do {
 		n = input_read(ld->in, ld->buf + ld->len, ld->cap - ld->len, ld->err);
 		if (n < 0) {
@@ -120,15 +121,15 @@ static int fill(struct loader *ld)
 		ld->len += (size_t)n;
 		ld->t->bytes += n;
 		added += n;
+		if (ld->opts && ld->opts->progress &&
+		    ld->opts->progress(ld->opts->progress_user, input_raw_done(ld->in),
+				       input_raw_size(ld->in))) {
+			fd_error_set(ld->err, "%s: loading cancelled", ld->name);
+			return -1;
+		}
 	} while (n > 0 && ld->len < ld->cap);
 	if (n == 0)
 		ld->eof = 1;
-	if (ld->opts && ld->opts->progress &&
-	    ld->opts->progress(ld->opts->progress_user, input_raw_done(ld->in),
-			       input_raw_size(ld->in))) {
-		fd_error_set(ld->err, "%s: loading cancelled", ld->name);
-		return -1;
-	}
 	return added > 0;
 }
 

@@ -7,7 +7,7 @@
 # rows end in CRLF). report_escape.sh and the escape-*.screen golden screens cover a plain
 # kernel name in the kernel pairs; this covers the other paths a name takes.
 set -u
-: "${FUSEDIFF:?run through tests/run.sh}"
+: "${FUSEDIFF:?run through make check}"
 LC_ALL=C.UTF-8
 export LC_ALL
 A=tests/data/escape/fused_a.json

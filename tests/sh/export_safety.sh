@@ -6,7 +6,7 @@
 # write error (ulimit -f) leaves the old file and no temporary file; a new file gets the
 # umask's mode, not mkstemp()'s 0600.
 set -u
-: "${FUSEDIFF:?run through tests/run.sh}"
+: "${FUSEDIFF:?run through make check}"
 A=examples/tracelens_sglang_dsr1-distill-llama8b_decode_bs16_mi300x.json.gz
 B=examples/tracelens_sglang_dsr1-distill-llama8b_decode_bs16_b300.json.gz
 tmp=$(mktemp -d) || exit 1

@@ -3,7 +3,7 @@
 # usage errors (no arguments prints the usage, exit 2; a bad command line is one message that
 # points to --help, exit 2, and nothing on standard output).
 set -u
-: "${FUSEDIFF:?run through tests/run.sh}"
+: "${FUSEDIFF:?run through make check}"
 A=examples/llama8l_eager_sdpa.json.gz
 B=examples/llama8l_compiled_sdpa.json.gz
 tmp=$(mktemp -d) || exit 1

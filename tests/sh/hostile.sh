@@ -1,7 +1,7 @@
 #!/bin/sh
 # hostile.sh — fusediff --summary on hostile and damaged traces: exit status 0 or 1, never a
 # crash or a hang; on bad input exactly one line on stderr naming the file and the position.
-# Run by tests/run.sh with $FUSEDIFF set and the repository root as the current directory.
+# Run by make check with $FUSEDIFF set and the repository root as the current directory.
 set -u
 : "${FUSEDIFF:?}"
 bad=tests/data/bad

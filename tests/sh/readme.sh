@@ -18,7 +18,7 @@
 # Then the facts the tour states (passes, layers, fusion counts, times, ratios, quoted output)
 # are compared with what the program prints on examples/.
 set -u
-: "${FUSEDIFF:?run through tests/run.sh}"
+: "${FUSEDIFF:?run through make check}"
 R=README.md
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT

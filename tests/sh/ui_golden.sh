@@ -6,7 +6,7 @@
 # After a deliberate change, regenerate with `make check GOLDEN_UPDATE=1` and review
 # `git diff tests/golden` before committing.
 set -u
-: "${FUSEDIFF:?run through tests/run.sh}"
+: "${FUSEDIFF:?run through make check}"
 LC_ALL=C.UTF-8
 export LC_ALL
 if [ "$(locale charmap 2>/dev/null)" != UTF-8 ]; then

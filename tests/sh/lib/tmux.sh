@@ -2,7 +2,7 @@
 # own socket with one 120x40 window "main" running sh, and helpers that poll the pane (never
 # fixed sleeps: the machine may be loaded). Exits 77 when tmux or the screen terminfo entry is
 # missing. Sets: $tmp (a scratch directory), $A/$B (the example pair the tests open).
-: "${FUSEDIFF:?run through tests/run.sh}"
+: "${FUSEDIFF:?run through make check}"
 command -v tmux >/dev/null 2>&1 || { echo "tmux is not installed"; exit 77; }
 [ -r /lib/terminfo/s/screen ] || [ -r /usr/share/terminfo/s/screen ] || infocmp screen >/dev/null 2>&1 ||
 	{ echo "no terminfo entry for screen"; exit 77; }

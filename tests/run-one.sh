@@ -1,0 +1,37 @@
+#!/bin/sh
+# run-one.sh RESULT TEST [ARGS...] — run one test as `make check` does (the Makefile gives each
+# test its own target) and write its result file: the first line is PASS, FAIL (exit N) or
+# SKIP, the rest is what the test printed. Status 77 from a test means skipped (a tool it
+# needs is missing): reported, never counted as passed.
+#
+# Every test runs with the signals that end a program at their defaults, whatever the caller
+# had (under nohup SIGHUP is ignored on entry, and a test of signal handling would hang), in
+# the C locale, and under a time limit: $FUSEDIFF_TEST_TIMEOUT seconds (default 300), then
+# SIGTERM and, 10 s later, SIGKILL. FUSEDIFF_VALGRIND=1 runs a Check binary under valgrind.
+set -u
+result=$1
+shift
+name=$(basename "$result")
+mkdir -p "$(dirname "$result")"
+export LC_ALL=C
+limit=${FUSEDIFF_TEST_TIMEOUT:-300}
+if [ "${FUSEDIFF_VALGRIND:-0}" = 1 ]; then
+	set -- env CK_FORK=no valgrind -q --error-exitcode=9 --leak-check=full \
+		--errors-for-leak-kinds=definite,indirect "$@"
+fi
+t0=$(date +%s%N)
+out=$(env --default-signal=HUP,INT,TERM,QUIT,PIPE,ALRM,USR1,USR2 \
+	timeout -k 10 "$limit" "$@" </dev/null 2>&1)
+rc=$?
+case $rc in
+0) status=PASS ;;
+77) status="SKIP ($(printf '%s\n' "$out" | tail -n 1))" ;;
+124) status="FAIL (timed out after $limit s)" ;;
+*) status="FAIL (exit $rc)" ;;
+esac
+{
+	echo "$status"
+	printf '%s\n' "$out"
+} >"$result.tmp" && mv "$result.tmp" "$result"
+t1=$(date +%s%N)
+echo "$status: $name ($(((t1 - t0) / 100000000 / 10)).$(((t1 - t0) / 100000000 % 10)) s)"
