@@ -139,7 +139,7 @@ tests: $(PROG) $(TEST_BIN)
 check:
 	@sh build-aux/deps.sh test
 	@if [ "$(HAVE_CHECK)" != yes ]; then sh build-aux/deps.sh check && ./configure -q; fi
-	@$(MAKE) --no-print-directory tests
+	@$(MAKE) --no-print-directory -j$(NPROC) tests
 	@rm -rf $(B)/results
 	@$(MAKE) --no-print-directory -k -j$(NPROC) check-results; \
 		sh tests/summary.sh $(RESULTS)
