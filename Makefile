@@ -129,7 +129,11 @@ screenshots: $(PROG)
 # tests only: make check installs it when it can (build-aux/deps.sh test) and reconfigures.
 SH_TESTS := $(sort $(wildcard tests/sh/*.sh))
 TEST_NAMES := $(TEST_SRC:tests/%.c=%) $(SH_TESTS:tests/sh/%.sh=%)
-RESULTS := $(TEST_NAMES:%=$(B)/results/%)
+# the longest first, so that the last job to start is a short one
+SLOW_TESTS := check_hostile tmux_signals tmux_smoke check_structure format report_json threads \
+	check_acceptance
+RESULTS := $(addprefix $(B)/results/,$(filter $(TEST_NAMES),$(SLOW_TESTS)) \
+	$(filter-out $(SLOW_TESTS),$(TEST_NAMES)))
 NPROC := $(shell nproc 2>/dev/null || echo 2)
 TEST_ENV = FUSEDIFF="$(CURDIR)/$(PROG)" FUSEDIFF_SRCDIR="$(CURDIR)"
 .PHONY: check-results FORCE $(TEST_NAMES:%=check-%)

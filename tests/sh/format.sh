@@ -12,12 +12,12 @@ command -v clang-format >/dev/null 2>&1 || { echo "clang-format not installed"; 
 have=$(clang-format --version | sed -n 's/.*version \([0-9][0-9]*\)\..*/\1/p')
 [ "$have" = "$want" ] || { echo "clang-format $have, not $want: layouts differ"; exit 77; }
 
-fail=0
-for f in $(find src include tests bench -name '*.[ch]' ! -path 'tests/data/*' | sort); do
-	if ! clang-format --style=file "$f" | cmp -s - "$f"; then
-		echo "$f: not formatted (clang-format -i $f):"
-		clang-format --style=file "$f" | diff "$f" - | head -n 10
-		fail=1
-	fi
-done
-exit $fail
+# one clang-format per file, as many at a time as there are cores
+find src include tests bench -name '*.[ch]' ! -path 'tests/data/*' | sort |
+	xargs -P "$(nproc 2>/dev/null || echo 2)" -I{} sh -c '
+		if ! clang-format --style=file "$1" | cmp -s - "$1"; then
+			echo "$1: not formatted (clang-format -i $1):"
+			clang-format --style=file "$1" | diff "$1" - | head -n 10
+			exit 1
+		fi' sh {} || exit 1
+exit 0
