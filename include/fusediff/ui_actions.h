@@ -84,6 +84,10 @@ struct ui_action_def {
 	const char *keys;  /* default keys, space-separated key names: "PgDn C-f" */
 	const char *help;  /* one line for the help screen and the man page */
 	const char *group; /* starts a group in the help screen, or NULL */
+	/* On the status line when nothing else is shown, at position hint_at (1, 2, ...):
+	 * "keys:hint", the keys being hint_keys, else the first of keys. NULL: not there. */
+	const char *hint, *hint_keys;
+	int hint_at;
 };
 
 /* The table, in help order; ui_actions[i].action == i + 1. */
@@ -91,6 +95,9 @@ extern const struct ui_action_def ui_actions[ACT_COUNT - 1];
 
 /* The definition of an action (borrowed), or NULL for ACT_NONE and out-of-range values. */
 const struct ui_action_def *ui_action_def(enum ui_action a);
+/* The status line's key hints ("Enter:drill down  Esc:back  ...") into buf (cap bytes, cut
+ * when short). Returns the length the whole text needs. */
+size_t ui_actions_hints(char *buf, size_t cap);
 /* The action with this name ("down"), or ACT_NONE. */
 enum ui_action ui_action_from_name(const char *name);
 /* The action bound to key, or ACT_NONE. */

@@ -15,33 +15,33 @@ const struct ui_action_def ui_actions[ACT_COUNT - 1] = {
 	{ ACT_BOTTOM, "bottom", "G End", "last row", NULL },
 	{ ACT_LEFT, "left", "h Left", "scroll long names back left, else go back", NULL },
 	{ ACT_RIGHT, "right", "l Right", "scroll long names right", NULL },
-	{ ACT_ENTER, "enter", "Enter", "drill down: layer, class or summed row to pairs; pair or fusion to evidence", NULL },
-	{ ACT_BACK, "back", "Esc Backspace", "go back, keeping the selection there", NULL },
-	{ ACT_VIEW_NEXT, "next-view", "Tab", "next view", "Views" },
+	{ ACT_ENTER, "enter", "Enter", "drill down: layer, class or summed row to pairs; pair or fusion to evidence", NULL, .hint = "drill down", .hint_at = 3 },
+	{ ACT_BACK, "back", "Esc Backspace", "go back, keeping the selection there", NULL, .hint = "back", .hint_at = 4 },
+	{ ACT_VIEW_NEXT, "next-view", "Tab", "next view", "Views", .hint = "views", .hint_at = 2, .hint_keys = "Tab/1-5" },
 	{ ACT_VIEW_PREV, "prev-view", "S-Tab", "previous view", NULL },
 	{ ACT_VIEW_OVERVIEW, "overview", "1", "Overview: time per operation class, A against B", NULL },
 	{ ACT_VIEW_LAYERS, "layers", "2", "Layers: one row per layer, prologue and epilogue", NULL },
 	{ ACT_VIEW_PAIRS, "pairs", "3", "Kernel pairs: A and B side by side in alignment order", NULL },
 	{ ACT_VIEW_FUSIONS, "fusions", "4", "Fusions: one row per fusion pattern", NULL },
 	{ ACT_VIEW_SUMMED, "summed", "5", "Summed: kernel pairs summed over the layers, largest difference first", NULL },
-	{ ACT_PHASE, "phase", "p", "show the next phase: prefill, decode, all passes", NULL },
+	{ ACT_PHASE, "phase", "p", "show the next phase: prefill, decode, all passes", NULL, .hint = "phase", .hint_at = 9 },
 	{ ACT_EVIDENCE, "evidence", "v", "evidence pane: small, large, hidden", NULL },
 	{ ACT_NAMES, "names", "m", "kernel names: short, demangled, as in the trace", NULL },
-	{ ACT_SORT, "sort", "s F6", "choose the column to sort by", "Tables" },
+	{ ACT_SORT, "sort", "s F6", "choose the column to sort by", "Tables", .hint = "sort", .hint_at = 5 },
 	{ ACT_SORT_LEFT, "sort-left", "<", "sort by the column to the left", NULL },
 	{ ACT_SORT_RIGHT, "sort-right", ">", "sort by the column to the right", NULL },
 	{ ACT_REVERSE, "reverse", "r", "reverse the sort order", NULL },
-	{ ACT_SEARCH, "search", "/", "search kernel names", NULL },
+	{ ACT_SEARCH, "search", "/", "search kernel names", NULL, .hint = "search", .hint_at = 6 },
 	{ ACT_SEARCH_NEXT, "search-next", "n", "next match", NULL },
 	{ ACT_SEARCH_PREV, "search-prev", "N", "previous match", NULL },
-	{ ACT_FILTER, "filter", "f", "show only rows whose names contain a text", NULL },
-	{ ACT_ONLY_FUSIONS, "only-fusions", "F", "show only rows with a fusion difference", NULL },
+	{ ACT_FILTER, "filter", "f", "show only rows whose names contain a text", NULL, .hint = "filter", .hint_at = 7 },
+	{ ACT_ONLY_FUSIONS, "only-fusions", "F", "show only rows with a fusion difference", NULL, .hint = "fusions", .hint_at = 8 },
 	{ ACT_ONLY_MISMATCHES, "only-mismatches", "x", "show only rows that are not plain matches", NULL },
 	{ ACT_CLEAR_FILTER, "clear-filter", "c", "remove every filter", NULL },
-	{ ACT_EXPORT, "export", "e", "write the table as CSV (asks before overwriting)", NULL },
-	{ ACT_HELP, "help", "? F1", "this help", "Other" },
+	{ ACT_EXPORT, "export", "e", "write the table as CSV (asks before overwriting)", NULL, .hint = "export", .hint_at = 10 },
+	{ ACT_HELP, "help", "? F1", "this help", "Other", .hint = "help", .hint_at = 1 },
 	{ ACT_REDRAW, "redraw", "C-l", "redraw the screen", NULL },
-	{ ACT_QUIT, "quit", "q", "go back, or quit at the top level", NULL },
+	{ ACT_QUIT, "quit", "q", "go back, or quit at the top level", NULL, .hint = "quit", .hint_at = 11 },
 	{ ACT_QUIT_NOW, "quit-now", "Q", "quit", NULL },
 };
 /* clang-format on */
@@ -59,6 +59,28 @@ static const struct {
 };
 /* clang-format on */
 #define N_KEY_NAMES (sizeof key_names / sizeof key_names[0])
+
+size_t ui_actions_hints(char *buf, size_t cap)
+{
+	size_t len = 0;
+
+	if (cap)
+		buf[0] = '\0';
+	for (int at = 1; at < ACT_COUNT; at++)
+		for (size_t i = 0; i < ACT_COUNT - 1; i++) {
+			const struct ui_action_def *d = &ui_actions[i];
+			size_t keys = d->hint_keys ? strlen(d->hint_keys) : strcspn(d->keys, " ");
+			int n;
+
+			if (!d->hint || d->hint_at != at)
+				continue;
+			n = snprintf(buf + len, len < cap ? cap - len : 0, "%s%.*s:%s",
+				     len ? "  " : "", (int)keys,
+				     d->hint_keys ? d->hint_keys : d->keys, d->hint);
+			len += n > 0 ? (size_t)n : 0;
+		}
+	return len;
+}
 
 const struct ui_action_def *ui_action_def(enum ui_action a)
 {

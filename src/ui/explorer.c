@@ -12,7 +12,11 @@
 #include "fusediff/summed_pairs.h"
 #include "fusediff/ui_actions.h"
 
-static const struct ui_view_ops *const view_ops[VIEW_COUNT] = {
+/* The views in tab order; the view actions (1-5) follow the same order. */
+_Static_assert(ACT_VIEW_SUMMED - ACT_VIEW_OVERVIEW == VIEW_SUMMED - VIEW_OVERVIEW &&
+		       VIEW_OVERVIEW == 0,
+	       "the view actions are in tab order");
+static const struct ui_view_def *const view_defs[VIEW_COUNT] = {
 	[VIEW_OVERVIEW] = &ui_view_overview, [VIEW_LAYERS] = &ui_view_layers,
 	[VIEW_PAIRS] = &ui_view_pairs,	     [VIEW_FUSIONS] = &ui_view_fusions,
 	[VIEW_SUMMED] = &ui_view_summed,
@@ -20,12 +24,9 @@ static const struct ui_view_ops *const view_ops[VIEW_COUNT] = {
 
 static void view_open(struct ui_view *v)
 {
-	const struct ui_view_ops *ops = v->ops;
-	struct table_def def = { ops->cols,  ops->n_cols, ops->cell,	     ops->key,
-				 ops->group, ops->quick,  ops->default_sort, ops->default_reverse };
-
-	ops->build(v);
-	table_init(&v->t, &def, v, v->n_rows);
+	v->state = xcalloc(1, v->def->state_size ? v->def->state_size : 1);
+	v->def->build(v);
+	table_init(&v->t, &v->def->table, v, v->n_rows);
 	v->built = 1;
 }
 
@@ -34,7 +35,9 @@ static void view_close(struct ui_view *v)
 	if (!v->built)
 		return;
 	table_clear(&v->t);
-	v->ops->release(v);
+	v->def->release(v);
+	free(v->state);
+	v->state = NULL;
 	v->built = 0;
 }
 
@@ -63,13 +66,11 @@ void ui_view_rebuild(struct ui_view *v)
 	char *filter = v->t.filter ? xstrdup(v->t.filter) : NULL;
 	uint32_t sel = v->t.sel;
 	int hscroll = v->t.hscroll;
-	const struct ui_view_ops *ops = v->ops;
-	struct table_def def = { ops->cols,  ops->n_cols, ops->cell,	     ops->key,
-				 ops->group, ops->quick,  ops->default_sort, ops->default_reverse };
 
-	ops->release(v);
-	ops->build(v);
-	table_reinit(&v->t, &def, v, v->n_rows);
+	v->def->release(v);
+	v->n_rows = 0;
+	v->def->build(v);
+	table_reinit(&v->t, &v->def->table, v, v->n_rows);
 	table_sort(&v->t, col, rev);
 	table_filter(&v->t, filter, quick);
 	if (sel != TABLE_NONE)
@@ -118,12 +119,12 @@ struct ui *ui_new_comparison(struct ui_screen *s, const struct comparison *c)
 	u->c = c;
 	build_name_maps(u);
 	for (int i = 0; i < VIEW_COUNT; i++) {
-		u->views[i].ops = view_ops[i];
+		u->views[i].def = view_defs[i];
 		u->views[i].u = u;
-		u->views[i].scope = PAIRS_ALL;
+		u->views[i].scope = SCOPE_NONE;
 		view_open(&u->views[i]);
 	}
-	u->view = VIEW_LAYERS;
+	u->view = UI_FIRST_VIEW;
 	u->evidence_size = EVIDENCE_SMALL;
 	ui_relayout(u);
 	return u;
@@ -178,10 +179,7 @@ static int table_rows(const struct ui *u)
 
 static int scoped(const struct ui *u)
 {
-	const struct ui_view *p = &u->views[VIEW_PAIRS];
-
-	return u->view == VIEW_PAIRS &&
-	       (p->scope.layer != SCOPE_ALL || p->scope.cls >= 0 || p->scope.group >= 0);
+	return !ui_scope_eq(u->views[u->view].scope, SCOPE_NONE);
 }
 
 static int can_go_back(const struct ui *u)
@@ -189,27 +187,23 @@ static int can_go_back(const struct ui *u)
 	return u->focus_evidence || u->depth > 0 || scoped(u);
 }
 
-static void set_pairs_scope(struct ui *u, struct pairs_scope scope)
+static void set_scope(struct ui_view *v, struct ui_scope scope)
 {
-	struct ui_view *p = &u->views[VIEW_PAIRS];
-
-	if (p->scope.layer == scope.layer && p->scope.cls == scope.cls &&
-	    p->scope.group == scope.group)
+	if (ui_scope_eq(v->scope, scope))
 		return;
-	p->scope = scope;
-	ui_view_rebuild(p);
-	table_select_pos(&p->t, 0);
-	p->t.top = 0;
+	v->scope = scope;
+	ui_view_rebuild(v);
+	table_select_pos(&v->t, 0);
+	v->t.top = 0;
 }
 
-void ui_goto_pairs(struct ui *u, struct pairs_scope scope)
+void ui_goto(struct ui *u, int view, struct ui_scope scope)
 {
-	struct ui_view *p = &u->views[VIEW_PAIRS];
-
 	if (u->depth < (int)(sizeof u->nav / sizeof u->nav[0]))
-		u->nav[u->depth++] = (struct ui_nav){ u->view, p->scope, cur(u)->t.sel };
-	set_pairs_scope(u, scope);
-	u->view = VIEW_PAIRS;
+		u->nav[u->depth++] =
+			(struct ui_nav){ u->view, view, u->views[view].scope, cur(u)->t.sel };
+	set_scope(&u->views[view], scope);
+	u->view = view;
 	u->focus_evidence = 0;
 	u->ev_valid = 0;
 }
@@ -221,14 +215,25 @@ static void go_back(struct ui *u)
 	} else if (u->depth > 0) {
 		struct ui_nav n = u->nav[--u->depth];
 
-		set_pairs_scope(u, n.scope);
+		set_scope(&u->views[n.target], n.target_scope);
 		u->view = n.view;
 		if (n.sel != TABLE_NONE)
 			table_select_row(&cur(u)->t, n.sel);
 	} else if (scoped(u)) {
-		set_pairs_scope(u, PAIRS_ALL);
+		set_scope(cur(u), SCOPE_NONE);
 	}
 	u->ev_valid = 0;
+}
+
+/* Enter on row: the view's drill-down, else focus the evidence (1 when it went somewhere). */
+static int drill(struct ui *u, uint32_t row)
+{
+	const struct ui_view *v = cur(u);
+
+	if (v->def->drill_view >= VIEW_COUNT || !v->def->drill_scope)
+		return 0;
+	ui_goto(u, v->def->drill_view, v->def->drill_scope(v, row));
+	return 1;
 }
 
 static void switch_view(struct ui *u, int view)
@@ -265,9 +270,10 @@ static void next_phase(struct ui *u)
 	u->c = c;
 	drop_groups(u);
 	/* the rows of the Summed view are another phase's now */
-	u->views[VIEW_PAIRS].scope.group = -1;
+	for (int v = 0; v < VIEW_COUNT; v++)
+		u->views[v].scope.group = -1;
 	for (int d = 0; d < u->depth; d++)
-		u->nav[d].scope.group = -1;
+		u->nav[d].target_scope.group = -1;
 	for (int v = 0; v < VIEW_COUNT; v++) {
 		ui_view_rebuild(&u->views[v]);
 		table_select_pos(&u->views[v].t, 0);
@@ -346,13 +352,13 @@ static char *default_export_path(struct ui *u)
 	const char *trace = u->c->side[0]->t ? u->c->side[0]->t->path : NULL;
 	const char *slash = trace ? strrchr(trace, '/') : NULL;
 	int dir_len = slash ? (int)(slash - trace + 1) : 0;
-	const struct ui_view *p = &u->views[VIEW_PAIRS];
+	const struct ui_view *p = cur(u);
 	char scope[64] = "", layer[32];
 
-	if (u->view == VIEW_PAIRS && p->scope.layer != SCOPE_ALL) {
+	if (p->scope.layer != SCOPE_ALL) {
 		fmt_layer(layer, sizeof layer, p->scope.layer);
 		snprintf(scope, sizeof scope, "-%s%s", p->scope.layer >= 0 ? "layer" : "", layer);
-	} else if (u->view == VIEW_PAIRS && (p->scope.cls >= 0 || p->scope.group >= 0)) {
+	} else if (p->scope.cls >= 0 || p->scope.group >= 0) {
 		size_t n;
 		int cls = p->scope.cls;
 
@@ -364,7 +370,7 @@ static char *default_export_path(struct ui *u)
 			if (*c == ' ')
 				*c = '_';
 	}
-	return xasprintf("%.*sfusediff-%s%s-%s.csv", dir_len, slash ? trace : "", cur(u)->ops->name,
+	return xasprintf("%.*sfusediff-%s%s-%s.csv", dir_len, slash ? trace : "", cur(u)->def->name,
 			 scope, phase_name((enum phase)u->c->phase));
 }
 
@@ -630,7 +636,7 @@ static void mouse(struct ui *u, const struct ui_event *ev)
 		table_select_row(t, row);
 		u->focus_evidence = 0;
 		u->ev_valid = 0;
-		if (ev->mouse == UI_MOUSE_DOUBLE && !cur(u)->ops->enter(cur(u), row)) {
+		if (ev->mouse == UI_MOUSE_DOUBLE && !drill(u, row)) {
 			u->focus_evidence = 1;
 		}
 	}
@@ -660,7 +666,7 @@ static int act(struct ui *u, enum ui_action a)
 	case ACT_ENTER:
 		if (t->sel == TABLE_NONE)
 			break;
-		if (!v->ops->enter(v, t->sel)) {
+		if (!drill(u, t->sel)) {
 			if (u->evidence_size == EVIDENCE_HIDDEN) {
 				u->evidence_size = EVIDENCE_LARGE;
 				ui_relayout(u);
@@ -676,11 +682,11 @@ static int act(struct ui *u, enum ui_action a)
 		break;
 	case ACT_VIEW_NEXT: switch_view(u, u->view + 1); break;
 	case ACT_VIEW_PREV: switch_view(u, u->view - 1); break;
-	case ACT_VIEW_OVERVIEW: switch_view(u, VIEW_OVERVIEW); break;
-	case ACT_VIEW_LAYERS: switch_view(u, VIEW_LAYERS); break;
-	case ACT_VIEW_PAIRS: switch_view(u, VIEW_PAIRS); break;
-	case ACT_VIEW_FUSIONS: switch_view(u, VIEW_FUSIONS); break;
-	case ACT_VIEW_SUMMED: switch_view(u, VIEW_SUMMED); break;
+	case ACT_VIEW_OVERVIEW:
+	case ACT_VIEW_LAYERS:
+	case ACT_VIEW_PAIRS:
+	case ACT_VIEW_FUSIONS:
+	case ACT_VIEW_SUMMED: switch_view(u, (int)(a - ACT_VIEW_OVERVIEW)); break;
 	case ACT_PHASE: next_phase(u); break;
 	case ACT_EVIDENCE:
 		u->evidence_size = (u->evidence_size + 1) % EVIDENCE_SIZES;
@@ -710,9 +716,9 @@ static int act(struct ui *u, enum ui_action a)
 	case ACT_ONLY_MISMATCHES: {
 		unsigned bit = a == ACT_ONLY_FUSIONS ? QUICK_FUSIONS : QUICK_MISMATCHES;
 
-		if (!v->ops->quick) {
+		if (!v->def->table.quick) {
 			ui_set_message(u, ROLE_NORMAL, "every row of %s is a fusion difference",
-				       v->ops->name);
+				       v->def->name);
 			break;
 		}
 		apply_filter(u, t->filter, t->quick ^ bit);

@@ -148,11 +148,11 @@ static void draw_tabs(struct ui *u)
 	for (int i = 0; i < VIEW_COUNT; i++) {
 		u->tab_x[i] = x;
 		x += ui_putf(u->s, l->tabs_y, x, w - x, i == u->view ? ROLE_TAB_ACTIVE : ROLE_TAB,
-			     0, " %d %s ", i + 1, u->views[i].ops->name);
+			     0, " %d %s ", i + 1, u->views[i].def->name);
 	}
 	u->tab_x[VIEW_COUNT] = x;
-	if (v->ops->scope)
-		v->ops->scope(v, scope, sizeof scope);
+	if (v->def->describe_scope)
+		v->def->describe_scope(v, scope, sizeof scope);
 	if (scope[0])
 		x += ui_putf(u->s, l->tabs_y, x, w - x, ROLE_HEADER, 0, " %s %s", u->s->g->arrow,
 			     scope);
@@ -202,10 +202,8 @@ static void evidence_title(struct ui *u, char *buf, size_t cap)
 		snprintf(buf, cap, " Evidence (Esc: back, arrows scroll, m: names, v: size) ");
 	else
 		snprintf(buf, cap, " Evidence (Enter: %s, v: size, m: names) ",
-			 u->view == VIEW_LAYERS || u->view == VIEW_OVERVIEW ||
-					 u->view == VIEW_SUMMED
-				 ? "kernel pairs"
-				 : "focus");
+			 v->def->drill_view < VIEW_COUNT ? u->views[v->def->drill_view].def->what
+							 : "focus");
 }
 
 static void draw_evidence(struct ui *u)
@@ -222,8 +220,8 @@ static void draw_evidence(struct ui *u)
 		int same = u->ev_valid && u->ev_view == u->view && u->ev_row == v->t.sel;
 
 		ui_text_clear(&u->ev);
-		if (v->t.sel != TABLE_NONE && v->ops->evidence)
-			v->ops->evidence(v, v->t.sel, &u->ev, w - 2);
+		if (v->t.sel != TABLE_NONE && v->def->evidence)
+			v->def->evidence(v, v->t.sel, &u->ev, w - 2);
 		if (!same) {
 			u->ev_top = 0;
 			u->ev_hscroll = 0;
@@ -287,11 +285,12 @@ static void draw_status(struct ui *u)
 		       u->message_role == ROLE_ERROR ? ROLE_ERROR : ROLE_STATUS, 0, 0);
 		return;
 	}
-	ui_put(u->s, l->status_y, 0, w,
-	       "?:help  Tab/1-5:views  Enter:drill down  Esc:back  s:sort  /:search  f:filter  "
-	       "F:fusions"
-	       "  p:phase  e:export  q:quit",
-	       ROLE_STATUS, PUT_RAW, 0);
+	{
+		char hints[512];
+
+		ui_actions_hints(hints, sizeof hints);
+		ui_put(u->s, l->status_y, 0, w, hints, ROLE_STATUS, PUT_RAW, 0);
+	}
 }
 
 static void draw_box(struct ui *u, int y, int x, int h, int w, const char *title)

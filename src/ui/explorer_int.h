@@ -1,6 +1,6 @@
 /* explorer_int.h — the explorer's state and the interface between its generic part
- * (explorer.c: keys, drawing, prompts, help, export) and the four views, which only supply
- * columns, cells, sort keys, quick filters, evidence and drill-down. Private to src/ui/. */
+ * (explorer.c: keys, drawing, prompts, help, export) and the views (views/), which supply
+ * their table, state, evidence and drill-down as data. Private to src/ui/. */
 #ifndef FUSEDIFF_EXPLORER_INT_H
 #define FUSEDIFF_EXPLORER_INT_H
 
@@ -39,52 +39,60 @@ void ui_text_clear(struct ui_text *t);
 
 struct ui_view;
 
-struct ui_view_ops {
-	const char *name;
-	const struct table_column *cols;
-	int n_cols;
-	int default_sort, default_reverse;
-	/* (Re)build the rows from the comparison; release frees them. */
-	void (*build)(struct ui_view *v);
-	void (*release)(struct ui_view *v);
-	void (*cell)(void *v, uint32_t row, int col, struct table_cell *out);
-	void (*key)(void *v, uint32_t row, int col, struct table_key *out);
-	uint32_t (*group)(void *v, uint32_t row);
-	int (*quick)(void *v, uint32_t row, unsigned mask);
-	/* The evidence of row, for a pane width cells wide. */
-	void (*evidence)(struct ui_view *v, uint32_t row, struct ui_text *out, int width);
-	/* Drill down from row: 1 when it went somewhere, 0 to focus the evidence. */
-	int (*enter)(struct ui_view *v, uint32_t row);
-	/* Short description of the scope for the breadcrumbs ("layer 3"), "" when none. */
-	void (*scope)(struct ui_view *v, char *buf, size_t cap);
-};
-
 #define SCOPE_ALL INT32_MIN
 
-/* What the Pairs view shows: every pair, or those of one layer, of one class, or of one row of
- * the Summed view. */
-struct pairs_scope {
+/* What a view shows: every row, or those of one layer, of one class, or of one row of the
+ * Summed view. A drill-down opens its target view with a scope. */
+struct ui_scope {
 	int32_t layer; /* one layer, or SCOPE_ALL */
 	int cls;       /* one class, or -1 */
 	int32_t group; /* one row of ui_groups(), or -1 */
 };
-#define PAIRS_ALL ((struct pairs_scope){ SCOPE_ALL, -1, -1 })
+#define SCOPE_NONE ((struct ui_scope){ SCOPE_ALL, -1, -1 })
+
+static inline int ui_scope_eq(struct ui_scope a, struct ui_scope b)
+{
+	return a.layer == b.layer && a.cls == b.cls && a.group == b.group;
+}
+
+/* A view: its table, its private state and what Enter does, all declared here; the explorer
+ * (explorer.c, explorer_draw.c) has no code for any one view. */
+struct ui_view_def {
+	const char *name; /* on its tab: "Pairs" */
+	const char *what; /* its rows, in a sentence: "kernel pairs" */
+	/* Columns, cells, sort keys, groups and quick filters; the callbacks get the struct
+	 * ui_view as ctx. */
+	struct table_def table;
+	size_t state_size; /* the view's private state (v->state): zeroed when the view opens */
+	/* (Re)build the rows (v->n_rows, the state) from v->u->c and v->scope; release frees
+	 * what build made, leaving the state as zeroed. */
+	void (*build)(struct ui_view *v);
+	void (*release)(struct ui_view *v);
+	/* The evidence of row, for a pane width cells wide. */
+	void (*evidence)(struct ui_view *v, uint32_t row, struct ui_text *out, int width);
+	/* Enter on a row opens drill_view with the scope drill_scope() gives; VIEW_COUNT: Enter
+	 * focuses the evidence. */
+	int drill_view;
+	struct ui_scope (*drill_scope)(const struct ui_view *v, uint32_t row);
+	/* Short description of v->scope for the breadcrumbs ("layer 3"), "" when none; NULL:
+	 * the view is never scoped. */
+	void (*describe_scope)(struct ui_view *v, char *buf, size_t cap);
+};
 
 struct ui_view {
-	const struct ui_view_ops *ops;
+	const struct ui_view_def *def;
 	struct ui *u;
 	struct table t;
 	int built;
 	uint32_t n_rows;
-	uint32_t *ref;		  /* row -> model index (class, layer, pair, fusion) */
-	uint32_t *sub;		  /* row -> line within its group */
-	uint32_t *lead;		  /* row -> first row of its group */
-	char **strs;		  /* per row, view-defined (owned) */
-	uint8_t *flags;		  /* per row, view-defined */
-	struct pairs_scope scope; /* Pairs: what it shows */
+	struct ui_scope scope; /* what it shows */
+	void *state;	       /* def->state_size bytes, the view's own */
 };
 
-extern const struct ui_view_ops ui_view_overview, ui_view_layers, ui_view_pairs, ui_view_fusions,
+/* The view the explorer opens on. */
+#define UI_FIRST_VIEW VIEW_LAYERS
+
+extern const struct ui_view_def ui_view_overview, ui_view_layers, ui_view_pairs, ui_view_fusions,
 	ui_view_summed;
 
 /* A pair's kind as shown ("match", "A fuses", "B only", ...) and its colour role. */
@@ -93,10 +101,11 @@ int ui_pair_kind_role(const struct comparison_pair *p);
 /* Does the pair pass the quick filters in mask (QUICK_FUSIONS, QUICK_MISMATCHES)? */
 int ui_pair_quick(const struct comparison_pair *p, unsigned mask);
 
-/* Where we came from, for back. */
+/* Where we came from, for back: the view, the scope the drill-down's target had, the row. */
 struct ui_nav {
 	int view;
-	struct pairs_scope scope;
+	int target;
+	struct ui_scope target_scope;
 	uint32_t sel;
 };
 
@@ -169,8 +178,8 @@ void ui_evidence_instances(struct ui *u, struct ui_text *out, const struct compa
 			   int side, size_t *budget);
 void ui_evidence_pair(struct ui *u, struct ui_text *out, uint32_t pair, int width);
 
-/* explorer.c: go to the Pairs view with a scope, remembering where we were. */
-void ui_goto_pairs(struct ui *u, struct pairs_scope scope);
+/* explorer.c: open view with a scope, remembering where we were (Esc comes back). */
+void ui_goto(struct ui *u, int view, struct ui_scope scope);
 /* Compute the layout for the screen's size, the evidence size and the current table. */
 void ui_relayout(struct ui *u);
 /* Rebuild a view (after a scope, phase or names change), keeping its sort and filters. */

@@ -36,14 +36,23 @@ static const struct table_column fu_cols[FU_COLS] = {
 	[FU_DELTA] = { "Delta", 8, 0, 0, TABLE_RIGHT, 0 },
 };
 
-/* strs[3*r]: unfused names joined, [3*r+1]: atoms, [3*r+2]: layers. */
+/* Row r is fusion r. */
+struct fu_state {
+	char **strs; /* [3*r]: the unfused names joined, [3*r+1]: the atoms, [3*r+2]: the layers */
+};
+
+static struct fu_state *st(const struct ui_view *v)
+{
+	return v->state;
+}
+
 static void fu_build(struct ui_view *v)
 {
 	struct ui *u = v->u;
 	const struct comparison *c = u->c;
 
 	v->n_rows = (uint32_t)c->n_fusions;
-	v->strs = xcalloc(3 * (size_t)v->n_rows + 1, sizeof *v->strs);
+	st(v)->strs = xcalloc(3 * (size_t)v->n_rows + 1, sizeof *st(v)->strs);
 	for (uint32_t r = 0; r < v->n_rows; r++) {
 		const struct comparison_fusion *f = &c->fusions[r];
 		int other = f->fused_side == SIDE_A ? SIDE_B : SIDE_A;
@@ -61,18 +70,18 @@ static void fu_build(struct ui_view *v)
 		}
 		atoms_format(f->atoms, "+", atoms, sizeof atoms);
 		layer_ranges_format(layers, sizeof layers, f->layers, f->n_layers);
-		v->strs[3 * r] = s;
-		v->strs[3 * r + 1] = xstrdup(atoms);
-		v->strs[3 * r + 2] = xstrdup(layers);
+		st(v)->strs[3 * r] = s;
+		st(v)->strs[3 * r + 1] = xstrdup(atoms);
+		st(v)->strs[3 * r + 2] = xstrdup(layers);
 	}
 }
 
 static void fu_release(struct ui_view *v)
 {
-	for (uint32_t r = 0; v->strs && r < 3 * v->n_rows; r++)
-		free(v->strs[r]);
-	free(v->strs);
-	v->strs = NULL;
+	for (uint32_t r = 0; st(v)->strs && r < 3 * v->n_rows; r++)
+		free(st(v)->strs[r]);
+	free(st(v)->strs);
+	st(v)->strs = NULL;
 	v->n_rows = 0;
 }
 
@@ -96,10 +105,10 @@ static void fu_cell(void *ctx, uint32_t row, int col, struct table_cell *out)
 		out->role = ROLE_FUSED;
 		break;
 	case FU_FUSED: out->text = ui_name(u, f->fused_side, f->fused_name); break;
-	case FU_UNFUSED: out->text = v->strs[3 * row]; break;
-	case FU_ATOMS: out->text = v->strs[3 * row + 1]; break;
+	case FU_UNFUSED: out->text = st(v)->strs[3 * row]; break;
+	case FU_ATOMS: out->text = st(v)->strs[3 * row + 1]; break;
 	case FU_OCC: snprintf(out->buf, out->cap, "%u", f->occurrences); break;
-	case FU_LAYERS: out->text = v->strs[3 * row + 2]; break;
+	case FU_LAYERS: out->text = st(v)->strs[3 * row + 2]; break;
 	case FU_A: fmt_us(out->buf, out->cap, f->ns[0]); break;
 	case FU_B: fmt_us(out->buf, out->cap, f->ns[1]); break;
 	case FU_DELTA:
@@ -119,10 +128,10 @@ static void fu_key(void *ctx, uint32_t row, int col, struct table_key *out)
 	case FU_NUM: out->num = row; break;
 	case FU_KIND: out->str = fu_kind(f); break;
 	case FU_FUSED: out->str = ui_name(u, f->fused_side, f->fused_name); break;
-	case FU_UNFUSED: out->str = v->strs[3 * row]; break;
-	case FU_ATOMS: out->str = v->strs[3 * row + 1]; break;
+	case FU_UNFUSED: out->str = st(v)->strs[3 * row]; break;
+	case FU_ATOMS: out->str = st(v)->strs[3 * row + 1]; break;
 	case FU_OCC: out->num = f->occurrences; break;
-	case FU_LAYERS: out->str = v->strs[3 * row + 2]; break;
+	case FU_LAYERS: out->str = st(v)->strs[3 * row + 2]; break;
 	case FU_A: out->num = f->ns[0]; break;
 	case FU_B: out->num = f->ns[1]; break;
 	case FU_DELTA: out->num = fabs(f->delta_ns); break;
@@ -144,8 +153,8 @@ static void fu_evidence(struct ui_view *v, uint32_t row, struct ui_text *out, in
 	ui_text_add(out, ROLE_FUSED, 1,
 		    "Fusion #%u: %s %s, %u per pass in layers %s: A %s us/pass, B %s us/pass, "
 		    "delta %s us",
-		    row + 1, fu_kind(f), v->strs[3 * row + 1], f->occurrences, v->strs[3 * row + 2],
-		    a, b, d);
+		    row + 1, fu_kind(f), st(v)->strs[3 * row + 1], f->occurrences,
+		    st(v)->strs[3 * row + 2], a, b, d);
 	if (f->evidence && *f->evidence)
 		ui_text_wrap(u->s, out, ROLE_NORMAL, "", f->evidence, width, 2);
 	snprintf(head, sizeof head, "%c fused:   ", fs == SIDE_A ? 'A' : 'B');
@@ -174,14 +183,17 @@ static void fu_evidence(struct ui_view *v, uint32_t row, struct ui_text *out, in
 	}
 }
 
-static int fu_enter(struct ui_view *v, uint32_t row)
-{
-	(void)v;
-	(void)row;
-	return 0;
-}
-
-const struct ui_view_ops ui_view_fusions = {
-	"Fusions", fu_cols, FU_COLS, FU_DELTA, 0,	    fu_build, fu_release,
-	fu_cell,   fu_key,  NULL,    NULL,     fu_evidence, fu_enter, NULL,
+const struct ui_view_def ui_view_fusions = {
+	.name = "Fusions",
+	.what = "fusion differences",
+	.table = { .cols = fu_cols,
+		   .n_cols = FU_COLS,
+		   .cell = fu_cell,
+		   .key = fu_key,
+		   .default_sort = FU_DELTA },
+	.state_size = sizeof(struct fu_state),
+	.build = fu_build,
+	.release = fu_release,
+	.evidence = fu_evidence,
+	.drill_view = VIEW_COUNT, /* Enter focuses the evidence */
 };

@@ -68,53 +68,65 @@ static const struct table_column ly_cols[LY_COLS] = {
 	[LY_BAR] = { "Delta", 10, 1, 3, TABLE_LEFT, TABLE_COL_BAR },
 };
 
+/* Row r is one layer of the comparison (prologue, layers, epilogue). */
+struct ly_state {
+	uint32_t *ref;	/* row -> index into c->layers */
+	uint8_t *flags; /* row -> QUICK_* bits the layer's pairs have */
+	char **strs;	/* row -> the layer's label */
+};
+
+static struct ly_state *st(const struct ui_view *v)
+{
+	return v->state;
+}
+
 static void ly_build(struct ui_view *v)
 {
 	const struct comparison *c = v->u->c;
 
 	v->n_rows = (uint32_t)c->n_layers;
-	v->ref = xcalloc(v->n_rows + 1, sizeof *v->ref);
-	v->flags = xcalloc(v->n_rows + 1, 1);
-	v->strs = xcalloc(v->n_rows + 1, sizeof *v->strs);
+	st(v)->ref = xcalloc(v->n_rows + 1, sizeof *st(v)->ref);
+	st(v)->flags = xcalloc(v->n_rows + 1, 1);
+	st(v)->strs = xcalloc(v->n_rows + 1, sizeof *st(v)->strs);
 	for (uint32_t r = 0; r < v->n_rows; r++) {
 		const struct comparison_layer *l = &c->layers[r];
 		char name[32];
 
-		v->ref[r] = r;
+		st(v)->ref[r] = r;
 		fmt_layer(name, sizeof name, l->index);
-		v->strs[r] = xstrdup(name);
+		st(v)->strs[r] = xstrdup(name);
 		if (l->n_fusions)
-			v->flags[r] |= QUICK_FUSIONS;
+			st(v)->flags[r] |= QUICK_FUSIONS;
 		for (uint32_t i = l->pair_first; i < l->pair_first + l->pair_n; i++) {
 			if (c->pairs[i].kind != PAIR_MATCH)
-				v->flags[r] |= QUICK_MISMATCHES;
+				st(v)->flags[r] |= QUICK_MISMATCHES;
 			if (c->pairs[i].fusion >= 0)
-				v->flags[r] |= QUICK_FUSIONS;
+				st(v)->flags[r] |= QUICK_FUSIONS;
 		}
 	}
 }
 
 static void ly_release(struct ui_view *v)
 {
-	for (uint32_t r = 0; r < v->n_rows && v->strs; r++)
-		free(v->strs[r]);
-	free(v->strs);
-	free(v->ref);
-	free(v->flags);
-	v->strs = NULL;
-	v->ref = NULL;
-	v->flags = NULL;
+	for (uint32_t r = 0; r < v->n_rows && st(v)->strs; r++)
+		free(st(v)->strs[r]);
+	free(st(v)->strs);
+	free(st(v)->ref);
+	free(st(v)->flags);
+	st(v)->strs = NULL;
+	st(v)->ref = NULL;
+	st(v)->flags = NULL;
 }
 
 static void ly_cell(void *ctx, uint32_t row, int col, struct table_cell *out)
 {
 	struct ui_view *v = ctx;
 	const struct comparison *c = v->u->c;
-	const struct comparison_layer *l = &c->layers[v->ref[row]];
+	const struct comparison_layer *l = &c->layers[st(v)->ref[row]];
 
 	switch (col) {
 	case LY_LAYER:
-		out->text = v->strs[row];
+		out->text = st(v)->strs[row];
 		out->role = l->index < 0 ? ROLE_DIM : ROLE_NORMAL;
 		break;
 	case LY_A: fmt_us(out->buf, out->cap, l->ns[0]); break;
@@ -148,12 +160,12 @@ static void ly_cell(void *ctx, uint32_t row, int col, struct table_cell *out)
 static void ly_key(void *ctx, uint32_t row, int col, struct table_key *out)
 {
 	struct ui_view *v = ctx;
-	const struct comparison_layer *l = &v->u->c->layers[v->ref[row]];
+	const struct comparison_layer *l = &v->u->c->layers[st(v)->ref[row]];
 
 	switch (col) {
 	case LY_LAYER:
 		out->num = layer_order(l->index);
-		out->str = v->strs[row];
+		out->str = st(v)->strs[row];
 		break;
 	case LY_A: out->num = l->ns[0]; break;
 	case LY_B: out->num = l->ns[1]; break;
@@ -170,7 +182,7 @@ static void ly_evidence(struct ui_view *v, uint32_t row, struct ui_text *out, in
 {
 	struct ui *u = v->u;
 	const struct comparison *c = u->c;
-	const struct comparison_layer *l = &c->layers[v->ref[row]];
+	const struct comparison_layer *l = &c->layers[st(v)->ref[row]];
 	uint32_t top[12], n, shown = 0;
 	char name[32], a[32], b[32], d[32], r[32], ka[32], kb[32];
 
@@ -215,16 +227,28 @@ static int ly_quick(void *ctx, uint32_t row, unsigned mask)
 {
 	struct ui_view *v = ctx;
 
-	return (v->flags[row] & mask) == mask;
+	return (st(v)->flags[row] & mask) == mask;
 }
 
-static int ly_enter(struct ui_view *v, uint32_t row)
+/* Enter: the layer's kernel pairs. */
+static struct ui_scope ly_drill(const struct ui_view *v, uint32_t row)
 {
-	ui_goto_pairs(v->u, (struct pairs_scope){ v->u->c->layers[v->ref[row]].index, -1, -1 });
-	return 1;
+	return (struct ui_scope){ v->u->c->layers[st(v)->ref[row]].index, -1, -1 };
 }
 
-const struct ui_view_ops ui_view_layers = {
-	"Layers", ly_cols, LY_COLS, LY_DELTA, 0,	   ly_build, ly_release,
-	ly_cell,  ly_key,  NULL,    ly_quick, ly_evidence, ly_enter, NULL,
+const struct ui_view_def ui_view_layers = {
+	.name = "Layers",
+	.what = "layers",
+	.table = { .cols = ly_cols,
+		   .n_cols = LY_COLS,
+		   .cell = ly_cell,
+		   .key = ly_key,
+		   .quick = ly_quick,
+		   .default_sort = LY_DELTA },
+	.state_size = sizeof(struct ly_state),
+	.build = ly_build,
+	.release = ly_release,
+	.evidence = ly_evidence,
+	.drill_view = VIEW_PAIRS,
+	.drill_scope = ly_drill,
 };

@@ -35,36 +35,47 @@ static const struct table_column ov_cols[OV_COLS] = {
 	[OV_BAR_B] = { "B", 8, 1, 3, TABLE_LEFT, TABLE_COL_BAR },
 };
 
+/* Row r is one operation class. */
+struct ov_state {
+	uint32_t *ref;	/* row -> enum op_class */
+	uint8_t *flags; /* row -> QUICK_* bits the class's pairs have */
+};
+
+static struct ov_state *st(const struct ui_view *v)
+{
+	return v->state;
+}
+
 static void ov_build(struct ui_view *v)
 {
 	const struct comparison *c = v->u->c;
 
-	v->ref = xcalloc(CLASS_COUNT, sizeof *v->ref);
-	v->flags = xcalloc(CLASS_COUNT, 1);
+	st(v)->ref = xcalloc(CLASS_COUNT, sizeof *st(v)->ref);
+	st(v)->flags = xcalloc(CLASS_COUNT, 1);
 	v->n_rows = 0;
 	for (int k = 0; k < CLASS_COUNT; k++)
 		if (c->class_ns[0][k] > 0 || c->class_ns[1][k] > 0)
-			v->ref[v->n_rows++] = (uint32_t)k;
+			st(v)->ref[v->n_rows++] = (uint32_t)k;
 	/* quick filters: classes with a fusion, with a mismatch */
 	for (size_t i = 0; i < c->n_pairs; i++) {
 		const struct comparison_pair *p = &c->pairs[i];
 
 		for (uint32_t r = 0; r < v->n_rows; r++)
-			if (v->ref[r] == p->cls) {
-				v->flags[r] |= (p->fusion >= 0 || p->kind == PAIR_FUSED)
-						       ? QUICK_FUSIONS
-						       : 0;
-				v->flags[r] |= p->kind != PAIR_MATCH ? QUICK_MISMATCHES : 0;
+			if (st(v)->ref[r] == p->cls) {
+				st(v)->flags[r] |= (p->fusion >= 0 || p->kind == PAIR_FUSED)
+							   ? QUICK_FUSIONS
+							   : 0;
+				st(v)->flags[r] |= p->kind != PAIR_MATCH ? QUICK_MISMATCHES : 0;
 			}
 	}
 }
 
 static void ov_release(struct ui_view *v)
 {
-	free(v->ref);
-	free(v->flags);
-	v->ref = NULL;
-	v->flags = NULL;
+	free(st(v)->ref);
+	free(st(v)->flags);
+	st(v)->ref = NULL;
+	st(v)->flags = NULL;
 }
 
 /* One pair group: its delta, where it occurs, how often, its kernels. */
@@ -102,7 +113,7 @@ static void ov_cell(void *ctx, uint32_t row, int col, struct table_cell *out)
 {
 	struct ui_view *v = ctx;
 	const struct comparison *c = v->u->c;
-	int k = (int)v->ref[row];
+	int k = (int)st(v)->ref[row];
 	double a = c->class_ns[0][k], b = c->class_ns[1][k], m;
 
 	switch (col) {
@@ -137,7 +148,7 @@ static void ov_key(void *ctx, uint32_t row, int col, struct table_key *out)
 {
 	struct ui_view *v = ctx;
 	const struct comparison *c = v->u->c;
-	int k = (int)v->ref[row];
+	int k = (int)st(v)->ref[row];
 	double a = c->class_ns[0][k], b = c->class_ns[1][k];
 
 	switch (col) {
@@ -157,14 +168,14 @@ static int ov_quick(void *ctx, uint32_t row, unsigned mask)
 {
 	struct ui_view *v = ctx;
 
-	return (v->flags[row] & mask) == mask;
+	return (st(v)->flags[row] & mask) == mask;
 }
 
 static void ov_evidence(struct ui_view *v, uint32_t row, struct ui_text *out, int width)
 {
 	struct ui *u = v->u;
 	const struct comparison *c = u->c;
-	int k = (int)v->ref[row];
+	int k = (int)st(v)->ref[row];
 	const struct summed_pair *g;
 	size_t n, n_groups;
 	char a[32], b[32], d[32], r[32];
@@ -191,13 +202,25 @@ static void ov_evidence(struct ui_view *v, uint32_t row, struct ui_text *out, in
 		}
 }
 
-static int ov_enter(struct ui_view *v, uint32_t row)
+/* Enter: the class's kernel pairs. */
+static struct ui_scope ov_drill(const struct ui_view *v, uint32_t row)
 {
-	ui_goto_pairs(v->u, (struct pairs_scope){ SCOPE_ALL, (int)v->ref[row], -1 });
-	return 1;
+	return (struct ui_scope){ SCOPE_ALL, (int)st(v)->ref[row], -1 };
 }
 
-const struct ui_view_ops ui_view_overview = {
-	"Overview", ov_cols, OV_COLS, OV_DELTA, 0,	     ov_build, ov_release,
-	ov_cell,    ov_key,  NULL,    ov_quick, ov_evidence, ov_enter, NULL,
+const struct ui_view_def ui_view_overview = {
+	.name = "Overview",
+	.what = "time per operation class",
+	.table = { .cols = ov_cols,
+		   .n_cols = OV_COLS,
+		   .cell = ov_cell,
+		   .key = ov_key,
+		   .quick = ov_quick,
+		   .default_sort = OV_DELTA },
+	.state_size = sizeof(struct ov_state),
+	.build = ov_build,
+	.release = ov_release,
+	.evidence = ov_evidence,
+	.drill_view = VIEW_PAIRS,
+	.drill_scope = ov_drill,
 };

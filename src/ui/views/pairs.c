@@ -80,22 +80,37 @@ int ui_pair_kind_role(const struct comparison_pair *p)
 	return ROLE_DIM;
 }
 
-static void add_row(struct ui_view *v, uint32_t *cap, uint32_t pair, uint32_t sub, uint32_t lead)
+/* The view's rows: a pair is a group of consecutive rows, one per kernel of its longer side. */
+struct pr_state {
+	uint32_t *ref;	/* row -> pair index */
+	uint32_t *sub;	/* row -> line within its pair */
+	uint32_t *lead; /* row -> the pair's first row */
+	uint32_t cap;
+};
+
+static struct pr_state *st(const struct ui_view *v)
 {
-	if (v->n_rows >= *cap) {
-		*cap = *cap ? *cap * 2 : 256;
-		v->ref = xreallocarray(v->ref, *cap, sizeof *v->ref);
-		v->sub = xreallocarray(v->sub, *cap, sizeof *v->sub);
-		v->lead = xreallocarray(v->lead, *cap, sizeof *v->lead);
+	return v->state;
+}
+
+static void add_row(struct ui_view *v, uint32_t pair, uint32_t sub, uint32_t lead)
+{
+	struct pr_state *s = st(v);
+
+	if (v->n_rows >= s->cap) {
+		s->cap = s->cap ? s->cap * 2 : 256;
+		s->ref = xreallocarray(s->ref, s->cap, sizeof *s->ref);
+		s->sub = xreallocarray(s->sub, s->cap, sizeof *s->sub);
+		s->lead = xreallocarray(s->lead, s->cap, sizeof *s->lead);
 	}
-	v->ref[v->n_rows] = pair;
-	v->sub[v->n_rows] = sub;
-	v->lead[v->n_rows] = lead;
+	s->ref[v->n_rows] = pair;
+	s->sub[v->n_rows] = sub;
+	s->lead[v->n_rows] = lead;
 	v->n_rows++;
 }
 
 /* The rows of pair pi: one per kernel of its longer side. */
-static void add_pair(struct ui_view *v, uint32_t *cap, uint32_t pi)
+static void add_pair(struct ui_view *v, uint32_t pi)
 {
 	const struct comparison_pair *p = &v->u->c->pairs[pi];
 	uint32_t lines =
@@ -105,11 +120,11 @@ static void add_pair(struct ui_view *v, uint32_t *cap, uint32_t pi)
 	if (lines == 0)
 		lines = 1;
 	for (uint32_t i = 0; i < lines; i++)
-		add_row(v, cap, pi, i, lead);
+		add_row(v, pi, i, lead);
 }
 
 /* The pair groups of the scope's Summed row, or NULL when the scope has none. */
-static const struct summed_pair *scope_group(struct ui_view *v)
+static const struct summed_pair *scope_group(const struct ui_view *v)
 {
 	size_t n;
 	const struct summed_pair *g;
@@ -124,13 +139,12 @@ static void pr_build(struct ui_view *v)
 {
 	const struct comparison *c = v->u->c;
 	const struct summed_pair *g = scope_group(v);
-	uint32_t cap = 0;
 
 	v->n_rows = 0;
 	if (g) { /* a Summed row: its places, in layer order */
 		for (uint32_t k = 0; k < g->n_pairs; k++)
 			if (g->pairs[k] < c->n_pairs)
-				add_pair(v, &cap, g->pairs[k]);
+				add_pair(v, g->pairs[k]);
 		return;
 	}
 	for (size_t li = 0; li < c->n_layers; li++) {
@@ -141,16 +155,18 @@ static void pr_build(struct ui_view *v)
 		for (uint32_t pi = l->pair_first; pi < l->pair_first + l->pair_n && pi < c->n_pairs;
 		     pi++)
 			if (v->scope.cls < 0 || c->pairs[pi].cls == v->scope.cls)
-				add_pair(v, &cap, pi);
+				add_pair(v, pi);
 	}
 }
 
 static void pr_release(struct ui_view *v)
 {
-	free(v->ref);
-	free(v->sub);
-	free(v->lead);
-	v->ref = v->sub = v->lead = NULL;
+	struct pr_state *s = st(v);
+
+	free(s->ref);
+	free(s->sub);
+	free(s->lead);
+	memset(s, 0, sizeof *s);
 	v->n_rows = 0;
 }
 
@@ -158,9 +174,9 @@ static void pr_release(struct ui_view *v)
 static void name_cell(struct ui_view *v, uint32_t row, int side, struct table_cell *out)
 {
 	struct ui *u = v->u;
-	const struct comparison_pair *p = &u->c->pairs[v->ref[row]];
+	const struct comparison_pair *p = &u->c->pairs[st(v)->ref[row]];
 	const struct comparison_part *part = &p->side[side];
-	uint32_t sub = v->sub[row];
+	uint32_t sub = st(v)->sub[row];
 
 	if (sub >= part->n_names) {
 		if (sub == 0) {
@@ -188,13 +204,13 @@ static void pr_cell(void *ctx, uint32_t row, int col, struct table_cell *out)
 {
 	struct ui_view *v = ctx;
 	const struct comparison *c = v->u->c;
-	const struct comparison_pair *p = &c->pairs[v->ref[row]];
+	const struct comparison_pair *p = &c->pairs[st(v)->ref[row]];
 
 	if (col == PR_A_NAME || col == PR_B_NAME) {
 		name_cell(v, row, col == PR_A_NAME ? SIDE_A : SIDE_B, out);
 		return;
 	}
-	if (v->sub[row] != 0)
+	if (st(v)->sub[row] != 0)
 		return;
 	switch (col) {
 	case PR_LAYER: fmt_layer(out->buf, out->cap, p->layer); break;
@@ -236,7 +252,7 @@ static void pr_key(void *ctx, uint32_t row, int col, struct table_key *out)
 {
 	struct ui_view *v = ctx;
 	struct ui *u = v->u;
-	const struct comparison_pair *p = &u->c->pairs[v->ref[row]];
+	const struct comparison_pair *p = &u->c->pairs[st(v)->ref[row]];
 
 	switch (col) {
 	case PR_LAYER: out->num = layer_order(p->layer) * 1e6 + p->position; break;
@@ -246,7 +262,7 @@ static void pr_key(void *ctx, uint32_t row, int col, struct table_key *out)
 	case PR_A_NAME:
 	case PR_B_NAME: {
 		const struct comparison_part *part = &p->side[col == PR_B_NAME];
-		uint32_t sub = v->sub[row];
+		uint32_t sub = st(v)->sub[row];
 
 		out->str =
 			sub < part->n_names ? ui_name(u, col == PR_B_NAME, part->names[sub]) : NULL;
@@ -264,29 +280,22 @@ static void pr_key(void *ctx, uint32_t row, int col, struct table_key *out)
 
 static uint32_t pr_group(void *ctx, uint32_t row)
 {
-	return ((struct ui_view *)ctx)->lead[row];
+	return st(ctx)->lead[row];
 }
 
 static int pr_quick(void *ctx, uint32_t row, unsigned mask)
 {
 	struct ui_view *v = ctx;
 
-	return ui_pair_quick(&v->u->c->pairs[v->ref[row]], mask);
+	return ui_pair_quick(&v->u->c->pairs[st(v)->ref[row]], mask);
 }
 
 static void pr_evidence(struct ui_view *v, uint32_t row, struct ui_text *out, int width)
 {
-	ui_evidence_pair(v->u, out, v->ref[row], width);
+	ui_evidence_pair(v->u, out, st(v)->ref[row], width);
 }
 
-static int pr_enter(struct ui_view *v, uint32_t row)
-{
-	(void)v;
-	(void)row;
-	return 0;
-}
-
-static void pr_scope(struct ui_view *v, char *buf, size_t cap)
+static void pr_describe_scope(struct ui_view *v, char *buf, size_t cap)
 {
 	char layer[32];
 
@@ -306,7 +315,20 @@ static void pr_scope(struct ui_view *v, char *buf, size_t cap)
 	}
 }
 
-const struct ui_view_ops ui_view_pairs = {
-	"Pairs", pr_cols, PR_COLS,  -1,	      0,	   pr_build, pr_release,
-	pr_cell, pr_key,  pr_group, pr_quick, pr_evidence, pr_enter, pr_scope,
+const struct ui_view_def ui_view_pairs = {
+	.name = "Pairs",
+	.what = "kernel pairs",
+	.table = { .cols = pr_cols,
+		   .n_cols = PR_COLS,
+		   .cell = pr_cell,
+		   .key = pr_key,
+		   .group = pr_group,
+		   .quick = pr_quick,
+		   .default_sort = -1 },
+	.state_size = sizeof(struct pr_state),
+	.build = pr_build,
+	.release = pr_release,
+	.evidence = pr_evidence,
+	.drill_view = VIEW_COUNT, /* Enter focuses the evidence */
+	.describe_scope = pr_describe_scope,
 };

@@ -43,7 +43,16 @@ static const struct table_column su_cols[SU_COLS] = {
 };
 
 /* The view's row r is group r of ui_groups() (built once per phase; a rebuild for another
- * name form reuses it). strs[r]: the group's layers as text. */
+ * name form reuses it). */
+struct su_state {
+	char **strs; /* per row: the group's layers as text */
+};
+
+static struct su_state *st(const struct ui_view *v)
+{
+	return v->state;
+}
+
 static const struct summed_pair *group(struct ui_view *v, uint32_t row)
 {
 	size_t n;
@@ -57,21 +66,21 @@ static void su_build(struct ui_view *v)
 	const struct summed_pair *g = ui_groups(v->u, &n);
 
 	v->n_rows = (uint32_t)n;
-	v->strs = xcalloc((size_t)v->n_rows + 1, sizeof *v->strs);
+	st(v)->strs = xcalloc((size_t)v->n_rows + 1, sizeof *st(v)->strs);
 	for (uint32_t r = 0; r < v->n_rows; r++) {
 		char layers[256];
 
 		layer_ranges_format(layers, sizeof layers, g[r].layers, g[r].n_layers);
-		v->strs[r] = xstrdup(layers);
+		st(v)->strs[r] = xstrdup(layers);
 	}
 }
 
 static void su_release(struct ui_view *v)
 {
-	for (uint32_t r = 0; v->strs && r < v->n_rows; r++)
-		free(v->strs[r]);
-	free(v->strs);
-	v->strs = NULL;
+	for (uint32_t r = 0; st(v)->strs && r < v->n_rows; r++)
+		free(st(v)->strs[r]);
+	free(st(v)->strs);
+	st(v)->strs = NULL;
 	v->n_rows = 0;
 }
 
@@ -112,7 +121,7 @@ static void su_cell(void *ctx, uint32_t row, int col, struct table_cell *out)
 	const struct comparison_pair *p = &c->pairs[g->first];
 
 	switch (col) {
-	case SU_LAYERS: out->text = v->strs[row]; break;
+	case SU_LAYERS: out->text = st(v)->strs[row]; break;
 	case SU_PLACES: snprintf(out->buf, out->cap, "%u", g->n_pairs); break;
 	case SU_KIND:
 		out->text = ui_pair_kind_text(c, p);
@@ -181,7 +190,7 @@ static void su_evidence(struct ui_view *v, uint32_t row, struct ui_text *out, in
 		    "%s %s (%s) in %u place%s, layers %s: A %s us/pass, B %s us/pass, delta %s us, "
 		    "B/A %s",
 		    ui_pair_kind_text(c, p), class_name((enum op_class)p->cls), atoms, g->n_pairs,
-		    g->n_pairs == 1 ? "" : "s", v->strs[row], a, b, d, r);
+		    g->n_pairs == 1 ? "" : "s", st(v)->strs[row], a, b, d, r);
 	for (int s = 0; s < 2; s++) {
 		const struct comparison_part *part = &p->side[s];
 		char head[16];
@@ -217,13 +226,25 @@ static void su_evidence(struct ui_view *v, uint32_t row, struct ui_text *out, in
 }
 
 /* Enter: the row's places in the Pairs view, each with its own evidence. */
-static int su_enter(struct ui_view *v, uint32_t row)
+static struct ui_scope su_drill(const struct ui_view *v, uint32_t row)
 {
-	ui_goto_pairs(v->u, (struct pairs_scope){ SCOPE_ALL, -1, (int32_t)row });
-	return 1;
+	(void)v;
+	return (struct ui_scope){ SCOPE_ALL, -1, (int32_t)row };
 }
 
-const struct ui_view_ops ui_view_summed = {
-	"Summed", su_cols, SU_COLS, SU_DELTA, 0,	   su_build, su_release,
-	su_cell,  su_key,  NULL,    su_quick, su_evidence, su_enter, NULL,
+const struct ui_view_def ui_view_summed = {
+	.name = "Summed",
+	.what = "kernel pairs summed over the layers",
+	.table = { .cols = su_cols,
+		   .n_cols = SU_COLS,
+		   .cell = su_cell,
+		   .key = su_key,
+		   .quick = su_quick,
+		   .default_sort = SU_DELTA },
+	.state_size = sizeof(struct su_state),
+	.build = su_build,
+	.release = su_release,
+	.evidence = su_evidence,
+	.drill_view = VIEW_PAIRS,
+	.drill_scope = su_drill,
 };
