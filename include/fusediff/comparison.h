@@ -142,6 +142,11 @@ void comparison_free(struct comparison *c);
  * until comparison_free(); not escaped (escape before showing it). */
 const char *comparison_short_name(const struct comparison *c, int s, uint32_t name);
 
+/* The indices of the pairs first .. first + n - 1 with the largest |delta|, at most max of them,
+ * into out, largest first; ties keep the earlier pair first. Returns how many. */
+size_t comparison_top_pairs(const struct comparison *c, size_t first, size_t n, uint32_t *out,
+			    size_t max);
+
 /* B/A with the zero-denominator policy above. */
 static inline double comparison_ratio(double a, double b)
 {

@@ -24,7 +24,5 @@ uint32_t intern_find(const struct intern *t, const char *s, size_t len);
 const char *intern_str(const struct intern *t, uint32_t id);
 size_t intern_len(const struct intern *t, uint32_t id);
 uint32_t intern_count(const struct intern *t);
-/* Bytes held by the table, for memory accounting. */
-size_t intern_bytes(const struct intern *t);
 
 #endif

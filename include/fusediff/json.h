@@ -44,8 +44,6 @@ struct json_str {
 
 /* Skip whitespace; returns the next byte, or -1 at the end of the window (check at_eof). */
 int json_peek(struct json_cur *c);
-/* Consume the byte ch after whitespace, or fail with msg. */
-int json_expect(struct json_cur *c, char ch, const char *msg);
 /* Parse a string value; decoded into buf only when it has escapes. */
 int json_string(struct json_cur *c, struct json_str *out, struct json_buf *buf);
 /* Parse a number and return its raw text. */

@@ -54,8 +54,6 @@ int session_open_traces(struct session **out, const struct trace *a, const struc
 const struct comparison *session_compare(struct session *s, int phase, struct fd_error *err);
 /* Side 0 (A) or 1 (B): its trace, classification and structure. Borrowed. */
 const struct side *session_side(const struct session *s, int side);
-/* The classifier both sides were classified with. Borrowed. */
-const struct classifier *session_classifier(const struct session *s);
 void session_close(struct session *s);
 
 #endif

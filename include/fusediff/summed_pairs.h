@@ -36,8 +36,4 @@ struct summed_pair {
 size_t summed_pairs_build(const struct comparison *c, struct summed_pair **out);
 void summed_pairs_free(struct summed_pair *g, size_t n);
 
-/* Layer indices (as in struct comparison_pair, in the order of pair_group.layers) as a compact list
- * into buf: "0-31", "pro,0-7,epi", "2,5". Always terminated; cut short when cap is small. */
-void layer_ranges_format(char *buf, size_t cap, const int32_t *layers, uint32_t n);
-
 #endif

@@ -131,8 +131,6 @@ void table_scroll(struct table *t, long delta, int height);
  * the selection (dir 1) or before it (dir -1), wrapping around. Selects the match and
  * returns 0, or returns -1 when no row matches. */
 int table_search(struct table *t, const char *pattern, int dir);
-/* 1 when row matches the pattern (case-insensitive substring of a SEARCH column). */
-int table_row_matches(const struct table *t, uint32_t row, const char *pattern);
 
 /* Where each column goes in a table width cells wide: visible columns in order, their x and
  * width. Pure: depends on the columns and width only. Columns are separated by one space.

@@ -14,10 +14,11 @@ size_t text_escape(char *dst, size_t cap, const char *s, size_t len);
 /* Length (1..4) of the valid UTF-8 sequence at s, which has left > 0 bytes; 0 when the bytes
  * there are not valid UTF-8 (overlong, surrogate, beyond U+10FFFF, truncated). */
 size_t text_utf8_len(const unsigned char *s, size_t left);
+/* Encode code point cp (< 0x110000) as UTF-8 into out (4 bytes, not NUL-terminated). Returns
+ * the number of bytes (1..4). */
+size_t text_utf8_encode(uint32_t cp, char out[4]);
 /* The same into a new string. Owned by caller: free with free(). */
 char *text_escape_dup(const char *s, size_t len);
-/* 1 when s[0..len) needs no escaping. */
-int text_is_clean(const char *s, size_t len);
 
 /* A duration in ns as microseconds with adaptive precision: "0.85", "12.3", "1234". */
 void text_us(char *buf, size_t cap, int64_t ns);

@@ -30,9 +30,5 @@ enum ui_theme_id { THEME_DARK, THEME_LIGHT, THEME_MONO, THEME_COUNT };
 
 /* The theme with this name ("dark", "light", "mono"), or -1. */
 int ui_theme_from_name(const char *name);
-/* "dark", "light", "mono". */
-const char *ui_theme_name(enum ui_theme_id t);
-/* "header", "selection", ... (for documentation and tests). */
-const char *ui_role_name(enum ui_role r);
 
 #endif

@@ -177,9 +177,3 @@ uint32_t intern_count(const struct intern *t)
 {
 	return t->n;
 }
-
-size_t intern_bytes(const struct intern *t)
-{
-	return t->bytes + (size_t)t->cap * sizeof *t->entries +
-	       (size_t)t->nslots * sizeof *t->slots;
-}

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fusediff/text.h"
 #include "fusediff/util.h"
 
 static int fail(struct json_cur *c, const char *at, const char *msg)
@@ -64,11 +65,6 @@ static inline int expect(struct json_cur *c, char want, const char *msg)
 	return JSON_OK;
 }
 
-int json_expect(struct json_cur *c, char want, const char *msg)
-{
-	return expect(c, want, msg);
-}
-
 void json_buf_free(struct json_buf *b)
 {
 	free(b->s);
@@ -94,28 +90,8 @@ static void buf_put(struct json_buf *b, const char *s, size_t n)
 static void buf_utf8(struct json_buf *b, uint32_t cp)
 {
 	char u[4];
-	size_t n;
 
-	if (cp < 0x80) {
-		u[0] = (char)cp;
-		n = 1;
-	} else if (cp < 0x800) {
-		u[0] = (char)(0xc0 | cp >> 6);
-		u[1] = (char)(0x80 | (cp & 0x3f));
-		n = 2;
-	} else if (cp < 0x10000) {
-		u[0] = (char)(0xe0 | cp >> 12);
-		u[1] = (char)(0x80 | ((cp >> 6) & 0x3f));
-		u[2] = (char)(0x80 | (cp & 0x3f));
-		n = 3;
-	} else {
-		u[0] = (char)(0xf0 | cp >> 18);
-		u[1] = (char)(0x80 | ((cp >> 12) & 0x3f));
-		u[2] = (char)(0x80 | ((cp >> 6) & 0x3f));
-		u[3] = (char)(0x80 | (cp & 0x3f));
-		n = 4;
-	}
-	buf_put(b, u, n);
+	buf_put(b, u, text_utf8_encode(cp, u));
 }
 
 static int hex4(const char *p, uint32_t *out)

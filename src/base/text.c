@@ -6,6 +6,30 @@
 
 #include "fusediff/util.h"
 
+size_t text_utf8_encode(uint32_t cp, char out[4])
+{
+	if (cp < 0x80) {
+		out[0] = (char)cp;
+		return 1;
+	}
+	if (cp < 0x800) {
+		out[0] = (char)(0xc0 | cp >> 6);
+		out[1] = (char)(0x80 | (cp & 0x3f));
+		return 2;
+	}
+	if (cp < 0x10000) {
+		out[0] = (char)(0xe0 | cp >> 12);
+		out[1] = (char)(0x80 | ((cp >> 6) & 0x3f));
+		out[2] = (char)(0x80 | (cp & 0x3f));
+		return 3;
+	}
+	out[0] = (char)(0xf0 | cp >> 18);
+	out[1] = (char)(0x80 | ((cp >> 12) & 0x3f));
+	out[2] = (char)(0x80 | ((cp >> 6) & 0x3f));
+	out[3] = (char)(0x80 | (cp & 0x3f));
+	return 4;
+}
+
 size_t text_utf8_len(const unsigned char *s, size_t left)
 {
 	size_t n;
@@ -95,17 +119,6 @@ char *text_escape_dup(const char *s, size_t len)
 
 	text_escape(p, n + 1, s, len);
 	return p;
-}
-
-int text_is_clean(const char *s, size_t len)
-{
-	for (size_t i = 0; i < len; i++) {
-		unsigned char ch = (unsigned char)s[i];
-
-		if (ch < 0x20 || ch >= 0x7f)
-			return text_escape(NULL, 0, s, len) == len;
-	}
-	return 1;
 }
 
 void text_us(char *buf, size_t cap, int64_t ns)

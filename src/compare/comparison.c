@@ -709,6 +709,28 @@ const char *comparison_short_name(const struct comparison *c, int s, uint32_t na
 	return n ? n : trace_str(c->side[s]->t, name);
 }
 
+size_t comparison_top_pairs(const struct comparison *c, size_t first, size_t n, uint32_t *out,
+			    size_t max)
+{
+	size_t k = 0;
+
+	/* insertion into the sorted top list: no sort context needed, stable by pair index */
+	for (size_t i = first; i < first + n && i < c->n_pairs; i++) {
+		double d = fabs(c->pairs[i].delta_ns);
+		size_t j;
+
+		if (isnan(d) || (k == max && fabs(c->pairs[out[max - 1]].delta_ns) >= d))
+			continue;
+		for (j = k < max ? k : max; j > 0 && fabs(c->pairs[out[j - 1]].delta_ns) < d; j--)
+			if (j < max)
+				out[j] = out[j - 1];
+		out[j] = (uint32_t)i;
+		if (k < max)
+			k++;
+	}
+	return k;
+}
+
 void comparison_free(struct comparison *c)
 {
 	if (!c)

@@ -220,36 +220,3 @@ void summed_pairs_free(struct summed_pair *g, size_t n)
 	}
 	free(g);
 }
-
-void layer_ranges_format(char *buf, size_t cap, const int32_t *layers, uint32_t n)
-{
-	size_t len = 0;
-	int pro = 0, epi = 0;
-
-	if (cap == 0)
-		return;
-	buf[0] = '\0';
-	for (uint32_t i = 0; i < n; i++) {
-		pro |= layers[i] == LAYER_PROLOGUE;
-		epi |= layers[i] == LAYER_EPILOGUE;
-	}
-	if (pro)
-		len += (size_t)snprintf(buf + len, cap - len, "pro");
-	for (uint32_t i = 0; i < n && len < cap; i++) {
-		uint32_t j = i;
-
-		if (layers[i] < 0)
-			continue;
-		while (j + 1 < n && layers[j + 1] == layers[j] + 1)
-			j++;
-		if (j == i)
-			len += (size_t)snprintf(buf + len, cap - len, "%s%d", len ? "," : "",
-						(int)layers[i]);
-		else
-			len += (size_t)snprintf(buf + len, cap - len, "%s%d-%d", len ? "," : "",
-						(int)layers[i], (int)layers[j]);
-		i = j;
-	}
-	if (epi && len < cap)
-		snprintf(buf + len, cap - len, "%sepi", len ? "," : "");
-}

@@ -474,59 +474,41 @@ const char *trace_platform_name(enum trace_platform p)
 	}
 }
 
-/* The first index in [0, n) of an array sorted by an int64 key (at byte offset off of each
- * element of the given size) whose key is >= x; n when none. The ids looked up are counters,
- * spread nearly evenly: the first probe is where x would be if they were exactly even, then
- * steps of 1, 2, 4, ... bracket it and a binary search finishes. A lookup costs a few nearby
- * probes instead of twenty scattered ones, and never more than two binary searches. */
+/* An array of elements of the given size, sorted by the int64_t key at offset off, and a key. */
+struct keyed {
+	const char *base;
+	size_t size, off;
+	int64_t x;
+};
+
+static int key_before(const void *ctx, size_t i)
+{
+	const struct keyed *k = ctx;
+
+	return *(const int64_t *)(const void *)(k->base + i * k->size + k->off) < k->x;
+}
+
+static int64_t key_at(const struct keyed *k, size_t i)
+{
+	return *(const int64_t *)(const void *)(k->base + i * k->size + k->off);
+}
+
+/* The first index in [0, n) whose key is >= x; n when none. The ids looked up are counters,
+ * spread nearly evenly: the search starts where x would be if they were exactly even, so a
+ * lookup costs a few nearby probes instead of twenty scattered ones. */
 static size_t lower_bound_i64(const void *base, size_t n, size_t size, size_t off, int64_t x)
 {
-	const char *b = base;
-	size_t lo, hi, g, step;
+	const struct keyed k = { base, size, off, x };
 	int64_t first, last;
+	size_t g;
 
-#define KEY(i) (*(const int64_t *)(const void *)(b + (i)*size + off))
-	if (n == 0 || x <= (first = KEY(0)))
+	if (n == 0 || x <= (first = key_at(&k, 0)))
 		return 0;
-	if (x > (last = KEY(n - 1)))
+	if (x > (last = key_at(&k, n - 1)))
 		return n;
 	g = (size_t)(((double)x - (double)first) / ((double)last - (double)first) *
 		     (double)(n - 1));
-	if (g >= n)
-		g = n - 1;
-	if (KEY(g) < x) {
-		/* the answer is in (g, n) */
-		lo = g + 1;
-		hi = n;
-		for (step = 1; step < n - g; step *= 2) {
-			if (KEY(g + step) >= x) {
-				hi = g + step;
-				break;
-			}
-			lo = g + step + 1;
-		}
-	} else {
-		/* the answer is in [0, g] */
-		lo = 0;
-		hi = g;
-		for (step = 1; step <= g; step *= 2) {
-			if (KEY(g - step) < x) {
-				lo = g - step + 1;
-				break;
-			}
-			hi = g - step;
-		}
-	}
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (KEY(mid) < x)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
-#undef KEY
+	return gallop_prefix(n, g, key_before, &k);
 }
 
 const struct trace_launch *trace_find_launch(const struct trace *t, int64_t correlation)
@@ -546,53 +528,13 @@ const struct trace_op *trace_find_op(const struct trace *t, int64_t external_id)
 	return i < t->n_ops && t->ops[i].external_id == external_id ? &t->ops[i] : NULL;
 }
 
-/* The same lower bound, searched from a hint (the answer of a nearby query): steps of 1, 2, 4,
- * ... from the hint bracket it and a binary search finishes. A query whose answer is d places
- * from the hint costs about 2 log2(d) probes, all next to the hint. */
+/* The same lower bound, searched from a hint (the answer of a nearby query). */
 static size_t lower_bound_near(const void *base, size_t n, size_t size, size_t off, int64_t x,
 			       size_t h)
 {
-	const char *b = base;
-	size_t lo, hi, step;
+	const struct keyed k = { base, size, off, x };
 
-#define KEY(i) (*(const int64_t *)(const void *)(b + (i)*size + off))
-	if (h > n)
-		h = n;
-	if (h < n && KEY(h) < x) {
-		/* the answer is in (h, n] */
-		lo = h + 1;
-		hi = n;
-		for (step = 1; step < n - h; step *= 2) {
-			if (KEY(h + step) >= x) {
-				hi = h + step;
-				break;
-			}
-			lo = h + step + 1;
-		}
-	} else if (h > 0 && KEY(h - 1) >= x) {
-		/* the answer is in [0, h - 1] */
-		lo = 0;
-		hi = h - 1;
-		for (step = 2; step <= h; step *= 2) {
-			if (KEY(h - step) < x) {
-				lo = h - step + 1;
-				break;
-			}
-			hi = h - step;
-		}
-	} else {
-		return h;
-	}
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (KEY(mid) < x)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
-#undef KEY
+	return gallop_prefix(n, h, key_before, &k);
 }
 
 void trace_link_kernels(const struct trace *t, uint32_t *launch_of, uint32_t *op_of)

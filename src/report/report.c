@@ -52,14 +52,3 @@ int report_us(char *buf, size_t cap, double ns)
 {
 	return report_number(buf, cap, ns / 1000.0, 3);
 }
-
-const char *report_layer_name(int32_t index, char *buf, size_t cap)
-{
-	if (index == LAYER_PROLOGUE)
-		snprintf(buf, cap, "prologue");
-	else if (index == LAYER_EPILOGUE)
-		snprintf(buf, cap, "epilogue");
-	else
-		snprintf(buf, cap, "%d", index);
-	return buf;
-}

@@ -81,7 +81,7 @@ static void c_layer(FILE *out, int32_t index)
 {
 	char buf[32];
 
-	fprintf(out, ",%s", report_layer_name(index, buf, sizeof buf));
+	fprintf(out, ",%s", layer_label(buf, sizeof buf, index));
 }
 
 static void c_atoms(FILE *out, atom_set atoms)
@@ -99,7 +99,7 @@ static void c_layers(FILE *out, const int32_t *l, uint32_t n)
 
 	for (uint32_t k = 0; k < n; k++) {
 		char *j = xasprintf("%s%s%s", layers, k ? " " : "",
-				    report_layer_name(l[k], buf, sizeof buf));
+				    layer_label(buf, sizeof buf, l[k]));
 
 		free(layers);
 		layers = j;

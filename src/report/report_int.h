@@ -15,9 +15,6 @@ int report_number(char *buf, size_t cap, double v, int decimals);
 /* Nanoseconds as microseconds with 3 decimals ("12.345"), or "" for non-finite. */
 int report_us(char *buf, size_t cap, double ns);
 
-/* "prologue", "epilogue" or the layer number, into buf; returns buf. */
-const char *report_layer_name(int32_t index, char *buf, size_t cap);
-
 int report_write_json(FILE *out, const struct comparison *c);
 int report_write_csv(FILE *out, const struct comparison *c);
 /* Text (md = 0) or Markdown (md = 1). */

@@ -207,11 +207,6 @@ static char *part_names(const struct comparison *c, int s, const struct comparis
 	return out;
 }
 
-static const char *layer_label(char *buf, size_t cap, int32_t index)
-{
-	return report_layer_name(index, buf, cap);
-}
-
 static void heading(FILE *out, int md, const char *title)
 {
 	if (md)
@@ -276,37 +271,6 @@ static void fusions_section(FILE *out, const struct comparison *c, int md)
 		}
 	}
 	fputc('\n', out);
-}
-
-static int cmp_abs_delta(const void *pa, const void *pb, const struct comparison *c)
-{
-	const struct comparison_pair *a = &c->pairs[*(const uint32_t *)pa],
-				     *b = &c->pairs[*(const uint32_t *)pb];
-	int r = CMP(fabs(b->delta_ns), fabs(a->delta_ns));
-
-	return r ? r : CMP(*(const uint32_t *)pa, *(const uint32_t *)pb);
-}
-
-/* Insertion of each pair into the top list: no sort context needed, stable by pair index. */
-static size_t top_pairs(const struct comparison *c, uint32_t *top, size_t max)
-{
-	size_t n = 0;
-
-	for (uint32_t i = 0; i < c->n_pairs; i++) {
-		size_t k = n < max ? n : max;
-
-		if (n == max && cmp_abs_delta(&i, &top[max - 1], c) >= 0)
-			continue;
-		while (k > 0 && cmp_abs_delta(&i, &top[k - 1], c) < 0) {
-			if (k < max)
-				top[k] = top[k - 1];
-			k--;
-		}
-		top[k] = i;
-		if (n < max)
-			n++;
-	}
-	return n;
 }
 
 static void pair_row(struct rtable *t, const struct comparison *c, const struct comparison_pair *p,
@@ -423,7 +387,7 @@ int report_write_text(FILE *out, const struct comparison *c, int md)
 
 	if (c->n_pairs) {
 		uint32_t top[TOP_PAIRS];
-		size_t n = top_pairs(c, top, TOP_PAIRS);
+		size_t n = comparison_top_pairs(c, 0, c->n_pairs, top, TOP_PAIRS);
 
 		heading(out, md, "Largest differences (kernel pairs by |B - A|, us per pass)");
 		t = (struct rtable){ .ncol = 12, .head = pair_head, .fmt = "llllrrrrrrcc" };

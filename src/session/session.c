@@ -253,11 +253,6 @@ const struct side *session_side(const struct session *s, int side)
 	return &s->side[side];
 }
 
-const struct classifier *session_classifier(const struct session *s)
-{
-	return s->cl;
-}
-
 void session_close(struct session *s)
 {
 	if (!s)

@@ -26,6 +26,7 @@
  * that does not fall on a norm moves back onto a norm that directly precedes it (post-norm
  * models such as BERT: the module call starts at the QKV GEMM right after the previous
  * layer's output LayerNorm), so module ranges and anchors agree. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -464,4 +465,48 @@ void layer_cuts_clear(struct layer_cuts *c)
 {
 	free(c->cut);
 	memset(c, 0, sizeof *c);
+}
+
+const char *layer_label(char *buf, size_t cap, int32_t index)
+{
+	if (index == LAYER_PROLOGUE)
+		snprintf(buf, cap, "prologue");
+	else if (index == LAYER_EPILOGUE)
+		snprintf(buf, cap, "epilogue");
+	else
+		snprintf(buf, cap, "%d", (int)index);
+	return buf;
+}
+
+void layer_ranges_format(char *buf, size_t cap, const int32_t *layers, uint32_t n)
+{
+	size_t len = 0;
+	int pro = 0, epi = 0;
+
+	if (cap == 0)
+		return;
+	buf[0] = '\0';
+	for (uint32_t i = 0; i < n; i++) {
+		pro |= layers[i] == LAYER_PROLOGUE;
+		epi |= layers[i] == LAYER_EPILOGUE;
+	}
+	if (pro)
+		len += (size_t)snprintf(buf + len, cap - len, "pro");
+	for (uint32_t i = 0; i < n && len < cap; i++) {
+		uint32_t j = i;
+
+		if (layers[i] < 0)
+			continue;
+		while (j + 1 < n && layers[j + 1] == layers[j] + 1)
+			j++;
+		if (j == i)
+			len += (size_t)snprintf(buf + len, cap - len, "%s%d", len ? "," : "",
+						(int)layers[i]);
+		else
+			len += (size_t)snprintf(buf + len, cap - len, "%s%d-%d", len ? "," : "",
+						(int)layers[i], (int)layers[j]);
+		i = j;
+	}
+	if (epi && len < cap)
+		snprintf(buf + len, cap - len, "%sepi", len ? "," : "");
 }

@@ -131,44 +131,25 @@ static int lookup_before(const struct lookup *lk, size_t j, int64_t tid, int64_t
 	return lk->k[j].a < tid || (lk->k[j].a == tid && lk->k[j].b <= x);
 }
 
+struct lookup_query {
+	const struct lookup *lk;
+	int64_t tid, x;
+};
+
+static int lookup_before_q(const void *ctx, size_t j)
+{
+	const struct lookup_query *q = ctx;
+
+	return lookup_before(q->lk, j, q->tid, q->x);
+}
+
 /* The call containing launch time x on thread tid, or -1. *hint: where the previous search
- * ended; kernels come in time order, so the next answer is usually next to it, and steps of
- * 1, 2, 4, ... from there bracket it before a binary search. */
+ * ended; kernels come in time order, so the next answer is usually next to it. */
 static int32_t lookup_find(const struct lookup *lk, int64_t tid, int64_t x, size_t *hint)
 {
-	size_t h = *hint <= lk->n ? *hint : lk->n, lo, hi, step;
+	struct lookup_query q = { lk, tid, x };
+	size_t lo = gallop_prefix(lk->n, *hint, lookup_before_q, &q);
 
-	if (h < lk->n && lookup_before(lk, h, tid, x)) {
-		lo = h + 1;
-		hi = lk->n;
-		for (step = 1; step < lk->n - h; step *= 2) {
-			if (!lookup_before(lk, h + step, tid, x)) {
-				hi = h + step;
-				break;
-			}
-			lo = h + step + 1;
-		}
-	} else if (h > 0 && !lookup_before(lk, h - 1, tid, x)) {
-		lo = 0;
-		hi = h - 1;
-		for (step = 2; step <= h; step *= 2) {
-			if (lookup_before(lk, h - step, tid, x)) {
-				lo = h - step + 1;
-				break;
-			}
-			hi = h - step;
-		}
-	} else {
-		lo = hi = h;
-	}
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (lookup_before(lk, mid, tid, x))
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	*hint = lo;
 	/* intervals of one kind do not nest in practice; look back a few for safety */
 	for (size_t j = lo, tries = 0; j-- > 0 && tries < 4; tries++) {

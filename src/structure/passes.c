@@ -262,44 +262,26 @@ static int ivals_before(const struct ivals *v, size_t j, int64_t where, int64_t 
 	return v->k[j].a < where || (v->k[j].a == where && v->k[j].b <= x);
 }
 
+struct ivals_query {
+	const struct ivals *v;
+	int64_t where, x;
+};
+
+static int ivals_before_q(const void *ctx, size_t j)
+{
+	const struct ivals_query *q = ctx;
+
+	return ivals_before(q->v, j, q->where, q->x);
+}
+
 /* The first interval that does not start at or before x on `where`, searched from *hint (the
  * answer of the previous query, which the next one is usually near: kernels come in time
- * order), by steps of 1, 2, 4, ... and a binary search. */
+ * order). */
 static size_t ivals_upper(const struct ivals *v, int64_t where, int64_t x, size_t *hint)
 {
-	size_t h = *hint <= v->n ? *hint : v->n, lo, hi, step;
+	struct ivals_query q = { v, where, x };
+	size_t lo = gallop_prefix(v->n, *hint, ivals_before_q, &q);
 
-	if (h < v->n && ivals_before(v, h, where, x)) {
-		lo = h + 1;
-		hi = v->n;
-		for (step = 1; step < v->n - h; step *= 2) {
-			if (!ivals_before(v, h + step, where, x)) {
-				hi = h + step;
-				break;
-			}
-			lo = h + step + 1;
-		}
-	} else if (h > 0 && !ivals_before(v, h - 1, where, x)) {
-		lo = 0;
-		hi = h - 1;
-		for (step = 2; step <= h; step *= 2) {
-			if (ivals_before(v, h - step, where, x)) {
-				lo = h - step + 1;
-				break;
-			}
-			hi = h - step;
-		}
-	} else {
-		return h;
-	}
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (ivals_before(v, mid, where, x))
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	*hint = lo;
 	return lo;
 }

@@ -1,6 +1,8 @@
 /* actions.c — the action table and key names (see ui_actions.h). */
 #include "fusediff/ui_actions.h"
 
+#include "fusediff/text.h"
+
 #include <ctype.h>
 #include <stdint.h>
 #include <string.h>
@@ -158,18 +160,9 @@ char *ui_key_name(int key, char *buf, size_t cap)
 	else if (key > 0x20 && key < 0x7f)
 		snprintf(buf, cap, "%c", key);
 	else if (key >= 0xa0 && key < 0x110000) {
-		char u[5] = { 0 };
+		char u[4];
 
-		if (key < 0x800) {
-			u[0] = (char)(0xc0 | key >> 6), u[1] = (char)(0x80 | (key & 0x3f));
-		} else if (key < 0x10000) {
-			u[0] = (char)(0xe0 | key >> 12), u[1] = (char)(0x80 | (key >> 6 & 0x3f));
-			u[2] = (char)(0x80 | (key & 0x3f));
-		} else {
-			u[0] = (char)(0xf0 | key >> 18), u[1] = (char)(0x80 | (key >> 12 & 0x3f));
-			u[2] = (char)(0x80 | (key >> 6 & 0x3f)), u[3] = (char)(0x80 | (key & 0x3f));
-		}
-		snprintf(buf, cap, "%s", u);
+		snprintf(buf, cap, "%.*s", (int)text_utf8_encode((uint32_t)key, u), u);
 	} else {
 		snprintf(buf, cap, "?");
 	}

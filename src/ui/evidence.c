@@ -27,7 +27,7 @@ void ui_evidence_instances(struct ui *u, struct ui_text *out, const struct compa
 
 	if (part->n_inst == 0)
 		return;
-	fmt_layer(layer, sizeof layer, p->layer);
+	layer_label(layer, sizeof layer, p->layer);
 	/* A run of several kernels names each instance's kernel, in a column of its own before
 	 * the operator: the input shapes, of any length, come last. */
 	ui_text_add(out, ROLE_DIM, 1,
@@ -88,7 +88,7 @@ void ui_evidence_pair(struct ui *u, struct ui_text *out, uint32_t pi, int width)
 	size_t budget = 400;
 	static const char *const form[NAMES_COUNT] = { "short", "demangled", "as in the trace" };
 
-	fmt_layer(layer, sizeof layer, p->layer);
+	layer_label(layer, sizeof layer, p->layer);
 	fmt_delta(d, sizeof d, p->delta_ns);
 	fmt_ratio(r, sizeof r, p->ratio);
 	atoms_format(p->atoms, "+", atoms, sizeof atoms);

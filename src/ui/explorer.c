@@ -1,6 +1,6 @@
 /* explorer.c — the explorer's state and its answer to every action: moving, views, drill-down
  * and back, sorting, searching, filtering, phases, prompts, help and CSV export. Drawing is
- * in explorer_draw.c; the views only supply columns and cells (view_*.c). */
+ * in explorer_draw.c; the views only supply columns and cells (in views/). */
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -10,6 +10,7 @@
 #include "explorer_int.h"
 #include "fusediff/outfile.h"
 #include "fusediff/summed_pairs.h"
+#include "fusediff/text.h"
 #include "fusediff/ui_actions.h"
 
 /* The views in tab order; the view actions (1-5) follow the same order. */
@@ -356,7 +357,7 @@ static char *default_export_path(struct ui *u)
 	char scope[64] = "", layer[32];
 
 	if (p->scope.layer != SCOPE_ALL) {
-		fmt_layer(layer, sizeof layer, p->scope.layer);
+		layer_label(layer, sizeof layer, p->scope.layer);
 		snprintf(scope, sizeof scope, "-%s%s", p->scope.layer >= 0 ? "layer" : "", layer);
 	} else if (p->scope.cls >= 0 || p->scope.group >= 0) {
 		size_t n;
@@ -411,20 +412,13 @@ static void open_prompt(struct ui *u, int kind, const char *initial)
 static void input_add(struct ui *u, int cp)
 {
 	size_t len = strlen(u->input);
-	char enc[5] = { 0 };
+	char enc[4];
+	size_t n = text_utf8_encode((uint32_t)cp, enc);
 
-	if (cp < 0x80)
-		enc[0] = (char)cp;
-	else if (cp < 0x800)
-		enc[0] = (char)(0xc0 | cp >> 6), enc[1] = (char)(0x80 | (cp & 0x3f));
-	else if (cp < 0x10000)
-		enc[0] = (char)(0xe0 | cp >> 12), enc[1] = (char)(0x80 | (cp >> 6 & 0x3f)),
-		enc[2] = (char)(0x80 | (cp & 0x3f));
-	else
-		enc[0] = (char)(0xf0 | cp >> 18), enc[1] = (char)(0x80 | (cp >> 12 & 0x3f)),
-		enc[2] = (char)(0x80 | (cp >> 6 & 0x3f)), enc[3] = (char)(0x80 | (cp & 0x3f));
-	if (len + strlen(enc) < sizeof u->input)
-		memcpy(u->input + len, enc, strlen(enc) + 1);
+	if (len + n < sizeof u->input) {
+		memcpy(u->input + len, enc, n);
+		u->input[len + n] = '\0';
+	}
 }
 
 static void input_backspace(struct ui *u)

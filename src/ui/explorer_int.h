@@ -158,11 +158,10 @@ struct ui {
 const struct summed_pair *ui_groups(struct ui *u, size_t *n);
 
 /* format.c */
-void fmt_us(char *buf, size_t cap, double ns);	      /* "12.3", "-" for NAN */
-void fmt_delta(char *buf, size_t cap, double ns);     /* "+12.3", "-4.56", "0" */
-void fmt_ratio(char *buf, size_t cap, double r);      /* "0.44", "-" for NAN */
-void fmt_count(char *buf, size_t cap, double n);      /* "8", "0.5" */
-void fmt_layer(char *buf, size_t cap, int32_t layer); /* "3", "prologue", "epilogue" */
+void fmt_us(char *buf, size_t cap, double ns);	  /* "12.3", "-" for NAN */
+void fmt_delta(char *buf, size_t cap, double ns); /* "+12.3", "-4.56", "0" */
+void fmt_ratio(char *buf, size_t cap, double r);  /* "0.44", "-" for NAN */
+void fmt_count(char *buf, size_t cap, double n);  /* "8", "0.5" */
 int delta_role(double delta_ns);
 /* Sort key of a layer index: prologue first, epilogue last. */
 double layer_order(int32_t layer);

@@ -54,16 +54,6 @@ void fmt_count(char *buf, size_t cap, double n)
 		snprintf(buf, cap, "%.1f", n);
 }
 
-void fmt_layer(char *buf, size_t cap, int32_t layer)
-{
-	if (layer == LAYER_PROLOGUE)
-		snprintf(buf, cap, "prologue");
-	else if (layer == LAYER_EPILOGUE)
-		snprintf(buf, cap, "epilogue");
-	else
-		snprintf(buf, cap, "%d", (int)layer);
-}
-
 double layer_order(int32_t layer)
 {
 	if (layer == LAYER_PROLOGUE)

@@ -559,11 +559,6 @@ uint32_t table_group(const struct table *t, uint32_t row)
 	return group_of(t, row);
 }
 
-int table_row_matches(const struct table *t, uint32_t row, const char *pattern)
-{
-	return row_matches(t, row, pattern, NULL);
-}
-
 int table_search(struct table *t, const char *pattern, int dir)
 {
 	struct match_memo memo = { 0 };

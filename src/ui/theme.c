@@ -75,13 +75,6 @@ static const struct role_style styles[THEME_COUNT][ROLE_COUNT] = {
 #undef D
 
 static const char *const theme_names[THEME_COUNT] = { "dark", "light", "mono" };
-static const char *const role_names[ROLE_COUNT] = {
-	"normal", "header", "tab",	 "tab-active",
-	"column", "sorted", "selection", "selection-inactive",
-	"better", "worse",  "fused",	 "unmatched",
-	"dim",	  "bar-a",  "bar-b",	 "title",
-	"status", "error",
-};
 
 int ui_theme_from_name(const char *name)
 {
@@ -89,16 +82,6 @@ int ui_theme_from_name(const char *name)
 		if (strcmp(name, theme_names[i]) == 0)
 			return i;
 	return -1;
-}
-
-const char *ui_theme_name(enum ui_theme_id t)
-{
-	return t < THEME_COUNT ? theme_names[t] : "?";
-}
-
-const char *ui_role_name(enum ui_role r)
-{
-	return r < ROLE_COUNT ? role_names[r] : "?";
 }
 
 void ui_theme_apply(struct ui_screen *s, int theme)

@@ -174,7 +174,7 @@ static void fu_evidence(struct ui_view *v, uint32_t row, struct ui_text *out, in
 		if (f->pairs[i] >= c->n_pairs)
 			continue;
 		p = &c->pairs[f->pairs[i]];
-		fmt_layer(layer, sizeof layer, p->layer);
+		layer_label(layer, sizeof layer, p->layer);
 		fmt_delta(d, sizeof d, p->delta_ns);
 		ui_text_add(out, ROLE_TITLE, 1, " layer %s, position %u, %s, delta %s us ", layer,
 			    p->position, pair_kind_name((enum pair_kind)p->kind), d);

@@ -8,32 +8,6 @@
 #include "fusediff/summed_pairs.h"
 #include "fusediff/text.h"
 
-/* The indices of the pairs in [first, first+n) with the largest |delta|, at most max of them,
- * largest first. */
-static uint32_t top_pairs(const struct comparison *c, uint32_t first, uint32_t n, uint32_t *out,
-			  uint32_t max)
-{
-	uint32_t k = 0;
-
-	for (uint32_t i = first; i < first + n; i++) {
-		const struct comparison_pair *p = &c->pairs[i];
-		uint32_t j;
-
-		if (isnan(p->delta_ns))
-			continue;
-		/* insertion into the sorted top list; ties keep the earlier pair */
-		for (j = k; j > 0 && fabs(c->pairs[out[j - 1]].delta_ns) < fabs(p->delta_ns); j--)
-			if (j < max)
-				out[j] = out[j - 1];
-		if (j < max) {
-			out[j] = i;
-			if (k < max)
-				k++;
-		}
-	}
-	return k;
-}
-
 static void pair_line(struct ui *u, struct ui_text *out, uint32_t pi)
 {
 	const struct comparison_pair *p = &u->c->pairs[pi];
@@ -42,7 +16,7 @@ static void pair_line(struct ui *u, struct ui_text *out, uint32_t pi)
 	const char *b = p->side[1].n_names ? ui_name(u, 1, p->side[1].names[0]) : "-";
 	char *ea = text_escape_dup(a, strlen(a)), *eb = text_escape_dup(b, strlen(b));
 
-	fmt_layer(layer, sizeof layer, p->layer);
+	layer_label(layer, sizeof layer, p->layer);
 	fmt_delta(d, sizeof d, p->delta_ns);
 	ui_text_add(out, delta_role(p->delta_ns), 1,
 		    "  %8s us  layer %-8s #%-3u %-7s %-11s A %s%s  B %s%s", d, layer, p->position,
@@ -93,7 +67,7 @@ static void ly_build(struct ui_view *v)
 		char name[32];
 
 		st(v)->ref[r] = r;
-		fmt_layer(name, sizeof name, l->index);
+		layer_label(name, sizeof name, l->index);
 		st(v)->strs[r] = xstrdup(name);
 		if (l->n_fusions)
 			st(v)->flags[r] |= QUICK_FUSIONS;
@@ -186,7 +160,7 @@ static void ly_evidence(struct ui_view *v, uint32_t row, struct ui_text *out, in
 	uint32_t top[12], n, shown = 0;
 	char name[32], a[32], b[32], d[32], r[32], ka[32], kb[32];
 
-	fmt_layer(name, sizeof name, l->index);
+	layer_label(name, sizeof name, l->index);
 	fmt_us(a, sizeof a, l->ns[0]);
 	fmt_us(b, sizeof b, l->ns[1]);
 	fmt_delta(d, sizeof d, l->delta_ns);
@@ -215,7 +189,7 @@ static void ly_evidence(struct ui_view *v, uint32_t row, struct ui_text *out, in
 				     fu->evidence ? fu->evidence : "", width, 6);
 		}
 	}
-	n = top_pairs(c, l->pair_first, l->pair_n, top, 8);
+	n = (uint32_t)comparison_top_pairs(c, l->pair_first, l->pair_n, top, 8);
 	if (n)
 		ui_text_add(out, ROLE_DIM, 1,
 			    "Largest differences (Enter: the kernel pairs of this layer):");

@@ -213,7 +213,7 @@ static void pr_cell(void *ctx, uint32_t row, int col, struct table_cell *out)
 	if (st(v)->sub[row] != 0)
 		return;
 	switch (col) {
-	case PR_LAYER: fmt_layer(out->buf, out->cap, p->layer); break;
+	case PR_LAYER: layer_label(out->buf, out->cap, p->layer); break;
 	case PR_POS: snprintf(out->buf, out->cap, "%u", p->position); break;
 	case PR_KIND:
 		out->text = ui_pair_kind_text(c, p);
@@ -301,7 +301,7 @@ static void pr_describe_scope(struct ui_view *v, char *buf, size_t cap)
 
 	buf[0] = '\0';
 	if (v->scope.layer != SCOPE_ALL) {
-		fmt_layer(layer, sizeof layer, v->scope.layer);
+		layer_label(layer, sizeof layer, v->scope.layer);
 		snprintf(buf, cap, "%s %s", v->scope.layer >= 0 ? "layer" : "the", layer);
 	} else if (scope_group(v)) {
 		const struct summed_pair *g = scope_group(v);

@@ -216,7 +216,7 @@ static void su_evidence(struct ui_view *v, uint32_t row, struct ui_text *out, in
 		const struct comparison_pair *q = &c->pairs[g->pairs[i]];
 		char layer[32];
 
-		fmt_layer(layer, sizeof layer, q->layer);
+		layer_label(layer, sizeof layer, q->layer);
 		fmt_us(a, sizeof a, q->side[0].total_ns);
 		fmt_us(b, sizeof b, q->side[1].total_ns);
 		fmt_delta(d, sizeof d, q->delta_ns);
