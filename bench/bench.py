@@ -293,7 +293,7 @@ def main():
                                                     max(case.rss) / 1024, ratio))
     print()
     print("RSS limits: --summary R under 100 MB; --report on two %s traces under 600 MB;" % sz)
-    print("SPEC: under 0.3x the larger trace's JSON size.")
+    print("Target: under 0.3x the larger trace's JSON size.")
     for key, limit in (("sum R", 100), ("sumgz R", 100), ("rep", 600), ("repgz", 600)):
         if key in c and c[key].rss:
             peak = max(c[key].rss) / 1024

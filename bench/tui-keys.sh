@@ -1,6 +1,6 @@
 #!/bin/sh
-# tui-keys.sh — how long the explorer takes to answer a key (SPEC §5: under 16 ms with 10^5
-# rows). Each ':bench N KEY' line of a key script presses KEY N times in --headless mode, with a
+# tui-keys.sh — how long the explorer takes to answer a key (the target: under 16 ms with
+# 10^5 rows). Each ':bench N KEY' line of a key script presses KEY N times in --headless mode, with a
 # full redraw and terminal update after each, and prints the mean and the slowest time per key.
 #
 #   1. the 130 MB llama3_8b_shape trace against itself (../shared/traces, or

@@ -1,4 +1,4 @@
-/* acceptance.h — issue 3's acceptance facts as assertions on a comparison, shared by
+/* acceptance.h — the facts a correct analysis must find, as assertions on a comparison, shared by
  * check_acceptance.c (the real traces) and check_variants.c (traces derived from them that we
  * do not have: stripped annotations, other streams, renamed kernels, ...). Facts are checked
  * by what the kernels are (class, atoms, the eager primitive), not by their names, so that they

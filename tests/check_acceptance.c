@@ -1,5 +1,5 @@
-/* check_acceptance.c — issue 3's acceptance in one place, end to end through the public
- * API (trace_load → classifier → side_build → comparison_build → report_write) on the real
+/* check_acceptance.c — the facts a correct analysis must find, in one place, end to end through
+ * the public API (session_open_traces → session_compare → report_write) on the real
  * traces bundled in examples/ and tests/data/traces/ (and llama3_8b_shape when ../shared/traces is
  * there):
  *   - layers per pass, equal on both sides of every pair: 8 for every llama8l_* trace (also
@@ -311,7 +311,7 @@ END_TEST
 static Suite *acceptance_suite(void)
 {
 	Suite *s = suite_create("acceptance");
-	TCase *tc = tcase_create("issue 3");
+	TCase *tc = tcase_create("facts");
 
 	tcase_add_unchecked_fixture(tc, load_all, free_all);
 	tcase_set_timeout(tc, 120);

@@ -362,6 +362,35 @@ START_TEST(test_per_pass_totals)
 }
 END_TEST
 
+/* The session: its sides are the comparison's, each phase's comparison is built once and kept
+ * (the same pointer every time), a phase that does not exist is an error, and a missing file
+ * is one line naming it. */
+START_TEST(test_session_api)
+{
+	struct fixture fx;
+	struct fd_error err = { { 0 } };
+	struct session *s;
+	const struct comparison *decode;
+
+	compare_files(&fx, EAGER, COMPILED, -1);
+	for (int k = 0; k < 2; k++) {
+		ck_assert_ptr_eq(session_side(fx.ses, k), fx.c->side[k]);
+		ck_assert_uint_eq(session_side(fx.ses, k)->layers_per_pass, 8);
+	}
+	decode = test_compare(fx.ses, PHASE_DECODE);
+	ck_assert_ptr_ne(decode, fx.c);
+	ck_assert_ptr_eq(test_compare(fx.ses, PHASE_DECODE), decode);
+	ck_assert_ptr_eq(test_compare(fx.ses, -1), fx.c);
+	ck_assert_ptr_null(session_compare(fx.ses, PHASE_COUNT + 1, &err));
+	ck_assert_str_eq(err.msg, "no such phase (4)");
+	session_close(fx.ses);
+
+	ck_assert_int_eq(session_open(&s, test_trace(EAGER), "/nonexistent.json", NULL, &err), -1);
+	ck_assert_ptr_null(s);
+	ck_assert_str_eq(err.msg, "/nonexistent.json: No such file or directory");
+}
+END_TEST
+
 static Suite *compare_suite(void)
 {
 	Suite *s = suite_create("compare");
@@ -374,6 +403,7 @@ static Suite *compare_suite(void)
 	tcase_add_test(tc, test_partial_fusion);
 	tcase_add_test(tc, test_self);
 	tcase_add_test(tc, test_per_pass_totals);
+	tcase_add_test(tc, test_session_api);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -1,4 +1,4 @@
-/* check_failure_modes.c — SPEC §6: the known failure modes of earlier tools, one test each,
+/* check_failure_modes.c — the known failure modes of earlier tools, one test each,
  * showing that fusediff does not have them:
  *   - only legacy execute_context... annotations recognised: no phases on current vLLM/SGLang
  *     traces;
@@ -419,7 +419,7 @@ END_TEST
 static Suite *failure_modes_suite(void)
 {
 	Suite *s = suite_create("failure modes");
-	TCase *tc = tcase_create("SPEC 6");
+	TCase *tc = tcase_create("failure modes");
 
 	tcase_add_unchecked_fixture(tc, setup, teardown);
 	tcase_set_timeout(tc, 60);

@@ -3,7 +3,7 @@
  * stripped, GPU or CPU annotations only, events shuffled, a pass split across two streams,
  * no nn.Module ranges, kernel names of the other vendor, a trace truncated inside a pass,
  * string pids and tids, a second device. On each, the passes, the layers per pass and the
- * headline facts of issue 3 (acceptance.h) must be those of the real trace, and the aligned
+ * headline facts (acceptance.h) must be those of the real trace, and the aligned
  * pairs and fusions of the layers must be the same as on the unaltered (slim) pair. */
 #include "acceptance.h"
 

@@ -1,4 +1,4 @@
-/* fusion_int.h — fusion differences from the aligned pairs of a comparison (SPEC §2.5).
+/* fusion_int.h — fusion differences from the aligned pairs of a comparison.
  *
  * A fusion difference is a pair where one side runs one kernel and the other runs k > 1 for
  * work that kernel covers (a fused pair), together with the gaps of the neighbouring layers
