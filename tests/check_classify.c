@@ -1,4 +1,5 @@
 /* check_classify.c — kernel classification on real kernel names and real traces, rules files. */
+#include "jtrace.h"
 #include "testutil.h"
 
 #include "fusediff/classify.h"
@@ -71,7 +72,7 @@ START_TEST(test_real_names)
 		while (nf < 6 && (f[nf] = strsep(&p, "\t")))
 			nf++;
 		ck_assert_msg(nf == 6, "kernels.tsv:%d: %d fields", lineno, nf);
-		classify_kernel(c, f[5], strcmp(f[4], "-") ? f[4] : NULL, &ki);
+		classify_kernel(c, f[5], strcmp(f[4], "-") ? f[4] : NULL, NULL, &ki);
 		aux = strstr(f[2], "aux") != NULL;
 		decode = strstr(f[2], "decode") != NULL;
 		prim = strcmp(f[3], "-") ? f[3] : NULL;
@@ -238,9 +239,10 @@ START_TEST(test_hf_pairs_symmetric)
 }
 END_TEST
 
-/* Eager Qwen3-MoE: grouped GEMMs are MoE GEMM, and so the router's softmax, top-k, sort,
- * histogram and scan kernels are MoE routing, not sampling, and the sum over the top-k experts
- * is MoE finalize. */
+/* Eager Qwen3-MoE recorded without module ranges: the grouped GEMMs are MoE GEMM; the router's
+ * generic kernels keep the class their names give everywhere (a top-k is a Sort, a softmax a
+ * Reduce): nothing in the trace says they route, and a trace's other kernels never change a
+ * kernel's class. Greedy sampling stays Sampling. */
 START_TEST(test_moe_router)
 {
 	size_t n[CLASS_COUNT];
@@ -248,12 +250,125 @@ START_TEST(test_moe_router)
 	class_counts("moe6l_eager_sdpa.json.gz", n);
 	/* 2 grouped GEMMs + 2 setup kernels per layer, 6 layers, 10 passes */
 	ck_assert_uint_eq(n[CLASS_MOE_GEMM], 6 * 10 * 4);
-	/* softmax, topk (2 kernels), sort (radix or bitonic), histc, cumsum (2 kernels) */
-	ck_assert_uint_eq(n[CLASS_MOE_ROUTING], 6 * 10 * 7);
-	ck_assert_uint_eq(n[CLASS_MOE_FINALIZE], 6 * 10);
-	/* greedy sampling stays sampling */
+	ck_assert_uint_eq(n[CLASS_MOE_ROUTING], 0);
 	ck_assert_uint_eq(n[CLASS_SAMPLING], 9);
 	ck_assert_uint_eq(n[CLASS_OTHER], 0);
+}
+END_TEST
+
+/* The class of the first kernel named name in t, and what decided it. */
+static const struct kernel_info *info_named(const struct trace *t, const struct trace_classes *tc,
+					    const char *name, size_t nth)
+{
+	for (size_t k = 0; k < t->n_kernels; k++)
+		if (strcmp(trace_str(t, t->kernels[k].name), name) == 0 && nth-- == 0)
+			return trace_classes_get(tc, k);
+	ck_abort_msg("no kernel %s", name);
+	return NULL;
+}
+
+/* The signals after the name, each recorded as the source: a kernel the name says nothing
+ * about takes its class from the launching operator (aten's, or a custom one named after what
+ * it does) or from the module around it; a MoE block's top-k routes while the same kernel
+ * elsewhere is a Sort; a kernel nothing knows stays Other. */
+START_TEST(test_signals)
+{
+	static const char topk[] =
+		"void at::native::sbtopk::gatherTopK<float, unsigned int, 2, "
+		"false>(at::cuda::detail::TensorInfo<float const, unsigned int>)";
+	struct classifier *c = new_classifier(NULL);
+	struct jbuf b = { .first = 1 };
+	struct trace *t;
+	struct trace_classes tc;
+	const struct kernel_info *ki;
+	double gpu = 100;
+
+	jmodule_call(&b, "Conv2d_0", 10, 5);
+	jkernel_op(&b, "mystery_tile_kernel", "aten::op", 11, gpu += 10, 7);
+	jkernel_op(&b, "void at::native::elementwise_kernel<128, 2, lambda>(int)",
+		   "aten::convolution", 20, gpu += 10, 7);
+	jkernel_op(&b, "my_triton_kernel_0", "vllm::fused_add_rms_norm", 30, gpu += 10, 7);
+	jmodule_call(&b, "Qwen3MoeSparseMoeBlock_0", 40, 10);
+	jkernel_op(&b, topk, "aten::topk", 41, gpu += 10, 7);
+	jkernel_op(&b, topk, "aten::topk", 60, gpu += 10, 7);
+	jkernel_op(&b, "mystery_tile_kernel", "aten::op", 70, gpu += 10, 7);
+	t = jload(&b);
+	classify_trace(c, t, &tc);
+	ki = info_named(t, &tc, "mystery_tile_kernel", 0);
+	ck_assert_str_eq(class_name(ki->cls), "Conv");
+	ck_assert_str_eq(class_source_name(ki->source), "module");
+	ki = info_named(t, &tc, "void at::native::elementwise_kernel<128, 2, lambda>(int)", 0);
+	ck_assert_str_eq(class_name(ki->cls), "Conv");
+	ck_assert_str_eq(class_source_name(ki->source), "operator");
+	ki = info_named(t, &tc, "my_triton_kernel_0", 0);
+	ck_assert_str_eq(class_name(ki->cls), "Norm");
+	ck_assert_uint_eq(ki->atoms, ATOM_BIT(ATOM_ADD) | ATOM_BIT(ATOM_RMSNORM));
+	ck_assert_str_eq(class_source_name(ki->source), "operator");
+	ki = info_named(t, &tc, topk, 0);
+	ck_assert_str_eq(class_name(ki->cls), "MoE routing");
+	ck_assert_str_eq(class_source_name(ki->source), "module");
+	ki = info_named(t, &tc, topk, 1);
+	ck_assert_str_eq(class_name(ki->cls), "Sort");
+	ck_assert_str_eq(class_source_name(ki->source), "name");
+	ki = info_named(t, &tc, "mystery_tile_kernel", 1);
+	ck_assert_str_eq(class_name(ki->cls), "Other");
+	ck_assert_str_eq(class_source_name(ki->source), "none");
+	trace_classes_clear(&tc);
+	trace_free(t);
+	classifier_free(c);
+}
+END_TEST
+
+/* One name, one class: a kernel name that its name alone classifies gets the same class and
+ * atoms in every bundled trace. */
+START_TEST(test_one_name_one_class)
+{
+	struct classifier *c = new_classifier(NULL);
+	struct {
+		char *name;
+		uint8_t cls;
+		atom_set atoms;
+		const char *trace;
+	} *seen = NULL;
+	size_t n_seen = 0, cap = 0;
+
+	for (size_t i = 0; i < sizeof traces / sizeof traces[0]; i++) {
+		struct trace *t = test_load(test_trace(traces[i]));
+		struct trace_classes tc;
+
+		classify_trace(c, t, &tc);
+		for (size_t k = 0; k < t->n_kernels; k++) {
+			const struct kernel_info *ki = trace_classes_get(&tc, k);
+			const char *name = trace_str(t, t->kernels[k].name);
+			size_t j;
+
+			if (ki->source != SOURCE_NAME && ki->source != SOURCE_INDUCTOR)
+				continue;
+			for (j = 0; j < n_seen && strcmp(seen[j].name, name) != 0; j++)
+				;
+			if (j == n_seen) {
+				if (n_seen == cap)
+					seen = realloc(seen,
+						       (cap = cap ? 2 * cap : 64) * sizeof *seen);
+				seen[n_seen].name = strdup(name);
+				seen[n_seen].cls = ki->cls;
+				seen[n_seen].atoms = ki->atoms;
+				seen[n_seen++].trace = traces[i];
+				continue;
+			}
+			ck_assert_msg(seen[j].cls == ki->cls && seen[j].atoms == ki->atoms,
+				      "%s: %s in %s, %s in %s", ki->short_name,
+				      class_name(seen[j].cls), seen[j].trace, class_name(ki->cls),
+				      traces[i]);
+		}
+		trace_classes_clear(&tc);
+		trace_free(t);
+	}
+	ck_assert_uint_gt(n_seen, 100);
+	for (size_t j = 0; j < n_seen; j++)
+		free(seen[j].name);
+	free(seen);
+	classifier_free(c);
 }
 END_TEST
 
@@ -295,7 +410,7 @@ START_TEST(test_inductor_names)
 		struct kernel_info ki;
 		char ab[256], want[256];
 
-		classify_kernel(c, cases[i].name, NULL, &ki);
+		classify_kernel(c, cases[i].name, NULL, NULL, &ki);
 		atoms_format(ki.atoms, "+", ab, sizeof ab);
 		atoms_format(parse_atoms(cases[i].atoms), "+", want, sizeof want);
 		ck_assert_msg(strcmp(class_name(ki.cls), cases[i].cls) == 0 &&
@@ -346,35 +461,36 @@ START_TEST(test_user_rules_override)
 	struct classifier *c = new_classifier(test_path("tests/data/rules/override.rules"));
 	struct kernel_info ki;
 
-	classify_kernel(c, "nvjet_sm90_tst_176x128_64x5_1x2_h_bz_TNN", "aten::mm", &ki);
+	classify_kernel(c, "nvjet_sm90_tst_176x128_64x5_1x2_h_bz_TNN", "aten::mm", NULL, &ki);
 	ck_assert_str_eq(class_name(ki.cls), "Attention");
 	ck_assert_int_eq(ki.decode_attn, 1);
 	ck_assert_int_eq(ki.rule, 0);
 	ck_assert_ptr_nonnull(strstr(classifier_rule_text(c, ki.rule), "override.rules:4: /"));
 	kernel_info_clear(&ki);
 	/* other nvjet kernels keep the built-in rule */
-	classify_kernel(c, "nvjet_sm90_tst_128x64_64x8_1x2_h_bz_TNT", "aten::mm", &ki);
+	classify_kernel(c, "nvjet_sm90_tst_128x64_64x8_1x2_h_bz_TNT", "aten::mm", NULL, &ki);
 	ck_assert_int_eq(ki.cls, CLASS_GEMM);
 	ck_assert_ptr_nonnull(strstr(classifier_rule_text(c, ki.rule), "built-in: /"));
 	kernel_info_clear(&ki);
 	/* patterns are case-insensitive; several atoms */
-	classify_kernel(c, "My_Expert_Kernel_bf16", NULL, &ki);
+	classify_kernel(c, "My_Expert_Kernel_bf16", NULL, NULL, &ki);
 	ck_assert_int_eq(ki.cls, CLASS_MOE_GEMM);
 	ck_assert_uint_eq(ki.atoms, ATOM_BIT(ATOM_MOE_GEMM) | ATOM_BIT(ATOM_GEMM));
 	kernel_info_clear(&ki);
 	/* op= restricts to a launching operator */
-	classify_kernel(c, "my_cache_writer_kernel", "vllm::unified_attention_with_output", &ki);
+	classify_kernel(c, "my_cache_writer_kernel", "vllm::unified_attention_with_output", NULL,
+			&ki);
 	ck_assert_int_eq(ki.cls, CLASS_KV_WRITE);
 	kernel_info_clear(&ki);
-	classify_kernel(c, "my_cache_writer_kernel", NULL, &ki);
+	classify_kernel(c, "my_cache_writer_kernel", NULL, NULL, &ki);
 	ck_assert_int_eq(ki.cls, CLASS_OTHER);
 	ck_assert_int_eq(ki.rule, RULE_NONE);
 	kernel_info_clear(&ki);
 	/* prim= and aux */
-	classify_kernel(c, "my_custom_mul_kernel", NULL, &ki);
+	classify_kernel(c, "my_custom_mul_kernel", NULL, NULL, &ki);
 	ck_assert_str_eq(ki.prim, "mul");
 	kernel_info_clear(&ki);
-	classify_kernel(c, "void my_gemm_epilogue<float>(float*)", NULL, &ki);
+	classify_kernel(c, "void my_gemm_epilogue<float>(float*)", NULL, NULL, &ki);
 	ck_assert_int_eq(ki.cls, CLASS_GEMM);
 	ck_assert_int_eq(ki.aux, 1);
 	kernel_info_clear(&ki);
@@ -397,18 +513,18 @@ START_TEST(test_default_rules_file)
 	free(xdg);
 	ck_assert_str_eq(classifier_default_path(buf, sizeof buf), want);
 	ck_assert_int_eq(classifier_new(&c, NULL, &err), 0);
-	classify_kernel(c, "nvjet_sm90_tst_176x128_64x5_1x2_h_bz_TNN", NULL, &ki);
+	classify_kernel(c, "nvjet_sm90_tst_176x128_64x5_1x2_h_bz_TNN", NULL, NULL, &ki);
 	ck_assert_int_eq(ki.cls, CLASS_SAMPLING);
 	kernel_info_clear(&ki);
 	classifier_free(c);
 
 	/* --rules wins over the default file */
 	ck_assert_int_eq(classifier_new(&c, test_path("tests/data/rules/override.rules"), &err), 0);
-	classify_kernel(c, "nvjet_sm90_tst_176x128_64x5_1x2_h_bz_TNN", NULL, &ki);
+	classify_kernel(c, "nvjet_sm90_tst_176x128_64x5_1x2_h_bz_TNN", NULL, NULL, &ki);
 	ck_assert_int_eq(ki.cls, CLASS_ATTENTION);
 	kernel_info_clear(&ki);
 	/* ... and the default file still applies where --rules says nothing */
-	classify_kernel(c, "nvjet_sm90_tst_128x64_64x8_1x2_h_bz_TNT", NULL, &ki);
+	classify_kernel(c, "nvjet_sm90_tst_128x64_64x8_1x2_h_bz_TNT", NULL, NULL, &ki);
 	ck_assert_int_eq(ki.cls, CLASS_OTHER);
 	kernel_info_clear(&ki);
 	classifier_free(c);
@@ -473,7 +589,7 @@ START_TEST(test_short_names)
 		while (nf < 3 && (f[nf] = strsep(&p, "\t")))
 			nf++;
 		ck_assert_int_eq(nf, 3);
-		classify_kernel(c, f[2], strcmp(f[1], "-") ? f[1] : NULL, &ki);
+		classify_kernel(c, f[2], strcmp(f[1], "-") ? f[1] : NULL, NULL, &ki);
 		ck_assert_str_eq(ki.short_name, f[0]);
 		kernel_info_clear(&ki);
 		checked++;
@@ -496,22 +612,22 @@ START_TEST(test_hostile_names)
 	memset(big, 'a', n);
 	memcpy(big, "_ZN", 3);
 	big[n] = '\0';
-	classify_kernel(c, big, NULL, &ki);
+	classify_kernel(c, big, NULL, NULL, &ki);
 	ck_assert_int_eq(ki.cls, CLASS_OTHER);
 	ck_assert_ptr_nonnull(ki.short_name);
 	kernel_info_clear(&ki);
 	memset(big, '<', n);
-	classify_kernel(c, big, "", &ki);
+	classify_kernel(c, big, "", NULL, &ki);
 	ck_assert_ptr_nonnull(ki.short_name);
 	kernel_info_clear(&ki);
-	classify_kernel(c, "", NULL, &ki);
+	classify_kernel(c, "", NULL, NULL, &ki);
 	ck_assert_int_eq(ki.cls, CLASS_OTHER);
 	kernel_info_clear(&ki);
-	classify_kernel(c, "_Z", "aten::", &ki);
+	classify_kernel(c, "_Z", "aten::", NULL, &ki);
 	kernel_info_clear(&ki);
-	classify_kernel(c, "triton_poi_fused_", NULL, &ki);
+	classify_kernel(c, "triton_poi_fused_", NULL, NULL, &ki);
 	kernel_info_clear(&ki);
-	classify_kernel(c, "triton_red_fused__0", NULL, &ki);
+	classify_kernel(c, "triton_red_fused__0", NULL, NULL, &ki);
 	kernel_info_clear(&ki);
 	free(big);
 	classifier_free(c);
@@ -538,6 +654,8 @@ static Suite *classify_suite(void)
 	tcase_add_test(tc, test_sglang_pair_symmetric);
 	tcase_add_test(tc, test_hf_pairs_symmetric);
 	tcase_add_test(tc, test_moe_router);
+	tcase_add_test(tc, test_signals);
+	tcase_add_test(tc, test_one_name_one_class);
 	tcase_add_test(tc, test_inductor_trace);
 	suite_add_tcase(s, tc);
 	return s;

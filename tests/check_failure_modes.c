@@ -251,7 +251,7 @@ START_TEST(test_nvidia_gemms_are_gemms)
 	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
 		struct kernel_info ki;
 
-		classify_kernel(cl, names[i], NULL, &ki);
+		classify_kernel(cl, names[i], NULL, NULL, &ki);
 		ck_assert_msg(ki.cls == CLASS_GEMM, "%s is %s", names[i], class_name(ki.cls));
 		kernel_info_clear(&ki);
 	}

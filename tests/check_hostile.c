@@ -659,7 +659,7 @@ START_TEST(test_rules_files)
 		struct kernel_info ki;
 
 		ck_assert_msg(classifier_new(&c, path, &err) == 0, "%s", err.msg);
-		classify_kernel(c, "silu_and_mul_kernel", "b", &ki);
+		classify_kernel(c, "silu_and_mul_kernel", "b", NULL, &ki);
 		ck_assert_int_eq(ki.cls, CLASS_ACTIVATION);
 		ck_assert_str_eq(ki.prim, "mul");
 		kernel_info_clear(&ki);

@@ -45,16 +45,17 @@ static inline void jevent(struct jbuf *b, const char *cat, const char *name, int
 	b->first = 0;
 }
 
-/* One kernel launched from the CPU at cpu_ts (thread 1), running at gpu_ts on stream. */
-static inline void jkernel(struct jbuf *b, const char *name, double cpu_ts, double gpu_ts,
-			   int stream)
+/* One kernel launched by operator op from the CPU at cpu_ts (thread 1), running at gpu_ts on
+ * stream. */
+static inline void jkernel_op(struct jbuf *b, const char *name, const char *op, double cpu_ts,
+			      double gpu_ts, int stream)
 {
 	char args[256];
 
 	b->corr++;
 	b->ext++;
 	snprintf(args, sizeof args, "\"External id\":%lld", (long long)b->ext);
-	jevent(b, "cpu_op", "aten::op", 1, 1, cpu_ts, 2, args);
+	jevent(b, "cpu_op", op, 1, 1, cpu_ts, 2, args);
 	snprintf(args, sizeof args, "\"correlation\":%lld,\"External id\":%lld", (long long)b->corr,
 		 (long long)b->ext);
 	jevent(b, "cuda_runtime", "cudaLaunchKernel", 1, 1, cpu_ts + 0.5, 1, args);
@@ -62,6 +63,22 @@ static inline void jkernel(struct jbuf *b, const char *name, double cpu_ts, doub
 		 "\"device\":0,\"stream\":%d,\"correlation\":%lld,\"External id\":%lld", stream,
 		 (long long)b->corr, (long long)b->ext);
 	jevent(b, "kernel", name, 0, stream, gpu_ts, 5, args);
+}
+
+/* The same launched by "aten::op". */
+static inline void jkernel(struct jbuf *b, const char *name, double cpu_ts, double gpu_ts,
+			   int stream)
+{
+	jkernel_op(b, name, "aten::op", cpu_ts, gpu_ts, stream);
+}
+
+/* An nn.Module call ("nn.Module: Conv2d_0") on thread 1 from cpu_ts for dur us. */
+static inline void jmodule_call(struct jbuf *b, const char *name, double cpu_ts, double dur)
+{
+	char full[256];
+
+	snprintf(full, sizeof full, "nn.Module: %s", name);
+	jevent(b, "python_function", full, 1, 1, cpu_ts, dur, "");
 }
 
 /* A small pre-norm transformer layer: norm, QKV, attention, O, add+norm, gate-up, act, down. */

@@ -1,14 +1,24 @@
-/* classify.h — kernel name → operation class and atoms.
+/* classify.h — kernel → operation class and atoms.
  *
- * Every kernel maps to one operation class (GEMM, Attention, Norm, ...) and a set of atoms:
- * the elementary operations it performs. A fused kernel carries several atoms (aiter
+ * Every kernel maps to one operation class (GEMM, Conv, Attention, Norm, ...) and a set of
+ * atoms: the elementary operations it performs. A fused kernel carries several atoms (aiter
  * add_rmsnorm_quant = {add, rmsnorm, quant}). The taxonomy is vendor-symmetric: the same
  * logical operation on AMD and on NVIDIA gets the same class.
  *
- * Rules are data: a built-in table plus user rules files (--rules FILE, and the per-user
- * default $XDG_CONFIG_HOME/fusediff/rules, else ~/.config/fusediff/rules) whose rules are
- * tried first. Inductor kernels (triton_{poi,red,per}_fused_*) are decoded from their names.
- * Names that match nothing are class Other and stay visible. */
+ * Signals, in order of trust (each result records which one decided: enum class_source):
+ *   1. user rules (--rules FILE, the per-user $XDG_CONFIG_HOME/fusediff/rules, else
+ *      ~/.config/fusediff/rules), matched against the whole kernel name;
+ *   2. the kernel name, parsed into namespace, function and template arguments (names.h): a
+ *      family marker in the namespace or the function name decides the class (built-in
+ *      rules); words in the template arguments only add atoms (a fused activation, a
+ *      backward pass), except in a generic launcher (cutlass::Kernel<...>,
+ *      vectorized_elementwise_kernel<...>, ck_tile::kentry<...>), whose arguments are the
+ *      kernel; Inductor's triton_*_fused_* names are decoded from their op lists;
+ *   3. the launching CPU operator (aten::convolution, vllm::..., _C::...) when the name says
+ *      nothing specific;
+ *   4. the enclosing nn.Module calls (Conv2d, BatchNorm2d, a MoE router) likewise.
+ * A name gets the same class in every trace unless its operator or module says otherwise.
+ * Names that nothing recognises are class Other and stay visible. */
 #ifndef FUSEDIFF_CLASSIFY_H
 #define FUSEDIFF_CLASSIFY_H
 
@@ -20,6 +30,7 @@
 
 enum op_class {
 	CLASS_GEMM,
+	CLASS_CONV,
 	CLASS_ATTENTION,
 	CLASS_NORM,
 	CLASS_ACTIVATION,
@@ -36,6 +47,7 @@ enum op_class {
 	CLASS_ELEMENTWISE,
 	CLASS_REDUCE,
 	CLASS_SORT,
+	CLASS_OPTIMIZER, /* fused optimizer steps */
 	CLASS_OTHER,
 	CLASS_COUNT
 };
@@ -64,6 +76,10 @@ enum atom {
 	ATOM_CAST,
 	ATOM_COMM,
 	ATOM_SAMPLE,
+	ATOM_CONV,
+	ATOM_BATCHNORM,
+	ATOM_OPTIM,
+	ATOM_GRAD, /* the backward pass of the operation (dgrad, wgrad, norm or attention bwd) */
 	ATOM_OTHER,
 	ATOM_COUNT
 };
@@ -71,9 +87,9 @@ enum atom {
 typedef uint32_t atom_set; /* bit (1u << enum atom) */
 #define ATOM_BIT(a) ((atom_set)1u << (a))
 
-/* "GEMM", "Attention", "Norm", "Activation", "RoPE", "KV write", "Embedding", "MoE routing",
- * "MoE GEMM", "MoE finalize", "Quantize", "Sampling", "Comm", "Copy", "Elementwise",
- * "Reduce", "Sort", "Other". */
+/* "GEMM", "Conv", "Attention", "Norm", "Activation", "RoPE", "KV write", "Embedding",
+ * "MoE routing", "MoE GEMM", "MoE finalize", "Quantize", "Sampling", "Comm", "Copy",
+ * "Elementwise", "Reduce", "Sort", "Optimizer", "Other". */
 const char *class_name(enum op_class c);
 /* The class with this name (case-insensitive; also accepts "kv_write", "moe_gemm", ...), or -1. */
 int class_from_name(const char *s);
@@ -84,14 +100,28 @@ int atom_from_name(const char *s, size_t len);
 /* Atom names joined with sep ("add+rmsnorm") into buf; "-" for the empty set. Returns buf. */
 char *atoms_format(atom_set atoms, const char *sep, char *buf, size_t cap);
 
+/* Which signal decided a kernel's class. */
+enum class_source {
+	SOURCE_RULES_FILE, /* a rule of --rules FILE or the per-user rules file */
+	SOURCE_NAME,	   /* a built-in rule on the kernel name */
+	SOURCE_INDUCTOR,   /* the Inductor name decoder */
+	SOURCE_OPERATOR,   /* the launching CPU operator */
+	SOURCE_MODULE,	   /* the enclosing nn.Module calls */
+	SOURCE_NONE,	   /* nothing: class Other */
+	SOURCE_COUNT
+};
+/* "rules file", "name", "inductor", "operator", "module", "none". */
+const char *class_source_name(enum class_source s);
+
 /* kernel_info.rule when no rule decided. */
 #define RULE_INDUCTOR (-1) /* the Inductor name decoder */
-#define RULE_OPERATOR (-2) /* the launching aten operator */
+#define RULE_OPERATOR (-2) /* the launching operator's table entry */
 #define RULE_NONE     (-3) /* nothing: class Other */
 
 /* What a kernel is, decided once per distinct (kernel name, launching operator) pair. */
 struct kernel_info {
 	uint8_t cls;	     /* enum op_class */
+	uint8_t source;	     /* enum class_source: what decided cls */
 	uint8_t aux;	     /* 1: a helper that belongs to the neighbouring main kernel of the
 				same class: cuBLASLt splitKreduce and split-KV attention
 				reduce/combine follow it, a grouped-GEMM setup kernel precedes it */
@@ -102,8 +132,8 @@ struct kernel_info {
 			     "cast", "softmax", ...), from the operator or kernel name; NULL
 			     otherwise. Borrowed: static, or owned by the classifier (prim= of a
 			     user rule). Lets structure.c recognise eager runs. */
-	int rule;	  /* index of the rule that decided (classifier_rule_text()); RULE_INDUCTOR,
-		     RULE_OPERATOR (the launching aten operator) or RULE_NONE (class Other) */
+	int rule;	  /* the rule that decided (classifier_rule_text()): a rule's index, or
+		     RULE_INDUCTOR, RULE_OPERATOR (the operator table), RULE_NONE (Other) */
 	char *short_name; /* display name, escaped-safe not guaranteed (escape when showing) */
 	char *demangled;  /* full demangled name; NULL when the trace name was not mangled */
 };
@@ -126,11 +156,12 @@ const char *classifier_default_path(char *buf, size_t cap);
  * "my.rules:4: /^my_gemm/ -> GEMM gemm"), or what decided when i is RULE_*. Borrowed. */
 const char *classifier_rule_text(const struct classifier *c, int i);
 
-/* Classify one kernel. op_name is the launching CPU operator ("aten::mul") or NULL.
- * Decided by, in order: user rules, the Inductor decoder, built-in rules, the operator.
- * out is owned by the caller: release with kernel_info_clear(). */
+/* Classify one kernel. op_name is the launching CPU operator ("aten::mul") or NULL; modules
+ * the classes of the nn.Module calls around its launch, innermost first, joined by " < "
+ * ("Conv2d < BasicBlock < ResNet"), or NULL. out is owned by the caller: release with
+ * kernel_info_clear(). */
 void classify_kernel(const struct classifier *c, const char *kernel_name, const char *op_name,
-		     struct kernel_info *out);
+		     const char *modules, struct kernel_info *out);
 void kernel_info_clear(struct kernel_info *ki);
 
 /* The classification of every kernel of one trace. */
@@ -141,10 +172,9 @@ struct trace_classes {
 	double other_share; /* fraction of kernel time (KIND_KERNEL) in class Other */
 };
 
-/* Classify all kernels of t (copies and memsets are class Copy). In a trace that runs MoE
- * expert GEMMs, the generic top-k, softmax, sort, histogram and scan kernels are its router
- * (class MoE routing) and sums combine the experts' outputs (MoE finalize), unless a user rule
- * decided them. Owned by caller: release with trace_classes_clear(). */
+/* Classify all kernels of t (copies and memsets are class Copy), once per distinct kernel
+ * name, launching operator and module context. Owned by caller: release with
+ * trace_classes_clear(). */
 void classify_trace(const struct classifier *c, const struct trace *t, struct trace_classes *out);
 void trace_classes_clear(struct trace_classes *tc);
 

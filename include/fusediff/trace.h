@@ -171,6 +171,13 @@ const struct trace_op *trace_find_op(const struct trace *t, int64_t external_id)
  * t->launches and t->ops, or UINT32_MAX when kernel i has none (or its id is 0). Either array
  * may be NULL; each has room for t->n_kernels (owned by the caller). */
 void trace_link_kernels(const struct trace *t, uint32_t *launch_of, uint32_t *op_of);
+/* The nn.Module calls (RANGE_MODULE ranges) around each kernel's launch: module_of[k] (room
+ * for t->n_kernels) is the innermost one whose CPU interval holds kernel k's launch on the
+ * launching thread, as an index into t->ranges, or UINT32_MAX; parent[r] (room for
+ * t->n_ranges, or NULL) the next module call out around range r, or UINT32_MAX. launch_of is
+ * what trace_link_kernels() gives. Owned by the caller. */
+void trace_module_calls(const struct trace *t, const uint32_t *launch_of, uint32_t *module_of,
+			uint32_t *parent);
 /* The value of a top-level scalar key, or NULL. */
 const char *trace_meta_get(const struct trace *t, const char *key);
 /* Count of events with this category, 0 when none. */

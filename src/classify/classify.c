@@ -1,501 +1,41 @@
-/* classify.c — kernel name → operation class and atoms (see classify.h).
- *
- * Order of decision for one kernel: user rules (--rules FILE, then the per-user default file),
- * the Inductor name decoder, the built-in rules (rules_builtin.c), the launching aten operator,
- * else class Other. Patterns are POSIX extended regular expressions compiled once per
- * classifier and matched case-insensitively anywhere in the name. */
+/* classify.c — a kernel's class and atoms from its name, operator and modules (see
+ * classify.h): the classifier's rule sets, and each signal in its order of trust. */
 #include "fusediff/classify.h"
 
 #include <ctype.h>
-#include <errno.h>
-#include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "classify_int.h"
 #include "fusediff/bigmem.h"
+#include "fusediff/intern.h"
 #include "fusediff/names.h"
-#include "fusediff/regex_guard.h"
-
-/* Names longer than this are matched on their first MATCH_MAX bytes: what a kernel is shows
- * early in its name, and regexec on megabyte names would cost seconds. */
-#define MATCH_MAX 8192
-
-static const char *const class_names[CLASS_COUNT] = {
-	"GEMM",	     "Attention",   "Norm",	   "Activation",   "RoPE",     "KV write",
-	"Embedding", "MoE routing", "MoE GEMM",	   "MoE finalize", "Quantize", "Sampling",
-	"Comm",	     "Copy",	    "Elementwise", "Reduce",	   "Sort",     "Other",
-};
-
-static const char *const atom_names[ATOM_COUNT] = {
-	"gemm",	    "attention", "rmsnorm",  "layernorm", "add",   "mul",     "silu",  "gelu",
-	"act",	    "rope",	 "kv_write", "embedding", "quant", "softmax", "topk",  "routing",
-	"moe_gemm", "reduce",	 "copy",     "cast",	  "comm",  "sample",  "other",
-};
-
-const char *class_name(enum op_class c)
-{
-	return (unsigned)c < CLASS_COUNT ? class_names[c] : "?";
-}
-
-/* s equals want, ignoring case and treating ' ', '_' and '-' alike. */
-static int name_eq(const char *s, size_t len, const char *want)
-{
-	size_t i;
-
-	for (i = 0; i < len && want[i]; i++) {
-		int a = tolower((unsigned char)s[i]), b = tolower((unsigned char)want[i]);
-
-		if (a == '_' || a == '-')
-			a = ' ';
-		if (b == '_' || b == '-')
-			b = ' ';
-		if (a != b)
-			return 0;
-	}
-	return i == len && !want[i];
-}
-
-int class_from_name(const char *s)
-{
-	static const struct {
-		const char *alias;
-		enum op_class c;
-	} aliases[] = {
-		{ "communication", CLASS_COMM }, { "kvwrite", CLASS_KV_WRITE },
-		{ "kv cache", CLASS_KV_WRITE },	 { "memcpy", CLASS_COPY },
-		{ "quant", CLASS_QUANTIZE },	 { "activation", CLASS_ACTIVATION },
-		{ "act", CLASS_ACTIVATION },	 { "rope", CLASS_ROPE },
-		{ "norm", CLASS_NORM },		 { "softmax", CLASS_REDUCE },
-	};
-	size_t len = strlen(s);
-
-	for (int c = 0; c < CLASS_COUNT; c++)
-		if (name_eq(s, len, class_names[c]))
-			return c;
-	for (size_t i = 0; i < sizeof aliases / sizeof aliases[0]; i++)
-		if (name_eq(s, len, aliases[i].alias))
-			return (int)aliases[i].c;
-	return -1;
-}
-
-const char *atom_name(enum atom a)
-{
-	return (unsigned)a < ATOM_COUNT ? atom_names[a] : "?";
-}
-
-int atom_from_name(const char *s, size_t len)
-{
-	for (int a = 0; a < ATOM_COUNT; a++)
-		if (strlen(atom_names[a]) == len && strncasecmp(s, atom_names[a], len) == 0)
-			return a;
-	return -1;
-}
-
-char *atoms_format(atom_set atoms, const char *sep, char *buf, size_t cap)
-{
-	size_t n = 0, sl = strlen(sep);
-
-	if (!cap)
-		return buf;
-	buf[0] = '\0';
-	if (!atoms) {
-		snprintf(buf, cap, "-");
-		return buf;
-	}
-	for (int a = 0; a < ATOM_COUNT; a++) {
-		size_t al;
-
-		if (!(atoms & ATOM_BIT(a)))
-			continue;
-		al = strlen(atom_names[a]);
-		if (n + (n ? sl : 0) + al >= cap)
-			break; /* only whole names */
-		if (n) {
-			memcpy(buf + n, sep, sl);
-			n += sl;
-		}
-		memcpy(buf + n, atom_names[a], al);
-		n += al;
-		buf[n] = '\0';
-	}
-	return buf;
-}
-
-enum op_class classify_class_of_atoms(atom_set a)
-{
-	static const struct {
-		atom_set atoms;
-		enum op_class c;
-	} order[] = {
-		{ A(ATTENTION), CLASS_ATTENTION },
-		{ A(GEMM), CLASS_GEMM },
-		{ A(MOE_GEMM), CLASS_MOE_GEMM },
-		{ A(RMSNORM) | A(LAYERNORM), CLASS_NORM },
-		{ A(ROPE), CLASS_ROPE },
-		{ A(KV_WRITE), CLASS_KV_WRITE },
-		{ A(SILU) | A(GELU) | A(ACT), CLASS_ACTIVATION },
-		{ A(COMM), CLASS_COMM },
-		{ A(ROUTING), CLASS_MOE_ROUTING },
-		{ A(EMBEDDING), CLASS_EMBEDDING },
-		{ A(QUANT), CLASS_QUANTIZE },
-		{ A(SAMPLE) | A(TOPK), CLASS_SAMPLING },
-		{ A(SOFTMAX) | A(REDUCE), CLASS_REDUCE },
-		{ A(ADD) | A(MUL) | A(CAST) | A(OTHER), CLASS_ELEMENTWISE },
-		{ A(COPY), CLASS_COPY },
-	};
-
-	for (size_t i = 0; i < sizeof order / sizeof order[0]; i++)
-		if (a & order[i].atoms)
-			return order[i].c;
-	return CLASS_OTHER;
-}
-
-/* --- operators ----------------------------------------------------------------------------- */
-
-/* aten operators: the elementary op they are (prim) and, for kernels that no rule knows, the
- * class and atoms they imply. Looked up by the name without "aten::" and without leading and
- * trailing underscores ("aten::_index_put_impl_" -> "index_put_impl"). */
-static const struct op_entry {
-	const char *op, *prim;
-	uint8_t cls;
-	atom_set atoms;
-} op_table[] = {
-	{ "pow", "pow", CLASS_ELEMENTWISE, A(OTHER) },
-	{ "mean", "mean", CLASS_REDUCE, A(REDUCE) },
-	{ "rsqrt", "rsqrt", CLASS_ELEMENTWISE, A(OTHER) },
-	{ "sqrt", "sqrt", CLASS_ELEMENTWISE, A(OTHER) },
-	{ "mul", "mul", CLASS_ELEMENTWISE, A(MUL) },
-	{ "add", "add", CLASS_ELEMENTWISE, A(ADD) },
-	{ "sub", "sub", CLASS_ELEMENTWISE, A(ADD) },
-	{ "rsub", "sub", CLASS_ELEMENTWISE, A(ADD) },
-	{ "div", "div", CLASS_ELEMENTWISE, A(OTHER) },
-	{ "floor_divide", "div", CLASS_ELEMENTWISE, A(OTHER) },
-	{ "neg", "neg", CLASS_ELEMENTWISE, A(OTHER) },
-	{ "exp", "exp", CLASS_ELEMENTWISE, A(OTHER) },
-	{ "log", "log", CLASS_ELEMENTWISE, A(OTHER) },
-	{ "cos", "cos", CLASS_ELEMENTWISE, A(OTHER) },
-	{ "sin", "sin", CLASS_ELEMENTWISE, A(OTHER) },
-	{ "tanh", "tanh", CLASS_ELEMENTWISE, A(OTHER) },
-	{ "where", "where", CLASS_ELEMENTWISE, A(OTHER) },
-	{ "masked_fill", "masked_fill", CLASS_ELEMENTWISE, A(OTHER) },
-	{ "clamp", "clamp", CLASS_ELEMENTWISE, A(OTHER) },
-	{ "arange", "arange", CLASS_ELEMENTWISE, A(OTHER) },
-	{ "eq", "compare", CLASS_ELEMENTWISE, A(OTHER) },
-	{ "ne", "compare", CLASS_ELEMENTWISE, A(OTHER) },
-	{ "lt", "compare", CLASS_ELEMENTWISE, A(OTHER) },
-	{ "le", "compare", CLASS_ELEMENTWISE, A(OTHER) },
-	{ "gt", "compare", CLASS_ELEMENTWISE, A(OTHER) },
-	{ "ge", "compare", CLASS_ELEMENTWISE, A(OTHER) },
-	{ "random", "random", CLASS_ELEMENTWISE, A(OTHER) },
-	{ "uniform", "random", CLASS_ELEMENTWISE, A(OTHER) },
-	{ "normal", "random", CLASS_ELEMENTWISE, A(OTHER) },
-	{ "silu", "silu", CLASS_ACTIVATION, A(SILU) },
-	{ "gelu", "gelu", CLASS_ACTIVATION, A(GELU) },
-	{ "relu", "relu", CLASS_ACTIVATION, A(ACT) },
-	{ "sigmoid", "sigmoid", CLASS_ACTIVATION, A(ACT) },
-	{ "copy", "copy", CLASS_COPY, A(COPY) },
-	{ "to_copy", "cast", CLASS_ELEMENTWISE, A(CAST) },
-	{ "cat", "cat", CLASS_COPY, A(COPY) },
-	{ "fill", "fill", CLASS_COPY, A(COPY) },
-	{ "zero", "fill", CLASS_COPY, A(COPY) },
-	{ "index", "index", CLASS_COPY, A(COPY) },
-	{ "index_put", "index_put", CLASS_COPY, A(COPY) },
-	{ "index_put_impl", "index_put", CLASS_COPY, A(COPY) },
-	{ "gather", "gather", CLASS_COPY, A(COPY) },
-	{ "scatter", "scatter", CLASS_COPY, A(COPY) },
-	{ "scatter_add", "scatter", CLASS_COPY, A(COPY) },
-	{ "index_select", "index_select", CLASS_EMBEDDING, A(EMBEDDING) },
-	{ "embedding", "embedding", CLASS_EMBEDDING, A(EMBEDDING) },
-	{ "softmax", "softmax", CLASS_REDUCE, A(SOFTMAX) },
-	{ "log_softmax", "softmax", CLASS_REDUCE, A(SOFTMAX) },
-	{ "sum", "sum", CLASS_REDUCE, A(REDUCE) },
-	{ "cumsum", "cumsum", CLASS_REDUCE, A(REDUCE) },
-	{ "all", "all", CLASS_REDUCE, A(REDUCE) },
-	{ "any", "any", CLASS_REDUCE, A(REDUCE) },
-	{ "max", "max", CLASS_REDUCE, A(REDUCE) },
-	{ "amax", "max", CLASS_REDUCE, A(REDUCE) },
-	{ "min", "min", CLASS_REDUCE, A(REDUCE) },
-	{ "histc", "histc", CLASS_REDUCE, A(REDUCE) },
-	{ "argmax", "argmax", CLASS_SAMPLING, A(SAMPLE) },
-	{ "multinomial", "sample", CLASS_SAMPLING, A(SAMPLE) },
-	{ "topk", "topk", CLASS_SAMPLING, A(TOPK) },
-	{ "sort", "sort", CLASS_SORT, A(OTHER) },
-	{ "mm", "mm", CLASS_GEMM, A(GEMM) },
-	{ "bmm", "bmm", CLASS_GEMM, A(GEMM) },
-	{ "addmm", "addmm", CLASS_GEMM, A(GEMM) },
-	{ "baddbmm", "bmm", CLASS_GEMM, A(GEMM) },
-	{ "matmul", "mm", CLASS_GEMM, A(GEMM) },
-	{ "linear", "mm", CLASS_GEMM, A(GEMM) },
-	{ "grouped_mm", NULL, CLASS_MOE_GEMM, A(MOE_GEMM) },
-	{ "layer_norm", "layer_norm", CLASS_NORM, A(LAYERNORM) },
-	{ "native_layer_norm", "layer_norm", CLASS_NORM, A(LAYERNORM) },
-	{ "rms_norm", "rms_norm", CLASS_NORM, A(RMSNORM) },
-	{ "fused_rms_norm", "rms_norm", CLASS_NORM, A(RMSNORM) },
-	{ "flash_attention_forward", NULL, CLASS_ATTENTION, A(ATTENTION) },
-	{ "efficient_attention_forward", NULL, CLASS_ATTENTION, A(ATTENTION) },
-	{ "cudnn_attention_forward", NULL, CLASS_ATTENTION, A(ATTENTION) },
-	{ "scaled_dot_product_attention", NULL, CLASS_ATTENTION, A(ATTENTION) },
-};
-
-static const struct op_entry *op_lookup(const char *op)
-{
-	const char *b, *e;
-
-	if (!op || strncmp(op, "aten::", 6) != 0)
-		return NULL;
-	b = op + 6;
-	while (*b == '_')
-		b++;
-	e = b + strlen(b);
-	while (e > b && e[-1] == '_')
-		e--;
-	for (size_t i = 0; i < sizeof op_table / sizeof op_table[0]; i++)
-		if (strlen(op_table[i].op) == (size_t)(e - b) &&
-		    memcmp(op_table[i].op, b, (size_t)(e - b)) == 0)
-			return &op_table[i];
-	return NULL;
-}
-
-/* --- rules --------------------------------------------------------------------------------- */
-
-struct rule {
-	regex_t re, op_re;
-	int has_op;
-	uint8_t cls, aux, decode;
-	atom_set atoms;
-	const char *prim; /* static, or prim_owned */
-	char *prim_owned;
-	char *text;
-};
 
 struct classifier {
-	struct rule *rules;
-	size_t n_rules, cap;
-	size_t n_user; /* rules[0, n_user) come from files and are tried before the decoder */
+	struct rule_set user;	  /* rules files, matched against the whole name */
+	struct rule_set names;	  /* classify_name_rules: the head */
+	struct rule_set ops;	  /* classify_op_rules: the operator */
+	struct rule_set modules;  /* classify_module_rules: the module classes */
+	struct rule_set mod_head; /* modifiers on the head, the template arguments, the operator */
+	struct rule_set mod_targs;
+	struct rule_set mod_op;
+	/* rule texts by global index: user rules, then name rules, then operator rules */
+	size_t n_user;
 };
-
-static void rule_free(struct rule *r)
-{
-	regfree(&r->re);
-	if (r->has_op)
-		regfree(&r->op_re);
-	free(r->prim_owned);
-	free(r->text);
-}
 
 void classifier_free(struct classifier *c)
 {
 	if (!c)
 		return;
-	for (size_t i = 0; i < c->n_rules; i++)
-		rule_free(&c->rules[i]);
-	free(c->rules);
+	rules_free(&c->user);
+	rules_free(&c->names);
+	rules_free(&c->ops);
+	rules_free(&c->modules);
+	rules_free(&c->mod_head);
+	rules_free(&c->mod_targs);
+	rules_free(&c->mod_op);
 	free(c);
-}
-
-/* Compile re; on failure write regerror's words into msg. */
-static int compile(regex_t *re, const char *pattern, char *msg, size_t cap)
-{
-	int rc;
-
-	if (regex_guard(pattern, msg, cap) < 0)
-		return -1;
-	rc = regcomp(re, pattern, REG_EXTENDED | REG_ICASE | REG_NOSUB);
-	if (rc != 0) {
-		regerror(rc, re, msg, cap);
-		regfree(re);
-		return -1;
-	}
-	return 0;
-}
-
-static char *rule_describe(const char *origin, const char *pattern, const char *op, uint8_t cls,
-			   atom_set atoms, int aux, int decode)
-{
-	char ab[256];
-
-	return xasprintf("%s: /%s/%s%s%s -> %s %s%s%s", origin, pattern, op ? " op=/" : "",
-			 op ? op : "", op ? "/" : "", class_name(cls),
-			 atoms_format(atoms, "+", ab, sizeof ab), aux ? " aux" : "",
-			 decode ? " decode" : "");
-}
-
-static void add_builtins(struct classifier *c)
-{
-	for (size_t i = 0; i < classify_n_builtin_rules; i++) {
-		const struct builtin_rule *b = &classify_builtin_rules[i];
-		struct rule r = { 0 };
-		char msg[256];
-
-		if (compile(&r.re, b->pattern, msg, sizeof msg) < 0)
-			die("built-in rule %zu: bad pattern /%s/: %s", i, b->pattern, msg);
-		if (b->op) {
-			if (compile(&r.op_re, b->op, msg, sizeof msg) < 0)
-				die("built-in rule %zu: bad operator pattern /%s/: %s", i, b->op,
-				    msg);
-			r.has_op = 1;
-		}
-		r.cls = b->cls;
-		r.atoms = b->atoms;
-		r.aux = b->aux;
-		r.decode = b->decode;
-		r.prim = b->prim;
-		r.text = rule_describe("built-in", b->pattern, b->op, b->cls, b->atoms, b->aux,
-				       b->decode);
-		VEC_PUSH(c->rules, c->n_rules, c->cap, r);
-	}
-}
-
-/* Split the next blank-separated field off *p; NULL at the end of the line. */
-static char *next_field(char **p)
-{
-	char *s = *p, *start;
-
-	while (*s == ' ' || *s == '\t')
-		s++;
-	if (!*s) {
-		*p = s;
-		return NULL;
-	}
-	start = s;
-	while (*s && *s != ' ' && *s != '\t')
-		s++;
-	if (*s)
-		*s++ = '\0';
-	*p = s;
-	return start;
-}
-
-/* Parse one rules line (comment and blank lines give 0 and no rule). Returns 1 with *out
- * filled, 0 for nothing, -1 with msg set. */
-static int parse_line(char *line, const char *origin, struct rule *out, char *msg, size_t cap)
-{
-	char *p = line, *fcls, *fatoms, *fre, *f, *op = NULL;
-	char rmsg[256];
-	int cls;
-	atom_set atoms = 0;
-	struct rule r = { 0 };
-
-	/* a comment starts with # at the start of a field */
-	for (char *q = line; *q; q++)
-		if (*q == '#' && (q == line || q[-1] == ' ' || q[-1] == '\t')) {
-			*q = '\0';
-			break;
-		}
-	if (!(fcls = next_field(&p)))
-		return 0;
-	fatoms = next_field(&p);
-	fre = fatoms ? next_field(&p) : NULL;
-	if (!fre) {
-		snprintf(msg, cap, "expected CLASS ATOMS REGEX [FLAGS], got '%s'", fcls);
-		return -1;
-	}
-	if ((cls = class_from_name(fcls)) < 0) {
-		snprintf(msg, cap, "unknown class '%s'", fcls);
-		return -1;
-	}
-	if (strcmp(fatoms, "-") != 0) {
-		for (const char *a = fatoms; *a;) {
-			size_t len = strcspn(a, "+,");
-			int at = atom_from_name(a, len);
-
-			if (at < 0) {
-				snprintf(msg, cap, "unknown atom '%.*s'", (int)len, a);
-				return -1;
-			}
-			atoms |= ATOM_BIT(at);
-			a += len;
-			if (*a)
-				a++;
-		}
-	}
-	r.cls = (uint8_t)cls;
-	r.atoms = atoms;
-	while ((f = next_field(&p))) {
-		if (strcmp(f, "aux") == 0)
-			r.aux = 1;
-		else if (strcmp(f, "decode") == 0)
-			r.decode = 1;
-		else if (strncmp(f, "op=", 3) == 0 && f[3])
-			op = f + 3;
-		else if (strncmp(f, "prim=", 5) == 0 && f[5]) {
-			free(r.prim_owned); /* a repeated prim= replaces the first */
-			r.prim = r.prim_owned = xstrdup(f + 5);
-		} else {
-			snprintf(msg, cap, "unknown flag '%s' (expected %s)", f,
-				 "aux, decode, op=REGEX or prim=NAME");
-			free(r.prim_owned);
-			return -1;
-		}
-	}
-	if (compile(&r.re, fre, rmsg, sizeof rmsg) < 0) {
-		snprintf(msg, cap, "bad regular expression '%s': %s", fre, rmsg);
-		free(r.prim_owned);
-		return -1;
-	}
-	if (op) {
-		if (compile(&r.op_re, op, rmsg, sizeof rmsg) < 0) {
-			snprintf(msg, cap, "bad regular expression '%s': %s", op, rmsg);
-			regfree(&r.re);
-			free(r.prim_owned);
-			return -1;
-		}
-		r.has_op = 1;
-	}
-	r.text = rule_describe(origin, fre, op, r.cls, r.atoms, r.aux, r.decode);
-	*out = r;
-	return 1;
-}
-
-/* Read the rules of one file. missing_ok: a file that does not exist adds nothing. */
-static int load_file(struct classifier *c, const char *path, int missing_ok, struct fd_error *err)
-{
-	FILE *fp = fopen(path, "r");
-	char *line = NULL;
-	size_t lcap = 0;
-	ssize_t len;
-	long lineno = 0;
-	int rc = 0;
-
-	if (!fp) {
-		if (missing_ok && errno == ENOENT)
-			return 0;
-		fd_error_set(err, "%s: %s", path, strerror(errno));
-		return -1;
-	}
-	while ((len = getline(&line, &lcap, fp)) >= 0) {
-		char msg[512], *origin;
-		struct rule r;
-		int got;
-
-		lineno++;
-		if ((size_t)len != strlen(line)) {
-			fd_error_set(err, "%s: line %ld: NUL byte in line", path, lineno);
-			rc = -1;
-			break;
-		}
-		while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r'))
-			line[--len] = '\0';
-		origin = xasprintf("%s:%ld", path, lineno);
-		got = parse_line(line, origin, &r, msg, sizeof msg);
-		free(origin);
-		if (got < 0) {
-			fd_error_set(err, "%s: line %ld: %s", path, lineno, msg);
-			rc = -1;
-			break;
-		}
-		if (got)
-			VEC_PUSH(c->rules, c->n_rules, c->cap, r);
-	}
-	if (rc == 0 && ferror(fp)) {
-		fd_error_set(err, "%s: %s", path, strerror(errno));
-		rc = -1;
-	}
-	free(line);
-	fclose(fp);
-	return rc;
 }
 
 const char *classifier_default_path(char *buf, size_t cap)
@@ -520,12 +60,30 @@ int classifier_new(struct classifier **out, const char *rules_path, struct fd_er
 
 	*out = NULL;
 	/* the files in order of precedence: --rules first, then the per-user default */
-	if (rules_path && load_file(c, rules_path, 0, err) < 0)
+	if (rules_path && rules_load_file(&c->user, rules_path, 0, err) < 0)
 		goto fail;
-	if (dp && (!rules_path || strcmp(dp, rules_path) != 0) && load_file(c, dp, 1, err) < 0)
+	if (dp && (!rules_path || strcmp(dp, rules_path) != 0) &&
+	    rules_load_file(&c->user, dp, 1, err) < 0)
 		goto fail;
-	c->n_user = c->n_rules;
-	add_builtins(c);
+	c->n_user = c->user.n;
+	rules_add_builtin(&c->names, classify_name_rules, classify_n_name_rules);
+	rules_add_builtin(&c->ops, classify_op_rules, classify_n_op_rules);
+	rules_add_builtin(&c->modules, classify_module_rules, classify_n_module_rules);
+	for (size_t i = 0; i < classify_n_modifiers; i++) {
+		const struct builtin_modifier *m = &classify_modifiers[i];
+		struct rule_set *set = m->in == IN_TARGS ? &c->mod_targs
+				       : m->in == IN_OP	 ? &c->mod_op
+							 : &c->mod_head;
+
+		rules_add_modifiers(set, m, 1);
+	}
+	rules_index(&c->user);
+	rules_index(&c->names);
+	rules_index(&c->ops);
+	rules_index(&c->modules);
+	rules_index(&c->mod_head);
+	rules_index(&c->mod_targs);
+	rules_index(&c->mod_op);
 	*out = c;
 	return 0;
 fail:
@@ -535,33 +93,153 @@ fail:
 
 const char *classifier_rule_text(const struct classifier *c, int i)
 {
-	if (i >= 0 && (size_t)i < c->n_rules)
-		return c->rules[i].text;
+	const struct rule_set *sets[] = { &c->user, &c->names, &c->ops, &c->modules };
+
 	if (i == RULE_INDUCTOR)
 		return "Inductor kernel name (triton_*_fused_*)";
 	if (i == RULE_OPERATOR)
 		return "launching operator";
+	for (size_t k = 0; i >= 0 && k < sizeof sets / sizeof sets[0]; k++) {
+		if ((size_t)i < sets[k]->n)
+			return sets[k]->rules[i].text;
+		i -= (int)sets[k]->n;
+	}
 	return "no rule matched";
 }
 
-/* --- classification ------------------------------------------------------------------------ */
+/* --- signals ------------------------------------------------------------------------------ */
 
-static int rule_matches(const struct rule *r, const char *text, const char *raw, const char *op)
+static const struct op_entry *aten_lookup(const char *op)
 {
-	if (r->has_op && (!op || regexec(&r->op_re, op, 0, NULL, 0) != 0))
-		return 0;
-	if (regexec(&r->re, text, 0, NULL, 0) == 0)
-		return 1;
-	return raw && regexec(&r->re, raw, 0, NULL, 0) == 0;
+	const char *b, *e;
+
+	if (!op || strncmp(op, "aten::", 6) != 0)
+		return NULL;
+	b = op + 6;
+	while (*b == '_')
+		b++;
+	e = b + strlen(b);
+	while (e > b && e[-1] == '_')
+		e--;
+	for (size_t i = 0; i < classify_n_aten_ops; i++)
+		if (strlen(classify_aten_ops[i].op) == (size_t)(e - b) &&
+		    memcmp(classify_aten_ops[i].op, b, (size_t)(e - b)) == 0)
+			return &classify_aten_ops[i];
+	return NULL;
 }
 
-static int match_range(const struct classifier *c, size_t from, size_t to, const char *text,
-		       const char *raw, const char *op)
+/* A generic launcher: one of classify_launchers, or one of aten's elementwise templates. */
+static int is_launcher(const struct name_parts *np)
 {
-	for (size_t i = from; i < to; i++)
-		if (rule_matches(&c->rules[i], text, raw, op))
-			return (int)i;
-	return -1;
+	static const char aten[] = "elementwise_kernel";
+
+	for (const char *const *l = classify_launchers; *l; l++)
+		if (strlen(*l) == np->func_len && memcmp(*l, np->func, np->func_len) == 0)
+			return 1;
+	for (size_t i = 0; i + sizeof aten - 1 <= np->func_len; i++)
+		if (memcmp(np->func + i, aten, sizeof aten - 1) == 0)
+			return 1;
+	return 0;
+}
+
+/* The text the name rules see: "ns::func", with "<targs>" for a generic launcher. */
+static char *head_text(const struct name_parts *np)
+{
+	if (is_launcher(np) && np->targs_len)
+		return xasprintf("%.*s%s%.*s<%.*s>", (int)np->ns_len, np->ns,
+				 np->ns_len ? "::" : "", (int)np->func_len, np->func,
+				 (int)np->targs_len, np->targs);
+	return xasprintf("%.*s%s%.*s", (int)np->ns_len, np->ns, np->ns_len ? "::" : "",
+			 (int)np->func_len, np->func);
+}
+
+static void take_rule(struct kernel_info *out, const struct rule *r, int index, int source)
+{
+	out->rule = index;
+	out->source = (uint8_t)source;
+	out->cls = r->cls;
+	out->atoms = r->atoms;
+	out->aux = r->aux;
+	out->decode_attn = r->decode;
+}
+
+/* What the template's flags say about fused work (classify_flags). */
+static void apply_flags(struct kernel_info *out, const char *text, const struct name_parts *np)
+{
+	const char *args[32];
+	size_t lens[32];
+	int n = -2;
+
+	for (size_t i = 0; i < classify_n_flags; i++) {
+		const struct builtin_flag *f = &classify_flags[i];
+		int v = -1;
+
+		if (f->index >= 0) {
+			size_t fl = strlen(f->func);
+
+			if (!np->func_len || !strstr(text, f->func) ||
+			    (strncmp(text, "_Z", 2) != 0 &&
+			     (np->func_len != fl || memcmp(np->func, f->func, fl) != 0)))
+				continue;
+			if (n == -2)
+				n = names_template_args(text, np, args, lens, 32);
+			if (n != f->n_args)
+				continue;
+			v = names_targ_flag(args[f->index], lens[f->index]);
+		} else {
+			const char *e = strstr(text, f->enum_name);
+
+			if (!e || e[strlen(f->enum_name)] != ')')
+				continue;
+			e += strlen(f->enum_name) + 1;
+			v = names_targ_flag(e, strspn(e, "0123456789"));
+		}
+		if (v == 1)
+			out->atoms |= f->atoms;
+		else if (v == 0)
+			out->atoms &= ~f->atoms;
+	}
+}
+
+/* A MoE block's or router's own generic kernels: the top-k, softmax, sort, histogram and scan
+ * of the router, the sum that combines the experts' outputs; CLASS_COUNT for neither. */
+static enum op_class moe_role(const char *modules, const char *prim)
+{
+	static const char *const routing[] = { "topk", "softmax", "sort", "histc", "cumsum" };
+	char inner[128];
+	size_t n;
+
+	if (!modules || !prim)
+		return CLASS_COUNT;
+	n = strcspn(modules, " ");
+	if (n >= sizeof inner)
+		return CLASS_COUNT;
+	for (size_t i = 0; i < n; i++)
+		inner[i] = (char)tolower((unsigned char)modules[i]);
+	inner[n] = '\0';
+	if (!strstr(inner, "moe") && !strstr(inner, "expert") && !strstr(inner, "router") &&
+	    !strstr(inner, "gate") && !strstr(inner, "gating"))
+		return CLASS_COUNT;
+	for (size_t i = 0; i < sizeof routing / sizeof routing[0]; i++)
+		if (strcmp(prim, routing[i]) == 0)
+			return CLASS_MOE_ROUTING;
+	return strcmp(prim, "sum") == 0 || strcmp(prim, "scatter") == 0 ? CLASS_MOE_FINALIZE
+									: CLASS_COUNT;
+}
+
+struct modify {
+	struct kernel_info *ki;
+};
+
+static void apply_modifier(const struct rule *r, void *user)
+{
+	struct kernel_info *ki = ((struct modify *)user)->ki;
+
+	if (r->classes && !(r->classes & (1u << ki->cls)))
+		return;
+	ki->atoms = (ki->atoms & ~r->remove) | r->atoms;
+	if (r->set_cls)
+		ki->cls = (uint8_t)(r->set_cls - 1);
 }
 
 static int is_generic_template(const char *s)
@@ -582,49 +260,107 @@ static int is_generic_template(const char *s)
 }
 
 void classify_kernel(const struct classifier *c, const char *kernel_name, const char *op_name,
-		     struct kernel_info *out)
+		     const char *modules, struct kernel_info *out)
 {
-	char *text_cap = NULL, *raw_cap = NULL, sbuf[256];
-	const char *text, *raw = NULL;
-	const struct op_entry *oe = op_lookup(op_name);
-	const char *rule_prim = NULL;
-	int ri;
+	const size_t base_names = c->user.n, base_ops = c->user.n + c->names.n,
+		     base_mods = c->user.n + c->names.n + c->ops.n;
+	const char *text, *raw = NULL, *rule_prim = NULL;
+	const struct op_entry *oe;
+	struct name_parts np;
+	char *head, *targs = NULL, sbuf[256];
+	int ri, name_generic = 0;
 
 	memset(out, 0, sizeof *out);
-	out->rule = RULE_INDUCTOR;
 	if (op_name && !*op_name)
 		op_name = NULL;
+	if (modules && !*modules)
+		modules = NULL;
+	oe = aten_lookup(op_name);
 	if (strlen(kernel_name) < (1u << 16))
 		out->demangled = names_demangle(kernel_name);
 	text = out->demangled ? out->demangled : kernel_name;
 	if (out->demangled)
 		raw = kernel_name;
-	if (strlen(text) > MATCH_MAX)
-		text = text_cap = xstrndup(text, MATCH_MAX);
-	if (raw && strlen(raw) > MATCH_MAX)
-		raw = raw_cap = xstrndup(raw, MATCH_MAX);
+	names_parse(text, &np);
+	if (strncmp(text, "_Z", 2) == 0) {
+		/* a mangled name the demangler rejected: its words are all there is */
+		head = xstrdup(text);
+		targs = xstrdup(text);
+	} else {
+		head = head_text(&np);
+		if (np.targs_len)
+			targs = xstrndup(np.targs, np.targs_len);
+	}
 
-	if ((ri = match_range(c, 0, c->n_user, text, raw, op_name)) < 0 &&
-	    inductor_decode(kernel_name, &out->cls, &out->atoms) == 0) {
-		/* decided by the Inductor decoder */
-	} else if (ri >= 0 ||
-		   (ri = match_range(c, c->n_user, c->n_rules, text, raw, op_name)) >= 0) {
-		const struct rule *r = &c->rules[ri];
-
-		out->rule = ri;
-		out->cls = r->cls;
-		out->atoms = r->atoms;
-		out->aux = r->aux;
-		out->decode_attn = r->decode;
-		rule_prim = r->prim;
-	} else if (oe) {
-		out->rule = RULE_OPERATOR;
-		out->cls = oe->cls;
-		out->atoms = oe->atoms;
+	/* 1. rules files; 2. the name: Inductor's, else the built-in families */
+	if ((ri = rules_first(&c->user, text, raw, op_name)) >= 0) {
+		take_rule(out, &c->user.rules[ri], ri, SOURCE_RULES_FILE);
+		rule_prim = c->user.rules[ri].prim;
+	} else if (inductor_decode(kernel_name, &out->cls, &out->atoms) == 0) {
+		out->rule = RULE_INDUCTOR;
+		out->source = SOURCE_INDUCTOR;
+	} else if ((ri = rules_first(&c->names, head, NULL, op_name)) >= 0) {
+		take_rule(out, &c->names.rules[ri], (int)base_names + ri, SOURCE_NAME);
+		rule_prim = c->names.rules[ri].prim;
+		name_generic = c->names.rules[ri].generic;
 	} else {
 		out->rule = RULE_NONE;
+		out->source = SOURCE_NONE;
 		out->cls = CLASS_OTHER;
 		out->atoms = A(OTHER);
+	}
+
+	/* 3. the operator, 4. the modules: a MoE router's or block's generic computations
+	 * (top-k, softmax, sort, scan; the sum of the experts), else whatever the name said
+	 * nothing specific about */
+	if (out->source == SOURCE_NAME || out->source == SOURCE_NONE) {
+		const char *fn = op_name ? strrchr(op_name, ':') : NULL;
+		enum op_class role = moe_role(modules, oe && oe->prim ? oe->prim : rule_prim);
+		uint32_t plain = 1u << CLASS_SORT | 1u << CLASS_REDUCE | 1u << CLASS_ELEMENTWISE |
+				 1u << CLASS_COPY | 1u << CLASS_OTHER;
+
+		if (role != CLASS_COUNT && (plain & (1u << out->cls))) {
+			out->rule = RULE_NONE;
+			out->source = SOURCE_MODULE;
+			out->cls = (uint8_t)role;
+			out->atoms = (out->atoms & ~A(OTHER)) |
+				     (role == CLASS_MOE_ROUTING ? A(ROUTING) : A(REDUCE));
+		} else if (!name_generic && out->source != SOURCE_NONE) {
+			/* the name decided */
+		} else if (oe && oe->cls != CLASS_ELEMENTWISE) {
+			out->rule = RULE_OPERATOR;
+			out->source = SOURCE_OPERATOR;
+			out->cls = oe->cls;
+			out->atoms = oe->atoms;
+			out->aux = out->decode_attn = 0;
+		} else if (op_name && !oe && fn && strncmp(op_name, "aten::", 6) != 0 &&
+			   (ri = rules_first(&c->names, fn + 1, NULL, NULL)) >= 0 &&
+			   !c->names.rules[ri].generic) {
+			/* a custom operator (vllm::, _C::, sglang::, ...) named after what it does */
+			take_rule(out, &c->names.rules[ri], (int)base_names + ri, SOURCE_OPERATOR);
+		} else if ((ri = rules_first(&c->ops, op_name, NULL, NULL)) >= 0) {
+			take_rule(out, &c->ops.rules[ri], (int)(base_ops + (size_t)ri),
+				  SOURCE_OPERATOR);
+		} else if ((ri = rules_first(&c->modules, modules, NULL, NULL)) >= 0) {
+			take_rule(out, &c->modules.rules[ri], (int)(base_mods + (size_t)ri),
+				  SOURCE_MODULE);
+		} else if (oe && out->source == SOURCE_NONE) {
+			out->rule = RULE_OPERATOR;
+			out->source = SOURCE_OPERATOR;
+			out->cls = oe->cls;
+			out->atoms = oe->atoms;
+		}
+	}
+
+	/* modifiers: what the template arguments and the operator add (not to a user's rule,
+	 * which says exactly what the kernel is) */
+	if (out->source != SOURCE_RULES_FILE) {
+		struct modify m = { out };
+
+		rules_each(&c->mod_head, head, apply_modifier, &m);
+		rules_each(&c->mod_targs, targs, apply_modifier, &m);
+		rules_each(&c->mod_op, op_name, apply_modifier, &m);
+		apply_flags(out, text, &np);
 	}
 
 	/* the elementary eager op: from the operator when it names one, else from the rule;
@@ -636,15 +372,12 @@ void classify_kernel(const struct classifier *c, const char *kernel_name, const 
 		out->prim = rule_prim;
 
 	names_short(text, sbuf, sizeof sbuf);
-	if (op_name && oe && oe->prim && !strchr(sbuf, '<') && is_generic_template(sbuf)) {
-		char *s = xasprintf("%s<%s>", sbuf, op_name + 6);
-
-		out->short_name = s;
-	} else {
+	if (op_name && oe && oe->prim && !strchr(sbuf, '<') && is_generic_template(sbuf))
+		out->short_name = xasprintf("%s<%s>", sbuf, op_name + 6);
+	else
 		out->short_name = xstrdup(sbuf);
-	}
-	free(text_cap);
-	free(raw_cap);
+	free(head);
+	free(targs);
 }
 
 void kernel_info_clear(struct kernel_info *ki)
@@ -657,14 +390,15 @@ void kernel_info_clear(struct kernel_info *ki)
 /* --- one trace ------------------------------------------------------------------------------ */
 
 struct slot {
-	uint32_t name, op; /* op: UINT32_MAX for none */
-	uint32_t info;	   /* UINT32_MAX: empty */
+	uint32_t name, op, ctx; /* op, ctx: UINT32_MAX for none */
+	uint32_t info;		/* UINT32_MAX: empty */
 	uint8_t kind;
 };
 
-static uint64_t slot_hash(uint32_t name, uint32_t op, uint8_t kind)
+static uint64_t slot_hash(uint32_t name, uint32_t op, uint32_t ctx, uint8_t kind)
 {
-	uint64_t h = ((uint64_t)name << 32 | op) ^ ((uint64_t)kind << 61);
+	uint64_t h = ((uint64_t)name << 32 | op) ^ ((uint64_t)kind << 61) ^
+		     ((uint64_t)ctx * 0x9e3779b97f4a7c15ull);
 
 	h ^= h >> 33;
 	h *= 0xff51afd7ed558ccdull;
@@ -674,22 +408,7 @@ static uint64_t slot_hash(uint32_t name, uint32_t op, uint8_t kind)
 	return h;
 }
 
-/* What a generic kernel is in a model that runs MoE expert GEMMs: its router (scores, top-k
- * experts, tokens sorted and counted per expert, expert offsets) or the combine of the
- * experts' outputs (the sum over the top-k); CLASS_COUNT for neither. */
-static enum op_class moe_role(const char *prim)
-{
-	static const char *const routing[] = { "topk", "softmax", "sort", "histc", "cumsum" };
-
-	if (!prim)
-		return CLASS_COUNT;
-	for (size_t i = 0; i < sizeof routing / sizeof routing[0]; i++)
-		if (strcmp(prim, routing[i]) == 0)
-			return CLASS_MOE_ROUTING;
-	return strcmp(prim, "sum") == 0 ? CLASS_MOE_FINALIZE : CLASS_COUNT;
-}
-
-/* Double the table of distinct (name, operator, kind) triples and put its slots back. */
+/* Double the table of distinct (name, operator, modules, kind) keys and put its slots back. */
 static struct slot *slots_grow(struct slot *tab, size_t *cap)
 {
 	size_t ncap = *cap * 2;
@@ -702,7 +421,7 @@ static struct slot *slots_grow(struct slot *tab, size_t *cap)
 
 		if (tab[i].info == UINT32_MAX)
 			continue;
-		h = (size_t)slot_hash(tab[i].name, tab[i].op, tab[i].kind) & (ncap - 1);
+		h = (size_t)slot_hash(tab[i].name, tab[i].op, tab[i].ctx, tab[i].kind) & (ncap - 1);
 		while (nt[h].info != UINT32_MAX)
 			h = (h + 1) & (ncap - 1);
 		nt[h] = tab[i];
@@ -712,50 +431,121 @@ static struct slot *slots_grow(struct slot *tab, size_t *cap)
 	return nt;
 }
 
+#define MODULE_PREFIX "nn.Module: "
+#define MODULE_DEPTH  3 /* module classes in a kernel's context */
+
+/* The class of a module range: "LlamaDecoderLayer" of "nn.Module: LlamaDecoderLayer_3". */
+static size_t module_class(const char *name, const char **cls)
+{
+	size_t n, d;
+
+	if (strncmp(name, MODULE_PREFIX, sizeof MODULE_PREFIX - 1) == 0)
+		name += sizeof MODULE_PREFIX - 1;
+	n = strlen(name);
+	d = n;
+	while (d > 0 && name[d - 1] >= '0' && name[d - 1] <= '9')
+		d--;
+	if (d < n && d > 1 && name[d - 1] == '_')
+		n = d - 1;
+	*cls = name;
+	return n;
+}
+
+/* The module context of every module range that kernels launch in: "Conv2d < BasicBlock <
+ * Sequential", as ids into ctx (built on demand, one per range). */
+struct contexts {
+	const struct trace *t;
+	uint32_t *parent;
+	uint32_t *of_range; /* per range: id in names, UINT32_MAX not made yet */
+	struct intern *names;
+};
+
+static uint32_t context_of(struct contexts *cx, uint32_t range)
+{
+	char buf[512];
+	size_t len = 0;
+	uint32_t r = range;
+
+	if (cx->of_range[range] != UINT32_MAX)
+		return cx->of_range[range];
+	for (int d = 0; d < MODULE_DEPTH && r != UINT32_MAX; d++, r = cx->parent[r]) {
+		const char *c;
+		size_t n = module_class(trace_str(cx->t, cx->t->ranges[r].name), &c);
+		int w = snprintf(buf + len, sizeof buf - len, "%s%.*s", d ? " < " : "", (int)n, c);
+
+		if (w < 0 || (size_t)w >= sizeof buf - len)
+			break;
+		len += (size_t)w;
+	}
+	return cx->of_range[range] = intern_add(cx->names, buf, len);
+}
+
 void classify_trace(const struct classifier *c, const struct trace *t, struct trace_classes *out)
 {
 	size_t cap = 256, infos_cap = 0, n_infos = 0;
 	struct slot *tab;
 	struct kernel_info *infos = NULL;
-	uint32_t *op_of;
+	uint32_t *op_of, *launch_of, *module_of = NULL;
+	struct contexts cx = { t, NULL, NULL, NULL };
 	int64_t total = 0, other = 0;
-	int moe = 0;
 
 	memset(out, 0, sizeof *out);
-	/* The table holds the distinct triples (a few hundred in a real trace, however long):
-	 * it stays in the cache, where one sized by the kernels would not. */
+	/* The table holds the distinct keys (a few hundred in a real trace, however long): it
+	 * stays in the cache, where one sized by the kernels would not. */
 	tab = xmalloc(cap * sizeof *tab);
 	for (size_t i = 0; i < cap; i++)
 		tab[i].info = UINT32_MAX;
 	out->info_of = big_alloc(t->n_kernels, sizeof *out->info_of);
-	/* each kernel's operator, found in one pass; written over by the info indices below */
+	/* each kernel's operator and launch, found in one pass; the operators are written over
+	 * by the info indices below */
 	op_of = out->info_of;
-	trace_link_kernels(t, NULL, op_of);
+	launch_of = big_alloc(t->n_kernels, sizeof *launch_of);
+	trace_link_kernels(t, launch_of, op_of);
+	for (size_t i = 0; i < t->n_ranges; i++)
+		if (t->ranges[i].kind == RANGE_MODULE) {
+			module_of = launch_of; /* the launches are not needed after this */
+			cx.parent = xmalloc(t->n_ranges * sizeof *cx.parent);
+			cx.of_range = xmalloc(t->n_ranges * sizeof *cx.of_range);
+			memset(cx.of_range, 0xff, t->n_ranges * sizeof *cx.of_range);
+			cx.names = intern_new();
+			{
+				uint32_t *m = big_alloc(t->n_kernels, sizeof *m);
+
+				trace_module_calls(t, launch_of, m, cx.parent);
+				memcpy(module_of, m, t->n_kernels * sizeof *m);
+				free(m);
+			}
+			break;
+		}
 
 	for (size_t k = 0; k < t->n_kernels; k++) {
 		const struct trace_kernel *tk = &t->kernels[k];
 		const struct trace_op *op = op_of[k] != UINT32_MAX ? &t->ops[op_of[k]] : NULL;
 		uint32_t opid = op ? op->name : UINT32_MAX;
-		size_t h = (size_t)slot_hash(tk->name, opid, tk->kind) & (cap - 1);
+		uint32_t ctx = module_of && module_of[k] != UINT32_MAX
+				       ? context_of(&cx, module_of[k])
+				       : UINT32_MAX;
+		size_t h = (size_t)slot_hash(tk->name, opid, ctx, tk->kind) & (cap - 1);
 
 		while (tab[h].info != UINT32_MAX &&
-		       !(tab[h].name == tk->name && tab[h].op == opid && tab[h].kind == tk->kind))
+		       !(tab[h].name == tk->name && tab[h].op == opid && tab[h].ctx == ctx &&
+			 tab[h].kind == tk->kind))
 			h = (h + 1) & (cap - 1);
 		if (tab[h].info == UINT32_MAX) {
 			struct kernel_info ki;
 
 			classify_kernel(c, trace_str(t, tk->name),
-					op ? trace_str(t, op->name) : NULL, &ki);
+					op ? trace_str(t, op->name) : NULL,
+					ctx != UINT32_MAX ? intern_str(cx.names, ctx) : NULL, &ki);
 			if (tk->kind != KIND_KERNEL) {
 				ki.cls = CLASS_COPY;
 				ki.atoms = A(COPY);
 				ki.aux = ki.decode_attn = 0;
 				ki.prim = tk->kind == KIND_MEMSET ? "fill" : "copy";
 			}
-			if (ki.cls == CLASS_MOE_GEMM && !ki.aux)
-				moe = 1;
 			VEC_PUSH(infos, n_infos, infos_cap, ki);
-			tab[h] = (struct slot){ tk->name, opid, (uint32_t)(n_infos - 1), tk->kind };
+			tab[h] = (struct slot){ tk->name, opid, ctx, (uint32_t)(n_infos - 1),
+						tk->kind };
 			out->info_of[k] = tab[h].info;
 			if (n_infos * 2 > cap)
 				tab = slots_grow(tab, &cap);
@@ -764,21 +554,11 @@ void classify_trace(const struct classifier *c, const struct trace *t, struct tr
 		out->info_of[k] = tab[h].info;
 	}
 	free(tab);
-
-	/* In a model with MoE expert GEMMs, the generic top-k, softmax, sort, histogram and
-	 * scan kernels are its router, a sum is the combine (unless a user rule said so). */
-	if (moe)
-		for (size_t i = 0; i < n_infos; i++) {
-			enum op_class role = moe_role(infos[i].prim);
-
-			if ((infos[i].rule >= 0 && (size_t)infos[i].rule < c->n_user) ||
-			    role == CLASS_COUNT || infos[i].cls == CLASS_MOE_ROUTING ||
-			    infos[i].cls == CLASS_MOE_FINALIZE)
-				continue;
-			infos[i].cls = (uint8_t)role;
-			if (role == CLASS_MOE_ROUTING)
-				infos[i].atoms |= A(ROUTING);
-		}
+	free(launch_of);
+	free(cx.parent);
+	free(cx.of_range);
+	if (cx.names)
+		intern_free(cx.names);
 
 	for (size_t k = 0; k < t->n_kernels; k++) {
 		if (t->kernels[k].kind != KIND_KERNEL)

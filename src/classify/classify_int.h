@@ -1,25 +1,167 @@
-/* classify_int.h — internals shared by classify.c, rules_builtin.c and inductor.c. */
+/* classify_int.h — internals shared by the files of the classifier: the taxonomy, the rule
+ * sets with their literal prefilter, the built-in tables and the Inductor decoder. */
 #ifndef FUSEDIFF_CLASSIFY_INT_H
 #define FUSEDIFF_CLASSIFY_INT_H
+
+#include <regex.h>
+#include <sys/types.h>
 
 #include "fusediff/classify.h"
 
 #define A(x) ATOM_BIT(ATOM_##x)
 
-/* One built-in rule: the kernel name matches pattern (POSIX ERE, searched anywhere in the
- * demangled name, and in the trace's own name when it was mangled); when op is not NULL the
- * launching operator's name must match it too. */
+/* --- the built-in tables (rules_builtin.c) ------------------------------------------------ */
+
+/* What a built-in rule's pattern is matched against. */
+enum rule_field {
+	IN_HEAD,   /* the kernel's namespace and function ("moe::dev::routing::routingKernel"),
+		      with the template arguments for a generic launcher */
+	IN_TARGS,  /* the template arguments only (modifiers) */
+	IN_OP,	   /* the launching operator ("aten::convolution", "vllm::...") */
+	IN_MODULE, /* the enclosing nn.Module classes, innermost first ("Conv2d < BasicBlock") */
+};
+
+/* One built-in rule: the field matches pattern (POSIX ERE, case-insensitive, anywhere); when
+ * op is not NULL the launching operator must match it too. A family rule decides the class
+ * and atoms; generic marks a rule that says only how the kernel is built (an elementwise
+ * template without a functor that tells more): the operator or the module may then decide. */
 struct builtin_rule {
 	uint8_t cls; /* enum op_class */
 	atom_set atoms;
 	const char *pattern;
 	const char *op;	  /* NULL: any operator, or none */
 	const char *prim; /* elementary eager op, or NULL */
-	uint8_t aux, decode;
+	uint8_t aux, decode, generic;
 };
 
-extern const struct builtin_rule classify_builtin_rules[];
-extern const size_t classify_n_builtin_rules;
+/* A modifier adds atoms to a kernel of one of the classes in mask (0: any) whose field
+ * matches: the activation of a gated kernel, a backward pass. Every matching modifier
+ * applies. */
+struct builtin_modifier {
+	uint8_t in;	  /* enum rule_field */
+	uint32_t classes; /* bit (1u << enum op_class), 0: any */
+	atom_set add, remove;
+	const char *pattern;
+	uint8_t set_cls; /* 1 + the class it puts the kernel in, 0: the class stays */
+};
+
+/* A template argument that switches fused work on or off: in a kernel whose function is func
+ * and whose template has n_args arguments, argument index; or, with index -1, the value cast
+ * to the enum type enum_name ("(ck_tile::Rmsnorm2dFusedQuantEnum)1") wherever it is. A
+ * non-zero value gives the atoms, zero takes them away, whatever the name says. */
+struct builtin_flag {
+	const char *func;
+	int n_args, index;
+	const char *enum_name;
+	atom_set atoms;
+};
+extern const struct builtin_flag classify_flags[];
+extern const size_t classify_n_flags;
+
+extern const struct builtin_rule classify_name_rules[]; /* IN_HEAD, first match */
+extern const size_t classify_n_name_rules;
+extern const struct builtin_rule classify_op_rules[]; /* IN_OP, first match */
+extern const size_t classify_n_op_rules;
+extern const struct builtin_rule classify_module_rules[]; /* IN_MODULE, first match */
+extern const size_t classify_n_module_rules;
+extern const struct builtin_modifier classify_modifiers[];
+extern const size_t classify_n_modifiers;
+/* Function names of generic launchers, whose template arguments are the kernel: NULL-ended. */
+extern const char *const classify_launchers[];
+
+/* The aten operators: the elementary op they are (prim) and, for a kernel whose name says
+ * nothing specific, the class and atoms they imply. Looked up by the name without "aten::"
+ * and without leading and trailing underscores ("aten::_index_put_impl_": "index_put_impl"). */
+struct op_entry {
+	const char *op, *prim;
+	uint8_t cls;
+	atom_set atoms;
+};
+extern const struct op_entry classify_aten_ops[];
+extern const size_t classify_n_aten_ops;
+
+/* --- rule sets and their literal prefilter (rules.c, literals.c) -------------------------- */
+
+/* A literal every match of one alternative of a pattern contains, in lower case; exact: the
+ * alternative is exactly this text (anchored at the start or end when it says so), so finding
+ * it is a match. */
+struct pat_literal {
+	char *text;
+	size_t len;
+	uint8_t exact, at_start, at_end;
+};
+
+/* The literals of pattern, one or more per top-level alternative (owned: free with
+ * pattern_literals_free()); -1 when some alternative has none of at least three characters
+ * (the pattern must always be tried). */
+ssize_t pattern_literals(const char *pattern, struct pat_literal **out);
+void pattern_literals_free(struct pat_literal *v, size_t n);
+
+struct lit_ref {
+	uint32_t rule;
+	const struct pat_literal *lit;
+};
+
+/* The literals of a rule set by their first three characters. */
+struct lit_index {
+	size_t n_rules;
+	uint8_t *always; /* per rule: no literal, always try */
+	uint32_t *first; /* bucket b's refs are refs[first[b] .. first[b + 1]) */
+	struct lit_ref *refs;
+};
+
+enum { LIT_NONE, LIT_TRY, LIT_MATCH };
+
+/* Build the index of n_rules rules with the literals lits[r] (n_lits[r] of them, -1: none);
+ * the literals are borrowed. Release with lit_index_free(). */
+void lit_index_build(struct lit_index *x, const struct pat_literal *const *lits,
+		     const ssize_t *n_lits, size_t n_rules);
+void lit_index_free(struct lit_index *x);
+/* Scan lower (the text in lower case, len bytes): state[r] becomes LIT_MATCH when rule r
+ * surely matches, LIT_TRY when regexec() must tell, LIT_NONE when it cannot match. */
+void lit_index_scan(const struct lit_index *x, const char *lower, size_t len, uint8_t *state);
+
+struct rule {
+	regex_t re, op_re;
+	int has_op;
+	uint8_t cls, aux, decode, generic;
+	atom_set atoms, remove;
+	uint32_t classes; /* modifiers: the classes they apply to */
+	uint8_t set_cls;  /* modifiers: 1 + the class they move to, 0: none */
+	const char *prim; /* static, or prim_owned */
+	char *prim_owned;
+	char *text; /* for evidence: "built-in: /nvjet/ -> GEMM gemm" */
+	struct pat_literal *lits;
+	ssize_t n_lits;
+};
+
+/* Rules tried in order against one field, with the literal index over them. */
+struct rule_set {
+	struct rule *rules;
+	size_t n, cap;
+	struct lit_index index;
+	int indexed;
+};
+
+/* Compile re (through regex_guard()); on failure write the reason into msg. */
+int rules_compile(regex_t *re, const char *pattern, char *msg, size_t cap);
+/* Add the built-in rules (or modifiers) to set; origin names them in rule texts. */
+void rules_add_builtin(struct rule_set *set, const struct builtin_rule *b, size_t n);
+void rules_add_modifiers(struct rule_set *set, const struct builtin_modifier *m, size_t n);
+/* Read the rules of a rules file into set (file syntax: classify.h). missing_ok: a file that
+ * does not exist adds nothing. */
+int rules_load_file(struct rule_set *set, const char *path, int missing_ok, struct fd_error *err);
+/* Make the literal index of set (after the last rule was added). */
+void rules_index(struct rule_set *set);
+void rules_free(struct rule_set *set);
+/* The first rule of set that matches text (and whose op= matches op), or -1. A second text
+ * (the name as the trace recorded it, when it was mangled) may be given in alt. */
+int rules_first(const struct rule_set *set, const char *text, const char *alt, const char *op);
+/* Call fn for every rule of set that matches text, in order. */
+void rules_each(const struct rule_set *set, const char *text,
+		void (*fn)(const struct rule *r, void *user), void *user);
+
+/* --- the rest ----------------------------------------------------------------------------- */
 
 /* Decode an Inductor kernel name (triton_{poi,red,per,tem}_fused_<ops>_<N>) into class and
  * atoms. Returns 0 and fills cls/atoms, or -1 when name is not an Inductor kernel. */

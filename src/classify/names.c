@@ -38,6 +38,104 @@ static int is_ident(int ch)
 	return isalnum((unsigned char)ch) || ch == '_';
 }
 
+#define ANON "(anonymous namespace)"
+
+void names_parse(const char *name, struct name_parts *out)
+{
+	const char *p = name, *comp, *ns_end = NULL, *end, *space = NULL;
+	int angle = 0;
+
+	memset(out, 0, sizeof *out);
+	if (strncmp(p, "void ", 5) == 0)
+		p += 5;
+	comp = p;
+	/* components at template depth 0, up to the parameter list */
+	for (end = p; *end; end++) {
+		if (end == comp && strncmp(end, "<unnamed>::", 11) == 0) {
+			/* nsys's anonymous namespace: a component of its own */
+			ns_end = end + 9;
+			comp = end + 11;
+			end += 10;
+		} else if (*end == '<') {
+			angle++;
+		} else if (*end == '>') {
+			if (angle > 0)
+				angle--;
+		} else if (angle == 0 && *end == '(') {
+			if (strncmp(end, ANON "::", sizeof ANON + 1) == 0) {
+				/* a component of its own: the namespace goes on after it */
+				ns_end = end + sizeof ANON - 1;
+				comp = ns_end + 2;
+				end = ns_end + 1;
+				continue;
+			}
+			/* a parameter list follows an identifier or a template's '>' */
+			if (end > p && (is_ident(end[-1]) || end[-1] == '>'))
+				break;
+		} else if (angle == 0 && *end == ' ') {
+			space = end;
+		} else if (angle == 0 && *end == ':' && end[1] == ':') {
+			if (space) {
+				/* what came before the blank was a return type
+				 * ("std::enable_if<...>::type vllm::rms_norm_kernel") */
+				p = space + 1;
+				space = NULL;
+			}
+			ns_end = end;
+			comp = end + 2;
+			end++;
+		}
+	}
+	if (!ns_end) {
+		/* a plain name ("Cijk_...", "Memcpy HtoD (Host -> Device)") or one function */
+		const char *q = p;
+
+		while (q < end && *q != '<')
+			q++;
+		out->func = p;
+		out->func_len = (size_t)(q - p);
+		while (out->func_len && out->func[out->func_len - 1] == ' ')
+			out->func_len--;
+		if (q < end) {
+			out->targs = q + 1;
+			out->targs_len = (size_t)(end - q - 1);
+			if (out->targs_len && end[-1] == '>')
+				out->targs_len--;
+		}
+		return;
+	}
+	out->ns = p;
+	out->ns_len = (size_t)(ns_end - p);
+	/* an "(anonymous namespace)" component in the middle stays in ns: it is harmless there,
+	 * but one in front is skipped */
+	if (strncmp(out->ns, ANON "::", sizeof ANON + 1) == 0) {
+		out->ns += sizeof ANON + 1;
+		out->ns_len -= sizeof ANON + 1;
+	}
+	out->func = comp;
+	{
+		const char *q = comp;
+
+		while (q < end && *q != '<')
+			q++;
+		out->func_len = (size_t)(q - comp);
+		if (q < end) {
+			/* the template arguments: to the matching '>' */
+			const char *a = q + 1, *z = a;
+			int d = 1;
+
+			for (; z < end; z++) {
+				if (*z == '<')
+					d++;
+				else if (*z == '>' && --d == 0)
+					break;
+			}
+			out->targs = a;
+			out->targs_len = (size_t)(z - a);
+		}
+	}
+}
+
 /* The identifier in s[0..len) that best says what a generic kernel template does, or NULL. */
 static const char *telling_arg(const char *s, size_t len, size_t *outlen)
 {
@@ -118,6 +216,209 @@ static size_t mangled_ident(const char **p, const char **id)
 	*id = q;
 	*p = q + len;
 	return len;
+}
+
+/* --- template arguments ----------------------------------------------------------------- */
+
+/* The end of one mangled type or template argument at p, or NULL when it is not one we can
+ * read (a tolerant subset of the Itanium grammar: enough to count arguments). */
+static const char *mangled_skip(const char *p, int depth);
+
+static const char *mangled_skip_args(const char *p, int depth)
+{
+	/* p at 'I': arguments up to the matching 'E' */
+	p++;
+	while (p && *p && *p != 'E')
+		p = mangled_skip(p, depth + 1);
+	return p && *p == 'E' ? p + 1 : NULL;
+}
+
+static const char *mangled_skip(const char *p, int depth)
+{
+	if (!p || depth > 32)
+		return NULL;
+	switch (*p) {
+	case 'K':
+	case 'V':
+	case 'r':
+	case 'P':
+	case 'R':
+	case 'O': return mangled_skip(p + 1, depth + 1);
+	case 'L': { /* a literal: L <type> <value> E, or L _Z <encoding> E */
+		int d = 0;
+
+		for (p++; *p; p++) {
+			if (*p == 'E' && d == 0)
+				return p + 1;
+			if (*p == 'I' || *p == 'N' || *p == 'X')
+				d++;
+			else if (*p == 'E')
+				d--;
+		}
+		return NULL;
+	}
+	case 'X': { /* an expression, to its matching E */
+		int d = 0;
+
+		for (p++; *p; p++) {
+			if (*p == 'E' && d == 0)
+				return p + 1;
+			if (*p == 'I' || *p == 'N' || *p == 'X' || *p == 'L')
+				d++;
+			else if (*p == 'E')
+				d--;
+		}
+		return NULL;
+	}
+	case 'N': { /* a nested name, to its E */
+		for (p++; p && *p && *p != 'E';) {
+			if (*p == 'K' || *p == 'V' || *p == 'r')
+				p++;
+			else if (*p == 'I')
+				p = mangled_skip_args(p, depth);
+			else if (*p == 'S')
+				p = mangled_skip(p, depth + 1);
+			else if (*p >= '0' && *p <= '9') {
+				const char *id;
+
+				if (!mangled_ident(&p, &id))
+					return NULL;
+			} else
+				return NULL;
+		}
+		return p && *p == 'E' ? p + 1 : NULL;
+	}
+	case 'S': /* a substitution: S_, S<seq>_, St<name>, Sa, Ss, ... */
+		if (p[1] == 't') {
+			const char *id;
+
+			p += 2;
+			if (!mangled_ident(&p, &id))
+				return NULL;
+		} else if (p[1] >= 'a' && p[1] <= 'z') {
+			p += 2;
+		} else {
+			p++;
+			while (*p && *p != '_')
+				p++;
+			if (*p != '_')
+				return NULL;
+			p++;
+		}
+		return *p == 'I' ? mangled_skip_args(p, depth) : p;
+	case 'T': /* a template parameter: T_, T<n>_ */
+		p++;
+		while (*p && *p != '_')
+			p++;
+		return *p == '_' ? p + 1 : NULL;
+	case 'D': /* DF16b, DF16_, Dh, Dn, Da, Dc, ... */
+		p++;
+		if (*p == 'F') {
+			p++;
+			while (*p >= '0' && *p <= '9')
+				p++;
+			if (*p == 'b' || *p == '_' || *p == 'x')
+				p++;
+			return p;
+		}
+		return *p ? p + 1 : NULL;
+	default:
+		if (*p >= '0' && *p <= '9') {
+			const char *id;
+
+			if (!mangled_ident(&p, &id))
+				return NULL;
+			return *p == 'I' ? mangled_skip_args(p, depth) : p;
+		}
+		if (*p >= 'a' && *p <= 'z')
+			return p + 1; /* a builtin type */
+		return NULL;
+	}
+}
+
+int names_template_args(const char *name, const struct name_parts *parts, const char **args,
+			size_t *lens, int max)
+{
+	int n = 0;
+
+	if (strncmp(name, "_Z", 2) == 0) {
+		/* the first template argument list after the leading names */
+		const char *p = name + 2, *id;
+
+		if (*p == 'L')
+			p++;
+		if (*p == 'N') {
+			p++;
+			while (*p == 'K' || *p == 'V' || *p == 'r')
+				p++;
+		}
+		while (mangled_ident(&p, &id))
+			;
+		if (*p != 'I')
+			return -1;
+		for (p++; *p && *p != 'E' && n < max; n++) {
+			const char *e = mangled_skip(p, 0);
+
+			if (!e)
+				return -1;
+			args[n] = p;
+			lens[n] = (size_t)(e - p);
+			p = e;
+		}
+		return n;
+	}
+	if (!parts->targs_len)
+		return 0;
+	{
+		const char *p = parts->targs, *end = p + parts->targs_len, *start = p;
+		int angle = 0, paren = 0;
+
+		for (; p <= end && n < max; p++) {
+			if (p == end || (*p == ',' && angle == 0 && paren == 0)) {
+				while (start < p && *start == ' ')
+					start++;
+				args[n] = start;
+				lens[n++] = (size_t)(p - start);
+				start = p + 1;
+			} else if (*p == '<')
+				angle++;
+			else if (*p == '>' && angle > 0)
+				angle--;
+			else if (*p == '(')
+				paren++;
+			else if (*p == ')' && paren > 0)
+				paren--;
+		}
+	}
+	return n;
+}
+
+int names_targ_flag(const char *a, size_t len)
+{
+	size_t i = 0;
+	int any = 0, nonzero = 0;
+
+	if (len == 4 && memcmp(a, "true", 4) == 0)
+		return 1;
+	if (len == 5 && memcmp(a, "false", 5) == 0)
+		return 0;
+	if (len >= 4 && a[0] == 'L' && a[len - 1] == 'E') { /* Lb1E, Li256E, Lj0E */
+		i = 2;
+		len--;
+	} else if (len > 0 && a[0] == '(') { /* (ck_tile::Rmsnorm2dFusedQuantEnum)1 */
+		while (i < len && a[i] != ')')
+			i++;
+		i++;
+	}
+	if (i < len && a[i] == '-')
+		i++;
+	for (; i < len; i++) {
+		if (a[i] < '0' || a[i] > '9')
+			return (a[i] == 'u' || a[i] == 'l') && any ? nonzero : -1;
+		any = 1;
+		nonzero |= a[i] != '0';
+	}
+	return any ? nonzero : -1;
 }
 
 /* A short name for a mangled name that the demangler rejected (new manglings such as DF16b

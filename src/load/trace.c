@@ -566,6 +566,96 @@ void trace_link_kernels(const struct trace *t, uint32_t *launch_of, uint32_t *op
 	}
 }
 
+/* Module ranges by (thread, start, longest first). */
+struct mref {
+	int64_t tid, start, end;
+	uint32_t range;
+};
+
+static int cmp_mref(const void *pa, const void *pb)
+{
+	const struct mref *a = pa, *b = pb;
+	int r = CMP(a->tid, b->tid);
+
+	if (!r)
+		r = CMP(a->start, b->start);
+	if (!r)
+		r = CMP(b->end, a->end);
+	return r ? r : CMP(a->range, b->range);
+}
+
+struct mref_query {
+	const struct mref *m;
+	int64_t tid, ts;
+};
+
+/* Module ranges that start at or before the launch (on its thread or an earlier one). */
+static int mref_before(const void *ctx, size_t i)
+{
+	const struct mref_query *q = ctx;
+
+	return q->m[i].tid < q->tid || (q->m[i].tid == q->tid && q->m[i].start <= q->ts);
+}
+
+void trace_module_calls(const struct trace *t, const uint32_t *launch_of, uint32_t *module_of,
+			uint32_t *parent)
+{
+	struct mref *m = NULL;
+	uint32_t *up, *stack;
+	size_t n = 0, sp = 0, hint = 0;
+
+	for (size_t i = 0; parent && i < t->n_ranges; i++)
+		parent[i] = UINT32_MAX;
+	for (size_t k = 0; k < t->n_kernels; k++)
+		module_of[k] = UINT32_MAX;
+	for (size_t i = 0; i < t->n_ranges; i++)
+		n += t->ranges[i].kind == RANGE_MODULE;
+	if (n == 0)
+		return;
+	m = xmalloc(n * sizeof *m);
+	n = 0;
+	for (size_t i = 0; i < t->n_ranges; i++) {
+		const struct trace_range *r = &t->ranges[i];
+
+		if (r->kind == RANGE_MODULE)
+			m[n++] = (struct mref){ r->tid, r->start, r->start + r->dur, (uint32_t)i };
+	}
+	qsort(m, n, sizeof *m, cmp_mref);
+	/* each range's parent: the innermost earlier range on its thread that contains it */
+	up = xmalloc(n * sizeof *up);
+	stack = xmalloc(n * sizeof *stack);
+	for (size_t i = 0; i < n; i++) {
+		while (sp > 0 &&
+		       (m[stack[sp - 1]].tid != m[i].tid || m[stack[sp - 1]].end < m[i].end))
+			sp--;
+		up[i] = sp > 0 ? stack[sp - 1] : UINT32_MAX;
+		if (parent)
+			parent[m[i].range] = up[i] != UINT32_MAX ? m[up[i]].range : UINT32_MAX;
+		stack[sp++] = (uint32_t)i;
+	}
+	for (size_t k = 0; k < t->n_kernels; k++) {
+		const struct trace_launch *l;
+		struct mref_query q;
+		size_t j;
+
+		if (launch_of[k] == UINT32_MAX)
+			continue;
+		l = &t->launches[launch_of[k]];
+		q = (struct mref_query){ m, l->tid, l->start };
+		hint = j = gallop_prefix(n, hint, mref_before, &q);
+		/* the last range starting at or before the launch, then out to one around it */
+		for (uint32_t x = j > 0 ? (uint32_t)(j - 1) : UINT32_MAX;
+		     x != UINT32_MAX && m[x].tid == l->tid; x = up[x])
+			if (l->start <= m[x].end) {
+				module_of[k] = m[x].range;
+				break;
+			}
+	}
+	free(stack);
+	free(up);
+	free(m);
+}
+
 const char *trace_meta_get(const struct trace *t, const char *key)
 {
 	uint32_t id = intern_find(t->strings, key, strlen(key));

@@ -84,7 +84,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
 		struct kernel_info ki;
 
-		classify_kernel(c, names[i], i % 2 ? "aten::mm" : NULL, &ki);
+		classify_kernel(c, names[i], i % 2 ? "aten::mm" : NULL, NULL, &ki);
 		require(ki.cls < CLASS_COUNT, "a valid class");
 		require(classifier_rule_text(c, ki.rule) != NULL, "the deciding rule has a text");
 		kernel_info_clear(&ki);

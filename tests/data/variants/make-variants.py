@@ -251,9 +251,14 @@ TO_NVIDIA = [
     (r"^void paged_attention_ll4mi_reduce_kernel<.*",
      "void flashinfer::VariableLengthMergeStatesKernel<8u, 16u, 8u, 4u, __nv_bfloat16, __nv_bfloat16>"
      "(__nv_bfloat16*, float*, int*, __nv_bfloat16*, float*, unsigned int, unsigned int)"),
-    (r"^_ZN5aiter24add_rmsnorm_quant_kernel.*",
-     "void vllm::fused_add_rms_norm_static_fp8_quant_kernel<c10::BFloat16, 8>(c10::Float8_e4m3fn*, "
-     "c10::BFloat16*, c10::BFloat16 const*, c10::BFloat16 const*, float, int, int)"),
+    # aiter's add_rmsnorm_quant_kernel<In, Out, Block, Thread, ADD_RESIDUAL, FUSE_QUANT, ...>:
+    # these traces add the residual or not, and never quantise
+    (r"^_ZN5aiter24add_rmsnorm_quant_kernelI\w*?Li\d+ELi\d+ELb1ELb0E.*",
+     "void vllm::fused_add_rms_norm_kernel<c10::BFloat16, 8>(c10::BFloat16*, c10::BFloat16*, "
+     "c10::BFloat16 const*, float, int, int)"),
+    (r"^_ZN5aiter24add_rmsnorm_quant_kernelI\w*?Li\d+ELi\d+ELb0ELb0E.*",
+     "void vllm::rms_norm_kernel<c10::BFloat16, 8>(c10::BFloat16*, c10::BFloat16 const*, "
+     "c10::BFloat16 const*, float, int, int)"),
     (r"^_ZN7sgl_hip10activation18act_and_mul_kernel.*",
      "void vllm::act_and_mul_kernel<c10::BFloat16, &(c10::BFloat16 vllm::silu_kernel<c10::BFloat16>"
      "(c10::BFloat16 const&)), true>(c10::BFloat16*, c10::BFloat16 const*, int)"),

@@ -1,0 +1,360 @@
+/* rules.c — rule sets: compiled patterns, the rules files, matching with the literal
+ * prefilter (literals.c). */
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "classify_int.h"
+#include "fusediff/regex_guard.h"
+
+/* Names longer than this are matched on their first MATCH_MAX bytes: what a kernel is shows
+ * early in its name, and regexec on megabyte names would cost seconds. */
+#define MATCH_MAX 8192
+
+int rules_compile(regex_t *re, const char *pattern, char *msg, size_t cap)
+{
+	int rc;
+
+	if (regex_guard(pattern, msg, cap) < 0)
+		return -1;
+	rc = regcomp(re, pattern, REG_EXTENDED | REG_ICASE | REG_NOSUB);
+	if (rc != 0) {
+		regerror(rc, re, msg, cap);
+		regfree(re);
+		return -1;
+	}
+	return 0;
+}
+
+static char *rule_describe(const char *origin, const char *pattern, const char *op, uint8_t cls,
+			   atom_set atoms, int aux, int decode)
+{
+	char ab[256];
+
+	return xasprintf("%s: /%s/%s%s%s -> %s %s%s%s", origin, pattern, op ? " op=/" : "",
+			 op ? op : "", op ? "/" : "", class_name(cls),
+			 atoms_format(atoms, "+", ab, sizeof ab), aux ? " aux" : "",
+			 decode ? " decode" : "");
+}
+
+static void rule_free(struct rule *r)
+{
+	regfree(&r->re);
+	if (r->has_op)
+		regfree(&r->op_re);
+	free(r->prim_owned);
+	free(r->text);
+	if (r->n_lits > 0)
+		pattern_literals_free(r->lits, (size_t)r->n_lits);
+}
+
+void rules_free(struct rule_set *set)
+{
+	for (size_t i = 0; i < set->n; i++)
+		rule_free(&set->rules[i]);
+	free(set->rules);
+	if (set->indexed)
+		lit_index_free(&set->index);
+	memset(set, 0, sizeof *set);
+}
+
+/* The rule of pattern (and op) with its literals; dies on a bad built-in pattern. */
+static struct rule builtin(const char *pattern, const char *op, const char *what, size_t i)
+{
+	struct rule r = { 0 };
+	char msg[256];
+
+	if (rules_compile(&r.re, pattern, msg, sizeof msg) < 0)
+		die("built-in %s %zu: bad pattern /%s/: %s", what, i, pattern, msg);
+	if (op) {
+		if (rules_compile(&r.op_re, op, msg, sizeof msg) < 0)
+			die("built-in %s %zu: bad operator pattern /%s/: %s", what, i, op, msg);
+		r.has_op = 1;
+	}
+	r.n_lits = pattern_literals(pattern, &r.lits);
+	return r;
+}
+
+void rules_add_builtin(struct rule_set *set, const struct builtin_rule *b, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		struct rule r = builtin(b[i].pattern, b[i].op, "rule", i);
+
+		r.cls = b[i].cls;
+		r.atoms = b[i].atoms;
+		r.aux = b[i].aux;
+		r.decode = b[i].decode;
+		r.generic = b[i].generic;
+		r.prim = b[i].prim;
+		r.text = rule_describe("built-in", b[i].pattern, b[i].op, b[i].cls, b[i].atoms,
+				       b[i].aux, b[i].decode);
+		VEC_PUSH(set->rules, set->n, set->cap, r);
+	}
+}
+
+void rules_add_modifiers(struct rule_set *set, const struct builtin_modifier *m, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		struct rule r = builtin(m[i].pattern, NULL, "modifier", i);
+
+		r.atoms = m[i].add;
+		r.remove = m[i].remove;
+		r.classes = m[i].classes;
+		r.set_cls = m[i].set_cls;
+		VEC_PUSH(set->rules, set->n, set->cap, r);
+	}
+}
+
+void rules_index(struct rule_set *set)
+{
+	const struct pat_literal **lits = xcalloc(set->n ? set->n : 1, sizeof *lits);
+	ssize_t *n_lits = xcalloc(set->n ? set->n : 1, sizeof *n_lits);
+
+	for (size_t i = 0; i < set->n; i++) {
+		lits[i] = set->rules[i].lits;
+		n_lits[i] = set->rules[i].n_lits;
+	}
+	if (set->indexed)
+		lit_index_free(&set->index);
+	lit_index_build(&set->index, lits, n_lits, set->n);
+	set->indexed = 1;
+	free(lits);
+	free(n_lits);
+}
+
+/* --- rules files -------------------------------------------------------------------------- */
+
+/* Split the next blank-separated field off *p; NULL at the end of the line. */
+static char *next_field(char **p)
+{
+	char *s = *p, *start;
+
+	while (*s == ' ' || *s == '\t')
+		s++;
+	if (!*s) {
+		*p = s;
+		return NULL;
+	}
+	start = s;
+	while (*s && *s != ' ' && *s != '\t')
+		s++;
+	if (*s)
+		*s++ = '\0';
+	*p = s;
+	return start;
+}
+
+/* Parse one rules line (comment and blank lines give 0 and no rule). Returns 1 with *out
+ * filled, 0 for nothing, -1 with msg set. */
+static int parse_line(char *line, const char *origin, struct rule *out, char *msg, size_t cap)
+{
+	char *p = line, *fcls, *fatoms, *fre, *f, *op = NULL;
+	char rmsg[256];
+	int cls;
+	atom_set atoms = 0;
+	struct rule r = { 0 };
+
+	/* a comment starts with # at the start of a field */
+	for (char *q = line; *q; q++)
+		if (*q == '#' && (q == line || q[-1] == ' ' || q[-1] == '\t')) {
+			*q = '\0';
+			break;
+		}
+	if (!(fcls = next_field(&p)))
+		return 0;
+	fatoms = next_field(&p);
+	fre = fatoms ? next_field(&p) : NULL;
+	if (!fre) {
+		snprintf(msg, cap, "expected CLASS ATOMS REGEX [FLAGS], got '%s'", fcls);
+		return -1;
+	}
+	if ((cls = class_from_name(fcls)) < 0) {
+		snprintf(msg, cap, "unknown class '%s'", fcls);
+		return -1;
+	}
+	if (strcmp(fatoms, "-") != 0) {
+		for (const char *a = fatoms; *a;) {
+			size_t len = strcspn(a, "+,");
+			int at = atom_from_name(a, len);
+
+			if (at < 0) {
+				snprintf(msg, cap, "unknown atom '%.*s'", (int)len, a);
+				return -1;
+			}
+			atoms |= ATOM_BIT(at);
+			a += len;
+			if (*a)
+				a++;
+		}
+	}
+	r.cls = (uint8_t)cls;
+	r.atoms = atoms;
+	while ((f = next_field(&p))) {
+		if (strcmp(f, "aux") == 0)
+			r.aux = 1;
+		else if (strcmp(f, "decode") == 0)
+			r.decode = 1;
+		else if (strncmp(f, "op=", 3) == 0 && f[3])
+			op = f + 3;
+		else if (strncmp(f, "prim=", 5) == 0 && f[5]) {
+			free(r.prim_owned); /* a repeated prim= replaces the first */
+			r.prim = r.prim_owned = xstrdup(f + 5);
+		} else {
+			snprintf(msg, cap, "unknown flag '%s' (expected %s)", f,
+				 "aux, decode, op=REGEX or prim=NAME");
+			free(r.prim_owned);
+			return -1;
+		}
+	}
+	if (rules_compile(&r.re, fre, rmsg, sizeof rmsg) < 0) {
+		snprintf(msg, cap, "bad regular expression '%s': %s", fre, rmsg);
+		free(r.prim_owned);
+		return -1;
+	}
+	if (op) {
+		if (rules_compile(&r.op_re, op, rmsg, sizeof rmsg) < 0) {
+			snprintf(msg, cap, "bad regular expression '%s': %s", op, rmsg);
+			regfree(&r.re);
+			free(r.prim_owned);
+			return -1;
+		}
+		r.has_op = 1;
+	}
+	r.n_lits = pattern_literals(fre, &r.lits);
+	r.text = rule_describe(origin, fre, op, r.cls, r.atoms, r.aux, r.decode);
+	*out = r;
+	return 1;
+}
+
+int rules_load_file(struct rule_set *set, const char *path, int missing_ok, struct fd_error *err)
+{
+	FILE *fp = fopen(path, "r");
+	char *line = NULL;
+	size_t lcap = 0;
+	ssize_t len;
+	long lineno = 0;
+	int rc = 0;
+
+	if (!fp) {
+		if (missing_ok && errno == ENOENT)
+			return 0;
+		fd_error_set(err, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	while ((len = getline(&line, &lcap, fp)) >= 0) {
+		char msg[512], *origin;
+		struct rule r;
+		int got;
+
+		lineno++;
+		if ((size_t)len != strlen(line)) {
+			fd_error_set(err, "%s: line %ld: NUL byte in line", path, lineno);
+			rc = -1;
+			break;
+		}
+		while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r'))
+			line[--len] = '\0';
+		origin = xasprintf("%s:%ld", path, lineno);
+		got = parse_line(line, origin, &r, msg, sizeof msg);
+		free(origin);
+		if (got < 0) {
+			fd_error_set(err, "%s: line %ld: %s", path, lineno, msg);
+			rc = -1;
+			break;
+		}
+		if (got)
+			VEC_PUSH(set->rules, set->n, set->cap, r);
+	}
+	if (rc == 0 && ferror(fp)) {
+		fd_error_set(err, "%s: %s", path, strerror(errno));
+		rc = -1;
+	}
+	free(line);
+	fclose(fp);
+	return rc;
+}
+
+/* --- matching ----------------------------------------------------------------------------- */
+
+/* A lower-case copy of text (at most MATCH_MAX bytes) and the text regexec() sees. */
+struct subject {
+	const char *text; /* the original, cut to MATCH_MAX bytes */
+	char *lower;
+	size_t len;
+	char *cut; /* owned copy when text was cut */
+	uint8_t *state;
+};
+
+static void subject_open(struct subject *s, const struct rule_set *set, const char *text)
+{
+	size_t len = strlen(text);
+
+	memset(s, 0, sizeof *s);
+	if (len > MATCH_MAX) {
+		len = MATCH_MAX;
+		text = s->cut = xstrndup(text, len);
+	}
+	s->text = text;
+	s->len = len;
+	s->lower = xmalloc(len + 1);
+	for (size_t i = 0; i < len; i++)
+		s->lower[i] = (char)tolower((unsigned char)text[i]);
+	s->lower[len] = '\0';
+	s->state = xmalloc(set->n ? set->n : 1);
+	lit_index_scan(&set->index, s->lower, len, s->state);
+}
+
+static void subject_close(struct subject *s)
+{
+	free(s->cut);
+	free(s->lower);
+	free(s->state);
+}
+
+static int subject_matches(const struct subject *s, const struct rule *r, size_t i)
+{
+	if (s->state[i] == LIT_MATCH)
+		return 1;
+	return s->state[i] == LIT_TRY && regexec(&r->re, s->text, 0, NULL, 0) == 0;
+}
+
+int rules_first(const struct rule_set *set, const char *text, const char *alt, const char *op)
+{
+	struct subject st, sa;
+	int found = -1;
+
+	if (!set->n || !text)
+		return -1;
+	subject_open(&st, set, text);
+	if (alt)
+		subject_open(&sa, set, alt);
+	for (size_t i = 0; i < set->n && found < 0; i++) {
+		const struct rule *r = &set->rules[i];
+
+		if (!subject_matches(&st, r, i) && !(alt && subject_matches(&sa, r, i)))
+			continue;
+		if (r->has_op && (!op || regexec(&r->op_re, op, 0, NULL, 0) != 0))
+			continue;
+		found = (int)i;
+	}
+	subject_close(&st);
+	if (alt)
+		subject_close(&sa);
+	return found;
+}
+
+void rules_each(const struct rule_set *set, const char *text,
+		void (*fn)(const struct rule *r, void *user), void *user)
+{
+	struct subject st;
+
+	if (!set->n || !text)
+		return;
+	subject_open(&st, set, text);
+	for (size_t i = 0; i < set->n; i++)
+		if (subject_matches(&st, &set->rules[i], i))
+			fn(&set->rules[i], user);
+	subject_close(&st);
+}
