@@ -48,19 +48,18 @@ static atom_set parse_atoms(const char *s)
 	return a;
 }
 
-/* tests/data/classify/kernels.tsv: real names with the class, atoms, flags and prim a user
- * expects. */
-START_TEST(test_real_names)
+/* Check the names of one table: class, atoms, flags, prim, operator, name (and where it was
+ * seen, in families.tsv). Returns how many were checked; counts the wrong ones in *failed. */
+static int check_table_file(const struct classifier *c, const char *file, int *failed)
 {
-	struct classifier *c = new_classifier(NULL);
-	FILE *fp = fopen(test_path("tests/data/classify/kernels.tsv"), "r");
+	FILE *fp = fopen(test_path(file), "r");
 	char *line = NULL;
 	size_t cap = 0;
-	int lineno = 0, checked = 0, failed = 0;
+	int lineno = 0, checked = 0;
 
-	ck_assert_ptr_nonnull(fp);
+	ck_assert_msg(fp != NULL, "%s", file);
 	while (getline(&line, &cap, fp) > 0) {
-		char *f[6], *p = line, ab[256], want_ab[256];
+		char *f[7], *p = line, ab[256], want_ab[256];
 		struct kernel_info ki;
 		int nf = 0, aux, decode;
 		const char *prim;
@@ -69,9 +68,9 @@ START_TEST(test_real_names)
 		line[strcspn(line, "\n")] = '\0';
 		if (line[0] == '#' || !line[0])
 			continue;
-		while (nf < 6 && (f[nf] = strsep(&p, "\t")))
+		while (nf < 7 && (f[nf] = strsep(&p, "\t")))
 			nf++;
-		ck_assert_msg(nf == 6, "kernels.tsv:%d: %d fields", lineno, nf);
+		ck_assert_msg(nf == 6 || nf == 7, "%s:%d: %d fields", file, lineno, nf);
 		classify_kernel(c, f[5], strcmp(f[4], "-") ? f[4] : NULL, NULL, &ki);
 		aux = strstr(f[2], "aux") != NULL;
 		decode = strstr(f[2], "decode") != NULL;
@@ -81,20 +80,34 @@ START_TEST(test_real_names)
 		if (strcmp(class_name(ki.cls), f[0]) != 0 || strcmp(ab, want_ab) != 0 ||
 		    ki.aux != aux || ki.decode_attn != decode ||
 		    (prim == NULL) != (ki.prim == NULL) || (prim && strcmp(prim, ki.prim) != 0)) {
-			fprintf(stderr, "kernels.tsv:%d: %s: got %s %s%s%s prim=%s, want:\n",
-				lineno, ki.short_name, class_name(ki.cls), ab, ki.aux ? " aux" : "",
+			fprintf(stderr, "%s:%d: %s: got %s %s%s%s prim=%s, want:\n", file, lineno,
+				ki.short_name, class_name(ki.cls), ab, ki.aux ? " aux" : "",
 				ki.decode_attn ? " decode" : "", ki.prim ? ki.prim : "-");
 			fprintf(stderr, "    %s %s %s prim=%s\n", f[0], want_ab, f[2], f[3]);
-			failed++;
+			(*failed)++;
 		}
 		checked++;
 		kernel_info_clear(&ki);
 	}
 	free(line);
 	fclose(fp);
+	return checked;
+}
+
+/* Real names with the class, atoms, flags and prim a user expects: those of the shared traces
+ * (kernels.tsv) and of the ecosystem's kernel families (families.tsv). */
+START_TEST(test_real_names)
+{
+	struct classifier *c = new_classifier(NULL);
+	int failed = 0, traces_n, families_n;
+
+	traces_n = check_table_file(c, "tests/data/classify/kernels.tsv", &failed);
+	families_n = check_table_file(c, "tests/data/classify/families.tsv", &failed);
 	classifier_free(c);
-	ck_assert_int_ge(checked, 80);
-	ck_assert_msg(failed == 0, "%d of %d kernels misclassified (see above)", failed, checked);
+	ck_assert_int_ge(traces_n, 80);
+	ck_assert_int_ge(families_n, 300);
+	ck_assert_msg(failed == 0, "%d of %d kernels misclassified (see above)", failed,
+		      traces_n + families_n);
 }
 END_TEST
 

@@ -142,6 +142,13 @@ void comparison_free(struct comparison *c);
  * until comparison_free(); not escaped (escape before showing it). */
 const char *comparison_short_name(const struct comparison *c, int s, uint32_t name);
 
+/* What decided the class of side s (SIDE_A, SIDE_B) of pair p: the classification of its main
+ * kernel (*info, borrowed, may be NULL), and the source as text: class_source_name() of it,
+ * or "eager run" when the pair's class comes from a run of eager kernels that together do one
+ * operation (structure.h). NULL when the side has no kernel. */
+const char *comparison_class_source(const struct comparison *c, const struct comparison_pair *p,
+				    int s, const struct kernel_info **info);
+
 /* The indices of the pairs first .. first + n - 1 with the largest |delta|, at most max of them,
  * into out, largest first; ties keep the earlier pair first. Returns how many. */
 size_t comparison_top_pairs(const struct comparison *c, size_t first, size_t n, uint32_t *out,

@@ -709,6 +709,31 @@ const char *comparison_short_name(const struct comparison *c, int s, uint32_t na
 	return n ? n : trace_str(c->side[s]->t, name);
 }
 
+const char *comparison_class_source(const struct comparison *c, const struct comparison_pair *p,
+				    int s, const struct kernel_info **info)
+{
+	const struct comparison_part *part = &p->side[s];
+	const struct side *sd = c->side[s];
+
+	if (info)
+		*info = NULL;
+	if (!part->n_names || !sd->classes.info_of)
+		return NULL;
+	for (uint32_t i = 0; i < part->n_inst; i++) {
+		uint32_t k = part->inst[i].kernel;
+		const struct kernel_info *ki;
+
+		if (k >= sd->t->n_kernels || sd->t->kernels[k].name != part->names[0])
+			continue;
+		ki = trace_classes_get(&sd->classes, k);
+		if (info)
+			*info = ki;
+		return ki->cls == p->cls || part->n_names == 1 ? class_source_name(ki->source)
+							       : "eager run";
+	}
+	return NULL;
+}
+
 size_t comparison_top_pairs(const struct comparison *c, size_t first, size_t n, uint32_t *out,
 			    size_t max)
 {

@@ -131,12 +131,22 @@ static void j_indices(FILE *out, const uint32_t *idx, uint32_t n)
 	fputc(']', out);
 }
 
-/* What a pair is: "kind", "class", "atoms", "a_kernels", "b_kernels" (with a leading comma). */
+/* What a pair is: "kind", "class", "atoms", "a_class_source", "b_class_source", "a_kernels",
+ * "b_kernels" (with a leading comma). */
 static void j_pair_what(FILE *out, const struct comparison *c, const struct comparison_pair *p)
 {
 	fprintf(out, ",\"kind\":\"%s\",\"class\":\"%s\",\"atoms\":",
 		pair_kind_name((enum pair_kind)p->kind), class_name((enum op_class)p->cls));
 	j_atoms(out, p->atoms);
+	for (int s = 0; s < 2; s++) {
+		const char *src = comparison_class_source(c, p, s, NULL);
+
+		fprintf(out, ",\"%c_class_source\":", "ab"[s]);
+		if (src)
+			fprintf(out, "\"%s\"", src);
+		else
+			fputs("null", out);
+	}
 	fputs(",\"a_kernels\":", out);
 	j_names(out, c->side[0]->t, p->side[0].names, p->side[0].n_names);
 	fputs(",\"b_kernels\":", out);

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fusediff/classify.h"
 #include "fusediff/names.h"
 #include "fusediff/text.h"
 
@@ -133,6 +134,84 @@ static void print_classes(FILE *out, const struct trace *t, const struct trace_c
 	}
 }
 
+#define SUMMARY_OTHER_KERNELS 20
+
+struct other_kernel {
+	uint32_t name;
+	int64_t ns, count;
+};
+
+static int cmp_other(const void *pa, const void *pb)
+{
+	const struct other_kernel *a = pa, *b = pb;
+	int r = CMP(b->ns, a->ns);
+
+	return r ? r : CMP(a->name, b->name);
+}
+
+/* The kernels of class Other, largest first, each with a rules-file line that would classify
+ * it: its function name as the pattern, CLASS and ATOMS to fill in. */
+static void print_other(FILE *out, const struct trace *t, const struct trace_classes *tc)
+{
+	struct other_kernel *v = NULL;
+	size_t n = 0, cap = 0;
+	char dflt[4096];
+	const char *path = classifier_default_path(dflt, sizeof dflt);
+
+	for (size_t i = 0; i < t->n_kernels; i++) {
+		size_t j;
+
+		if (t->kernels[i].kind != KIND_KERNEL ||
+		    trace_classes_get(tc, i)->cls != CLASS_OTHER)
+			continue;
+		for (j = 0; j < n && v[j].name != t->kernels[i].name; j++)
+			;
+		if (j == n) {
+			VEC_PUSH(v, n, cap, ((struct other_kernel){ t->kernels[i].name, 0, 0 }));
+		}
+		v[j].ns += t->kernels[i].dur;
+		v[j].count++;
+	}
+	if (!n)
+		return;
+	qsort(v, n, sizeof *v, cmp_other);
+	fprintf(out,
+		"\nClass Other: %zu distinct kernel%s. A line for each, to complete with its "
+		"class\n",
+		n, n == 1 ? "" : "s");
+	fprintf(out, "and atoms and add to a rules file (--rules FILE%s%s):\n", path ? ", or " : "",
+		path ? path : "");
+	for (size_t i = 0; i < n && i < SUMMARY_OTHER_KERNELS; i++) {
+		const char *full = trace_str(t, v[i].name);
+		char *dem = names_demangle(full), pat[256], b1[64], *esc;
+		const char *name = dem ? dem : full;
+		struct name_parts np;
+		size_t k = 0;
+
+		names_parse(name, &np);
+		/* the function name, its regex characters escaped, blanks as '.' */
+		if (np.func == name)
+			pat[k++] = '^';
+		for (size_t j = 0; j < np.func_len && k + 3 < sizeof pat; j++) {
+			char ch = np.func[j];
+
+			if (strchr(".[]()*+?{}|^$\\", ch))
+				pat[k++] = '\\';
+			pat[k++] = ch == ' ' || ch == '\t' ? '.' : ch;
+		}
+		pat[k] = '\0';
+		esc = text_escape_dup(pat, k);
+		text_us(b1, sizeof b1, v[i].ns);
+		fprintf(out, "  CLASS  ATOMS  %-40s # %s us in %lld kernel%s\n", esc, b1,
+			(long long)v[i].count, v[i].count == 1 ? "" : "s");
+		free(esc);
+		free(dem);
+	}
+	if (n > SUMMARY_OTHER_KERNELS)
+		fprintf(out, "  (%zu more)\n", n - SUMMARY_OTHER_KERNELS);
+	free(v);
+}
+
 int trace_summary_print(FILE *out, const struct trace *t, const struct trace_classes *tc)
 {
 	char b1[64], b2[64];
@@ -209,8 +288,10 @@ int trace_summary_print(FILE *out, const struct trace *t, const struct trace_cla
 	}
 	free(cats);
 
-	if (tc)
+	if (tc) {
 		print_classes(out, t, tc);
+		print_other(out, t, tc);
+	}
 	top = trace_summary_kernels(t, &nk);
 	fprintf(out, "\nTop %d kernels by total time (of %zu distinct)\n", SUMMARY_TOP_KERNELS, nk);
 	fprintf(out, "  %7s %11s %10s %6s  %s\n", "count", "total us", "avg us", "share", "kernel");

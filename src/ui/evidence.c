@@ -80,6 +80,37 @@ void ui_evidence_instances(struct ui *u, struct ui_text *out, const struct compa
 	}
 }
 
+/* Where side s's class comes from: its name, operator or module, with the rule that said so. */
+static void class_line(struct ui_text *out, const struct comparison *c,
+		       const struct comparison_pair *p, int s)
+{
+	static const char *const from[SOURCE_COUNT] = {
+		[SOURCE_RULES_FILE] = "from a rules file",
+		[SOURCE_NAME] = "from its name",
+		[SOURCE_INDUCTOR] = "from its Inductor name",
+		[SOURCE_OPERATOR] = "from its operator",
+		[SOURCE_MODULE] = "from its module",
+		[SOURCE_NONE] = ": no rule knows it",
+	};
+	const struct kernel_info *ki;
+	const char *src = comparison_class_source(c, p, s, &ki);
+
+	if (!src || !ki)
+		return;
+	if (strcmp(src, "eager run") == 0) {
+		ui_text_add(out, ROLE_DIM, 1, "   class %s: what these eager kernels do together",
+			    class_name((enum op_class)p->cls));
+		return;
+	}
+	ui_text_add(out, ROLE_DIM, 1, "   class %s%s%s%s%s", class_name((enum op_class)ki->cls),
+		    ki->source == SOURCE_NONE ? "" : " ",
+		    from[ki->source < SOURCE_COUNT ? ki->source : SOURCE_NONE],
+		    c->classifier && ki->source != SOURCE_NONE ? ": " : "",
+		    c->classifier && ki->source != SOURCE_NONE
+			    ? classifier_rule_text(c->classifier, ki->rule)
+			    : "");
+}
+
 void ui_evidence_pair(struct ui *u, struct ui_text *out, uint32_t pi, int width)
 {
 	const struct comparison *c = u->c;
@@ -121,6 +152,7 @@ void ui_evidence_pair(struct ui *u, struct ui_text *out, uint32_t pi, int width)
 		for (uint32_t i = 0; i < part->n_names; i++)
 			ui_text_wrap(u->s, out, ROLE_NORMAL, "   ", ui_name(u, s, part->names[i]),
 				     width, 5);
+		class_line(out, c, p, s);
 	}
 	ui_text_add(out, ROLE_DIM, 1, "Instances:");
 	ui_evidence_instances(u, out, p, SIDE_A, &budget);
