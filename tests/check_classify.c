@@ -4,6 +4,7 @@
 
 #include "fusediff/classify.h"
 #include "fusediff/names.h"
+#include "src/classify/classify_int.h"
 
 /* Every trace carried by the repository, and the large shared one when it is there. */
 static const char *const traces[] = {
@@ -647,6 +648,48 @@ START_TEST(test_hostile_names)
 }
 END_TEST
 
+/* Every built-in pattern has a literal in each alternative, so that the prefilter keeps
+ * regexec() off the names that cannot match (classification costs a few microseconds a name);
+ * the literals of some patterns, and exact forms found without regexec(). */
+START_TEST(test_rule_literals)
+{
+	static const struct {
+		const char *pattern;
+		int n, exact;
+		const char *first;
+	} cases[] = {
+		{ "add_?rms_?norm", 4, 1, "addrmsnorm" },
+		{ "^Cijk_", 1, 1, "cijk_" },
+		{ "rms_?norm[a-z0-9_]*quant", 2, 0, "rmsnorm" },
+		{ "(^|[^a-z])exp2?_kernel", 2, 0, "exp_kernel" },
+		{ "nccl|rccl", 2, 1, "nccl" },
+	};
+	struct pat_literal *l;
+	ssize_t n;
+
+	for (size_t i = 0; i < classify_n_name_rules; i++) {
+		n = pattern_literals(classify_name_rules[i].pattern, &l);
+		ck_assert_msg(n > 0, "name rule %zu has an alternative without a literal: /%s/", i,
+			      classify_name_rules[i].pattern);
+		pattern_literals_free(l, (size_t)n);
+	}
+	for (size_t i = 0; i < classify_n_modifiers; i++) {
+		n = pattern_literals(classify_modifiers[i].pattern, &l);
+		ck_assert_msg(n > 0, "modifier %zu has an alternative without a literal: /%s/", i,
+			      classify_modifiers[i].pattern);
+		pattern_literals_free(l, (size_t)n);
+	}
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		n = pattern_literals(cases[i].pattern, &l);
+		ck_assert_int_eq(n, cases[i].n);
+		ck_assert_int_eq(l[0].exact, cases[i].exact);
+		ck_assert_str_eq(l[0].text, cases[i].first);
+		pattern_literals_free(l, (size_t)n);
+	}
+	ck_assert_int_eq(pattern_literals("(a|b)x", &l), -1);
+}
+END_TEST
+
 static Suite *classify_suite(void)
 {
 	Suite *s = suite_create("classify");
@@ -668,6 +711,7 @@ static Suite *classify_suite(void)
 	tcase_add_test(tc, test_hf_pairs_symmetric);
 	tcase_add_test(tc, test_moe_router);
 	tcase_add_test(tc, test_signals);
+	tcase_add_test(tc, test_rule_literals);
 	tcase_add_test(tc, test_one_name_one_class);
 	tcase_add_test(tc, test_inductor_trace);
 	suite_add_tcase(s, tc);

@@ -145,12 +145,24 @@ static int is_launcher(const struct name_parts *np)
 /* The text the name rules see: "ns::func", with "<targs>" for a generic launcher. */
 static char *head_text(const struct name_parts *np)
 {
-	if (is_launcher(np) && np->targs_len)
-		return xasprintf("%.*s%s%.*s<%.*s>", (int)np->ns_len, np->ns,
-				 np->ns_len ? "::" : "", (int)np->func_len, np->func,
-				 (int)np->targs_len, np->targs);
-	return xasprintf("%.*s%s%.*s", (int)np->ns_len, np->ns, np->ns_len ? "::" : "",
-			 (int)np->func_len, np->func);
+	size_t targs = is_launcher(np) ? np->targs_len : 0, n = 0;
+	char *h = xmalloc(np->ns_len + np->func_len + targs + 5);
+
+	if (np->ns_len) {
+		memcpy(h, np->ns, np->ns_len);
+		memcpy(h + np->ns_len, "::", 2);
+		n = np->ns_len + 2;
+	}
+	memcpy(h + n, np->func, np->func_len);
+	n += np->func_len;
+	if (targs) {
+		h[n++] = '<';
+		memcpy(h + n, np->targs, targs);
+		n += targs;
+		h[n++] = '>';
+	}
+	h[n] = '\0';
+	return h;
 }
 
 static void take_rule(struct kernel_info *out, const struct rule *r, int index, int source)

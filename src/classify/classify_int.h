@@ -105,8 +105,9 @@ struct lit_ref {
 /* The literals of a rule set by their first three characters. */
 struct lit_index {
 	size_t n_rules;
-	uint8_t *always; /* per rule: no literal, always try */
-	uint32_t *first; /* bucket b's refs are refs[first[b] .. first[b + 1]) */
+	uint8_t first2[65536 / 8]; /* bit (a << 8 | b): some literal starts with a, b */
+	uint8_t *always;	   /* per rule: no literal, always try */
+	uint32_t *first;	   /* bucket b's refs are refs[first[b] .. first[b + 1]) */
 	struct lit_ref *refs;
 };
 

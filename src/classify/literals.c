@@ -89,7 +89,7 @@ static int alternative(const char *p, const char *end, struct pat_literal **v, s
 		       size_t *cap)
 {
 	struct item it[256];
-	size_t ni = 0, n_opt = 0, best = 0, best_len = 0;
+	size_t ni = 0, n_opt = 0, best = 0, best_len = 0, best_items = 0;
 	int at_start = 0, at_end = 0, plain = 1;
 
 	if (p < end && *p == '^') {
@@ -174,15 +174,21 @@ static int alternative(const char *p, const char *end, struct pat_literal **v, s
 			return 0;
 		}
 	}
-	/* the longest run of required plain characters */
+	/* the run of plain and optional characters whose shortest form is longest: one of its
+	 * forms is in every match */
 	for (size_t i = 0; i < ni;) {
-		size_t j = i;
+		size_t j = i, len = 0, opt = 0;
 
-		while (j < ni && it[j].kind == IT_LIT)
+		while (j < ni && it[j].kind != IT_ANY) {
+			len += it[j].kind == IT_LIT;
+			opt += it[j].kind == IT_OPT;
 			j++;
-		if (j - i > best_len) {
+		}
+		if (opt <= MAX_OPTIONAL && len > best_len) {
 			best = i;
-			best_len = j - i;
+			best_len = len;
+			n_opt = opt;
+			best_items = j - i;
 		}
 		i = j > i ? j : i + 1;
 	}
@@ -191,9 +197,16 @@ static int alternative(const char *p, const char *end, struct pat_literal **v, s
 	{
 		char buf[256];
 
-		for (size_t i = 0; i < best_len; i++)
-			buf[i] = it[best + i].c;
-		add_lit(v, n, cap, buf, best_len, 0, 0, 0);
+		for (unsigned mask = 0; mask < (1u << n_opt); mask++) {
+			size_t len = 0, k = 0;
+
+			for (size_t x = best; x < best + best_items; x++) {
+				if (it[x].kind == IT_OPT && !(mask & (1u << k++)))
+					continue;
+				buf[len++] = it[x].c;
+			}
+			add_lit(v, n, cap, buf, len, 0, 0, 0);
+		}
 	}
 	return 0;
 }
@@ -261,8 +274,13 @@ void lit_index_build(struct lit_index *x, const struct pat_literal *const *lits,
 			x->always[r] = 1;
 			continue;
 		}
-		for (ssize_t i = 0; i < n_lits[r]; i++)
+		for (ssize_t i = 0; i < n_lits[r]; i++) {
+			unsigned two = (unsigned)(unsigned char)lits[r][i].text[0] << 8 |
+				       (unsigned char)lits[r][i].text[1];
+
 			x->first[key3(lits[r][i].text) + 1]++;
+			x->first2[two >> 3] |= (uint8_t)(1u << (two & 7));
+		}
 		total += (size_t)n_lits[r];
 	}
 	for (size_t b = 0; b < N_BUCKETS; b++)
@@ -295,7 +313,12 @@ void lit_index_scan(const struct lit_index *x, const char *lower, size_t len, ui
 	for (size_t r = 0; r < x->n_rules; r++)
 		state[r] = x->always[r] ? LIT_TRY : LIT_NONE;
 	for (size_t i = 0; i + MIN_LIT <= len; i++) {
-		unsigned k = key3(lower + i);
+		unsigned two = (unsigned)(unsigned char)lower[i] << 8 | (unsigned char)lower[i + 1],
+			 k;
+
+		if (!(x->first2[two >> 3] & (1u << (two & 7))))
+			continue;
+		k = key3(lower + i);
 
 		for (uint32_t j = x->first[k]; j < x->first[k + 1]; j++) {
 			const struct lit_ref *ref = &x->refs[j];

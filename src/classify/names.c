@@ -108,7 +108,10 @@ void names_parse(const char *name, struct name_parts *out)
 	out->ns_len = (size_t)(ns_end - p);
 	/* an "(anonymous namespace)" component in the middle stays in ns: it is harmless there,
 	 * but one in front is skipped */
-	if (strncmp(out->ns, ANON "::", sizeof ANON + 1) == 0) {
+	if (out->ns_len == sizeof ANON - 1 && strncmp(out->ns, ANON, sizeof ANON - 1) == 0) {
+		out->ns_len = 0;
+	} else if (out->ns_len > sizeof ANON + 1 &&
+		   strncmp(out->ns, ANON "::", sizeof ANON + 1) == 0) {
 		out->ns += sizeof ANON + 1;
 		out->ns_len -= sizeof ANON + 1;
 	}
@@ -139,20 +142,30 @@ void names_parse(const char *name, struct name_parts *out)
 /* The identifier in s[0..len) that best says what a generic kernel template does, or NULL. */
 static const char *telling_arg(const char *s, size_t len, size_t *outlen)
 {
-	static const char *const suffixes[] = { "_kernel_cuda", "Functor",    "_functor", "Ops",
-						"_kernel_impl", "KernelImpl", "_kernel",  "Op" };
-	/* wrappers that only carry the telling functor inside them */
-	static const char *const plumbing[] = {
-		"gpu_kernel_impl", "BinaryFunctor",    "AUnaryFunctor",	 "BUnaryFunctor",
-		"UnaryOpFunctor",  "gpu_index_kernel", "func_wrapper_t", "ReduceOp",
-	};
+#define W(x)                    \
+	{                       \
+		x, sizeof x - 1 \
+	}
+	static const struct {
+		const char *s;
+		size_t n;
+	} suffixes[] = { W("_kernel_cuda"), W("Functor"),    W("_functor"), W("Ops"),
+			 W("_kernel_impl"), W("KernelImpl"), W("_kernel"),  W("Op") },
+	  /* wrappers that only carry the telling functor inside them */
+		plumbing[] = {
+			W("gpu_kernel_impl"), W("BinaryFunctor"),  W("AUnaryFunctor"),
+			W("BUnaryFunctor"),   W("UnaryOpFunctor"), W("gpu_index_kernel"),
+			W("func_wrapper_t"),  W("ReduceOp"),
+		};
+#undef W
 	const int n_suffixes = (int)(sizeof suffixes / sizeof suffixes[0]);
 	const char *best = NULL;
 	size_t best_len = 0;
 	int best_rank = 99;
 
 	for (size_t i = 0; i < len;) {
-		size_t j = i;
+		size_t j = i, n;
+		int skip;
 
 		if (!is_ident(s[i]) || (i > 0 && is_ident(s[i - 1]))) {
 			i++;
@@ -160,30 +173,24 @@ static const char *telling_arg(const char *s, size_t len, size_t *outlen)
 		}
 		while (j < len && is_ident(s[j]))
 			j++;
-		if (j - i > 11 && memcmp(s + i, "CUDAFunctor", 11) == 0 && best_rank > 1) {
+		n = j - i;
+		if (n > 11 && memcmp(s + i, "CUDAFunctor", 11) == 0 && best_rank > 1) {
 			/* CUDAFunctor_add, CUDAFunctorOnSelf_add */
 			best = s + i;
-			best_len = j - i;
+			best_len = n;
 			best_rank = 1;
 		}
-		for (int r = 0; r < n_suffixes; r++) {
-			size_t sl = strlen(suffixes[r]);
-			int skip = j - i >= 8 && memcmp(s + i, "launch_", 7) == 0;
-
-			for (size_t k = 0; k < sizeof plumbing / sizeof plumbing[0]; k++)
-				if (strlen(plumbing[k]) == j - i &&
-				    memcmp(s + i, plumbing[k], j - i) == 0)
-					skip = 1;
-			if (skip)
-				break;
-			if (j - i > sl && memcmp(s + j - sl, suffixes[r], sl) == 0 &&
-			    r < best_rank) {
+		skip = n >= 8 && memcmp(s + i, "launch_", 7) == 0;
+		for (size_t k = 0; !skip && k < sizeof plumbing / sizeof plumbing[0]; k++)
+			skip = plumbing[k].n == n && memcmp(s + i, plumbing[k].s, n) == 0;
+		for (int r = 0; !skip && r < best_rank && r < n_suffixes; r++)
+			if (n > suffixes[r].n &&
+			    memcmp(s + j - suffixes[r].n, suffixes[r].s, suffixes[r].n) == 0) {
 				best = s + i;
-				best_len = j - i;
+				best_len = n;
 				best_rank = r;
 				break;
 			}
-		}
 		i = j;
 	}
 	*outlen = best_len;

@@ -52,9 +52,11 @@ const struct builtin_rule classify_name_rules[] = {
 	/* RoPE fused with the KV-cache write, before both (the class of a fused kernel follows
 	 * its first operation). */
 	R(ROPE, A(ROPE) | A(KV_WRITE),
-	  "rope[a-z0-9_]*(kv_?cache|append_?paged|set_kv|store_kv|quantize_kv|kv_?write)|"
-	  "rotary[a-z0-9_]*(kv_?cache|append_?paged|set_kv|store_kv)|"
-	  "(kv_?cache|set_kv|store_kv|_and_cache)[a-z0-9_]*(rope|rotary)|RopeQuantizeAppend|"
+	  "rope[a-z0-9_]*kv_?cache|rope[a-z0-9_]*append_?paged|rope[a-z0-9_]*set_kv|"
+	  "rope[a-z0-9_]*store_kv|rope[a-z0-9_]*quantize_kv|rope[a-z0-9_]*kv_?write|"
+	  "rotary[a-z0-9_]*kv_?cache|rotary[a-z0-9_]*append_?paged|rotary[a-z0-9_]*set_kv|"
+	  "kv_?cache[a-z0-9_]*rope|set_kv[a-z0-9_]*rope|store_kv[a-z0-9_]*rope|"
+	  "_and_cache[a-z0-9_]*rope|kv_?cache[a-z0-9_]*rotary|RopeQuantizeAppend|"
 	  "rope[a-z0-9_]*_and_cache|rope_store|rope_?kv"),
 
 	/* KV-cache writes (before attention: reshape_and_cache_flash). */
@@ -70,7 +72,9 @@ const struct builtin_rule classify_name_rules[] = {
 	  "add_?rms_?norm[a-z0-9_]*quant|fused_add_rms_?norm[a-z0-9_]*quant"),
 	R(NORM, A(RMSNORM) | A(QUANT), "rms_?norm[a-z0-9_]*quant|(^|[^a-z])norm_?quant|quant_?norm"),
 	R(NORM, A(RMSNORM) | A(ROPE),
-	  "(rms_?norm|qk_?norm|q_?k_?norm)[a-z0-9_]*(rope|rotary)|(rope|rotary)[a-z0-9_]*qk_?norm"),
+	  "rms_?norm[a-z0-9_]*rope|rms_?norm[a-z0-9_]*rotary|qk_?norm[a-z0-9_]*rope|"
+	  "qk_?norm[a-z0-9_]*rotary|q_?k_?norm[a-z0-9_]*rope|rope[a-z0-9_]*qk_?norm|"
+	  "rotary[a-z0-9_]*qk_?norm"),
 	R(NORM, A(ADD) | A(RMSNORM),
 	  "add_?rms_?norm|residual_?add_?rms_?norm|skip_?rms_?norm|fused?_add_norm"),
 	R(NORM, A(ADD) | A(LAYERNORM),
@@ -300,10 +304,13 @@ const struct builtin_rule classify_name_rules[] = {
 	RP(ELEMENTWISE, A(OTHER), "arange|linspace|range_kernel", "arange"),
 	RP(ELEMENTWISE, A(OTHER), "distribution|random_|uniform_|normal_kernel|bernoulli|philox|"
 	   "dropout", "random"),
-	RP(ELEMENTWISE, A(OTHER), "Compare[a-z]*Functor|compare_scalar|"
-	   "(^|[^a-z])(eq|ne|lt|le|gt|ge)_kernel", "compare"),
-	RP(ELEMENTWISE, A(OTHER), "(^|[^a-z])(abs|sign|floor|ceil|round|trunc|erf)_kernel|"
-	   "reciprocal|bitwise|logical_|lerp|addcmul|addcdiv|nan_to_num|isfinite|isinf|isnan",
+	RP(ELEMENTWISE, A(OTHER), "Compare[a-z]*Functor|compare_scalar|(^|[^a-z])eq_kernel|"
+	   "(^|[^a-z])ne_kernel|(^|[^a-z])lt_kernel|(^|[^a-z])le_kernel|(^|[^a-z])gt_kernel|"
+	   "(^|[^a-z])ge_kernel", "compare"),
+	RP(ELEMENTWISE, A(OTHER), "(^|[^a-z])abs_kernel|(^|[^a-z])sign_kernel|"
+	   "(^|[^a-z])floor_kernel|(^|[^a-z])ceil_kernel|(^|[^a-z])round_kernel|"
+	   "(^|[^a-z])trunc_kernel|(^|[^a-z])erf_kernel|reciprocal|bitwise|logical_|lerp|addcmul|"
+	   "addcdiv|nan_to_num|isfinite|isinf|isnan",
 	   NULL),
 
 	/* Generic elementwise templates whose functor said nothing more: the operator or the
