@@ -89,7 +89,7 @@ static inline void acc_dump_layer(const struct comparison *c, int32_t index)
 	for (size_t i = 0; i < c->n_pairs; i++) {
 		const struct comparison_pair *p = &c->pairs[i];
 
-		if (p->layer != index)
+		if (comparison_layer_index(c, p->layer) != index)
 			continue;
 		fprintf(stderr, "  %3u %-6s %-11s A[%s%s] B[%s%s] f=%d\n", p->position,
 			pair_kind_name(p->kind), class_name(p->cls),
@@ -112,7 +112,7 @@ static inline void acc_assert_gemm_attention_matched(const struct comparison *c,
 			const struct comparison_pair *p = &c->pairs[i];
 			int g = 0, a = 0;
 
-			if (p->layer != l)
+			if (comparison_layer_index(c, p->layer) != l)
 				continue;
 			for (int s = 0; s < 2; s++) {
 				g |= acc_has_class(c, s, p->side[s].names, p->side[s].n_names,
@@ -151,7 +151,8 @@ static inline int acc_layers_covered(const struct comparison *c, const uint8_t *
 		for (size_t i = 0; i < c->n_fusions && !seen; i++)
 			if (set[i])
 				for (uint32_t j = 0; j < c->fusions[i].n_layers; j++)
-					seen |= c->fusions[i].layers[j] == l;
+					seen |= comparison_layer_index(
+							c, c->fusions[i].layers[j]) == l;
 		if (!seen)
 			return 0;
 	}
@@ -217,7 +218,7 @@ static inline void acc_assert_sglang(const struct comparison *c)
 		for (size_t i = 0; i < c->n_pairs; i++) {
 			const struct comparison_pair *p = &c->pairs[i];
 
-			if (p->layer != l)
+			if (comparison_layer_index(c, p->layer) != l)
 				continue;
 			if (p->cls == CLASS_NORM) {
 				ck_assert_msg(p->kind == PAIR_MATCH && p->fusion < 0,
@@ -271,8 +272,9 @@ static inline void acc_assert_self(const struct comparison *c)
 	for (size_t i = 0; i < c->n_pairs; i++) {
 		const struct comparison_pair *p = &c->pairs[i];
 
-		ck_assert_msg(p->kind == PAIR_MATCH, "layer %d position %u is %s", p->layer,
-			      p->position, pair_kind_name(p->kind));
+		ck_assert_msg(p->kind == PAIR_MATCH, "layer %d position %u is %s",
+			      comparison_layer_index(c, p->layer), p->position,
+			      pair_kind_name(p->kind));
 		ck_assert(p->delta_ns == 0);
 		ck_assert(p->side[0].total_ns == 0 || p->ratio == 1.0);
 	}

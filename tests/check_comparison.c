@@ -69,7 +69,8 @@ static void assert_gemm_attention_matched(const struct comparison *c, int32_t n_
 		for (size_t i = 0; i < c->n_pairs; i++) {
 			const struct comparison_pair *p = &c->pairs[i];
 
-			if (p->layer != l || (p->cls != CLASS_GEMM && p->cls != CLASS_ATTENTION))
+			if (comparison_layer_index(c, p->layer) != l ||
+			    (p->cls != CLASS_GEMM && p->cls != CLASS_ATTENTION))
 				continue;
 			if (!strict && p->kind == PAIR_A_ONLY)
 				continue;
@@ -173,9 +174,10 @@ START_TEST(test_mi300x_vs_b300)
 		const struct comparison_pair *p = &c->pairs[i];
 
 		/* The add+RMSNorm kernels pair with each other, never as a fusion. */
-		if (p->layer >= 0 && p->cls == CLASS_NORM) {
+		if (comparison_layer_index(c, p->layer) >= 0 && p->cls == CLASS_NORM) {
 			ck_assert_msg(p->kind == PAIR_MATCH && p->fusion < 0,
-				      "layer %d position %u: norm is %s", p->layer, p->position,
+				      "layer %d position %u: norm is %s",
+				      comparison_layer_index(c, p->layer), p->position,
 				      pair_kind_name(p->kind));
 			ck_assert_uint_le(p->side[0].n_names, 1);
 			ck_assert_uint_le(p->side[1].n_names, 1);
@@ -219,10 +221,11 @@ START_TEST(test_sdpa_vs_math_attention)
 	for (size_t i = 0; i < c->n_pairs; i++) {
 		const struct comparison_pair *p = &c->pairs[i];
 
-		if (p->fusion < 0 && p->layer >= 0)
+		if (p->fusion < 0 && comparison_layer_index(c, p->layer) >= 0)
 			ck_assert_msg(p->kind == PAIR_MATCH,
-				      "layer %d position %u: %s outside the fusion", p->layer,
-				      p->position, pair_kind_name(p->kind));
+				      "layer %d position %u: %s outside the fusion",
+				      comparison_layer_index(c, p->layer), p->position,
+				      pair_kind_name(p->kind));
 	}
 	session_close(fx.ses);
 }

@@ -70,7 +70,7 @@ START_TEST(test_sglang_gemm_leads)
 	ck_assert_int_eq(p->cls, CLASS_GEMM);
 	ck_assert_uint_eq(g[0].n_pairs, 32);
 	ck_assert_uint_eq(g[0].n_layers, 32);
-	layer_ranges_format(layers, sizeof layers, g[0].layers, g[0].n_layers);
+	comparison_layer_ranges(c, g[0].layers, g[0].n_layers, layers, sizeof layers);
 	ck_assert_str_eq(layers, "0-31");
 	ck_assert_str_eq(comparison_short_name(c, SIDE_A, p->side[0].names[0]),
 			 "Cijk_Alik_Bljk_BBS_BH_..._MT32x16x512");
@@ -107,7 +107,8 @@ START_TEST(test_inductor_numbers_one_group)
 			norm++;
 			ck_assert_int_eq(g[i].similar[SIDE_B], 1);
 			ck_assert_int_eq(g[i].similar[SIDE_A], 0);
-			ck_assert_int_eq(g[i].layers[g[i].n_layers - 1], LAYER_EPILOGUE);
+			ck_assert_int_eq(comparison_layer_index(c, g[i].layers[g[i].n_layers - 1]),
+					 LAYER_EPILOGUE);
 			ck_assert_uint_ge(g[i].n_pairs, 8);
 		}
 	}
@@ -117,24 +118,46 @@ START_TEST(test_inductor_numbers_one_group)
 }
 END_TEST
 
+/* Layer lists name a stack's layers by their stack when it has a name, and fold runs. */
 START_TEST(test_layer_ranges_format)
 {
-	static const int32_t l1[] = { LAYER_PROLOGUE, 0, 1, 2, 5, 7, 8, LAYER_EPILOGUE };
-	static const int32_t l2[] = { 3 };
-	static const int32_t l3[] = { LAYER_EPILOGUE };
-	char buf[64];
+	static const int32_t idx[] = { LAYER_PROLOGUE, 0, 1, 2, 3, 4, 5, 6, 7, 8, LAYER_EPILOGUE };
+	static const int32_t l1[] = { 0, 1, 2, 3, 6, 8, 9, 10 };
+	static const int32_t l2[] = { 4 };
+	static const int32_t l3[] = { 10 };
+	struct comparison_layer layers[11];
+	char *stacks[2] = { "", "text" };
+	struct comparison c = { .layers = layers, .n_layers = 11, .stacks = stacks, .n_stacks = 1 };
+	char buf[96];
 
-	layer_ranges_format(buf, sizeof buf, l1, 8);
+	memset(layers, 0, sizeof layers);
+	for (int i = 0; i < 11; i++)
+		layers[i].index = idx[i];
+	comparison_layer_ranges(&c, l1, 8, buf, sizeof buf);
 	ck_assert_str_eq(buf, "pro,0-2,5,7-8,epi");
-	layer_ranges_format(buf, sizeof buf, l2, 1);
+	comparison_layer_text(&c, l1, 8, buf, sizeof buf);
+	ck_assert_str_eq(buf, "the prologue, layers 0-2, 5, 7, 8 and the epilogue");
+	comparison_layer_ranges(&c, l2, 1, buf, sizeof buf);
 	ck_assert_str_eq(buf, "3");
-	layer_ranges_format(buf, sizeof buf, l3, 1);
+	comparison_layer_ranges(&c, l3, 1, buf, sizeof buf);
 	ck_assert_str_eq(buf, "epi");
-	layer_ranges_format(buf, sizeof buf, l1, 0);
+	comparison_layer_ranges(&c, l1, 0, buf, sizeof buf);
 	ck_assert_str_eq(buf, "");
-	layer_ranges_format(buf, 6, l1, 8); /* cut short, always terminated */
+	comparison_layer_ranges(&c, l1, 8, buf, 6); /* cut short, always terminated */
 	ck_assert_uint_le(strlen(buf), 5);
 	ck_assert_int_eq(strncmp(buf, "pro,0", strlen(buf)), 0);
+	/* a second stack: layers 5-8 of the list are text.0-3, after its own prologue */
+	c.n_stacks = 2;
+	layers[5].index = LAYER_PROLOGUE;
+	for (int i = 5; i < 10; i++)
+		layers[i].stack = 1;
+	for (int i = 6; i < 10; i++)
+		layers[i].index = i - 6;
+	comparison_layer_ranges(&c, l1, 8, buf, sizeof buf);
+	ck_assert_str_eq(buf, "pro,0-2,text.0,text.2-3,epi");
+	ck_assert_str_eq(comparison_layer_label(&c, 5, buf, sizeof buf), "text.prologue");
+	comparison_layer_text(&c, l1, 8, buf, sizeof buf);
+	ck_assert_str_eq(buf, "the prologue, layers 0-2, text.0, text.2, text.3 and the epilogue");
 }
 END_TEST
 

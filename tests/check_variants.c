@@ -112,10 +112,10 @@ static char *signature(const struct comparison *c)
 	for (size_t i = 0; i < c->n_pairs; i++) {
 		const struct comparison_pair *p = &c->pairs[i];
 
-		if (p->layer < 0)
+		if (comparison_layer_index(c, p->layer) < 0)
 			continue;
-		fprintf(f, "layer %d %u %s %s %s %g %g\n", p->layer, p->position,
-			pair_kind_name(p->kind), class_name(p->cls),
+		fprintf(f, "layer %d %u %s %s %s %g %g\n", comparison_layer_index(c, p->layer),
+			p->position, pair_kind_name(p->kind), class_name(p->cls),
 			atoms_format(p->atoms, "+", ab, sizeof ab), p->side[0].count,
 			p->side[1].count);
 	}
@@ -125,8 +125,8 @@ static char *signature(const struct comparison *c)
 		fprintf(f, "fusion %c %s %u partial=%d layers", "AB"[x->fused_side],
 			atoms_format(x->atoms, "+", ab, sizeof ab), x -> occurrences, x -> partial);
 		for (uint32_t j = 0; j < x->n_layers; j++)
-			if (x->layers[j] >= 0)
-				fprintf(f, " %d", x->layers[j]);
+			if (comparison_layer_index(c, x->layers[j]) >= 0)
+				fprintf(f, " %d", comparison_layer_index(c, x->layers[j]));
 		fputc('\n', f);
 	}
 	fclose(f);

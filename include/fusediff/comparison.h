@@ -51,7 +51,7 @@ struct comparison_part {
  * one match listed in side A's layer: then the layer's pairs do not add up to its row in
  * struct comparison_layer, which always follows the structure's layers. */
 struct comparison_pair {
-	int32_t layer;	   /* layer index, LAYER_PROLOGUE or LAYER_EPILOGUE */
+	int32_t layer;	   /* index into comparison.layers (comparison_layer_label() names it) */
 	uint32_t position; /* 0-based position in the layer's alignment */
 	uint8_t kind;	   /* enum pair_kind */
 	uint8_t cls;	   /* enum op_class (of the fused kernel for fused pairs) */
@@ -63,8 +63,11 @@ struct comparison_pair {
 			    inside a fused kernel of the neighbouring layer */
 };
 
+/* The layers in execution order: the prologue, each stack's layers (a stack after the first
+ * may have a prologue of its own: what runs between two stacks), the epilogue. */
 struct comparison_layer {
-	int32_t index; /* as in struct comparison_pair */
+	int32_t index;	/* within its stack: 0..n-1, LAYER_PROLOGUE or LAYER_EPILOGUE */
+	uint16_t stack; /* index into comparison.stacks */
 	uint8_t phase;
 	double ns[2];	   /* per pass */
 	double kernels[2]; /* launches per pass */
@@ -85,8 +88,8 @@ struct comparison_fusion {
 	uint8_t partial;      /* 1: the same work launched more often on one side (no fused kernel;
 				     fused_name is the kernel the fused side launches once) */
 	uint32_t occurrences; /* per pass: launches of the fused kernel */
-	int32_t *layers;      /* distinct layer indices, in execution order (prologue first,
-				     epilogue last) */
+	int32_t *layers;      /* distinct indices into comparison.layers, ascending (execution
+				     order) */
 	uint32_t n_layers;
 	uint32_t *pairs; /* indices into pairs, ascending: the fused (or, partial, matched)
 				     pairs, and the gap pairs whose work is inside their fused kernel
@@ -115,8 +118,11 @@ struct comparison {
 	uint32_t passes[2]; /* passes of the phase on each side */
 	double ns[2];	    /* GPU kernel time per pass, both sides */
 	double delta_ns, ratio;
-	struct comparison_layer *layers; /* prologue, 0..n-1, epilogue */
+	struct comparison_layer *layers; /* in execution order, see struct comparison_layer */
 	size_t n_layers;
+	char **stacks; /* stack names: "" for the one stack of a model with one (its layers are
+			  labelled 0..n-1), else "vision", "text", "backward", ... */
+	size_t n_stacks;
 	struct comparison_pair *pairs;
 	size_t n_pairs;
 	struct comparison_fusion *fusions; /* sorted by |delta| descending, then by fused name */
@@ -148,6 +154,26 @@ const char *comparison_short_name(const struct comparison *c, int s, uint32_t na
  * operation (structure.h). NULL when the side has no kernel. */
 const char *comparison_class_source(const struct comparison *c, const struct comparison_pair *p,
 				    int s, const struct kernel_info **info);
+
+/* The index within its stack (0..n-1, LAYER_PROLOGUE or LAYER_EPILOGUE) of layer, an index into
+ * c->layers. */
+static inline int32_t comparison_layer_index(const struct comparison *c, int32_t layer)
+{
+	return layer >= 0 && (size_t)layer < c->n_layers ? c->layers[layer].index : LAYER_EPILOGUE;
+}
+
+/* The label of layer (an index into c->layers) into buf: "3", "prologue", "epilogue", or with
+ * its stack's name when it has one: "vision.3", "text.prologue", "backward". Returns buf. */
+const char *comparison_layer_label(const struct comparison *c, int32_t layer, char *buf,
+				   size_t cap);
+/* Layers (indices into c->layers, ascending, as a fusion or a group of summed pairs lists them)
+ * as a compact list into buf: "0-31", "pro,0-7,epi", "2,5", "vision.0-23,text.0-11". Always
+ * terminated; cut short when cap is small. */
+void comparison_layer_ranges(const struct comparison *c, const int32_t *layers, uint32_t n,
+			     char *buf, size_t cap);
+/* The same as readable text: "layers 0-7", "the prologue and layers 0, 2". */
+void comparison_layer_text(const struct comparison *c, const int32_t *layers, uint32_t n, char *buf,
+			   size_t cap);
 
 /* The indices of the pairs first .. first + n - 1 with the largest |delta|, at most max of them,
  * into out, largest first; ties keep the earlier pair first. Returns how many. */

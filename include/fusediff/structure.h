@@ -67,13 +67,6 @@ struct layer {
 	int64_t dur;		     /* sum of kernel durations, ns */
 };
 
-/* A layer's label: "3", "prologue" or "epilogue", into buf (cap bytes). Returns buf. */
-const char *layer_label(char *buf, size_t cap, int32_t index);
-/* Layer indices (ascending, prologue first and epilogue last, as a fusion or a group of summed
- * pairs lists them) as a compact list into buf: "0-31", "pro,0-7,epi", "2,5". Always
- * terminated; cut short when cap is small. */
-void layer_ranges_format(char *buf, size_t cap, const int32_t *layers, uint32_t n);
-
 /* How the layers of a pass were found. */
 enum layer_source {
 	LAYER_SRC_NONE,	  /* no repeated layers: every step is in the prologue */

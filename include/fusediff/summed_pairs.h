@@ -20,7 +20,7 @@ struct summed_pair {
 			    class, atoms and names are the group's */
 	uint32_t *pairs; /* every pair of the group, ascending */
 	uint32_t n_pairs;
-	int32_t *layers; /* distinct layer indices, prologue first, epilogue last */
+	int32_t *layers; /* distinct indices into comparison.layers, ascending */
 	uint32_t n_layers;
 	double count[2]; /* launches per pass, summed */
 	double ns[2];	 /* time per pass, summed */

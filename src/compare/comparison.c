@@ -408,7 +408,7 @@ static void pair_from_entry(struct comparison *c, struct work *w, size_t key,
 
 	memset(p, 0, sizeof *p);
 	memset(h, 0, sizeof *h);
-	p->layer = key_layer(key, w->n_keys);
+	p->layer = (int32_t)key;
 	p->position = position;
 	p->kind = e->kind;
 	p->fusion = -1;
@@ -517,6 +517,11 @@ static void clear_results(struct comparison *c)
 	}
 	free(c->fusions);
 	free(c->layers);
+	for (size_t i = 0; i < c->n_stacks; i++)
+		free(c->stacks[i]);
+	free(c->stacks);
+	c->stacks = NULL;
+	c->n_stacks = 0;
 	free(c->note);
 	c->pairs = NULL;
 	c->fusions = NULL;
@@ -593,6 +598,9 @@ static void compute(struct comparison *c, int phase)
 
 	c->n_layers = w.n_keys;
 	c->layers = xcalloc(w.n_keys, sizeof *c->layers);
+	c->n_stacks = 1;
+	c->stacks = xcalloc(1, sizeof *c->stacks);
+	c->stacks[0] = xstrdup("");
 	first_pair = xcalloc(w.n_keys + 1, sizeof *first_pair);
 	for (size_t k = 0; k < w.n_keys; k++) {
 		struct comparison_layer *cl = &c->layers[k];

@@ -155,54 +155,6 @@ static int pattern_of(const struct comparison *c, const struct fusion_hint *h, s
 	return 1;
 }
 
-/* Layer indices as readable text: "layers 0-7", "the prologue and layers 0, 2". */
-static void layers_text(char *buf, size_t cap, const int32_t *l, uint32_t n)
-{
-	size_t len = 0;
-	int have_pro = 0, have_epi = 0;
-	uint32_t numbered = 0;
-
-	buf[0] = '\0';
-	for (uint32_t i = 0; i < n; i++) {
-		if (l[i] == LAYER_PROLOGUE)
-			have_pro = 1;
-		else if (l[i] == LAYER_EPILOGUE)
-			have_epi = 1;
-		else
-			numbered++;
-	}
-#define ADD(...)                                                                    \
-	do {                                                                        \
-		if (len < cap)                                                      \
-			len += (size_t)snprintf(buf + len, cap - len, __VA_ARGS__); \
-	} while (0)
-	if (have_pro)
-		ADD("the prologue%s", numbered && have_epi   ? ", "
-				      : numbered || have_epi ? " and "
-							     : "");
-	if (numbered) {
-		ADD("layer%s ", numbered > 1 ? "s" : "");
-		for (uint32_t i = 0, first = 1; i < n; i++) {
-			uint32_t j = i;
-
-			if (l[i] < 0)
-				continue;
-			while (j + 1 < n && l[j + 1] == l[j] + 1)
-				j++;
-			ADD("%s%d", first ? "" : ", ", l[i]);
-			if (j > i)
-				ADD("%s%d", j > i + 1 ? "-" : ", ", l[j]);
-			first = 0;
-			i = j;
-		}
-		if (have_epi)
-			ADD(" and ");
-	}
-	if (have_epi)
-		ADD("the epilogue");
-#undef ADD
-}
-
 /* Microseconds with adaptive precision ("0.85 us", "12.3 us", "1234 us"), '.' as decimal
  * point whatever LC_NUMERIC says. */
 static void us_text(char *buf, size_t cap, double ns)
@@ -254,7 +206,7 @@ static char *evidence_sentence(const struct comparison *c, const struct comparis
 	       : n_fused_names == 2 ? xstrdup(" (or a similar kernel)")
 				    : xstrdup("");
 	atoms_format(f->atoms, "+", atoms, sizeof atoms);
-	layers_text(where, sizeof where, f->layers, f->n_layers);
+	comparison_layer_text(c, f->layers, f->n_layers, where, sizeof where);
 	us_text(ta, sizeof ta, f->ns[SIDE_A]);
 	us_text(tb, sizeof tb, f->ns[SIDE_B]);
 	us_text(td, sizeof td, f->delta_ns);

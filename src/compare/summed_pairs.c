@@ -117,15 +117,10 @@ static int cmp_group(const void *pa, const void *pb)
 	return r ? r : CMP(a->first, b->first);
 }
 
-/* Prologue first, the layers in order, epilogue last. */
-static int32_t layer_rank(int32_t l)
-{
-	return l == LAYER_PROLOGUE ? INT32_MIN : l == LAYER_EPILOGUE ? INT32_MAX : l;
-}
-
+/* Layers are indices into comparison.layers: in execution order. */
 static int cmp_layer(const void *pa, const void *pb)
 {
-	int32_t a = layer_rank(*(const int32_t *)pa), b = layer_rank(*(const int32_t *)pb);
+	int32_t a = *(const int32_t *)pa, b = *(const int32_t *)pb;
 
 	return CMP(a, b);
 }

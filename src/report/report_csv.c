@@ -77,11 +77,11 @@ static void c_us(FILE *out, double ns)
 	c_num(out, ns / 1000.0, 3);
 }
 
-static void c_layer(FILE *out, int32_t index)
+static void c_layer(FILE *out, const struct comparison *c, int32_t layer)
 {
-	char buf[32];
+	char buf[96];
 
-	fprintf(out, ",%s", layer_label(buf, sizeof buf, index));
+	fprintf(out, ",%s", comparison_layer_label(c, layer, buf, sizeof buf));
 }
 
 static void c_atoms(FILE *out, atom_set atoms)
@@ -93,13 +93,13 @@ static void c_atoms(FILE *out, atom_set atoms)
 }
 
 /* Layer names separated by blanks, as one field: "prologue 0 1 epilogue". */
-static void c_layers(FILE *out, const int32_t *l, uint32_t n)
+static void c_layers(FILE *out, const struct comparison *c, const int32_t *l, uint32_t n)
 {
-	char *layers = xstrdup(""), buf[32];
+	char *layers = xstrdup(""), buf[96];
 
 	for (uint32_t k = 0; k < n; k++) {
 		char *j = xasprintf("%s%s%s", layers, k ? " " : "",
-				    layer_label(buf, sizeof buf, l[k]));
+				    comparison_layer_label(c, l[k], buf, sizeof buf));
 
 		free(layers);
 		layers = j;
@@ -121,7 +121,7 @@ static void c_pair_groups(FILE *out, const struct comparison *c)
 		const struct comparison_pair *p = &c->pairs[g[i].first];
 
 		fprintf(out, "pair_groups,%zu", i);
-		c_layers(out, g[i].layers, g[i].n_layers);
+		c_layers(out, c, g[i].layers, g[i].n_layers);
 		fprintf(out, ",%u,%s,%s", g[i].n_pairs, pair_kind_name((enum pair_kind)p->kind),
 			class_name((enum op_class)p->cls));
 		c_atoms(out, p->atoms);
@@ -190,7 +190,7 @@ int report_write_csv(FILE *out, const struct comparison *c)
 		const struct comparison_layer *l = &c->layers[i];
 
 		fputs("layers", out);
-		c_layer(out, l->index);
+		c_layer(out, c, (int32_t)i);
 		fprintf(out, ",%s", phase_name((enum phase)l->phase));
 		c_us(out, l->ns[0]);
 		c_us(out, l->ns[1]);
@@ -208,7 +208,7 @@ int report_write_csv(FILE *out, const struct comparison *c)
 		const struct comparison_pair *p = &c->pairs[i];
 
 		fputs("pairs", out);
-		c_layer(out, p->layer);
+		c_layer(out, c, p->layer);
 		fprintf(out, ",%u,%s,%s", p->position, pair_kind_name((enum pair_kind)p->kind),
 			class_name((enum op_class)p->cls));
 		c_atoms(out, p->atoms);
@@ -238,7 +238,7 @@ int report_write_csv(FILE *out, const struct comparison *c)
 		c_names(out, c->side[!f->fused_side]->t, f->unfused_names, f->n_unfused);
 		c_atoms(out, f->atoms);
 		fprintf(out, ",%u", f->occurrences);
-		c_layers(out, f->layers, f->n_layers);
+		c_layers(out, c, f->layers, f->n_layers);
 		c_us(out, f->ns[0]);
 		c_us(out, f->ns[1]);
 		c_us(out, f->delta_ns);

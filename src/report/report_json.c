@@ -77,14 +77,18 @@ static void j_us(FILE *out, double ns)
 	j_num(out, ns / 1000.0, 3);
 }
 
-static void j_layer(FILE *out, int32_t index)
+/* A layer (index into c->layers): its number when its stack has no name, else its label. */
+static void j_layer(FILE *out, const struct comparison *c, int32_t layer)
 {
-	if (index == LAYER_PROLOGUE)
-		fputs("\"prologue\"", out);
-	else if (index == LAYER_EPILOGUE)
-		fputs("\"epilogue\"", out);
-	else
-		fprintf(out, "%d", index);
+	char buf[96];
+
+	if (layer >= 0 && (size_t)layer < c->n_layers && c->layers[layer].index >= 0 &&
+	    !*c->stacks[c->layers[layer].stack])
+		fprintf(out, "%d", c->layers[layer].index);
+	else {
+		comparison_layer_label(c, layer, buf, sizeof buf);
+		j_str(out, buf, strlen(buf));
+	}
 }
 
 static void j_atoms(FILE *out, atom_set atoms)
@@ -112,13 +116,13 @@ static void j_names(FILE *out, const struct trace *t, const uint32_t *names, uin
 }
 
 /* A list of layer indices and a list of pair indices: "[0,1,\"epilogue\"]", "[3,17]". */
-static void j_layers(FILE *out, const int32_t *layers, uint32_t n)
+static void j_layers(FILE *out, const struct comparison *c, const int32_t *layers, uint32_t n)
 {
 	fputc('[', out);
 	for (uint32_t k = 0; k < n; k++) {
 		if (k)
 			fputc(',', out);
-		j_layer(out, layers[k]);
+		j_layer(out, c, layers[k]);
 	}
 	fputc(']', out);
 }
@@ -164,7 +168,7 @@ static void j_pair_groups(FILE *out, const struct comparison *c)
 		const struct comparison_pair *p = &c->pairs[g[i].first];
 
 		fputs(i ? ",\n    {\"layers\":" : "\n    {\"layers\":", out);
-		j_layers(out, g[i].layers, g[i].n_layers);
+		j_layers(out, c, g[i].layers, g[i].n_layers);
 		fputs(",\"pairs\":", out);
 		j_indices(out, g[i].pairs, g[i].n_pairs);
 		j_pair_what(out, c, p);
@@ -262,7 +266,7 @@ int report_write_json(FILE *out, const struct comparison *c)
 		const struct comparison_layer *l = &c->layers[i];
 
 		fputs(i ? ",\n    {\"index\":" : "\n    {\"index\":", out);
-		j_layer(out, l->index);
+		j_layer(out, c, (int32_t)i);
 		fprintf(out, ",\"phase\":\"%s\",\"a_us\":", phase_name((enum phase)l->phase));
 		j_us(out, l->ns[0]);
 		fputs(",\"b_us\":", out);
@@ -283,7 +287,7 @@ int report_write_json(FILE *out, const struct comparison *c)
 		const struct comparison_pair *p = &c->pairs[i];
 
 		fputs(i ? ",\n    {\"layer\":" : "\n    {\"layer\":", out);
-		j_layer(out, p->layer);
+		j_layer(out, c, p->layer);
 		fprintf(out, ",\"position\":%u", p->position);
 		j_pair_what(out, c, p);
 		fputs(",\"a_count\":", out);
@@ -321,7 +325,7 @@ int report_write_json(FILE *out, const struct comparison *c)
 		fputs(",\"atoms\":", out);
 		j_atoms(out, f->atoms);
 		fprintf(out, ",\"occurrences\":%u,\"layers\":", f->occurrences);
-		j_layers(out, f->layers, f->n_layers);
+		j_layers(out, c, f->layers, f->n_layers);
 		fputs(",\"pairs\":", out);
 		j_indices(out, f->pairs, f->n_pairs);
 		fputs(",\"a_us\":", out);

@@ -281,7 +281,7 @@ static void pair_row(struct rtable *t, const struct comparison *c, const struct 
 
 	atoms_format(p->atoms, "+", atoms, sizeof atoms);
 	if (with_layer)
-		rt_add(t, "%s", layer_label(b1, sizeof b1, p->layer));
+		rt_add(t, "%s", comparison_layer_label(c, p->layer, b1, sizeof b1));
 	else
 		rt_add(t, "%u", p->position);
 	rt_add(t, "%s", pair_kind_name((enum pair_kind)p->kind));
@@ -332,7 +332,7 @@ static void groups_section(FILE *out, const struct comparison *c, int md)
 			na = append_similar(na);
 		if (g[i].similar[1])
 			nb = append_similar(nb);
-		layer_ranges_format(b1, sizeof b1, g[i].layers, g[i].n_layers);
+		comparison_layer_ranges(c, g[i].layers, g[i].n_layers, b1, sizeof b1);
 		atoms_format(p->atoms, "+", atoms, sizeof atoms);
 		rt_add(&t, "%s", b1);
 		rt_add(&t, "%u", g[i].n_pairs);
@@ -425,7 +425,7 @@ int report_write_text(FILE *out, const struct comparison *c, int md)
 		for (size_t i = 0; i < c->n_layers; i++) {
 			const struct comparison_layer *l = &c->layers[i];
 
-			rt_add(&t, "%s", layer_label(b1, sizeof b1, l->index));
+			rt_add(&t, "%s", comparison_layer_label(c, (int32_t)i, b1, sizeof b1));
 			rt_add(&t, "%s", us(b1, sizeof b1, l->ns[0]));
 			rt_add(&t, "%s", us(b2, sizeof b2, l->ns[1]));
 			rt_add(&t, "%s", signed_us(b3, sizeof b3, l->delta_ns));
@@ -443,8 +443,9 @@ int report_write_text(FILE *out, const struct comparison *c, int md)
 
 		if (!l->pair_n)
 			continue;
-		if (l->index >= 0)
-			fprintf(out, md ? "### Layer %d\n\n" : "Layer %d\n", l->index);
+		comparison_layer_label(c, (int32_t)i, b1, sizeof b1);
+		if (l->index >= 0 || *c->stacks[l->stack])
+			fprintf(out, md ? "### Layer %s\n\n" : "Layer %s\n", b1);
 		else
 			fprintf(out, md ? "### %s\n\n" : "%s\n",
 				l->index == LAYER_PROLOGUE ? "Prologue" : "Epilogue");

@@ -23,11 +23,11 @@ void ui_evidence_instances(struct ui *u, struct ui_text *out, const struct compa
 	const struct comparison_part *part = &p->side[side];
 	const struct side *sd = u->c->side[side];
 	const struct trace *t = sd->t;
-	char layer[32];
+	char layer[96];
 
 	if (part->n_inst == 0)
 		return;
-	layer_label(layer, sizeof layer, p->layer);
+	comparison_layer_label(u->c, p->layer, layer, sizeof layer);
 	/* A run of several kernels names each instance's kernel, in a column of its own before
 	 * the operator: the input shapes, of any length, come last. */
 	ui_text_add(out, ROLE_DIM, 1,
@@ -115,11 +115,11 @@ void ui_evidence_pair(struct ui *u, struct ui_text *out, uint32_t pi, int width)
 {
 	const struct comparison *c = u->c;
 	const struct comparison_pair *p = &c->pairs[pi];
-	char layer[32], d[32], r[32], atoms[256];
+	char layer[96], d[32], r[32], atoms[256];
 	size_t budget = 400;
 	static const char *const form[NAMES_COUNT] = { "short", "demangled", "as in the trace" };
 
-	layer_label(layer, sizeof layer, p->layer);
+	comparison_layer_label(c, p->layer, layer, sizeof layer);
 	fmt_delta(d, sizeof d, p->delta_ns);
 	fmt_ratio(r, sizeof r, p->ratio);
 	atoms_format(p->atoms, "+", atoms, sizeof atoms);

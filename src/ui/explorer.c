@@ -354,11 +354,15 @@ static char *default_export_path(struct ui *u)
 	const char *slash = trace ? strrchr(trace, '/') : NULL;
 	int dir_len = slash ? (int)(slash - trace + 1) : 0;
 	const struct ui_view *p = cur(u);
-	char scope[64] = "", layer[32];
+	char scope[128] = "", layer[96];
 
 	if (p->scope.layer != SCOPE_ALL) {
-		layer_label(layer, sizeof layer, p->scope.layer);
-		snprintf(scope, sizeof scope, "-%s%s", p->scope.layer >= 0 ? "layer" : "", layer);
+		const struct comparison *c = u->c;
+		int numbered = p->scope.layer >= 0 && (size_t)p->scope.layer < c->n_layers &&
+			       c->layers[p->scope.layer].index >= 0;
+
+		comparison_layer_label(c, p->scope.layer, layer, sizeof layer);
+		snprintf(scope, sizeof scope, "-%s%s", numbered ? "layer" : "", layer);
 	} else if (p->scope.cls >= 0 || p->scope.group >= 0) {
 		size_t n;
 		int cls = p->scope.cls;

@@ -163,8 +163,6 @@ void fmt_delta(char *buf, size_t cap, double ns); /* "+12.3", "-4.56", "0" */
 void fmt_ratio(char *buf, size_t cap, double r);  /* "0.44", "-" for NAN */
 void fmt_count(char *buf, size_t cap, double n);  /* "8", "0.5" */
 int delta_role(double delta_ns);
-/* Sort key of a layer index: prologue first, epilogue last. */
-double layer_order(int32_t layer);
 /* The name of kernel name id on side in the current form (borrowed). */
 const char *ui_name(const struct ui *u, int side, uint32_t name);
 /* The kernel_info of a name id on side, or NULL. */

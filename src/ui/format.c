@@ -54,15 +54,6 @@ void fmt_count(char *buf, size_t cap, double n)
 		snprintf(buf, cap, "%.1f", n);
 }
 
-double layer_order(int32_t layer)
-{
-	if (layer == LAYER_PROLOGUE)
-		return -1;
-	if (layer == LAYER_EPILOGUE)
-		return 1e9;
-	return layer;
-}
-
 int delta_role(double d)
 {
 	if (isnan(d) || llround(d) == 0)

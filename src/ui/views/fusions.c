@@ -69,7 +69,7 @@ static void fu_build(struct ui_view *v)
 			len += (size_t)snprintf(s + len, cap - len, "%s%s", i ? " + " : "", n);
 		}
 		atoms_format(f->atoms, "+", atoms, sizeof atoms);
-		layer_ranges_format(layers, sizeof layers, f->layers, f->n_layers);
+		comparison_layer_ranges(c, f->layers, f->n_layers, layers, sizeof layers);
 		st(v)->strs[3 * r] = s;
 		st(v)->strs[3 * r + 1] = xstrdup(atoms);
 		st(v)->strs[3 * r + 2] = xstrdup(layers);
@@ -169,12 +169,12 @@ static void fu_evidence(struct ui_view *v, uint32_t row, struct ui_text *out, in
 		ui_text_add(out, ROLE_DIM, 1, "Instances (%u aligned places):", f->n_pairs);
 	for (uint32_t i = 0; i < f->n_pairs; i++) {
 		const struct comparison_pair *p;
-		char layer[32];
+		char layer[96];
 
 		if (f->pairs[i] >= c->n_pairs)
 			continue;
 		p = &c->pairs[f->pairs[i]];
-		layer_label(layer, sizeof layer, p->layer);
+		comparison_layer_label(c, p->layer, layer, sizeof layer);
 		fmt_delta(d, sizeof d, p->delta_ns);
 		ui_text_add(out, ROLE_TITLE, 1, " layer %s, position %u, %s, delta %s us ", layer,
 			    p->position, pair_kind_name((enum pair_kind)p->kind), d);

@@ -11,12 +11,12 @@
 static void pair_line(struct ui *u, struct ui_text *out, uint32_t pi)
 {
 	const struct comparison_pair *p = &u->c->pairs[pi];
-	char layer[16], d[32];
+	char layer[96], d[32];
 	const char *a = p->side[0].n_names ? ui_name(u, 0, p->side[0].names[0]) : "-";
 	const char *b = p->side[1].n_names ? ui_name(u, 1, p->side[1].names[0]) : "-";
 	char *ea = text_escape_dup(a, strlen(a)), *eb = text_escape_dup(b, strlen(b));
 
-	layer_label(layer, sizeof layer, p->layer);
+	comparison_layer_label(u->c, p->layer, layer, sizeof layer);
 	fmt_delta(d, sizeof d, p->delta_ns);
 	ui_text_add(out, delta_role(p->delta_ns), 1,
 		    "  %8s us  layer %-8s #%-3u %-7s %-11s A %s%s  B %s%s", d, layer, p->position,
@@ -64,10 +64,10 @@ static void ly_build(struct ui_view *v)
 	st(v)->strs = xcalloc(v->n_rows + 1, sizeof *st(v)->strs);
 	for (uint32_t r = 0; r < v->n_rows; r++) {
 		const struct comparison_layer *l = &c->layers[r];
-		char name[32];
+		char name[96];
 
 		st(v)->ref[r] = r;
-		layer_label(name, sizeof name, l->index);
+		comparison_layer_label(c, (int32_t)r, name, sizeof name);
 		st(v)->strs[r] = xstrdup(name);
 		if (l->n_fusions)
 			st(v)->flags[r] |= QUICK_FUSIONS;
@@ -138,7 +138,7 @@ static void ly_key(void *ctx, uint32_t row, int col, struct table_key *out)
 
 	switch (col) {
 	case LY_LAYER:
-		out->num = layer_order(l->index);
+		out->num = st(v)->ref[row];
 		out->str = st(v)->strs[row];
 		break;
 	case LY_A: out->num = l->ns[0]; break;
@@ -158,9 +158,9 @@ static void ly_evidence(struct ui_view *v, uint32_t row, struct ui_text *out, in
 	const struct comparison *c = u->c;
 	const struct comparison_layer *l = &c->layers[st(v)->ref[row]];
 	uint32_t top[12], n, shown = 0;
-	char name[32], a[32], b[32], d[32], r[32], ka[32], kb[32];
+	char name[96], a[32], b[32], d[32], r[32], ka[32], kb[32];
 
-	layer_label(name, sizeof name, l->index);
+	comparison_layer_label(c, (int32_t)st(v)->ref[row], name, sizeof name);
 	fmt_us(a, sizeof a, l->ns[0]);
 	fmt_us(b, sizeof b, l->ns[1]);
 	fmt_delta(d, sizeof d, l->delta_ns);
@@ -176,7 +176,7 @@ static void ly_evidence(struct ui_view *v, uint32_t row, struct ui_text *out, in
 		int in = 0;
 
 		for (uint32_t i = 0; i < fu->n_layers; i++)
-			in |= fu->layers[i] == l->index;
+			in |= fu->layers[i] == (int32_t)st(v)->ref[row];
 		if (!in)
 			continue;
 		if (!shown++)
@@ -207,7 +207,7 @@ static int ly_quick(void *ctx, uint32_t row, unsigned mask)
 /* Enter: the layer's kernel pairs. */
 static struct ui_scope ly_drill(const struct ui_view *v, uint32_t row)
 {
-	return (struct ui_scope){ v->u->c->layers[st(v)->ref[row]].index, -1, -1 };
+	return (struct ui_scope){ (int32_t)st(v)->ref[row], -1, -1 };
 }
 
 const struct ui_view_def ui_view_layers = {

@@ -82,12 +82,12 @@ static void ov_release(struct ui_view *v)
 static void group_line(struct ui *u, struct ui_text *out, const struct summed_pair *g)
 {
 	const struct comparison_pair *p = &u->c->pairs[g->first];
-	char layers[64], d[32];
+	char layers[128], d[32];
 	const char *a = p->side[0].n_names ? ui_name(u, 0, p->side[0].names[0]) : "-";
 	const char *b = p->side[1].n_names ? ui_name(u, 1, p->side[1].names[0]) : "-";
 	char *ea = text_escape_dup(a, strlen(a)), *eb = text_escape_dup(b, strlen(b));
 
-	layer_ranges_format(layers, sizeof layers, g->layers, g->n_layers);
+	comparison_layer_ranges(u->c, g->layers, g->n_layers, layers, sizeof layers);
 	fmt_delta(d, sizeof d, g->delta_ns);
 	ui_text_add(out, delta_role(g->delta_ns), 1,
 		    "  %8s us  layers %-10s x%-3u %-7s A %s%s  B %s%s", d, layers, g->n_pairs,

@@ -150,7 +150,7 @@ static void pr_build(struct ui_view *v)
 	for (size_t li = 0; li < c->n_layers; li++) {
 		const struct comparison_layer *l = &c->layers[li];
 
-		if (v->scope.layer != SCOPE_ALL && l->index != v->scope.layer)
+		if (v->scope.layer != SCOPE_ALL && (int32_t)li != v->scope.layer)
 			continue;
 		for (uint32_t pi = l->pair_first; pi < l->pair_first + l->pair_n && pi < c->n_pairs;
 		     pi++)
@@ -213,7 +213,7 @@ static void pr_cell(void *ctx, uint32_t row, int col, struct table_cell *out)
 	if (st(v)->sub[row] != 0)
 		return;
 	switch (col) {
-	case PR_LAYER: layer_label(out->buf, out->cap, p->layer); break;
+	case PR_LAYER: comparison_layer_label(c, p->layer, out->buf, out->cap); break;
 	case PR_POS: snprintf(out->buf, out->cap, "%u", p->position); break;
 	case PR_KIND:
 		out->text = ui_pair_kind_text(c, p);
@@ -255,7 +255,7 @@ static void pr_key(void *ctx, uint32_t row, int col, struct table_key *out)
 	const struct comparison_pair *p = &u->c->pairs[st(v)->ref[row]];
 
 	switch (col) {
-	case PR_LAYER: out->num = layer_order(p->layer) * 1e6 + p->position; break;
+	case PR_LAYER: out->num = (double)p->layer * 1e6 + p->position; break;
 	case PR_POS: out->num = p->position; break;
 	case PR_KIND: out->str = ui_pair_kind_text(u->c, p); break;
 	case PR_CLASS: out->str = class_name((enum op_class)p->cls); break;
@@ -297,12 +297,17 @@ static void pr_evidence(struct ui_view *v, uint32_t row, struct ui_text *out, in
 
 static void pr_describe_scope(struct ui_view *v, char *buf, size_t cap)
 {
-	char layer[32];
+	char layer[96];
 
 	buf[0] = '\0';
 	if (v->scope.layer != SCOPE_ALL) {
-		layer_label(layer, sizeof layer, v->scope.layer);
-		snprintf(buf, cap, "%s %s", v->scope.layer >= 0 ? "layer" : "the", layer);
+		const struct comparison *c = v->u->c;
+		int numbered = v->scope.layer >= 0 && (size_t)v->scope.layer < c->n_layers &&
+			       (c->layers[v->scope.layer].index >= 0 ||
+				*c->stacks[c->layers[v->scope.layer].stack]);
+
+		comparison_layer_label(c, v->scope.layer, layer, sizeof layer);
+		snprintf(buf, cap, "%s %s", numbered ? "layer" : "the", layer);
 	} else if (scope_group(v)) {
 		const struct summed_pair *g = scope_group(v);
 

@@ -70,7 +70,7 @@ static void su_build(struct ui_view *v)
 	for (uint32_t r = 0; r < v->n_rows; r++) {
 		char layers[256];
 
-		layer_ranges_format(layers, sizeof layers, g[r].layers, g[r].n_layers);
+		comparison_layer_ranges(v->u->c, g[r].layers, g[r].n_layers, layers, sizeof layers);
 		st(v)->strs[r] = xstrdup(layers);
 	}
 }
@@ -150,7 +150,7 @@ static void su_key(void *ctx, uint32_t row, int col, struct table_key *out)
 	const struct comparison_pair *p = &c->pairs[g->first];
 
 	switch (col) {
-	case SU_LAYERS: out->num = layer_order(g->layers[0]) * 1e6 + g->n_layers; break;
+	case SU_LAYERS: out->num = (double)g->layers[0] * 1e6 + g->n_layers; break;
 	case SU_PLACES: out->num = g->n_pairs; break;
 	case SU_KIND: out->str = ui_pair_kind_text(c, p); break;
 	case SU_CLASS: out->str = class_name((enum op_class)p->cls); break;
@@ -214,9 +214,9 @@ static void su_evidence(struct ui_view *v, uint32_t row, struct ui_text *out, in
 	ui_text_add(out, ROLE_DIM, 1, "Places (layer, position: A us, B us, delta us per pass):");
 	for (uint32_t i = 0; i < g->n_pairs; i++) {
 		const struct comparison_pair *q = &c->pairs[g->pairs[i]];
-		char layer[32];
+		char layer[96];
 
-		layer_label(layer, sizeof layer, q->layer);
+		comparison_layer_label(c, q->layer, layer, sizeof layer);
 		fmt_us(a, sizeof a, q->side[0].total_ns);
 		fmt_us(b, sizeof b, q->side[1].total_ns);
 		fmt_delta(d, sizeof d, q->delta_ns);
