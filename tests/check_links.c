@@ -209,8 +209,9 @@ static void jmodule(struct jbuf *b, const char *name, int tid, double ts, double
 	jevent(b, "python_function", name, 1, tid, ts, dur, "\"Python id\":1");
 }
 
-/* Two layer-like module classes called equally often: the layer class is the first by name,
- * whatever order the calls and their names come in; the kernels of its calls give the layers. */
+/* Two layer-like module classes called equally often, one after the other in each layer (parts
+ * of one layer, not two stacks): the layer class is the first by name, whatever order the calls
+ * and their names come in; the kernels of its calls give the layers. */
 START_TEST(test_module_class_tie)
 {
 	struct jbuf b = { .first = 1 };

@@ -69,8 +69,9 @@ struct comparison_layer {
 	int32_t index;	/* within its stack: 0..n-1, LAYER_PROLOGUE or LAYER_EPILOGUE */
 	uint16_t stack; /* index into comparison.stacks */
 	uint8_t phase;
-	double ns[2];	   /* per pass */
-	double kernels[2]; /* launches per pass */
+	uint32_t passes[2]; /* the compared passes that have this layer, each side */
+	double ns[2];	    /* per pass that has it */
+	double kernels[2];  /* launches per pass that has it */
 	double delta_ns, ratio;
 	uint32_t n_fusions;	     /* distinct fusion patterns occurring in this layer */
 	uint32_t pair_first, pair_n; /* range in pairs */
@@ -104,6 +105,9 @@ struct compare_opts {
 	int phase; /* enum phase, PHASE_COUNT for all passes, or -1: the first phase both sides
 		      have (prefill, decode, mixed), else all passes */
 	const char *label[2]; /* NULL: vendor + GPU, or the file name when those are equal */
+	const char *model;    /* compare this model's passes (its name, "SD3Transformer2DModel_0",
+				 or its class, "SD3Transformer2DModel"); NULL: side A's main model
+				 and the model of that name on B, else B's main model */
 };
 
 /* A comparison of two sides for one phase. Immutable once built; it borrows the sides and the
@@ -115,6 +119,7 @@ struct comparison {
 						 in evidence */
 	char *label[2];	    /* as given, or the default; control bytes escaped (text_escape) */
 	int phase;	    /* the phase shown (enum phase or PHASE_COUNT) */
+	uint16_t model[2];  /* the model compared on each side (index into side->models) */
 	uint32_t passes[2]; /* passes of the phase on each side */
 	double ns[2];	    /* GPU kernel time per pass, both sides */
 	double delta_ns, ratio;
@@ -136,8 +141,9 @@ struct comparison {
 /* Compare side a (A) with side b (B) for the phase in o (NULL: automatic). a, b and cl
  * (may be NULL) are borrowed and must outlive the comparison. Owned by caller: free with
  * comparison_free().
- * Errors: none for well-formed sides; a phase with no pass on either side gives an empty
- * comparison with a note. */
+ * Errors: a phase asked for (not "all") that a side has no pass of ("--phase decode: B
+ * (b.json) has no decode pass; it has 2 prefill passes"); a model that a side does not have.
+ * Sides without passes give an empty comparison with a note. */
 int comparison_build(struct comparison **out, const struct side *a, const struct side *b,
 		     const struct classifier *cl, const struct compare_opts *o,
 		     struct fd_error *err);

@@ -62,7 +62,9 @@ struct step {
 #define LAYER_EPILOGUE (-2)
 
 struct layer {
-	int32_t index;		     /* 0..n-1, LAYER_PROLOGUE or LAYER_EPILOGUE */
+	int32_t index;	/* within its stack: 0..n-1, LAYER_PROLOGUE or LAYER_EPILOGUE */
+	uint16_t stack; /* index into side->stacks: 0 (no name) for the pass's prologue
+					and epilogue and for the layers of a pass with one stack */
 	uint32_t step_first, step_n; /* range in side->steps (step_n may be 0) */
 	int64_t dur;		     /* sum of kernel durations, ns */
 };
@@ -79,12 +81,29 @@ struct pass {
 	uint32_t name;		       /* annotation name id (0 when found by structure) */
 	uint8_t phase;		       /* enum phase */
 	uint8_t layer_src;	       /* enum layer_source */
+	uint16_t model;		       /* index into side->models */
 	uint32_t first, n;	       /* range in side->order */
 	uint32_t layer_first, layer_n; /* range in side->layers: always the prologue, the
 					  n_layers layers, then the epilogue (either may be
-					  empty), so layer_n == n_layers + 2 */
-	uint32_t n_layers;	       /* repeated layers (excluding prologue and epilogue) */
+					  empty), so layer_n == n_layers + 2; with several stacks,
+					  each stack after the first starts with a prologue of its
+					  own (what runs between two stacks) */
+	uint32_t n_layers;	       /* repeated layers of all stacks (excluding prologues and
+					  epilogue) */
 	int64_t dur;		       /* sum of kernel durations, ns */
+};
+
+/* The passes of one model. A trace whose pass holds calls of several top-level nn.Modules
+ * that have layers (a diffusion pipeline: text encoders, the DiT once per denoising step, the
+ * VAE) has one model per such module, and each call is one pass of its model; otherwise the
+ * trace has one model, with no name. Comparisons compare the passes of one model. */
+struct side_model {
+	uint32_t name;			    /* the top-level call's range name id ("nn.Module:
+					       SD3Transformer2DModel_0"); 0: no name */
+	uint32_t n_passes;		    /* after the incomplete ones are left out */
+	uint32_t phase_passes[PHASE_COUNT]; /* passes per phase */
+	uint32_t layers_per_pass;	    /* the usual number of repeated layers in a pass */
+	int64_t dur;			    /* kernel time of its passes, ns */
 };
 
 /* One side of a comparison: a trace with its classification and structure. Borrows the trace. */
@@ -99,8 +118,14 @@ struct side {
 	size_t n_layers;
 	struct pass *passes;
 	size_t n_passes;
-	uint32_t phase_passes[PHASE_COUNT]; /* passes per phase */
-	uint32_t layers_per_pass;	    /* the usual number of repeated layers in a pass */
+	struct side_model *models; /* at least one when there are passes */
+	size_t n_models;
+	uint16_t main_model; /* the model with the most kernel time */
+	char **stacks;	     /* stack names: [0] is "" */
+	size_t n_stacks;
+	uint32_t phase_passes[PHASE_COUNT]; /* passes per phase, of the main model */
+	uint32_t layers_per_pass;	    /* the usual number of repeated layers in a pass of the
+					       main model */
 	char pass_source[160];	/* how passes were found, for the user: "gpu_user_annotation
 				   'prefill', 'decode'", "repetition of the layer structure", ...,
 				   with "; the last pass is incomplete (4 of 8 layers): left out" */
@@ -109,6 +134,10 @@ struct side {
 	size_t n_unassigned;	/* kernels outside every pass (before the first, between, after;
 				   n_order + n_unassigned == t->n_kernels) */
 };
+
+/* The name of model m of side s without the "nn.Module: " prefix ("SD3Transformer2DModel_0"),
+ * or "" for the model without a name. Borrowed. */
+const char *side_model_name(const struct side *s, size_t m);
 
 struct side_opts {
 	const char *pass_regex; /* NULL: automatic */

@@ -14,6 +14,7 @@ struct app_opts {
 	const char *output;	/* -o FILE, or NULL for standard output */
 	const char *rules;	/* --rules FILE */
 	const char *pass_regex; /* --pass REGEX */
+	const char *model;	/* --model NAME */
 	int phase;		/* -1: automatic; enum phase; PHASE_COUNT: all */
 	const char *label[2];	/* --label-a, --label-b */
 	int32_t device;		/* --device N, -1: automatic */
@@ -29,6 +30,7 @@ static inline struct session_opts app_session_opts(const struct app_opts *o)
 {
 	return (struct session_opts){ .rules = o->rules,
 				      .pass_regex = o->pass_regex,
+				      .model = o->model,
 				      .device = o->device,
 				      .label = { o->label[0], o->label[1] } };
 }

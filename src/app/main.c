@@ -24,6 +24,7 @@ enum {
 	OPT_REPORT,
 	OPT_PHASE,
 	OPT_PASS,
+	OPT_MODEL,
 	OPT_RULES,
 	OPT_LABEL_A,
 	OPT_LABEL_B,
@@ -49,6 +50,7 @@ static const struct option_doc {
 	{ "summary", 1, OPT_SUMMARY, "TRACE", "print one trace's metadata, event counts and top kernels", NULL },
 	{ "phase", 1, OPT_PHASE, "PHASE", "compare prefill, decode, mixed or all passes (default: the first both have)", "Analysis" },
 	{ "pass", 1, OPT_PASS, "REGEX", "annotation names that mark one forward pass (POSIX extended regex)", NULL },
+	{ "model", 1, OPT_MODEL, "NAME", "compare the passes of this model (a top-level nn.Module, by name or class) instead of the main one", NULL },
 	{ "rules", 1, OPT_RULES, "FILE", "extra kernel classification rules, tried before the built-in ones", NULL },
 	{ "device", 1, OPT_DEVICE, "N", "analyse the kernels of GPU N (default: the one with the most kernel time)", NULL },
 	{ "label-a", 1, OPT_LABEL_A, "NAME", "name shown for the first trace (default: vendor and GPU)", NULL },
@@ -218,6 +220,7 @@ int main(int argc, char **argv)
 					optarg);
 			break;
 		case OPT_PASS: o.pass_regex = optarg; break;
+		case OPT_MODEL: o.model = optarg; break;
 		case OPT_RULES: o.rules = optarg; break;
 		case OPT_LABEL_A: o.label[0] = optarg; break;
 		case OPT_LABEL_B: o.label[1] = optarg; break;

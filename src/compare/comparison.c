@@ -59,35 +59,117 @@ struct merged_layer {
 	size_t n_runs, cap_runs;
 };
 
+/* A layer of the comparison: a stack (index into comparison.stacks) and an index in it. */
+struct key {
+	uint16_t stack;
+	int32_t index;
+};
+
 /* Everything derived from the sides for one phase. */
 struct work {
 	const struct side *s[2];
-	size_t n_keys; /* prologue, 0..n-1, epilogue */
+	const struct comparison *c;
+	size_t n_keys; /* prologue, stack 0's layers, each named stack's prologue and layers,
+			  epilogue */
+	struct key *keys;
+	uint32_t *base;	 /* per comparison stack: the key of its prologue */
+	uint16_t *cs[2]; /* per side stack: its comparison stack */
 	struct merged_layer *ml[2];
 	struct align_layer *al;
 };
 
-static int32_t key_layer(size_t key, size_t n_keys)
+/* Whether pass p of side s is compared: of the phase and of the model compared. */
+static int compared(const struct comparison *c, int s, const struct pass *p)
 {
-	if (key == 0)
-		return LAYER_PROLOGUE;
-	if (key == n_keys - 1)
-		return LAYER_EPILOGUE;
-	return (int32_t)key - 1;
+	return (c->phase == PHASE_COUNT || p->phase == c->phase) && p->model == c->model[s];
 }
 
-static size_t layer_key(int32_t index, size_t n_keys)
+/* The key of layer ly of side s. */
+static size_t layer_key(const struct work *w, int s, const struct layer *ly)
 {
-	if (index == LAYER_PROLOGUE)
-		return 0;
-	if (index == LAYER_EPILOGUE || index < 0)
-		return n_keys - 1;
-	return (size_t)index + 1;
+	uint16_t cs = ly->stack < w->s[s]->n_stacks ? w->cs[s][ly->stack] : 0;
+
+	if (ly->index == LAYER_EPILOGUE)
+		return w->n_keys - 1;
+	return w->base[cs] + (ly->index < 0 ? 0 : (size_t)ly->index + 1);
 }
 
-static int pass_in_phase(const struct pass *p, int phase)
+static uint16_t comparison_stack(struct comparison *c, const char *name)
 {
-	return phase == PHASE_COUNT || p->phase == phase;
+	for (size_t i = 0; i < c->n_stacks; i++)
+		if (strcmp(c->stacks[i], name) == 0)
+			return (uint16_t)i;
+	c->stacks = xreallocarray(c->stacks, c->n_stacks + 1, sizeof *c->stacks);
+	c->stacks[c->n_stacks] = xstrdup(name);
+	return (uint16_t)c->n_stacks++;
+}
+
+/* The layers of the comparison: the stacks of both sides' compared passes by name (side A's
+ * first, in order of appearance), each with as many layers as the most any pass has. */
+static void make_keys(struct comparison *c, struct work *w)
+{
+	int32_t *most = NULL;
+	size_t next;
+
+	comparison_stack(c, "");
+	for (int s = 0; s < 2; s++) {
+		const struct side *sd = w->s[s];
+
+		w->cs[s] = xcalloc(sd->n_stacks + 1, sizeof *w->cs[s]);
+		for (size_t p = 0; p < sd->n_passes; p++) {
+			const struct pass *ps = &sd->passes[p];
+
+			if (!compared(c, s, ps))
+				continue;
+			for (uint32_t l = 0; l < ps->layer_n; l++) {
+				const struct layer *ly = &sd->layers[ps->layer_first + l];
+				uint16_t st = ly->stack < sd->n_stacks ? ly->stack : 0;
+				size_t before = c->n_stacks;
+
+				w->cs[s][st] = comparison_stack(c, sd->stacks[st]);
+				if (c->n_stacks > before) {
+					most = xreallocarray(most, c->n_stacks, sizeof *most);
+					most[c->n_stacks - 1] = 0;
+				}
+			}
+		}
+	}
+	if (!most) {
+		most = xcalloc(1, sizeof *most);
+		most[0] = 0;
+	}
+	most[0] = 0;
+	for (int s = 0; s < 2; s++) {
+		const struct side *sd = w->s[s];
+
+		for (size_t p = 0; p < sd->n_passes; p++) {
+			const struct pass *ps = &sd->passes[p];
+
+			if (!compared(c, s, ps))
+				continue;
+			for (uint32_t l = 0; l < ps->layer_n; l++) {
+				const struct layer *ly = &sd->layers[ps->layer_first + l];
+				uint16_t cs = w->cs[s][ly->stack < sd->n_stacks ? ly->stack : 0];
+
+				if (ly->index >= 0 && ly->index + 1 > most[cs])
+					most[cs] = ly->index + 1;
+			}
+		}
+	}
+	w->base = xcalloc(c->n_stacks, sizeof *w->base);
+	next = 0;
+	for (size_t st = 0; st < c->n_stacks; st++) {
+		w->base[st] = (uint32_t)next;
+		next += 1 + (size_t)most[st];
+	}
+	w->n_keys = next + 1;
+	w->keys = xcalloc(w->n_keys, sizeof *w->keys);
+	for (size_t st = 0; st < c->n_stacks; st++)
+		for (int32_t i = -1; i < most[st]; i++)
+			w->keys[w->base[st] + 1 + i] =
+				(struct key){ (uint16_t)st, i < 0 ? LAYER_PROLOGUE : i };
+	w->keys[w->n_keys - 1] = (struct key){ 0, LAYER_EPILOGUE };
+	free(most);
 }
 
 static const char *kernel_short(const struct side *s, uint32_t kernel)
@@ -228,6 +310,10 @@ static void work_free(struct work *w)
 	for (size_t k = 0; w->al && k < w->n_keys; k++)
 		alignment_clear(&w->al[k].al);
 	free(w->al);
+	free(w->keys);
+	free(w->base);
+	free(w->cs[0]);
+	free(w->cs[1]);
 	memset(w, 0, sizeof *w);
 }
 
@@ -329,23 +415,21 @@ static void fill_part(struct comparison_part *p, const struct side *s, const str
 
 /* --- the comparison ------------------------------------------------------------------------- */
 
-static void merge_side(struct work *w, int s, int phase, uint32_t *passes)
+static void merge_side(struct work *w, int s)
 {
 	const struct side *sd = w->s[s];
 
-	*passes = 0;
 	w->ml[s] = xcalloc(w->n_keys, sizeof *w->ml[s]);
 	for (size_t p = 0; p < sd->n_passes; p++) {
 		const struct pass *ps = &sd->passes[p];
 
-		if (!pass_in_phase(ps, phase))
+		if (!compared(w->c, s, ps))
 			continue;
-		(*passes)++;
 		for (uint32_t l = 0; l < ps->layer_n; l++) {
 			const struct layer *ly = &sd->layers[ps->layer_first + l];
 
-			merge_pass(sd, &w->ml[s][layer_key(ly->index, w->n_keys)], ly->step_first,
-				   ly->step_n, (uint32_t)p);
+			merge_pass(sd, &w->ml[s][layer_key(w, s, ly)], ly->step_first, ly->step_n,
+				   (uint32_t)p);
 		}
 	}
 	for (size_t k = 0; k < w->n_keys; k++) {
@@ -377,28 +461,6 @@ static void mark_math_attention(struct merged_layer *a, struct merged_layer *b)
 			m[s]->items[i].covers_math_attn = !has[!s];
 }
 
-/* The number of layer keys: prologue, 0..n-1 for the most layers any pass has, epilogue. */
-static size_t count_keys(const struct side *a, const struct side *b, int phase)
-{
-	int32_t most = 0;
-	const struct side *sd[2] = { a, b };
-
-	for (int s = 0; s < 2; s++)
-		for (size_t p = 0; p < sd[s]->n_passes; p++) {
-			const struct pass *ps = &sd[s]->passes[p];
-
-			if (!pass_in_phase(ps, phase))
-				continue;
-			for (uint32_t l = 0; l < ps->layer_n; l++) {
-				int32_t idx = sd[s]->layers[ps->layer_first + l].index;
-
-				if (idx >= 0 && idx + 1 > most)
-					most = idx + 1;
-			}
-		}
-	return (size_t)most + 2;
-}
-
 static void pair_from_entry(struct comparison *c, struct work *w, size_t key,
 			    const struct align_entry *e, uint32_t position,
 			    struct comparison_pair *p, struct fusion_hint *h)
@@ -416,8 +478,8 @@ static void pair_from_entry(struct comparison *c, struct work *w, size_t key,
 	h->repeat_of = -1;
 	h->fused_side = e->fused_side;
 	for (int s = 0; s < 2; s++) {
-		fill_part(&p->side[s], c->side[s], m[s], e->step[s], e->n[s], c->passes[s],
-			  &h->work[s], &h->occ[s]);
+		fill_part(&p->side[s], c->side[s], m[s], e->step[s], e->n[s],
+			  c->layers[key + e->layer_off[s]].passes[s], &h->work[s], &h->occ[s]);
 		h->steps[s] = e->n[s];
 		for (uint32_t k = 0; k < e->n[s]; k++)
 			h->atoms[s] |= m[s]->slot[e->step[s][k]].item.atoms & ~ATOM_BIT(ATOM_OTHER);
@@ -460,12 +522,11 @@ static void layer_totals(struct comparison *c, struct work *w)
 		for (size_t p = 0; p < sd->n_passes; p++) {
 			const struct pass *ps = &sd->passes[p];
 
-			if (!pass_in_phase(ps, c->phase))
+			if (!compared(c, s, ps))
 				continue;
 			for (uint32_t l = 0; l < ps->layer_n; l++) {
 				const struct layer *ly = &sd->layers[ps->layer_first + l];
-				struct comparison_layer *cl =
-					&c->layers[layer_key(ly->index, w->n_keys)];
+				struct comparison_layer *cl = &c->layers[layer_key(w, s, ly)];
 				uint32_t kernels = 0;
 
 				for (uint32_t k = 0; k < ly->step_n; k++) {
@@ -484,10 +545,12 @@ static void layer_totals(struct comparison *c, struct work *w)
 				c->ns[s] += (double)sd->t->kernels[sd->order[ps->first + i]].dur;
 		}
 		if (c->passes[s]) {
-			for (size_t k = 0; k < c->n_layers; k++) {
-				c->layers[k].ns[s] /= c->passes[s];
-				c->layers[k].kernels[s] /= c->passes[s];
-			}
+			/* a layer per pass that has it: never averaged over passes without it */
+			for (size_t k = 0; k < c->n_layers; k++)
+				if (c->layers[k].passes[s]) {
+					c->layers[k].ns[s] /= c->layers[k].passes[s];
+					c->layers[k].kernels[s] /= c->layers[k].passes[s];
+				}
 			c->ns[s] /= c->passes[s];
 			for (int k = 0; k < CLASS_COUNT; k++)
 				c->class_ns[s][k] /= c->passes[s];
@@ -534,53 +597,156 @@ static void clear_results(struct comparison *c)
 	memset(c->class_ns, 0, sizeof c->class_ns);
 }
 
-/* The phase to show: the one asked for, else the first that both sides have. */
-static int choose_phase(struct comparison *c, int phase)
+/* The passes per phase of the model compared on side s. */
+static const uint32_t *model_phases(const struct comparison *c, int s)
 {
-	const struct side *a = c->side[0], *b = c->side[1];
+	static const uint32_t none[PHASE_COUNT];
+	const struct side *sd = c->side[s];
 
-	if (phase >= 0 && phase <= PHASE_COUNT) {
-		if (phase < PHASE_COUNT && (!a->phase_passes[phase] || !b->phase_passes[phase]))
-			c->note = xasprintf("no %s pass on %s%s%s", phase_name((enum phase)phase),
-					    !a->phase_passes[phase] ? c->label[0] : "",
-					    !a->phase_passes[phase] && !b->phase_passes[phase]
-						    ? " nor on "
-						    : "",
-					    !b->phase_passes[phase] ? c->label[1] : "");
-		return phase;
-	}
+	return c->model[s] < sd->n_models ? sd->models[c->model[s]].phase_passes : none;
+}
+
+/* "2 prefill and 16 decode passes" of side s's compared model into buf. */
+static void phases_text(const struct comparison *c, int s, char *buf, size_t cap)
+{
+	const uint32_t *ph = model_phases(c, s);
+	size_t len = 0, k = 0, n = 0, total = 0;
+
 	for (int p = 0; p < PHASE_COUNT; p++)
-		if (a->phase_passes[p] && b->phase_passes[p])
+		n += ph[p] > 0, total += ph[p];
+	buf[0] = '\0';
+	for (int p = 0; p < PHASE_COUNT && len < cap; p++) {
+		if (!ph[p])
+			continue;
+		k++;
+		len += (size_t)snprintf(buf + len, cap - len, "%s%u %s",
+					k == 1	 ? ""
+					: k == n ? " and "
+						 : ", ",
+					ph[p], phase_name((enum phase)p));
+	}
+	if (len < cap)
+		snprintf(buf + len, cap - len,
+			 total == 1 ? " pass"
+			 : total    ? " passes"
+				    : "no pass");
+}
+
+/* The phase to show: the one asked for, else the first that both sides have. A phase asked for
+ * that a side has no pass of is an error (-1 with err set). */
+static int choose_phase(struct comparison *c, int phase, struct fd_error *err)
+{
+	const uint32_t *a = model_phases(c, 0), *b = model_phases(c, 1);
+
+	if (phase >= 0 && phase < PHASE_COUNT && (!a[phase] || !b[phase])) {
+		int s = !a[phase] ? 0 : 1;
+		char has[128];
+
+		phases_text(c, s, has, sizeof has);
+		fd_error_set(err, "--phase %s: %c (%s) has no %s pass; it has %s",
+			     phase_name((enum phase)phase), s ? 'B' : 'A', c->label[s],
+			     phase_name((enum phase)phase), has);
+		return -1;
+	}
+	if (phase >= 0 && phase <= PHASE_COUNT)
+		return phase;
+	for (int p = 0; p < PHASE_COUNT; p++)
+		if (a[p] && b[p])
 			return p;
-	if (a->n_passes && b->n_passes)
+	if (c->side[0]->n_passes && c->side[1]->n_passes)
 		c->note = xstrdup("the two traces have no phase in common: comparing all passes");
 	return PHASE_COUNT;
 }
 
-static void compute(struct comparison *c, int phase)
+/* Whether model m of side s is the one asked for by name ("SD3Transformer2DModel_0") or by
+ * class ("SD3Transformer2DModel"). */
+static int model_is(const struct side *s, size_t m, const char *want)
 {
-	struct work w = { .s = { c->side[0], c->side[1] } };
+	const char *n = side_model_name(s, m);
+	size_t len = strlen(want);
+
+	if (strcmp(n, want) == 0)
+		return 1;
+	if (strncmp(n, want, len) != 0 || n[len] != '_' || !n[len + 1])
+		return 0;
+	for (const char *p = n + len + 1; *p; p++)
+		if (*p < '0' || *p > '9')
+			return 0;
+	return 1;
+}
+
+/* The models to compare (see compare_opts.model). */
+static int choose_models(struct comparison *c, const char *want, struct fd_error *err)
+{
+	for (int s = 0; s < 2; s++) {
+		const struct side *sd = c->side[s];
+		size_t m;
+
+		c->model[s] = sd->main_model;
+		if (want) {
+			for (m = 0; m < sd->n_models && !model_is(sd, m, want); m++)
+				;
+			if (m == sd->n_models && (sd->n_models > 1 || *side_model_name(sd, 0))) {
+				fd_error_set(err, "--model %s: %c (%s) has no such model", want,
+					     s ? 'B' : 'A', c->label[s]);
+				return -1;
+			}
+			if (m < sd->n_models)
+				c->model[s] = (uint16_t)m;
+		} else if (s == 1) {
+			const char *a = side_model_name(c->side[0], c->model[0]);
+
+			for (m = 0; m < sd->n_models; m++)
+				if (*a && strcmp(side_model_name(sd, m), a) == 0)
+					c->model[s] = (uint16_t)m;
+		}
+	}
+	return 0;
+}
+
+static int compute(struct comparison *c, int phase, struct fd_error *err)
+{
+	struct work w = { .s = { c->side[0], c->side[1] }, .c = c };
 	struct comparison_pair *pairs = NULL;
 	struct fusion_hint *aux = NULL;
 	size_t n_pairs = 0, cap_pairs = 0, cap_aux = 0, n_aux = 0;
 	size_t *first_pair;
 
 	clear_results(c);
-	c->phase = choose_phase(c, phase);
+	if ((c->phase = choose_phase(c, phase, err)) < 0)
+		return -1;
 	for (int s = 0; s < 2; s++)
 		for (size_t p = 0; p < c->side[s]->n_passes; p++)
-			c->passes[s] += pass_in_phase(&c->side[s]->passes[p], c->phase);
+			c->passes[s] += compared(c, s, &c->side[s]->passes[p]);
 	if (!c->passes[0] || !c->passes[1]) {
 		/* Nothing to compare: figures of one side alone would read as differences. */
 		if (!c->note)
 			c->note = xasprintf("%s has no pass to compare",
 					    !c->passes[0] ? c->label[0] : c->label[1]);
 		c->ratio = NAN;
-		return;
+		return 0;
 	}
-	w.n_keys = count_keys(c->side[0], c->side[1], c->phase);
-	merge_side(&w, 0, c->phase, &c->passes[0]);
-	merge_side(&w, 1, c->phase, &c->passes[1]);
+	make_keys(c, &w);
+	c->n_layers = w.n_keys;
+	c->layers = xcalloc(w.n_keys, sizeof *c->layers);
+	for (size_t k = 0; k < w.n_keys; k++) {
+		c->layers[k].index = w.keys[k].index;
+		c->layers[k].stack = w.keys[k].stack;
+		c->layers[k].phase = (uint8_t)c->phase;
+	}
+	for (int s = 0; s < 2; s++)
+		for (size_t p = 0; p < c->side[s]->n_passes; p++) {
+			const struct pass *ps = &c->side[s]->passes[p];
+
+			if (!compared(c, s, ps))
+				continue;
+			for (uint32_t l = 0; l < ps->layer_n; l++)
+				c->layers[layer_key(&w, s,
+						    &c->side[s]->layers[ps->layer_first + l])]
+					.passes[s]++;
+		}
+	merge_side(&w, 0);
+	merge_side(&w, 1);
 
 	w.al = xcalloc(w.n_keys, sizeof *w.al);
 	for (size_t k = 0; k < w.n_keys; k++) {
@@ -596,17 +762,10 @@ static void compute(struct comparison *c, int phase)
 	}
 	align_absorb(w.al, w.n_keys, 0);
 
-	c->n_layers = w.n_keys;
-	c->layers = xcalloc(w.n_keys, sizeof *c->layers);
-	c->n_stacks = 1;
-	c->stacks = xcalloc(1, sizeof *c->stacks);
-	c->stacks[0] = xstrdup("");
 	first_pair = xcalloc(w.n_keys + 1, sizeof *first_pair);
 	for (size_t k = 0; k < w.n_keys; k++) {
 		struct comparison_layer *cl = &c->layers[k];
 
-		cl->index = key_layer(k, w.n_keys);
-		cl->phase = (uint8_t)c->phase;
 		cl->pair_first = (uint32_t)n_pairs;
 		first_pair[k] = n_pairs;
 		for (size_t i = 0; i < w.al[k].al.n; i++) {
@@ -637,6 +796,7 @@ static void compute(struct comparison *c, int phase)
 	layer_totals(c, &w);
 	free(aux);
 	work_free(&w);
+	return 0;
 }
 
 /* The default label of a side: "NVIDIA H200" from vendor and GPU. */
@@ -688,7 +848,6 @@ int comparison_build(struct comparison **out, const struct side *a, const struct
 {
 	struct comparison *c = xcalloc(1, sizeof *c);
 
-	(void)err;
 	c->side[0] = a;
 	c->side[1] = b;
 	c->classifier = cl;
@@ -703,7 +862,12 @@ int comparison_build(struct comparison **out, const struct side *a, const struct
 				c->short_names[s][t->kernels[k].name] =
 					kernel_short(c->side[s], (uint32_t)k);
 	}
-	compute(c, o ? o->phase : -1);
+	if (choose_models(c, o ? o->model : NULL, err) < 0 ||
+	    compute(c, o ? o->phase : -1, err) < 0) {
+		comparison_free(c);
+		*out = NULL;
+		return -1;
+	}
 	*out = c;
 	return 0;
 }

@@ -17,6 +17,7 @@ struct session {
 	struct side side[2];
 	struct compare_opts co;
 	char *label[2];				      /* copies of the labels asked for */
+	char *model;				      /* a copy of the model asked for */
 	struct comparison *by_phase[PHASE_COUNT + 2]; /* [phase + 1]: -1 (automatic) .. all */
 	struct timings tm; /* FUSEDIFF_TIMINGS: printed when the first comparison is built */
 	int compared;
@@ -176,6 +177,8 @@ static struct session *session_new(const struct session_opts *o)
 		s->label[k] = o->label[k] ? xstrdup(o->label[k]) : NULL;
 		s->co.label[k] = s->label[k];
 	}
+	s->model = o->model ? xstrdup(o->model) : NULL;
+	s->co.model = s->model;
 	return s;
 }
 
@@ -264,6 +267,7 @@ void session_close(struct session *s)
 		trace_free(s->owned[k]);
 		free(s->label[k]);
 	}
+	free(s->model);
 	if (s->own_classifier)
 		classifier_free(s->own_classifier);
 	free(s);

@@ -318,7 +318,8 @@ static void cuts_from_anchors(const struct layer_input *in, const uint32_t *a, s
 	}
 }
 
-/* Cuts from decoder-layer module calls; 0 when the calls are not in order. */
+/* Cuts from layer module calls; 0 when the calls are not in order. The last layer of a stack
+ * ends after the last step launched inside it when another stack follows. */
 static int cuts_from_modules(const struct layer_input *in, struct layer_cuts *out)
 {
 	int32_t cur = -1;
@@ -331,18 +332,35 @@ static int cuts_from_modules(const struct layer_input *in, struct layer_cuts *ou
 		if (m < 0)
 			continue;
 		if (m != cur) {
+			uint16_t st = in->call_stack ? in->call_stack[m] : 0;
+
 			if (m < cur)
 				return 0;
+			if (out->n)
+				out->end[out->n - 1] = st != out->stack[out->n - 1] ? last + 1 : i;
+			out->stack[out->n] = st;
 			out->cut[out->n++] = i;
 			cur = m;
 		}
 		last = i;
 	}
 	out->epi = last + 1;
+	if (out->n)
+		out->end[out->n - 1] = out->epi;
 	return out->n > 0;
 }
 
-/* Apply the cut rule to every boundary; keep them strictly increasing. */
+/* Ends that are the next layer's cut (or the epilogue) again, after the cuts moved. */
+static void link_ends(struct layer_cuts *out)
+{
+	for (uint32_t i = 0; i + 1 < out->n; i++)
+		if (out->stack[i] == out->stack[i + 1])
+			out->end[i] = out->cut[i + 1];
+	if (out->n)
+		out->end[out->n - 1] = out->epi;
+}
+
+/* Apply the cut rule to every boundary (a stack's end too); keep them strictly increasing. */
 static int canonicalize(const struct layer_input *in, struct layer_cuts *out)
 {
 	uint32_t lo = 0;
@@ -352,8 +370,15 @@ static int canonicalize(const struct layer_input *in, struct layer_cuts *out)
 		if (out->cut[i] < lo || out->cut[i] >= in->n)
 			return 0;
 		lo = out->cut[i] + 1;
+		if (i + 1 < out->n && out->stack[i] != out->stack[i + 1]) {
+			out->end[i] = canonical(in, out->end[i], lo);
+			if (out->end[i] < lo || out->end[i] > in->n)
+				return 0;
+			lo = out->end[i];
+		}
 	}
 	out->epi = canonical(in, out->epi, lo);
+	link_ends(out);
 	return out->epi >= lo && out->epi <= in->n;
 }
 
@@ -364,6 +389,8 @@ void layers_find(const struct layer_input *in, struct layer_cuts *out)
 
 	memset(out, 0, sizeof *out);
 	out->cut = xmalloc((in->n ? in->n : 1) * sizeof *out->cut);
+	out->end = xmalloc((in->n ? in->n : 1) * sizeof *out->end);
+	out->stack = xcalloc(in->n ? in->n : 1, sizeof *out->stack);
 	out->how = LAYER_SRC_NONE;
 	out->epi = (uint32_t)in->n;
 	if (in->n == 0)
@@ -372,6 +399,7 @@ void layers_find(const struct layer_input *in, struct layer_cuts *out)
 		out->how = LAYER_SRC_MODULE;
 		goto done;
 	}
+	memset(out->stack, 0, (in->n ? in->n : 1) * sizeof *out->stack);
 	if ((na = attention_anchors(in, a)) > 0)
 		out->how = LAYER_SRC_ANCHOR;
 	else if ((na = period_anchors(in, a, 1)) > 0)
@@ -383,6 +411,7 @@ void layers_find(const struct layer_input *in, struct layer_cuts *out)
 			memcpy(out->cut, a, na * sizeof *a);
 			out->n = (uint32_t)na;
 			out->epi = (uint32_t)in->n;
+			link_ends(out);
 		}
 		goto done;
 	}
@@ -464,5 +493,7 @@ size_t layers_pass_starts(const struct layer_input *in, const int64_t *gap_befor
 void layer_cuts_clear(struct layer_cuts *c)
 {
 	free(c->cut);
+	free(c->end);
+	free(c->stack);
 	memset(c, 0, sizeof *c);
 }

@@ -1,7 +1,14 @@
 /* modules.c — what nn.Module ranges ("nn.Module: LlamaDecoderLayer_3", recorded with Python
- * stacks) say about kernels: which decoder-layer call and which norm call launched each
- * kernel. Kernels are mapped through their launch event (CPU time and thread),
- * never by comparing GPU times with CPU ranges. */
+ * stacks) say about kernels: which layer call, which norm call and which top-level module call
+ * launched each kernel. Kernels are mapped through their launch event (CPU time and thread,
+ * trace_module_calls()), never by comparing GPU times with CPU ranges.
+ *
+ * A layer stack is the set of calls of one layer-like class (…Layer, …Block, …Block2D) with
+ * parents of one class under one grandparent: LlamaDecoderLayer under LlamaModel_0; a vision
+ * tower's CLIPEncoderLayer (under CLIPEncoder in CLIPVisionTransformer_0) and the text tower's
+ * (in CLIPTextTransformer_0) are two stacks; ResNet's BasicBlocks, under four Sequentials of
+ * one ResNet, are one. A stack has at least two calls, and its class is never called inside a
+ * layer-like call of another class (a MoE block inside a decoder layer is not a layer). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -50,9 +57,11 @@ static int contains(const char *s, size_t n, const char *needle)
 	return 0;
 }
 
-/* Decoder-layer-like classes: LlamaDecoderLayer, BertLayer, GPT2Block, ... */
+/* Layer-like classes: LlamaDecoderLayer, BertLayer, GPT2Block, T5Block, UpDecoderBlock2D. */
 static int layer_like(const char *c, size_t n)
 {
+	if (n > 2 && c[n - 1] == 'D' && c[n - 2] >= '1' && c[n - 2] <= '3')
+		n -= 2;
 	return ends_with(c, n, "Layer") || ends_with(c, n, "Block");
 }
 
@@ -61,45 +70,24 @@ static int norm_like(const char *c, size_t n)
 	return ends_with(c, n, "Norm");
 }
 
-struct mrange {
+/* What one distinct module range name is. */
+struct mname {
 	const char *cls;
 	size_t len;
-	int64_t tid, start, end;
-	uint32_t range; /* index into t->ranges */
-	uint32_t group; /* classes numbered by first appearance in the sorted order */
-	uint8_t nested; /* inside a range of another layer-like class */
+	uint32_t group; /* class number: equal for equal classes */
+	uint8_t layer, norm;
 };
 
-struct mkey {
-	int64_t a, b, c;
-	uint32_t i;
-};
-
-static int cmp_mkey(const void *pa, const void *pb)
+static int cmp_class(const struct mname *x, const struct mname *y)
 {
-	const struct mkey *x = pa, *y = pb;
-	int r;
-
-	if ((r = CMP(x->a, y->a)) || (r = CMP(x->b, y->b)) || (r = CMP(x->c, y->c)))
-		return r;
-	return CMP(x->i, y->i);
-}
-
-static int cmp_class(const void *pa, const void *pb, const struct mrange *m)
-{
-	const struct mrange *x = &m[*(const uint32_t *)pa], *y = &m[*(const uint32_t *)pb];
 	size_t n = x->len < y->len ? x->len : y->len;
 	int r = memcmp(x->cls, y->cls, n);
 
-	if (r)
-		return r;
-	if ((r = CMP(x->len, y->len)))
-		return r;
-	return CMP(*(const uint32_t *)pa, *(const uint32_t *)pb);
+	return r ? r : CMP(x->len, y->len);
 }
 
 /* A stable merge sort of indices by class name (qsort has no context argument). */
-static void sort_by_class(uint32_t *idx, uint32_t *tmp, size_t n, const struct mrange *m)
+static void sort_by_class(uint32_t *idx, uint32_t *tmp, size_t n, const struct mname *m)
 {
 	if (n < 2)
 		return;
@@ -109,7 +97,7 @@ static void sort_by_class(uint32_t *idx, uint32_t *tmp, size_t n, const struct m
 		size_t i = 0, j = n / 2, o = 0;
 
 		while (i < n / 2 && j < n)
-			tmp[o++] = cmp_class(&idx[i], &idx[j], m) <= 0 ? idx[i++] : idx[j++];
+			tmp[o++] = cmp_class(&m[idx[i]], &m[idx[j]]) <= 0 ? idx[i++] : idx[j++];
 		while (i < n / 2)
 			tmp[o++] = idx[i++];
 		while (j < n)
@@ -118,233 +106,271 @@ static void sort_by_class(uint32_t *idx, uint32_t *tmp, size_t n, const struct m
 	}
 }
 
-/* Sorted (thread, start) intervals of one kind, for lookups by launch time. */
-struct lookup {
-	struct mkey *k; /* a = tid, b = start, c = end, i = instance */
-	size_t n;
+/* The key of a stack: layer class, parent class, grandparent call name. */
+struct skey {
+	uint32_t cls, parent_cls, grand_name;
 };
 
-/* Whether interval j starts at or before x on thread tid (or lies on an earlier thread): true
- * for a prefix of the sorted intervals. */
-static int lookup_before(const struct lookup *lk, size_t j, int64_t tid, int64_t x)
-{
-	return lk->k[j].a < tid || (lk->k[j].a == tid && lk->k[j].b <= x);
-}
+#define NONE  UINT32_MAX
+#define UNSET (-2)
 
-struct lookup_query {
-	const struct lookup *lk;
-	int64_t tid, x;
+struct walk {
+	const struct trace *t;
+	const uint32_t *parent; /* per range: the next module call out, or NONE */
+	const int32_t *call_of; /* per range: layer call id, -1 when not a stack call */
+	const int32_t *norm_id; /* per range: norm call id, -1 when not a norm call */
+	int32_t *memo_layer;	/* per range: the layer call around it (itself included) */
+	int32_t *memo_norm;	/* per range: the norm call around it */
+	int32_t *memo_top;	/* per range: the outermost module call around it */
 };
 
-static int lookup_before_q(const void *ctx, size_t j)
+/* Fill the memos of range r and of the ranges between it and the first one already known. */
+static void resolve(struct walk *w, uint32_t r)
 {
-	const struct lookup_query *q = ctx;
+	uint32_t path[64], n = 0, x = r;
 
-	return lookup_before(q->lk, j, q->tid, q->x);
-}
-
-/* The call containing launch time x on thread tid, or -1. *hint: where the previous search
- * ended; kernels come in time order, so the next answer is usually next to it. */
-static int32_t lookup_find(const struct lookup *lk, int64_t tid, int64_t x, size_t *hint)
-{
-	struct lookup_query q = { lk, tid, x };
-	size_t lo = gallop_prefix(lk->n, *hint, lookup_before_q, &q);
-
-	*hint = lo;
-	/* intervals of one kind do not nest in practice; look back a few for safety */
-	for (size_t j = lo, tries = 0; j-- > 0 && tries < 4; tries++) {
-		if (lk->k[j].a != tid)
-			break;
-		if (x <= lk->k[j].c)
-			return (int32_t)lk->k[j].i;
+	while (x != NONE && w->memo_top[x] == UNSET && n < 64) {
+		path[n++] = x;
+		x = w->parent[x];
 	}
-	return -1;
-}
+	while (n-- > 0) {
+		uint32_t y = path[n], up = w->parent[y];
+		int known = up != NONE && w->memo_top[up] != UNSET;
 
-static void lookup_add(struct lookup *lk, const struct mrange *r, uint32_t instance)
-{
-	lk->k[lk->n++] = (struct mkey){ r->tid, r->start, r->end, instance };
-}
-
-static void lookup_sort(struct lookup *lk)
-{
-	if (lk->n)
-		qsort(lk->k, lk->n, sizeof *lk->k, cmp_mkey);
+		w->memo_layer[y] = w->call_of[y] >= 0 ? w->call_of[y]
+				   : known	      ? w->memo_layer[up]
+						      : -1;
+		w->memo_norm[y] = w->norm_id[y] >= 0 ? w->norm_id[y]
+				  : known	     ? w->memo_norm[up]
+						     : -1;
+		w->memo_top[y] = known ? w->memo_top[up] : (int32_t)y;
+	}
 }
 
 void module_map_build(const struct trace *t, const uint32_t *launch_of, struct module_map *m)
 {
-	size_t nk = t->n_kernels ? t->n_kernels : 1, nm = 0, nd = 0, cap_d = 0;
-	struct mrange *r = xmalloc((t->n_ranges ? t->n_ranges : 1) * sizeof *r), *dn = NULL;
-	uint32_t *idx, *tmp, n_groups = 0, *dn_group;
-	/* per name id: 0 not seen yet, 1 not a module range of interest, else 2 + its index in
-	 * dn */
-	uint32_t *name_dn = NULL;
-	int64_t best_count = 0;
-	int32_t best = -1;
-	struct lookup layer = { 0 }, norm = { 0 };
-	size_t hint_layer = 0, hint_norm = 0;
+	size_t nr = t->n_ranges, nk = t->n_kernels, nd = 0, cap_d = 0, n_mod = 0;
+	uint32_t *module_of, *parent, *name_d = NULL, *idx, *tmp, n_groups = 0;
+	struct mname *dn = NULL;
+	uint32_t *range_d; /* per range: index into dn, NONE for other ranges */
+	uint8_t *bad;	   /* per class group: called inside a layer-like call of another class */
+	struct skey *keys = NULL;
+	uint32_t *key_calls = NULL, n_keys = 0, cap_keys = 0, *range_key;
+	int32_t *call_of, *norm_id, *stack_of_key;
+	struct walk w;
 
 	memset(m, 0, sizeof *m);
-
-	/* Module calls repeat a few hundred names (LlamaDecoderLayer_3 once per pass): each
-	 * distinct name is parsed once, and only the distinct ones are sorted by class. Only
-	 * layer-like and norm classes matter below (attention, MLP, Linear calls do not). */
-	for (size_t i = 0; i < t->n_ranges; i++) {
-		const struct trace_range *tr = &t->ranges[i];
-		uint32_t d;
-
-		if (tr->kind != RANGE_MODULE)
-			continue;
-		if (!name_dn)
-			name_dn = xcalloc(intern_count(t->strings) + 1, sizeof *name_dn);
-		if (name_dn[tr->name] == 0) {
-			size_t len;
-			const char *c = module_class(trace_str(t, tr->name), &len);
-
-			if (c && (layer_like(c, len) || norm_like(c, len))) {
-				VEC_RESERVE(dn, nd, cap_d);
-				dn[nd] = (struct mrange){ .cls = c, .len = len };
-				name_dn[tr->name] = (uint32_t)(2 + nd++);
-			} else {
-				name_dn[tr->name] = 1;
-			}
-		}
-		if ((d = name_dn[tr->name]) == 1)
-			continue;
-		r[nm] = (struct mrange){ .cls = dn[d - 2].cls,
-					 .len = dn[d - 2].len,
-					 .tid = tr->tid,
-					 .start = tr->start };
-		r[nm].end = tr->start + tr->dur;
-		r[nm].group = d - 2; /* the distinct name for now */
-		r[nm++].range = (uint32_t)i;
-	}
-	free(name_dn);
-	if (nm == 0) {
-		free(r);
-		free(dn);
+	for (size_t i = 0; i < nr; i++)
+		n_mod += t->ranges[i].kind == RANGE_MODULE;
+	if (n_mod == 0)
 		return;
-	}
 
-	/* number the classes: in the sorted order of their names */
-	idx = xmalloc(nd * sizeof *idx);
-	tmp = xmalloc(nd * sizeof *tmp);
-	dn_group = xmalloc(nd * sizeof *dn_group);
+	/* each distinct name parsed once */
+	range_d = xmalloc(nr * sizeof *range_d);
+	name_d = xcalloc(intern_count(t->strings) + 1, sizeof *name_d); /* index + 1 */
+	for (size_t i = 0; i < nr; i++) {
+		const struct trace_range *r = &t->ranges[i];
+
+		range_d[i] = NONE;
+		if (r->kind != RANGE_MODULE)
+			continue;
+		if (!name_d[r->name]) {
+			size_t len = 0;
+			const char *c = module_class(trace_str(t, r->name), &len);
+
+			VEC_RESERVE(dn, nd, cap_d);
+			dn[nd] = (struct mname){ .cls = c ? c : "", .len = c ? len : 0 };
+			dn[nd].layer = c && layer_like(c, len);
+			dn[nd].norm = c && norm_like(c, len);
+			name_d[r->name] = (uint32_t)++nd;
+		}
+		range_d[i] = name_d[r->name] - 1;
+	}
+	free(name_d);
+	/* number the classes in the sorted order of their names */
+	idx = xmalloc((nd ? nd : 1) * sizeof *idx);
+	tmp = xmalloc((nd ? nd : 1) * sizeof *tmp);
 	for (size_t i = 0; i < nd; i++)
 		idx[i] = (uint32_t)i;
 	sort_by_class(idx, tmp, nd, dn);
 	for (size_t j = 0; j < nd; j++) {
-		const struct mrange *x = &dn[idx[j]], *y = j > 0 ? &dn[idx[j - 1]] : NULL;
-
-		if (y && (x->len != y->len || memcmp(x->cls, y->cls, x->len) != 0))
+		if (j > 0 && cmp_class(&dn[idx[j]], &dn[idx[j - 1]]) != 0)
 			n_groups++;
-		dn_group[idx[j]] = n_groups;
+		dn[idx[j]].group = n_groups;
 	}
 	n_groups++;
-	for (size_t i = 0; i < nm; i++)
-		r[i].group = dn_group[r[i].group];
-	free(dn_group);
-	free(dn);
-
-	/* layer-like ranges nested in a layer-like range of another class (a MoE block inside
-	 * a decoder layer) are not layers: sweep in (thread, start, longest first) order */
-	{
-		struct mkey *k = xmalloc(nm * sizeof *k);
-		uint32_t *stack = xmalloc(nm * sizeof *stack);
-		size_t nl = 0, sp = 0;
-
-		for (size_t i = 0; i < nm; i++)
-			if (layer_like(r[i].cls, r[i].len))
-				k[nl++] = (struct mkey){ r[i].tid, r[i].start, -r[i].end,
-							 (uint32_t)i };
-		if (nl)
-			qsort(k, nl, sizeof *k, cmp_mkey);
-		for (size_t j = 0; j < nl; j++) {
-			struct mrange *x = &r[k[j].i];
-
-			while (sp > 0 &&
-			       !(r[stack[sp - 1]].tid == x->tid && r[stack[sp - 1]].end >= x->end))
-				sp--;
-			for (size_t s = sp; s-- > 0;)
-				if (r[stack[s]].group != x->group) {
-					x->nested = 1;
-					break;
-				}
-			stack[sp++] = k[j].i;
-		}
-		free(stack);
-		free(k);
-	}
-	/* the layer class: the outermost layer-like class with the most calls (at least two) */
-	{
-		int64_t *count = xcalloc(n_groups, sizeof *count);
-		uint8_t *bad = xcalloc(n_groups, 1);
-
-		for (size_t i = 0; i < nm; i++) {
-			if (!layer_like(r[i].cls, r[i].len))
-				continue;
-			count[r[i].group]++;
-			bad[r[i].group] |= r[i].nested;
-		}
-		for (size_t i = 0; i < nm; i++) {
-			uint32_t g = r[i].group;
-
-			if (layer_like(r[i].cls, r[i].len) && !bad[g] && count[g] >= 2 &&
-			    (count[g] > best_count ||
-			     (count[g] == best_count && (int32_t)g < best))) {
-				best_count = count[g];
-				best = (int32_t)g;
-			}
-		}
-		free(count);
-		free(bad);
-	}
-
-	layer.k = xmalloc(nm * sizeof *layer.k);
-	norm.k = xmalloc(nm * sizeof *norm.k);
-	m->norm_is_rms = xmalloc(nm);
-	/* instances in time order: ranges are sorted by start already */
-	for (size_t i = 0; i < nm; i++) {
-		const struct mrange *x = &r[i];
-
-		if (best >= 0 && x->group == (uint32_t)best) {
-			if (!m->layer_class[0]) {
-				size_t n = x->len < sizeof m->layer_class - 1
-						   ? x->len
-						   : sizeof m->layer_class - 1;
-
-				memcpy(m->layer_class, x->cls, n);
-				m->layer_class[n] = '\0';
-			}
-			lookup_add(&layer, x, (uint32_t)layer.n);
-		} else if (norm_like(x->cls, x->len)) {
-			m->norm_is_rms[m->n_norm] =
-				contains(x->cls, x->len, "RMS") || contains(x->cls, x->len, "Rms");
-			lookup_add(&norm, x, (uint32_t)m->n_norm++);
-		}
-	}
-	lookup_sort(&layer);
-	lookup_sort(&norm);
-	/* per kernel only what there is: a trace without norm calls has no norm array */
-	if (layer.n)
-		m->layer = big_alloc(nk, sizeof *m->layer);
-	if (norm.n)
-		m->norm = big_alloc(nk, sizeof *m->norm);
-	for (size_t i = 0; (m->layer || m->norm) && i < t->n_kernels; i++) {
-		const struct trace_launch *l =
-			launch_of[i] != UINT32_MAX ? &t->launches[launch_of[i]] : NULL;
-
-		if (m->layer)
-			m->layer[i] = l ? lookup_find(&layer, l->tid, l->start, &hint_layer) : -1;
-		if (m->norm)
-			m->norm[i] = l ? lookup_find(&norm, l->tid, l->start, &hint_norm) : -1;
-	}
-	free(layer.k);
-	free(norm.k);
 	free(idx);
 	free(tmp);
-	free(r);
+
+	module_of = big_alloc(nk, sizeof *module_of);
+	parent = xmalloc(nr * sizeof *parent);
+	trace_module_calls(t, launch_of, module_of, parent);
+
+	/* classes called inside a layer-like call of another class are not layers */
+	bad = xcalloc(n_groups, 1);
+	for (size_t i = 0; i < nr; i++) {
+		const struct mname *x = range_d[i] != NONE ? &dn[range_d[i]] : NULL;
+		int hops = 0;
+
+		if (!x || !x->layer)
+			continue;
+		for (uint32_t p = parent[i]; p != NONE && hops < 64; p = parent[p], hops++) {
+			const struct mname *y = &dn[range_d[p]];
+
+			if (y->layer && y->group != x->group) {
+				bad[x->group] = 1;
+				break;
+			}
+		}
+	}
+	/* the stack of every layer-like call: (class, parent class, grandparent name) */
+	range_key = xmalloc(nr * sizeof *range_key);
+	for (size_t i = 0; i < nr; i++) {
+		const struct mname *x = range_d[i] != NONE ? &dn[range_d[i]] : NULL;
+		struct skey k;
+		uint32_t p, j;
+
+		range_key[i] = NONE;
+		if (!x || !x->layer || bad[x->group])
+			continue;
+		p = parent[i];
+		k = (struct skey){ x->group, p != NONE ? dn[range_d[p]].group : NONE,
+				   p != NONE && parent[p] != NONE ? t->ranges[parent[p]].name
+								  : NONE };
+		/* few stacks: a linear search, starting with the last one found */
+		for (j = n_keys; j-- > 0;)
+			if (keys[j].cls == k.cls && keys[j].parent_cls == k.parent_cls &&
+			    keys[j].grand_name == k.grand_name)
+				break;
+		if (j == UINT32_MAX) {
+			VEC_RESERVE(keys, n_keys, cap_keys);
+			key_calls = xreallocarray(key_calls, cap_keys, sizeof *key_calls);
+			keys[n_keys] = k;
+			key_calls[n_keys] = 0;
+			j = n_keys++;
+		}
+		key_calls[j]++;
+		range_key[i] = j;
+	}
+	free(bad);
+	/* Keys whose calls alternate under one parent call (A, B, A) are parts of one layer, not
+	 * two stacks: only the one with more calls stays (ties: the first class by name). */
+	{
+		uint64_t *ended = xcalloc(nr + 1, sizeof *ended); /* per parent: keys (< 64) whose
+								     run under it ended */
+		uint32_t *last = xmalloc((nr + 1) * sizeof *last);
+
+		for (size_t i = 0; i <= nr; i++)
+			last[i] = NONE;
+		for (size_t i = 0; i < nr; i++) {
+			uint32_t k = range_key[i], p = parent[i] != NONE ? parent[i] : (uint32_t)nr;
+			uint32_t prev = last[p];
+
+			if (k == NONE || key_calls[k] < 2 || prev == k)
+				continue;
+			if (prev != NONE && prev < 64)
+				ended[p] |= UINT64_C(1) << prev;
+			if (prev != NONE && key_calls[prev] >= 2 && k < 64 && (ended[p] >> k & 1)) {
+				uint32_t weak =
+					key_calls[k] != key_calls[prev]
+						? (key_calls[k] < key_calls[prev] ? k : prev)
+					: keys[k].cls > keys[prev].cls ? k
+								       : prev;
+
+				key_calls[weak] = 0;
+				if (weak == k)
+					continue;
+			}
+			last[p] = k;
+		}
+		free(ended);
+		free(last);
+	}
+	/* stacks: keys with two calls or more, numbered by their first call */
+	stack_of_key = xmalloc((n_keys ? n_keys : 1) * sizeof *stack_of_key);
+	for (uint32_t j = 0; j < n_keys; j++)
+		stack_of_key[j] = -1;
+	call_of = xmalloc(nr * sizeof *call_of);
+	norm_id = xmalloc(nr * sizeof *norm_id);
+	m->norm_is_rms = xmalloc(nr);
+	m->call_stack = xmalloc(nr * sizeof *m->call_stack);
+	m->call_range = xmalloc(nr * sizeof *m->call_range);
+	for (size_t i = 0; i < nr; i++) {
+		const struct mname *x = range_d[i] != NONE ? &dn[range_d[i]] : NULL;
+		uint32_t k = range_key[i];
+
+		call_of[i] = norm_id[i] = -1;
+		if (k != NONE && key_calls[k] >= 2) {
+			if (stack_of_key[k] < 0) {
+				struct module_stack *st;
+
+				stack_of_key[k] = (int32_t)m->n_stacks;
+				m->stacks = xreallocarray(m->stacks, m->n_stacks + 1,
+							  sizeof *m->stacks);
+				st = &m->stacks[m->n_stacks++];
+				memset(st, 0, sizeof *st);
+				st->cls = x->cls;
+				st->cls_len = x->len;
+				st->parent_range = parent[i];
+				st->grand_range = parent[i] != NONE ? parent[parent[i]] : NONE;
+			}
+			m->call_stack[m->n_calls] = (uint16_t)stack_of_key[k];
+			m->call_range[m->n_calls] = (uint32_t)i;
+			call_of[i] = (int32_t)m->n_calls++;
+		} else if (x && x->norm) {
+			m->norm_is_rms[m->n_norm] =
+				contains(x->cls, x->len, "RMS") || contains(x->cls, x->len, "Rms");
+			norm_id[i] = (int32_t)m->n_norm++;
+		}
+	}
+	free(stack_of_key);
+	free(range_key);
+	free(keys);
+	free(key_calls);
+	if (m->n_stacks) {
+		const struct module_stack *st = &m->stacks[0];
+		size_t n = st->cls_len < sizeof m->layer_class - 1 ? st->cls_len
+								   : sizeof m->layer_class - 1;
+
+		memcpy(m->layer_class, st->cls, n);
+		m->layer_class[n] = '\0';
+	}
+
+	/* per kernel: its layer call, norm call and top-level call */
+	w = (struct walk){ t,
+			   parent,
+			   call_of,
+			   norm_id,
+			   xmalloc(nr * sizeof(int32_t)),
+			   xmalloc(nr * sizeof(int32_t)),
+			   xmalloc(nr * sizeof(int32_t)) };
+	for (size_t i = 0; i < nr; i++)
+		w.memo_top[i] = UNSET;
+	if (m->n_calls)
+		m->layer = big_alloc(nk, sizeof *m->layer);
+	if (m->n_norm)
+		m->norm = big_alloc(nk, sizeof *m->norm);
+	m->top = big_alloc(nk, sizeof *m->top);
+	for (size_t k = 0; k < nk; k++) {
+		uint32_t r = module_of[k];
+
+		if (r != NONE && w.memo_top[r] == UNSET)
+			resolve(&w, r);
+		if (m->layer)
+			m->layer[k] = r != NONE ? w.memo_layer[r] : -1;
+		if (m->norm)
+			m->norm[k] = r != NONE ? w.memo_norm[r] : -1;
+		m->top[k] = r != NONE ? w.memo_top[r] : -1;
+	}
+	free(w.memo_layer);
+	free(w.memo_norm);
+	free(w.memo_top);
+	free(call_of);
+	free(norm_id);
+	free(module_of);
+	free(parent);
+	free(range_d);
+	free(dn);
 }
 
 void module_map_clear(struct module_map *m)
@@ -352,5 +378,20 @@ void module_map_clear(struct module_map *m)
 	free(m->layer);
 	free(m->norm);
 	free(m->norm_is_rms);
+	free(m->top);
+	free(m->call_stack);
+	free(m->call_range);
+	free(m->stacks);
 	memset(m, 0, sizeof *m);
+}
+
+size_t module_class_name(const struct trace *t, uint32_t range, const char **cls)
+{
+	size_t len = 0;
+	const char *c = range < t->n_ranges
+				? module_class(trace_str(t, t->ranges[range].name), &len)
+				: NULL;
+
+	*cls = c ? c : "";
+	return c ? len : 0;
 }

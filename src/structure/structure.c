@@ -13,6 +13,8 @@
 #include "fusediff/bigmem.h"
 #include "structure_int.h"
 
+#define MAX_STACKS_PER_PASS 8
+
 const char *phase_name(enum phase p)
 {
 	switch (p) {
@@ -124,6 +126,10 @@ struct build {
 	uint32_t *main_name;
 	struct stream_count *streams;
 	size_t cap_streams;
+	/* passes by model calls (build_model_passes) */
+	int32_t *range_seg; /* per trace range: its segment in the pass being split, -1 */
+	uint32_t *seg;	    /* per kernel of the pass: its segment */
+	uint32_t *segk;	    /* kernels of one segment */
 };
 
 static int cmp_sref(const void *pa, const void *pb)
@@ -167,7 +173,7 @@ static struct stream_count *find_stream(struct stream_count *v, size_t n, int32_
 	return lo < n && v[lo].stream == stream ? &v[lo] : NULL;
 }
 
-static void push_layer(struct build *b, int32_t index, uint32_t first, uint32_t n)
+static void push_layer(struct build *b, int32_t index, uint16_t stack, uint32_t first, uint32_t n)
 {
 	struct side *s = b->s;
 	struct layer *l;
@@ -175,6 +181,7 @@ static void push_layer(struct build *b, int32_t index, uint32_t first, uint32_t 
 	VEC_RESERVE(s->layers, s->n_layers, b->cap_layers);
 	l = &s->layers[s->n_layers++];
 	l->index = index;
+	l->stack = stack;
 	l->step_first = first;
 	l->step_n = n;
 	l->dur = 0;
@@ -182,8 +189,52 @@ static void push_layer(struct build *b, int32_t index, uint32_t first, uint32_t 
 		l->dur += s->steps[i].dur;
 }
 
-/* Structure the kernels k[0..n) (time order) as one pass. */
-static void build_pass(struct build *b, const uint32_t *k, size_t n, uint32_t name, int phase)
+/* The side stack named name: found, or added. */
+static uint16_t side_stack(struct side *s, const char *name)
+{
+	for (size_t i = 0; i < s->n_stacks; i++)
+		if (strcmp(s->stacks[i], name) == 0)
+			return (uint16_t)i;
+	if (s->n_stacks >= UINT16_MAX)
+		return 0;
+	s->stacks = xreallocarray(s->stacks, s->n_stacks + 1, sizeof *s->stacks);
+	s->stacks[s->n_stacks] = xstrdup(name);
+	return (uint16_t)s->n_stacks++;
+}
+
+/* The module stacks of a pass's layers (ids, in order of appearance, at most
+ * MAX_STACKS_PER_PASS: later ones count as the last) and their side stacks (sid): 0 when the
+ * pass has one stack, else a stack named after what tells them apart. Returns how many. */
+static size_t pass_stacks(struct build *b, const struct layer_cuts *cuts, uint16_t *ids,
+			  uint16_t *sid)
+{
+	size_t n = 0;
+
+	for (uint32_t i = 0; i < cuts->n; i++) {
+		size_t j;
+
+		for (j = 0; j < n && ids[j] != cuts->stack[i]; j++)
+			;
+		if (j == n && n < MAX_STACKS_PER_PASS)
+			ids[n++] = cuts->stack[i];
+	}
+	if (n < 2) {
+		sid[0] = 0;
+		return n;
+	}
+	{
+		char names[MAX_STACKS_PER_PASS][STACK_NAME_MAX];
+
+		stack_labels(b->s->t, b->mods, ids, n, names);
+		for (size_t j = 0; j < n; j++)
+			sid[j] = side_stack(b->s, names[j]);
+	}
+	return n;
+}
+
+/* Structure the kernels k[0..n) (time order) as one pass of model `model`. */
+static void build_pass(struct build *b, const uint32_t *k, size_t n, uint32_t name, int phase,
+		       uint16_t model)
 {
 	struct side *s = b->s;
 	const struct trace *t = s->t;
@@ -304,10 +355,12 @@ static void build_pass(struct build *b, const uint32_t *k, size_t n, uint32_t na
 				}
 	}
 	li = (struct layer_input){ s->steps + step0, s->n_steps - step0,
-				   b->mods->layer_class[0] ? b->mod_layer : NULL, b->main_name };
+				   b->mods->layer_class[0] ? b->mod_layer : NULL,
+				   b->mods->call_stack, b->main_name };
 	layers_find(&li, &cuts);
 
 	p->name = name;
+	p->model = model;
 	p->layer_src = cuts.how;
 	p->first = (uint32_t)order0;
 	p->n = (uint32_t)(s->n_order - order0);
@@ -318,14 +371,24 @@ static void build_pass(struct build *b, const uint32_t *k, size_t n, uint32_t na
 		p->dur += t->kernels[s->order[i]].dur;
 	{
 		uint32_t pro_end = cuts.n ? cuts.cut[0] : cuts.epi;
+		uint16_t ids[MAX_STACKS_PER_PASS], sid[MAX_STACKS_PER_PASS];
+		int32_t next[MAX_STACKS_PER_PASS] = { 0 };
+		size_t n_ids = pass_stacks(b, &cuts, ids, sid);
 
-		push_layer(b, LAYER_PROLOGUE, (uint32_t)step0, pro_end);
+		push_layer(b, LAYER_PROLOGUE, 0, (uint32_t)step0, pro_end);
 		for (uint32_t i = 0; i < cuts.n; i++) {
-			uint32_t end = i + 1 < cuts.n ? cuts.cut[i + 1] : cuts.epi;
+			size_t j = 0;
 
-			push_layer(b, (int32_t)i, (uint32_t)step0 + cuts.cut[i], end - cuts.cut[i]);
+			while (j + 1 < n_ids && ids[j] != cuts.stack[i])
+				j++;
+			if (i > 0 && cuts.stack[i] != cuts.stack[i - 1])
+				push_layer(b, LAYER_PROLOGUE, sid[j],
+					   (uint32_t)step0 + cuts.end[i - 1],
+					   cuts.cut[i] - cuts.end[i - 1]);
+			push_layer(b, next[j]++, sid[j], (uint32_t)step0 + cuts.cut[i],
+				   cuts.end[i] - cuts.cut[i]);
 		}
-		push_layer(b, LAYER_EPILOGUE, (uint32_t)step0 + cuts.epi,
+		push_layer(b, LAYER_EPILOGUE, 0, (uint32_t)step0 + cuts.epi,
 			   (uint32_t)(s->n_steps - step0) - cuts.epi);
 	}
 	p->layer_n = (uint32_t)s->n_layers - p->layer_first;
@@ -340,7 +403,7 @@ static void build_pass(struct build *b, const uint32_t *k, size_t n, uint32_t na
  * the start of the next (layers_pass_starts), and build each part as a pass.
  * Returns the number of parts, 0 when it stays one pass. */
 static size_t split_pass(struct build *b, size_t o0, size_t st0, size_t l0, size_t p0,
-			 uint32_t name)
+			 uint32_t name, uint16_t model)
 {
 	struct side *s = b->s;
 	const struct trace *t = s->t;
@@ -363,7 +426,7 @@ static size_t split_pass(struct build *b, size_t o0, size_t st0, size_t l0, size
 		prev_end = end > prev_end ? end : prev_end;
 		b->main_name[j] = t->kernels[s->order[st->first + st->main]].name;
 	}
-	li = (struct layer_input){ s->steps + st0, n_steps, NULL, b->main_name };
+	li = (struct layer_input){ s->steps + st0, n_steps, NULL, NULL, b->main_name };
 	n_starts = n_steps ? layers_pass_starts(&li, gap, starts) : 0;
 	free(gap);
 	if (n_starts == 0) {
@@ -385,11 +448,125 @@ static size_t split_pass(struct build *b, size_t o0, size_t st0, size_t l0, size
 	s->n_passes = p0;
 	for (size_t k = 0; k < n_parts; k++)
 		if (off[k + 1] > off[k])
-			build_pass(b, kern + off[k], off[k + 1] - off[k], name, -1);
+			build_pass(b, kern + off[k], off[k + 1] - off[k], name, -1, model);
 	free(kern);
 	free(off);
 	free(starts);
 	return n_parts;
+}
+
+/* --- passes by model calls -------------------------------------------------------------- */
+
+/* The model named `name` (a range name id, 0: none): found, or added. */
+static uint16_t side_model(struct side *s, uint32_t name)
+{
+	for (size_t i = 0; i < s->n_models; i++)
+		if (s->models[i].name == name)
+			return (uint16_t)i;
+	if (s->n_models >= UINT16_MAX)
+		return 0;
+	s->models = xreallocarray(s->models, s->n_models + 1, sizeof *s->models);
+	memset(&s->models[s->n_models], 0, sizeof *s->models);
+	s->models[s->n_models].name = name;
+	return (uint16_t)s->n_models++;
+}
+
+/* A top-level module call is a pass of its own when it has structure: a layer call inside it
+ * (not itself a layer call), or two attention kernels (a compiled DiT has no module calls inside). When the kernels
+ * k[0..n) of a pass hold two such calls or more, each becomes a pass of the model it calls
+ * (kernels outside them go with the call before them, or the first one: a scheduler step
+ * between two DiT calls, a sampler after the decoder) and this returns 1; else 0 and nothing
+ * is built. */
+static int build_model_passes(struct build *b, const uint32_t *k, size_t n, int phase)
+{
+	const struct trace *t = b->s->t;
+	const struct module_map *m = b->mods;
+	uint32_t *range_of = NULL, n_seg = 0, cap = 0;
+	uint16_t *attn = NULL;
+	int32_t cur = -1;
+
+	for (size_t i = 0; i < n; i++) {
+		int32_t top = m->top[k[i]];
+		const struct kernel_info *ki;
+
+		if (top < 0)
+			continue;
+		if (b->range_seg[top] == -1) {
+			if (n_seg >= cap) {
+				cap = cap ? cap * 2 : 8;
+				range_of = xreallocarray(range_of, cap, sizeof *range_of);
+				attn = xreallocarray(attn, cap, sizeof *attn);
+			}
+			range_of[n_seg] = (uint32_t)top;
+			attn[n_seg] = 0;
+			b->range_seg[top] = (int32_t)n_seg++;
+		}
+		ki = trace_classes_get(&b->s->classes, k[i]);
+		if (ki->cls == CLASS_ATTENTION && !ki->aux && attn[b->range_seg[top]] < 2)
+			attn[b->range_seg[top]]++;
+		if (m->layer && m->layer[k[i]] >= 0 &&
+		    m->call_range[m->layer[k[i]]] != (uint32_t)top)
+			attn[b->range_seg[top]] = 2;
+	}
+	/* calls without structure are not passes: -2 */
+	{
+		uint32_t structured = 0;
+
+		for (uint32_t j = 0; j < n_seg; j++)
+			structured += attn[j] >= 2;
+		if (structured < 2) {
+			for (uint32_t j = 0; j < n_seg; j++)
+				b->range_seg[range_of[j]] = -1;
+			free(range_of);
+			free(attn);
+			return 0;
+		}
+		structured = 0;
+		for (uint32_t j = 0; j < n_seg; j++) {
+			b->range_seg[range_of[j]] = attn[j] >= 2 ? (int32_t)structured : -2;
+			if (attn[j] >= 2)
+				range_of[structured++] = range_of[j];
+		}
+		n_seg = structured;
+	}
+	for (size_t i = 0; i < n; i++) {
+		int32_t top = m->top[k[i]], sg = top >= 0 ? b->range_seg[top] : -1;
+
+		if (sg >= 0)
+			cur = sg;
+		b->seg[i] = (uint32_t)cur; /* UINT32_MAX before the first call: fixed below */
+	}
+	for (size_t i = 0; i < n && b->seg[i] == UINT32_MAX; i++)
+		b->seg[i] = 0;
+	{
+		/* the segments' kernels, each in time order (a counting sort) */
+		size_t *at = xcalloc(n_seg + 1, sizeof *at),
+		       *fill = xmalloc((n_seg + 1) * sizeof *fill);
+
+		for (size_t i = 0; i < n; i++)
+			at[b->seg[i] + 1]++;
+		for (uint32_t j = 0; j < n_seg; j++)
+			at[j + 1] += at[j];
+		memcpy(fill, at, (n_seg + 1) * sizeof *fill);
+		for (size_t i = 0; i < n; i++)
+			b->segk[fill[b->seg[i]]++] = k[i];
+		for (uint32_t j = 0; j < n_seg; j++)
+			if (at[j + 1] > at[j])
+				build_pass(b, b->segk + at[j], at[j + 1] - at[j],
+					   t->ranges[range_of[j]].name, phase,
+					   side_model(b->s, t->ranges[range_of[j]].name));
+		free(at);
+		free(fill);
+	}
+	for (size_t i = 0; i < n; i++) {
+		int32_t top = m->top[k[i]];
+
+		if (top >= 0)
+			b->range_seg[top] = -1;
+	}
+	free(range_of);
+	free(attn);
+	return 1;
 }
 
 /* --- incomplete passes ----------------------------------------------------------------- */
@@ -493,39 +670,66 @@ static int cmp_u32(const void *pa, const void *pb)
 	return CMP(*(const uint32_t *)pa, *(const uint32_t *)pb);
 }
 
-/* The most common number of layers per pass (ties: more layers), passes per phase, and the
- * most common source of layers. */
-static void summarize(struct side *s, const struct module_map *mods)
+/* The most common value of v[0..n) (ties: the larger); v is sorted in place. */
+static uint32_t mode_u32(uint32_t *v, size_t n)
 {
-	uint32_t *n = xmalloc((s->n_passes ? s->n_passes : 1) * sizeof *n), best = 0,
-		 best_count = 0;
-	uint32_t src_count[4] = { 0 };
-	int src = LAYER_SRC_NONE;
+	uint32_t best = 0, best_count = 0;
 
-	for (size_t i = 0; i < s->n_passes; i++)
-		n[i] = s->passes[i].n_layers;
-	if (s->n_passes)
-		qsort(n, s->n_passes, sizeof *n, cmp_u32);
-	for (size_t i = 0, j; i < s->n_passes; i = j) {
-		for (j = i; j < s->n_passes && n[j] == n[i]; j++)
+	if (n)
+		qsort(v, n, sizeof *v, cmp_u32);
+	for (size_t i = 0, j; i < n; i = j) {
+		for (j = i; j < n && v[j] == v[i]; j++)
 			;
 		if (j - i >= best_count) { /* ascending: ties go to more layers */
 			best_count = (uint32_t)(j - i);
-			best = n[i];
+			best = v[i];
 		}
 	}
-	free(n);
-	s->layers_per_pass = best;
-	for (size_t i = 0; i < s->n_passes; i++) {
-		src_count[s->passes[i].layer_src]++;
-		s->phase_passes[s->passes[i].phase]++;
+	return best;
+}
+
+/* Per model: passes, passes per phase, the most common number of layers per pass, kernel
+ * time; the main model (the most kernel time) and its figures for the side; the most common
+ * source of layers of the main model's passes. */
+static void summarize(struct side *s, const struct module_map *mods)
+{
+	uint32_t *n = xmalloc((s->n_passes ? s->n_passes : 1) * sizeof *n);
+	uint32_t src_count[4] = { 0 };
+	int src = LAYER_SRC_NONE;
+
+	if (s->n_models == 0)
+		side_model(s, 0);
+	for (size_t m = 0; m < s->n_models; m++) {
+		struct side_model *md = &s->models[m];
+		size_t k = 0;
+
+		md->n_passes = 0;
+		md->dur = 0;
+		memset(md->phase_passes, 0, sizeof md->phase_passes);
+		for (size_t i = 0; i < s->n_passes; i++) {
+			if (s->passes[i].model != m)
+				continue;
+			md->n_passes++;
+			md->dur += s->passes[i].dur;
+			md->phase_passes[s->passes[i].phase]++;
+			n[k++] = s->passes[i].n_layers;
+		}
+		md->layers_per_pass = mode_u32(n, k);
+		if (md->dur > s->models[s->main_model].dur)
+			s->main_model = (uint16_t)m;
 	}
+	free(n);
+	s->layers_per_pass = s->models[s->main_model].layers_per_pass;
+	memcpy(s->phase_passes, s->models[s->main_model].phase_passes, sizeof s->phase_passes);
+	for (size_t i = 0; i < s->n_passes; i++)
+		if (s->passes[i].model == s->main_model)
+			src_count[s->passes[i].layer_src]++;
 	for (int k = LAYER_SRC_MODULE; k <= LAYER_SRC_PERIOD; k++)
 		if (src_count[k] > (src == LAYER_SRC_NONE ? 0 : src_count[src]))
 			src = k;
 	if (src == LAYER_SRC_MODULE)
-		snprintf(s->layer_source, sizeof s->layer_source, "nn.Module %s",
-			 mods->layer_class);
+		snprintf(s->layer_source, sizeof s->layer_source, "nn.Module %s%s",
+			 mods->layer_class, mods->n_stacks > 1 ? " and others" : "");
 	else
 		snprintf(s->layer_source, sizeof s->layer_source, "%s", layer_source_text(src));
 }
@@ -536,12 +740,13 @@ int side_build(struct side *s, const struct trace *t, const struct classifier *c
 	struct pass_plan plan;
 	struct module_map mods;
 	struct build b = { 0 };
-	size_t nk = t->n_kernels, n_pass, *start, split = 0;
+	size_t nk = t->n_kernels, n_pass, *start, split = 0, by_models = 0;
 	uint32_t *bucket, *launch_of;
 	uint8_t *prim;
 
 	memset(s, 0, sizeof *s);
 	s->t = t;
+	side_stack(s, "");
 	/* each kernel's launch event, found once for passes, modules and the stream merge */
 	launch_of = big_alloc(nk, sizeof *launch_of);
 	trace_link_kernels(t, launch_of, NULL);
@@ -598,6 +803,13 @@ int side_build(struct side *s, const struct trace *t, const struct classifier *c
 	b.mod_layer = xmalloc((nk ? nk : 1) * sizeof *b.mod_layer);
 	b.main_name = xmalloc((nk ? nk : 1) * sizeof *b.main_name);
 
+	if (mods.top) {
+		b.range_seg = xmalloc((t->n_ranges ? t->n_ranges : 1) * sizeof *b.range_seg);
+		for (size_t i = 0; i < t->n_ranges; i++)
+			b.range_seg[i] = -1;
+		b.seg = xmalloc((nk ? nk : 1) * sizeof *b.seg);
+		b.segk = xmalloc((nk ? nk : 1) * sizeof *b.segk);
+	}
 	for (size_t p = 0; p < n_pass; p++) {
 		size_t n = start[p + 1] - start[p], o0 = s->n_order, st0 = s->n_steps;
 		size_t l0 = s->n_layers, p0 = s->n_passes;
@@ -606,12 +818,21 @@ int side_build(struct side *s, const struct trace *t, const struct classifier *c
 
 		if (n == 0)
 			continue;
-		build_pass(&b, bucket + start[p], n, name, phase);
+		if (mods.top && build_model_passes(&b, bucket + start[p], n, phase)) {
+			by_models++;
+			continue;
+		}
+		build_pass(&b, bucket + start[p], n, name, phase, side_model(s, 0));
 		/* a range whose name says no phase (ProfilerStep#N) may hold a whole generate() */
-		if (phase < 0 && split_pass(&b, o0, st0, l0, p0, name))
+		if (phase < 0 && split_pass(&b, o0, st0, l0, p0, name, side_model(s, 0)))
 			split++;
 	}
-	if (plan.n_passes)
+	if (by_models)
+		snprintf(s->pass_source, sizeof s->pass_source,
+			 "calls of top-level nn.Modules with layers (%zu models)%s%.80s",
+			 s->n_models, plan.n_passes ? " in " : "",
+			 plan.n_passes ? plan.source : "");
+	else if (plan.n_passes)
 		snprintf(s->pass_source, sizeof s->pass_source, "%.100s%s", plan.source,
 			 split ? ", split by the layer structure" : "");
 	else if (split)
@@ -630,12 +851,25 @@ int side_build(struct side *s, const struct trace *t, const struct classifier *c
 	free(b.mod_layer);
 	free(b.main_name);
 	free(b.streams);
+	free(b.range_seg);
+	free(b.seg);
+	free(b.segk);
 	free(prim);
 	free(start);
 	free(bucket);
 	module_map_clear(&mods);
 	pass_plan_clear(&plan);
 	return 0;
+}
+
+const char *side_model_name(const struct side *s, size_t m)
+{
+	const char *n;
+
+	if (m >= s->n_models || !s->models[m].name)
+		return "";
+	n = trace_str(s->t, s->models[m].name);
+	return strncmp(n, "nn.Module: ", 11) == 0 ? n + 11 : n;
 }
 
 void side_clear(struct side *s)
@@ -645,5 +879,9 @@ void side_clear(struct side *s)
 	free(s->steps);
 	free(s->layers);
 	free(s->passes);
+	free(s->models);
+	for (size_t i = 0; i < s->n_stacks; i++)
+		free(s->stacks[i]);
+	free(s->stacks);
 	memset(s, 0, sizeof *s);
 }

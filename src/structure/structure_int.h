@@ -43,16 +43,33 @@ int phase_of_annotation(const char *name);
 
 /* --- modules.c ------------------------------------------------------------------------ */
 
+/* A layer stack (modules.c): the calls of one layer-like class with parents of one class under
+ * one grandparent. */
+struct module_stack {
+	const char *cls; /* "CLIPEncoderLayer" (borrowed from the trace's strings) */
+	size_t cls_len;
+	uint32_t parent_range, grand_range; /* the first call's parent and grandparent (indices
+					       into t->ranges), UINT32_MAX when none */
+};
+
 /* What the nn.Module ranges (recorded with Python stacks) say about each kernel, through its
- * launch event. Instance ids number the module calls in time order; -1: none. */
+ * launch event. Call ids number the calls in time order; -1: none. */
 struct module_map {
-	int32_t *layer;	      /* per trace kernel: the decoder-layer call it was launched in;
-				 NULL when no layer class was found */
+	int32_t *layer;	      /* per trace kernel: the layer call (of any stack) it was launched
+				 in; NULL when the trace has no layer stack */
+	uint16_t *call_stack; /* per layer call: its stack (index into stacks) */
+	uint32_t *call_range; /* per layer call: its range (index into t->ranges) */
+	size_t n_calls;
+	struct module_stack *stacks; /* in the order of their first call */
+	size_t n_stacks;
 	int32_t *norm;	      /* the norm-module call (...RMSNorm_N, ...LayerNorm_N); NULL when
 				 the trace has no norm calls */
-	uint8_t *norm_is_rms; /* per norm instance: an RMSNorm (else a LayerNorm) */
+	uint8_t *norm_is_rms; /* per norm call: an RMSNorm (else a LayerNorm) */
 	size_t n_norm;
-	char layer_class[64]; /* "LlamaDecoderLayer"; "" when no layer class was found */
+	int32_t *top;	      /* per trace kernel: the outermost module call around its launch
+				 (index into t->ranges), -1; NULL when the trace has no module
+				 ranges */
+	char layer_class[64]; /* the first stack's class, "LlamaDecoderLayer"; "" when none */
 };
 
 /* Map kernels to module calls (launch_of as for passes_from_annotations()). Always succeeds
@@ -60,6 +77,19 @@ struct module_map {
  * module_map_clear(). */
 void module_map_build(const struct trace *t, const uint32_t *launch_of, struct module_map *m);
 void module_map_clear(struct module_map *m);
+/* The class of module range `range` ("CLIPTextTransformer" of "nn.Module:
+ * CLIPTextTransformer_0") into *cls (borrowed, not terminated); returns its length, 0 when the
+ * range is not a module call. */
+size_t module_class_name(const struct trace *t, uint32_t range, const char **cls);
+
+/* --- stack_names.c --------------------------------------------------------------------- */
+
+#define STACK_NAME_MAX 48
+
+/* Names for the n (at most 8 tell apart) module stacks ids[] (indices into m->stacks) that run
+ * in one pass: "vision", "text" (see stack_names.c). */
+void stack_labels(const struct trace *t, const struct module_map *m, const uint16_t *ids, size_t n,
+		  char (*out)[STACK_NAME_MAX]);
 
 /* --- steps.c -------------------------------------------------------------------------- */
 
@@ -102,6 +132,10 @@ size_t steps_group(const struct step_input *in, const uint32_t *seq, size_t n, s
  * n_steps. */
 struct layer_cuts {
 	uint32_t *cut;
+	uint32_t *end;	 /* layer i is [cut[i], end[i]): end[i] == cut[i + 1] (end[n - 1] ==
+			     epi) unless the next layer is of another stack: then the steps
+			     [end[i], cut[i + 1]) run between the two stacks */
+	uint16_t *stack; /* per layer: its module stack (module_map.stacks), 0 without modules */
 	uint32_t n;
 	uint32_t epi;
 	uint8_t how; /* enum layer_source */
@@ -110,7 +144,8 @@ struct layer_cuts {
 struct layer_input {
 	const struct step *steps; /* the pass's steps */
 	size_t n;
-	const int32_t *module_layer; /* per step: decoder-layer call, -1 none; NULL: no modules */
+	const int32_t *module_layer; /* per step: layer call, -1 none; NULL: no modules */
+	const uint16_t *call_stack;  /* per layer call: its stack (with module_layer) */
 	const uint32_t *main_name;   /* per step: name id of its main kernel */
 };
 

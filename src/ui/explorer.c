@@ -255,10 +255,14 @@ static void next_phase(struct ui *u)
 		ui_set_message(u, ROLE_NORMAL, "this comparison has only one phase");
 		return;
 	}
-	phases[n++] = PHASE_PREFILL;
-	phases[n++] = PHASE_DECODE;
-	if (u->c->side[0]->phase_passes[PHASE_MIXED] || u->c->side[1]->phase_passes[PHASE_MIXED])
-		phases[n++] = PHASE_MIXED;
+	/* the phases both sides' compared models have, then all passes */
+	for (int ph = 0; ph < PHASE_COUNT; ph++) {
+		const struct side *a = u->c->side[0], *b = u->c->side[1];
+
+		if (a->models[u->c->model[0]].phase_passes[ph] &&
+		    b->models[u->c->model[1]].phase_passes[ph])
+			phases[n++] = ph;
+	}
 	phases[n++] = PHASE_COUNT;
 	for (i = 0; i < n && phases[i] != u->c->phase; i++)
 		;
