@@ -51,6 +51,7 @@ struct mini {
 	struct trace *t;
 	struct classifier *cl;
 	struct side side[2];
+	struct side_model model[2];
 	struct comparison c;
 	uint32_t name[K_COUNT];
 	struct comparison_layer layers[4];
@@ -123,6 +124,10 @@ static void build_mini(void)
 		mini->side[s].t = mini->t;
 		classify_trace(mini->cl, mini->t, &mini->side[s].classes);
 		mini->side[s].layers_per_pass = 2;
+		mini->model[s] = (struct side_model){ .n_passes = 1, .layers_per_pass = 2 };
+		mini->model[s].phase_passes[PHASE_PREFILL] = 1;
+		mini->side[s].models = &mini->model[s];
+		mini->side[s].n_models = 1;
 		c->side[s] = &mini->side[s];
 		c->passes[s] = 1;
 	}

@@ -161,6 +161,12 @@ const char *comparison_short_name(const struct comparison *c, int s, uint32_t na
 const char *comparison_class_source(const struct comparison *c, const struct comparison_pair *p,
 				    int s, const struct kernel_info **info);
 
+/* The model compared on side s (SIDE_A, SIDE_B): its passes, phases and layers per pass. */
+static inline const struct side_model *comparison_model(const struct comparison *c, int s)
+{
+	return &c->side[s]->models[c->model[s]];
+}
+
 /* The index within its stack (0..n-1, LAYER_PROLOGUE or LAYER_EPILOGUE) of layer, an index into
  * c->layers. */
 static inline int32_t comparison_layer_index(const struct comparison *c, int32_t layer)

@@ -164,9 +164,11 @@ int report_write_csv(FILE *out, const struct comparison *c)
 			fputc(',', out);
 		fprintf(out, ",%zu", sd->t->n_kernel_events);
 		c_us(out, (double)trace_kernel_time(sd->t));
-		fprintf(out, ",%zu,%u,%u,%u,%u", sd->n_passes, sd->phase_passes[PHASE_PREFILL],
-			sd->phase_passes[PHASE_DECODE], sd->phase_passes[PHASE_MIXED],
-			sd->layers_per_pass);
+		fprintf(out, ",%u,%u,%u,%u,%u", comparison_model(c, s)->n_passes,
+			comparison_model(c, s)->phase_passes[PHASE_PREFILL],
+			comparison_model(c, s)->phase_passes[PHASE_DECODE],
+			comparison_model(c, s)->phase_passes[PHASE_MIXED],
+			comparison_model(c, s)->layers_per_pass);
 		c_num(out, sd->classes.other_share, 6);
 		fprintf(out, ",%s,%u", phase_name((enum phase)c->phase), c->passes[s]);
 		c_us(out, c->ns[s]);

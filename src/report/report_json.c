@@ -207,11 +207,28 @@ static void j_trace(FILE *out, const struct comparison *c, int s)
 		fputs("null", out);
 	fprintf(out, ",\"kernels\":%zu,\"gpu_time_us\":", t->n_kernel_events);
 	j_us(out, (double)trace_kernel_time(t));
-	fprintf(out,
-		",\"passes\":%zu,\"phases\":{\"prefill\":%u,\"decode\":%u,\"mixed\":%u},\"layers\":"
-		"%u",
-		sd->n_passes, sd->phase_passes[PHASE_PREFILL], sd->phase_passes[PHASE_DECODE],
-		sd->phase_passes[PHASE_MIXED], sd->layers_per_pass);
+	{
+		const struct side_model *m = comparison_model(c, s);
+
+		fprintf(out,
+			",\"passes\":%u,\"phases\":{\"prefill\":%u,\"decode\":%u,\"mixed\":%u},"
+			"\"layers\":%u",
+			m->n_passes, m->phase_passes[PHASE_PREFILL], m->phase_passes[PHASE_DECODE],
+			m->phase_passes[PHASE_MIXED], m->layers_per_pass);
+	}
+	fputs(",\"model\":", out);
+	j_cstr(out, *side_model_name(sd, c->model[s]) ? side_model_name(sd, c->model[s]) : NULL);
+	fputs(",\"models\":[", out);
+	for (size_t m = 0; m < sd->n_models; m++) {
+		fputs(m ? ",{\"name\":" : "{\"name\":", out);
+		j_cstr(out, *side_model_name(sd, m) ? side_model_name(sd, m) : NULL);
+		fprintf(out,
+			",\"passes\":%u,\"layers\":%u,\"gpu_time_us\":", sd->models[m].n_passes,
+			sd->models[m].layers_per_pass);
+		j_us(out, (double)sd->models[m].dur);
+		fputc('}', out);
+	}
+	fputc(']', out);
 	fputs(",\"other_share\":", out);
 	j_num(out, sd->classes.other_share, 6);
 	fprintf(out, ",\"compared_passes\":%u,\"pass_us\":", c->passes[s]);

@@ -225,6 +225,8 @@ static void traces_section(FILE *out, const struct comparison *c, int md)
 		char *path = text_escape_dup(t->path ? t->path : "", t->path ? strlen(t->path) : 0);
 		char *gpu = text_escape_dup(trace_str(t, t->gpu_name),
 					    intern_len(t->strings, t->gpu_name));
+		const struct side_model *md_ = comparison_model(c, s);
+		const char *model = side_model_name(sd, c->model[s]);
 		char gt[64], share[64];
 
 		report_number(share, sizeof share, sd->classes.other_share * 100.0, 1);
@@ -232,13 +234,29 @@ static void traces_section(FILE *out, const struct comparison *c, int md)
 		fprintf(out, "%s%c: %s (%s)%s\n", md ? "- **" : "", "AB"[s], c -> label[s], path,
 			md ? "**" : "");
 		fprintf(out,
-			"%s%s, GPU %s; %zu kernels, %s ms of kernel time; %zu pass%s (%u prefill, "
+			"%s%s, GPU %s; %zu kernels, %s ms of kernel time; %u pass%s%s%s (%u "
+			"prefill, "
 			"%u decode, "
 			"%u mixed), %u layers per pass; class Other %s%% of kernel time\n",
 			md ? "  " : "   ", trace_platform_name(t->platform), *gpu ? gpu : "unknown",
-			t->n_kernel_events, gt, sd->n_passes, sd->n_passes == 1 ? "" : "es",
-			sd->phase_passes[PHASE_PREFILL], sd->phase_passes[PHASE_DECODE],
-			sd->phase_passes[PHASE_MIXED], sd->layers_per_pass, share);
+			t->n_kernel_events, gt, md_->n_passes, md_->n_passes == 1 ? "" : "es",
+			*model ? " of " : "", model, md_->phase_passes[PHASE_PREFILL],
+			md_->phase_passes[PHASE_DECODE], md_->phase_passes[PHASE_MIXED],
+			md_->layers_per_pass, share);
+		if (sd->n_models > 1) {
+			fprintf(out, "%sother models (--model NAME):", md ? "  " : "   ");
+			for (size_t m = 0, k = 0; m < sd->n_models; m++) {
+				if (m == c->model[s])
+					continue;
+				fprintf(out, "%s %s (%u pass%s, %u layers)", k++ ? "," : "",
+					*side_model_name(sd, m) ? side_model_name(sd, m)
+								: "outside them",
+					sd->models[m].n_passes,
+					sd->models[m].n_passes == 1 ? "" : "es",
+					sd->models[m].layers_per_pass);
+			}
+			fputc('\n', out);
+		}
 		free(path);
 		free(gpu);
 	}

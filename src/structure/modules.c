@@ -7,7 +7,8 @@
  * parents of one class under one grandparent: LlamaDecoderLayer under LlamaModel_0; a vision
  * tower's CLIPEncoderLayer (under CLIPEncoder in CLIPVisionTransformer_0) and the text tower's
  * (in CLIPTextTransformer_0) are two stacks; ResNet's BasicBlocks, under four Sequentials of
- * one ResNet, are one. A stack has at least two calls, and its class is never called inside a
+ * one ResNet, are one. Wrappers (a module that calls one other and nothing else, such as
+ * CheckpointWrapper) are looked through. A stack has at least two calls, and its class is never called inside a
  * layer-like call of another class (a MoE block inside a decoder layer is not a layer). */
 #include <stdlib.h>
 #include <string.h>
@@ -147,10 +148,19 @@ static void resolve(struct walk *w, uint32_t r)
 	}
 }
 
+/* r, or the first call out from it that is not a wrapper (one child call). */
+static uint32_t up_past_wrappers(const uint32_t *parent, const uint8_t *kids, uint32_t r)
+{
+	for (int hops = 0; r != NONE && kids[r] == 1 && parent[r] != NONE && hops < 64; hops++)
+		r = parent[r];
+	return r;
+}
+
 void module_map_build(const struct trace *t, const uint32_t *launch_of, struct module_map *m)
 {
 	size_t nr = t->n_ranges, nk = t->n_kernels, nd = 0, cap_d = 0, n_mod = 0;
 	uint32_t *module_of, *parent, *name_d = NULL, *idx, *tmp, n_groups = 0;
+	uint8_t *kids; /* per range: its child calls, 0, 1 or 2 (two or more) */
 	struct mname *dn = NULL;
 	uint32_t *range_d; /* per range: index into dn, NONE for other ranges */
 	uint8_t *bad;	   /* per class group: called inside a layer-like call of another class */
@@ -223,20 +233,26 @@ void module_map_build(const struct trace *t, const uint32_t *launch_of, struct m
 			}
 		}
 	}
+	/* a wrapper calls one module and nothing else (CheckpointWrapper, a Sequential of one):
+	 * it is skipped on the way up */
+	kids = xcalloc(nr, sizeof *kids);
+	for (size_t i = 0; i < nr; i++)
+		if (parent[i] != NONE && kids[parent[i]] < 2)
+			kids[parent[i]]++;
 	/* the stack of every layer-like call: (class, parent class, grandparent name) */
 	range_key = xmalloc(nr * sizeof *range_key);
 	for (size_t i = 0; i < nr; i++) {
 		const struct mname *x = range_d[i] != NONE ? &dn[range_d[i]] : NULL;
 		struct skey k;
-		uint32_t p, j;
+		uint32_t p, g, j;
 
 		range_key[i] = NONE;
 		if (!x || !x->layer || bad[x->group])
 			continue;
-		p = parent[i];
+		p = up_past_wrappers(parent, kids, parent[i]);
+		g = p != NONE ? up_past_wrappers(parent, kids, parent[p]) : NONE;
 		k = (struct skey){ x->group, p != NONE ? dn[range_d[p]].group : NONE,
-				   p != NONE && parent[p] != NONE ? t->ranges[parent[p]].name
-								  : NONE };
+				   g != NONE ? t->ranges[g].name : NONE };
 		/* few stacks: a linear search, starting with the last one found */
 		for (j = n_keys; j-- > 0;)
 			if (keys[j].cls == k.cls && keys[j].parent_cls == k.parent_cls &&
@@ -311,8 +327,12 @@ void module_map_build(const struct trace *t, const uint32_t *launch_of, struct m
 				memset(st, 0, sizeof *st);
 				st->cls = x->cls;
 				st->cls_len = x->len;
-				st->parent_range = parent[i];
-				st->grand_range = parent[i] != NONE ? parent[parent[i]] : NONE;
+				st->parent_range = up_past_wrappers(parent, kids, parent[i]);
+				st->grand_range =
+					st->parent_range != NONE
+						? up_past_wrappers(parent, kids,
+								   parent[st->parent_range])
+						: NONE;
 			}
 			m->call_stack[m->n_calls] = (uint16_t)stack_of_key[k];
 			m->call_range[m->n_calls] = (uint32_t)i;
@@ -325,6 +345,7 @@ void module_map_build(const struct trace *t, const uint32_t *launch_of, struct m
 	}
 	free(stack_of_key);
 	free(range_key);
+	free(kids);
 	free(keys);
 	free(key_calls);
 	if (m->n_stacks) {

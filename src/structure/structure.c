@@ -127,9 +127,11 @@ struct build {
 	struct stream_count *streams;
 	size_t cap_streams;
 	/* passes by model calls (build_model_passes) */
-	int32_t *range_seg; /* per trace range: its segment in the pass being split, -1 */
-	uint32_t *seg;	    /* per kernel of the pass: its segment */
-	uint32_t *segk;	    /* kernels of one segment */
+	int32_t *range_seg;	/* per trace range: its segment in the pass being split, -1 */
+	uint32_t *seg;		/* per kernel of the pass: its segment */
+	uint32_t *segk;		/* kernels of one segment */
+	uint64_t *model_stacks; /* per model: the module stacks (the first 64) of its layers */
+	size_t n_model_stacks;
 };
 
 static int cmp_sref(const void *pa, const void *pb)
@@ -361,6 +363,18 @@ static void build_pass(struct build *b, const uint32_t *k, size_t n, uint32_t na
 
 	p->name = name;
 	p->model = model;
+	if (cuts.how == LAYER_SRC_MODULE) {
+		if (model >= b->n_model_stacks) {
+			b->model_stacks = xreallocarray(b->model_stacks, (size_t)model + 1,
+							sizeof *b->model_stacks);
+			memset(b->model_stacks + b->n_model_stacks, 0,
+			       ((size_t)model + 1 - b->n_model_stacks) * sizeof *b->model_stacks);
+			b->n_model_stacks = (size_t)model + 1;
+		}
+		for (uint32_t i = 0; i < cuts.n; i++)
+			if (cuts.stack[i] < 64)
+				b->model_stacks[model] |= UINT64_C(1) << cuts.stack[i];
+	}
 	p->layer_src = cuts.how;
 	p->first = (uint32_t)order0;
 	p->n = (uint32_t)(s->n_order - order0);
@@ -691,7 +705,7 @@ static uint32_t mode_u32(uint32_t *v, size_t n)
 /* Per model: passes, passes per phase, the most common number of layers per pass, kernel
  * time; the main model (the most kernel time) and its figures for the side; the most common
  * source of layers of the main model's passes. */
-static void summarize(struct side *s, const struct module_map *mods)
+static void summarize(struct side *s, const struct build *b, const struct module_map *mods)
 {
 	uint32_t *n = xmalloc((s->n_passes ? s->n_passes : 1) * sizeof *n);
 	uint32_t src_count[4] = { 0 };
@@ -727,10 +741,27 @@ static void summarize(struct side *s, const struct module_map *mods)
 	for (int k = LAYER_SRC_MODULE; k <= LAYER_SRC_PERIOD; k++)
 		if (src_count[k] > (src == LAYER_SRC_NONE ? 0 : src_count[src]))
 			src = k;
-	if (src == LAYER_SRC_MODULE)
-		snprintf(s->layer_source, sizeof s->layer_source, "nn.Module %s%s",
-			 mods->layer_class, mods->n_stacks > 1 ? " and others" : "");
-	else
+	if (src == LAYER_SRC_MODULE) {
+		uint64_t used =
+			s->main_model < b->n_model_stacks ? b->model_stacks[s->main_model] : 1;
+		size_t len = (size_t)snprintf(s->layer_source, sizeof s->layer_source, "nn.Module");
+
+		for (size_t i = 0, k = 0; i < mods->n_stacks && i < 64; i++) {
+			const struct module_stack *st = &mods->stacks[i];
+			size_t j;
+
+			for (j = 0; j < i; j++) /* each class once */
+				if ((used >> j & 1) && mods->stacks[j].cls_len == st->cls_len &&
+				    memcmp(mods->stacks[j].cls, st->cls, st->cls_len) == 0)
+					break;
+			if (j < i)
+				continue;
+			if ((used >> i & 1) && len < sizeof s->layer_source)
+				len += (size_t)snprintf(
+					s->layer_source + len, sizeof s->layer_source - len,
+					"%s%.*s", k++ ? ", " : " ", (int)st->cls_len, st->cls);
+		}
+	} else
 		snprintf(s->layer_source, sizeof s->layer_source, "%s", layer_source_text(src));
 }
 
@@ -843,7 +874,7 @@ int side_build(struct side *s, const struct trace *t, const struct classifier *c
 			 "whole trace (no pass annotations)");
 	drop_incomplete_passes(s);
 	s->n_unassigned = nk - s->n_order;
-	summarize(s, &mods);
+	summarize(s, &b, &mods);
 
 	free(b.seq);
 	free(b.tmp);
@@ -854,6 +885,7 @@ int side_build(struct side *s, const struct trace *t, const struct classifier *c
 	free(b.range_seg);
 	free(b.seg);
 	free(b.segk);
+	free(b.model_stacks);
 	free(prim);
 	free(start);
 	free(bucket);

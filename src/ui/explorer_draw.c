@@ -53,7 +53,7 @@ static void side_fields(struct ui *u, int side, char f[HS_COUNT][256])
 	text_duration(time, sizeof time, (int64_t)llround(c->ns[side]));
 	snprintf(f[HS_KERNELS], 256, "%zu kernels", t->n_kernel_events);
 	snprintf(f[HS_PASSES], 256, "%u pass%s", c->passes[side], c->passes[side] == 1 ? "" : "es");
-	snprintf(f[HS_LAYERS], 256, "%u layers", sd->layers_per_pass);
+	snprintf(f[HS_LAYERS], 256, "%u layers", comparison_model(c, side)->layers_per_pass);
 	snprintf(f[HS_TIME], 256, "%s/pass", time);
 	/* "Other 0.1%": a small share is not rounded away; none at all is "Other 0%" */
 	other = 100 * sd->classes.other_share;
