@@ -34,10 +34,12 @@
 #include "fusediff/classify.h"
 #include "fusediff/trace.h"
 
-enum phase { PHASE_PREFILL, PHASE_DECODE, PHASE_MIXED, PHASE_COUNT };
-/* "prefill", "decode", "mixed". */
+/* A pass is a forward pass (prefill, decode or a batch mixing both) or one training step
+ * (forward, backward and optimizer). */
+enum phase { PHASE_PREFILL, PHASE_DECODE, PHASE_MIXED, PHASE_TRAIN, PHASE_COUNT };
+/* "prefill", "decode", "mixed", "train". */
 const char *phase_name(enum phase p);
-/* PHASE_* for "prefill", "decode", "mixed"; PHASE_COUNT for "all"; -1 otherwise. */
+/* PHASE_* for "prefill", "decode", "mixed", "train"; PHASE_COUNT for "all"; -1 otherwise. */
 int phase_from_name(const char *s);
 
 enum step_kind {

@@ -62,6 +62,8 @@ enum range_kind {
 	RANGE_USER,	/* user_annotation: CPU side of record_function */
 	RANGE_GPU_USER, /* gpu_user_annotation: the same range on the GPU timeline */
 	RANGE_MODULE,	/* python_function "nn.Module: Name_N" */
+	RANGE_BACKWARD, /* cpu_op "autograd::engine::evaluate_function: MulBackward0": one node
+			   of the backward pass */
 };
 
 /* A time range, sorted by start (then longest first). For RANGE_GPU_USER, pid/tid are the

@@ -48,7 +48,7 @@ static const struct option_doc {
 	{ "report", 1, OPT_REPORT, "FORMAT", "write the comparison as text, md, json or csv instead of opening the explorer", "Modes" },
 	{ "output", 1, OPT_OUTPUT, "FILE", "write the report to FILE (atomically) instead of standard output", NULL },
 	{ "summary", 1, OPT_SUMMARY, "TRACE", "print one trace's metadata, event counts and top kernels", NULL },
-	{ "phase", 1, OPT_PHASE, "PHASE", "compare prefill, decode, mixed or all passes (default: the first both have)", "Analysis" },
+	{ "phase", 1, OPT_PHASE, "PHASE", "compare prefill, decode, mixed or train (training step) passes, or all (default: the first both have)", "Analysis" },
 	{ "pass", 1, OPT_PASS, "REGEX", "annotation names that mark one forward pass (POSIX extended regex)", NULL },
 	{ "model", 1, OPT_MODEL, "NAME", "compare the passes of this model (a top-level nn.Module, by name or class) instead of the main one", NULL },
 	{ "rules", 1, OPT_RULES, "FILE", "extra kernel classification rules, tried before the built-in ones", NULL },
@@ -215,9 +215,9 @@ int main(int argc, char **argv)
 		case OPT_PHASE:
 			o.phase = phase_from_name(optarg);
 			if (o.phase < 0)
-				return usage_error(
-					"--phase takes prefill, decode, mixed or all, not '%s'",
-					optarg);
+				return usage_error("--phase takes prefill, decode, mixed, train or "
+						   "all, not '%s'",
+						   optarg);
 			break;
 		case OPT_PASS: o.pass_regex = optarg; break;
 		case OPT_MODEL: o.model = optarg; break;

@@ -73,6 +73,7 @@ struct work {
 			  epilogue */
 	struct key *keys;
 	uint32_t *base;	 /* per comparison stack: the key of its prologue */
+	size_t epi;	 /* the key of the epilogue */
 	uint16_t *cs[2]; /* per side stack: its comparison stack */
 	struct merged_layer *ml[2];
 	struct align_layer *al;
@@ -90,7 +91,7 @@ static size_t layer_key(const struct work *w, int s, const struct layer *ly)
 	uint16_t cs = ly->stack < w->s[s]->n_stacks ? w->cs[s][ly->stack] : 0;
 
 	if (ly->index == LAYER_EPILOGUE)
-		return w->n_keys - 1;
+		return w->epi;
 	return w->base[cs] + (ly->index < 0 ? 0 : (size_t)ly->index + 1);
 }
 
@@ -109,7 +110,7 @@ static uint16_t comparison_stack(struct comparison *c, const char *name)
 static void make_keys(struct comparison *c, struct work *w)
 {
 	int32_t *most = NULL;
-	size_t next;
+	size_t next, *order, n_order = 0, epi = 0;
 
 	comparison_stack(c, "");
 	for (int s = 0; s < 2; s++) {
@@ -156,19 +157,59 @@ static void make_keys(struct comparison *c, struct work *w)
 			}
 		}
 	}
+	/* the stacks in the order they run, the epilogue among them (n_stacks stands for it):
+	 * a training step's forward layers and epilogue come before its backward part */
+	order = xcalloc(c->n_stacks + 1, sizeof *order);
+	for (int s = 0; s < 2; s++) {
+		const struct side *sd = w->s[s];
+
+		for (size_t p = 0; p < sd->n_passes; p++) {
+			const struct pass *ps = &sd->passes[p];
+
+			if (!compared(c, s, ps))
+				continue;
+			for (uint32_t l = 0; l < ps->layer_n; l++) {
+				const struct layer *ly = &sd->layers[ps->layer_first + l];
+				size_t blk = ly->index == LAYER_EPILOGUE
+						     ? c->n_stacks
+						     : w->cs[s][ly->stack < sd->n_stacks ? ly->stack
+											 : 0];
+				size_t j;
+
+				for (j = 0; j < n_order && order[j] != blk; j++)
+					;
+				if (j == n_order)
+					order[n_order++] = blk;
+			}
+		}
+	}
+	for (size_t st = 0; st <= c->n_stacks; st++) { /* stacks no compared pass has */
+		size_t j;
+
+		for (j = 0; j < n_order && order[j] != st; j++)
+			;
+		if (j == n_order)
+			order[n_order++] = st;
+	}
 	w->base = xcalloc(c->n_stacks, sizeof *w->base);
 	next = 0;
-	for (size_t st = 0; st < c->n_stacks; st++) {
-		w->base[st] = (uint32_t)next;
-		next += 1 + (size_t)most[st];
+	for (size_t j = 0; j < n_order; j++) {
+		if (order[j] == c->n_stacks) {
+			epi = next++;
+			continue;
+		}
+		w->base[order[j]] = (uint32_t)next;
+		next += 1 + (size_t)most[order[j]];
 	}
-	w->n_keys = next + 1;
-	w->keys = xcalloc(w->n_keys, sizeof *w->keys);
+	w->n_keys = next;
+	w->epi = epi;
+	w->keys = xcalloc(w->n_keys + 1, sizeof *w->keys);
 	for (size_t st = 0; st < c->n_stacks; st++)
 		for (int32_t i = -1; i < most[st]; i++)
 			w->keys[w->base[st] + 1 + i] =
 				(struct key){ (uint16_t)st, i < 0 ? LAYER_PROLOGUE : i };
-	w->keys[w->n_keys - 1] = (struct key){ 0, LAYER_EPILOGUE };
+	w->keys[epi] = (struct key){ 0, LAYER_EPILOGUE };
+	free(order);
 	free(most);
 }
 

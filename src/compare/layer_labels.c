@@ -25,6 +25,9 @@ const char *comparison_layer_label(const struct comparison *c, int32_t layer, ch
 	st = stack_of(c, l);
 	if (l->index >= 0)
 		snprintf(buf, cap, "%s%s%d", st, *st ? "." : "", (int)l->index);
+	else if (*st && l->index == LAYER_PROLOGUE &&
+		 ((size_t)layer + 1 >= c->n_layers || c->layers[layer + 1].stack != l->stack))
+		snprintf(buf, cap, "%s", st); /* a part without layers: "backward" */
 	else if (*st && l->index == LAYER_PROLOGUE)
 		snprintf(buf, cap, "%s.prologue", st);
 	else

@@ -259,6 +259,8 @@ static uint32_t intern_dims(struct loader *ld, struct json_str dims)
 	return intern_add(ld->t->strings, b->s, b->len);
 }
 
+#define BACKWARD_OP "autograd::engine::evaluate_function: "
+
 static void commit(struct loader *ld, struct event *ev, enum ev_kind kind)
 {
 	struct trace *t = ld->t;
@@ -314,6 +316,15 @@ static void commit(struct loader *ld, struct event *ev, enum ev_kind kind)
 				      ev->tid, name,	intern_dims(ld, ev->dims) };
 
 		trace_add_op(t, &o);
+		/* autograd runs one backward node in each of these: the kernels launched inside
+		 * are the backward pass */
+		if (ev->name.len > sizeof BACKWARD_OP - 1 &&
+		    memcmp(ev->name.s, BACKWARD_OP, sizeof BACKWARD_OP - 1) == 0) {
+			struct trace_range r = { ev->ts,  ev->dur, ev->external_id, ev->pid,
+						 ev->tid, name,	   RANGE_BACKWARD };
+
+			trace_add_range(t, &r);
+		}
 		break;
 	}
 	case EV_USER_ANN:

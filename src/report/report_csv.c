@@ -143,7 +143,7 @@ int report_write_csv(FILE *out, const struct comparison *c)
 {
 	fputs("table,side,label,path,platform,gpu,kernels,gpu_time_us,passes,prefill_passes,decode_"
 	      "passes,"
-	      "mixed_passes,layers,other_share,phase,compared_passes,pass_us\n",
+	      "mixed_passes,train_passes,layers,other_share,phase,compared_passes,pass_us\n",
 	      out);
 	for (int s = 0; s < 2; s++) {
 		const struct side *sd = c->side[s];
@@ -164,10 +164,11 @@ int report_write_csv(FILE *out, const struct comparison *c)
 			fputc(',', out);
 		fprintf(out, ",%zu", sd->t->n_kernel_events);
 		c_us(out, (double)trace_kernel_time(sd->t));
-		fprintf(out, ",%u,%u,%u,%u,%u", comparison_model(c, s)->n_passes,
+		fprintf(out, ",%u,%u,%u,%u,%u,%u", comparison_model(c, s)->n_passes,
 			comparison_model(c, s)->phase_passes[PHASE_PREFILL],
 			comparison_model(c, s)->phase_passes[PHASE_DECODE],
 			comparison_model(c, s)->phase_passes[PHASE_MIXED],
+			comparison_model(c, s)->phase_passes[PHASE_TRAIN],
 			comparison_model(c, s)->layers_per_pass);
 		c_num(out, sd->classes.other_share, 6);
 		fprintf(out, ",%s,%u", phase_name((enum phase)c->phase), c->passes[s]);

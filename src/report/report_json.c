@@ -211,10 +211,11 @@ static void j_trace(FILE *out, const struct comparison *c, int s)
 		const struct side_model *m = comparison_model(c, s);
 
 		fprintf(out,
-			",\"passes\":%u,\"phases\":{\"prefill\":%u,\"decode\":%u,\"mixed\":%u},"
-			"\"layers\":%u",
+			",\"passes\":%u,\"phases\":{\"prefill\":%u,\"decode\":%u,\"mixed\":%u,"
+			"\"train\":%u},\"layers\":%u",
 			m->n_passes, m->phase_passes[PHASE_PREFILL], m->phase_passes[PHASE_DECODE],
-			m->phase_passes[PHASE_MIXED], m->layers_per_pass);
+			m->phase_passes[PHASE_MIXED], m->phase_passes[PHASE_TRAIN],
+			m->layers_per_pass);
 	}
 	fputs(",\"model\":", out);
 	j_cstr(out, *side_model_name(sd, c->model[s]) ? side_model_name(sd, c->model[s]) : NULL);

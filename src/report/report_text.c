@@ -227,8 +227,10 @@ static void traces_section(FILE *out, const struct comparison *c, int md)
 					    intern_len(t->strings, t->gpu_name));
 		const struct side_model *md_ = comparison_model(c, s);
 		const char *model = side_model_name(sd, c->model[s]);
-		char gt[64], share[64];
+		char gt[64], share[64], train[32] = "";
 
+		if (md_->phase_passes[PHASE_TRAIN])
+			snprintf(train, sizeof train, ", %u train", md_->phase_passes[PHASE_TRAIN]);
 		report_number(share, sizeof share, sd->classes.other_share * 100.0, 1);
 		report_number(gt, sizeof gt, (double)trace_kernel_time(t) / 1e6, 2);
 		fprintf(out, "%s%c: %s (%s)%s\n", md ? "- **" : "", "AB"[s], c -> label[s], path,
@@ -237,11 +239,11 @@ static void traces_section(FILE *out, const struct comparison *c, int md)
 			"%s%s, GPU %s; %zu kernels, %s ms of kernel time; %u pass%s%s%s (%u "
 			"prefill, "
 			"%u decode, "
-			"%u mixed), %u layers per pass; class Other %s%% of kernel time\n",
+			"%u mixed%s), %u layers per pass; class Other %s%% of kernel time\n",
 			md ? "  " : "   ", trace_platform_name(t->platform), *gpu ? gpu : "unknown",
 			t->n_kernel_events, gt, md_->n_passes, md_->n_passes == 1 ? "" : "es",
 			*model ? " of " : "", model, md_->phase_passes[PHASE_PREFILL],
-			md_->phase_passes[PHASE_DECODE], md_->phase_passes[PHASE_MIXED],
+			md_->phase_passes[PHASE_DECODE], md_->phase_passes[PHASE_MIXED], train,
 			md_->layers_per_pass, share);
 		if (sd->n_models > 1) {
 			fprintf(out, "%sother models (--model NAME):", md ? "  " : "   ");

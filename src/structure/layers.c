@@ -11,7 +11,8 @@
  *   3. the period of the op sequence, for eager math attention (bmm, softmax, bmm: no
  *      attention kernel): the kernel name (any softmax counts as one name) whose occurrences
  *      split the pass into the most identical segments of (class, atoms) steps, softmax
- *      preferred; then as 2.
+ *      preferred; then as 2. At least three segments that cover half of the pass: a model
+ *      without repeated blocks has no layers, not two that a coincidence made.
  * The first layer starts at the norm that is as many norms before its anchor as in the next
  * layer; the epilogue starts at the norm that follows the last anchor by one more norm than
  * the layers before it have (the final norm), so the epilogue is never glued onto the last
@@ -234,8 +235,11 @@ static size_t period_anchors(const struct layer_input *in, uint32_t *a, int stri
 
 			same += seg == cand;
 		}
+		/* one pass (strict): at least three identical segments that cover half of its
+		 * steps, or the "layers" are a coincidence of a model without repeated blocks */
 		ok = k >= 2 && period >= 3 &&
-		     (strict ? same == k - 1 : same * 2 > k - 1 && same >= 2);
+		     (strict ? same == k - 1 && k >= 3 && (k - 1) * period * 2 >= n
+			     : same * 2 > k - 1 && same >= 2);
 		soft = ok && (in->steps[o[g].pos].atoms & ATOM_BIT(ATOM_SOFTMAX));
 		if (ok && (strict ? (k > best_k || (k == best_k && soft > best_soft))
 				  : (soft > best_soft || (soft == best_soft && k > best_k)))) {

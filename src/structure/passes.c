@@ -32,11 +32,13 @@ struct ann {
 	int64_t tid;	    /* CPU thread (0 for GPU-only annotations) */
 	uint8_t has_cpu, has_gpu, passlike;
 	int32_t parent;
-	uint32_t n_direct, n_tree; /* kernels directly in it, in its subtree */
-	uint32_t n_kids;	   /* children with kernels */
-	uint32_t n_kids_passlike;  /* of which look like a pass */
-	uint8_t expect;		   /* its siblings look like passes: it must too, to be one */
-	int32_t pass;		   /* pass index, -1 */
+	uint32_t n_direct, n_tree;	   /* kernels directly in it, in its subtree */
+	uint32_t n_bwd_direct, n_bwd_tree; /* of which backward kernels */
+	uint8_t kid_train;		   /* a child holds forward and backward kernels */
+	uint32_t n_kids;		   /* children with kernels */
+	uint32_t n_kids_passlike;	   /* of which look like a pass */
+	uint8_t expect; /* its siblings look like passes: it must too, to be one */
+	int32_t pass;	/* pass index, -1 */
 	uint8_t state;
 	uint32_t first_kernel;
 };
@@ -132,6 +134,12 @@ int phase_of_annotation(const char *name)
 	    contains_ci(name, "context"))
 		return PHASE_PREFILL;
 	return -1;
+}
+
+/* Whether annotation x holds forward and backward kernels. */
+static int is_train(const struct ann *x)
+{
+	return x->n_bwd_tree > 0 && x->n_bwd_tree < x->n_tree;
 }
 
 /* Build the annotations. range_ann[i] receives the annotation of GPU range i, else -1. */
@@ -326,11 +334,12 @@ static void ivals_clear(struct ivals *v)
 }
 
 /* Assign every kernel to its innermost annotation (kernel_ann[k], -1). */
-static void assign_kernels(const struct trace *t, const uint32_t *launch_of, const struct ann *a,
-			   size_t n, const int32_t *range_ann, int32_t *kernel_ann)
+static void assign_kernels(const struct trace *t, const uint32_t *launch_of, const uint8_t *part,
+			   const struct ann *a, size_t n, const int32_t *range_ann,
+			   int32_t *kernel_ann)
 {
-	struct ivals cpu = { 0 }, gpu = { 0 };
-	size_t hint_cpu = 0, hint_gpu = 0;
+	struct ivals cpu = { 0 }, gpu = { 0 }, any = { 0 };
+	size_t hint_cpu = 0, hint_gpu = 0, hint_any = 0;
 	int64_t last_tid = 0;
 	int last_has = -1; /* ivals_has(&cpu, last_tid); -1: not asked yet */
 
@@ -340,6 +349,13 @@ static void assign_kernels(const struct trace *t, const uint32_t *launch_of, con
 			cpu.k[cpu.n++] =
 				(struct rkey){ a[i].tid, a[i].start, -a[i].end, 0, (uint32_t)i };
 	ivals_finish(&cpu);
+	/* the same on every thread at once, for the backward pass: autograd's threads launch it
+	 * while the thread that annotated the training step waits in backward() */
+	any.k = xmalloc((n ? n : 1) * sizeof *any.k);
+	for (size_t i = 0; part && i < n; i++)
+		if (a[i].has_cpu)
+			any.k[any.n++] = (struct rkey){ 0, a[i].start, -a[i].end, 0, (uint32_t)i };
+	ivals_finish(&any);
 	gpu.k = xmalloc((t->n_ranges ? t->n_ranges : 1) * sizeof *gpu.k);
 	for (size_t i = 0; i < t->n_ranges; i++) {
 		const struct trace_range *r = &t->ranges[i];
@@ -367,7 +383,10 @@ static void assign_kernels(const struct trace *t, const uint32_t *launch_of, con
 		else
 			kernel_ann[i] =
 				gpu.n ? ivals_find(&gpu, k->stream, k->start, 0, &hint_gpu) : -1;
+		if (kernel_ann[i] < 0 && l && part && part[i] != PART_FORWARD && any.n)
+			kernel_ann[i] = ivals_find(&any, 0, l->start, 1, &hint_any);
 	}
+	ivals_clear(&any);
 	ivals_clear(&cpu);
 	ivals_clear(&gpu);
 }
@@ -419,8 +438,8 @@ static void describe(const struct trace *t, struct pass_plan *p, const char *reg
 	}
 }
 
-int passes_from_annotations(const struct trace *t, const uint32_t *launch_of, const char *regex,
-			    struct pass_plan *out, struct fd_error *err)
+int passes_from_annotations(const struct trace *t, const uint32_t *launch_of, const uint8_t *part,
+			    const char *regex, struct pass_plan *out, struct fd_error *err)
 {
 	uint8_t *keep = xcalloc(t->n_ranges ? t->n_ranges : 1, 1);
 	int32_t *range_ann = xmalloc((t->n_ranges ? t->n_ranges : 1) * sizeof *range_ann);
@@ -460,7 +479,7 @@ int passes_from_annotations(const struct trace *t, const uint32_t *launch_of, co
 	n = build_anns(t, keep, &a, range_ann);
 	order = xmalloc((n ? n : 1) * sizeof *order);
 	nest_anns(a, n, order);
-	assign_kernels(t, launch_of, a, n, range_ann, kernel_ann);
+	assign_kernels(t, launch_of, part, a, n, range_ann, kernel_ann);
 
 	for (size_t i = 0; i < n; i++)
 		a[i].passlike = regex ? 1 : (uint8_t)looks_like_pass(trace_str(t, a[i].name));
@@ -469,6 +488,7 @@ int passes_from_annotations(const struct trace *t, const uint32_t *launch_of, co
 			struct ann *x = &a[kernel_ann[i]];
 
 			x->n_direct++;
+			x->n_bwd_direct += part && part[i] == PART_BACKWARD;
 			if (x->first_kernel == UINT32_MAX)
 				x->first_kernel = (uint32_t)i;
 		}
@@ -477,10 +497,13 @@ int passes_from_annotations(const struct trace *t, const uint32_t *launch_of, co
 		struct ann *x = &a[order[j]];
 
 		x->n_tree += x->n_direct;
+		x->n_bwd_tree += x->n_bwd_direct;
 		if (x->parent >= 0 && x->n_tree > 0) {
 			struct ann *p = &a[x->parent];
 
 			p->n_tree += x->n_tree;
+			p->n_bwd_tree += x->n_bwd_tree;
+			p->kid_train |= x->kid_train || is_train(x);
 			p->n_kids++;
 			p->n_kids_passlike += x->passlike;
 			if (x->first_kernel < p->first_kernel)
@@ -504,6 +527,20 @@ int passes_from_annotations(const struct trace *t, const uint32_t *launch_of, co
 		}
 		if (x->n_tree == 0)
 			continue;
+		/* the smallest range around forward and backward work is one training step */
+		if (is_train(x) && !x->kid_train && !regex) {
+			x->state = ANN_PASS;
+			x->pass = (int32_t)out->n_passes;
+			VEC_RESERVE(out->passes, out->n_passes, cap);
+			out->passes[out->n_passes++] =
+				(struct plan_pass){ x->name, PHASE_TRAIN, x->first_kernel };
+			any_gpu |= x->has_gpu;
+			continue;
+		}
+		if (is_train(x) && !regex) {
+			x->state = ANN_CONTAINER;
+			continue;
+		}
 		x->expect = p ? p->n_kids_passlike > 0 || p->expect : root_passlike;
 		/* a container: around two passes or more (ProfilerStep around a prefill and the
 		 * decodes), or a neutral wrapper of several ranges; a range that does not look like

@@ -21,6 +21,7 @@ const char *phase_name(enum phase p)
 	case PHASE_PREFILL: return "prefill";
 	case PHASE_DECODE: return "decode";
 	case PHASE_MIXED: return "mixed";
+	case PHASE_TRAIN: return "train";
 	default: return "all";
 	}
 }
@@ -131,6 +132,7 @@ struct build {
 	uint32_t *seg;		/* per kernel of the pass: its segment */
 	uint32_t *segk;		/* kernels of one segment */
 	uint64_t *model_stacks; /* per model: the module stacks (the first 64) of its layers */
+	const uint8_t *part;	/* per kernel: PART_* (train.c); NULL: no backward kernel */
 	size_t n_model_stacks;
 };
 
@@ -234,6 +236,25 @@ static size_t pass_stacks(struct build *b, const struct layer_cuts *cuts, uint16
 	return n;
 }
 
+/* The training-step part of step st: its main kernel's. */
+static int step_part(const struct build *b, const struct step *st)
+{
+	return b->part[b->s->order[st->first + st->main]];
+}
+
+/* Whether the kernels k[0..n) of a pass (phase: what its annotation said, -1 nothing) are a
+ * training step: forward and backward kernels (phase train, or no phase said). */
+static int phase_is_train(const struct build *b, const uint32_t *k, size_t n, int phase)
+{
+	size_t bwd = 0;
+
+	if (phase >= 0 && phase != PHASE_TRAIN)
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		bwd += b->part[k[i]] == PART_BACKWARD;
+	return bwd > 0 && bwd < n;
+}
+
 /* Structure the kernels k[0..n) (time order) as one pass of model `model`. */
 static void build_pass(struct build *b, const uint32_t *k, size_t n, uint32_t name, int phase,
 		       uint16_t model)
@@ -241,6 +262,7 @@ static void build_pass(struct build *b, const uint32_t *k, size_t n, uint32_t na
 	struct side *s = b->s;
 	const struct trace *t = s->t;
 	size_t ns_streams = 0, n_tmp = 0, step0 = s->n_steps, order0 = s->n_order;
+	size_t n_steps, fwd_end, bwd_end;
 	int all_launched = 1;
 	struct pass *p;
 	struct layer_cuts cuts;
@@ -356,7 +378,21 @@ static void build_pass(struct build *b, const uint32_t *k, size_t n, uint32_t na
 					break;
 				}
 	}
-	li = (struct layer_input){ s->steps + step0, s->n_steps - step0,
+	/* a training step: its layers are the forward part's; backward and optimizer follow as
+	 * parts of their own */
+	n_steps = s->n_steps - step0;
+	fwd_end = bwd_end = n_steps;
+	if (b->part && phase_is_train(b, k, n, phase)) {
+		phase = PHASE_TRAIN;
+		for (size_t j = 0; j < n_steps && fwd_end == n_steps; j++)
+			if (step_part(b, &s->steps[step0 + j]) == PART_BACKWARD)
+				fwd_end = j;
+		bwd_end = fwd_end;
+		while (bwd_end < n_steps &&
+		       step_part(b, &s->steps[step0 + bwd_end]) != PART_OPTIMIZER)
+			bwd_end++;
+	}
+	li = (struct layer_input){ s->steps + step0, fwd_end,
 				   b->mods->layer_class[0] ? b->mod_layer : NULL,
 				   b->mods->call_stack, b->main_name };
 	layers_find(&li, &cuts);
@@ -403,7 +439,13 @@ static void build_pass(struct build *b, const uint32_t *k, size_t n, uint32_t na
 				   cuts.end[i] - cuts.cut[i]);
 		}
 		push_layer(b, LAYER_EPILOGUE, 0, (uint32_t)step0 + cuts.epi,
-			   (uint32_t)(s->n_steps - step0) - cuts.epi);
+			   (uint32_t)fwd_end - cuts.epi);
+		if (phase == PHASE_TRAIN) {
+			push_layer(b, LAYER_PROLOGUE, side_stack(s, "backward"),
+				   (uint32_t)(step0 + fwd_end), (uint32_t)(bwd_end - fwd_end));
+			push_layer(b, LAYER_PROLOGUE, side_stack(s, "optimizer"),
+				   (uint32_t)(step0 + bwd_end), (uint32_t)(n_steps - bwd_end));
+		}
 	}
 	p->layer_n = (uint32_t)s->n_layers - p->layer_first;
 	p->phase =
@@ -771,9 +813,9 @@ int side_build(struct side *s, const struct trace *t, const struct classifier *c
 	struct pass_plan plan;
 	struct module_map mods;
 	struct build b = { 0 };
-	size_t nk = t->n_kernels, n_pass, *start, split = 0, by_models = 0;
+	size_t nk = t->n_kernels, n_pass, *start, split = 0, by_models = 0, n_backward = 0;
 	uint32_t *bucket, *launch_of;
-	uint8_t *prim;
+	uint8_t *prim, *part;
 
 	memset(s, 0, sizeof *s);
 	s->t = t;
@@ -781,12 +823,20 @@ int side_build(struct side *s, const struct trace *t, const struct classifier *c
 	/* each kernel's launch event, found once for passes, modules and the stream merge */
 	launch_of = big_alloc(nk, sizeof *launch_of);
 	trace_link_kernels(t, launch_of, NULL);
-	if (passes_from_annotations(t, launch_of, o ? o->pass_regex : NULL, &plan, err) < 0) {
+	classify_trace(c, t, &s->classes);
+	part = train_parts(t, &s->classes, launch_of, &n_backward);
+	if (n_backward == 0) {
+		free(part);
+		part = NULL;
+	}
+	if (passes_from_annotations(t, launch_of, part, o ? o->pass_regex : NULL, &plan, err) < 0) {
 		free(launch_of);
+		free(part);
+		trace_classes_clear(&s->classes);
 		return -1;
 	}
-	classify_trace(c, t, &s->classes);
 	module_map_build(t, launch_of, &mods);
+	b.part = part;
 
 	/* kernels of each pass, in time order (a counting sort). Fresh memory costs a page fault
 	 * per page, as much as reading the kernels a few times over: the bucket takes the array
@@ -849,13 +899,16 @@ int side_build(struct side *s, const struct trace *t, const struct classifier *c
 
 		if (n == 0)
 			continue;
-		if (mods.top && build_model_passes(&b, bucket + start[p], n, phase)) {
+		/* a training step stays one pass, whatever models it calls (and recomputes) */
+		if (mods.top && !(b.part && phase_is_train(&b, bucket + start[p], n, phase)) &&
+		    build_model_passes(&b, bucket + start[p], n, phase)) {
 			by_models++;
 			continue;
 		}
 		build_pass(&b, bucket + start[p], n, name, phase, side_model(s, 0));
 		/* a range whose name says no phase (ProfilerStep#N) may hold a whole generate() */
-		if (phase < 0 && split_pass(&b, o0, st0, l0, p0, name, side_model(s, 0)))
+		if (phase < 0 && s->passes[s->n_passes - 1].phase != PHASE_TRAIN &&
+		    split_pass(&b, o0, st0, l0, p0, name, side_model(s, 0)))
 			split++;
 	}
 	if (by_models)
@@ -886,6 +939,7 @@ int side_build(struct side *s, const struct trace *t, const struct classifier *c
 	free(b.seg);
 	free(b.segk);
 	free(b.model_stacks);
+	free(part);
 	free(prim);
 	free(start);
 	free(bucket);

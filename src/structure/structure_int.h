@@ -11,6 +11,16 @@
 
 #define STRUCT_SOURCE_MAX 160
 
+/* --- train.c -------------------------------------------------------------------------- */
+
+enum { PART_FORWARD, PART_BACKWARD, PART_OPTIMIZER };
+
+/* The part of a training step each kernel of t belongs to (PART_*; see train.c), from its
+ * launch (launch_of as for passes_from_annotations()) and its classification (tc);
+ * *n_backward gets the number of backward kernels. Owned by caller: free with free(). */
+uint8_t *train_parts(const struct trace *t, const struct trace_classes *tc,
+		     const uint32_t *launch_of, size_t *n_backward);
+
 /* --- passes.c ------------------------------------------------------------------------- */
 
 struct plan_pass {
@@ -29,12 +39,14 @@ struct pass_plan {
 
 /* Find the passes of t from its annotation ranges (regex: only annotations whose name matches
  * the POSIX extended regular expression; NULL: automatic). launch_of: per kernel, the index of
- * its launch event or UINT32_MAX (trace_link_kernels(); borrowed). n_passes is 0 when no
+ * its launch event or UINT32_MAX (trace_link_kernels(); borrowed); part: per kernel, its
+ * PART_* (train_parts()). The smallest annotation that holds both forward and backward
+ * kernels is one training step: one pass of phase train. n_passes is 0 when no
  * annotation marks a pass. Owned by caller: release with pass_plan_clear().
  * Errors: an invalid regex; a regex that matches no annotation or only annotations without
  * kernels. */
-int passes_from_annotations(const struct trace *t, const uint32_t *launch_of, const char *regex,
-			    struct pass_plan *out, struct fd_error *err);
+int passes_from_annotations(const struct trace *t, const uint32_t *launch_of, const uint8_t *part,
+			    const char *regex, struct pass_plan *out, struct fd_error *err);
 void pass_plan_clear(struct pass_plan *p);
 
 /* The phase an annotation name states ("prefill", "step[DECODE bs=16]",
