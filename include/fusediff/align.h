@@ -45,6 +45,10 @@ struct align_item {
 				     attention step: it also does what eager math attention runs as
 				     separate kernels (bmm, softmax, scale, mask, copies). Where both
 				     sides have attention, those kernels are not its work. */
+	uint16_t gid;  /* a GEMM's group (align_group_gemms()): GEMMs of groups that differ never
+			   pair; 0: none */
+	uint8_t merge; /* 1: a GEMM merged into its group's first on the other side (q/k/v
+			   against one QKV GEMM): it never pairs one to one */
 };
 
 /* Same order and meaning as enum pair_kind in comparison.h. */
@@ -67,6 +71,7 @@ struct align_entry {
 	 * runs in neighbouring layers on the two sides (a compiler moved it across the boundary)
 	 * is one match, kept in side A's layer. */
 	int8_t layer_off[2];
+	uint8_t horizontal; /* a merged GEMM against separate ones (align_group_gemms()) */
 	uint32_t n_linked;
 	uint32_t linked_work; /* working kernels of the linked steps */
 	atom_set linked_atoms;
@@ -83,6 +88,13 @@ struct align_opts {
 	size_t max_cells; /* above this many DP cells, the DP runs in a band around the
 				   diagonal (0: 1 << 20) */
 };
+
+/* Which GEMMs of two sequences of one layer do the same work, from counts and order: the
+ * sequences are cut at their norms and attention steps (when both have as many), and in each
+ * piece the GEMMs pair in order, except that where one side has k more than the other, its
+ * first k + 1 are one group against the other side's first: a merged GEMM (QKV, gate-up) on
+ * one side, separate ones on the other. Sets gid and merge (a's and b's items). */
+void align_group_gemms(struct align_item *a, size_t na, struct align_item *b, size_t nb);
 
 /* Align a[0..na) with b[0..nb). out must be zero-initialised or cleared; it is overwritten.
  * Deterministic: ties are broken by a fixed move order. Never fails. Free with

@@ -88,6 +88,12 @@ struct comparison_fusion {
 	atom_set atoms;	      /* the atoms every fused kernel of the pattern covers */
 	uint8_t partial;      /* 1: the same work launched more often on one side (no fused kernel;
 				     fused_name is the kernel the fused side launches once) */
+	uint8_t horizontal;   /* 1: one merged GEMM on the fused side where the other runs
+				     separate GEMMs on the same input (q/k/v, gate/up) */
+	uint8_t cls;	      /* enum op_class of the fused kernel */
+	uint32_t extra;	      /* pairs (the last ones of pairs) of one-sided kernels at the
+				     fusion's places whose work the fusion covers: a side's other
+				     kernels for the same operation, part of the net delta */
 	uint32_t occurrences; /* per pass: launches of the fused kernel */
 	int32_t *layers;      /* distinct indices into comparison.layers, ascending (execution
 				     order) */
@@ -96,8 +102,8 @@ struct comparison_fusion {
 				     pairs, and the gap pairs whose work is inside their fused kernel
 				     (neighbouring layers) or that repeat it (partial) */
 	uint32_t n_pairs;
-	double ns[2];	 /* time on each side, per pass */
-	double delta_ns; /* B - A */
+	double ns[2];	 /* time on each side, per pass (the extra pairs' included) */
+	double delta_ns; /* B - A: net of the extra pairs */
 	char *evidence;	 /* one readable sentence, escaped (safe to print) */
 };
 

@@ -43,6 +43,22 @@ static atom_set work_atoms(const struct align_item *x)
 	return a;
 }
 
+/* What a step can do when it is the fused side: its work, and besides what a fused kernel does
+ * on the way. A kernel that fuses two operations or more converts types as it needs (the casts
+ * of an eager run are inside it); an activation kernel that does not say which one
+ * (act_and_mul_kernel) does the SiLU or GELU of the other side. */
+static atom_set fused_work(const struct align_item *x)
+{
+	atom_set a = work_atoms(x);
+	atom_set ops = a & ~(ATOM_BIT(ATOM_CAST) | ATOM_BIT(ATOM_COPY));
+
+	if (ops & (ops - 1)) /* two atoms or more */
+		a |= ATOM_BIT(ATOM_CAST);
+	if (a & ATOM_BIT(ATOM_ACT))
+		a |= ATOM_BIT(ATOM_SILU) | ATOM_BIT(ATOM_GELU);
+	return a;
+}
+
 static unsigned item_work(const struct align_item *x)
 {
 	return x->n_work ? x->n_work : 1;
@@ -95,6 +111,10 @@ static int other_alike(const struct align_item *x, const struct align_item *y)
 static int pair_score(const struct align_item *x, const struct align_item *y)
 {
 	atom_set ax, ay;
+
+	/* GEMMs that counts and order put in different groups never pair */
+	if (x->gid && y->gid && (x->gid != y->gid || x->merge || y->merge))
+		return NEG;
 
 	if (x->cls == y->cls && x->cls == CLASS_OTHER && !other_alike(x, y))
 		return NEG;
@@ -230,6 +250,135 @@ static void push_range(struct alignment *al, uint8_t kind, size_t a0, size_t na,
 	entry_push(al, kind, sa, (uint32_t)na, sb, (uint32_t)nb, fused_side);
 }
 
+static void add_step(struct align_entry *e, int s, uint32_t step);
+
+/* --- GEMM groups --------------------------------------------------------------------- */
+
+static int landmark(const struct align_item *x)
+{
+	return x->cls == CLASS_NORM || x->cls == CLASS_ATTENTION;
+}
+
+static size_t count_landmarks(const struct align_item *x, size_t n)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < n; i++)
+		k += landmark(&x[i]);
+	return k;
+}
+
+/* The GEMM steps of x[lo..hi) into out; returns how many. */
+static size_t gemms_in(const struct align_item *x, size_t lo, size_t hi, size_t *out)
+{
+	size_t k = 0;
+
+	for (size_t i = lo; i < hi; i++)
+		if (x[i].cls == CLASS_GEMM)
+			out[k++] = i;
+	return k;
+}
+
+/* Kernel names of one family: they share at least half of the shorter name's first
+ * characters (nvjet_sm90_tst_64x8_64x16_2x1_... and ..._4x1_...; not nvjet_ and cutlass_). */
+static int same_family(const struct align_item *x, const struct align_item *y)
+{
+	size_t lx, ly, l = 0;
+
+	if (!x->name || !y->name)
+		return 1;
+	lx = strlen(x->name);
+	ly = strlen(y->name);
+	while (x->name[l] && x->name[l] == y->name[l])
+		l++;
+	return 2 * l >= (lx < ly ? lx : ly);
+}
+
+void align_group_gemms(struct align_item *a, size_t na, struct align_item *b, size_t nb)
+{
+	size_t *ga = xmalloc((na + 1) * sizeof *ga), *gb = xmalloc((nb + 1) * sizeof *gb);
+	size_t ia = 0, ib = 0;
+	uint16_t gid = 0;
+
+	for (size_t i = 0; i < na; i++)
+		a[i].gid = a[i].merge = 0;
+	for (size_t i = 0; i < nb; i++)
+		b[i].gid = b[i].merge = 0;
+	if (count_landmarks(a, na) != count_landmarks(b, nb))
+		goto out;
+	/* piece by piece: up to and including the next landmark */
+	while (ia < na || ib < nb) {
+		size_t ea = ia, eb = ib, ka, kb;
+
+		while (ea < na && !landmark(&a[ea]))
+			ea++;
+		while (eb < nb && !landmark(&b[eb]))
+			eb++;
+		ka = gemms_in(a, ia, ea, ga);
+		kb = gemms_in(b, ib, eb, gb);
+		if (ka && kb) {
+			struct align_item *more = ka > kb ? a : b, *less = ka > kb ? b : a;
+			size_t *gm = ka > kb ? ga : gb, *gl = ka > kb ? gb : ga;
+			size_t km = ka > kb ? ka : kb, kl = ka > kb ? kb : ka, extra = km - kl, m;
+
+			/* separate GEMMs on one input are one family of kernels (q, k and v alike);
+			 * an extra GEMM of another family is other work (a rotary table's sgemm) */
+			for (m = 1; m <= extra && same_family(&more[gm[0]], &more[gm[m]]); m++)
+				;
+			if (m <= extra) {
+				ia = ea < na ? ea + 1 : na;
+				ib = eb < nb ? eb + 1 : nb;
+				continue;
+			}
+
+			for (size_t j = 0; j < kl && gid < UINT16_MAX; j++) {
+				gid++;
+				less[gl[j]].gid = gid;
+				if (j == 0)
+					for (size_t q = 0; q <= extra; q++) {
+						more[gm[q]].gid = gid;
+						more[gm[q]].merge = q > 0;
+					}
+				else
+					more[gm[j + extra]].gid = gid;
+			}
+		}
+		ia = ea < na ? ea + 1 : na;
+		ib = eb < nb ? eb + 1 : nb;
+	}
+out:
+	free(ga);
+	free(gb);
+}
+
+/* A GEMM merged into its group (align_group_gemms()) joins the entry of the group's first
+ * GEMM: one entry with the merged GEMM on one side and the separate ones on the other. */
+static void merge_grouped(struct align_layer *l, uint8_t *gone)
+{
+	for (size_t u = 0; u < l->al.n; u++) {
+		struct align_entry *ue = &l->al.e[u];
+		int s = ue->n[0] ? 0 : 1;
+		const struct align_item *x;
+
+		if ((ue->n[0] && ue->n[1]) || ue->n[s] != 1)
+			continue;
+		x = &l->item[s][ue->step[s][0]];
+		if (!x->merge || !x->gid)
+			continue;
+		for (size_t c = 0; c < l->al.n; c++) {
+			struct align_entry *ce = &l->al.e[c];
+
+			if (gone[c] || c == u || ce->n[s] == 0 || ce->n[!s] != 1 ||
+			    l->item[!s][ce->step[!s][0]].gid != x->gid)
+				continue;
+			add_step(ce, s, ue->step[s][0]);
+			ce->horizontal = 1;
+			gone[u] = 1;
+			break;
+		}
+	}
+}
+
 void align_steps(const struct align_item *a, size_t na, const struct align_item *b, size_t nb,
 		 const struct align_opts *o, struct alignment *out)
 {
@@ -263,7 +412,7 @@ void align_steps(const struct align_item *a, size_t na, const struct align_item 
 			}
 			/* b[j-1] does the work of a[i-k..i). */
 			if (fused && i >= 2 && j && can_fuse(&b[j - 1])) {
-				atom_set f = work_atoms(&b[j - 1]);
+				atom_set f = fused_work(&b[j - 1]);
 
 				for (size_t k = 1; k <= i && k <= MAX_RUN; k++) {
 					atom_set x = work_atoms(&a[i - k]);
@@ -282,7 +431,7 @@ void align_steps(const struct align_item *a, size_t na, const struct align_item 
 			}
 			/* a[i-1] does the work of b[j-k..j). */
 			if (fused && j >= 2 && i && can_fuse(&a[i - 1])) {
-				atom_set f = work_atoms(&a[i - 1]);
+				atom_set f = fused_work(&a[i - 1]);
 
 				for (size_t k = 1; k <= j && k <= MAX_RUN; k++) {
 					atom_set x = work_atoms(&b[j - k]);
@@ -408,7 +557,7 @@ static int fusable(const struct align_layer *l, const struct align_entry *e, int
 	x = &l->item[f][e->step[f][0]];
 	if (!can_fuse(x))
 		return 0;
-	return subset(align_entry_atoms(l, e, !f) | e->linked_atoms, work_atoms(x));
+	return subset(align_entry_atoms(l, e, !f) | e->linked_atoms, fused_work(x));
 }
 
 void align_classify(struct align_layer *l)
@@ -539,6 +688,7 @@ void align_absorb(struct align_layer *layers, size_t n_layers, unsigned window)
 		window = 3;
 	for (uint32_t l = 0; l < n_layers; l++) {
 		gone[l] = xcalloc(layers[l].al.n + 1, 1);
+		merge_grouped(&layers[l], gone[l]);
 		for (uint32_t e = 0; e < layers[l].al.n; e++)
 			VEC_PUSH(flat, n, cap, ((struct ref){ l, e }));
 	}
@@ -573,7 +723,7 @@ void align_absorb(struct align_layer *layers, size_t n_layers, unsigned window)
 				if (gone[flat[c].layer][flat[c].entry] || !fusable(cl, ce, !s))
 					continue;
 				have = align_entry_atoms(cl, ce, s) | ce->linked_atoms;
-				if (!subset(ua, work_atoms(&cl->item[!s][ce->step[!s][0]])) ||
+				if (!subset(ua, fused_work(&cl->item[!s][ce->step[!s][0]])) ||
 				    subset(ua, have))
 					continue;
 				best = c;

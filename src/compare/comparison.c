@@ -518,6 +518,7 @@ static void pair_from_entry(struct comparison *c, struct work *w, size_t key,
 	h->link = -1;
 	h->repeat_of = -1;
 	h->fused_side = e->fused_side;
+	h->horizontal = e->horizontal;
 	for (int s = 0; s < 2; s++) {
 		fill_part(&p->side[s], c->side[s], m[s], e->step[s], e->n[s],
 			  c->layers[key + e->layer_off[s]].passes[s], &h->work[s], &h->occ[s]);
@@ -799,6 +800,7 @@ static int compute(struct comparison *c, int phase, struct fd_error *err)
 			l->item[s] = w.ml[s][k].items;
 			l->n_item[s] = w.ml[s][k].n;
 		}
+		align_group_gemms(w.ml[0][k].items, w.ml[0][k].n, w.ml[1][k].items, w.ml[1][k].n);
 		align_steps(l->item[0], l->n_item[0], l->item[1], l->n_item[1], NULL, &l->al);
 	}
 	align_absorb(w.al, w.n_keys, 0);

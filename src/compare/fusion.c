@@ -47,7 +47,7 @@ void fusion_mark_repeats(const struct comparison *c, struct fusion_hint *h, unsi
 
 /* A fused or partially fused pair with the gap pairs that belong to it, before grouping. */
 struct pattern {
-	uint8_t fused_side, partial, cls;
+	uint8_t fused_side, partial, cls, horizontal;
 	uint32_t *others; /* distinct unfused name ids, sorted */
 	uint32_t n_others;
 	uint32_t pair;	  /* the fused (or matched) pair */
@@ -70,6 +70,8 @@ static int cmp_pattern(const void *pa, const void *pb)
 	if (!c)
 		c = CMP(a->partial, b->partial);
 	if (!c)
+		c = CMP(a->horizontal, b->horizontal);
+	if (!c)
 		c = CMP(a->cls, b->cls);
 	if (!c)
 		c = CMP(a->n_others, b->n_others);
@@ -80,8 +82,8 @@ static int cmp_pattern(const void *pa, const void *pb)
 
 static int same_pattern(const struct pattern *a, const struct pattern *b)
 {
-	return a->fused_side == b->fused_side && a->partial == b->partial && a->cls == b->cls &&
-	       a->n_others == b->n_others &&
+	return a->fused_side == b->fused_side && a->partial == b->partial &&
+	       a->horizontal == b->horizontal && a->cls == b->cls && a->n_others == b->n_others &&
 	       memcmp(a->others, b->others, a->n_others * sizeof *a->others) == 0;
 }
 
@@ -109,6 +111,7 @@ static int pattern_of(const struct comparison *c, const struct fusion_hint *h, s
 
 	if (p->kind == PAIR_FUSED) {
 		pt->fused_side = h[i].fused_side;
+		pt->horizontal = h[i].horizontal;
 		for (size_t j = lo; j < hi; j++)
 			if (h[j].link == (int64_t)i)
 				add_linked(pt, (uint32_t)j);
@@ -174,10 +177,13 @@ static char *escaped_short(const struct comparison *c, int s, uint32_t name)
 	return text_escape_dup(n, strlen(n));
 }
 
-static void number_text(char *buf, size_t cap, double v)
+/* A count of kernels into buf: "3", or "2.5" with *avg set when it is not whole (passes
+ * differ). */
+static void number_text(char *buf, size_t cap, double v, int *avg)
 {
-	if (v == (double)(int64_t)v)
-		snprintf(buf, cap, "%lld", (long long)v);
+	*avg = fabs(v - (double)llround(v)) >= 1e-9;
+	if (!*avg)
+		snprintf(buf, cap, "%lld", (long long)llround(v));
 	else
 		snprintf(buf, cap, "%.1f", v);
 	for (char *p = buf; *p; p++)
@@ -186,13 +192,15 @@ static void number_text(char *buf, size_t cap, double v)
 }
 
 /* The sentence that explains fusion f. other_work: the unfused side's working kernels per
- * occurrence; n_fused_names: distinct fused kernels grouped in the pattern. */
+ * occurrence; n_fused_names: distinct fused kernels grouped in the pattern; extra[s]: the
+ * one-sided kernels of side s per pass that the fusion covers (f->extra pairs). */
 static char *evidence_sentence(const struct comparison *c, const struct comparison_fusion *f,
-			       double other_work, uint32_t n_fused_names)
+			       double other_work, uint32_t n_fused_names, const double extra[2])
 {
 	const int fs = f->fused_side, os = !fs;
 	char *fused = escaped_short(c, fs, f->fused_name), *others = xstrdup(""), *more, *out;
-	char atoms[256], where[256], ta[48], tb[48], td[48], nk[32], times[32];
+	char atoms[256], where[256], ta[48], tb[48], td[48], nk[32], times[32], also[160] = "";
+	int avg;
 
 	for (uint32_t i = 0; i < f->n_unfused; i++) {
 		char *e = escaped_short(c, os, f->unfused_names[i]);
@@ -210,25 +218,43 @@ static char *evidence_sentence(const struct comparison *c, const struct comparis
 	us_text(ta, sizeof ta, f->ns[SIDE_A]);
 	us_text(tb, sizeof tb, f->ns[SIDE_B]);
 	us_text(td, sizeof td, f->delta_ns);
-	number_text(nk, sizeof nk, other_work);
+	number_text(nk, sizeof nk, other_work, &avg);
 	if (f->occurrences == 1)
 		snprintf(times, sizeof times, "once");
 	else
 		snprintf(times, sizeof times, "%u times", f->occurrences);
+	for (int s = 0, n = 0; s < 2; s++) {
+		char k[32];
+		int a;
+
+		if (extra[s] <= 0)
+			continue;
+		number_text(k, sizeof k, extra[s], &a);
+		snprintf(also + strlen(also), sizeof also - strlen(also),
+			 "%s%c runs %s more %s kernel%s there (in the net)", n++ ? ", " : "; ",
+			 "AB"[s], k, class_name((enum op_class)f->cls),
+			 strcmp(k, "1") == 0 ? "" : "s");
+	}
 	if (f->partial)
-		out = xasprintf("%c (%s) launches %s kernel%s (%s) where %c (%s) launches %s%s "
+		out = xasprintf("%c (%s) launches %s kernel%s%s (%s) where %c (%s) launches %s%s "
 				"once for the same "
-				"work (%s), %s per pass in %s; per pass A %s, B %s, B - A %s.",
+				"work (%s), %s per pass in %s%s; per pass A %s, B %s, B - A %s.",
 				"AB"[os], c -> label[os], nk, strcmp(nk, "1") == 0 ? "" : "s",
-				others, "AB"[fs], c -> label[fs], fused, more, atoms, times, where,
-				ta, tb, td);
+				avg ? " on average" : "", others, "AB"[fs], c -> label[fs], fused,
+				more, atoms, times, where, also, ta, tb, td);
+	else if (f->horizontal)
+		out = xasprintf("%c (%s) runs %s%s as one merged GEMM where %c (%s) runs %s "
+				"GEMMs%s on the same input (%s), %s per pass in %s%s; per pass A "
+				"%s, B %s, B - A %s.",
+				"AB"[fs], c -> label[fs], fused, more, "AB"[os], c -> label[os], nk,
+				avg ? " on average" : "", others, times, where, also, ta, tb, td);
 	else
 		out = xasprintf("%c (%s) runs %s%s (%s) as one kernel where %c (%s) runs %s "
-				"kernel%s for the same "
-				"work (%s), %s per pass in %s; per pass A %s, B %s, B - A %s.",
+				"kernel%s%s for the same "
+				"work (%s), %s per pass in %s%s; per pass A %s, B %s, B - A %s.",
 				"AB"[fs], c -> label[fs], fused, more, atoms, "AB"[os],
-				c -> label[os], nk, strcmp(nk, "1") == 0 ? "" : "s", others, times,
-				where, ta, tb, td);
+				c -> label[os], nk, strcmp(nk, "1") == 0 ? "" : "s",
+				avg ? " on average" : "", others, times, where, also, ta, tb, td);
 	free(fused);
 	free(others);
 	free(more);
@@ -246,6 +272,8 @@ static void fusion_clear(struct comparison_fusion *f)
 struct fusion_sort {
 	struct comparison_fusion f;
 	const char *name;
+	double per_occ;	  /* the unfused side's working kernels per occurrence */
+	uint32_t n_fused; /* distinct fused kernels */
 };
 
 static int cmp_fusion_sort(const void *pa, const void *pb)
@@ -267,7 +295,8 @@ static void push_u32(uint32_t **v, uint32_t *n, uint32_t x)
 
 /* One fusion from the patterns pat[0..n) (all the same pattern). */
 static struct comparison_fusion group(const struct comparison *c, const struct fusion_hint *h,
-				      const struct pattern *pat, size_t n)
+				      const struct pattern *pat, size_t n, double *per_occ,
+				      uint32_t *n_fused)
 {
 	struct comparison_fusion f = { .fused_side = pat[0].fused_side,
 				       .partial = pat[0].partial,
@@ -320,11 +349,73 @@ static struct comparison_fusion group(const struct comparison *c, const struct f
 		f.atoms = 0;
 	f.occurrences = (uint32_t)(occ + 0.5);
 	f.delta_ns = f.ns[1] - f.ns[0];
-	f.evidence =
-		evidence_sentence(c, &f, occ > 0 ? other_work / occ : other_work, n_fused_names);
+	f.cls = pat[0].cls;
+	f.horizontal = pat[0].horizontal;
+	*per_occ = occ > 0 ? other_work / occ : other_work;
+	*n_fused = n_fused_names;
 	free(all);
 	free(fused_names);
 	return f;
+}
+
+/* The work of one-sided pair p is one the fusion f covers: same class, atoms inside. */
+static int covers(const struct comparison_fusion *f, const struct comparison_pair *p)
+{
+	atom_set a = p->atoms & ~(ATOM_BIT(ATOM_CAST) | ATOM_BIT(ATOM_COPY) | ATOM_BIT(ATOM_OTHER));
+
+	if (f->partial || f->horizontal || p->cls != f->cls || !a)
+		return 0;
+	return (a & ~f->atoms) == 0;
+}
+
+/* The one-sided pairs at the places of each fusion whose work it covers join it (the fusion's
+ * delta is then net of a side's other kernels for the same operation); extra[2 * i + s]
+ * receives side s's added launches per pass of fusion i. */
+static void add_extras(struct comparison *c, struct fusion_sort *fs, size_t n_fs, double *extra)
+{
+	int32_t *taken = xmalloc((c->n_pairs + 1) * sizeof *taken);
+
+	for (size_t i = 0; i < c->n_pairs; i++)
+		taken[i] = -1;
+	for (size_t i = 0; i < n_fs; i++)
+		for (uint32_t k = 0; k < fs[i].f.n_pairs; k++)
+			taken[fs[i].f.pairs[k]] = (int32_t)i;
+	for (size_t i = 0; i < c->n_layers; i++) {
+		const struct comparison_layer *l = &c->layers[i];
+
+		for (uint32_t k = l->pair_first; k < l->pair_first + l->pair_n; k++) {
+			const struct comparison_pair *p = &c->pairs[k];
+			int s = p->kind == PAIR_A_ONLY ? SIDE_A : SIDE_B;
+
+			if (taken[k] >= 0 || (p->kind != PAIR_A_ONLY && p->kind != PAIR_B_ONLY))
+				continue;
+			/* the fusion at this layer that covers it: the one nearest in the layer */
+			for (size_t d = 1; d < l->pair_n && taken[k] < 0; d++)
+				for (int dir = -1; dir <= 1 && taken[k] < 0; dir += 2) {
+					size_t q = dir < 0 ? k - d : k + d;
+					struct comparison_fusion *f;
+
+					if ((dir < 0 && (k < d || q < l->pair_first)) ||
+					    (dir > 0 && q >= l->pair_first + l->pair_n))
+						continue;
+					if (taken[q] < 0 || c->pairs[q].kind != PAIR_FUSED)
+						continue;
+					f = &fs[taken[q]].f;
+					if (!covers(f, p))
+						continue;
+					taken[k] = taken[q];
+					f->pairs = xreallocarray(f->pairs, f->n_pairs + 1,
+								 sizeof *f->pairs);
+					f->pairs[f->n_pairs++] = (uint32_t)k;
+					f->extra++;
+					f->ns[0] += p->side[0].total_ns;
+					f->ns[1] += p->side[1].total_ns;
+					f->delta_ns = f->ns[1] - f->ns[0];
+					extra[2 * (size_t)taken[q] + s] += p->side[s].count;
+				}
+		}
+	}
+	free(taken);
 }
 
 void fusion_build(struct comparison *c, const struct fusion_hint *h)
@@ -345,20 +436,24 @@ void fusion_build(struct comparison *c, const struct fusion_hint *h)
 	for (size_t g = 0; g < n_pat;) {
 		size_t e = g + 1;
 		struct comparison_fusion f;
+		double per_occ;
+		uint32_t n_fused;
 
 		while (e < n_pat && same_pattern(&pat[g], &pat[e]))
 			e++;
-		f = group(c, h, &pat[g], e - g);
-		if (f.partial && f.n_layers < 2 && c->n_layers > 3) {
-			/* A kernel launched twice in one layer of a many-layer model is noise of the
-			 * trace (a replayed or dropped launch), not a way of running the model. */
+		f = group(c, h, &pat[g], e - g, &per_occ, &n_fused);
+		/* A kernel launched twice in one layer of a many-layer model is noise of the trace
+		 * (a replayed or dropped launch), not a way of running the model; a pattern that
+		 * does not occur once per pass is not one either. */
+		if ((f.partial && f.n_layers < 2 && c->n_layers > 3) || f.occurrences == 0) {
 			fusion_clear(&f);
 			g = e;
 			continue;
 		}
-		VEC_PUSH(fs, n_fs, cap_fs,
-			 ((struct fusion_sort){
-				 f, trace_str(c->side[f.fused_side]->t, f.fused_name) }));
+		VEC_PUSH(
+			fs, n_fs, cap_fs,
+			((struct fusion_sort){ f, trace_str(c->side[f.fused_side]->t, f.fused_name),
+					       per_occ, n_fused }));
 		g = e;
 	}
 	for (size_t g = 0; g < n_pat; g++) {
@@ -367,6 +462,15 @@ void fusion_build(struct comparison *c, const struct fusion_hint *h)
 	}
 	free(pat);
 
+	{
+		double *extra = xcalloc(2 * n_fs + 2, sizeof *extra);
+
+		add_extras(c, fs, n_fs, extra);
+		for (size_t i = 0; i < n_fs; i++)
+			fs[i].f.evidence = evidence_sentence(c, &fs[i].f, fs[i].per_occ,
+							     fs[i].n_fused, extra + 2 * i);
+		free(extra);
+	}
 	if (n_fs)
 		qsort(fs, n_fs, sizeof *fs, cmp_fusion_sort);
 	c->fusions = xcalloc(n_fs + 1, sizeof *c->fusions);

@@ -25,6 +25,7 @@ struct fusion_hint {
 	uint8_t cls[2];	       /* class of each side's first step */
 	uint32_t main_name[2]; /* name id of the main kernel of each side's first step */
 	uint8_t fused_side;    /* for PAIR_FUSED: the side with the one fused kernel */
+	uint8_t horizontal;    /* for PAIR_FUSED: one merged GEMM against separate ones */
 	int64_t link;	       /* a gap whose work is inside the fused pair with this index (in a
 				  neighbouring layer), or -1 */
 	int64_t repeat_of;     /* a gap that repeats the work of the match pair with this index,
