@@ -6,6 +6,7 @@
 
 #include "fusediff/classify.h"
 #include "fusediff/comparison.h"
+#include "fusediff/report.h"
 #include "fusediff/structure.h"
 
 #define EAGER	 "llama8l_eager_sdpa.json.gz"
@@ -392,6 +393,125 @@ START_TEST(test_session_api)
 }
 END_TEST
 
+/* The attribution counts every pair once, in its fusion or under its kind and class, and its
+ * parts add up to the total B - A. */
+static void assert_attribution_adds_up(const struct comparison *c)
+{
+	double sum = 0, places = 0;
+	size_t loose = 0;
+
+	ck_assert_uint_gt(c->n_attribution, 0);
+	for (size_t i = 0; i < c->n_attribution; i++) {
+		sum += c->attribution[i].delta_ns;
+		if (c->attribution[i].fusion < 0)
+			places += c->attribution[i].count;
+		if (i)
+			ck_assert(fabs(c->attribution[i].delta_ns) <=
+				  fabs(c->attribution[i - 1].delta_ns));
+	}
+	for (size_t i = 0; i < c->n_pairs; i++)
+		loose += c->pairs[i].fusion < 0;
+	ck_assert_msg(fabs(sum - c->delta_ns) <= 1e-6 * fmax(1, fabs(c->delta_ns)),
+		      "parts add up to %.3f us, B - A is %.3f us", sum / 1e3, c->delta_ns / 1e3);
+	ck_assert_double_eq_tol(places, (double)loose, 1e-9);
+}
+
+static const struct comparison_fusion *find_fusion(const struct comparison *c, int cls,
+						   int horizontal, const char *evidence)
+{
+	for (size_t i = 0; i < c->n_fusions; i++)
+		if (c->fusions[i].cls == cls && c->fusions[i].horizontal == horizontal &&
+		    (!evidence || strstr(c->fusions[i].evidence, evidence)))
+			return &c->fusions[i];
+	return NULL;
+}
+
+/* Fusion f occurs in every layer 0..n-1, fused on side `side`. */
+static void assert_every_layer(const struct comparison *c, const struct comparison_fusion *f,
+			       int side, int32_t n)
+{
+	ck_assert_ptr_nonnull(f);
+	ck_assert_int_eq(f->fused_side, side);
+	for (int32_t l = 0; l < n; l++) {
+		int seen = 0;
+
+		for (uint32_t j = 0; j < f->n_layers; j++)
+			seen |= comparison_layer_index(c, f->layers[j]) == l;
+		ck_assert_msg(seen, "%s: not in layer %d", f->evidence, l);
+	}
+}
+
+/* Eager against compiled: the RoPE fusion is net of B's other RoPE kernels next to it, and the
+ * attribution adds up; the text report opens with it. */
+START_TEST(test_attribution_eager_compiled)
+{
+	struct fixture fx;
+	const struct comparison *c;
+	const struct comparison_fusion *rope;
+	double net = 0;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	compare_files(&fx, EAGER, COMPILED, -1);
+	c = fx.c;
+	assert_attribution_adds_up(c);
+	rope = find_fusion(c, CLASS_ROPE, 0, NULL);
+	assert_every_layer(c, rope, SIDE_B, 8);
+	ck_assert_uint_ge(rope->extra, 16);
+	for (uint32_t k = rope->n_pairs - rope->extra; k < rope->n_pairs; k++) {
+		const struct comparison_pair *p = &c->pairs[rope->pairs[k]];
+
+		ck_assert_int_eq(p->kind, PAIR_B_ONLY);
+		ck_assert_int_eq(p->cls, CLASS_ROPE);
+	}
+	for (uint32_t k = 0; k < rope->n_pairs; k++)
+		net += c->pairs[rope->pairs[k]].delta_ns;
+	ck_assert_double_eq_tol(rope->delta_ns, net, 1);
+	ck_assert(rope->delta_ns > -450e3 && rope->delta_ns < -350e3); /* -392 us, not -670 */
+	ck_assert(strstr(rope->evidence, "B runs 18 more RoPE kernels there") != NULL);
+	f = open_memstream(&text, &len);
+	ck_assert_int_eq(report_write(f, c, REPORT_TEXT), 0);
+	fclose(f);
+	ck_assert_ptr_nonnull(strstr(text, "Where B - A comes from"));
+	ck_assert(strstr(text, "Where B - A comes from") < strstr(text, "Fusion differences"));
+	free(text);
+	session_close(fx.ses);
+}
+END_TEST
+
+/* HF eager Llama-3-8B decode against the SGLang B300 step: B fuses the residual add into the
+ * RMSNorm and SiLU into the mul in every layer, and runs merged QKV and gate-up GEMMs where A
+ * runs three and two (horizontal fusions); the down GEMMs and attention match. */
+START_TEST(test_eager_vs_sglang_b300)
+{
+	struct fixture fx;
+	const struct comparison *c;
+
+	compare_files(&fx, "llama3_8b_shape_decode1.json.gz", B300, -1);
+	c = fx.c;
+	ck_assert_int_eq(c->phase, PHASE_DECODE);
+	ck_assert_uint_eq(comparison_model(c, 0)->layers_per_pass, 32);
+	ck_assert_uint_eq(comparison_model(c, 1)->layers_per_pass, 32);
+	assert_every_layer(c, find_fusion(c, CLASS_NORM, 0, "FusedAddRMSNorm"), SIDE_B, 32);
+	ck_assert(find_fusion(c, CLASS_NORM, 0, "FusedAddRMSNorm")->atoms & ATOM_BIT(ATOM_ADD));
+	assert_every_layer(c, find_fusion(c, CLASS_ACTIVATION, 0, "act_and_mul"), SIDE_B, 32);
+	assert_every_layer(c, find_fusion(c, CLASS_GEMM, 1, "runs 3 GEMMs"), SIDE_B, 32);
+	assert_every_layer(c, find_fusion(c, CLASS_GEMM, 1, "runs 2 GEMMs"), SIDE_B, 32);
+	for (size_t i = 0; i < c->n_pairs; i++) {
+		const struct comparison_pair *p = &c->pairs[i];
+
+		/* attention pairs one to one, never with a GEMM */
+		if (p->cls == CLASS_ATTENTION && comparison_layer_index(c, p->layer) >= 0)
+			ck_assert_int_eq(p->kind, PAIR_MATCH);
+		ck_assert(!((p->atoms & ATOM_BIT(ATOM_GEMM)) &&
+			    (p->atoms & ATOM_BIT(ATOM_ATTENTION))));
+	}
+	assert_attribution_adds_up(c);
+	session_close(fx.ses);
+}
+END_TEST
+
 static Suite *compare_suite(void)
 {
 	Suite *s = suite_create("compare");
@@ -405,6 +525,8 @@ static Suite *compare_suite(void)
 	tcase_add_test(tc, test_self);
 	tcase_add_test(tc, test_per_pass_totals);
 	tcase_add_test(tc, test_session_api);
+	tcase_add_test(tc, test_attribution_eager_compiled);
+	tcase_add_test(tc, test_eager_vs_sglang_b300);
 	suite_add_tcase(s, tc);
 	return s;
 }

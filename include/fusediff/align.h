@@ -91,9 +91,9 @@ struct align_opts {
 
 /* Which GEMMs of two sequences of one layer do the same work, from counts and order: the
  * sequences are cut at their norms and attention steps (when both have as many), and in each
- * piece the GEMMs pair in order, except that where one side has k more than the other, its
- * first k + 1 are one group against the other side's first: a merged GEMM (QKV, gate-up) on
- * one side, separate ones on the other. Sets gid and merge (a's and b's items). */
+ * piece of at most six GEMMs the GEMMs pair in order, except that where one side has k more
+ * than the other, its first k + 1 (of one kernel family) are one group against the other
+ * side's first: a merged GEMM (QKV, gate-up) on one side, separate ones on the other. Sets gid and merge (a's and b's items). */
 void align_group_gemms(struct align_item *a, size_t na, struct align_item *b, size_t nb);
 
 /* Align a[0..na) with b[0..nb). out must be zero-initialised or cleared; it is overwritten.

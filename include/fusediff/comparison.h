@@ -43,7 +43,8 @@ struct comparison_part {
 			    with its helpers, or all of an eager run or of a fused entry's
 			    kernels, counts once (so an 8-kernel eager RMSNorm compares with the
 			    one fused kernel); NAN when the side has none */
-	double total_ns; /* per pass */
+	double total_ns; /* per pass (of those that have the pair's layer) */
+	double sum_ns;	 /* over all the compared passes */
 };
 
 /* One aligned position of one layer, aggregated over the passes of the phase. A kernel that
@@ -107,6 +108,31 @@ struct comparison_fusion {
 	char *evidence;	 /* one readable sentence, escaped (safe to print) */
 };
 
+/* Where B - A comes from: every pair counted once, in the fusion it belongs to, else by its
+ * kind and class. The parts' delta_ns add up to comparison.delta_ns. */
+enum attribution_kind {
+	ATTR_FUSION,	     /* a fusion difference (its one-sided kernels included) */
+	ATTR_HORIZONTAL,     /* a horizontal fusion: merged GEMM against separate ones */
+	ATTR_PARTIAL,	     /* the same work launched more often on one side */
+	ATTR_A_ONLY,	     /* kernels only A runs */
+	ATTR_B_ONLY,	     /* kernels only B runs */
+	ATTR_MATCHED_FASTER, /* matched kernels, B faster */
+	ATTR_MATCHED_SLOWER, /* matched kernels, B slower */
+	ATTR_MATCHED_SAME,   /* matched kernels, the same time */
+	ATTR_COUNT
+};
+/* "fusion", "horizontal_fusion", "partial_fusion", "a_only", "b_only", "matched_faster",
+ * "matched_slower", "matched_same". */
+const char *attribution_kind_name(int kind);
+
+struct comparison_attribution {
+	uint8_t kind;	 /* enum attribution_kind */
+	uint8_t cls;	 /* enum op_class */
+	int32_t fusion;	 /* for the fusion kinds: index into comparison.fusions; else -1 */
+	double count;	 /* places per pass: a fusion's occurrences, else aligned pairs */
+	double delta_ns; /* B - A per pass */
+};
+
 struct compare_opts {
 	int phase; /* enum phase, PHASE_COUNT for all passes, or -1: the first phase both sides
 		      have (prefill, decode, mixed), else all passes */
@@ -138,9 +164,14 @@ struct comparison {
 	size_t n_pairs;
 	struct comparison_fusion *fusions; /* sorted by |delta| descending, then by fused name */
 	size_t n_fusions;
+	struct comparison_attribution *attribution; /* largest |delta| first; adds up to delta_ns */
+	size_t n_attribution;
 	double class_ns[2][CLASS_COUNT]; /* per pass, for the overview; each kernel counts under the
 					    class of its step (an eager RMSNorm run is Norm) */
 	char *note; /* why the comparison is empty or partial (no common phase, ...), or NULL */
+	char **warnings; /* what makes the figures less comparable than they look: the sides'
+			    passes mix phases differently, ... (escaped) */
+	size_t n_warnings;
 	const char **short_names[2]; /* per name id: see comparison_short_name() */
 };
 

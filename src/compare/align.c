@@ -19,10 +19,12 @@ enum {
 	GAP_EXTEND = 20,
 	COVER_COST = 60, /* a 1:1 pair of different classes whose atoms nest */
 	FUSE_COST = 60,
-	SIM_NAME = 60,	 /* identical names */
-	SIM_PREFIX = 40, /* scaled by the shared prefix */
-	SIM_ATOMS = 20,	 /* identical atoms */
-	MAX_RUN = 32,	 /* longest run one fused step may cover */
+	SIM_NAME = 60,	   /* identical names */
+	SIM_PREFIX = 40,   /* scaled by the shared prefix */
+	SIM_ATOMS = 20,	   /* identical atoms */
+	MAX_RUN = 32,	   /* longest run one fused step may cover */
+	GROUP_BONUS = 200, /* GEMMs of one group (align_group_gemms()) */
+	MAX_GROUPED = 6,   /* GEMMs in a piece between norms and attention, at most */
 	NEG = INT_MIN / 4,
 };
 
@@ -112,9 +114,12 @@ static int pair_score(const struct align_item *x, const struct align_item *y)
 {
 	atom_set ax, ay;
 
-	/* GEMMs that counts and order put in different groups never pair */
+	/* GEMMs that counts and order put in different groups never pair; those they put in one
+	 * pair before anything else (a fused kernel between them must not unpair them) */
 	if (x->gid && y->gid && (x->gid != y->gid || x->merge || y->merge))
 		return NEG;
+	if (x->gid && x->gid == y->gid)
+		return 2 * UNIT + GROUP_BONUS + similarity(x, y);
 
 	if (x->cls == y->cls && x->cls == CLASS_OTHER && !other_alike(x, y))
 		return NEG;
@@ -316,7 +321,9 @@ void align_group_gemms(struct align_item *a, size_t na, struct align_item *b, si
 			eb++;
 		ka = gemms_in(a, ia, ea, ga);
 		kb = gemms_in(b, ib, eb, gb);
-		if (ka && kb) {
+		/* a layer's pieces hold a few GEMMs (q, k, v; gate, up, down): a long stretch
+		 * without norms or attention says nothing about which GEMMs do the same work */
+		if (ka && kb && ka <= MAX_GROUPED && kb <= MAX_GROUPED) {
 			struct align_item *more = ka > kb ? a : b, *less = ka > kb ? b : a;
 			size_t *gm = ka > kb ? ga : gb, *gl = ka > kb ? gb : ga;
 			size_t km = ka > kb ? ka : kb, kl = ka > kb ? kb : ka, extra = km - kl, m;
@@ -678,6 +685,51 @@ static void match_across(struct align_layer *layers, size_t n_layers, uint8_t **
 	free(y);
 }
 
+/* A fused kernel that runs between steps that pair elsewhere (Inductor's RoPE kernel between
+ * the k and v GEMMs) is left one-sided by the alignment, and so is the other side's run it
+ * does the work of: one-sided steps of the other side within window entries whose atoms it
+ * covers join its entry, when they are eager runs of several kernels or the kernel fuses
+ * several operations. */
+static void pair_gaps(struct align_layer *l, uint8_t *gone, unsigned window)
+{
+	for (size_t u = 0; u < l->al.n; u++) {
+		struct align_entry *ue = &l->al.e[u];
+		int f = ue->n[0] ? 0 : 1;
+		const struct align_item *x;
+		atom_set fw, ops;
+
+		if (gone[u] || (ue->n[0] && ue->n[1]) || ue->n[f] != 1)
+			continue;
+		x = &l->item[f][ue->step[f][0]];
+		fw = fused_work(x);
+		ops = work_atoms(x) & ~(ATOM_BIT(ATOM_CAST) | ATOM_BIT(ATOM_COPY));
+		if (!can_fuse(x))
+			continue;
+		for (size_t d = 1; d <= window; d++)
+			for (int dir = -1; dir <= 1; dir += 2) {
+				struct align_entry *ce;
+				const struct align_item *y;
+				atom_set ya;
+
+				if (dir < 0 ? u < d : u + d >= l->al.n)
+					continue;
+				ce = &l->al.e[dir < 0 ? u - d : u + d];
+				if (gone[dir < 0 ? u - d : u + d] || ce->n[f] || ce->n[!f] != 1)
+					continue;
+				y = &l->item[!f][ce->step[!f][0]];
+				ya = work_atoms(y);
+				/* an eager run of several kernels, or any step a kernel of several
+				 * operations covers; one kernel against one kernel of the same work
+				 * is not a fusion */
+				if (!ya || !subset(ya, fw) ||
+				    (item_work(y) < 2 && !(ops & (ops - 1))))
+					continue;
+				add_step(ue, !f, ce->step[!f][0]);
+				gone[dir < 0 ? u - d : u + d] = 1;
+			}
+	}
+}
+
 void align_absorb(struct align_layer *layers, size_t n_layers, unsigned window)
 {
 	struct ref *flat = NULL;
@@ -689,6 +741,7 @@ void align_absorb(struct align_layer *layers, size_t n_layers, unsigned window)
 	for (uint32_t l = 0; l < n_layers; l++) {
 		gone[l] = xcalloc(layers[l].al.n + 1, 1);
 		merge_grouped(&layers[l], gone[l]);
+		pair_gaps(&layers[l], gone[l], window);
 		for (uint32_t e = 0; e < layers[l].al.n; e++)
 			VEC_PUSH(flat, n, cap, ((struct ref){ l, e }));
 	}

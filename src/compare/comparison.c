@@ -449,6 +449,7 @@ static void fill_part(struct comparison_part *p, const struct side *s, const str
 	p->n_inst = (uint32_t)a.n_inst;
 	p->count = passes ? (double)a.n_inst / passes : 0;
 	p->total_ns = passes ? (double)a.dur / passes : 0;
+	p->sum_ns = (double)a.dur;
 	p->avg_ns = max_occ ? (double)a.dur / (double)max_occ : NAN;
 	*work_pp = passes ? (double)a.work / passes : 0;
 	*occurrences = occ;
@@ -621,6 +622,14 @@ static void clear_results(struct comparison *c)
 		free(c->fusions[i].evidence);
 	}
 	free(c->fusions);
+	free(c->attribution);
+	c->attribution = NULL;
+	c->n_attribution = 0;
+	for (size_t i = 0; i < c->n_warnings; i++)
+		free(c->warnings[i]);
+	free(c->warnings);
+	c->warnings = NULL;
+	c->n_warnings = 0;
 	free(c->layers);
 	for (size_t i = 0; i < c->n_stacks; i++)
 		free(c->stacks[i]);
@@ -700,6 +709,39 @@ static int choose_phase(struct comparison *c, int phase, struct fd_error *err)
 	return PHASE_COUNT;
 }
 
+static void warn(struct comparison *c, char *msg)
+{
+	c->warnings = xreallocarray(c->warnings, c->n_warnings + 1, sizeof *c->warnings);
+	c->warnings[c->n_warnings++] = msg;
+}
+
+/* What makes the figures less comparable than they look: all passes of sides whose passes mix
+ * the phases differently (prefill and decode against prefill only); sides of different depth. */
+static void add_warnings(struct comparison *c)
+{
+	const uint32_t *a = model_phases(c, 0), *b = model_phases(c, 1);
+	int differ = 0;
+
+	for (int p = 0; p < PHASE_COUNT && c->phase == PHASE_COUNT; p++)
+		differ |= (a[p] * c->passes[1] != b[p] * c->passes[0]);
+	if (differ) {
+		char ha[128], hb[128];
+
+		phases_text(c, 0, ha, sizeof ha);
+		phases_text(c, 1, hb, sizeof hb);
+		warn(c,
+		     xasprintf("the sides' passes mix the phases differently (A: %s, B: %s): "
+			       "a figure per pass averages over different work; --phase compares "
+			       "one phase",
+			       ha, hb));
+	}
+	if (comparison_model(c, 0)->layers_per_pass != comparison_model(c, 1)->layers_per_pass)
+		warn(c, xasprintf("the sides have different depths (A: %u layers per pass, B: %u): "
+				  "the deeper side's extra layers have no counterpart",
+				  comparison_model(c, 0)->layers_per_pass,
+				  comparison_model(c, 1)->layers_per_pass));
+}
+
 /* Whether model m of side s is the one asked for by name ("SD3Transformer2DModel_0") or by
  * class ("SD3Transformer2DModel"). */
 static int model_is(const struct side *s, size_t m, const char *want)
@@ -768,6 +810,7 @@ static int compute(struct comparison *c, int phase, struct fd_error *err)
 		c->ratio = NAN;
 		return 0;
 	}
+	add_warnings(c);
 	make_keys(c, &w);
 	c->n_layers = w.n_keys;
 	c->layers = xcalloc(w.n_keys, sizeof *c->layers);
@@ -837,6 +880,7 @@ static int compute(struct comparison *c, int phase, struct fd_error *err)
 	fusion_mark_repeats(c, aux, 0);
 	fusion_build(c, aux);
 	layer_totals(c, &w);
+	attribution_build(c);
 	free(aux);
 	work_free(&w);
 	return 0;

@@ -358,6 +358,9 @@ static struct comparison_fusion group(const struct comparison *c, const struct f
 	return f;
 }
 
+/* How far (in pairs of one layer) a one-sided kernel can be from the fused pair it joins. */
+#define EXTRA_NEAR 4
+
 /* The work of one-sided pair p is one the fusion f covers: same class, atoms inside. */
 static int covers(const struct comparison_fusion *f, const struct comparison_pair *p)
 {
@@ -389,8 +392,9 @@ static void add_extras(struct comparison *c, struct fusion_sort *fs, size_t n_fs
 
 			if (taken[k] >= 0 || (p->kind != PAIR_A_ONLY && p->kind != PAIR_B_ONLY))
 				continue;
-			/* the fusion at this layer that covers it: the one nearest in the layer */
-			for (size_t d = 1; d < l->pair_n && taken[k] < 0; d++)
+			/* the fusion at this layer that covers it: the one nearest in the layer, a
+			 * few pairs away at most */
+			for (size_t d = 1; d < l->pair_n && d <= EXTRA_NEAR && taken[k] < 0; d++)
 				for (int dir = -1; dir <= 1 && taken[k] < 0; dir += 2) {
 					size_t q = dir < 0 ? k - d : k + d;
 					struct comparison_fusion *f;

@@ -41,4 +41,8 @@ void fusion_mark_repeats(const struct comparison *c, struct fusion_hint *h, unsi
  * n_fusions. c->fusions must be empty. */
 void fusion_build(struct comparison *c, const struct fusion_hint *h);
 
+/* Where B - A comes from (attribution.c): c->attribution from the pairs and fusions, after
+ * the totals are known. */
+void attribution_build(struct comparison *c);
+
 #endif

@@ -93,40 +93,59 @@ void comparison_layer_ranges(const struct comparison *c, const int32_t *layers, 
 	}
 }
 
+/* Whether layer is a part without layers of its own (a training step's backward part). */
+static int whole_part(const struct comparison *c, int32_t layer)
+{
+	const struct comparison_layer *l = &c->layers[layer];
+
+	return *stack_of(c, l) && l->index == LAYER_PROLOGUE &&
+	       ((size_t)layer + 1 >= c->n_layers || c->layers[layer + 1].stack != l->stack);
+}
+
 void comparison_layer_text(const struct comparison *c, const int32_t *layers, uint32_t n, char *buf,
 			   size_t cap)
 {
-	size_t len = 0;
-	int have_pro = 0, have_epi = 0;
-	uint32_t numbered = 0, parts = 0, done = 0;
+	char phrase[8][160];
+	size_t n_phr = 0, len = 0;
+	int numbered_at = -1;
 
 	if (cap == 0)
 		return;
 	buf[0] = '\0';
-	for (uint32_t i = 0; i < n; i++) {
+	/* one phrase per prologue, epilogue or part, one for all the numbered layers (where the
+	 * first of them is) */
+	for (uint32_t i = 0; i < n && n_phr < 8; i++) {
 		const struct comparison_layer *l;
 
 		if (!valid(c, layers[i]))
 			continue;
 		l = &c->layers[layers[i]];
-		if (l->index >= 0 || *stack_of(c, l))
-			numbered++;
-		else if (l->index == LAYER_PROLOGUE)
-			have_pro = 1;
-		else
-			have_epi = 1;
+		if (whole_part(c, layers[i]))
+			snprintf(phrase[n_phr++], sizeof phrase[0], "the %s part", stack_of(c, l));
+		else if (l->index == LAYER_PROLOGUE && !*stack_of(c, l))
+			snprintf(phrase[n_phr++], sizeof phrase[0], "the prologue");
+		else if (l->index == LAYER_EPILOGUE)
+			snprintf(phrase[n_phr++], sizeof phrase[0], "the epilogue");
+		else if (numbered_at < 0)
+			numbered_at = (int)n_phr++;
 	}
-	parts = (uint32_t)have_pro + (numbered > 0) + (uint32_t)have_epi;
-	if (have_pro) {
-		ADD("the prologue");
-		done++;
-		ADD("%s", done == parts ? "" : done + 1 == parts ? " and " : ", ");
-	}
-	if (numbered) {
+	if (numbered_at >= 0) {
+		char *p = phrase[numbered_at];
+		size_t pl = 0, cp = sizeof phrase[0], count = 0;
 		int first = 1;
 
-		ADD("layer%s ", numbered > 1 ? "s" : "");
 		for (uint32_t i = 0; i < n; i++) {
+			const struct comparison_layer *l;
+
+			if (!valid(c, layers[i]))
+				continue;
+			l = &c->layers[layers[i]];
+			count += !(whole_part(c, layers[i]) ||
+				   (l->index == LAYER_PROLOGUE && !*stack_of(c, l)) ||
+				   l->index == LAYER_EPILOGUE);
+		}
+		pl += (size_t)snprintf(p, cp, "layer%s ", count > 1 ? "s" : "");
+		for (uint32_t i = 0; i < n && pl < cp; i++) {
 			const struct comparison_layer *l;
 			char label[80];
 			uint32_t j = i;
@@ -134,27 +153,29 @@ void comparison_layer_text(const struct comparison *c, const int32_t *layers, ui
 			if (!valid(c, layers[i]))
 				continue;
 			l = &c->layers[layers[i]];
-			if (l->index < 0 && !*stack_of(c, l))
+			if (whole_part(c, layers[i]) ||
+			    (l->index == LAYER_PROLOGUE && !*stack_of(c, l)) ||
+			    l->index == LAYER_EPILOGUE)
 				continue;
 			comparison_layer_label(c, layers[i], label, sizeof label);
-			ADD("%s%s", first ? "" : ", ", label);
+			pl += (size_t)snprintf(p + pl, cp - pl, "%s%s", first ? "" : ", ", label);
 			first = 0;
 			if (l->index < 0)
 				continue;
 			while (j + 1 < n && valid(c, layers[j + 1]) &&
 			       next_in_stack(c, layers[j], layers[j + 1]))
 				j++;
-			if (j > i + 1 || (j > i && !*stack_of(c, l)))
-				ADD("%s%d", j > i + 1 ? "-" : ", ",
-				    (int)c->layers[layers[j]].index);
-			else if (j > i)
-				ADD(", %s",
-				    comparison_layer_label(c, layers[j], label, sizeof label));
+			if (pl < cp && (j > i + 1 || (j > i && !*stack_of(c, l))))
+				pl += (size_t)snprintf(p + pl, cp - pl, "%s%d",
+						       j > i + 1 ? "-" : ", ",
+						       (int)c->layers[layers[j]].index);
+			else if (pl < cp && j > i)
+				pl += (size_t)snprintf(
+					p + pl, cp - pl, ", %s",
+					comparison_layer_label(c, layers[j], label, sizeof label));
 			i = j;
 		}
-		done++;
-		ADD("%s", done == parts ? "" : " and ");
 	}
-	if (have_epi)
-		ADD("the epilogue");
+	for (size_t k = 0; k < n_phr; k++)
+		ADD("%s%s", k == 0 ? "" : k + 1 == n_phr ? " and " : ", ", phrase[k]);
 }

@@ -188,6 +188,19 @@ int report_write_csv(FILE *out, const struct comparison *c)
 		fputc('\n', out);
 	}
 
+	fputs("\ntable,kind,class,fusion,count,delta_us\n", out);
+	for (size_t i = 0; i < c->n_attribution; i++) {
+		const struct comparison_attribution *a = &c->attribution[i];
+
+		fprintf(out, "attribution,%s,%s,", attribution_kind_name(a->kind),
+			class_name((enum op_class)a->cls));
+		if (a->fusion >= 0)
+			fprintf(out, "%d", a->fusion + 1);
+		c_num(out, a->count, 3);
+		c_us(out, a->delta_ns);
+		fputc('\n', out);
+	}
+
 	fputs("\ntable,index,phase,a_us,b_us,delta_us,ratio,a_kernels,b_kernels,fusions\n", out);
 	for (size_t i = 0; i < c->n_layers; i++) {
 		const struct comparison_layer *l = &c->layers[i];

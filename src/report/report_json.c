@@ -256,6 +256,29 @@ int report_write_json(FILE *out, const struct comparison *c)
 	j_us(out, c->delta_ns);
 	fputs(",\n  \"ratio\": ", out);
 	j_num(out, c->ratio, 4);
+	fputs(",\n  \"warnings\": [", out);
+	for (size_t i = 0; i < c->n_warnings; i++) {
+		if (i)
+			fputc(',', out);
+		j_cstr(out, c->warnings[i]);
+	}
+	fputs("],\n  \"attribution\": [", out);
+	for (size_t i = 0; i < c->n_attribution; i++) {
+		const struct comparison_attribution *a = &c->attribution[i];
+
+		fprintf(out, "%s\n    {\"kind\":\"%s\",\"class\":\"%s\",\"fusion\":", i ? "," : "",
+			attribution_kind_name(a->kind), class_name((enum op_class)a->cls));
+		if (a->fusion >= 0)
+			fprintf(out, "%d", a->fusion + 1);
+		else
+			fputs("null", out);
+		fputs(",\"count\":", out);
+		j_num(out, a->count, 3);
+		fputs(",\"delta_us\":", out);
+		j_us(out, a->delta_ns);
+		fputc('}', out);
+	}
+	fputs(c->n_attribution ? "\n  ]" : "]", out);
 
 	fputs(",\n  \"traces\": [\n", out);
 	j_trace(out, c, 0);

@@ -265,6 +265,47 @@ static void traces_section(FILE *out, const struct comparison *c, int md)
 	fputc('\n', out);
 }
 
+/* Where B - A comes from: the attribution's parts, largest first, adding up to the total. */
+static void attribution_section(FILE *out, const struct comparison *c, int md)
+{
+	static const char *const head[] = { "part", "class", "places", "B - A us", "of B - A" };
+	static const char *const what[ATTR_COUNT] = {
+		"fusion", "horizontal fusion", "partial fusion",    "A only",
+		"B only", "matched, B faster", "matched, B slower", "matched, same time"
+	};
+	struct rtable t = { .ncol = 5, .head = head, .fmt = "llrrr" };
+	char b1[64], b2[64], b3[64];
+	double sum = 0;
+
+	if (!c->n_attribution)
+		return;
+	heading(out, md, "Where B - A comes from (us per pass, largest first; the parts add up)");
+	for (size_t i = 0; i < c->n_attribution; i++) {
+		const struct comparison_attribution *a = &c->attribution[i];
+
+		if (a->fusion >= 0)
+			rt_add(&t, "%s #%d", what[a->kind], a->fusion + 1);
+		else
+			rt_add(&t, "%s", what[a->kind]);
+		rt_add(&t, "%s", class_name((enum op_class)a->cls));
+		rt_add(&t, "%s", count(b1, sizeof b1, a->count));
+		rt_add(&t, "%s", signed_us(b2, sizeof b2, a->delta_ns));
+		if (fabs(c->delta_ns) >= 1) {
+			report_number(b3, sizeof b3, 100 * a->delta_ns / c->delta_ns, 1);
+			rt_add(&t, "%s%%", b3);
+		} else {
+			rt_add(&t, "-");
+		}
+		sum += a->delta_ns;
+	}
+	rt_add(&t, "total");
+	rt_add(&t, "%s", "");
+	rt_add(&t, "%s", "");
+	rt_add(&t, "%s", signed_us(b2, sizeof b2, sum));
+	rt_add(&t, "%s", fabs(c->delta_ns) >= 1 ? "100%" : "-");
+	rt_print(out, &t, md);
+}
+
 static void fusions_section(FILE *out, const struct comparison *c, int md)
 {
 	char title[64];
@@ -398,10 +439,13 @@ int report_write_text(FILE *out, const struct comparison *c, int md)
 		c->passes[1], c->passes[1] == 1 ? "" : "es");
 	if (c->note)
 		fprintf(out, "Note: %s.\n", c->note);
+	for (size_t i = 0; i < c->n_warnings; i++)
+		fprintf(out, "Warning: %s.\n", c->warnings[i]);
 	fprintf(out, "Total GPU time per pass: A %s us, B %s us, B - A %s us, B/A %s.\n\n",
 		us(b1, sizeof b1, c->ns[0]), us(b2, sizeof b2, c->ns[1]),
 		signed_us(b3, sizeof b3, c->delta_ns), ratio(b4, sizeof b4, c->ratio));
 
+	attribution_section(out, c, md);
 	fusions_section(out, c, md);
 	groups_section(out, c, md);
 
