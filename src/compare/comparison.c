@@ -72,9 +72,10 @@ struct work {
 	size_t n_keys; /* prologue, stack 0's layers, each named stack's prologue and layers,
 			  epilogue */
 	struct key *keys;
-	uint32_t *base;	 /* per comparison stack: the key of its prologue */
-	size_t epi;	 /* the key of the epilogue */
-	uint16_t *cs[2]; /* per side stack: its comparison stack */
+	uint32_t *base;	  /* per comparison stack: the key of its prologue */
+	size_t epi;	  /* the key of the epilogue */
+	uint8_t *has_pro; /* per comparison stack: a prologue of its own (the first key) */
+	uint16_t *cs[2];  /* per side stack: its comparison stack */
 	struct merged_layer *ml[2];
 	struct align_layer *al;
 };
@@ -92,7 +93,7 @@ static size_t layer_key(const struct work *w, int s, const struct layer *ly)
 
 	if (ly->index == LAYER_EPILOGUE)
 		return w->epi;
-	return w->base[cs] + (ly->index < 0 ? 0 : (size_t)ly->index + 1);
+	return w->base[cs] + (ly->index < 0 ? 0 : (size_t)ly->index + w->has_pro[cs]);
 }
 
 static uint16_t comparison_stack(struct comparison *c, const char *name)
@@ -111,6 +112,7 @@ static void make_keys(struct comparison *c, struct work *w)
 {
 	int32_t *most = NULL;
 	size_t next, *order, n_order = 0, epi = 0;
+	uint8_t *has_pro;
 
 	comparison_stack(c, "");
 	for (int s = 0; s < 2; s++) {
@@ -140,6 +142,8 @@ static void make_keys(struct comparison *c, struct work *w)
 		most[0] = 0;
 	}
 	most[0] = 0;
+	has_pro = xcalloc(c->n_stacks, 1);
+	has_pro[0] = 1; /* the pass's prologue, always */
 	for (int s = 0; s < 2; s++) {
 		const struct side *sd = w->s[s];
 
@@ -154,6 +158,8 @@ static void make_keys(struct comparison *c, struct work *w)
 
 				if (ly->index >= 0 && ly->index + 1 > most[cs])
 					most[cs] = ly->index + 1;
+				if (ly->index == LAYER_PROLOGUE)
+					has_pro[cs] = 1;
 			}
 		}
 	}
@@ -199,16 +205,17 @@ static void make_keys(struct comparison *c, struct work *w)
 			continue;
 		}
 		w->base[order[j]] = (uint32_t)next;
-		next += 1 + (size_t)most[order[j]];
+		next += has_pro[order[j]] + (size_t)most[order[j]];
 	}
 	w->n_keys = next;
 	w->epi = epi;
 	w->keys = xcalloc(w->n_keys + 1, sizeof *w->keys);
 	for (size_t st = 0; st < c->n_stacks; st++)
-		for (int32_t i = -1; i < most[st]; i++)
-			w->keys[w->base[st] + 1 + i] =
+		for (int32_t i = has_pro[st] ? -1 : 0; i < most[st]; i++)
+			w->keys[w->base[st] + has_pro[st] + i] =
 				(struct key){ (uint16_t)st, i < 0 ? LAYER_PROLOGUE : i };
 	w->keys[epi] = (struct key){ 0, LAYER_EPILOGUE };
+	w->has_pro = has_pro;
 	free(order);
 	free(most);
 }
@@ -353,6 +360,7 @@ static void work_free(struct work *w)
 	free(w->al);
 	free(w->keys);
 	free(w->base);
+	free(w->has_pro);
 	free(w->cs[0]);
 	free(w->cs[1]);
 	memset(w, 0, sizeof *w);

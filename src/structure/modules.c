@@ -7,8 +7,8 @@
  * parents of one class under one grandparent: LlamaDecoderLayer under LlamaModel_0; a vision
  * tower's CLIPEncoderLayer (under CLIPEncoder in CLIPVisionTransformer_0) and the text tower's
  * (in CLIPTextTransformer_0) are two stacks; ResNet's BasicBlocks, under four Sequentials of
- * one ResNet, are one. Wrappers (a module that calls one other and nothing else, such as
- * CheckpointWrapper) are looked through. A stack has at least two calls, and its class is never called inside a
+ * one ResNet, are one. Wrappers (a module that calls one other and launches no kernel
+ * itself, such as CheckpointWrapper) are looked through. A stack has at least two calls, and its class is never called inside a
  * layer-like call of another class (a MoE block inside a decoder layer is not a layer). */
 #include <stdlib.h>
 #include <string.h>
@@ -148,7 +148,7 @@ static void resolve(struct walk *w, uint32_t r)
 	}
 }
 
-/* r, or the first call out from it that is not a wrapper (one child call). */
+/* r, or the first call out from it that is not a wrapper (one child call, no kernel). */
 static uint32_t up_past_wrappers(const uint32_t *parent, const uint8_t *kids, uint32_t r)
 {
 	for (int hops = 0; r != NONE && kids[r] == 1 && parent[r] != NONE && hops < 64; hops++)
@@ -160,7 +160,8 @@ void module_map_build(const struct trace *t, const uint32_t *launch_of, struct m
 {
 	size_t nr = t->n_ranges, nk = t->n_kernels, nd = 0, cap_d = 0, n_mod = 0;
 	uint32_t *module_of, *parent, *name_d = NULL, *idx, *tmp, n_groups = 0;
-	uint8_t *kids; /* per range: its child calls, 0, 1 or 2 (two or more) */
+	uint8_t *kids; /* per range: its child calls, 0, 1 or 2 (two or more, or kernels of its
+			  own) */
 	struct mname *dn = NULL;
 	uint32_t *range_d; /* per range: index into dn, NONE for other ranges */
 	uint8_t *bad;	   /* per class group: called inside a layer-like call of another class */
@@ -233,12 +234,15 @@ void module_map_build(const struct trace *t, const uint32_t *launch_of, struct m
 			}
 		}
 	}
-	/* a wrapper calls one module and nothing else (CheckpointWrapper, a Sequential of one):
-	 * it is skipped on the way up */
+	/* a wrapper calls one module and launches nothing itself (CheckpointWrapper, a Sequential
+	 * of one): it is skipped on the way up */
 	kids = xcalloc(nr, sizeof *kids);
 	for (size_t i = 0; i < nr; i++)
 		if (parent[i] != NONE && kids[parent[i]] < 2)
 			kids[parent[i]]++;
+	for (size_t k = 0; k < nk; k++) /* a call that launches kernels itself is no wrapper */
+		if (module_of[k] != NONE)
+			kids[module_of[k]] = 2;
 	/* the stack of every layer-like call: (class, parent class, grandparent name) */
 	range_key = xmalloc(nr * sizeof *range_key);
 	for (size_t i = 0; i < nr; i++) {

@@ -671,38 +671,60 @@ static void remove_edge_pass(struct side *s, size_t p)
 static void drop_incomplete_passes(struct side *s)
 {
 	uint32_t usual = 0;
-	size_t n = s->n_passes, len;
+	size_t n, len, first_p = 0, last_p = 0, *of;
 	int first = 0, last = 0;
 	char note[96];
 
-	if (n < 2)
+	if (s->n_passes < 2)
 		return;
-	if (n == 2) {
-		usual = s->passes[0].n_layers > s->passes[1].n_layers ? s->passes[0].n_layers
-								      : s->passes[1].n_layers;
-	} else {
-		usual = s->passes[1].n_layers;
-		for (size_t i = 2; i + 1 < n; i++)
-			if (s->passes[i].n_layers != usual)
-				return;
+	/* the passes of the model of the first pass or the last: other models' passes have
+	 * other depths */
+	of = xmalloc(s->n_passes * sizeof *of);
+	for (int end = 0; end < 2 && !first && !last; end++) {
+		uint16_t model = s->passes[end ? s->n_passes - 1 : 0].model;
+
+		n = 0;
+		for (size_t i = 0; i < s->n_passes; i++)
+			if (s->passes[i].model == model)
+				of[n++] = i;
+		if (n < 2 || (of[0] != 0 && of[n - 1] != s->n_passes - 1))
+			continue;
+		if (n == 2) {
+			usual = s->passes[of[0]].n_layers > s->passes[of[1]].n_layers
+					? s->passes[of[0]].n_layers
+					: s->passes[of[1]].n_layers;
+		} else {
+			size_t i;
+
+			usual = s->passes[of[1]].n_layers;
+			for (i = 2; i + 1 < n; i++)
+				if (s->passes[of[i]].n_layers != usual)
+					break;
+			if (i + 1 < n)
+				continue;
+		}
+		if (usual == 0)
+			continue;
+		first = of[0] == 0 && s->passes[of[0]].n_layers < usual;
+		last = of[n - 1] == s->n_passes - 1 && s->passes[of[n - 1]].n_layers < usual;
+		first_p = of[0];
+		last_p = of[n - 1];
 	}
-	if (usual == 0)
-		return;
-	first = s->passes[0].n_layers < usual;
-	last = s->passes[n - 1].n_layers < usual;
+	free(of);
 	if (!first && !last)
 		return;
 	if (first && last)
 		snprintf(note, sizeof note,
 			 "; the first and the last pass are incomplete (%u and %u of %u layers): "
 			 "left out",
-			 s->passes[0].n_layers, s->passes[n - 1].n_layers, usual);
+			 s->passes[first_p].n_layers, s->passes[last_p].n_layers, usual);
 	else
 		snprintf(note, sizeof note,
 			 "; the %s pass is incomplete (%u of %u layers): left out",
-			 first ? "first" : "last", s->passes[first ? 0 : n - 1].n_layers, usual);
+			 first ? "first" : "last", s->passes[first ? first_p : last_p].n_layers,
+			 usual);
 	if (last)
-		remove_edge_pass(s, n - 1);
+		remove_edge_pass(s, s->n_passes - 1);
 	if (first)
 		remove_edge_pass(s, 0);
 	len = strlen(s->pass_source);
@@ -908,6 +930,7 @@ int side_build(struct side *s, const struct trace *t, const struct classifier *c
 		build_pass(&b, bucket + start[p], n, name, phase, side_model(s, 0));
 		/* a range whose name says no phase (ProfilerStep#N) may hold a whole generate() */
 		if (phase < 0 && s->passes[s->n_passes - 1].phase != PHASE_TRAIN &&
+		    s->passes[s->n_passes - 1].layer_src != LAYER_SRC_MODULE &&
 		    split_pass(&b, o0, st0, l0, p0, name, side_model(s, 0)))
 			split++;
 	}
