@@ -609,6 +609,68 @@ START_TEST(test_train_steps)
 }
 END_TEST
 
+/* One scan op: rocPRIM's one kernel against CUB's init (a helper) and scan is the same work,
+ * not a fusion. */
+START_TEST(test_helpers_make_no_fusion)
+{
+	static const struct kop rocm[] = {
+		GEMM,
+		{ "void rocprim::detail::lookback_scan_kernel<true, "
+		  "rocprim::detail::wrapped_scan_config<rocprim::default_config, long>, long*, "
+		  "long*, rocprim::plus<long>, long, rocprim::detail::lookback_scan_state<long, "
+		  "true, true>>(long*, long*, unsigned long, "
+		  "rocprim::detail::lookback_scan_state<long, true, true>, unsigned int, "
+		  "rocprim::plus<long>, long, bool, bool, "
+		  "rocprim::detail::ordered_block_id<unsigned int>)",
+		  "aten::cumsum" },
+		GEMM
+	};
+	static const struct kop cuda[] = {
+		GEMM,
+		{ "void "
+		  "cub::CUB_200200_800_NS::DeviceScanInitKernel<cub::CUB_200200_800_NS::"
+		  "ScanTileState<long, true> >(cub::CUB_200200_800_NS::ScanTileState<long, true>, "
+		  "int)",
+		  "aten::cumsum" },
+		{ "void "
+		  "cub::CUB_200200_800_NS::DeviceScanKernel<cub::CUB_200200_800_NS::"
+		  "DeviceScanPolicy<long, std::plus<long> >::Policy600, long const*, long*, "
+		  "cub::CUB_200200_800_NS::ScanTileState<long, true>, std::plus<long>, "
+		  "cub::CUB_200200_800_NS::NullType, int, long>(long const*, long*, "
+		  "cub::CUB_200200_800_NS::ScanTileState<long, true>, int, std::plus<long>, "
+		  "cub::CUB_200200_800_NS::NullType, int)",
+		  "aten::cumsum" },
+		GEMM
+	};
+	struct gen g[2];
+	struct trace *t[2];
+	struct classifier *cl[2];
+	struct side *s[2];
+	struct comparison *own;
+	const struct comparison *c;
+
+	for (int k = 0; k < 2; k++) {
+		double start;
+
+		gen_init(&g[k]);
+		start = g[k].cpu;
+		if (k == 0)
+			gen_kernels(&g[k], rocm, N(rocm));
+		else
+			gen_kernels(&g[k], cuda, N(cuda));
+		gen_annotation(&g[k], "prefill", start);
+		s[k] = build(&t[k], &cl[k], &g[k]);
+	}
+	c = compare(s[0], s[1], cl[0], NULL, &own);
+	ck_assert_uint_eq(c->n_fusions, 0);
+	for (size_t i = 0; i < c->n_pairs; i++)
+		ck_assert_int_eq(c->pairs[i].kind, PAIR_MATCH);
+	comparison_free(own);
+	for (int k = 0; k < 2; k++)
+		release(t[k], cl[k], s[k]);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("stacks");
@@ -621,6 +683,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_different_depths);
 	tcase_add_test(tc, test_interrupted_runs);
 	tcase_add_test(tc, test_train_steps);
+	tcase_add_test(tc, test_helpers_make_no_fusion);
 	suite_add_tcase(s, tc);
 	return s;
 }
