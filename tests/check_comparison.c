@@ -73,7 +73,7 @@ static void assert_gemm_attention_matched(const struct comparison *c, int32_t n_
 			if (comparison_layer_index(c, p->layer) != l ||
 			    (p->cls != CLASS_GEMM && p->cls != CLASS_ATTENTION))
 				continue;
-			if (!strict && p->kind == PAIR_A_ONLY)
+			if ((!strict && p->kind == PAIR_A_ONLY) || acc_one_off(c, p))
 				continue;
 			if (p->kind != PAIR_MATCH || p->fusion >= 0)
 				acc_dump_layer(c, l);

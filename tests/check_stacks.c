@@ -417,6 +417,7 @@ START_TEST(test_different_depths)
 	struct comparison *own;
 	const struct comparison *c;
 	const int depth[2] = { 4, 6 };
+	static const struct kop head[] = { LN, GEMM2 }; /* the final norm and the LM head */
 
 	for (int k = 0; k < 2; k++) {
 		double start;
@@ -425,6 +426,7 @@ START_TEST(test_different_depths)
 		start = g[k].cpu;
 		for (int l = 0; l < depth[k]; l++)
 			gen_kernels(&g[k], enc_layer, N(enc_layer));
+		gen_kernels(&g[k], head, N(head));
 		gen_annotation(&g[k], "prefill", start);
 		s[k] = build(&t[k], &cl[k], &g[k]);
 		ck_assert_uint_eq(s[k]->passes[0].n_layers, (unsigned)depth[k]);

@@ -1,10 +1,13 @@
-/* align.h — dynamic-programming alignment of two step sequences, and the search for fusions
- * whose unfused kernels are not adjacent.
+/* align.h — dynamic-programming alignment of the two sides' steps of one layer, and the search
+ * for fusions whose unfused kernels are not adjacent. A layer is aligned with the same layer of
+ * the other side only: nothing is ever paired across a layer boundary.
  *
  * The input is abstract: a sequence of steps per side (class, atoms, kernels that do work, a
  * name for similarity). align_steps() lines two sequences up with four moves:
  *   match  one step on each side of the same class (scored by name and atom similarity), or of
- *          different classes when one side's atoms contain the other's (a "cover");
+ *          different light classes when one side's atoms contain the other's (a "cover"); a
+ *          GEMM, attention, MoE GEMM, convolution or communication step pairs only with one
+ *          of its own class (attention never matches a GEMM);
  *   gap    a step on one side without a counterpart (a_only / b_only);
  *   fused  one step on one side that does the work of a run of k >= 2 consecutive steps on the
  *          other (every step of the run has atoms, and they are all inside the one step's atoms;
@@ -14,13 +17,13 @@
  *          same work launched more often, left to matches and gaps).
  * One extra kernel on one side costs one gap; it never shifts the later pairs.
  *
- * align_absorb() then looks at unmatched steps near a step that could be fused (within a few
- * entries, also across the boundary to the neighbouring layer): when the unmatched step's
- * atoms are inside the fused step's atoms and add work its counterpart does not already do, it
- * is absorbed (eager gate GEMM, silu, up GEMM, mul against compiled gate GEMM, up GEMM,
- * mul·silu gives one fused entry mul·silu = {silu, mul}). Unmatched steps of the two sides in
- * neighbouring layers that run the same kernel become one match (a compiler moved the kernel
- * across the layer boundary). Finally align_classify() decides
+ * align_absorb() then merges the GEMMs grouped into one merged GEMM's entry
+ * (align_group_gemms()), pairs a one-sided fused kernel with the one-sided run of the other side
+ * it covers (a fused kernel between steps that pair elsewhere), and looks at unmatched steps a
+ * few entries from a step that could be fused: when the unmatched step's atoms are inside the
+ * fused step's atoms and add work its counterpart does not already do, it is absorbed (eager
+ * gate GEMM, silu, up GEMM, mul against compiled gate GEMM, up GEMM, mul·silu gives one fused
+ * entry mul·silu = {silu, mul}). Finally align_classify() decides
  * which entries are fusions: one side runs one working kernel where the other runs k > 1 for
  * atoms it covers. A step that is a main kernel plus helpers (STEP_AUX) is one unit of work
  * and never makes a fusion by itself. For the subset tests the attention atom also stands for
@@ -62,19 +65,7 @@ struct align_entry {
 	uint8_t fused_side; /* 0 (A) or 1 (B): for ALIGN_FUSED, the side with the one fused step */
 	uint32_t n[2];	    /* steps on each side */
 	uint32_t *step[2];  /* owned by the alignment */
-	/* A gap entry whose work is inside a fused step of the neighbouring layer: link_dir is -1
-	 * (previous layer) or +1 (next layer) and link the entry there; 0 when not linked. A fused
-	 * entry that such gaps point to has n_linked > 0. */
-	int8_t link_dir;
-	uint32_t link;
-	/* The steps of side s are in the layer layer_off[s] away (-1, 0 or +1): a kernel that
-	 * runs in neighbouring layers on the two sides (a compiler moved it across the boundary)
-	 * is one match, kept in side A's layer. */
-	int8_t layer_off[2];
 	uint8_t horizontal; /* a merged GEMM against separate ones (align_group_gemms()) */
-	uint32_t n_linked;
-	uint32_t linked_work; /* working kernels of the linked steps */
-	atom_set linked_atoms;
 };
 
 struct alignment {
@@ -110,15 +101,14 @@ struct align_layer {
 	struct alignment al;
 };
 
-/* Absorb unmatched steps into nearby fused steps, within a layer and across the boundary to
- * the previous and the next layer (layers in execution order); pair unmatched steps that run
- * the same kernel in neighbouring layers; then classify every entry (align_classify()).
- * window is how many entries away an unmatched step may be (0: 3; moved kernels: 8). */
+/* Merge grouped GEMMs, pair one-sided fused kernels with the runs they cover and absorb
+ * unmatched steps into nearby fused steps, in each of the n_layers layers on its own; then
+ * classify every entry (align_classify()). window is how many entries away an unmatched step
+ * may be (0: 3). */
 void align_absorb(struct align_layer *layers, size_t n_layers, unsigned window);
 
 /* Decide the kind of every entry of one layer: ALIGN_FUSED when one side holds one step that
- * runs one working kernel and the other side (with its linked steps) runs two or more whose
- * atoms it covers; ALIGN_MATCH for other entries with steps on both sides. Called by
+ * runs one working kernel and the other side runs two or more whose atoms it covers; ALIGN_MATCH for other entries with steps on both sides. Called by
  * align_absorb(); exposed for tests. */
 void align_classify(struct align_layer *l);
 

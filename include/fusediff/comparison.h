@@ -47,10 +47,8 @@ struct comparison_part {
 	double sum_ns;	 /* over all the compared passes */
 };
 
-/* One aligned position of one layer, aggregated over the passes of the phase. A kernel that
- * runs in neighbouring layers on the two sides (a compiler moved it across the boundary) is
- * one match listed in side A's layer: then the layer's pairs do not add up to its row in
- * struct comparison_layer, which always follows the structure's layers. */
+/* One aligned position of one layer, aggregated over the passes of the phase. A layer's pairs
+ * hold its kernels and no other: nothing is paired across layers. */
 struct comparison_pair {
 	int32_t layer;	   /* index into comparison.layers (comparison_layer_label() names it) */
 	uint32_t position; /* 0-based position in the layer's alignment */
@@ -60,8 +58,7 @@ struct comparison_pair {
 	struct comparison_part side[2];
 	double delta_ns; /* B - A per pass */
 	double ratio;	 /* B / A, NAN when A is 0 */
-	int32_t fusion;	 /* index into fusions, -1 when none; also set on a gap whose work is
-			    inside a fused kernel of the neighbouring layer */
+	int32_t fusion;	 /* index into fusions, -1 when none */
 };
 
 /* The layers in execution order: the prologue, each stack's layers (a stack after the first
@@ -99,9 +96,8 @@ struct comparison_fusion {
 	int32_t *layers;      /* distinct indices into comparison.layers, ascending (execution
 				     order) */
 	uint32_t n_layers;
-	uint32_t *pairs; /* indices into pairs, ascending: the fused (or, partial, matched)
-				     pairs, and the gap pairs whose work is inside their fused kernel
-				     (neighbouring layers) or that repeat it (partial) */
+	uint32_t *pairs; /* indices into pairs: the fused (or, partial, matched) pairs and the
+			    gap pairs that repeat them (partial), ascending, then the extra ones */
 	uint32_t n_pairs;
 	double ns[2];	 /* time on each side, per pass (the extra pairs' included) */
 	double delta_ns; /* B - A: net of the extra pairs */

@@ -110,6 +110,14 @@ static int other_alike(const struct align_item *x, const struct align_item *y)
 	return l == lx && l == ly ? 1 : 2 * l >= (lx > ly ? lx : ly);
 }
 
+/* Classes whose steps pair only with their own class: a GEMM is never an attention kernel's
+ * counterpart, whatever their atoms. */
+static int heavy(int cls)
+{
+	return cls == CLASS_GEMM || cls == CLASS_ATTENTION || cls == CLASS_MOE_GEMM ||
+	       cls == CLASS_CONV || cls == CLASS_COMM;
+}
+
 static int pair_score(const struct align_item *x, const struct align_item *y)
 {
 	atom_set ax, ay;
@@ -125,6 +133,8 @@ static int pair_score(const struct align_item *x, const struct align_item *y)
 		return NEG;
 	if (x->cls == y->cls)
 		return 2 * UNIT + similarity(x, y);
+	if (heavy(x->cls) || heavy(y->cls))
+		return NEG;
 	ax = work_atoms(x);
 	ay = work_atoms(y);
 	if (ax && ay && (subset(ax, ay) || subset(ay, ax)))
@@ -564,7 +574,7 @@ static int fusable(const struct align_layer *l, const struct align_entry *e, int
 	x = &l->item[f][e->step[f][0]];
 	if (!can_fuse(x))
 		return 0;
-	return subset(align_entry_atoms(l, e, !f) | e->linked_atoms, fused_work(x));
+	return subset(align_entry_atoms(l, e, !f), fused_work(x));
 }
 
 void align_classify(struct align_layer *l)
@@ -572,12 +582,12 @@ void align_classify(struct align_layer *l)
 	for (size_t i = 0; i < l->al.n; i++) {
 		struct align_entry *e = &l->al.e[i];
 
-		if (!e->n[0] || !e->n[1] || e->layer_off[0] || e->layer_off[1])
+		if (!e->n[0] || !e->n[1])
 			continue;
 		e->kind = ALIGN_MATCH;
 		e->fused_side = 0;
 		for (int f = 0; f < 2; f++) {
-			if (fusable(l, e, f) && entry_work(l, e, !f) + e->linked_work >= 2) {
+			if (fusable(l, e, f) && entry_work(l, e, !f) >= 2) {
 				e->kind = ALIGN_FUSED;
 				e->fused_side = (uint8_t)f;
 				break;
@@ -585,11 +595,6 @@ void align_classify(struct align_layer *l)
 		}
 	}
 }
-
-/* A reference to one entry in the flattened sequence of all layers. */
-struct ref {
-	uint32_t layer, entry;
-};
 
 static void add_step(struct align_entry *e, int s, uint32_t step)
 {
@@ -600,89 +605,6 @@ static void add_step(struct align_entry *e, int s, uint32_t step)
 		e->step[s][k] = e->step[s][k - 1];
 	e->step[s][k] = step;
 	e->n[s]++;
-}
-
-/* The one unmatched, unlinked step of entry e (its side in *s), or NULL. */
-static const struct align_item *lone_step(const struct align_layer *l, const struct align_entry *e,
-					  int *s)
-{
-	if ((e->n[0] && e->n[1]) || e->link_dir || e->n_linked)
-		return NULL;
-	*s = e->n[0] ? 0 : 1;
-	return e->n[*s] == 1 ? &l->item[*s][e->step[*s][0]] : NULL;
-}
-
-/* Unmatched steps near a layer boundary: the gaps of side s among the last (tail) or first
- * entries of layer l, at most window entries from the boundary. */
-static size_t boundary_gaps(const struct align_layer *l, const uint8_t *gone, int s, int tail,
-			    unsigned window, uint32_t *out)
-{
-	size_t n = 0, from = tail && l->al.n > window ? l->al.n - window : 0;
-	size_t to = tail || l->al.n < window ? l->al.n : window;
-
-	for (size_t e = from; e < to; e++) {
-		int t;
-
-		if (!gone[e] && lone_step(l, &l->al.e[e], &t) && t == s)
-			out[n++] = (uint32_t)e;
-	}
-	return n;
-}
-
-/* A compiler may move kernels across a layer boundary (Inductor computes the rotary table
- * inside the first layer; a trace may cut one side's layer a few kernels late): the unmatched
- * steps of one side at the end of a layer and of the other side at the start of the next are
- * aligned with each other, and what matches becomes one match, kept in side A's layer. */
-static void match_across(struct align_layer *layers, size_t n_layers, uint8_t **gone,
-			 unsigned window)
-{
-	uint32_t *tail = xcalloc(window + 1, sizeof *tail),
-		 *head = xcalloc(window + 1, sizeof *head);
-	struct align_item *x = xcalloc(window + 1, sizeof *x), *y = xcalloc(window + 1, sizeof *y);
-
-	for (size_t l = 0; l + 1 < n_layers; l++)
-		for (int s = 0; s < 2; s++) {
-			size_t nt = boundary_gaps(&layers[l], gone[l], s, 1, window, tail);
-			size_t nh = boundary_gaps(&layers[l + 1], gone[l + 1], !s, 0, window, head);
-			struct align_opts o = { .no_fused = 1 };
-			struct alignment al;
-
-			if (!nt || !nh)
-				continue;
-			for (size_t k = 0; k < nt; k++)
-				x[k] = layers[l].item[s][layers[l].al.e[tail[k]].step[s][0]];
-			for (size_t k = 0; k < nh; k++)
-				y[k] = layers[l + 1]
-					       .item[!s][layers[l + 1].al.e[head[k]].step[!s][0]];
-			if (s == 0)
-				align_steps(x, nt, y, nh, &o, &al);
-			else
-				align_steps(y, nh, x, nt, &o, &al);
-			for (size_t i = 0; i < al.n; i++) {
-				const struct align_entry *m = &al.e[i];
-				/* Side A's entry keeps the pair; side B's step comes from the other layer. */
-				size_t la = s == 0 ? l : l + 1, lb = s == 0 ? l + 1 : l;
-				uint32_t ea, eb;
-				struct align_entry *keep;
-
-				if (m->kind != ALIGN_MATCH)
-					continue;
-				ea = s == 0 ? tail[m->step[0][0]] : head[m->step[0][0]];
-				eb = s == 0 ? head[m->step[1][0]] : tail[m->step[1][0]];
-				keep = &layers[la].al.e[ea];
-				keep->step[1] = xmalloc(sizeof *keep->step[1]);
-				keep->step[1][0] = layers[lb].al.e[eb].step[1][0];
-				keep->n[1] = 1;
-				keep->layer_off[1] = (int8_t)(lb > la ? 1 : -1);
-				keep->kind = ALIGN_MATCH;
-				gone[lb][eb] = 1;
-			}
-			alignment_clear(&al);
-		}
-	free(tail);
-	free(head);
-	free(x);
-	free(y);
 }
 
 /* A fused kernel that runs between steps that pair elsewhere (Inductor's RoPE kernel between
@@ -730,112 +652,65 @@ static void pair_gaps(struct align_layer *l, uint8_t *gone, unsigned window)
 	}
 }
 
-void align_absorb(struct align_layer *layers, size_t n_layers, unsigned window)
+/* Unmatched steps a few entries from an entry that could be fused join it when their atoms are
+ * inside its fused step's and add work its other side does not already do. */
+static void absorb_gaps(struct align_layer *l, uint8_t *gone, unsigned window)
 {
-	struct ref *flat = NULL;
-	size_t n = 0, cap = 0;
-	uint8_t **gone = xcalloc(n_layers ? n_layers : 1, sizeof *gone);
-
-	if (!window)
-		window = 3;
-	for (uint32_t l = 0; l < n_layers; l++) {
-		gone[l] = xcalloc(layers[l].al.n + 1, 1);
-		merge_grouped(&layers[l], gone[l]);
-		pair_gaps(&layers[l], gone[l], window);
-		for (uint32_t e = 0; e < layers[l].al.n; e++)
-			VEC_PUSH(flat, n, cap, ((struct ref){ l, e }));
-	}
-
-	for (size_t u = 0; u < n; u++) {
-		struct align_layer *ul = &layers[flat[u].layer];
-		struct align_entry *ue = &ul->al.e[flat[u].entry];
+	for (size_t u = 0; u < l->al.n; u++) {
+		struct align_entry *ue = &l->al.e[u];
 		int s = ue->n[0] ? 0 : 1; /* the side of the unmatched step */
 		atom_set ua;
-		size_t best = SIZE_MAX, best_d = SIZE_MAX;
+		size_t best = SIZE_MAX;
 
-		if ((ue->n[0] && ue->n[1]) || ue->n[s] != 1 || ue->link_dir)
+		if (gone[u] || (ue->n[0] && ue->n[1]) || ue->n[s] != 1)
 			continue;
-		ua = work_atoms(&ul->item[s][ue->step[s][0]]);
+		ua = work_atoms(&l->item[s][ue->step[s][0]]);
 		if (!ua)
 			continue;
-		for (size_t d = 1; d <= window; d++) {
-			for (int dir = -1; dir <= 1; dir += 2) {
-				size_t c;
-				struct align_layer *cl;
+		for (size_t d = 1; d <= window && best == SIZE_MAX; d++)
+			for (int dir = -1; dir <= 1 && best == SIZE_MAX; dir += 2) {
+				size_t c = dir < 0 ? u - d : u + d;
 				struct align_entry *ce;
-				atom_set have;
 
-				if (dir < 0 ? u < d : u + d >= n)
+				if (dir < 0 ? u < d : u + d >= l->al.n)
 					continue;
-				c = dir < 0 ? u - d : u + d;
-				if (flat[c].layer + 1 < flat[u].layer ||
-				    flat[c].layer > flat[u].layer + 1)
+				ce = &l->al.e[c];
+				if (gone[c] || !fusable(l, ce, !s))
 					continue;
-				cl = &layers[flat[c].layer];
-				ce = &cl->al.e[flat[c].entry];
-				if (gone[flat[c].layer][flat[c].entry] || !fusable(cl, ce, !s))
-					continue;
-				have = align_entry_atoms(cl, ce, s) | ce->linked_atoms;
-				if (!subset(ua, fused_work(&cl->item[!s][ce->step[!s][0]])) ||
-				    subset(ua, have))
+				if (!subset(ua, fused_work(&l->item[!s][ce->step[!s][0]])) ||
+				    subset(ua, align_entry_atoms(l, ce, s)))
 					continue;
 				best = c;
-				best_d = d;
-				break;
 			}
-			if (best_d != SIZE_MAX)
-				break;
-		}
 		if (best == SIZE_MAX)
 			continue;
-		if (flat[best].layer == flat[u].layer) {
-			add_step(&ul->al.e[flat[best].entry], s, ue->step[s][0]);
-			gone[flat[u].layer][flat[u].entry] = 1;
-		} else {
-			struct align_entry *ce = &layers[flat[best].layer].al.e[flat[best].entry];
-
-			ue->link_dir = flat[best].layer > flat[u].layer ? 1 : -1;
-			ue->link = flat[best].entry;
-			ce->n_linked++;
-			ce->linked_work += item_work(&ul->item[s][ue->step[s][0]]);
-			ce->linked_atoms |= ua;
-		}
+		add_step(&l->al.e[best], s, ue->step[s][0]);
+		gone[u] = 1;
 	}
+}
 
-	match_across(layers, n_layers, gone, window < 8 ? 8 : window);
-
-	/* Drop the absorbed gap entries and renumber the links that point across layers. */
-	for (uint32_t l = 0; l < n_layers; l++) {
-		struct alignment *al = &layers[l].al;
-		uint32_t *map = xcalloc(al->n + 1, sizeof *map);
+void align_absorb(struct align_layer *layers, size_t n_layers, unsigned window)
+{
+	if (!window)
+		window = 3;
+	for (size_t k = 0; k < n_layers; k++) {
+		struct align_layer *l = &layers[k];
+		uint8_t *gone = xcalloc(l->al.n + 1, 1);
 		size_t out = 0;
 
-		for (size_t e = 0; e < al->n; e++) {
-			map[e] = (uint32_t)out;
-			if (gone[l][e]) {
-				free(al->e[e].step[0]);
-				free(al->e[e].step[1]);
+		merge_grouped(l, gone);
+		pair_gaps(l, gone, window);
+		absorb_gaps(l, gone, window);
+		for (size_t e = 0; e < l->al.n; e++) {
+			if (gone[e]) {
+				free(l->al.e[e].step[0]);
+				free(l->al.e[e].step[1]);
 				continue;
 			}
-			al->e[out++] = al->e[e];
+			l->al.e[out++] = l->al.e[e];
 		}
-		al->n = out;
-		if (l)
-			for (size_t e = 0; e < layers[l - 1].al.n; e++)
-				if (layers[l - 1].al.e[e].link_dir == 1)
-					layers[l - 1].al.e[e].link =
-						map[layers[l - 1].al.e[e].link];
-		if (l + 1 < n_layers)
-			for (size_t e = 0; e < layers[l + 1].al.n; e++)
-				if (gone[l + 1][e] == 0 && layers[l + 1].al.e[e].link_dir == -1)
-					layers[l + 1].al.e[e].link =
-						map[layers[l + 1].al.e[e].link];
-		free(map);
+		l->al.n = out;
+		align_classify(l);
+		free(gone);
 	}
-	for (uint32_t l = 0; l < n_layers; l++) {
-		align_classify(&layers[l]);
-		free(gone[l]);
-	}
-	free(gone);
-	free(flat);
 }

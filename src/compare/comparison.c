@@ -515,8 +515,7 @@ static void pair_from_entry(struct comparison *c, struct work *w, size_t key,
 			    const struct align_entry *e, uint32_t position,
 			    struct comparison_pair *p, struct fusion_hint *h)
 {
-	const struct merged_layer *m[2] = { &w->ml[0][key + e->layer_off[0]],
-					    &w->ml[1][key + e->layer_off[1]] };
+	const struct merged_layer *m[2] = { &w->ml[0][key], &w->ml[1][key] };
 
 	memset(p, 0, sizeof *p);
 	memset(h, 0, sizeof *h);
@@ -524,13 +523,12 @@ static void pair_from_entry(struct comparison *c, struct work *w, size_t key,
 	p->position = position;
 	p->kind = e->kind;
 	p->fusion = -1;
-	h->link = -1;
 	h->repeat_of = -1;
 	h->fused_side = e->fused_side;
 	h->horizontal = e->horizontal;
 	for (int s = 0; s < 2; s++) {
 		fill_part(&p->side[s], c->side[s], m[s], e->step[s], e->n[s],
-			  c->layers[key + e->layer_off[s]].passes[s], &h->work[s], &h->occ[s]);
+			  c->layers[key].passes[s], &h->work[s], &h->occ[s]);
 		h->steps[s] = e->n[s];
 		for (uint32_t k = 0; k < e->n[s]; k++)
 			h->atoms[s] |= m[s]->slot[e->step[s][k]].item.atoms & ~ATOM_BIT(ATOM_OTHER);
@@ -872,16 +870,6 @@ static int compute(struct comparison *c, int phase, struct fd_error *err)
 		}
 		cl->pair_n = (uint32_t)(n_pairs - cl->pair_first);
 	}
-	/* Gaps whose work is inside a fused pair of the neighbouring layer. */
-	for (size_t k = 0; k < w.n_keys; k++)
-		for (size_t i = 0; i < w.al[k].al.n; i++) {
-			const struct align_entry *e = &w.al[k].al.e[i];
-
-			if (e->link_dir)
-				aux[first_pair[k] + i].link =
-					(int64_t)(first_pair[(size_t)((ptrdiff_t)k + e->link_dir)] +
-						  e->link);
-		}
 	free(first_pair);
 	c->pairs = pairs;
 	c->n_pairs = n_pairs;

@@ -18,8 +18,7 @@ void fusion_mark_repeats(const struct comparison *c, struct fusion_hint *h, unsi
 		size_t best = SIZE_MAX;
 
 		h[g].repeat_of = -1;
-		if ((gp->kind != PAIR_A_ONLY && gp->kind != PAIR_B_ONLY) || h[g].link >= 0 ||
-		    h[g].steps[s] != 1)
+		if ((gp->kind != PAIR_A_ONLY && gp->kind != PAIR_B_ONLY) || h[g].steps[s] != 1)
 			continue;
 		for (size_t d = 1; d <= window && best == SIZE_MAX; d++)
 			for (int dir = -1; dir <= 1 && best == SIZE_MAX; dir += 2) {
@@ -40,9 +39,8 @@ void fusion_mark_repeats(const struct comparison *c, struct fusion_hint *h, unsi
 	}
 }
 
-/* How far (in pairs) a gap linked to a fused pair, or repeating a matched one, can be from it:
- * align_absorb() and fusion_mark_repeats() look a few entries away (window 3, 8 across a
- * layer boundary). */
+/* How far (in pairs) a gap repeating a matched pair can be from it: fusion_mark_repeats()
+ * looks a few entries away. */
 #define NEAR 32
 
 /* A fused or partially fused pair with the gap pairs that belong to it, before grouping. */
@@ -105,16 +103,13 @@ static int pattern_of(const struct comparison *c, const struct fusion_hint *h, s
 	memset(pt, 0, sizeof *pt);
 	pt->pair = (uint32_t)i;
 	pt->cls = p->cls;
-	/* Linked gaps and repeats are a few pairs away (align.c and fusion_mark_repeats() look
-	 * at most a few entries away): no need to scan every pair. */
+	/* Repeats are a few pairs away (fusion_mark_repeats() looks at most a few entries
+	 * away): no need to scan every pair. */
 	size_t lo = i > NEAR ? i - NEAR : 0, hi = i + NEAR < c->n_pairs ? i + NEAR + 1 : c->n_pairs;
 
 	if (p->kind == PAIR_FUSED) {
 		pt->fused_side = h[i].fused_side;
 		pt->horizontal = h[i].horizontal;
-		for (size_t j = lo; j < hi; j++)
-			if (h[j].link == (int64_t)i)
-				add_linked(pt, (uint32_t)j);
 	} else if (p->kind == PAIR_MATCH) {
 		for (size_t j = lo; j < hi; j++)
 			if (h[j].repeat_of == (int64_t)i &&

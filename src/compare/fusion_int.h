@@ -1,8 +1,8 @@
 /* fusion_int.h — fusion differences from the aligned pairs of a comparison.
  *
  * A fusion difference is a pair where one side runs one kernel and the other runs k > 1 for
- * work that kernel covers (a fused pair), together with the gaps of the neighbouring layers
- * whose work is inside that kernel. A partial fusion is the same work launched more often on
+ * work that kernel covers (a fused pair), with the one-sided kernels of its class next to it
+ * whose work it covers (so that its delta is net). A partial fusion is the same work launched more often on
  * one side: a match pair with gaps nearby that repeat one side's step (the same kernel),
  * or a match pair whose steps launch k >= 2 times as many working kernels on one side.
  * Identical patterns (same fused side, class and unfused kernels) are grouped across layers.
@@ -26,8 +26,6 @@ struct fusion_hint {
 	uint32_t main_name[2]; /* name id of the main kernel of each side's first step */
 	uint8_t fused_side;    /* for PAIR_FUSED: the side with the one fused kernel */
 	uint8_t horizontal;    /* for PAIR_FUSED: one merged GEMM against separate ones */
-	int64_t link;	       /* a gap whose work is inside the fused pair with this index (in a
-				  neighbouring layer), or -1 */
 	int64_t repeat_of;     /* a gap that repeats the work of the match pair with this index,
 				  or -1 (set by fusion_mark_repeats()) */
 };

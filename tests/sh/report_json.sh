@@ -39,7 +39,10 @@ for doc in (ab, sg, names):
         need(t, ["label", "path", "platform", "gpu", "kernels", "gpu_time_us", "passes", "phases",
                  "layers", "other_share"], "trace")
         assert t["platform"] in ("AMD", "NVIDIA", "unknown")
-        need(t["phases"], ["prefill", "decode", "mixed"], "phases")
+        need(t["phases"], ["prefill", "decode", "mixed", "train"], "phases")
+    need(doc, ["warnings", "attribution"], "report")
+    for a in doc["attribution"]:
+        need(a, ["kind", "class", "fusion", "count", "delta_us"], "attribution part")
     for l in doc["layers"]:
         need(l, ["index", "phase", "a_us", "b_us", "delta_us", "ratio", "a_kernels", "b_kernels", "fusions"], "layer")
     for p in doc["pairs"]:
@@ -75,9 +78,16 @@ assert any("pow" in k for k in norm[0]["unfused_kernels"]) and any("rsqrt" in k 
 act = [f for f in ab["fusions"] if f["fused_side"] == "B" and {"silu", "mul"} <= set(f["atoms"])]
 assert act, "no SiLU-mul fusion by B"
 assert any("silu" in k for k in act[0]["unfused_kernels"]) and any("Mul" in k for k in act[0]["unfused_kernels"])
+# (Inductor computes the rotary table in layer 0, eager PyTorch in the prologue: that one GEMM
+# is one-sided on both sides, since nothing pairs across layers)
+rotary = [p for p in ab["pairs"] if p["kind"] != "match" and p["class"] == "GEMM"]
+assert len(rotary) == 2 and all("simt_sgemm" in (p["a_kernels"] + p["b_kernels"])[0] for p in rotary), rotary
 for p in ab["pairs"]:
-    if isinstance(p["layer"], int) and p["class"] in ("GEMM", "Attention"):
+    if isinstance(p["layer"], int) and p["class"] in ("GEMM", "Attention") and p not in rotary:
         assert p["kind"] == "match" and p["fusion"] is None, p
+# the attribution adds up to the total
+assert abs(sum(a["delta_us"] for a in ab["attribution"]) - ab["delta_us"]) < 0.01
+assert {a["kind"] for a in ab["attribution"]} >= {"fusion", "a_only", "matched_slower"}
 # per pass: the layer rows add up to the total
 assert abs(sum(l["a_us"] for l in ab["layers"]) - ab["a_us"]) < 0.01
 assert abs(sum(l["b_us"] for l in ab["layers"]) - ab["b_us"]) < 0.01
