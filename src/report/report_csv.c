@@ -244,12 +244,17 @@ int report_write_csv(FILE *out, const struct comparison *c)
 			fputs(",\n", out);
 	}
 
-	fputs("\ntable,index,fused_side,partial,fused_kernel,unfused_kernels,atoms,occurrences,"
+	fputs("\ntable,index,kind,fused_side,partial,fused_kernel,unfused_kernels,atoms,"
+	      "occurrences,"
 	      "layers,a_us,b_us,delta_us,evidence\n",
 	      out);
 	for (size_t i = 0; i < c->n_fusions; i++) {
 		const struct comparison_fusion *f = &c->fusions[i];
-		fprintf(out, "fusions,%zu,%c,%d", i, f->fused_side ? 'B' : 'A', f->partial);
+		fprintf(out, "fusions,%zu,%s,%c,%d", i,
+			attribution_kind_name(f->partial      ? ATTR_PARTIAL
+					      : f->horizontal ? ATTR_HORIZONTAL
+							      : ATTR_FUSION),
+			f->fused_side ? 'B' : 'A', f->partial);
 		c_name(out, c->side[f->fused_side]->t, f->fused_name);
 		c_names(out, c->side[!f->fused_side]->t, f->unfused_names, f->n_unfused);
 		c_atoms(out, f->atoms);

@@ -358,8 +358,16 @@ int report_write_json(FILE *out, const struct comparison *c)
 	for (size_t i = 0; i < c->n_fusions; i++) {
 		const struct comparison_fusion *f = &c->fusions[i];
 
-		fprintf(out, "%s\n    {\"fused_side\":\"%c\",\"partial\":%s,\"fused_kernel\":",
-			i ? "," : "", f->fused_side ? 'B' : 'A', f->partial ? "true" : "false");
+		fprintf(out,
+			"%s\n    "
+			"{\"kind\":\"%s\",\"class\":\"%s\",\"fused_side\":\"%c\",\"partial\":%s,"
+			"\"fused_kernel\":",
+			i ? "," : "",
+			attribution_kind_name(f->partial      ? ATTR_PARTIAL
+					      : f->horizontal ? ATTR_HORIZONTAL
+							      : ATTR_FUSION),
+			class_name((enum op_class)f->cls), f->fused_side ? 'B' : 'A',
+			f->partial ? "true" : "false");
 		j_name(out, c->side[f->fused_side]->t, f->fused_name);
 		fputs(",\"unfused_kernels\":", out);
 		j_names(out, c->side[!f->fused_side]->t, f->unfused_names, f->n_unfused);

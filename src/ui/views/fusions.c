@@ -89,6 +89,8 @@ static const char *fu_kind(const struct comparison_fusion *f)
 {
 	if (f->partial)
 		return "partial";
+	if (f->horizontal)
+		return f->fused_side == SIDE_A ? "A merges" : "B merges";
 	return f->fused_side == SIDE_A ? "A fuses" : "B fuses";
 }
 
