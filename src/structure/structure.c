@@ -841,7 +841,6 @@ int side_build(struct side *s, const struct trace *t, const struct classifier *c
 
 	memset(s, 0, sizeof *s);
 	s->t = t;
-	side_stack(s, "");
 	/* each kernel's launch event, found once for passes, modules and the stream merge */
 	launch_of = big_alloc(nk, sizeof *launch_of);
 	trace_link_kernels(t, launch_of, NULL);
@@ -858,6 +857,7 @@ int side_build(struct side *s, const struct trace *t, const struct classifier *c
 		return -1;
 	}
 	module_map_build(t, launch_of, &mods);
+	side_stack(s, ""); /* stack 0: no name */
 	b.part = part;
 
 	/* kernels of each pass, in time order (a counting sort). Fresh memory costs a page fault
