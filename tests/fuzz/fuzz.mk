@@ -68,7 +68,8 @@ $(FZ)/seeds/%/.done: $(wildcard tests/fuzz/seeds/*/*) $(wildcard tests/data/bad/
 	mkdir -p $(@D)
 	if [ -d tests/fuzz/seeds/$* ]; then cp tests/fuzz/seeds/$*/* $(@D)/; fi
 	if [ $* = rules ]; then cp tests/data/rules/*.rules $(@D)/; fi
-	if [ $* = trace_load ]; then \
+	if [ $* = compare ]; then cp tests/fuzz/seeds/trace_load/* $(@D)/; fi
+	if [ $* = trace_load ] || [ $* = compare ]; then \
 		cp tests/data/bad/* $(@D)/ && \
 		for f in tests/data/bad/*.gz $(FUZZ_REAL); do \
 			b=$$(basename $$f .gz); gzip -dc <$$f 2>/dev/null | head -c 1048576 >$(@D)/$$b.plain; \
