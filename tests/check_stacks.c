@@ -138,6 +138,7 @@ static const struct kop dit_block[] = { T_LN, GEMM, T_ATTN, GEMM, T_LN, GEMM, T_
 struct gen {
 	struct jbuf b;
 	double cpu, gpu;
+	long seq; /* > 0: the next operators carry this autograd sequence number */
 };
 
 static void gen_init(struct gen *g)
@@ -154,7 +155,11 @@ static void gen_kernel_tid(struct gen *g, const struct kop *k, int tid)
 
 	g->b.corr++;
 	g->b.ext++;
-	snprintf(args, sizeof args, "\"External id\":%lld", (long long)g->b.ext);
+	if (g->seq > 0)
+		snprintf(args, sizeof args, "\"External id\":%lld,\"Sequence number\":%ld",
+			 (long long)g->b.ext, g->seq);
+	else
+		snprintf(args, sizeof args, "\"External id\":%lld", (long long)g->b.ext);
 	jevent(&g->b, "cpu_op", k->op, 1, tid, g->cpu, 0.8, args);
 	snprintf(args, sizeof args, "\"correlation\":%lld,\"External id\":%lld",
 		 (long long)g->b.corr, (long long)g->b.ext);
@@ -532,9 +537,12 @@ END_TEST
 
 /* Training steps: forward layers in module calls, backward kernels launched by autograd's
  * thread inside evaluate_function ranges, the optimizer inside Optimizer.step; each
- * ProfilerStep is one pass of phase train with its backward and optimizer parts. */
+ * ProfilerStep is one pass of phase train with its backward and optimizer parts. With the
+ * sequence numbers that tie each backward node to its forward op, the backward part has a
+ * layer per forward layer (they run in reverse order); without them it is one part. */
 START_TEST(test_train_steps)
 {
+	const int with_seq = _i;
 	static const struct kop block[] = { GEMM, RELU, GEMM };
 	static const struct kop bwd[] = { GEMM, GEMM, RELU };
 	static const struct kop opt = {
@@ -566,19 +574,25 @@ START_TEST(test_train_steps)
 		for (int l = 0; l < 3; l++) {
 			double l0 = g.cpu;
 
+			g.seq = with_seq ? 100 * step + l + 1 : 0;
 			gen_kernels(&g, block, N(block));
+			g.seq = 0;
 			snprintf(name, sizeof name, "Block_%d", l);
 			gen_module(&g, name, l0);
 		}
 		gen_module(&g, "Net_0", m);
-		for (int l = 0; l < 3; l++) {
+		for (int l = 2; l >= 0; l--) {
 			double b0 = g.cpu;
+			char args[64] = "";
 
 			for (size_t i = 0; i < N(bwd); i++)
 				gen_kernel_tid(&g, &bwd[i], 2);
+			if (with_seq)
+				snprintf(args, sizeof args, "\"Sequence number\":%d",
+					 100 * step + l + 1);
 			jevent(&g.b, "cpu_op",
 			       "autograd::engine::evaluate_function: AddmmBackward0", 1, 2, b0,
-			       g.cpu - b0, "");
+			       g.cpu - b0, args);
 			g.cpu += 0.3;
 		}
 		o = g.cpu;
@@ -590,16 +604,38 @@ START_TEST(test_train_steps)
 	s = build(&t, &cl, &g);
 	ck_assert_uint_eq(s->n_passes, 2);
 	for (size_t p = 0; p < 2; p++) {
-		ck_assert_int_eq(s->passes[p].phase, PHASE_TRAIN);
-		ck_assert_uint_eq(s->passes[p].n_layers, 3);
+		const struct pass *ps = &s->passes[p];
+		int32_t seen[8], n = 0;
+
+		ck_assert_int_eq(ps->phase, PHASE_TRAIN);
+		ck_assert_uint_eq(ps->n_layers, 3);
+		for (uint32_t l = 0; l < ps->layer_n; l++) {
+			const struct layer *ly = &s->layers[ps->layer_first + l];
+
+			if (strcmp(s->stacks[ly->stack], "backward") == 0 && ly->index >= 0 &&
+			    n < 8)
+				seen[n++] = ly->index;
+		}
+		if (with_seq) { /* the gradients run from the last layer to the first */
+			ck_assert_int_eq(n, 3);
+			ck_assert(seen[0] == 2 && seen[1] == 1 && seen[2] == 0);
+		} else {
+			ck_assert_int_eq(n, 0);
+		}
 	}
 	c = compare(s, s, cl, NULL, &own);
 	ck_assert_int_eq(c->phase, PHASE_TRAIN);
 	for (size_t i = 0; i < c->n_layers; i++) {
 		comparison_layer_label(c, (int32_t)i, label, sizeof label);
-		if (strcmp(label, "backward") == 0) {
+		if (strcmp(label, "backward") == 0 && !with_seq) {
 			ck_assert_double_eq_tol(c->layers[i].kernels[0], 9, 1e-9);
 			names |= 1;
+		} else if (strncmp(label, "backward.", 9) == 0 && with_seq) {
+			/* backward.0, .1, .2: three kernels each, in reverse order of running */
+			ck_assert_msg(strcmp(label, "backward.prologue") == 0 ||
+					      c->layers[i].kernels[0] == 3,
+				      "%s: %g kernels", label, c->layers[i].kernels[0]);
+			names |= strcmp(label, "backward.2") == 0;
 		} else if (strcmp(label, "optimizer") == 0) {
 			ck_assert_double_eq_tol(c->layers[i].kernels[0], 1, 1e-9);
 			names |= 2;
@@ -684,7 +720,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_no_repetition);
 	tcase_add_test(tc, test_different_depths);
 	tcase_add_test(tc, test_interrupted_runs);
-	tcase_add_test(tc, test_train_steps);
+	tcase_add_loop_test(tc, test_train_steps, 0, 2);
 	tcase_add_test(tc, test_helpers_make_no_fusion);
 	suite_add_tcase(s, tc);
 	return s;

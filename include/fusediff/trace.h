@@ -58,6 +58,13 @@ struct trace_op {
 	uint32_t name, input_dims;
 };
 
+/* A forward operator that autograd numbered (args["Sequence number"]): the backward node of the
+ * same number computes its gradient. Sorted by seq, then start. */
+struct trace_fwd_op {
+	int64_t seq;
+	int64_t start, tid;
+};
+
 enum range_kind {
 	RANGE_USER,	/* user_annotation: CPU side of record_function */
 	RANGE_GPU_USER, /* gpu_user_annotation: the same range on the GPU timeline */
@@ -71,6 +78,8 @@ enum range_kind {
 struct trace_range {
 	int64_t start, dur;
 	int64_t external_id;
+	int64_t seq; /* RANGE_BACKWARD: the sequence number of the forward op it is the gradient
+			of (struct trace_fwd_op), -1 when absent; -1 for other ranges */
 	int64_t pid, tid;
 	uint32_t name;
 	uint8_t kind; /* enum range_kind */
@@ -113,6 +122,8 @@ struct trace {
 	size_t n_ops;
 	struct trace_range *ranges;
 	size_t n_ranges;
+	struct trace_fwd_op *fwd_ops;
+	size_t n_fwd_ops;
 	struct trace_device *devices;
 	size_t n_devices;
 	struct trace_category *categories;
@@ -180,6 +191,8 @@ void trace_link_kernels(const struct trace *t, uint32_t *launch_of, uint32_t *op
  * what trace_link_kernels() gives. Owned by the caller. */
 void trace_module_calls(const struct trace *t, const uint32_t *launch_of, uint32_t *module_of,
 			uint32_t *parent);
+/* The forward operator with sequence number seq (the first of that number), or NULL. */
+const struct trace_fwd_op *trace_find_fwd_op(const struct trace *t, int64_t seq);
 /* The value of a top-level scalar key, or NULL. */
 const char *trace_meta_get(const struct trace *t, const char *key);
 /* Count of events with this category, 0 when none. */

@@ -25,7 +25,8 @@ struct event {
 	int64_t pid, tid;
 	const char *args, *args_end; /* raw slice of args, when present */
 	/* from args */
-	int64_t correlation, external_id, device, stream;
+	int64_t correlation, external_id, device, stream, seq;
+	int has_seq;
 	int32_t grid[3], block[3];
 	struct json_str dims; /* raw Input Dims */
 	int bad_number;
@@ -169,7 +170,10 @@ static int parse_args(struct json_cur *c, struct event *ev, enum ev_kind kind, s
 			rc = parse_int(c, &ev->external_id, &ev->bad_number, &ld->abuf);
 		else if (JSON_EQ(key, "correlation"))
 			rc = parse_int(c, &ev->correlation, &ev->bad_number, &ld->abuf);
-		else if (kind <= EV_MEMSET && JSON_EQ(key, "device"))
+		else if (kind == EV_CPU_OP && JSON_EQ(key, "Sequence number")) {
+			rc = parse_int(c, &ev->seq, &ev->bad_number, &ld->abuf);
+			ev->has_seq = 1;
+		} else if (kind <= EV_MEMSET && JSON_EQ(key, "device"))
 			rc = parse_int(c, &ev->device, &ev->bad_number, &ld->abuf);
 		else if (kind <= EV_MEMSET && JSON_EQ(key, "stream"))
 			rc = parse_int(c, &ev->stream, &ev->bad_number, &ld->abuf);
@@ -261,6 +265,16 @@ static uint32_t intern_dims(struct loader *ld, struct json_str dims)
 
 #define BACKWARD_OP "autograd::engine::evaluate_function: "
 
+/* A backward node's own operator ("MulBackward0", "autograd::..."): numbered like the forward
+ * op it differentiates, but not a forward op. */
+static int backward_node(struct json_str name)
+{
+	for (size_t i = 0; i + 8 <= name.len; i++)
+		if (memcmp(name.s + i, "Backward", 8) == 0)
+			return 1;
+	return name.len >= 10 && memcmp(name.s, "autograd::", 10) == 0;
+}
+
 static void commit(struct loader *ld, struct event *ev, enum ev_kind kind)
 {
 	struct trace *t = ld->t;
@@ -317,28 +331,39 @@ static void commit(struct loader *ld, struct event *ev, enum ev_kind kind)
 
 		trace_add_op(t, &o);
 		/* autograd runs one backward node in each of these: the kernels launched inside
-		 * are the backward pass */
+		 * are the backward pass, the gradient of the forward op of the same number */
 		if (ev->name.len > sizeof BACKWARD_OP - 1 &&
 		    memcmp(ev->name.s, BACKWARD_OP, sizeof BACKWARD_OP - 1) == 0) {
-			struct trace_range r = { ev->ts,  ev->dur, ev->external_id, ev->pid,
-						 ev->tid, name,	   RANGE_BACKWARD };
+			struct trace_range r = { .start = ev->ts,
+						 .dur = ev->dur,
+						 .external_id = ev->external_id,
+						 .seq = ev->has_seq ? ev->seq : -1,
+						 .pid = ev->pid,
+						 .tid = ev->tid,
+						 .name = name,
+						 .kind = RANGE_BACKWARD };
 
 			trace_add_range(t, &r);
+		} else if (ev->has_seq && !backward_node(ev->name)) {
+			struct trace_fwd_op f = { ev->seq, ev->ts, ev->tid };
+
+			trace_add_fwd_op(t, &f);
 		}
 		break;
 	}
 	case EV_USER_ANN:
 	case EV_GPU_ANN:
 	case EV_PYTHON: {
-		struct trace_range r = { ev->ts,
-					 ev->dur,
-					 ev->external_id,
-					 ev->pid,
-					 ev->tid,
-					 name,
-					 kind == EV_USER_ANN  ? RANGE_USER
-					 : kind == EV_GPU_ANN ? RANGE_GPU_USER
-							      : RANGE_MODULE };
+		struct trace_range r = { .start = ev->ts,
+					 .dur = ev->dur,
+					 .external_id = ev->external_id,
+					 .seq = -1,
+					 .pid = ev->pid,
+					 .tid = ev->tid,
+					 .name = name,
+					 .kind = kind == EV_USER_ANN  ? RANGE_USER
+						 : kind == EV_GPU_ANN ? RANGE_GPU_USER
+								      : RANGE_MODULE };
 
 		trace_add_range(t, &r);
 		break;

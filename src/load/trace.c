@@ -10,7 +10,7 @@
 struct trace_impl {
 	struct trace t; /* first: a struct trace * is a struct trace_impl * */
 	size_t cap_kernels, cap_launches, cap_ops, cap_ranges, cap_devices, cap_categories,
-		cap_meta;
+		cap_meta, cap_fwd_ops;
 	size_t *cat_index; /* category id -> index + 1 */
 	size_t cat_index_len;
 	size_t *meta_index; /* key id -> index + 1 */
@@ -46,6 +46,7 @@ void trace_free(struct trace *t)
 	free(t->launches);
 	free(t->ops);
 	free(t->ranges);
+	free(t->fwd_ops);
 	free(t->devices);
 	free(t->categories);
 	free(t->meta);
@@ -74,6 +75,11 @@ void trace_add_op(struct trace *t, const struct trace_op *o)
 void trace_add_range(struct trace *t, const struct trace_range *r)
 {
 	VEC_PUSH(t->ranges, t->n_ranges, impl(t)->cap_ranges, *r);
+}
+
+void trace_add_fwd_op(struct trace *t, const struct trace_fwd_op *o)
+{
+	VEC_PUSH(t->fwd_ops, t->n_fwd_ops, impl(t)->cap_fwd_ops, *o);
 }
 
 void trace_add_device(struct trace *t, const struct trace_device *d)
@@ -218,6 +224,14 @@ static int cmp_int64(const void *pa, const void *pb)
 	return CMP(*(const int64_t *)pa, *(const int64_t *)pb);
 }
 
+static int cmp_fwd_op(const void *pa, const void *pb)
+{
+	const struct trace_fwd_op *x = pa, *y = pb;
+	int r = CMP(x->seq, y->seq);
+
+	return r ? r : CMP(x->start, y->start);
+}
+
 /* Keep only the cpu_ops that launched a kept kernel (t->ops sorted by external_id): nothing
  * else refers to an operator, and operators outnumber kernels several times over, so memory
  * now grows with the kernels. */
@@ -325,6 +339,8 @@ static void make_relative(struct trace *t)
 		t->ops[i].start -= t0;
 	for (size_t i = 0; i < t->n_ranges; i++)
 		t->ranges[i].start -= t0;
+	for (size_t i = 0; i < t->n_fwd_ops; i++)
+		t->fwd_ops[i].start -= t0;
 }
 
 static void detect_platform(struct trace *t)
@@ -458,6 +474,7 @@ int trace_finish(struct trace *t, int32_t want, struct fd_error *err)
 	sort_array(t->ops, t->n_ops, sizeof *t->ops, cmp_op);
 	keep_launching_ops(t);
 	sort_array(t->ranges, t->n_ranges, sizeof *t->ranges, cmp_range);
+	sort_array(t->fwd_ops, t->n_fwd_ops, sizeof *t->fwd_ops, cmp_fwd_op);
 	detect_platform(t);
 	pick_gpu_name(t);
 	return 0;
@@ -654,6 +671,21 @@ void trace_module_calls(const struct trace *t, const uint32_t *launch_of, uint32
 	free(stack);
 	free(up);
 	free(m);
+}
+
+const struct trace_fwd_op *trace_find_fwd_op(const struct trace *t, int64_t seq)
+{
+	size_t lo = 0, hi = t->n_fwd_ops;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (t->fwd_ops[mid].seq < seq)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < t->n_fwd_ops && t->fwd_ops[lo].seq == seq ? &t->fwd_ops[lo] : NULL;
 }
 
 const char *trace_meta_get(const struct trace *t, const char *key)

@@ -9,6 +9,7 @@ void trace_add_kernel(struct trace *t, const struct trace_kernel *k);
 void trace_add_launch(struct trace *t, const struct trace_launch *l);
 void trace_add_op(struct trace *t, const struct trace_op *o);
 void trace_add_range(struct trace *t, const struct trace_range *r);
+void trace_add_fwd_op(struct trace *t, const struct trace_fwd_op *o);
 void trace_add_device(struct trace *t, const struct trace_device *d);
 void trace_add_meta(struct trace *t, uint32_t key, uint32_t value);
 void trace_count_category(struct trace *t, uint32_t cat);

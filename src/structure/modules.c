@@ -148,6 +148,16 @@ static void resolve(struct walk *w, uint32_t r)
 	}
 }
 
+static int cmp_call_ival(const void *pa, const void *pb)
+{
+	const struct call_ival *x = pa, *y = pb;
+	int r;
+
+	if ((r = CMP(x->tid, y->tid)) || (r = CMP(x->start, y->start)))
+		return r;
+	return CMP(x->call, y->call);
+}
+
 /* r, or the first call out from it that is not a wrapper (one child call, no kernel). */
 static uint32_t up_past_wrappers(const uint32_t *parent, const uint8_t *kids, uint32_t r)
 {
@@ -352,6 +362,16 @@ void module_map_build(const struct trace *t, const uint32_t *launch_of, struct m
 	free(kids);
 	free(keys);
 	free(key_calls);
+	/* the layer calls by thread and time, for module_layer_at() */
+	m->call_ivals = xmalloc((m->n_calls ? m->n_calls : 1) * sizeof *m->call_ivals);
+	for (size_t i = 0; i < m->n_calls; i++) {
+		const struct trace_range *r = &t->ranges[m->call_range[i]];
+
+		m->call_ivals[i] =
+			(struct call_ival){ r->tid, r->start, r->start + r->dur, (int32_t)i };
+	}
+	if (m->n_calls)
+		qsort(m->call_ivals, m->n_calls, sizeof *m->call_ivals, cmp_call_ival);
 	if (m->n_stacks) {
 		const struct module_stack *st = &m->stacks[0];
 		size_t n = st->cls_len < sizeof m->layer_class - 1 ? st->cls_len
@@ -398,6 +418,34 @@ void module_map_build(const struct trace *t, const uint32_t *launch_of, struct m
 	free(dn);
 }
 
+struct call_query {
+	const struct call_ival *v;
+	int64_t tid, ts;
+};
+
+static int call_before(const void *ctx, size_t j)
+{
+	const struct call_query *q = ctx;
+
+	return q->v[j].tid < q->tid || (q->v[j].tid == q->tid && q->v[j].start <= q->ts);
+}
+
+int32_t module_layer_at(const struct module_map *m, int64_t tid, int64_t ts, size_t *hint)
+{
+	struct call_query q = { m->call_ivals, tid, ts };
+	size_t j;
+
+	if (!m->n_calls)
+		return -1;
+	j = gallop_prefix(m->n_calls, *hint, call_before, &q);
+	*hint = j;
+	/* layer calls do not nest; look back a few for safety */
+	for (size_t b = j, tries = 0; b-- > 0 && tries < 4 && m->call_ivals[b].tid == tid; tries++)
+		if (ts <= m->call_ivals[b].end)
+			return m->call_ivals[b].call;
+	return -1;
+}
+
 void module_map_clear(struct module_map *m)
 {
 	free(m->layer);
@@ -406,6 +454,7 @@ void module_map_clear(struct module_map *m)
 	free(m->top);
 	free(m->call_stack);
 	free(m->call_range);
+	free(m->call_ivals);
 	free(m->stacks);
 	memset(m, 0, sizeof *m);
 }

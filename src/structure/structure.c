@@ -133,6 +133,8 @@ struct build {
 	uint32_t *segk;		/* kernels of one segment */
 	uint64_t *model_stacks; /* per model: the module stacks (the first 64) of its layers */
 	const uint8_t *part;	/* per kernel: PART_* (train.c); NULL: no backward kernel */
+	int32_t *grad_of; /* per kernel: the forward layer call a backward kernel is the gradient
+			     of, -1; NULL: none known */
 	size_t n_model_stacks;
 };
 
@@ -253,6 +255,95 @@ static int phase_is_train(const struct build *b, const uint32_t *k, size_t n, in
 	for (size_t i = 0; i < n; i++)
 		bwd += b->part[k[i]] == PART_BACKWARD;
 	return bwd > 0 && bwd < n;
+}
+
+struct call_layer {
+	int32_t call, layer;
+};
+
+static int cmp_call_layer(const void *pa, const void *pb)
+{
+	const struct call_layer *x = pa, *y = pb;
+
+	return CMP(x->call, y->call);
+}
+
+/* The forward layer (index into cuts) of the layer call a backward step computes the gradient
+ * of, from the calls of the forward layers' steps (map, sorted by call); -1 when unknown. */
+static int32_t grad_layer(const struct build *b, const struct step *st,
+			  const struct call_layer *map, size_t n_map)
+{
+	for (uint32_t i = 0; i < st->n; i++) {
+		int32_t call = b->grad_of[b->s->order[st->first + i]];
+		size_t lo = 0, hi = n_map;
+
+		if (call < 0)
+			continue;
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+
+			if (map[mid].call < call)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		if (lo < n_map && map[lo].call == call)
+			return map[lo].layer;
+	}
+	return -1;
+}
+
+/* A training step's backward part, steps [fwd_end, bwd_end) of the pass from step0: the
+ * gradient of each forward layer is a backward layer of the same index (they run in reverse
+ * order), when autograd's sequence numbers lead from the backward kernels to the forward
+ * layer calls; what runs before the first (the loss's gradient) is the backward prologue.
+ * Without that, the backward part is one. */
+static void push_backward(struct build *b, const struct layer_cuts *cuts, size_t step0,
+			  size_t fwd_end, size_t bwd_end)
+{
+	struct side *s = b->s;
+	uint16_t bw = side_stack(s, "backward");
+	struct call_layer *map = NULL;
+	size_t n_map = 0, n_seg = 0;
+	uint32_t *seg_at = NULL;
+	int32_t *seg_idx = NULL, cur = -1;
+
+	if (b->grad_of && cuts->how == LAYER_SRC_MODULE && cuts->n) {
+		map = xmalloc(fwd_end * sizeof *map + sizeof *map);
+		for (uint32_t i = 0; i < cuts->n; i++)
+			for (uint32_t j = cuts->cut[i]; j < cuts->end[i]; j++)
+				if (b->mod_layer[j] >= 0)
+					map[n_map++] =
+						(struct call_layer){ b->mod_layer[j], (int32_t)i };
+		qsort(map, n_map, sizeof *map, cmp_call_layer);
+		seg_at = xmalloc((bwd_end - fwd_end + 1) * sizeof *seg_at);
+		seg_idx = xmalloc((bwd_end - fwd_end + 1) * sizeof *seg_idx);
+		for (size_t j = fwd_end; j < bwd_end; j++) {
+			int32_t idx = grad_layer(b, &s->steps[step0 + j], map, n_map);
+
+			/* a new backward layer where the gradient reaches an earlier layer */
+			if (idx >= 0 && (cur < 0 || idx < cur)) {
+				seg_at[n_seg] = (uint32_t)j;
+				seg_idx[n_seg++] = idx;
+				cur = idx;
+			}
+		}
+	}
+	if (!n_seg) {
+		push_layer(b, LAYER_PROLOGUE, bw, (uint32_t)(step0 + fwd_end),
+			   (uint32_t)(bwd_end - fwd_end));
+	} else {
+		push_layer(b, LAYER_PROLOGUE, bw, (uint32_t)(step0 + fwd_end),
+			   seg_at[0] - (uint32_t)fwd_end);
+		for (size_t i = 0; i < n_seg; i++) {
+			uint32_t end = i + 1 < n_seg ? seg_at[i + 1] : (uint32_t)bwd_end;
+
+			push_layer(b, seg_idx[i], bw, (uint32_t)step0 + seg_at[i], end - seg_at[i]);
+		}
+	}
+	free(map);
+	free(seg_at);
+	free(seg_idx);
 }
 
 /* Structure the kernels k[0..n) (time order) as one pass of model `model`. */
@@ -441,8 +532,7 @@ static void build_pass(struct build *b, const uint32_t *k, size_t n, uint32_t na
 		push_layer(b, LAYER_EPILOGUE, 0, (uint32_t)step0 + cuts.epi,
 			   (uint32_t)fwd_end - cuts.epi);
 		if (phase == PHASE_TRAIN) {
-			push_layer(b, LAYER_PROLOGUE, side_stack(s, "backward"),
-				   (uint32_t)(step0 + fwd_end), (uint32_t)(bwd_end - fwd_end));
+			push_backward(b, &cuts, step0, fwd_end, bwd_end);
 			push_layer(b, LAYER_PROLOGUE, side_stack(s, "optimizer"),
 				   (uint32_t)(step0 + bwd_end), (uint32_t)(n_steps - bwd_end));
 		}
@@ -836,7 +926,7 @@ int side_build(struct side *s, const struct trace *t, const struct classifier *c
 	struct module_map mods;
 	struct build b = { 0 };
 	size_t nk = t->n_kernels, n_pass, *start, split = 0, by_models = 0, n_backward = 0;
-	uint32_t *bucket, *launch_of;
+	uint32_t *bucket, *launch_of, *node = NULL;
 	uint8_t *prim, *part;
 
 	memset(s, 0, sizeof *s);
@@ -845,7 +935,7 @@ int side_build(struct side *s, const struct trace *t, const struct classifier *c
 	launch_of = big_alloc(nk, sizeof *launch_of);
 	trace_link_kernels(t, launch_of, NULL);
 	classify_trace(c, t, &s->classes);
-	part = train_parts(t, &s->classes, launch_of, &n_backward);
+	part = train_parts(t, &s->classes, launch_of, &n_backward, &node);
 	if (n_backward == 0) {
 		free(part);
 		part = NULL;
@@ -853,10 +943,27 @@ int side_build(struct side *s, const struct trace *t, const struct classifier *c
 	if (passes_from_annotations(t, launch_of, part, o ? o->pass_regex : NULL, &plan, err) < 0) {
 		free(launch_of);
 		free(part);
+		free(node);
 		trace_classes_clear(&s->classes);
 		return -1;
 	}
 	module_map_build(t, launch_of, &mods);
+	/* the forward layer call each backward kernel computes the gradient of: its node's
+	 * forward op (same sequence number), inside a layer call */
+	if (part && mods.n_calls) {
+		size_t hint = 0;
+
+		b.grad_of = big_alloc(nk, sizeof *b.grad_of);
+		for (size_t k = 0; k < nk; k++) {
+			const struct trace_fwd_op *f =
+				node[k] != UINT32_MAX && t->ranges[node[k]].seq >= 0
+					? trace_find_fwd_op(t, t->ranges[node[k]].seq)
+					: NULL;
+
+			b.grad_of[k] = f ? module_layer_at(&mods, f->tid, f->start, &hint) : -1;
+		}
+	}
+	free(node);
 	side_stack(s, ""); /* stack 0: no name */
 	b.part = part;
 
@@ -963,6 +1070,7 @@ int side_build(struct side *s, const struct trace *t, const struct classifier *c
 	free(b.segk);
 	free(b.model_stacks);
 	free(part);
+	free(b.grad_of);
 	free(prim);
 	free(start);
 	free(bucket);

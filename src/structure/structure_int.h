@@ -17,9 +17,11 @@ enum { PART_FORWARD, PART_BACKWARD, PART_OPTIMIZER };
 
 /* The part of a training step each kernel of t belongs to (PART_*; see train.c), from its
  * launch (launch_of as for passes_from_annotations()) and its classification (tc);
- * *n_backward gets the number of backward kernels. Owned by caller: free with free(). */
+ * *n_backward gets the number of backward kernels, *node per kernel the backward node's range
+ * (index into t->ranges) it was launched in, or UINT32_MAX. Owned by caller: free both with
+ * free(). */
 uint8_t *train_parts(const struct trace *t, const struct trace_classes *tc,
-		     const uint32_t *launch_of, size_t *n_backward);
+		     const uint32_t *launch_of, size_t *n_backward, uint32_t **node);
 
 /* --- passes.c ------------------------------------------------------------------------- */
 
@@ -64,6 +66,11 @@ struct module_stack {
 					       into t->ranges), UINT32_MAX when none */
 };
 
+struct call_ival {
+	int64_t tid, start, end;
+	int32_t call;
+};
+
 /* What the nn.Module ranges (recorded with Python stacks) say about each kernel, through its
  * launch event. Call ids number the calls in time order; -1: none. */
 struct module_map {
@@ -71,6 +78,7 @@ struct module_map {
 				 in; NULL when the trace has no layer stack */
 	uint16_t *call_stack; /* per layer call: its stack (index into stacks) */
 	uint32_t *call_range; /* per layer call: its range (index into t->ranges) */
+	struct call_ival *call_ivals; /* the layer calls sorted by thread and start */
 	size_t n_calls;
 	struct module_stack *stacks; /* in the order of their first call */
 	size_t n_stacks;
@@ -89,6 +97,9 @@ struct module_map {
  * module_map_clear(). */
 void module_map_build(const struct trace *t, const uint32_t *launch_of, struct module_map *m);
 void module_map_clear(struct module_map *m);
+/* The layer call whose CPU range holds time ts on thread tid, or -1. *hint: where the previous
+ * search ended (start with 0). */
+int32_t module_layer_at(const struct module_map *m, int64_t tid, int64_t ts, size_t *hint);
 /* The class of module range `range` ("CLIPTextTransformer" of "nn.Module:
  * CLIPTextTransformer_0") into *cls (borrowed, not terminated); returns its length, 0 when the
  * range is not a module call. */

@@ -14,6 +14,7 @@
 
 struct ival {
 	int64_t tid, start, end;
+	uint32_t range;
 	uint8_t part;
 };
 
@@ -45,7 +46,7 @@ static int is_optimizer_range(const char *name)
 }
 
 uint8_t *train_parts(const struct trace *t, const struct trace_classes *tc,
-		     const uint32_t *launch_of, size_t *n_backward)
+		     const uint32_t *launch_of, size_t *n_backward, uint32_t **node)
 {
 	size_t n = 0, hint = 0, has_cpu_backward = 0;
 	struct ival *v = xmalloc((t->n_ranges ? t->n_ranges : 1) * sizeof *v);
@@ -55,16 +56,17 @@ uint8_t *train_parts(const struct trace *t, const struct trace_classes *tc,
 		const struct trace_range *r = &t->ranges[i];
 
 		if (r->kind == RANGE_BACKWARD)
-			v[n++] =
-				(struct ival){ r->tid, r->start, r->start + r->dur, PART_BACKWARD };
+			v[n++] = (struct ival){ r->tid, r->start, r->start + r->dur, (uint32_t)i,
+						PART_BACKWARD };
 		else if (r->kind == RANGE_USER && is_optimizer_range(trace_str(t, r->name)))
-			v[n++] = (struct ival){ r->tid, r->start, r->start + r->dur,
+			v[n++] = (struct ival){ r->tid, r->start, r->start + r->dur, (uint32_t)i,
 						PART_OPTIMIZER };
 		has_cpu_backward |= r->kind == RANGE_BACKWARD;
 	}
 	if (n)
 		qsort(v, n, sizeof *v, cmp_ival);
 	*n_backward = 0;
+	*node = big_alloc(t->n_kernels, sizeof **node);
 	for (size_t k = 0; k < t->n_kernels; k++) {
 		const struct kernel_info *ki =
 			tc->info_of ? trace_classes_get(tc, (uint32_t)k) : NULL;
@@ -72,6 +74,7 @@ uint8_t *train_parts(const struct trace *t, const struct trace_classes *tc,
 			launch_of[k] != UINT32_MAX ? &t->launches[launch_of[k]] : NULL;
 
 		part[k] = PART_FORWARD;
+		(*node)[k] = UINT32_MAX;
 		if (ki && ki->cls == CLASS_OPTIMIZER)
 			part[k] = PART_OPTIMIZER;
 		else if (!has_cpu_backward && ki && (ki->atoms & ATOM_BIT(ATOM_GRAD)))
@@ -87,6 +90,8 @@ uint8_t *train_parts(const struct trace *t, const struct trace_classes *tc,
 			     tries++)
 				if (l->start <= v[b].end) {
 					part[k] = v[b].part;
+					if (v[b].part == PART_BACKWARD)
+						(*node)[k] = v[b].range;
 					break;
 				}
 		}

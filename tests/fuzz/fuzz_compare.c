@@ -48,7 +48,8 @@ static void check(const struct comparison *c)
 	for (int fmt = 0; fmt < 2; fmt++) {
 		f = open_memstream(&buf, &len);
 		require(f != NULL, "open_memstream");
-		require(report_write(f, c, fmt ? REPORT_TEXT : REPORT_JSON) == 0, "the report is written");
+		require(report_write(f, c, fmt ? REPORT_TEXT : REPORT_JSON) == 0,
+			"the report is written");
 		fclose(f);
 		free(buf);
 		buf = NULL;
