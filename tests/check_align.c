@@ -499,6 +499,43 @@ START_TEST(test_no_fused_opt)
 }
 END_TEST
 
+/* Separate q, k and v GEMMs against one QKV GEMM (an SGLang B300 layer against HF eager): one
+ * group, merged into one horizontal fusion entry, from counts and order; with shapes recorded,
+ * only when they are one input (same M and K) whose N add up to the merged GEMM's. */
+START_TEST(test_horizontal_groups)
+{
+	struct align_item a[] = { NORM_RUN, GEMM_KV, GEMM_KV, GEMM_KV, ROPE_RUN, ATTN, GEMM_O };
+	struct align_item b[] = { ADD_NORM_TRITON, GEMM_QKV, ROPE_TRITON, ATTN, GEMM_O };
+	struct align_layer l;
+	const struct align_entry *e;
+
+	for (int shapes = 0; shapes < 3; shapes++) {
+		if (shapes) { /* q: 4096, k and v: 1024 each, from a [16, 4096] input */
+			for (int i = 1; i <= 3; i++) {
+				a[i].m = 16, a[i].k = 4096, a[i].n = i == 1 ? 4096 : 1024;
+			}
+			b[1].m = 16, b[1].k = 4096, b[1].n = shapes == 1 ? 6144 : 8192;
+		}
+		align_group_gemms(a, 7, b, 5);
+		align_one(a, 7, b, 5, &l);
+		align_absorb(&l, 1, 0);
+		check_cover(&l);
+		e = entry_with(&l, 0, 1);
+		if (shapes < 2) {
+			ck_assert_int_eq(e->kind, ALIGN_FUSED);
+			ck_assert_int_eq(e->horizontal, 1);
+			ck_assert_int_eq(e->fused_side, 1);
+			ck_assert_uint_eq(e->n[0], 3);
+		} else { /* 4096 + 1024 + 1024 is not 8192: not one merged GEMM */
+			ck_assert_int_eq(e->horizontal, 0);
+			ck_assert_uint_le(e->n[0], 1);
+		}
+		assert_match(&l, 6, 4);
+		alignment_clear(&l.al);
+	}
+}
+END_TEST
+
 static Suite *align_suite(void)
 {
 	Suite *s = suite_create("align");
@@ -519,6 +556,7 @@ static Suite *align_suite(void)
 	tcase_add_test(tc, test_empty);
 	tcase_add_test(tc, test_banded_large);
 	tcase_add_test(tc, test_no_fused_opt);
+	tcase_add_test(tc, test_horizontal_groups);
 	suite_add_tcase(s, tc);
 	return s;
 }

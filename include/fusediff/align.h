@@ -48,10 +48,11 @@ struct align_item {
 				     attention step: it also does what eager math attention runs as
 				     separate kernels (bmm, softmax, scale, mask, copies). Where both
 				     sides have attention, those kernels are not its work. */
-	uint16_t gid;  /* a GEMM's group (align_group_gemms()): GEMMs of groups that differ never
+	uint16_t gid;	 /* a GEMM's group (align_group_gemms()): GEMMs of groups that differ never
 			   pair; 0: none */
-	uint8_t merge; /* 1: a GEMM merged into its group's first on the other side (q/k/v
+	uint8_t merge;	 /* 1: a GEMM merged into its group's first on the other side (q/k/v
 			   against one QKV GEMM): it never pairs one to one */
+	int64_t m, n, k; /* a GEMM's shape (M x K times K x N) when the trace recorded it, else 0 */
 };
 
 /* Same order and meaning as enum pair_kind in comparison.h. */
@@ -84,7 +85,9 @@ struct align_opts {
  * sequences are cut at their norms and attention steps (when both have as many), and in each
  * piece of at most six GEMMs the GEMMs pair in order, except that where one side has k more
  * than the other, its first k + 1 (of one kernel family) are one group against the other
- * side's first: a merged GEMM (QKV, gate-up) on one side, separate ones on the other. Sets gid and merge (a's and b's items). */
+ * side's first: a merged GEMM (QKV, gate-up) on one side, separate ones on the other. Where
+ * both sides recorded the shapes, a group must be one input (the same M and K) whose N add up
+ * to the merged GEMM's, else the piece is not grouped. Sets gid and merge (a's and b's items). */
 void align_group_gemms(struct align_item *a, size_t na, struct align_item *b, size_t nb);
 
 /* Align a[0..na) with b[0..nb). out must be zero-initialised or cleared; it is overwritten.

@@ -309,6 +309,27 @@ static int same_family(const struct align_item *x, const struct align_item *y)
 	return 2 * l >= (lx < ly ? lx : ly);
 }
 
+/* Whether separate GEMMs more[g[0..k)] may be merged GEMM x's work: unknown shapes agree;
+ * known ones must share M and K and their N add up to x's. */
+static int shapes_agree(const struct align_item *x, const struct align_item *more, const size_t *g,
+			size_t k)
+{
+	int64_t n = 0;
+
+	if (k < 2 || !x->n)
+		return 1;
+	for (size_t i = 0; i < k; i++) {
+		const struct align_item *y = &more[g[i]];
+
+		if (!y->n)
+			return 1;
+		if (y->m != x->m || y->k != x->k)
+			return 0;
+		n += y->n;
+	}
+	return n == x->n;
+}
+
 void align_group_gemms(struct align_item *a, size_t na, struct align_item *b, size_t nb)
 {
 	size_t *ga = xmalloc((na + 1) * sizeof *ga), *gb = xmalloc((nb + 1) * sizeof *gb);
@@ -342,7 +363,7 @@ void align_group_gemms(struct align_item *a, size_t na, struct align_item *b, si
 			 * an extra GEMM of another family is other work (a rotary table's sgemm) */
 			for (m = 1; m <= extra && same_family(&more[gm[0]], &more[gm[m]]); m++)
 				;
-			if (m <= extra) {
+			if (m <= extra || !shapes_agree(&less[gl[0]], more, gm, extra + 1)) {
 				ia = ea < na ? ea + 1 : na;
 				ib = eb < nb ? eb + 1 : nb;
 				continue;
