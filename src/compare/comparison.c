@@ -106,89 +106,75 @@ static uint16_t comparison_stack(struct comparison *c, const char *name)
 	return (uint16_t)c->n_stacks++;
 }
 
+/* A layer of a compared pass, of side s. */
+struct lref {
+	int s;
+	const struct layer *ly;
+};
+
+/* The layers of both sides' compared passes, side A's first, each pass's in the order they
+ * run. Owned by caller: free with free(). */
+static struct lref *compared_layers(const struct comparison *c, const struct work *w, size_t *n)
+{
+	struct lref *v = NULL;
+	size_t cap = 0;
+
+	*n = 0;
+	for (int s = 0; s < 2; s++) {
+		const struct side *sd = w->s[s];
+
+		for (size_t p = 0; p < sd->n_passes; p++) {
+			const struct pass *ps = &sd->passes[p];
+
+			if (!compared(c, s, ps))
+				continue;
+			for (uint32_t l = 0; l < ps->layer_n; l++)
+				VEC_PUSH(v, *n, cap,
+					 ((struct lref){ s, &sd->layers[ps->layer_first + l] }));
+		}
+	}
+	return v;
+}
+
 /* The layers of the comparison: the stacks of both sides' compared passes by name (side A's
- * first, in order of appearance), each with as many layers as the most any pass has. */
+ * first, in order of appearance), each with as many layers as the most any pass has, in the
+ * order they run (a training step's forward layers and epilogue before its backward part). */
 static void make_keys(struct comparison *c, struct work *w)
 {
 	int32_t *most = NULL;
-	size_t next, *order, n_order = 0, epi = 0;
+	size_t next, *order, n_order = 0, epi = 0, n;
 	uint8_t *has_pro;
+	struct lref *ls = compared_layers(c, w, &n);
 
 	comparison_stack(c, "");
-	for (int s = 0; s < 2; s++) {
-		const struct side *sd = w->s[s];
+	for (int s = 0; s < 2; s++)
+		w->cs[s] = xcalloc(w->s[s]->n_stacks + 1, sizeof *w->cs[s]);
+	for (size_t i = 0; i < n; i++) {
+		const struct side *sd = w->s[ls[i].s];
+		uint16_t st = ls[i].ly->stack < sd->n_stacks ? ls[i].ly->stack : 0;
 
-		w->cs[s] = xcalloc(sd->n_stacks + 1, sizeof *w->cs[s]);
-		for (size_t p = 0; p < sd->n_passes; p++) {
-			const struct pass *ps = &sd->passes[p];
-
-			if (!compared(c, s, ps))
-				continue;
-			for (uint32_t l = 0; l < ps->layer_n; l++) {
-				const struct layer *ly = &sd->layers[ps->layer_first + l];
-				uint16_t st = ly->stack < sd->n_stacks ? ly->stack : 0;
-				size_t before = c->n_stacks;
-
-				w->cs[s][st] = comparison_stack(c, sd->stacks[st]);
-				if (c->n_stacks > before) {
-					most = xreallocarray(most, c->n_stacks, sizeof *most);
-					most[c->n_stacks - 1] = 0;
-				}
-			}
-		}
+		w->cs[ls[i].s][st] = comparison_stack(c, sd->stacks[st]);
 	}
-	if (!most) {
-		most = xcalloc(1, sizeof *most);
-		most[0] = 0;
-	}
-	most[0] = 0;
+	most = xcalloc(c->n_stacks, sizeof *most);
 	has_pro = xcalloc(c->n_stacks, 1);
 	has_pro[0] = 1; /* the pass's prologue, always */
-	for (int s = 0; s < 2; s++) {
-		const struct side *sd = w->s[s];
-
-		for (size_t p = 0; p < sd->n_passes; p++) {
-			const struct pass *ps = &sd->passes[p];
-
-			if (!compared(c, s, ps))
-				continue;
-			for (uint32_t l = 0; l < ps->layer_n; l++) {
-				const struct layer *ly = &sd->layers[ps->layer_first + l];
-				uint16_t cs = w->cs[s][ly->stack < sd->n_stacks ? ly->stack : 0];
-
-				if (ly->index >= 0 && ly->index + 1 > most[cs])
-					most[cs] = ly->index + 1;
-				if (ly->index == LAYER_PROLOGUE)
-					has_pro[cs] = 1;
-			}
-		}
-	}
-	/* the stacks in the order they run, the epilogue among them (n_stacks stands for it):
-	 * a training step's forward layers and epilogue come before its backward part */
+	/* the stacks in the order they run, the epilogue among them (n_stacks stands for it) */
 	order = xcalloc(c->n_stacks + 1, sizeof *order);
-	for (int s = 0; s < 2; s++) {
-		const struct side *sd = w->s[s];
+	for (size_t i = 0; i < n; i++) {
+		const struct layer *ly = ls[i].ly;
+		uint16_t cs = w->cs[ls[i].s][ly->stack < w->s[ls[i].s]->n_stacks ? ly->stack : 0];
+		size_t blk = ly->index == LAYER_EPILOGUE ? c->n_stacks : cs, j;
 
-		for (size_t p = 0; p < sd->n_passes; p++) {
-			const struct pass *ps = &sd->passes[p];
-
-			if (!compared(c, s, ps))
-				continue;
-			for (uint32_t l = 0; l < ps->layer_n; l++) {
-				const struct layer *ly = &sd->layers[ps->layer_first + l];
-				size_t blk = ly->index == LAYER_EPILOGUE
-						     ? c->n_stacks
-						     : w->cs[s][ly->stack < sd->n_stacks ? ly->stack
-											 : 0];
-				size_t j;
-
-				for (j = 0; j < n_order && order[j] != blk; j++)
-					;
-				if (j == n_order)
-					order[n_order++] = blk;
-			}
-		}
+		if (ly->index >= 0 && ly->index + 1 > most[cs])
+			most[cs] = ly->index + 1;
+		if (ly->index == LAYER_PROLOGUE)
+			has_pro[cs] = 1;
+		for (j = 0; j < n_order && order[j] != blk; j++)
+			;
+		if (j == n_order)
+			order[n_order++] = blk;
 	}
+	free(ls);
 	for (size_t st = 0; st <= c->n_stacks; st++) { /* stacks no compared pass has */
 		size_t j;
 
@@ -888,17 +874,14 @@ static int compute(struct comparison *c, int phase, struct fd_error *err)
 		c->layers[k].stack = w.keys[k].stack;
 		c->layers[k].phase = (uint8_t)c->phase;
 	}
-	for (int s = 0; s < 2; s++)
-		for (size_t p = 0; p < c->side[s]->n_passes; p++) {
-			const struct pass *ps = &c->side[s]->passes[p];
+	{
+		size_t n;
+		struct lref *ls = compared_layers(c, &w, &n);
 
-			if (!compared(c, s, ps))
-				continue;
-			for (uint32_t l = 0; l < ps->layer_n; l++)
-				c->layers[layer_key(&w, s,
-						    &c->side[s]->layers[ps->layer_first + l])]
-					.passes[s]++;
-		}
+		for (size_t i = 0; i < n; i++) /* a pass has each of its layers once */
+			c->layers[layer_key(&w, ls[i].s, ls[i].ly)].passes[ls[i].s]++;
+		free(ls);
+	}
 	merge_side(&w, 0);
 	merge_side(&w, 1);
 
