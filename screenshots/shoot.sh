@@ -73,10 +73,10 @@ shot() {
 	echo "screenshots: $out/$1.txt, $out/$1.png"
 }
 
-shot layers "$LLAMA" "" "Largest differences"
+shot overview "$LLAMA" "" "Largest kernel pairs of this part"
+shot layers "$LLAMA" "2" "Largest differences"
 shot fusion-evidence "$LLAMA" "4 Enter" "Evidence (Esc"
-shot layer-pairs "$LLAMA" "Enter j" "A kernel"
-shot overview "$LLAMA" "1" "Class"
-shot mi300x-b300-layer "$SGLANG" "Enter" "A kernel"
+shot layer-pairs "$LLAMA" "2 Enter j" "A kernel"
+shot mi300x-b300-layer "$SGLANG" "2 Enter" "A kernel"
 shot mi300x-b300-summed "$SGLANG" "5" "Places"
 exit 0

@@ -58,6 +58,8 @@ struct mini {
 	char *stacks[1];
 	struct comparison_pair pairs[8];
 	struct comparison_fusion fusion;
+	struct comparison_attribution parts[6];
+	uint32_t pair_part[8];
 	int32_t fusion_layers[2];
 	uint32_t fusion_pairs[2];
 	uint32_t names_store[8][2][2];
@@ -205,6 +207,25 @@ static void build_mini(void)
 	mini->fusion_pairs[1] = 5;
 	c->fusions = &mini->fusion;
 	c->n_fusions = 1;
+	/* where B - A (-2.5 us) comes from, largest first: the fused norm, the slower attention of
+	 * layer 0, B's extra GEMM, the faster GEMMs, layer 1's faster attention, A's copy */
+	{
+		static const struct comparison_attribution parts[6] = {
+			{ ATTR_FUSION, CLASS_NORM, 0, 2, { 10100, 4100 }, -6000 },
+			{ ATTR_MATCHED_SLOWER, CLASS_ATTENTION, -1, 1, { 20000, 25000 }, 5000 },
+			{ ATTR_B_ONLY, CLASS_GEMM, -1, 1, { 0, 3000 }, 3000 },
+			{ ATTR_MATCHED_FASTER, CLASS_GEMM, -1, 2, { 20500, 18100 }, -2400 },
+			{ ATTR_MATCHED_FASTER, CLASS_ATTENTION, -1, 1, { 20100, 19000 }, -1100 },
+			{ ATTR_A_ONLY, CLASS_COPY, -1, 1, { 1000, 0 }, -1000 },
+		};
+		static const uint32_t part_of[8] = { 5, 3, 0, 1, 3, 0, 4, 2 };
+
+		memcpy(mini->parts, parts, sizeof parts);
+		memcpy(mini->pair_part, part_of, sizeof part_of);
+		c->attribution = mini->parts;
+		c->n_attribution = 6;
+		c->pair_part = mini->pair_part;
+	}
 }
 
 static void free_mini(void)
@@ -289,6 +310,13 @@ static void keys(const char *names)
 		ck_assert_msg(k != UI_KEY_NONE, "bad key %s", tok);
 		ui_key(ui, k);
 	}
+}
+
+/* The tests of the other views start on the Layers view. */
+static void setup_layers(void)
+{
+	open_ui(120, 40);
+	keys("layers");
 }
 
 static void type(const char *text)
@@ -406,6 +434,35 @@ START_TEST(test_man_keys)
 }
 END_TEST
 
+/* The first screen answers why B differs: the parts of B - A, largest first, adding up to the
+ * total in the header; Enter on a part shows its kernel pairs. */
+START_TEST(test_first_screen)
+{
+	ck_assert_int_eq(ui_view(ui), VIEW_OVERVIEW);
+	ck_assert(strstr(line(4), "Part") && strstr(line(4), "B-A us"));
+	ck_assert_msg(strstr(line(5), "fusion #1") && strstr(line(5), "Norm") &&
+			      strstr(line(5), "-6.00"),
+		      "%s", line(5));
+	ck_assert_msg(strstr(line(6), "B slower") && strstr(line(6), "Attention") &&
+			      strstr(line(6), "+5.00"),
+		      "%s", line(6));
+	ck_assert(strstr(line(7), "B only") && strstr(line(7), "GEMM"));
+	ck_assert(strstr(line(10), "A only") && strstr(line(10), "Copy"));
+	/* the shares: -6 of -2.5 us is 240 % */
+	ck_assert_msg(strstr(line(5), "240.0%"), "%s", line(5));
+	assert_screen_has("B runs triton_red_fused_add_mean_mul_pow_rsqrt_0 as one kernel");
+	keys("Enter");
+	ck_assert_int_eq(ui_view(ui), VIEW_PAIRS);
+	ck_assert_msg(strstr(line(3), "fusion #1 Norm"), "%s", line(3));
+	ck_assert(strstr(line(3), "1/2")); /* its two pairs */
+	keys("Esc down down Enter");	   /* B only GEMM: the epilogue's extra GEMM */
+	ck_assert_int_eq(ui_view(ui), VIEW_PAIRS);
+	ck_assert(strstr(line(3), "B only GEMM"));
+	assert_screen_has("epilogue");
+	assert_screen_lacks("prologue");
+}
+END_TEST
+
 START_TEST(test_header_and_layers)
 {
 	ck_assert_int_eq(ui_view(ui), VIEW_LAYERS);
@@ -440,12 +497,12 @@ START_TEST(test_drill_down_and_back)
 	ck_assert_int_eq(ui_view(ui), VIEW_LAYERS);
 	/* the same layer is still selected */
 	ck_assert(strstr(line(3), "4/4"));
-	/* from the overview, Enter shows the pairs of one class; q goes back, then quits */
+	/* from the overview, Enter shows the pairs of one part of B - A; q goes back, then quits */
 	keys("overview");
 	ck_assert_int_eq(ui_view(ui), VIEW_OVERVIEW);
 	keys("Enter");
 	ck_assert_int_eq(ui_view(ui), VIEW_PAIRS);
-	ck_assert(strstr(line(3), "class"));
+	ck_assert(strstr(line(3), "fusion #1 Norm"));
 	ck_assert_int_eq(ui_key(ui, 'q'), 0);
 	ck_assert_int_eq(ui_view(ui), VIEW_OVERVIEW);
 	/* from the Summed view, Enter shows the places of one row, Esc comes back to it */
@@ -750,12 +807,16 @@ static Suite *ui_suite(void)
 	Suite *s = suite_create("ui");
 	TCase *pure = tcase_create("pure");
 	TCase *tc = tcase_create("render");
+	TCase *first = tcase_create("first");
 
 	tcase_add_test(pure, test_layout);
 	tcase_add_test(pure, test_action_table);
 	tcase_add_test(pure, test_man_keys);
 	suite_add_tcase(s, pure);
-	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_checked_fixture(first, setup, teardown);
+	tcase_add_test(first, test_first_screen);
+	suite_add_tcase(s, first);
+	tcase_add_checked_fixture(tc, setup_layers, teardown);
 	tcase_add_test(tc, test_header_and_layers);
 	tcase_add_test(tc, test_drill_down_and_back);
 	tcase_add_test(tc, test_horizontal_scroll);

@@ -126,6 +126,7 @@ struct comparison_attribution {
 	uint8_t cls;	 /* enum op_class */
 	int32_t fusion;	 /* for the fusion kinds: index into comparison.fusions; else -1 */
 	double count;	 /* places per pass: a fusion's occurrences, else aligned pairs */
+	double ns[2];	 /* time on each side per pass */
 	double delta_ns; /* B - A per pass */
 };
 
@@ -162,6 +163,7 @@ struct comparison {
 	size_t n_fusions;
 	struct comparison_attribution *attribution; /* largest |delta| first; adds up to delta_ns */
 	size_t n_attribution;
+	uint32_t *pair_part;		 /* per pair: the attribution part it counts in */
 	double class_ns[2][CLASS_COUNT]; /* per pass, for the overview; each kernel counts under the
 					    class of its step (an eager RMSNorm run is Norm) */
 	char *note; /* why the comparison is empty or partial (no common phase, ...), or NULL */

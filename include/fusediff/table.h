@@ -30,6 +30,8 @@ enum table_col_flags {
 	TABLE_COL_BAR = 1 << 3,	   /* drawn as a horizontal bar of cell.bar (0..1) */
 	TABLE_COL_ASC = 1 << 4,	   /* numeric column that sorts ascending first (positions) */
 	TABLE_COL_NOSORT = 1 << 5, /* cannot be sorted by */
+	TABLE_COL_SIGNED = 1 << 6, /* with TABLE_COL_BAR: cell.bar is -1..1, drawn from the middle
+				      (negative to the left) */
 };
 
 struct table_column {
@@ -48,7 +50,7 @@ struct table_cell {
 	size_t cap;
 	const char *text;
 	int role;   /* colour role for the drawer, 0 for the default */
-	double bar; /* TABLE_COL_BAR: fraction of the width, 0..1 */
+	double bar; /* TABLE_COL_BAR: fraction of the width, 0..1 (-1..1 when signed) */
 	int indent; /* cells of indentation (group continuation rows) */
 };
 

@@ -44,51 +44,82 @@ static int pair_kind(const struct comparison_pair *p, double delta)
 	}
 }
 
+struct slot_ref {
+	struct comparison_attribution part;
+	size_t slot;
+};
+
+static int cmp_ref(const void *pa, const void *pb)
+{
+	return cmp_part(&((const struct slot_ref *)pa)->part, &((const struct slot_ref *)pb)->part);
+}
+
 void attribution_build(struct comparison *c)
 {
 	/* the fusions first, then one slot per (kind, class) */
 	size_t n = c->n_fusions + (size_t)ATTR_COUNT * CLASS_COUNT, out = 0;
-	struct comparison_attribution *v = xcalloc(n, sizeof *v);
+	struct slot_ref *v = xcalloc(n, sizeof *v);
+	uint32_t *slot_of = xcalloc(c->n_pairs + 1, sizeof *slot_of),
+		 *final = xcalloc(n, sizeof *final);
 	uint8_t *used = xcalloc(n, 1);
 
 	for (size_t f = 0; f < c->n_fusions; f++) {
 		const struct comparison_fusion *fu = &c->fusions[f];
 
-		v[f] = (struct comparison_attribution){ fu->partial	 ? ATTR_PARTIAL
-							: fu->horizontal ? ATTR_HORIZONTAL
-									 : ATTR_FUSION,
-							fu->cls, (int32_t)f, fu->occurrences, 0 };
+		v[f].part = (struct comparison_attribution){
+			.kind = fu->partial	 ? ATTR_PARTIAL
+				: fu->horizontal ? ATTR_HORIZONTAL
+						 : ATTR_FUSION,
+			.cls = fu->cls,
+			.fusion = (int32_t)f,
+			.count = fu->occurrences,
+		};
 		used[f] = 1;
 	}
 	for (size_t i = 0; i < c->n_pairs; i++) {
 		const struct comparison_pair *p = &c->pairs[i];
-		double d = 0;
+		double ns[2];
 		size_t slot;
 
 		for (int s = 0; s < 2; s++)
-			if (c->passes[s])
-				d += (s ? 1 : -1) * p->side[s].sum_ns / c->passes[s];
+			ns[s] = c->passes[s] ? p->side[s].sum_ns / c->passes[s] : 0;
 		if (p->fusion >= 0 && (size_t)p->fusion < c->n_fusions) {
 			slot = (size_t)p->fusion;
 		} else {
-			int k = pair_kind(p, d);
+			int k = pair_kind(p, ns[1] - ns[0]);
 			int cls = p->cls < CLASS_COUNT ? p->cls : CLASS_OTHER;
 
 			slot = c->n_fusions + (size_t)k * CLASS_COUNT + (size_t)cls;
 			if (!used[slot])
-				v[slot] = (struct comparison_attribution){ (uint8_t)k, (uint8_t)cls,
-									   -1, 0, 0 };
-			v[slot].count += 1;
+				v[slot].part = (struct comparison_attribution){ .kind = (uint8_t)k,
+										.cls = (uint8_t)cls,
+										.fusion = -1 };
+			v[slot].part.count += 1;
 			used[slot] = 1;
 		}
-		v[slot].delta_ns += d;
+		v[slot].part.ns[0] += ns[0];
+		v[slot].part.ns[1] += ns[1];
+		v[slot].part.delta_ns += ns[1] - ns[0];
+		slot_of[i] = (uint32_t)slot;
 	}
 	for (size_t i = 0; i < n; i++)
-		if (used[i])
-			v[out++] = v[i];
-	free(used);
+		if (used[i]) {
+			v[out] = v[i];
+			v[out++].slot = i;
+		}
 	if (out)
-		qsort(v, out, sizeof *v, cmp_part);
-	c->attribution = v;
+		qsort(v, out, sizeof *v, cmp_ref);
+	c->attribution = xcalloc(out + 1, sizeof *c->attribution);
+	for (size_t i = 0; i < out; i++) {
+		c->attribution[i] = v[i].part;
+		final[v[i].slot] = (uint32_t)i;
+	}
 	c->n_attribution = out;
+	c->pair_part = xcalloc(c->n_pairs + 1, sizeof *c->pair_part);
+	for (size_t i = 0; i < c->n_pairs; i++)
+		c->pair_part[i] = final[slot_of[i]];
+	free(v);
+	free(slot_of);
+	free(final);
+	free(used);
 }

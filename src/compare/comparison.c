@@ -678,6 +678,8 @@ static void clear_results(struct comparison *c)
 	}
 	free(c->fusions);
 	free(c->attribution);
+	free(c->pair_part);
+	c->pair_part = NULL;
 	c->attribution = NULL;
 	c->n_attribution = 0;
 	for (size_t i = 0; i < c->n_warnings; i++)

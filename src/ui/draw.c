@@ -1,5 +1,6 @@
 /* draw.c — text, bars and the generic table on the screen. Every kernel name goes through
  * text_escape() here: raw bytes from a trace never reach the terminal. */
+#include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -242,6 +243,31 @@ void ui_bar(struct ui_screen *s, int y, int x, int w, double frac, int role, int
 	ui_fill(s, y, x + full, w - full, fill_role);
 }
 
+/* A bar from the middle of w cells: frac < 0 to the left in role_neg, > 0 to the right in
+ * role_pos, |frac| of the half; a thin mark in the middle. */
+static void ui_bar_signed(struct ui_screen *s, int y, int x, int w, double frac, int role_neg,
+			  int role_pos, int fill_role)
+{
+	int half = w / 2, n;
+
+	if (w < 3) {
+		ui_bar(s, y, x, w, fabs(frac), frac < 0 ? role_neg : role_pos, fill_role);
+		return;
+	}
+	if (!(frac >= -1))
+		frac = frac != frac ? 0 : -1;
+	if (frac > 1)
+		frac = 1;
+	/* the left half: whole cells only (no glyph grows leftwards) */
+	n = frac < 0 ? (int)(-frac * half + 0.5) : 0;
+	ui_fill(s, y, x, half - n, fill_role);
+	attrset(s->attr[role_neg]);
+	for (int i = half - n; i < half; i++)
+		mvaddstr(y, x + i, s->g->bar_full);
+	ui_put(s, y, x + half, 1, s->utf8 ? "\xe2\x94\x82" : "|", fill_role, PUT_RAW, 0);
+	ui_bar(s, y, x + half + 1, w - half - 1, frac > 0 ? frac : 0, role_pos, fill_role);
+}
+
 void ui_draw_table(struct ui_screen *s, struct table *t, int y, int x, int w, int h, int focused)
 {
 	struct table_layout l;
@@ -288,6 +314,12 @@ void ui_draw_table(struct ui_screen *s, struct table *t, int y, int x, int w, in
 
 			table_cell(t, row, l.col[i], &cell, buf, sizeof buf);
 			role = selected ? base : cell.role ? cell.role : ROLE_NORMAL;
+			if ((c->flags & TABLE_COL_BAR) && (c->flags & TABLE_COL_SIGNED)) {
+				ui_bar_signed(s, y + r, cx, cw, cell.bar,
+					      selected ? base : ROLE_BETTER,
+					      selected ? base : ROLE_WORSE, base);
+				continue;
+			}
 			if (c->flags & TABLE_COL_BAR) {
 				ui_bar(s, y + r, cx, cw, cell.bar, selected ? base : role, base);
 				continue;

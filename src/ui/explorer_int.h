@@ -41,18 +41,20 @@ struct ui_view;
 
 #define SCOPE_ALL INT32_MIN
 
-/* What a view shows: every row, or those of one layer, of one class, or of one row of the
- * Summed view. A drill-down opens its target view with a scope. */
+/* What a view shows: every row, or those of one layer, of one class, of one row of the
+ * Summed view or of one part of the attribution of B - A. A drill-down opens its target view
+ * with a scope. */
 struct ui_scope {
 	int32_t layer; /* one layer, or SCOPE_ALL */
 	int cls;       /* one class, or -1 */
 	int32_t group; /* one row of ui_groups(), or -1 */
+	uint32_t part; /* one part of comparison.attribution plus one, or 0 */
 };
 #define SCOPE_NONE ((struct ui_scope){ SCOPE_ALL, -1, -1 })
 
 static inline int ui_scope_eq(struct ui_scope a, struct ui_scope b)
 {
-	return a.layer == b.layer && a.cls == b.cls && a.group == b.group;
+	return a.layer == b.layer && a.cls == b.cls && a.group == b.group && a.part == b.part;
 }
 
 /* A view: its table, its private state and what Enter does, all declared here; the explorer
@@ -90,7 +92,7 @@ struct ui_view {
 };
 
 /* The view the explorer opens on. */
-#define UI_FIRST_VIEW VIEW_LAYERS
+#define UI_FIRST_VIEW VIEW_OVERVIEW
 
 extern const struct ui_view_def ui_view_overview, ui_view_layers, ui_view_pairs, ui_view_fusions,
 	ui_view_summed;
@@ -163,6 +165,8 @@ void fmt_delta(char *buf, size_t cap, double ns); /* "+12.3", "-4.56", "0" */
 void fmt_ratio(char *buf, size_t cap, double r);  /* "0.44", "-" for NAN */
 void fmt_count(char *buf, size_t cap, double n);  /* "8", "0.5" */
 int delta_role(double delta_ns);
+/* A part of the attribution of B - A as a short text: "fusion #1 Norm", "A only Copy". */
+void ui_part_label(const struct comparison *c, size_t part, char *buf, size_t cap);
 /* The name of kernel name id on side in the current form (borrowed). */
 const char *ui_name(const struct ui *u, int side, uint32_t name);
 /* The kernel_info of a name id on side, or NULL. */

@@ -61,6 +61,29 @@ int delta_role(double d)
 	return d > 0 ? ROLE_WORSE : ROLE_BETTER;
 }
 
+/* The words of a part's kind, as the reports say them. */
+static const char *part_kind_text(int kind)
+{
+	static const char *const what[ATTR_COUNT] = {
+		"fusion", "horizontal fusion", "partial fusion",    "A only",
+		"B only", "matched, B faster", "matched, B slower", "matched, same time"
+	};
+
+	return kind >= 0 && kind < ATTR_COUNT ? what[kind] : "?";
+}
+
+void ui_part_label(const struct comparison *c, size_t part, char *buf, size_t cap)
+{
+	const struct comparison_attribution *a = &c->attribution[part];
+
+	if (a->fusion >= 0)
+		snprintf(buf, cap, "%s #%d %s", part_kind_text(a->kind), a->fusion + 1,
+			 class_name((enum op_class)a->cls));
+	else
+		snprintf(buf, cap, "%s %s", part_kind_text(a->kind),
+			 class_name((enum op_class)a->cls));
+}
+
 const struct kernel_info *ui_name_info(const struct ui *u, int side, uint32_t name)
 {
 	const struct side *sd = u->c->side[side];

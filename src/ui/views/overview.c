@@ -1,44 +1,30 @@
-/* overview.c — the Overview view: time per operation class on each side; columns, cells, sort
- * keys, quick filters, evidence and drill-down. Everything else is the generic table. */
+/* overview.c — the Overview view, the first screen: where B - A comes from. One row per part
+ * of the attribution (a fusion difference, or the one-sided or matched kernels of one class),
+ * largest first, with a bar centred on zero (gains left, regressions right); the parts add up
+ * to the total in the header. Enter: the part's kernel pairs. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../explorer_int.h"
-#include "fusediff/summed_pairs.h"
 #include "fusediff/text.h"
 
-/* --- Overview ------------------------------------------------------------------------- */
-
-enum {
-	OV_CLASS,
-	OV_A,
-	OV_B,
-	OV_DELTA,
-	OV_RATIO,
-	OV_SHARE_A,
-	OV_SHARE_B,
-	OV_BAR_A,
-	OV_BAR_B,
-	OV_COLS
-};
+enum { OV_PART, OV_CLASS, OV_PLACES, OV_A, OV_B, OV_DELTA, OV_SHARE, OV_BAR, OV_COLS };
 
 static const struct table_column ov_cols[OV_COLS] = {
-	[OV_CLASS] = { "Class", 12, 0, 0, TABLE_LEFT, TABLE_COL_TEXT | TABLE_COL_SEARCH },
-	[OV_A] = { "A us/pass", 10, 0, 0, TABLE_RIGHT, 0 },
-	[OV_B] = { "B us/pass", 10, 0, 0, TABLE_RIGHT, 0 },
-	[OV_DELTA] = { "Delta us", 9, 0, 0, TABLE_RIGHT, 0 },
-	[OV_RATIO] = { "B/A", 5, 0, 1, TABLE_RIGHT, 0 },
-	[OV_SHARE_A] = { "A %", 5, 0, 2, TABLE_RIGHT, 0 },
-	[OV_SHARE_B] = { "B %", 5, 0, 2, TABLE_RIGHT, 0 },
-	[OV_BAR_A] = { "A", 8, 1, 3, TABLE_LEFT, TABLE_COL_BAR },
-	[OV_BAR_B] = { "B", 8, 1, 3, TABLE_LEFT, TABLE_COL_BAR },
+	[OV_PART] = { "Part", 18, 0, 0, TABLE_LEFT, TABLE_COL_TEXT | TABLE_COL_SEARCH },
+	[OV_CLASS] = { "Class", 11, 0, 0, TABLE_LEFT, TABLE_COL_TEXT | TABLE_COL_SEARCH },
+	[OV_PLACES] = { "Places", 6, 0, 2, TABLE_RIGHT, 0 },
+	[OV_A] = { "A us/pass", 10, 0, 1, TABLE_RIGHT, 0 },
+	[OV_B] = { "B us/pass", 10, 0, 1, TABLE_RIGHT, 0 },
+	[OV_DELTA] = { "B-A us", 9, 0, 0, TABLE_RIGHT, 0 },
+	[OV_SHARE] = { "of B-A", 7, 0, 2, TABLE_RIGHT, 0 },
+	[OV_BAR] = { "gain | regression", 17, 1, 3, TABLE_LEFT, TABLE_COL_BAR | TABLE_COL_SIGNED },
 };
 
-/* Row r is one operation class. */
+/* Row r is part r of the attribution. */
 struct ov_state {
-	uint32_t *ref;	/* row -> enum op_class */
-	uint8_t *flags; /* row -> QUICK_* bits the class's pairs have */
+	char **labels; /* row -> its Part text */
 };
 
 static struct ov_state *st(const struct ui_view *v)
@@ -46,100 +32,91 @@ static struct ov_state *st(const struct ui_view *v)
 	return v->state;
 }
 
+static const char *kind_words(const struct comparison_attribution *a)
+{
+	switch (a->kind) {
+	case ATTR_FUSION: return "fusion";
+	case ATTR_HORIZONTAL: return "horizontal";
+	case ATTR_PARTIAL: return "partial fusion";
+	case ATTR_A_ONLY: return "A only";
+	case ATTR_B_ONLY: return "B only";
+	case ATTR_MATCHED_FASTER: return "B faster";
+	case ATTR_MATCHED_SLOWER: return "B slower";
+	default: return "same time";
+	}
+}
+
 static void ov_build(struct ui_view *v)
 {
 	const struct comparison *c = v->u->c;
 
-	st(v)->ref = xcalloc(CLASS_COUNT, sizeof *st(v)->ref);
-	st(v)->flags = xcalloc(CLASS_COUNT, 1);
-	v->n_rows = 0;
-	for (int k = 0; k < CLASS_COUNT; k++)
-		if (c->class_ns[0][k] > 0 || c->class_ns[1][k] > 0)
-			st(v)->ref[v->n_rows++] = (uint32_t)k;
-	/* quick filters: classes with a fusion, with a mismatch */
-	for (size_t i = 0; i < c->n_pairs; i++) {
-		const struct comparison_pair *p = &c->pairs[i];
+	v->n_rows = (uint32_t)c->n_attribution;
+	st(v)->labels = xcalloc(v->n_rows + 1, sizeof *st(v)->labels);
+	for (uint32_t r = 0; r < v->n_rows; r++) {
+		const struct comparison_attribution *a = &c->attribution[r];
 
-		for (uint32_t r = 0; r < v->n_rows; r++)
-			if (st(v)->ref[r] == p->cls) {
-				st(v)->flags[r] |= (p->fusion >= 0 || p->kind == PAIR_FUSED)
-							   ? QUICK_FUSIONS
-							   : 0;
-				st(v)->flags[r] |= p->kind != PAIR_MATCH ? QUICK_MISMATCHES : 0;
-			}
+		st(v)->labels[r] = a->fusion >= 0
+					   ? xasprintf("%s #%d", kind_words(a), a->fusion + 1)
+					   : xstrdup(kind_words(a));
 	}
 }
 
 static void ov_release(struct ui_view *v)
 {
-	free(st(v)->ref);
-	free(st(v)->flags);
-	st(v)->ref = NULL;
-	st(v)->flags = NULL;
-}
-
-/* One pair group: its delta, where it occurs, how often, its kernels. */
-static void group_line(struct ui *u, struct ui_text *out, const struct summed_pair *g)
-{
-	const struct comparison_pair *p = &u->c->pairs[g->first];
-	char layers[128], d[32];
-	const char *a = p->side[0].n_names ? ui_name(u, 0, p->side[0].names[0]) : "-";
-	const char *b = p->side[1].n_names ? ui_name(u, 1, p->side[1].names[0]) : "-";
-	char *ea = text_escape_dup(a, strlen(a)), *eb = text_escape_dup(b, strlen(b));
-
-	comparison_layer_ranges(u->c, g->layers, g->n_layers, layers, sizeof layers);
-	fmt_delta(d, sizeof d, g->delta_ns);
-	ui_text_add(out, delta_role(g->delta_ns), 1,
-		    "  %8s us  layers %-10s x%-3u %-7s A %s%s  B %s%s", d, layers, g->n_pairs,
-		    pair_kind_name((enum pair_kind)p->kind), ea,
-		    p->side[0].n_names > 1 || g->similar[0] ? " +" : "", eb,
-		    p->side[1].n_names > 1 || g->similar[1] ? " +" : "");
-	free(ea);
-	free(eb);
+	for (uint32_t r = 0; r < v->n_rows; r++)
+		free(st(v)->labels[r]);
+	free(st(v)->labels);
+	st(v)->labels = NULL;
 }
 
 static double ov_max(const struct comparison *c)
 {
 	double m = 0;
 
-	for (int s = 0; s < 2; s++)
-		for (int k = 0; k < CLASS_COUNT; k++)
-			if (c->class_ns[s][k] > m)
-				m = c->class_ns[s][k];
+	for (size_t i = 0; i < c->n_attribution; i++)
+		if (fabs(c->attribution[i].delta_ns) > m)
+			m = fabs(c->attribution[i].delta_ns);
 	return m;
+}
+
+static int part_role(const struct comparison_attribution *a)
+{
+	if (a->kind <= ATTR_PARTIAL)
+		return ROLE_FUSED;
+	if (a->kind == ATTR_A_ONLY || a->kind == ATTR_B_ONLY)
+		return ROLE_UNMATCHED;
+	return ROLE_NORMAL;
 }
 
 static void ov_cell(void *ctx, uint32_t row, int col, struct table_cell *out)
 {
 	struct ui_view *v = ctx;
 	const struct comparison *c = v->u->c;
-	int k = (int)st(v)->ref[row];
-	double a = c->class_ns[0][k], b = c->class_ns[1][k], m;
+	const struct comparison_attribution *a = &c->attribution[row];
+	double m;
 
 	switch (col) {
-	case OV_CLASS: out->text = class_name((enum op_class)k); break;
-	case OV_A: fmt_us(out->buf, out->cap, a); break;
-	case OV_B: fmt_us(out->buf, out->cap, b); break;
-	case OV_DELTA:
-		fmt_delta(out->buf, out->cap, b - a);
-		out->role = delta_role(b - a);
+	case OV_PART:
+		out->text = st(v)->labels[row];
+		out->role = part_role(a);
 		break;
-	case OV_RATIO: fmt_ratio(out->buf, out->cap, comparison_ratio(a, b)); break;
-	case OV_SHARE_A:
-	case OV_SHARE_B: {
-		double t = c->ns[col - OV_SHARE_A], x = col == OV_SHARE_A ? a : b;
-
-		if (t > 0)
-			snprintf(out->buf, out->cap, "%.1f", 100 * x / t);
+	case OV_CLASS: out->text = class_name((enum op_class)a->cls); break;
+	case OV_PLACES: fmt_count(out->buf, out->cap, a->count); break;
+	case OV_A: fmt_us(out->buf, out->cap, a->ns[0]); break;
+	case OV_B: fmt_us(out->buf, out->cap, a->ns[1]); break;
+	case OV_DELTA:
+		fmt_delta(out->buf, out->cap, a->delta_ns);
+		out->role = delta_role(a->delta_ns);
+		break;
+	case OV_SHARE:
+		if (fabs(c->delta_ns) >= 1)
+			snprintf(out->buf, out->cap, "%.1f%%", 100 * a->delta_ns / c->delta_ns);
 		else
 			snprintf(out->buf, out->cap, "-");
 		break;
-	}
-	case OV_BAR_A:
-	case OV_BAR_B:
+	case OV_BAR:
 		m = ov_max(c);
-		out->bar = m > 0 ? (col == OV_BAR_A ? a : b) / m : 0;
-		out->role = col == OV_BAR_A ? ROLE_BAR_A : ROLE_BAR_B;
+		out->bar = m > 0 ? a->delta_ns / m : 0;
 		break;
 	}
 }
@@ -147,76 +124,104 @@ static void ov_cell(void *ctx, uint32_t row, int col, struct table_cell *out)
 static void ov_key(void *ctx, uint32_t row, int col, struct table_key *out)
 {
 	struct ui_view *v = ctx;
-	const struct comparison *c = v->u->c;
-	int k = (int)st(v)->ref[row];
-	double a = c->class_ns[0][k], b = c->class_ns[1][k];
+	const struct comparison_attribution *a = &v->u->c->attribution[row];
 
 	switch (col) {
-	case OV_CLASS: out->str = class_name((enum op_class)k); break;
-	case OV_A:
-	case OV_SHARE_A:
-	case OV_BAR_A: out->num = a; break;
-	case OV_B:
-	case OV_SHARE_B:
-	case OV_BAR_B: out->num = b; break;
-	case OV_DELTA: out->num = fabs(b - a); break;
-	case OV_RATIO: out->num = comparison_ratio(a, b); break;
+	case OV_PART: out->str = st(v)->labels[row]; break;
+	case OV_CLASS: out->str = class_name((enum op_class)a->cls); break;
+	case OV_PLACES: out->num = a->count; break;
+	case OV_A: out->num = a->ns[0]; break;
+	case OV_B: out->num = a->ns[1]; break;
+	/* signed: descending puts the largest regression first, ascending the largest gain */
+	case OV_DELTA:
+	case OV_BAR: out->num = a->delta_ns; break;
+	case OV_SHARE: out->num = fabs(a->delta_ns); break;
 	}
 }
 
 static int ov_quick(void *ctx, uint32_t row, unsigned mask)
 {
 	struct ui_view *v = ctx;
+	const struct comparison_attribution *a = &v->u->c->attribution[row];
+	unsigned have = (a->kind <= ATTR_PARTIAL ? QUICK_FUSIONS : 0) |
+			(a->kind == ATTR_A_ONLY || a->kind == ATTR_B_ONLY ? QUICK_MISMATCHES : 0);
 
-	return (st(v)->flags[row] & mask) == mask;
+	return (have & mask) == mask;
 }
 
 static void ov_evidence(struct ui_view *v, uint32_t row, struct ui_text *out, int width)
 {
 	struct ui *u = v->u;
 	const struct comparison *c = u->c;
-	int k = (int)st(v)->ref[row];
-	const struct summed_pair *g;
-	size_t n, n_groups;
-	char a[32], b[32], d[32], r[32];
+	const struct comparison_attribution *a = &c->attribution[row];
+	char label[96], ta[32], tb[32], d[32];
+	uint32_t top[8], n = 0;
+	double best[8];
 
-	(void)width;
-	fmt_us(a, sizeof a, c->class_ns[0][k]);
-	fmt_us(b, sizeof b, c->class_ns[1][k]);
-	fmt_delta(d, sizeof d, c->class_ns[1][k] - c->class_ns[0][k]);
-	fmt_ratio(r, sizeof r, comparison_ratio(c->class_ns[0][k], c->class_ns[1][k]));
-	ui_text_add(out, ROLE_HEADER, 1, "%s: A %s us/pass, B %s us/pass, delta %s us, B/A %s",
-		    class_name((enum op_class)k), a, b, d, r);
-	g = ui_groups(u, &n_groups);
-	n = 0;
-	for (size_t i = 0; i < n_groups; i++)
-		n += c->pairs[g[i].first].cls == k;
-	ui_text_add(out, ROLE_DIM, 1, "%s",
-		    n ? "Largest differences, kernel pairs summed over the layers (Enter: every "
-			"kernel pair of this class):"
-		      : "No kernel pair of this class in the phase shown.");
-	for (size_t i = 0, shown = 0; i < n_groups && shown < 12; i++)
-		if (c->pairs[g[i].first].cls == k) {
-			group_line(u, out, &g[i]);
-			shown++;
+	ui_part_label(c, row, label, sizeof label);
+	fmt_us(ta, sizeof ta, a->ns[0]);
+	fmt_us(tb, sizeof tb, a->ns[1]);
+	fmt_delta(d, sizeof d, a->delta_ns);
+	ui_text_add(out, ROLE_HEADER, 1, "%s: A %s us/pass, B %s us/pass, B - A %s us", label, ta,
+		    tb, d);
+	if (a->fusion >= 0 && (size_t)a->fusion < c->n_fusions && c->fusions[a->fusion].evidence)
+		ui_text_wrap(u->s, out, ROLE_NORMAL, "  ", c->fusions[a->fusion].evidence, width,
+			     2);
+	/* its largest pairs */
+	for (size_t i = 0; i < c->n_pairs && c->pair_part; i++) {
+		double x = fabs(c->pairs[i].delta_ns);
+		uint32_t k;
+
+		if (c->pair_part[i] != row)
+			continue;
+		for (k = n < 8 ? n : 8; k > 0 && best[k - 1] < x; k--)
+			if (k < 8) {
+				best[k] = best[k - 1];
+				top[k] = top[k - 1];
+			}
+		if (k < 8) {
+			best[k] = x;
+			top[k] = (uint32_t)i;
+			if (n < 8)
+				n++;
 		}
+	}
+	if (n)
+		ui_text_add(out, ROLE_DIM, 1,
+			    "Largest kernel pairs of this part (Enter: all of them):");
+	for (uint32_t i = 0; i < n; i++) {
+		const struct comparison_pair *p = &c->pairs[top[i]];
+		const char *na = p->side[0].n_names ? ui_name(u, 0, p->side[0].names[0]) : "-";
+		const char *nb = p->side[1].n_names ? ui_name(u, 1, p->side[1].names[0]) : "-";
+		char *ea = text_escape_dup(na, strlen(na)), *eb = text_escape_dup(nb, strlen(nb));
+		char layer[96], pd[32];
+
+		comparison_layer_label(c, p->layer, layer, sizeof layer);
+		fmt_delta(pd, sizeof pd, p->delta_ns);
+		ui_text_add(out, delta_role(p->delta_ns), 1, "  %8s us  layer %-8s A %s%s  B %s%s",
+			    pd, layer, ea, p->side[0].n_names > 1 ? " +" : "", eb,
+			    p->side[1].n_names > 1 ? " +" : "");
+		free(ea);
+		free(eb);
+	}
 }
 
-/* Enter: the class's kernel pairs. */
+/* Enter: the part's kernel pairs. */
 static struct ui_scope ov_drill(const struct ui_view *v, uint32_t row)
 {
-	return (struct ui_scope){ SCOPE_ALL, (int)st(v)->ref[row], -1 };
+	(void)v;
+	return (struct ui_scope){ SCOPE_ALL, -1, -1, row + 1 };
 }
 
 const struct ui_view_def ui_view_overview = {
 	.name = "Overview",
-	.what = "time per operation class",
+	.what = "where B - A comes from",
 	.table = { .cols = ov_cols,
 		   .n_cols = OV_COLS,
 		   .cell = ov_cell,
 		   .key = ov_key,
 		   .quick = ov_quick,
-		   .default_sort = OV_DELTA },
+		   .default_sort = OV_SHARE },
 	.state_size = sizeof(struct ov_state),
 	.build = ov_build,
 	.release = ov_release,

@@ -154,7 +154,9 @@ static void pr_build(struct ui_view *v)
 			continue;
 		for (uint32_t pi = l->pair_first; pi < l->pair_first + l->pair_n && pi < c->n_pairs;
 		     pi++)
-			if (v->scope.cls < 0 || c->pairs[pi].cls == v->scope.cls)
+			if ((v->scope.cls < 0 || c->pairs[pi].cls == v->scope.cls) &&
+			    (!v->scope.part ||
+			     (c->pair_part && c->pair_part[pi] + 1 == v->scope.part)))
 				add_pair(v, pi);
 	}
 }
@@ -315,6 +317,8 @@ static void pr_describe_scope(struct ui_view *v, char *buf, size_t cap)
 
 		snprintf(buf, cap, "summed: %s %s, %u place%s", ui_pair_kind_text(v->u->c, p),
 			 class_name((enum op_class)p->cls), g->n_pairs, g->n_pairs == 1 ? "" : "s");
+	} else if (v->scope.part && v->scope.part <= v->u->c->n_attribution) {
+		ui_part_label(v->u->c, v->scope.part - 1, buf, cap);
 	} else if (v->scope.cls >= 0) {
 		snprintf(buf, cap, "class %s", class_name((enum op_class)v->scope.cls));
 	}
