@@ -593,6 +593,11 @@ START_TEST(test_sort_filter_search)
 		keys("reverse");
 		ck_assert_msg(strstr(screen(), before), "%s", before);
 	}
+	/* B/A: the epilogue's B-only GEMM (no A time: +infinity) ranks above every ratio */
+	keys("sort-right");
+	ck_assert_msg(strstr(ui_message(ui), "sorted by B/A"), "%s", ui_message(ui));
+	ck_assert_msg(strstr(line(5), "epilogue"), "%s", line(5));
+	keys("sort-left");
 	/* search: / flash Enter, then n and N wrap around */
 	keys("top");
 	keys("search");

@@ -165,6 +165,9 @@ void fmt_delta(char *buf, size_t cap, double ns); /* "+12.3", "-4.56", "0" */
 void fmt_ratio(char *buf, size_t cap, double r);  /* "0.44", "-" for NAN */
 void fmt_count(char *buf, size_t cap, double n);  /* "8", "0.5" */
 int delta_role(double delta_ns);
+/* The sort key of B/A: the ratio, +infinity for work only B does (A is 0), NAN when neither
+ * does any (sorted last). */
+double ratio_key(double a, double b);
 /* A part of the attribution of B - A as a short text: "fusion #1 Norm", "A only Copy". */
 void ui_part_label(const struct comparison *c, size_t part, char *buf, size_t cap);
 /* The name of kernel name id on side in the current form (borrowed). */

@@ -54,6 +54,13 @@ void fmt_count(char *buf, size_t cap, double n)
 		snprintf(buf, cap, "%.1f", n);
 }
 
+double ratio_key(double a, double b)
+{
+	if (a > 0)
+		return b / a;
+	return b > 0 ? INFINITY : NAN;
+}
+
 int delta_role(double d)
 {
 	if (isnan(d) || llround(d) == 0)

@@ -145,7 +145,7 @@ static void ly_key(void *ctx, uint32_t row, int col, struct table_key *out)
 	case LY_B: out->num = l->ns[1]; break;
 	case LY_DELTA:
 	case LY_BAR: out->num = fabs(l->delta_ns); break;
-	case LY_RATIO: out->num = l->ratio; break;
+	case LY_RATIO: out->num = ratio_key(l->ns[0], l->ns[1]); break;
 	case LY_KA: out->num = l->kernels[0]; break;
 	case LY_KB: out->num = l->kernels[1]; break;
 	case LY_FUSIONS: out->num = l->n_fusions; break;

@@ -275,7 +275,7 @@ static void pr_key(void *ctx, uint32_t row, int col, struct table_key *out)
 	case PR_A_US: out->num = p->side[0].total_ns; break;
 	case PR_B_US: out->num = p->side[1].total_ns; break;
 	case PR_DELTA: out->num = fabs(p->delta_ns); break;
-	case PR_RATIO: out->num = p->ratio; break;
+	case PR_RATIO: out->num = ratio_key(p->side[0].total_ns, p->side[1].total_ns); break;
 	case PR_FUSION: out->num = p->fusion >= 0 ? -(double)p->fusion : NAN; break;
 	}
 }

@@ -161,7 +161,7 @@ static void su_key(void *ctx, uint32_t row, int col, struct table_key *out)
 	case SU_A_US: out->num = g->ns[0]; break;
 	case SU_B_US: out->num = g->ns[1]; break;
 	case SU_DELTA: out->num = fabs(g->delta_ns); break;
-	case SU_RATIO: out->num = g->ratio; break;
+	case SU_RATIO: out->num = ratio_key(g->ns[0], g->ns[1]); break;
 	}
 }
 
