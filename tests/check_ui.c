@@ -704,6 +704,11 @@ START_TEST(test_help_lists_every_action)
 		ck_assert_msg(strstr(screen(), ui_action_def(a)->help), "help lacks %s",
 			      ui_action_def(a)->name);
 	}
+	/* then the words: every line of the glossary */
+	keys("PgDn PgDn");
+	assert_screen_has("Words");
+	for (size_t i = 0; i < ui_glossary_n; i++)
+		assert_screen_has(ui_glossary[i]);
 	keys("Esc");
 	assert_screen_lacks("any other key closes");
 	assert_screen_has("Layers");

@@ -68,4 +68,9 @@ int ui_progress_update(struct ui_progress *p, int side, int64_t done, int64_t to
 int ui_loading(struct ui_screen *s, struct ui_progress *p, int (*job)(void *user), void *user,
 	       int *cancelled);
 
+/* The explorer's words (per pass, places, fused, horizontal fusion, ...), one line each, as the
+ * help lists them after the keys. */
+extern const char *const ui_glossary[];
+extern const size_t ui_glossary_n;
+
 #endif

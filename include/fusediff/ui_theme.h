@@ -16,7 +16,8 @@ enum ui_role {
 	ROLE_BETTER,		 /* B faster than A */
 	ROLE_WORSE,		 /* B slower than A */
 	ROLE_FUSED,		 /* a fusion difference */
-	ROLE_UNMATCHED,		 /* a kernel without counterpart */
+	ROLE_UNMATCHED,		 /* a kernel without counterpart that only A runs */
+	ROLE_B_ONLY,		 /* a kernel without counterpart that only B runs */
 	ROLE_DIM,		 /* secondary text, gaps */
 	ROLE_BAR_A,		 /* bars of side A */
 	ROLE_BAR_B,		 /* bars of side B */

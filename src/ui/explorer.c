@@ -526,7 +526,7 @@ static int help_lines(void)
 
 	for (size_t i = 0; i < ACT_COUNT - 1; i++)
 		n += 1 + (ui_actions[i].group != NULL) * 2;
-	return n;
+	return n + 2 + (int)ui_glossary_n;
 }
 
 static void help_key(struct ui *u, int key)

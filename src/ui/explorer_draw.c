@@ -323,7 +323,29 @@ static void draw_picker(struct ui *u)
 	}
 }
 
-/* The help replaces the views: every action of the table, grouped, with its keys. */
+/* The words of the explorer, after the keys in the help. */
+const char *const ui_glossary[] = {
+	"per pass     every figure is the average over the compared passes of each side (a layer's",
+	"             over the passes that have it); B - A < 0: B is faster",
+	"places       aligned positions: a kernel (with its helpers) or a run of kernels on each "
+	"side",
+	"match        the same work on both sides, one kernel (or run) against one",
+	"fused        one kernel on one side for work the other side runs as several (A fuses, B "
+	"fuses)",
+	"horizontal   one merged GEMM on one side where the other runs separate GEMMs on the same",
+	"fusion       input (q, k and v; gate and up): 'B merges'",
+	"A only       a kernel only A runs (yellow); B only: only B runs it (cyan)",
+	"atoms        the elementary operations a kernel does (rmsnorm+add+cast): what a fusion "
+	"covers",
+	"prologue     what a pass runs before its first layer (embedding); epilogue: after the "
+	"last",
+	"             (final norm, LM head); backward, optimizer: the parts of a training step",
+	"bars         Overview: centred on zero, gains left, regressions right",
+};
+const size_t ui_glossary_n = sizeof ui_glossary / sizeof ui_glossary[0];
+
+/* The help replaces the views: every action of the table, grouped, with its keys, then the
+ * words. */
 static void draw_help(struct ui *u)
 {
 	int h = u->layout.rows - 2, w = u->layout.cols, y = 1, line = 0;
@@ -359,6 +381,14 @@ static void draw_help(struct ui *u)
 				"%-18s %-16s %s", keys, d->name, d->help);
 		line++;
 	}
+	line++;
+	if (line - u->help_top >= 0 && line - u->help_top < h)
+		ui_put(u->s, y + line - u->help_top, 2, w - 4, "Words", ROLE_HEADER, PUT_RAW, 0);
+	line++;
+	for (size_t i = 0; i < ui_glossary_n; i++, line++)
+		if (line - u->help_top >= 0 && line - u->help_top < h)
+			ui_put(u->s, y + line - u->help_top, 4, w - 6, ui_glossary[i], ROLE_NORMAL,
+			       PUT_RAW, 0);
 	ui_put(u->s, u->layout.rows - 1, 0, w,
 	       "In --headless scripts an action is named as in the second column; see fusediff(1), "
 	       "KEYS.",

@@ -83,8 +83,10 @@ static int part_role(const struct comparison_attribution *a)
 {
 	if (a->kind <= ATTR_PARTIAL)
 		return ROLE_FUSED;
-	if (a->kind == ATTR_A_ONLY || a->kind == ATTR_B_ONLY)
+	if (a->kind == ATTR_A_ONLY)
 		return ROLE_UNMATCHED;
+	if (a->kind == ATTR_B_ONLY)
+		return ROLE_B_ONLY;
 	return ROLE_NORMAL;
 }
 

@@ -75,8 +75,10 @@ int ui_pair_kind_role(const struct comparison_pair *p)
 {
 	if (p->kind == PAIR_FUSED || p->fusion >= 0)
 		return ROLE_FUSED;
-	if (p->kind == PAIR_A_ONLY || p->kind == PAIR_B_ONLY)
+	if (p->kind == PAIR_A_ONLY)
 		return ROLE_UNMATCHED;
+	if (p->kind == PAIR_B_ONLY)
+		return ROLE_B_ONLY;
 	return ROLE_DIM;
 }
 
@@ -199,7 +201,7 @@ static void name_cell(struct ui_view *v, uint32_t row, int side, struct table_ce
 	if (p->kind == PAIR_FUSED || p->fusion >= 0)
 		out->role = ROLE_FUSED;
 	else if (p->kind != PAIR_MATCH)
-		out->role = ROLE_UNMATCHED;
+		out->role = p->kind == PAIR_B_ONLY ? ROLE_B_ONLY : ROLE_UNMATCHED;
 }
 
 static void pr_cell(void *ctx, uint32_t row, int col, struct table_cell *out)
