@@ -116,6 +116,41 @@ void ui_fill(struct ui_screen *s, int y, int x, int w, int role)
 	mvhline(y, x, ' ', w);
 }
 
+/* Text (escaped) that is wider than w cells, cut in the middle: its first cells, the ellipsis,
+ * its last cells. Returns the cells used. */
+static int put_middle(struct ui_screen *s, int y, int x, int w, const char *esc, int role,
+		      int flags)
+{
+	size_t len = strlen(esc), n = 0;
+	wchar_t *wc = xmalloc((len + 2) * sizeof *wc), *out = xmalloc((len + 2) * sizeof *out), ell;
+	int *cw = xmalloc((len + 1) * sizeof *cw), ew, head, tail, used = 0, t = 0;
+	size_t n_out = 0, from;
+
+	for (size_t i = 0; i < len;)
+		i += next_char(s, esc + i, len - i, &wc[n], &cw[n]), n++;
+	next_char(s, s->g->ellipsis, strlen(s->g->ellipsis), &ell, &ew);
+	head = (w - ew + 1) / 2;
+	tail = w - ew - head;
+	for (size_t i = 0; i < n && used + cw[i] <= head; i++)
+		out[n_out++] = wc[i], used += cw[i];
+	out[n_out++] = ell;
+	used += ew;
+	for (from = n; from > 0 && t + cw[from - 1] <= tail; from--)
+		t += cw[from - 1];
+	for (size_t i = from; i < n; i++)
+		out[n_out++] = wc[i];
+	used += t;
+	out[n_out] = L'\0';
+	attrset(s->attr[role]);
+	mvaddnwstr(y, x, out, (int)n_out);
+	if ((flags & PUT_PAD) && used < w)
+		ui_fill(s, y, x + used, w - used, role);
+	free(wc);
+	free(out);
+	free(cw);
+	return used;
+}
+
 int ui_put(struct ui_screen *s, int y, int x, int w, const char *text, int role, int flags,
 	   int skip)
 {
@@ -137,6 +172,13 @@ int ui_put(struct ui_screen *s, int y, int x, int w, const char *text, int role,
 		len = text_escape(small, sizeof small, text, strlen(text));
 		if (len >= sizeof small)
 			esc = text_escape_dup(text, strlen(text));
+	}
+	if ((flags & PUT_MIDDLE) && skip == 0 && w > 8 && ui_text_width(s, esc, 1) > w) {
+		int cells = put_middle(s, y, x, w, esc, role, flags);
+
+		if (esc != small && esc != text)
+			free(esc);
+		return cells;
 	}
 	if (flags & PUT_RIGHT) {
 		int tw = ui_text_width(s, esc, 1);
@@ -329,7 +371,8 @@ void ui_draw_table(struct ui_screen *s, struct table *t, int y, int x, int w, in
 				cw -= cell.indent;
 			}
 			ui_put(s, y + r, cx, cw, cell.text, role,
-			       c->align == TABLE_RIGHT ? PUT_RIGHT : 0,
+			       (c->align == TABLE_RIGHT ? PUT_RIGHT : 0) |
+				       (c->flags & TABLE_COL_SCROLL ? PUT_MIDDLE : 0),
 			       (c->flags & TABLE_COL_SCROLL) ? t->hscroll : 0);
 		}
 	}

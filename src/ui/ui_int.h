@@ -41,9 +41,11 @@ void ui_theme_apply(struct ui_screen *s, int theme);
 
 /* draw.c */
 enum {
-	PUT_PAD = 1,   /* fill the rest of the width with blanks */
-	PUT_RIGHT = 2, /* align to the right edge of the width */
-	PUT_RAW = 4,   /* the text is already safe to show (our own text): do not escape */
+	PUT_PAD = 1,	/* fill the rest of the width with blanks */
+	PUT_RIGHT = 2,	/* align to the right edge of the width */
+	PUT_RAW = 4,	/* the text is already safe to show (our own text): do not escape */
+	PUT_MIDDLE = 8, /* too long (and not scrolled): cut in the middle, so that the end that
+			   tells names apart stays (Cijk_Alik_…_MT64x16x128) */
 };
 /* Draw text (raw bytes, escaped unless PUT_RAW) at y, x in at most w cells, skipping the
  * first skip cells; a cut shows the ellipsis glyph. Returns the cells used. */
