@@ -33,9 +33,11 @@ struct session_opts {
 	const char *rules; /* --rules FILE, or NULL (the per-user rules file is read too) */
 	const struct classifier *classifier; /* borrowed: use this one and ignore rules (tests) */
 	const char *pass_regex;		     /* --pass REGEX, or NULL: passes found automatically */
-	const char *model;    /* --model NAME, or NULL: the main model (compare_opts.model) */
-	int32_t device;	      /* the GPU to analyse, -1: the one with the most kernel time */
-	const char *label[2]; /* NULL: vendor and GPU (or the file name) */
+	const char *model;	/* --model NAME, or NULL: the main model (compare_opts.model) */
+	const char *capture[2]; /* --capture-a/-b PATH: each side's graph capture (capture.h) */
+	int no_capture;		/* --no-capture: not the capture_traces/ next to a trace */
+	int32_t device;		/* the GPU to analyse, -1: the one with the most kernel time */
+	const char *label[2];	/* NULL: vendor and GPU (or the file name) */
 	session_progress_fn progress; /* NULL: none */
 	void *progress_user;
 };

@@ -46,6 +46,9 @@ struct trace_launch {
 	int64_t correlation, external_id;
 	int64_t tid;
 	uint32_t name;
+	uint32_t kernel;	   /* the kernel it launches, when the trace says (args.kernel: a
+				      graph capture records it); 0 otherwise */
+	int32_t grid[3], block[3]; /* with kernel */
 };
 
 /* A CPU operator (cpu_op) that launched a kept kernel (the loader drops the others, which
@@ -109,6 +112,14 @@ struct trace_meta {
 
 #define TRACE_MAX_WARNINGS 20
 
+/* The graph capture joined to a replay trace (capture.h). */
+struct trace_capture {
+	char *path;	      /* the capture trace joined, NULL when none */
+	size_t graphs;	      /* graph launches of the replay */
+	size_t graph_kernels; /* kernels they replayed */
+	size_t joined;	      /* of which joined to a captured launch */
+};
+
 struct trace {
 	char *path;		/* as given */
 	struct intern *strings; /* all names */
@@ -142,6 +153,8 @@ struct trace {
 	int64_t start_ns;	     /* absolute time of the trace start, ns */
 	int64_t rank, world_size;    /* from distributedInfo; -1 when absent */
 
+	struct trace_capture capture;
+
 	char *warnings[TRACE_MAX_WARNINGS]; /* damage that was tolerated */
 	size_t n_warnings, n_warnings_total;
 };
@@ -154,6 +167,7 @@ struct trace_load_opts {
 	int32_t device; /* select this device; -1: the one with the most kernel time */
 	trace_progress_fn progress;
 	void *progress_user;
+	int capture; /* a graph capture (capture.h): no kernel need have run */
 };
 
 /* Load the trace at path ("-" reads standard input).

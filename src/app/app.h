@@ -15,6 +15,8 @@ struct app_opts {
 	const char *rules;	/* --rules FILE */
 	const char *pass_regex; /* --pass REGEX */
 	const char *model;	/* --model NAME */
+	const char *capture[2]; /* --capture-a, --capture-b PATH */
+	int no_capture;		/* --no-capture */
 	int phase;		/* -1: automatic; enum phase; PHASE_COUNT: all */
 	const char *label[2];	/* --label-a, --label-b */
 	int32_t device;		/* --device N, -1: automatic */
@@ -31,6 +33,8 @@ static inline struct session_opts app_session_opts(const struct app_opts *o)
 	return (struct session_opts){ .rules = o->rules,
 				      .pass_regex = o->pass_regex,
 				      .model = o->model,
+				      .capture = { o->capture[0], o->capture[1] },
+				      .no_capture = o->no_capture,
 				      .device = o->device,
 				      .label = { o->label[0], o->label[1] } };
 }

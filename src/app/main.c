@@ -13,6 +13,7 @@
 #include "fusediff/report.h"
 #include "fusediff/structure.h"
 #include "fusediff/trace_summary.h"
+#include "fusediff/capture.h"
 #include "fusediff/trace.h"
 #include "progress.h"
 
@@ -25,6 +26,9 @@ enum {
 	OPT_PHASE,
 	OPT_PASS,
 	OPT_MODEL,
+	OPT_CAPTURE_A,
+	OPT_CAPTURE_B,
+	OPT_NO_CAPTURE,
 	OPT_RULES,
 	OPT_LABEL_A,
 	OPT_LABEL_B,
@@ -51,6 +55,9 @@ static const struct option_doc {
 	{ "phase", 1, OPT_PHASE, "PHASE", "compare prefill, decode, mixed or train (training step) passes, or all (default: the first both have)", "Analysis" },
 	{ "pass", 1, OPT_PASS, "REGEX", "annotation names that mark one forward pass (POSIX extended regex)", NULL },
 	{ "model", 1, OPT_MODEL, "NAME", "compare the passes of this model (a top-level nn.Module, by name or class) instead of the main one", NULL },
+	{ "capture-a", 1, OPT_CAPTURE_A, "PATH", "the graph capture trace (or a directory of them) of the first trace's replayed graphs", NULL },
+	{ "capture-b", 1, OPT_CAPTURE_B, "PATH", "the same for the second trace", NULL },
+	{ "no-capture", 0, OPT_NO_CAPTURE, NULL, "do not use a capture_traces/ directory next to a trace", NULL },
 	{ "rules", 1, OPT_RULES, "FILE", "extra kernel classification rules, tried before the built-in ones", NULL },
 	{ "device", 1, OPT_DEVICE, "N", "analyse the kernels of GPU N (default: the one with the most kernel time)", NULL },
 	{ "label-a", 1, OPT_LABEL_A, "NAME", "name shown for the first trace (default: vendor and GPU)", NULL },
@@ -139,7 +146,8 @@ static int parse_int(const char *s, long *out)
 	return errno || end == s || *end ? -1 : 0;
 }
 
-static int run_summary(const char *path, const struct trace_load_opts *lo, const char *rules)
+static int run_summary(const char *path, const struct trace_load_opts *lo, const char *rules,
+		       const struct app_opts *o)
 {
 	struct trace *t;
 	struct classifier *cl;
@@ -162,6 +170,23 @@ static int run_summary(const char *path, const struct trace_load_opts *lo, const
 		fprintf(stderr, "fusediff: %s\n", err.msg);
 		classifier_free(cl);
 		return 1;
+	}
+	/* the graph capture, as a comparison would join it */
+	{
+		char *dir = o->capture[0] || o->no_capture ? NULL : capture_dir_for(t->path);
+		const char *cap = o->capture[0] ? o->capture[0] : dir;
+
+		if (cap && trace_attach_capture(t, cap, &err) < 0) {
+			if (o->capture[0]) {
+				fprintf(stderr, "fusediff: %s\n", err.msg);
+				free(dir);
+				trace_free(t);
+				classifier_free(cl);
+				return 1;
+			}
+			trace_warn(t, "%s was not used: %s", dir, err.msg);
+		}
+		free(dir);
 	}
 	classify_trace(cl, t, &tc);
 	rc = trace_summary_print(stdout, t, &tc);
@@ -221,6 +246,9 @@ int main(int argc, char **argv)
 			break;
 		case OPT_PASS: o.pass_regex = optarg; break;
 		case OPT_MODEL: o.model = optarg; break;
+		case OPT_CAPTURE_A: o.capture[0] = optarg; break;
+		case OPT_CAPTURE_B: o.capture[1] = optarg; break;
+		case OPT_NO_CAPTURE: o.no_capture = 1; break;
 		case OPT_RULES: o.rules = optarg; break;
 		case OPT_LABEL_A: o.label[0] = optarg; break;
 		case OPT_LABEL_B: o.label[1] = optarg; break;
@@ -261,7 +289,7 @@ int main(int argc, char **argv)
 		if (optind != argc)
 			return usage_error("--summary takes one trace, not also '%s'",
 					   argv[optind]);
-		return run_summary(summary, &lo, o.rules);
+		return run_summary(summary, &lo, o.rules, &o);
 	}
 	if (argc - optind != 2) {
 		if (argc - optind > 2)

@@ -792,6 +792,16 @@ static void add_warnings(struct comparison *c)
 			       "one phase",
 			       ha, hb));
 	}
+	for (int s = 0; s < 2; s++) {
+		const struct trace_capture *cap = &c->side[s]->t->capture;
+
+		if (cap->path && cap->joined < cap->graph_kernels * 0.95)
+			warn(c,
+			     xasprintf(
+				     "%c's graph capture joins %zu of its %zu replayed kernels: it "
+				     "may be the capture of another graph or batch size",
+				     s ? 'B' : 'A', cap->joined, cap->graph_kernels));
+	}
 	if (comparison_model(c, 0)->layers_per_pass != comparison_model(c, 1)->layers_per_pass)
 		warn(c, xasprintf("the sides have different depths (A: %u layers per pass, B: %u): "
 				  "the deeper side's extra layers have no counterpart",

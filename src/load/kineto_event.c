@@ -27,6 +27,7 @@ struct event {
 	/* from args */
 	int64_t correlation, external_id, device, stream, seq;
 	int has_seq;
+	struct json_str kernel; /* a launch's args.kernel (graph captures record it) */
 	int32_t grid[3], block[3];
 	struct json_str dims; /* raw Input Dims */
 	int bad_number;
@@ -177,10 +178,12 @@ static int parse_args(struct json_cur *c, struct event *ev, enum ev_kind kind, s
 			rc = parse_int(c, &ev->device, &ev->bad_number, &ld->abuf);
 		else if (kind <= EV_MEMSET && JSON_EQ(key, "stream"))
 			rc = parse_int(c, &ev->stream, &ev->bad_number, &ld->abuf);
-		else if (kind == EV_KERNEL && JSON_EQ(key, "grid"))
+		else if ((kind == EV_KERNEL || kind == EV_LAUNCH) && JSON_EQ(key, "grid"))
 			rc = parse_dim3(c, ev->grid, &ev->bad_number, &ld->abuf);
-		else if (kind == EV_KERNEL && JSON_EQ(key, "block"))
+		else if ((kind == EV_KERNEL || kind == EV_LAUNCH) && JSON_EQ(key, "block"))
 			rc = parse_dim3(c, ev->block, &ev->bad_number, &ld->abuf);
+		else if (kind == EV_LAUNCH && JSON_EQ(key, "kernel") && json_peek(c) == '"')
+			rc = json_string(c, &ev->kernel, &ld->lbuf);
 		else if (kind == EV_CPU_OP && JSON_EQ(key, "Input Dims")) {
 			const char *s = c->p;
 
@@ -321,6 +324,11 @@ static void commit(struct loader *ld, struct event *ev, enum ev_kind kind)
 		struct trace_launch l = { ev->ts,	   ev->dur, ev->correlation,
 					  ev->external_id, ev->tid, name };
 
+		if (ev->kernel.len) { /* a graph capture's launch names the kernel it records */
+			l.kernel = intern_add(t->strings, ev->kernel.s, ev->kernel.len);
+			memcpy(l.grid, ev->grid, sizeof l.grid);
+			memcpy(l.block, ev->block, sizeof l.block);
+		}
 		if (ev->correlation)
 			trace_add_launch(t, &l);
 		break;

@@ -37,7 +37,7 @@ struct loader {
 	struct trace *t;
 	const struct trace_load_opts *opts;
 	struct fd_error *err;
-	struct json_buf kbuf, nbuf, cbuf, abuf;
+	struct json_buf kbuf, nbuf, cbuf, abuf, lbuf; /* lbuf: a launch's kernel name */
 	int saw_events;
 	uint32_t cat_none;
 	/* the categories seen last, so that most events find theirs without hashing */

@@ -451,6 +451,7 @@ static int kineto_load(struct trace *t, struct input *in, const char *name,
 	json_buf_free(&ld.nbuf);
 	json_buf_free(&ld.cbuf);
 	json_buf_free(&ld.abuf);
+	json_buf_free(&ld.lbuf);
 	free(ld.buf);
 	return rc;
 }

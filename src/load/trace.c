@@ -41,6 +41,7 @@ void trace_free(struct trace *t)
 		return;
 	ti = impl(t);
 	free(t->path);
+	free(t->capture.path);
 	intern_free(t->strings);
 	free(t->kernels);
 	free(t->launches);
@@ -237,12 +238,16 @@ static int cmp_fwd_op(const void *pa, const void *pb)
  * now grows with the kernels. */
 static void keep_launching_ops(struct trace *t)
 {
-	int64_t *ids = xmalloc((t->n_kernels ? t->n_kernels : 1) * sizeof *ids);
+	int64_t *ids = xmalloc((t->n_kernels + t->n_launches + 1) * sizeof *ids);
 	size_t n = 0, kept = 0, j = 0;
 
 	for (size_t i = 0; i < t->n_kernels; i++)
 		if (t->kernels[i].external_id)
 			ids[n++] = t->kernels[i].external_id;
+	/* a graph capture's launches name their kernels: their operators are kept too */
+	for (size_t i = 0; i < t->n_launches; i++)
+		if (t->launches[i].kernel && t->launches[i].external_id)
+			ids[n++] = t->launches[i].external_id;
 	sort_array(ids, n, sizeof *ids, cmp_int64);
 	for (size_t i = 0; i < t->n_ops; i++) {
 		int64_t id = t->ops[i].external_id;
@@ -407,7 +412,14 @@ static void pick_gpu_name(struct trace *t)
 		t->gpu_name = only;
 }
 
-int trace_finish(struct trace *t, int32_t want, struct fd_error *err)
+void trace_resort(struct trace *t)
+{
+	sort_array(t->launches, t->n_launches, sizeof *t->launches, cmp_launch);
+	sort_array(t->ops, t->n_ops, sizeof *t->ops, cmp_op);
+	sort_array(t->ranges, t->n_ranges, sizeof *t->ranges, cmp_range);
+}
+
+int trace_finish(struct trace *t, int32_t want, int capture, struct fd_error *err)
 {
 	size_t kept = 0;
 	struct trace_device *best = NULL;
@@ -417,6 +429,18 @@ int trace_finish(struct trace *t, int32_t want, struct fd_error *err)
 	count_devices(t);
 	for (size_t i = 0; i < t->n_kernels; i++)
 		total += t->kernels[i].kind == KIND_KERNEL;
+	if (total == 0 && capture) { /* a graph capture: its launches ran no kernel */
+		t->device = -1;
+		t->n_other_device = t->n_kernels;
+		t->n_kernels = t->n_kernel_events = 0;
+		sort_array(t->launches, t->n_launches, sizeof *t->launches, cmp_launch);
+		sort_array(t->ops, t->n_ops, sizeof *t->ops, cmp_op);
+		keep_launching_ops(t);
+		sort_array(t->ranges, t->n_ranges, sizeof *t->ranges, cmp_range);
+		sort_array(t->fwd_ops, t->n_fwd_ops, sizeof *t->fwd_ops, cmp_fwd_op);
+		detect_platform(t);
+		return 0;
+	}
 	if (total == 0) {
 		fd_error_set(
 			err,

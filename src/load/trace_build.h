@@ -19,6 +19,8 @@ void trace_count_category(struct trace *t, uint32_t cat);
 size_t trace_repair_graph_times(struct trace *t);
 /* After the last event: make times relative, select the device, sort, detect the platform.
  * Fails when no kernel is left. */
-int trace_finish(struct trace *t, int32_t device, struct fd_error *err);
+int trace_finish(struct trace *t, int32_t device, int capture, struct fd_error *err);
+/* Sort launches, operators and ranges again after they were added to (capture.c). */
+void trace_resort(struct trace *t);
 
 #endif

@@ -48,7 +48,7 @@ static int load(struct trace **out, const char *name, struct input *in,
 	t->format = f->name;
 	rc = f->load(t, in, name, opts, err);
 	if (rc == 0)
-		rc = trace_finish(t, opts ? opts->device : -1, err);
+		rc = trace_finish(t, opts ? opts->device : -1, opts ? opts->capture : 0, err);
 	input_close(in);
 	if (rc < 0) {
 		trace_free(t);

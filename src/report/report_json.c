@@ -234,6 +234,15 @@ static void j_trace(FILE *out, const struct comparison *c, int s)
 	j_num(out, sd->classes.other_share, 6);
 	fprintf(out, ",\"compared_passes\":%u,\"pass_us\":", c->passes[s]);
 	j_us(out, c->ns[s]);
+	fputs(",\"capture\":", out);
+	if (t->capture.path) {
+		fputs("{\"path\":", out);
+		j_cstr(out, t->capture.path);
+		fprintf(out, ",\"graphs\":%zu,\"kernels\":%zu,\"joined\":%zu}", t->capture.graphs,
+			t->capture.graph_kernels, t->capture.joined);
+	} else {
+		fputs("null", out);
+	}
 	fputs(",\"pass_source\":", out);
 	j_cstr(out, sd->pass_source);
 	fputs(",\"layer_source\":", out);

@@ -245,6 +245,13 @@ static void traces_section(FILE *out, const struct comparison *c, int md)
 			*model ? " of " : "", model, md_->phase_passes[PHASE_PREFILL],
 			md_->phase_passes[PHASE_DECODE], md_->phase_passes[PHASE_MIXED], train,
 			md_->layers_per_pass, share);
+		if (t->capture.path) {
+			char *cp = text_escape_dup(t->capture.path, strlen(t->capture.path));
+
+			fprintf(out, "%sgraph capture %s: %zu of %zu replayed kernels joined\n",
+				md ? "  " : "   ", cp, t->capture.joined, t->capture.graph_kernels);
+			free(cp);
+		}
 		if (sd->n_models > 1) {
 			fprintf(out, "%sother models (--model NAME):", md ? "  " : "   ");
 			for (size_t m = 0, k = 0; m < sd->n_models; m++) {

@@ -264,6 +264,15 @@ int trace_summary_print(FILE *out, const struct trace *t, const struct trace_cla
 	if (t->n_other_device)
 		fprintf(out, "  %-22s %zu on other devices, not analysed (use --device)\n", "",
 			t->n_other_device);
+	if (t->capture.path) {
+		char *p = text_escape_dup(t->capture.path, strlen(t->capture.path));
+
+		fprintf(out,
+			"  %-22s %s: %zu of %zu replayed kernels joined (%zu graph launch%s)\n",
+			"graph capture", p, t->capture.joined, t->capture.graph_kernels,
+			t->capture.graphs, t->capture.graphs == 1 ? "" : "es");
+		free(p);
+	}
 	print_annotations(out, t, RANGE_GPU_USER, "annotations (GPU)");
 	print_annotations(out, t, RANGE_USER, "annotations (CPU)");
 	{

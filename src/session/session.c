@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fusediff/capture.h"
 #include "fusediff/timings.h"
 
 struct session {
@@ -182,6 +183,29 @@ static struct session *session_new(const struct session_opts *o)
 	return s;
 }
 
+/* Each side's graph capture: the one asked for (an error when it cannot be used), else the
+ * capture_traces/ directory next to the trace when there is one (a warning of the trace when it
+ * cannot be used), unless told not to. */
+static int attach_captures(struct trace *t[2], const struct session_opts *o, struct fd_error *err)
+{
+	for (int s = 0; s < 2; s++) {
+		struct fd_error e = { { 0 } };
+		char *dir;
+
+		if (o->capture[s]) {
+			if (trace_attach_capture(t[s], o->capture[s], err) < 0)
+				return -1;
+			continue;
+		}
+		if (o->no_capture || !(dir = capture_dir_for(t[s]->path)))
+			continue;
+		if (trace_attach_capture(t[s], dir, &e) < 0)
+			trace_warn(t[s], "%s was not used: %s", dir, e.msg);
+		free(dir);
+	}
+	return 0;
+}
+
 static int finish_open(struct session **out, struct session *s, const struct trace *const t[2],
 		       const struct session_opts *o, struct fd_error *err)
 {
@@ -214,6 +238,10 @@ int session_open(struct session **out, const char *path_a, const char *path_b,
 		return -1;
 	}
 	timings_stage(&s->tm, "load");
+	if (attach_captures(s->owned, o, err) < 0) {
+		session_close(s);
+		return -1;
+	}
 	return finish_open(out, s, (const struct trace *const[2]){ s->owned[0], s->owned[1] }, o,
 			   err);
 }
