@@ -83,6 +83,7 @@ START_TEST(test_join)
 	ck_assert(has_gemm_shape(c, 0, "[[32,4096],[4096,4096]]"));   /* O */
 	ck_assert(has_gemm_shape(c, 0, "[[32,4096],[4096,24576]]"));  /* gate-up */
 	ck_assert(has_gemm_shape(c, 0, "[[32,12288],[12288,4096]]")); /* down */
+	ck_assert(has_gemm_shape(c, 0, "[[32,4096],[4096,151936]]")); /* LM head */
 	session_close(s);
 }
 END_TEST
