@@ -142,6 +142,14 @@ struct compare_opts {
 /* A comparison of two sides for one phase. Immutable once built; it borrows the sides and the
  * classifier, which must outlive it (a session, session.h, owns all three and builds one
  * comparison per phase). */
+/* One kernel name over both whole traces: every call on the analysed device(s), in passes or
+ * not (what a profiler's own "kernel summary" diff shows). */
+struct comparison_kernel_total {
+	const char *name; /* the short display name (comparison_short_name()), not escaped */
+	int64_t count[2];
+	int64_t ns[2];
+};
+
 struct comparison {
 	const struct side *side[2];	     /* borrowed */
 	const struct classifier *classifier; /* borrowed, may be NULL: for classifier_rule_text()
@@ -171,6 +179,8 @@ struct comparison {
 			    passes mix phases differently, ... (escaped) */
 	size_t n_warnings;
 	const char **short_names[2]; /* per name id: see comparison_short_name() */
+	struct comparison_kernel_total *kernel_totals; /* by short name, largest |B - A| first */
+	size_t n_kernel_totals;
 };
 
 /* Compare side a (A) with side b (B) for the phase in o (NULL: automatic). a, b and cl
@@ -183,6 +193,9 @@ int comparison_build(struct comparison **out, const struct side *a, const struct
 		     const struct classifier *cl, const struct compare_opts *o,
 		     struct fd_error *err);
 void comparison_free(struct comparison *c);
+
+/* Fill c->kernel_totals (kernel_totals.c; comparison_build() calls it). */
+void comparison_kernel_totals(struct comparison *c);
 
 /* The short display name of kernel name id `name` on side s (SIDE_A or SIDE_B): the
  * classifier's short name of a kernel with that name, else the name itself. Borrowed, valid

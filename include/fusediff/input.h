@@ -31,6 +31,9 @@ ssize_t input_read(struct input *in, char *buf, size_t cap, struct fd_error *err
 #define INPUT_PEEK_MAX 64
 ssize_t input_peek(struct input *in, const unsigned char **head, size_t want, struct fd_error *err);
 
+/* The path of the file the input reads as it is (a regular file, not compressed): what a
+ * reader that needs a file of its own (SQLite) can open; NULL otherwise. Borrowed. */
+const char *input_file(const struct input *in);
 /* 1 when the data is gzip-compressed. */
 int input_is_gzip(const struct input *in);
 /* Raw (compressed) bytes consumed so far and the total size, or -1 when unknown (a pipe). */

@@ -95,7 +95,8 @@ struct trace_device {
 	uint32_t name;
 	int32_t warp_size, num_sms, compute_major, compute_minor;
 	int64_t total_mem;
-	int64_t kernels;     /* kernel events on this device */
+	int64_t kernels;       /* kernel, memcpy and memset events on this device */
+	int64_t kernel_events; /* of which kernels */
 	int64_t kernel_time; /* their total duration, ns */
 };
 
@@ -148,7 +149,7 @@ struct trace {
 
 	enum trace_platform platform;
 	const char *platform_reason; /* static text: which key decided it */
-	int32_t device;		     /* the selected device id */
+	int32_t device;		     /* the selected device id, or TRACE_ALL_DEVICES */
 	uint32_t gpu_name;	     /* of the selected device; 0 when unknown */
 	int64_t start_ns;	     /* absolute time of the trace start, ns */
 	int64_t rank, world_size;    /* from distributedInfo; -1 when absent */
@@ -163,8 +164,12 @@ struct trace {
  * unknown). Return nonzero to cancel the load. */
 typedef int (*trace_progress_fn)(void *user, int64_t done, int64_t total);
 
+/* trace_load_opts.device and trace.device: the kernels of every device, as one timeline. */
+#define TRACE_ALL_DEVICES (-2)
+
 struct trace_load_opts {
-	int32_t device; /* select this device; -1: the one with the most kernel time */
+	int32_t device; /* select this device; -1: the one with the most kernel time;
+			   TRACE_ALL_DEVICES: keep every device */
 	trace_progress_fn progress;
 	void *progress_user;
 	int capture; /* a graph capture (capture.h): no kernel need have run */

@@ -59,7 +59,7 @@ static const struct option_doc {
 	{ "capture-b", 1, OPT_CAPTURE_B, "PATH", "the same for the second trace", NULL },
 	{ "no-capture", 0, OPT_NO_CAPTURE, NULL, "do not use a capture_traces/ directory next to a trace", NULL },
 	{ "rules", 1, OPT_RULES, "FILE", "extra kernel classification rules, tried before the built-in ones", NULL },
-	{ "device", 1, OPT_DEVICE, "N", "analyse the kernels of GPU N (default: the one with the most kernel time)", NULL },
+	{ "device", 1, OPT_DEVICE, "N", "analyse the kernels of GPU N, or of all GPUs as one (all) (default: the GPU with the most kernel time)", NULL },
 	{ "label-a", 1, OPT_LABEL_A, "NAME", "name shown for the first trace (default: vendor and GPU)", NULL },
 	{ "label-b", 1, OPT_LABEL_B, "NAME", "name shown for the second trace", NULL },
 	{ "theme", 1, OPT_THEME, "NAME", "colour theme: dark, light or mono", "Explorer" },
@@ -253,8 +253,11 @@ int main(int argc, char **argv)
 		case OPT_LABEL_A: o.label[0] = optarg; break;
 		case OPT_LABEL_B: o.label[1] = optarg; break;
 		case OPT_DEVICE:
-			if (parse_int(optarg, &v) < 0 || v < 0 || v > INT32_MAX)
-				return usage_error("--device needs a device number, not '%s'",
+			if (strcmp(optarg, "all") == 0)
+				v = TRACE_ALL_DEVICES;
+			else if (parse_int(optarg, &v) < 0 || v < 0 || v > INT32_MAX)
+				return usage_error("--device needs a device number or 'all', not "
+						   "'%s'",
 						   optarg);
 			o.device = lo.device = (int32_t)v;
 			break;

@@ -127,7 +127,8 @@ const struct builtin_rule classify_name_rules[] = {
 	  "prefill_?attention|extend_?attention|_attn_fwd|_attn_bwd|flash_(fprop|bprop)|"
 	  "Prefill[a-z]*KVCache|Decode[a-z]*KVCache|kernel_mha|qk_int8?_sv|mqa_logits|"
 	  "delta_rule|gated_delta|linear_attention|lightning_attn|selective_scan|mamba_chunk|"
-	  "FlashAttention|mla_pfl|::mla_|(^|::)mla_"),
+	  "FlashAttention|mla_pfl|::mla_|(^|::)mla_|^bwd_kernel_(fuse|causal|noncausal)|"
+	  "^bwd_preprocess"),
 
 	/* Convolutions (before GEMM: implicit-GEMM convolutions say gemm): cuDNN forward
 	 * (fprop), data (dgrad) and weight (wgrad) gradients, MIOpen's igemm/naive/direct and
@@ -183,7 +184,8 @@ const struct builtin_rule classify_name_rules[] = {
 
 	/* Embedding tables (FBGEMM), before the optimizers their backward kernels fuse. */
 	RP(EMBEDDING, A(EMBEDDING),
-	   "split_embedding|embedding_bag|EmbeddingBag|batched_embedding|embedding_backward",
+	   "split_embedding|embedding_bag|EmbeddingBag|batched_embedding|embedding_backward|"
+	   "compute_grad_weight|partial_segment|partials_per_segment|sum_and_scatter",
 	   "embedding"),
 
 	/* Fused optimizer steps (PyTorch's fused and multi-tensor Adam/SGD, apex, FBGEMM). */
@@ -202,7 +204,8 @@ const struct builtin_rule classify_name_rules[] = {
 	RP(SORT, A(TOPK), "gatherTopK|sbtopk|mbtopk|radixSelect|topk", "topk"),
 	RP(SORT, A(OTHER),
 	   "radixSort|bitonicSort|segmented_?sort|radix_?sort|merge_?sort|sort_?kernel|"
-	   "sortKeyValue|onesweep|searchsorted|RadixSort|DeviceSegmentedSort|block_sort",
+	   "sortKeyValue|onesweep|searchsorted|RadixSort|DeviceSegmentedSort|block_sort|"
+	   "block_merge|merge_oddeven|mergepath",
 	   "sort"),
 
 	/* RoPE before embedding: "rotary_embedding". */
@@ -246,7 +249,8 @@ const struct builtin_rule classify_name_rules[] = {
 	RP(REDUCE, A(REDUCE), "::and_kernel_cuda|::or_kernel_cuda", "all"),
 	RP(REDUCE, A(REDUCE), "MaxOps|MinOps|MaxNanFunctor|MinNanFunctor|max_values|min_values|"
 	   "ArgMinOps", "max"),
-	RP(REDUCE, A(REDUCE), "NormOps|norm_kernel|NormTwoOps|NormOneOps|L2Norm", "norm"),
+	RP(REDUCE, A(REDUCE), "NormOps|norm_kernel|NormTwoOps|NormOneOps|L2Norm|lpnorm_cleanup",
+	   "norm"),
 	RP(REDUCE, A(REDUCE), "kernelHistogram|histc|histogram", "histc"),
 	{ .cls = CLASS_REDUCE, .atoms = A(REDUCE), .aux = 1, .prim = "cumsum",
 	  .pattern = "init_lookback_scan_state|ScanInitKernel|DeviceCompactInitKernel|"

@@ -1009,6 +1009,7 @@ int comparison_build(struct comparison **out, const struct side *a, const struct
 		*out = NULL;
 		return -1;
 	}
+	comparison_kernel_totals(c);
 	*out = c;
 	return 0;
 }
@@ -1078,5 +1079,6 @@ void comparison_free(struct comparison *c)
 	free(c->label[1]);
 	free(c->short_names[0]);
 	free(c->short_names[1]);
+	free(c->kernel_totals);
 	free(c);
 }

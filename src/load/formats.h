@@ -25,5 +25,7 @@ struct trace_format {
 };
 
 extern const struct trace_format trace_format_kineto;
+extern const struct trace_format trace_format_sqlite;
+extern const struct trace_format trace_format_rocprof_json;
 
 #endif

@@ -71,6 +71,7 @@ struct input {
 	int threaded;	   /* use a reader thread (gzip from a file descriptor) */
 	struct reader *rd; /* started by the first input_read() */
 	int rd_failed;	   /* pthread_create failed: read on the caller's thread */
+	char *path;	   /* the file's path when it is a regular file */
 };
 
 /* Wait until fd is readable or input_close() asks the reader to stop. Returns 0 when fd is
@@ -168,8 +169,11 @@ int input_open(struct input **out, const char *path, struct fd_error *err)
 			input_close(in);
 			return -1;
 		}
-		if (S_ISREG(st.st_mode))
+		if (S_ISREG(st.st_mode)) {
 			in->raw_size = st.st_size;
+			if (strcmp(path, "-") != 0)
+				in->path = xstrdup(path);
+		}
 	}
 #ifdef HAVE_POSIX_FADVISE
 	if (in->raw_size >= 0)
@@ -209,7 +213,13 @@ void input_close(struct input *in)
 	if (in->fd > STDIN_FILENO)
 		close(in->fd);
 	free(in->raw);
+	free(in->path);
 	free(in);
+}
+
+const char *input_file(const struct input *in)
+{
+	return in->path && !in->gzip ? in->path : NULL;
 }
 
 /* Next raw bytes, the sniffed ones first. */

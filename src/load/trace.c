@@ -310,6 +310,7 @@ static void count_devices(struct trace *t)
 			device_find(t->devices, t->n_devices, t->kernels[i].device);
 
 		d->kernels++;
+		d->kernel_events += t->kernels[i].kind == KIND_KERNEL;
 		if (t->kernels[i].kind == KIND_KERNEL)
 			d->kernel_time = t->kernels[i].dur > INT64_MAX - d->kernel_time
 						 ? INT64_MAX
@@ -357,6 +358,9 @@ static void detect_platform(struct trace *t)
 	const char *amd = NULL, *nv = NULL;
 	int32_t warp = 0;
 
+	if (t->platform != PLATFORM_UNKNOWN && t->platform_reason)
+		return; /* the format says (a CUPTI or rocprofiler export) */
+
 	for (size_t i = 0; i < 3; i++) {
 		if (!amd && trace_meta_get(t, amd_keys[i]))
 			amd = amd_keys[i];
@@ -364,7 +368,8 @@ static void detect_platform(struct trace *t)
 			nv = nv_keys[i];
 	}
 	for (size_t i = 0; i < t->n_devices; i++)
-		if (t->devices[i].id == t->device && t->devices[i].warp_size)
+		if ((t->devices[i].id == t->device || t->device == TRACE_ALL_DEVICES) &&
+		    t->devices[i].warp_size)
 			warp = t->devices[i].warp_size;
 	for (size_t i = 0; !warp && i < t->n_devices; i++)
 		warp = t->devices[i].warp_size;
@@ -396,7 +401,7 @@ static void pick_gpu_name(struct trace *t)
 	for (size_t i = 0; i < t->n_devices; i++) {
 		const struct trace_device *d = &t->devices[i];
 
-		if (d->id == t->device && d->name) {
+		if (d->id == t->device && d->name && t->device != TRACE_ALL_DEVICES) {
 			t->gpu_name = d->name;
 			return;
 		}
@@ -448,6 +453,10 @@ int trace_finish(struct trace *t, int32_t want, int capture, struct fd_error *er
 			t->path);
 		return -1;
 	}
+	if (want == TRACE_ALL_DEVICES) { /* --device all: every device's kernels, as one */
+		t->device = TRACE_ALL_DEVICES;
+		goto kept;
+	}
 	for (size_t i = 0; i < t->n_devices; i++) {
 		struct trace_device *d = &t->devices[i];
 
@@ -473,6 +482,8 @@ int trace_finish(struct trace *t, int32_t want, int capture, struct fd_error *er
 			t->kernels[kept++] = t->kernels[i];
 	t->n_other_device = t->n_kernels - kept;
 	t->n_kernels = kept;
+kept:
+	kept = t->n_kernels;
 	t->n_kernel_events = 0;
 	for (size_t i = 0; i < kept; i++)
 		t->n_kernel_events += t->kernels[i].kind == KIND_KERNEL;

@@ -8,6 +8,8 @@
 
 /* Every format, in the order they are tried; the last one takes what no format claims. */
 static const struct trace_format *const trace_formats[] = {
+	&trace_format_sqlite,
+	&trace_format_rocprof_json,
 	&trace_format_kineto,
 };
 #define N_FORMATS (sizeof trace_formats / sizeof trace_formats[0])

@@ -187,8 +187,28 @@ static void j_pair_groups(FILE *out, const struct comparison *c)
 		j_num(out, g[i].ratio, 4);
 		fputc('}', out);
 	}
-	fputs(n ? "\n  ]\n}\n" : "]\n}\n", out);
+	fputs(n ? "\n  ]" : "]", out);
 	summed_pairs_free(g, n);
+}
+
+static void j_kernel_totals(FILE *out, const struct comparison *c)
+{
+	fputs(",\n  \"kernel_totals\": [", out);
+	for (size_t i = 0; i < c->n_kernel_totals; i++) {
+		const struct comparison_kernel_total *k = &c->kernel_totals[i];
+
+		fputs(i ? ",\n    {\"name\":" : "\n    {\"name\":", out);
+		j_cstr(out, k->name);
+		fprintf(out, ",\"a_count\":%lld,\"b_count\":%lld,\"a_us\":", (long long)k->count[0],
+			(long long)k->count[1]);
+		j_us(out, (double)k->ns[0]);
+		fputs(",\"b_us\":", out);
+		j_us(out, (double)k->ns[1]);
+		fputs(",\"delta_us\":", out);
+		j_us(out, (double)(k->ns[1] - k->ns[0]));
+		fputc('}', out);
+	}
+	fputs(c->n_kernel_totals ? "\n  ]\n}\n" : "]\n}\n", out);
 }
 
 static void j_trace(FILE *out, const struct comparison *c, int s)
@@ -200,6 +220,8 @@ static void j_trace(FILE *out, const struct comparison *c, int s)
 	j_cstr(out, c->label[s]);
 	fputs(",\"path\":", out);
 	j_cstr(out, t->path);
+	fputs(",\"format\":", out);
+	j_cstr(out, t->format);
 	fprintf(out, ",\"platform\":\"%s\",\"gpu\":", trace_platform_name(t->platform));
 	if (t->gpu_name)
 		j_name(out, t, t->gpu_name);
@@ -398,5 +420,6 @@ int report_write_json(FILE *out, const struct comparison *c)
 	}
 	fputs(c->n_fusions ? "\n  ],\n  \"pair_groups\": [" : "],\n  \"pair_groups\": [", out);
 	j_pair_groups(out, c);
+	j_kernel_totals(out, c);
 	return ferror(out) ? -1 : 0;
 }

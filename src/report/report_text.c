@@ -174,10 +174,17 @@ static const char *count(char *buf, size_t cap, double v)
 	return buf;
 }
 
+static char *cut_name(const char *n, int md);
+
 /* The short name, escaped and cut to the text width (owned by caller: free()). */
 static char *short_name(const struct comparison *c, int s, uint32_t name, int md)
 {
-	const char *n = comparison_short_name(c, s, name);
+	return cut_name(comparison_short_name(c, s, name), md);
+}
+
+/* A name escaped and cut like short_name()'s. */
+static char *cut_name(const char *n, int md)
+{
 	char *e = text_escape_dup(n, strlen(n));
 
 	if (!md && width(e) > NAME_MAX_TEXT) {
@@ -422,6 +429,54 @@ static void groups_section(FILE *out, const struct comparison *c, int md)
 	summed_pairs_free(g, n);
 }
 
+/* ns as milliseconds with two decimals, always ('.' whatever the locale); "+" first when sign
+ * is asked for and ns is positive. */
+static const char *ms(char *buf, size_t cap, int64_t ns, int sign)
+{
+	snprintf(buf, cap, sign ? "%+.2f" : "%.2f", (double)ns / 1e6);
+	for (char *p = buf; *p; p++)
+		if (*p == ',')
+			*p = '.';
+	if (strcmp(buf, "+0.00") == 0 || strcmp(buf, "-0.00") == 0)
+		snprintf(buf, cap, "0.00");
+	return buf;
+}
+
+/* Every kernel of both traces by name, in passes or not: calls and milliseconds. */
+static void whole_section(FILE *out, const struct comparison *c, int md)
+{
+	static const char *const head[] = { "kernel", "A calls", "B calls", "A ms", "B ms",
+					    "B - A ms" };
+	struct rtable t = { .ncol = 6, .head = head, .fmt = "lrrrrr" };
+	int64_t n[2] = { 0, 0 }, ns[2] = { 0, 0 };
+	char b1[64], b2[64], b3[64];
+
+	if (!c->n_kernel_totals)
+		return;
+	for (size_t i = 0; i < c->n_kernel_totals; i++)
+		for (int s = 0; s < 2; s++) {
+			n[s] += c->kernel_totals[i].count[s];
+			ns[s] += c->kernel_totals[i].ns[s];
+		}
+	heading(out, md, "Whole traces (every kernel, in passes or not; by name, the largest |B - A|)");
+	fprintf(out, "A: %lld kernels, %s ms; B: %lld kernels, %s ms; B - A %s ms.\n\n",
+		(long long)n[0], ms(b1, sizeof b1, ns[0], 0), (long long)n[1],
+		ms(b2, sizeof b2, ns[1], 0), ms(b3, sizeof b3, ns[1] - ns[0], 1));
+	for (size_t i = 0; i < c->n_kernel_totals && i < TOP_GROUPS; i++) {
+		const struct comparison_kernel_total *k = &c->kernel_totals[i];
+		char *name = cut_name(k->name, md);
+
+		rt_add(&t, "%s", name);
+		rt_add(&t, "%lld", (long long)k->count[0]);
+		rt_add(&t, "%lld", (long long)k->count[1]);
+		rt_add(&t, "%s", ms(b1, sizeof b1, k->ns[0], 0));
+		rt_add(&t, "%s", ms(b2, sizeof b2, k->ns[1], 0));
+		rt_add(&t, "%s", ms(b3, sizeof b3, k->ns[1] - k->ns[0], 1));
+		free(name);
+	}
+	rt_print(out, &t, md);
+}
+
 static const char *const pair_head[] = {
 	"layer", "kind", "class", "atoms", "A n",	"B n",
 	"A us",	 "B us", "B - A", "B/A",   "A kernels", "B kernels"
@@ -486,6 +541,8 @@ int report_write_text(FILE *out, const struct comparison *c, int md)
 		}
 		rt_print(out, &t, md);
 	}
+
+	whole_section(out, c, md);
 
 	{
 		static const char *const head[] = { "layer", "A us",	  "B us",      "B - A",

@@ -224,8 +224,8 @@ int trace_summary_print(FILE *out, const struct trace *t, const struct trace_cla
 
 	fprintf(out, "%s\n", t->path);
 	text_bytes(b1, sizeof b1, t->bytes);
-	fprintf(out, "  %-22s %s JSON%s, %lld events\n", "size", b1, t->gzip ? " (gzip)" : "",
-		(long long)t->n_events);
+	fprintf(out, "  %-22s %s%s\n", "format", t->format, t->gzip ? " (gzip)" : "");
+	fprintf(out, "  %-22s %s, %lld events\n", "size", b1, (long long)t->n_events);
 	fprintf(out, "  %-22s %s (from %s)\n", "platform", trace_platform_name(t->platform),
 		t->platform_reason);
 	{
@@ -234,10 +234,21 @@ int trace_summary_print(FILE *out, const struct trace *t, const struct trace_cla
 		fprintf(out, "  %-22s %s\n", "GPU", *esc ? esc : "(not named in the trace)");
 		free(esc);
 	}
-	fprintf(out, "  %-22s %d of %zu:", "device", t->device, t->n_devices);
-	for (size_t i = 0; i < t->n_devices; i++)
-		fprintf(out, "%s %d (%lld kernels)", i ? "," : "", t->devices[i].id,
-			(long long)t->devices[i].kernels);
+	if (t->device == TRACE_ALL_DEVICES)
+		fprintf(out, "  %-22s all %zu:", "device", t->n_devices);
+	else
+		fprintf(out, "  %-22s %d of %zu:", "device", t->device, t->n_devices);
+	for (size_t i = 0; i < t->n_devices; i++) {
+		const struct trace_device *d = &t->devices[i];
+		long long k = (long long)d->kernel_events, cp = (long long)(d->kernels - k);
+
+		fprintf(out, "%s %d (", i ? "," : "", d->id);
+		if (k || !cp)
+			fprintf(out, "%lld kernel%s", k, k == 1 ? "" : "s");
+		if (cp)
+			fprintf(out, "%s%lld cop%s", k ? " + " : "", cp, cp == 1 ? "y" : "ies");
+		fputc(')', out);
+	}
 	fputc('\n', out);
 	for (size_t i = 0; i < t->n_kernels; i++) {
 		size_t j;
@@ -261,9 +272,19 @@ int trace_summary_print(FILE *out, const struct trace *t, const struct trace_cla
 	text_duration(b1, sizeof b1, total);
 	fprintf(out, "  %-22s %zu (+ %zu copies/memsets), %s GPU time\n", "kernels",
 		t->n_kernel_events, copies, b1);
-	if (t->n_other_device)
-		fprintf(out, "  %-22s %zu on other devices, not analysed (use --device)\n", "",
-			t->n_other_device);
+	if (t->n_other_device) {
+		int64_t all = 0, all_ns = 0;
+
+		for (size_t i = 0; i < t->n_devices; i++) {
+			all += t->devices[i].kernel_events;
+			all_ns += t->devices[i].kernel_time;
+		}
+		text_duration(b1, sizeof b1, all_ns);
+		fprintf(out,
+			"  %-22s %zu on other devices, not analysed (use --device N or all);\n"
+			"  %-22s %lld kernels on %zu devices, %s GPU time in the file\n",
+			"", t->n_other_device, "", (long long)all, t->n_devices, b1);
+	}
 	if (t->capture.path) {
 		char *p = text_escape_dup(t->capture.path, strlen(t->capture.path));
 

@@ -360,7 +360,7 @@ static void assign_kernels(const struct trace *t, const uint32_t *launch_of, con
 	for (size_t i = 0; i < t->n_ranges; i++) {
 		const struct trace_range *r = &t->ranges[i];
 
-		if (range_ann[i] >= 0 && r->pid == t->device)
+		if (range_ann[i] >= 0 && (r->pid == t->device || t->device == TRACE_ALL_DEVICES))
 			gpu.k[gpu.n++] = (struct rkey){ r->tid, r->start, -(r->start + r->dur), 0,
 							(uint32_t)range_ann[i] };
 	}
