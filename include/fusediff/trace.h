@@ -97,7 +97,7 @@ struct trace_device {
 	int64_t total_mem;
 	int64_t kernels;       /* kernel, memcpy and memset events on this device */
 	int64_t kernel_events; /* of which kernels */
-	int64_t kernel_time; /* their total duration, ns */
+	int64_t kernel_time;   /* their total duration, ns */
 };
 
 /* Events counted by their "cat" (events without one are counted as "(none)"). */

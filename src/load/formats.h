@@ -27,5 +27,6 @@ struct trace_format {
 extern const struct trace_format trace_format_kineto;
 extern const struct trace_format trace_format_sqlite;
 extern const struct trace_format trace_format_rocprof_json;
+extern const struct trace_format trace_format_rocprof_csv;
 
 #endif

@@ -55,9 +55,8 @@ static uint32_t str_of(const struct nsys *ns, int64_t id)
 
 static int read_strings(struct nsys *ns)
 {
-	sqlite3_stmt *st =
-		sqlite_prepare(ns->db, "SELECT id, value FROM StringIds ORDER BY id", ns->name,
-			       "the StringIds table", ns->err);
+	sqlite3_stmt *st = sqlite_prepare(ns->db, "SELECT id, value FROM StringIds ORDER BY id",
+					  ns->name, "the StringIds table", ns->err);
 	size_t cap = 0;
 	int rc;
 
@@ -67,7 +66,8 @@ static int read_strings(struct nsys *ns)
 		const char *s = (const char *)sqlite3_column_text(st, 1);
 		struct sid e = { .id = sqlite3_column_int64(st, 0) };
 
-		e.str = intern_add(ns->t->strings, s ? s : "", s ? (size_t)sqlite3_column_bytes(st, 1) : 0);
+		e.str = intern_add(ns->t->strings, s ? s : "",
+				   s ? (size_t)sqlite3_column_bytes(st, 1) : 0);
 		VEC_PUSH(ns->sids, ns->n_sids, cap, e);
 	}
 	sqlite3_finalize(st);
@@ -188,8 +188,11 @@ static int read_nvtx(struct nsys *ns, struct span **ops, size_t *n_ops)
 			o.name = intern_add(ns->t->strings, text, len);
 			VEC_PUSH(*ops, *n_ops, cap, o);
 		} else {
-			struct trace_range r = { .start = start, .dur = end - start, .seq = -1,
-						 .pid = gid_pid(gtid), .tid = gtid,
+			struct trace_range r = { .start = start,
+						 .dur = end - start,
+						 .seq = -1,
+						 .pid = gid_pid(gtid),
+						 .tid = gtid,
 						 .kind = RANGE_USER };
 
 			r.name = whole ? whole : intern_add(ns->t->strings, text, strlen(text));
@@ -241,9 +244,12 @@ static void join_ops(struct nsys *ns, struct span *ops, size_t n_ops, struct spa
 	size_t *stack = xmalloc((n_ops + 1) * sizeof *stack), depth = 0, o = 0;
 
 	for (size_t i = 0; i < n_ops; i++) {
-		struct trace_op op = { .start = ops[i].start, .dur = ops[i].end - ops[i].start,
-				       .external_id = (int64_t)i + 1, .tid = ops[i].tid,
-				       .name = ops[i].name, .input_dims = ops[i].dims };
+		struct trace_op op = { .start = ops[i].start,
+				       .dur = ops[i].end - ops[i].start,
+				       .external_id = (int64_t)i + 1,
+				       .tid = ops[i].tid,
+				       .name = ops[i].name,
+				       .input_dims = ops[i].dims };
 
 		ops[i].ext = op.external_id;
 		trace_add_op(ns->t, &op);
@@ -269,9 +275,12 @@ static void join_ops(struct nsys *ns, struct span *ops, size_t n_ops, struct spa
 	}
 	free(stack);
 	for (size_t i = 0; i < n_l; i++) {
-		struct trace_launch tl = { .start = l[i].start, .dur = l[i].end - l[i].start,
-					   .correlation = l[i].correlation, .external_id = l[i].ext,
-					   .tid = l[i].tid, .name = l[i].name };
+		struct trace_launch tl = { .start = l[i].start,
+					   .dur = l[i].end - l[i].start,
+					   .correlation = l[i].correlation,
+					   .external_id = l[i].ext,
+					   .tid = l[i].tid,
+					   .name = l[i].name };
 
 		trace_add_launch(ns->t, &tl);
 	}
@@ -300,8 +309,9 @@ static uint32_t memcpy_name(struct nsys *ns, int64_t kind)
 	char buf[160] = "Memcpy";
 
 	if (sqlite_has_table(ns->db, "ENUM_CUDA_MEMCPY_OPER") &&
-	    sqlite3_prepare_v2(ns->db, "SELECT name, label FROM ENUM_CUDA_MEMCPY_OPER WHERE id = ?1",
-			       -1, &st, NULL) == SQLITE_OK) {
+	    sqlite3_prepare_v2(ns->db,
+			       "SELECT name, label FROM ENUM_CUDA_MEMCPY_OPER WHERE id = ?1", -1,
+			       &st, NULL) == SQLITE_OK) {
 		sqlite3_bind_int64(st, 1, kind);
 		if (sqlite3_step(st) == SQLITE_ROW) {
 			const char *sym = (const char *)sqlite3_column_text(st, 0);
@@ -335,10 +345,10 @@ static uint32_t memcpy_name(struct nsys *ns, int64_t kind)
 
 static int read_kernels(struct nsys *ns, const struct span *l, size_t n_l)
 {
-	const char *name_col = sqlite_has_column(ns->db, "CUPTI_ACTIVITY_KIND_KERNEL",
-						 "demangledName")
-				       ? "demangledName"
-				       : "shortName";
+	const char *name_col =
+		sqlite_has_column(ns->db, "CUPTI_ACTIVITY_KIND_KERNEL", "demangledName")
+			? "demangledName"
+			: "shortName";
 	char sql[512];
 	sqlite3_stmt *st;
 	int rc;
@@ -347,8 +357,7 @@ static int read_kernels(struct nsys *ns, const struct span *l, size_t n_l)
 		 "SELECT start, end, deviceId, streamId, correlationId, %s, gridX, gridY, gridZ, "
 		 "blockX, blockY, blockZ, globalPid FROM CUPTI_ACTIVITY_KIND_KERNEL",
 		 name_col);
-	st = sqlite_prepare(ns->db, sql, ns->name, "the CUPTI_ACTIVITY_KIND_KERNEL table",
-			    ns->err);
+	st = sqlite_prepare(ns->db, sql, ns->name, "the CUPTI_ACTIVITY_KIND_KERNEL table", ns->err);
 	if (!st)
 		return -1;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
@@ -364,8 +373,8 @@ static int read_kernels(struct nsys *ns, const struct span *l, size_t n_l)
 			k.grid[d] = (int32_t)sqlite3_column_int64(st, 6 + d);
 			k.block[d] = (int32_t)sqlite3_column_int64(st, 9 + d);
 		}
-		k.correlation = correlation_key(sqlite3_column_int64(st, 12),
-						sqlite3_column_int64(st, 4));
+		k.correlation =
+			correlation_key(sqlite3_column_int64(st, 12), sqlite3_column_int64(st, 4));
 		k.external_id = ext_of(l, n_l, k.correlation);
 		ns->t->n_events++;
 		if (k.start >= 0 && k.dur >= 0 && k.start <= TRACE_TIME_MAX - k.dur)
@@ -408,8 +417,8 @@ static int read_copies(struct nsys *ns, const struct span *l, size_t n_l, int me
 			k.name = names[kind] ? names[kind] : (names[kind] = memcpy_name(ns, kind));
 		else
 			k.name = memcpy_name(ns, kind);
-		k.correlation = correlation_key(sqlite3_column_int64(st, 6),
-						sqlite3_column_int64(st, 4));
+		k.correlation =
+			correlation_key(sqlite3_column_int64(st, 6), sqlite3_column_int64(st, 4));
 		k.external_id = ext_of(l, n_l, k.correlation);
 		ns->t->n_events++;
 		if (k.start >= 0 && k.dur >= 0 && k.start <= TRACE_TIME_MAX - k.dur)
@@ -439,10 +448,10 @@ static void read_gpus(struct nsys *ns)
 					"c.gpuId = g.id LIMIT 1)"
 				      : "g.id");
 	for (size_t i = 0; i < 4; i++)
-		n += (size_t)snprintf(sql + n, sizeof sql - n, ", %s%s",
-				      sqlite_has_column(ns->db, "TARGET_INFO_GPU", cols[i]) ? "g."
-											    : "0 AS ",
-				      cols[i]);
+		n += (size_t)snprintf(
+			sql + n, sizeof sql - n, ", %s%s",
+			sqlite_has_column(ns->db, "TARGET_INFO_GPU", cols[i]) ? "g." : "0 AS ",
+			cols[i]);
 	snprintf(sql + n, sizeof sql - n, " FROM TARGET_INFO_GPU g");
 	if (sqlite3_prepare_v2(ns->db, sql, -1, &st, NULL) != SQLITE_OK)
 		return;

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "formats.h"
+#include "rocprof_int.h"
 #include "fusediff/intern.h"
 #include "trace_build.h"
 
@@ -114,7 +115,6 @@ static void read_symbols(struct rp *r, const cJSON *symbols)
 	{
 		int64_t id = num(s, "kernel_id");
 		const char *name = str(s, "formatted_kernel_name");
-		size_t len;
 
 		if (id < 0 || id > 100000000)
 			continue;
@@ -124,17 +124,16 @@ static void read_symbols(struct rp *r, const cJSON *symbols)
 			name = str(s, "kernel_name");
 		if (!name)
 			continue;
-		len = strlen(name);
-		if (len > 3 && strcmp(name + len - 3, ".kd") == 0)
-			len -= 3;
 		if ((size_t)id >= r->n_symbols) {
-			size_t n = (size_t)id + 1 > 2 * r->n_symbols ? (size_t)id + 1 : 2 * r->n_symbols;
+			size_t n = (size_t)id + 1 > 2 * r->n_symbols ? (size_t)id + 1
+								     : 2 * r->n_symbols;
 
 			r->symbols = xreallocarray(r->symbols, n, sizeof *r->symbols);
-			memset(r->symbols + r->n_symbols, 0, (n - r->n_symbols) * sizeof *r->symbols);
+			memset(r->symbols + r->n_symbols, 0,
+			       (n - r->n_symbols) * sizeof *r->symbols);
 			r->n_symbols = n;
 		}
-		r->symbols[id] = intern_add(r->t->strings, name, len);
+		r->symbols[id] = rocprof_kernel_name(r->t, name);
 	}
 }
 
@@ -159,14 +158,15 @@ static void read_dispatches(struct rp *r, const cJSON *records)
 		const cJSON *grid = cJSON_GetObjectItemCaseSensitive(info, "grid_size");
 		const cJSON *wg = cJSON_GetObjectItemCaseSensitive(info, "workgroup_size");
 		int64_t id = num(info, "kernel_id");
-		struct trace_kernel k = { .start = num(d, "start_timestamp"),
-					  .dur = num(d, "end_timestamp") - num(d, "start_timestamp"),
-					  .correlation = num(cJSON_GetObjectItemCaseSensitive(
-								     d, "correlation_id"),
-							     "internal"),
-					  .device = device_of(r, handle(info, "agent_id")),
-					  .stream = (int32_t)handle(info, "queue_id"),
-					  .kind = KIND_KERNEL };
+		struct trace_kernel k = {
+			.start = num(d, "start_timestamp"),
+			.dur = num(d, "end_timestamp") - num(d, "start_timestamp"),
+			.correlation = num(cJSON_GetObjectItemCaseSensitive(d, "correlation_id"),
+					   "internal"),
+			.device = device_of(r, handle(info, "agent_id")),
+			.stream = (int32_t)handle(info, "queue_id"),
+			.kind = KIND_KERNEL
+		};
 		static const char *const xyz[3] = { "x", "y", "z" };
 
 		r->t->n_events++;
@@ -186,8 +186,17 @@ static void read_dispatches(struct rp *r, const cJSON *records)
 	}
 }
 
+uint32_t rocprof_kernel_name(struct trace *t, const char *name)
+{
+	size_t len = strlen(name);
+
+	if (len > 3 && strcmp(name + len - 3, ".kd") == 0)
+		len -= 3;
+	return intern_add(t->strings, name, len);
+}
+
 /* MEMORY_COPY_DEVICE_TO_HOST -> "Memcpy DtoH (Device -> Host)" as Kineto names copies. */
-static uint32_t copy_name(struct trace *t, const char *op)
+uint32_t rocprof_copy_name(struct trace *t, const char *op)
 {
 	static const struct {
 		const char *op, *name;
@@ -211,17 +220,18 @@ static void read_copies(struct rp *r, const cJSON *records)
 	cJSON_ArrayForEach(m, records)
 	{
 		int32_t dst = device_of(r, handle(m, "dst_agent_id"));
-		struct trace_kernel k = { .start = num(m, "start_timestamp"),
-					  .dur = num(m, "end_timestamp") - num(m, "start_timestamp"),
-					  .correlation = num(cJSON_GetObjectItemCaseSensitive(
-								     m, "correlation_id"),
-							     "internal"),
-					  .device = dst >= 0 ? dst
-							     : device_of(r, handle(m, "src_agent_id")),
-					  .kind = KIND_MEMCPY };
+		struct trace_kernel k = {
+			.start = num(m, "start_timestamp"),
+			.dur = num(m, "end_timestamp") - num(m, "start_timestamp"),
+			.correlation = num(cJSON_GetObjectItemCaseSensitive(m, "correlation_id"),
+					   "internal"),
+			.device = dst >= 0 ? dst : device_of(r, handle(m, "src_agent_id")),
+			.kind = KIND_MEMCPY
+		};
 
 		r->t->n_events++;
-		k.name = copy_name(r->t, operation_name(r, num(m, "kind"), num(m, "operation")));
+		k.name = rocprof_copy_name(r->t,
+					   operation_name(r, num(m, "kind"), num(m, "operation")));
 		if (k.device >= 0 && k.start > 0 && k.dur >= 0 && k.start <= TRACE_TIME_MAX - k.dur)
 			trace_add_kernel(r->t, &k);
 	}
@@ -234,12 +244,13 @@ static void read_hip(struct rp *r, const cJSON *records)
 	cJSON_ArrayForEach(h, records)
 	{
 		const char *name = operation_name(r, num(h, "kind"), num(h, "operation"));
-		struct trace_launch l = { .start = num(h, "start_timestamp"),
-					  .dur = num(h, "end_timestamp") - num(h, "start_timestamp"),
-					  .correlation = num(cJSON_GetObjectItemCaseSensitive(
-								     h, "correlation_id"),
-							     "internal"),
-					  .tid = num(h, "thread_id") };
+		struct trace_launch l = {
+			.start = num(h, "start_timestamp"),
+			.dur = num(h, "end_timestamp") - num(h, "start_timestamp"),
+			.correlation = num(cJSON_GetObjectItemCaseSensitive(h, "correlation_id"),
+					   "internal"),
+			.tid = num(h, "thread_id")
+		};
 
 		r->t->n_events++;
 		if (!name || !strstr(name, "Launch") || l.start <= 0 || l.dur < 0)
@@ -290,7 +301,8 @@ static void read_markers(struct rp *r, const cJSON *records)
 
 	cJSON_ArrayForEach(m, records)
 	{
-		int64_t corr = num(cJSON_GetObjectItemCaseSensitive(m, "correlation_id"), "internal");
+		int64_t corr =
+			num(cJSON_GetObjectItemCaseSensitive(m, "correlation_id"), "internal");
 		const char *text = marker_text(v, n, corr);
 		struct trace_range g = { .start = num(m, "start_timestamp"),
 					 .dur = num(m, "end_timestamp") - num(m, "start_timestamp"),
@@ -360,7 +372,8 @@ static int rocprof_load(struct trace *t, struct input *in, const char *name,
 		long line, col;
 
 		where(buf, off, &line, &col);
-		fd_error_set(err, "%s: line %ld, column %ld: not valid JSON (a rocprofv3 JSON file)",
+		fd_error_set(err,
+			     "%s: line %ld, column %ld: not valid JSON (a rocprofv3 JSON file)",
 			     name, line, col);
 		free(buf);
 		return -1;

@@ -59,7 +59,8 @@ static char *copy_to_temp(struct input *in, const char *name, const struct trace
 			if (w < 0 && errno == EINTR)
 				continue;
 			if (w < 0) {
-				fd_error_set(err, "%s: cannot write the decompressed copy to %s: %s",
+				fd_error_set(err,
+					     "%s: cannot write the decompressed copy to %s: %s",
 					     name, dir, strerror(errno));
 				n = -1;
 				break;
@@ -176,8 +177,7 @@ sqlite3_stmt *sqlite_prepare(sqlite3 *db, const char *sql, const char *name, con
 	return st;
 }
 
-int sqlite_step_done(sqlite3 *db, int rc, const char *name, const char *what,
-		     struct fd_error *err)
+int sqlite_step_done(sqlite3 *db, int rc, const char *name, const char *what, struct fd_error *err)
 {
 	if (rc == SQLITE_DONE)
 		return 0;

@@ -31,8 +31,7 @@ int sqlite_has_column(sqlite3 *db, const char *table, const char *column);
 sqlite3_stmt *sqlite_prepare(sqlite3 *db, const char *sql, const char *name, const char *what,
 			     struct fd_error *err);
 /* After sqlite3_step() returned rc: 0 when it is SQLITE_DONE, else -1 with the message. */
-int sqlite_step_done(sqlite3 *db, int rc, const char *name, const char *what,
-		     struct fd_error *err);
+int sqlite_step_done(sqlite3 *db, int rc, const char *name, const char *what, struct fd_error *err);
 
 /* The readers of the databases (sqlite_load.c chooses by the tables): they add what db holds
  * to t and set t->format and the platform. 0, or -1 with a message naming the file. */

@@ -20,7 +20,8 @@ static int sqlite_load(struct trace *t, struct input *in, const char *name,
 		rc = nsys_read(db, t, name, err);
 	else if (sqlite_has_table(db, "kernels") || sqlite_has_table(db, "rocpd_kernel_dispatch"))
 		rc = rocpd_read(db, t, name, err);
-	else if (sqlite_has_table(db, "StringIds") || sqlite_has_table(db, "TARGET_INFO_SESSION_START_TIME")) {
+	else if (sqlite_has_table(db, "StringIds") ||
+		 sqlite_has_table(db, "TARGET_INFO_SESSION_START_TIME")) {
 		fd_error_set(err,
 			     "%s: an Nsight Systems export without kernels (no "
 			     "CUPTI_ACTIVITY_KIND_KERNEL table: profile with --trace=cuda)",

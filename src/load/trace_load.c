@@ -10,6 +10,7 @@
 static const struct trace_format *const trace_formats[] = {
 	&trace_format_sqlite,
 	&trace_format_rocprof_json,
+	&trace_format_rocprof_csv,
 	&trace_format_kineto,
 };
 #define N_FORMATS (sizeof trace_formats / sizeof trace_formats[0])

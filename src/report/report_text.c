@@ -445,8 +445,8 @@ static const char *ms(char *buf, size_t cap, int64_t ns, int sign)
 /* Every kernel of both traces by name, in passes or not: calls and milliseconds. */
 static void whole_section(FILE *out, const struct comparison *c, int md)
 {
-	static const char *const head[] = { "kernel", "A calls", "B calls", "A ms", "B ms",
-					    "B - A ms" };
+	static const char *const head[] = { "kernel", "A calls", "B calls",
+					    "A ms",   "B ms",	 "B - A ms" };
 	struct rtable t = { .ncol = 6, .head = head, .fmt = "lrrrrr" };
 	int64_t n[2] = { 0, 0 }, ns[2] = { 0, 0 };
 	char b1[64], b2[64], b3[64];
@@ -458,7 +458,8 @@ static void whole_section(FILE *out, const struct comparison *c, int md)
 			n[s] += c->kernel_totals[i].count[s];
 			ns[s] += c->kernel_totals[i].ns[s];
 		}
-	heading(out, md, "Whole traces (every kernel, in passes or not; by name, the largest |B - A|)");
+	heading(out, md,
+		"Whole traces (every kernel, in passes or not; by name, the largest |B - A|)");
 	fprintf(out, "A: %lld kernels, %s ms; B: %lld kernels, %s ms; B - A %s ms.\n\n",
 		(long long)n[0], ms(b1, sizeof b1, ns[0], 0), (long long)n[1],
 		ms(b2, sizeof b2, ns[1], 0), ms(b3, sizeof b3, ns[1] - ns[0], 1));

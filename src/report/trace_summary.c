@@ -238,16 +238,27 @@ int trace_summary_print(FILE *out, const struct trace *t, const struct trace_cla
 		fprintf(out, "  %-22s all %zu:", "device", t->n_devices);
 	else
 		fprintf(out, "  %-22s %d of %zu:", "device", t->device, t->n_devices);
-	for (size_t i = 0; i < t->n_devices; i++) {
-		const struct trace_device *d = &t->devices[i];
-		long long k = (long long)d->kernel_events, cp = (long long)(d->kernels - k);
+	{
+		size_t shown = 0, idle = 0;
 
-		fprintf(out, "%s %d (", i ? "," : "", d->id);
-		if (k || !cp)
-			fprintf(out, "%lld kernel%s", k, k == 1 ? "" : "s");
-		if (cp)
-			fprintf(out, "%s%lld cop%s", k ? " + " : "", cp, cp == 1 ? "y" : "ies");
-		fputc(')', out);
+		for (size_t i = 0; i < t->n_devices; i++) {
+			const struct trace_device *d = &t->devices[i];
+			long long k = (long long)d->kernel_events, cp = (long long)(d->kernels - k);
+
+			if (!d->kernels) { /* listed (deviceProperties, agents) but ran nothing */
+				idle++;
+				continue;
+			}
+			fprintf(out, "%s %d (", shown++ ? "," : "", d->id);
+			if (k || !cp)
+				fprintf(out, "%lld kernel%s", k, k == 1 ? "" : "s");
+			if (cp)
+				fprintf(out, "%s%lld cop%s", k ? " + " : "", cp,
+					cp == 1 ? "y" : "ies");
+			fputc(')', out);
+		}
+		if (idle)
+			fprintf(out, "%s %zu more without kernels", shown ? "," : "", idle);
 	}
 	fputc('\n', out);
 	for (size_t i = 0; i < t->n_kernels; i++) {
@@ -305,7 +316,8 @@ int trace_summary_print(FILE *out, const struct trace *t, const struct trace_cla
 			mods ? "" : " (record with with_stack=True for module boundaries)");
 	}
 
-	fprintf(out, "\nEvents by category\n");
+	if (t->n_categories)
+		fprintf(out, "\nEvents by category\n");
 	cats = xmalloc((t->n_categories + 1) * sizeof *cats);
 	memcpy(cats, t->categories, t->n_categories * sizeof *cats);
 	qsort(cats, t->n_categories, sizeof *cats, cmp_cat);

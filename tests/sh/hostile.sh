@@ -82,11 +82,11 @@ expect_err directory "fusediff: $bad: is a directory"
 # Several GPUs: the one with the most kernel time, said so, and --device picks another.
 pad='                      ' # the summary's label column
 run multi 0 --summary "$bad/multi_device.json"
-expect_line multi "  device                 1 of 3: 0 (3 kernels + 2 copies), 1 (2 kernels), 3 (1 copy)"
+expect_line multi "  device                 1 of 3: 0 (5 kernels), 1 (2 kernels), 3 (1 copy)"
 expect_line multi "  GPU                    NVIDIA H100 80GB HBM3"
 expect_line multi "  $pad 6 on other devices, not analysed (use --device N or all);"
 run multi0 0 --summary "$bad/multi_device.json" --device 0
-expect_line multi0 "  device                 0 of 3: 0 (3 kernels + 2 copies), 1 (2 kernels), 3 (1 copy)"
+expect_line multi0 "  device                 0 of 3: 0 (5 kernels), 1 (2 kernels), 3 (1 copy)"
 expect_line multi0 "  GPU                    NVIDIA H200"
 expect_line multi0 "  $pad 3 on other devices, not analysed (use --device N or all);"
 run multi3 1 --device 3 --summary "$bad/multi_device.json"
