@@ -116,7 +116,8 @@ sqlite3 *sqlite_input_open(struct input *in, const char *name, const struct trac
 		path = temp;
 	}
 	uri = file_uri(path);
-	rc = sqlite3_open_v2(uri, &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, NULL);
+	rc = sqlite3_open_v2(uri, &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX,
+			     NULL); /* one thread uses the connection */
 	free(uri);
 	if (rc == SQLITE_OK) /* reads the schema: the file is open and checked from here on */
 		rc = sqlite3_exec(db, "SELECT count(*) FROM sqlite_master", NULL, NULL, NULL);
