@@ -252,6 +252,20 @@ static void traces_section(FILE *out, const struct comparison *c, int md)
 			*model ? " of " : "", model, md_->phase_passes[PHASE_PREFILL],
 			md_->phase_passes[PHASE_DECODE], md_->phase_passes[PHASE_MIXED], train,
 			md_->layers_per_pass, share);
+		if (t->n_other_device) {
+			size_t ran = 0;
+
+			for (size_t i = 0; i < t->n_devices; i++)
+				ran += t->devices[i].kernels > 0;
+			fprintf(out,
+				"%sdevice %d of the %zu that ran kernels; %zu kernels and copies "
+				"of "
+				"the others left out (--device all takes them all)\n",
+				md ? "  " : "   ", t->device, ran, t->n_other_device);
+		} else if (t->device == TRACE_ALL_DEVICES && t->n_devices > 1) {
+			fprintf(out, "%sall %zu devices as one timeline (--device all)\n",
+				md ? "  " : "   ", t->n_devices);
+		}
 		if (t->capture.path) {
 			char *cp = text_escape_dup(t->capture.path, strlen(t->capture.path));
 
