@@ -21,6 +21,10 @@ struct outfile {
  * written directly or not at all. */
 int outfile_replaceable(const char *path);
 
+/* 1 when paths a and b name the same existing file (device and inode, symbolic links
+ * followed): an output that would replace an input. */
+int outfile_same_file(const char *a, const char *b);
+
 /* Start writing path. A symbolic link is written through (its target is replaced, the link
  * stays); an existing file's permission bits are kept, a new file gets 0666 less the umask.
  * Errors (message "PATH: reason"): path is not replaceable, the directory cannot be written.

@@ -1,15 +1,20 @@
 /* main.c — fusediff's command line: parse options, load traces, hand over to a mode. */
 #include <errno.h>
 #include <getopt.h>
+#include <regex.h>
 #include <locale.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "app.h"
 #include "config.h"
 #include "fusediff/classify.h"
+#include "fusediff/outfile.h"
+#include "fusediff/regex_guard.h"
+#include "fusediff/text.h"
 #include "fusediff/report.h"
 #include "fusediff/structure.h"
 #include "fusediff/trace_summary.h"
@@ -127,6 +132,17 @@ static void usage(FILE *out)
 		print_wrapped(out, options[i].help, 29, 80);
 	}
 	fprintf(out, "\nExit status: 0 success, 1 bad input, 2 usage error. See fusediff(1).\n");
+}
+
+/* 1 when the output path is the input (a file, or standard input as "-"). */
+static int is_input(const char *output, const char *input)
+{
+	struct stat so, si;
+
+	if (input && strcmp(input, "-") == 0)
+		return stat(output, &so) == 0 && fstat(STDIN_FILENO, &si) == 0 &&
+		       S_ISREG(si.st_mode) && so.st_dev == si.st_dev && so.st_ino == si.st_ino;
+	return outfile_same_file(output, input);
 }
 
 static int usage_error(const char *fmt, const char *arg)
@@ -302,6 +318,48 @@ int main(int argc, char **argv)
 	}
 	o.trace[0] = argv[optind];
 	o.trace[1] = argv[optind + 1];
+	if (o.pass_regex) { /* checked before anything is loaded */
+		char why[160];
+		regex_t re;
+		int rc = regex_guard(o.pass_regex, why, sizeof why);
+
+		if (rc == 0 && (rc = regcomp(&re, o.pass_regex, REG_EXTENDED | REG_NOSUB)) != 0) {
+			char r[128];
+
+			regerror(rc, NULL, r, sizeof r);
+			snprintf(why, sizeof why, "invalid regular expression: %s", r);
+		}
+		else if (rc == 0)
+			regfree(&re);
+		if (rc != 0) {
+			char *p = text_escape_dup(o.pass_regex, strlen(o.pass_regex));
+			char *msg = xasprintf("--pass '%.200s%s': %s", p,
+					      strlen(p) > 200 ? "..." : "", why);
+
+			rc = usage_error("%s", msg);
+			free(msg);
+			free(p);
+			return rc;
+		}
+	}
+	if (o.output) { /* the report must never replace what it reads */
+		const char *inputs[] = { o.trace[0], o.trace[1], o.capture[0], o.capture[1],
+					 o.rules };
+		static const char *const what[] = { "trace A", "trace B", "capture trace A",
+						    "capture trace B", "rules file" };
+
+		for (size_t i = 0; i < sizeof inputs / sizeof inputs[0]; i++)
+			if (is_input(o.output, inputs[i])) {
+				char *p = text_escape_dup(o.output, strlen(o.output));
+				char *msg = xasprintf("-o %s is the %s: the report would replace it",
+						      p, what[i]);
+				int rc = usage_error("%s", msg);
+
+				free(msg);
+				free(p);
+				return rc;
+			}
+	}
 	if (o.report)
 		return app_report(&o);
 	if (o.output)

@@ -16,6 +16,14 @@ int outfile_replaceable(const char *path)
 	return errno == ENOENT; /* a dangling link names a file yet to be made */
 }
 
+int outfile_same_file(const char *a, const char *b)
+{
+	struct stat sa, sb;
+
+	return a && b && stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev &&
+	       sa.st_ino == sb.st_ino;
+}
+
 int outfile_open(struct outfile *o, const char *path, struct fd_error *err)
 {
 	struct stat st;

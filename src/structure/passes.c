@@ -24,6 +24,8 @@
 #include <strings.h>
 
 #include "fusediff/bigmem.h"
+#include "fusediff/regex_guard.h"
+#include "fusediff/text.h"
 #include "structure_int.h"
 
 struct ann {
@@ -452,6 +454,19 @@ int passes_from_annotations(const struct trace *t, const uint32_t *launch_of, co
 
 	memset(out, 0, sizeof *out);
 	if (regex) {
+		char why[160];
+
+		if (regex_guard(regex, why, sizeof why) < 0) {
+			char *esc = text_escape_dup(regex, strlen(regex));
+
+			fd_error_set(err, "--pass '%.200s%s': %s", esc, strlen(esc) > 200 ? "..." : "",
+				     why);
+			free(esc);
+			free(keep);
+			free(range_ann);
+			free(kernel_ann);
+			return -1;
+		}
 		if ((rc = regcomp(&re, regex, REG_EXTENDED | REG_NOSUB)) != 0) {
 			char msg[256];
 

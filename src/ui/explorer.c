@@ -458,6 +458,12 @@ static void prompt_accept(struct ui *u)
 		}
 		free(u->export_path);
 		u->export_path = xstrdup(u->input);
+		if (outfile_same_file(u->export_path, u->c->side[0]->t->path) ||
+		    outfile_same_file(u->export_path, u->c->side[1]->t->path)) {
+			ui_set_message(u, ROLE_ERROR, "not exported: %s is a compared trace",
+				       u->export_path);
+			break;
+		}
 		if (!outfile_replaceable(u->export_path)) { /* a directory, a device, a FIFO */
 			ui_set_message(u, ROLE_ERROR, "not exported: %s is not a regular file",
 				       u->export_path);

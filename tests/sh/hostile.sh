@@ -113,7 +113,7 @@ XDG_CONFIG_HOME=$tmp/no-config run nothing_text 0 --report text "$bad/share_noth
 # A rules file whose regular expression would take all memory inside regcomp().
 ex=examples/tracelens_sglang_dsr1-distill-llama8b_decode_bs16_mi300x.json.gz
 XDG_CONFIG_HOME=$tmp/no-config run regex 1 --report json --rules "$bad/rules_exploding_regex.rules" "$ex" "$ex"
-expect_err regex "fusediff: $bad/rules_exploding_regex.rules: line 2: bad regular expression 'y++++++++++++++++++++++++++++++++++++++.c': repetitions multiply to more than 256 copies"
+expect_err regex "fusediff: $bad/rules_exploding_regex.rules: line 2: bad regular expression 'y++++++++++++++++++++++++++++++++++++++.c': repetitions multiply to more than 64 copies"
 
 # A 100 MiB kernel name through a pipe: loads in seconds, and the summary stays short.
 gzip -dc "$bad/string_100mb.json.gz" | limit "$FUSEDIFF" --summary - >"$tmp/huge.out" 2>"$tmp/huge.err"
