@@ -7,10 +7,17 @@
 #include <stdint.h>
 
 /* Copy s[0..len) into dst (capacity cap, always NUL-terminated when cap > 0) with control
- * characters and invalid UTF-8 bytes written as visible escapes (\e, \n, \t, \xNN), so that
- * a name can never send escape sequences to a terminal. Valid UTF-8 is kept.
+ * characters and invalid UTF-8 bytes written as visible escapes (\e, \n, \t, \0, \xNN), and
+ * the characters that hide or reorder text (bidirectional controls such as U+202E, zero-width
+ * characters, U+2028/U+2029) as \uXXXX, so that external text (kernel and file names, echoed
+ * input) can never send escape sequences to a terminal or disguise itself. Valid UTF-8 is kept.
+ * The one function every output path makes external text safe with.
  * Returns the length the full escaped text needs (excluding the NUL). */
 size_t text_escape(char *dst, size_t cap, const char *s, size_t len);
+/* 1 when a spreadsheet opening a CSV file would run the text cell s[0..len) as a formula: it
+ * starts with '=', '@', a tab or a carriage return, or with '+' or '-' and is not a number
+ * ("-12.5" is one). CSV writers start such a cell with "'" (read as "this is text"). */
+int text_csv_formula(const char *s, size_t len);
 /* Length (1..4) of the valid UTF-8 sequence at s, which has left > 0 bytes; 0 when the bytes
  * there are not valid UTF-8 (overlong, surrogate, beyond U+10FFFF, truncated). */
 size_t text_utf8_len(const unsigned char *s, size_t left);

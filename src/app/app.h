@@ -41,6 +41,9 @@ static inline struct session_opts app_session_opts(const struct app_opts *o)
 
 /* --report: write the report. Returns the exit status. */
 int app_report(const struct app_opts *o);
+/* Print "fusediff: MSG" on standard error with msg made safe for a terminal (text_escape():
+ * file names and echoed input can hold escape sequences). Every error goes through here. */
+void app_error(const char *msg);
 /* The interactive explorer (or --headless). Returns the exit status. */
 int app_tui(const struct app_opts *o);
 

@@ -134,7 +134,10 @@ int app_report(const struct app_opts *o)
 	int rc = 0;
 
 	if (f < 0) {
-		fprintf(stderr, "fusediff: unknown report format '%s'\n", o->report);
+		char *msg = xasprintf("unknown report format '%s'", o->report);
+
+		app_error(msg);
+		free(msg);
 		return 2;
 	}
 	/* beyond a file size limit (ulimit -f) a write fails with EFBIG: a write error, not a
@@ -148,13 +151,13 @@ int app_report(const struct app_opts *o)
 	if (rc == 0)
 		c = session_compare(s, o->phase, &err);
 	if (!c) {
-		fprintf(stderr, "fusediff: %s\n", err.msg);
+		app_error(err.msg);
 		session_close(s);
 		return 1;
 	}
 	if (o->output) {
 		if (write_file(o->output, c, (enum report_format)f, &err) < 0) {
-			fprintf(stderr, "fusediff: %s\n", err.msg);
+			app_error(err.msg);
 			rc = 1;
 		}
 	} else {

@@ -48,14 +48,15 @@ int app_tui(const struct app_opts *o)
 		return 2;
 	}
 	if (o->theme && ui_theme_from_name(o->theme) < 0) {
-		fprintf(stderr,
-			"fusediff: --theme takes dark, light or mono, not '%s'\n"
-			"Try 'fusediff --help' for more information.\n",
-			o->theme);
+		char *msg = xasprintf("--theme takes dark, light or mono, not '%s'", o->theme);
+
+		app_error(msg);
+		free(msg);
+		fputs("Try 'fusediff --help' for more information.\n", stderr);
 		return 2;
 	}
 	if (ui_screen_open(&scr, &so, &err) < 0) {
-		fprintf(stderr, "fusediff: %s\n", err.msg);
+		app_error(err.msg);
 		return 1;
 	}
 	/* on the heap: a cancelled load may still be running when we leave */
@@ -71,7 +72,7 @@ int app_tui(const struct app_opts *o)
 	ui_progress_free(job->progress);
 	if (rc < 0) {
 		ui_screen_close(scr);
-		fprintf(stderr, "fusediff: %s\n", job->err.msg);
+		app_error(job->err.msg);
 		session_close(job->s);
 		free(job);
 		return 1;
@@ -83,6 +84,6 @@ int app_tui(const struct app_opts *o)
 	session_close(job->s);
 	free(job);
 	if (status == 1)
-		fprintf(stderr, "fusediff: %s\n", err.msg);
+		app_error(err.msg);
 	return status;
 }

@@ -145,11 +145,21 @@ static int is_input(const char *output, const char *input)
 	return outfile_same_file(output, input);
 }
 
+void app_error(const char *msg)
+{
+	char *safe = text_escape_dup(msg, strlen(msg));
+
+	fprintf(stderr, "fusediff: %s\n", safe);
+	free(safe);
+}
+
 static int usage_error(const char *fmt, const char *arg)
 {
-	fputs("fusediff: ", stderr);
-	fprintf(stderr, fmt, arg);
-	fputs("\nTry 'fusediff --help' for more information.\n", stderr);
+	char *msg = xasprintf(fmt, arg);
+
+	app_error(msg);
+	free(msg);
+	fputs("Try 'fusediff --help' for more information.\n", stderr);
 	return 2;
 }
 
@@ -177,13 +187,13 @@ static int run_summary(const char *path, const struct trace_load_opts *lo, const
 	plo.progress = progress_trace;
 	plo.progress_user = &pr;
 	if (classifier_new(&cl, rules, &err) < 0) {
-		fprintf(stderr, "fusediff: %s\n", err.msg);
+		app_error(err.msg);
 		return 1;
 	}
 	rc = trace_load(&t, path, &plo, &err);
 	progress_end(&pr);
 	if (rc < 0) {
-		fprintf(stderr, "fusediff: %s\n", err.msg);
+		app_error(err.msg);
 		classifier_free(cl);
 		return 1;
 	}
@@ -194,7 +204,7 @@ static int run_summary(const char *path, const struct trace_load_opts *lo, const
 
 		if (cap && trace_attach_capture(t, cap, &err) < 0) {
 			if (o->capture[0]) {
-				fprintf(stderr, "fusediff: %s\n", err.msg);
+				app_error(err.msg);
 				free(dir);
 				trace_free(t);
 				classifier_free(cl);
@@ -328,8 +338,7 @@ int main(int argc, char **argv)
 
 			regerror(rc, NULL, r, sizeof r);
 			snprintf(why, sizeof why, "invalid regular expression: %s", r);
-		}
-		else if (rc == 0)
+		} else if (rc == 0)
 			regfree(&re);
 		if (rc != 0) {
 			char *p = text_escape_dup(o.pass_regex, strlen(o.pass_regex));
@@ -351,8 +360,8 @@ int main(int argc, char **argv)
 		for (size_t i = 0; i < sizeof inputs / sizeof inputs[0]; i++)
 			if (is_input(o.output, inputs[i])) {
 				char *p = text_escape_dup(o.output, strlen(o.output));
-				char *msg = xasprintf("-o %s is the %s: the report would replace it",
-						      p, what[i]);
+				char *msg = xasprintf(
+					"-o %s is the %s: the report would replace it", p, what[i]);
 				int rc = usage_error("%s", msg);
 
 				free(msg);

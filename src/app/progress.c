@@ -3,10 +3,12 @@
 
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "fusediff/text.h"
 #include "fusediff/util.h"
 
 #define DELAY_NS  200000000 /* 0.2 s before the first line */
@@ -36,13 +38,22 @@ static int64_t now_ns(void)
 	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
+/* The name to show: the file's (escaped: a file name can hold escape sequences), or
+ * "standard input" for "-". Owned by caller. */
+static char *shown(const char *path)
+{
+	const char *b = strcmp(path, "-") == 0 ? "standard input" : path_basename(path);
+
+	return text_escape_dup(b, strlen(b));
+}
+
 void progress_init(struct progress *p, const char *name_a, const char *name_b)
 {
 	memset(p, 0, sizeof *p);
 	p->on = isatty(STDERR_FILENO);
 	p->sides = name_b ? 2 : 1;
-	p->name[0] = name_a;
-	p->name[1] = name_b;
+	p->name[0] = shown(name_a);
+	p->name[1] = name_b ? shown(name_b) : NULL;
 	p->total[0] = p->total[1] = -1;
 	p->start_ns = now_ns();
 	for (int i = 0; p->on && i < 4; i++) {
@@ -55,12 +66,6 @@ void progress_init(struct progress *p, const char *name_a, const char *name_b)
 		if (p->old[i].sa_handler == SIG_DFL)
 			sigaction(stop_sigs[i], &sa, NULL);
 	}
-}
-
-/* The name to show: the file's, or "standard input" for "-". */
-static const char *shown(const char *path)
-{
-	return strcmp(path, "-") == 0 ? "standard input" : path_basename(path);
 }
 
 /* "42% of 8.0 MB", or "12.3 MB" when the size is unknown (standard input). */
@@ -79,11 +84,11 @@ static void draw(struct progress *p)
 
 	describe(a, sizeof a, p->done[0], p->total[0]);
 	if (p->sides == 1) {
-		fprintf(stderr, "\rfusediff: loading %s: %s\033[K", shown(p->name[0]), a);
+		fprintf(stderr, "\rfusediff: loading %s: %s\033[K", p->name[0], a);
 	} else {
 		describe(b, sizeof b, p->done[1], p->total[1]);
-		fprintf(stderr, "\rfusediff: loading A %s: %s, B %s: %s\033[K", shown(p->name[0]),
-			a, shown(p->name[1]), b);
+		fprintf(stderr, "\rfusediff: loading A %s: %s, B %s: %s\033[K", p->name[0], a,
+			p->name[1], b);
 	}
 	fflush(stderr);
 	p->drawn = 1;
@@ -122,4 +127,7 @@ void progress_end(struct progress *p)
 	line_shown = 0;
 	for (int i = 0; p->on && i < 4; i++)
 		sigaction(stop_sigs[i], &p->old[i], NULL);
+	free(p->name[0]);
+	free(p->name[1]);
+	p->name[0] = p->name[1] = NULL;
 }

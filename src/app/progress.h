@@ -14,7 +14,7 @@
 struct progress {
 	int on;			   /* standard error is a terminal */
 	int sides;		   /* 1 or 2 traces */
-	const char *name[2];	   /* borrowed */
+	char *name[2];		   /* the names shown, made safe for the terminal (owned) */
 	int64_t done[2], total[2]; /* compressed bytes read and file size (-1: unknown) */
 	int64_t start_ns;	   /* progress_init() */
 	int64_t last_ns;	   /* time of the last redraw */

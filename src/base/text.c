@@ -62,13 +62,35 @@ size_t text_utf8_len(const unsigned char *s, size_t left)
 	return n;
 }
 
-/* Length of the printable UTF-8 sequence at s, or 0: invalid, or a C1 control character
- * (U+0080..U+009F), which terminals obey as much as C0 ones. */
+/* The code point of the valid n-byte UTF-8 sequence at s. */
+static uint32_t utf8_cp(const unsigned char *s, size_t n)
+{
+	static const unsigned char lead[5] = { 0, 0x7f, 0x1f, 0x0f, 0x07 };
+	uint32_t cp = s[0] & lead[n];
+
+	for (size_t i = 1; i < n; i++)
+		cp = cp << 6 | (s[i] & 0x3f);
+	return cp;
+}
+
+/* Characters that change what the rest of a line looks like without showing themselves:
+ * bidirectional controls (a right-to-left override makes "exe.txt" of "txt.exe"), zero-width
+ * characters, line and paragraph separators. */
+static int hidden_format_char(uint32_t cp)
+{
+	return cp == 0x061c || (cp >= 0x200b && cp <= 0x200f) || (cp >= 0x2028 && cp <= 0x202e) ||
+	       (cp >= 0x2060 && cp <= 0x2069) || cp == 0xfeff;
+}
+
+/* Length of the printable UTF-8 sequence at s, or 0: invalid, a C1 control character
+ * (U+0080..U+009F), which terminals obey as much as C0 ones, or a hidden format character. */
 static size_t utf8_printable(const unsigned char *s, size_t left)
 {
 	size_t n = text_utf8_len(s, left);
 
 	if (n == 2 && s[0] == 0xc2 && s[1] < 0xa0)
+		return 0;
+	if (n == 3 && hidden_format_char(utf8_cp(s, n)))
 		return 0;
 	return n;
 }
@@ -96,7 +118,14 @@ size_t text_escape(char *dst, size_t cap, const char *src, size_t len)
 			i += n;
 			continue;
 		}
+		if (!n && text_utf8_len(s + i, len - i) == 3) { /* a hidden format character */
+			snprintf(esc, sizeof esc, "\\u%04x", (unsigned)utf8_cp(s + i, 3));
+			PUT(esc, strlen(esc));
+			i += 3;
+			continue;
+		}
 		switch (s[i]) {
+		case '\0': memcpy(esc, "\\0", 3); break;
 		case '\n': memcpy(esc, "\\n", 3); break;
 		case '\t': memcpy(esc, "\\t", 3); break;
 		case '\r': memcpy(esc, "\\r", 3); break;
@@ -110,6 +139,24 @@ size_t text_escape(char *dst, size_t cap, const char *src, size_t len)
 	if (cap)
 		dst[out < cap ? out : cap - 1] = '\0';
 	return out;
+}
+
+int text_csv_formula(const char *s, size_t len)
+{
+	size_t i = 1, digits = 0;
+
+	if (len < 2)
+		return 0;
+	if (s[0] == '=' || s[0] == '@' || s[0] == '\t' || s[0] == '\r')
+		return 1;
+	if (s[0] != '+' && s[0] != '-')
+		return 0;
+	for (; i < len && s[i] >= '0' && s[i] <= '9'; i++)
+		digits++;
+	if (i < len && s[i] == '.')
+		for (i++; i < len && s[i] >= '0' && s[i] <= '9'; i++)
+			digits++;
+	return !(digits && i == len); /* "-12.5" is a number, "-x" or "+A1" may be a formula */
 }
 
 char *text_escape_dup(const char *s, size_t len)

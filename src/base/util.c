@@ -8,12 +8,32 @@
 void fd_error_set(struct fd_error *err, const char *fmt, ...)
 {
 	va_list ap;
+	int n;
 
 	if (!err)
 		return;
 	va_start(ap, fmt);
-	vsnprintf(err->msg, sizeof err->msg, fmt, ap);
+	n = vsnprintf(err->msg, sizeof err->msg, fmt, ap);
 	va_end(ap);
+	if (n >= (int)sizeof err->msg) { /* keep both ends: the reason is at the end */
+		char *full;
+		size_t len, head = sizeof err->msg / 2 - 4, tail;
+
+		va_start(ap, fmt);
+		full = xvasprintf(fmt, ap);
+		va_end(ap);
+		len = strlen(full);
+		tail = sizeof err->msg - head - 4;
+		while (head && ((unsigned char)full[head] & 0xc0) == 0x80)
+			head--; /* never inside a UTF-8 sequence */
+		while (tail && ((unsigned char)full[len - tail] & 0xc0) == 0x80)
+			tail--;
+		memcpy(err->msg, full, head);
+		memcpy(err->msg + head, "...", 3);
+		memcpy(err->msg + head + 3, full + len - tail, tail);
+		err->msg[head + 3 + tail] = '\0';
+		free(full);
+	}
 }
 
 void die(const char *fmt, ...)

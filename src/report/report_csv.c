@@ -2,7 +2,8 @@
  * pairs, fusions, pair_groups), each starting with its header row, separated by an empty line. The first
  * column names the table. Fields are quoted as RFC 4180 says (names hold commas and quotes);
  * control characters and bytes that are not UTF-8 in names are written as visible escapes
- * (\n, \x1b, ...); lists of names are joined with " | "; non-finite numbers are empty. */
+ * (\n, \x1b, ...); a text cell that would start a formula gets a leading "'"; lists of names
+ * are joined with " | "; non-finite numbers are empty. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -12,26 +13,30 @@
 #include "fusediff/text.h"
 #include "report_int.h"
 
-/* One field, quoted when needed, preceded by a comma unless first. */
+/* One text field, quoted when needed, preceded by a comma unless first. A field that a
+ * spreadsheet would run as a formula (it starts with '=', '+', '-', '@', a tab or a carriage
+ * return: a kernel named "=HYPERLINK(...)") starts with a "'" instead, which spreadsheets read
+ * as "this is text". Numbers are not written through here. */
 static void c_field(FILE *out, const char *s, size_t len, int first)
 {
 	int quote = len && (s[0] == ' ' || s[len - 1] == ' ');
+	int formula = text_csv_formula(s, len);
 
 	if (!first)
 		fputc(',', out);
 	for (size_t i = 0; !quote && i < len; i++)
 		quote = s[i] == ',' || s[i] == '"' || s[i] == '\n' || s[i] == '\r';
-	if (!quote) {
-		fwrite(s, 1, len, out);
-		return;
-	}
-	fputc('"', out);
+	if (quote)
+		fputc('"', out);
+	if (formula)
+		fputc('\'', out);
 	for (size_t i = 0; i < len; i++) {
-		if (s[i] == '"')
+		if (quote && s[i] == '"')
 			fputc('"', out);
 		fputc(s[i], out);
 	}
-	fputc('"', out);
+	if (quote)
+		fputc('"', out);
 }
 
 static void c_str(FILE *out, const char *s)

@@ -222,7 +222,12 @@ int trace_summary_print(FILE *out, const struct trace *t, const struct trace_cla
 	int32_t seen_streams[64];
 	const char *gpu = t->gpu_name ? trace_str(t, t->gpu_name) : "";
 
-	fprintf(out, "%s\n", t->path);
+	{
+		char *p = text_escape_dup(t->path, strlen(t->path));
+
+		fprintf(out, "%s\n", p);
+		free(p);
+	}
 	text_bytes(b1, sizeof b1, t->bytes);
 	fprintf(out, "  %-22s %s%s\n", "format", t->format, t->gzip ? " (gzip)" : "");
 	fprintf(out, "  %-22s %s, %lld events\n", "size", b1, (long long)t->n_events);

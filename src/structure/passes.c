@@ -459,8 +459,8 @@ int passes_from_annotations(const struct trace *t, const uint32_t *launch_of, co
 		if (regex_guard(regex, why, sizeof why) < 0) {
 			char *esc = text_escape_dup(regex, strlen(regex));
 
-			fd_error_set(err, "--pass '%.200s%s': %s", esc, strlen(esc) > 200 ? "..." : "",
-				     why);
+			fd_error_set(err, "--pass '%.200s%s': %s", esc,
+				     strlen(esc) > 200 ? "..." : "", why);
 			free(esc);
 			free(keep);
 			free(range_ann);

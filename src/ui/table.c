@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fusediff/text.h"
 #include "fusediff/util.h"
 
 /* Slot of a pointer in an open-addressing table of cap slots (a power of two). */
@@ -678,11 +679,15 @@ void table_cell(const struct table *t, uint32_t row, int col, struct table_cell 
 		c->text = "";
 }
 
+/* A field as RFC 4180 quotes it; a cell a spreadsheet would run as a formula starts with "'"
+ * (text_csv_formula()). */
 static int csv_field(FILE *f, const char *s)
 {
+	int formula = text_csv_formula(s, strlen(s));
+
 	if (!strpbrk(s, ",\"\r\n"))
-		return fputs(s, f) < 0 ? -1 : 0;
-	if (fputc('"', f) == EOF)
+		return (formula && fputc('\'', f) == EOF) || fputs(s, f) < 0 ? -1 : 0;
+	if (fputc('"', f) == EOF || (formula && fputc('\'', f) == EOF))
 		return -1;
 	for (; *s; s++)
 		if ((*s == '"' && fputc('"', f) == EOF) || fputc(*s, f) == EOF)

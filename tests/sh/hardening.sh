@@ -54,5 +54,38 @@ first_err pass_regex "fusediff: --pass 'y++++++++++++++++++++++++++++++++++++++.
 run pass_syntax 2 --report text --pass '(' "$A" "$B"
 first_err pass_syntax "fusediff: --pass '(': invalid regular expression: Unmatched ( or \\("
 
+# 3. escape sequences and hidden characters in file names never reach the terminal raw:
+# --summary's first line, error messages, echoed rules-file text
+esc=$(printf 'x\033]0;pwned\007\342\200\256y')
+mkdir -p "$tmp/$esc"
+cp "$A" "$tmp/$esc/t.json.gz"
+run esc_summary 0 --summary "$tmp/$esc/t.json.gz"
+[ "$(head -n 1 "$tmp/esc_summary.out")" = "$tmp/x\\e]0;pwned\\x07\\u202ey/t.json.gz" ] ||
+	fail "esc_summary: first line '$(head -n 1 "$tmp/esc_summary.out" | od -c | head -2)'"
+run esc_error 1 --summary "$tmp/$esc/missing.json"
+grep -q "$(printf '\033')" "$tmp/esc_error.err" && fail "esc_error: an escape sequence in the message"
+grep -q 'x\\e]0;pwned' "$tmp/esc_error.err" || fail "esc_error: '$(cat "$tmp/esc_error.err")'"
+printf 'X\033[31m\n' >"$tmp/r.rules"
+run esc_rules 1 --rules "$tmp/r.rules" --report text "$A" "$B"
+first_err esc_rules "fusediff: $tmp/r.rules: line 1: expected CLASS ATOMS REGEX [FLAGS], got 'X\\e[31m'"
+run esc_format 2 --report "$(printf 'j\033[2Jx')" "$A" "$B"
+grep -q "$(printf '\033')" "$tmp/esc_format.err" && fail "esc_format: an escape sequence in the message"
+
+# 4. a kernel name that a spreadsheet would run is written as text in CSV
+cat >"$tmp/formula.json" <<'JSON'
+{"deviceProperties": [{"id": 0, "name": "NVIDIA H200", "warpSize": 32}],
+ "traceEvents": [
+  {"ph": "X", "cat": "kernel", "name": "=HYPERLINK(\"http://x\",\"y\")", "pid": 0, "tid": 7, "ts": 100, "dur": 5, "args": {"device": 0, "stream": 7, "correlation": 1}},
+  {"ph": "X", "cat": "kernel", "name": "@SUM(A1)", "pid": 0, "tid": 7, "ts": 110, "dur": 5, "args": {"device": 0, "stream": 7, "correlation": 2}},
+  {"ph": "X", "cat": "kernel", "name": "-2+3", "pid": 0, "tid": 7, "ts": 120, "dur": 5, "args": {"device": 0, "stream": 7, "correlation": 3}}
+ ]}
+JSON
+run csv_formula 0 --report csv "$tmp/formula.json" "$tmp/formula.json"
+grep -q '^[^#]*,=' "$tmp/csv_formula.out" && fail "csv_formula: a cell starts with ="
+grep -q ',@' "$tmp/csv_formula.out" && fail "csv_formula: a cell starts with @"
+grep -q ",'@SUM(A1)" "$tmp/csv_formula.out" || fail "csv_formula: @SUM(A1) not written as text"
+grep -q "\"'=HYPERLINK(\"\"http" "$tmp/csv_formula.out" || fail "csv_formula: =HYPERLINK not written as text inside its quotes"
+grep -q ",'-2+3" "$tmp/csv_formula.out" || fail "csv_formula: -2+3 not written as text"
+
 [ "$fails" = 0 ] || exit 1
 echo "hardening: all cases passed"
