@@ -20,7 +20,17 @@ static void j_str(FILE *out, const char *s, size_t len)
 
 	fputc('"', out);
 	for (size_t i = 0; i < len;) {
-		size_t n = text_utf8_len(u + i, len - i);
+		size_t n, run = 0;
+
+		while (i + run < len && u[i + run] >= 0x20 && u[i + run] < 0x7f &&
+		       u[i + run] != '"' && u[i + run] != '\\')
+			run++; /* plain ASCII goes out in one write */
+		if (run) {
+			fwrite(u + i, 1, run, out);
+			i += run;
+			continue;
+		}
+		n = text_utf8_len(u + i, len - i);
 
 		if (n == 0) {
 			fprintf(out, "\\\\x%02x", u[i]);

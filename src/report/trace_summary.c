@@ -212,6 +212,13 @@ static void print_other(FILE *out, const struct trace *t, const struct trace_cla
 	free(v);
 }
 
+static int cmp_int32(const void *a, const void *b)
+{
+	int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
+
+	return (x > y) - (x < y);
+}
+
 int trace_summary_print(FILE *out, const struct trace *t, const struct trace_classes *tc)
 {
 	char b1[64], b2[64];
@@ -219,7 +226,7 @@ int trace_summary_print(FILE *out, const struct trace *t, const struct trace_cla
 	int64_t total = trace_kernel_time(t), span_end = 0;
 	struct trace_summary_kernel *top;
 	struct trace_category *cats;
-	int32_t seen_streams[64];
+	int32_t seen_streams[16], *ids;
 	const char *gpu = t->gpu_name ? trace_str(t, t->gpu_name) : "";
 
 	{
@@ -275,12 +282,22 @@ int trace_summary_print(FILE *out, const struct trace *t, const struct trace_cla
 			span_end = t->kernels[i].start + t->kernels[i].dur;
 		for (j = 0; j < streams && seen_streams[j] != t->kernels[i].stream; j++)
 			;
-		if (j == streams && streams < 64)
+		if (j == streams && streams < 16) /* the first 16, in the order they appear */
 			seen_streams[streams++] = t->kernels[i].stream;
 	}
-	fprintf(out, "  %-22s %zu:", "streams", streams);
+	ids = xmalloc((t->n_kernels + 1) * sizeof *ids); /* all of them, counted by one sort */
+	for (size_t i = 0; i < t->n_kernels; i++)
+		ids[i] = t->kernels[i].stream;
+	qsort(ids, t->n_kernels, sizeof *ids, cmp_int32);
+	nk = 0;
+	for (size_t i = 0; i < t->n_kernels; i++)
+		nk += i == 0 || ids[i] != ids[i - 1];
+	free(ids);
+	fprintf(out, "  %-22s %zu:", "streams", nk);
 	for (size_t j = 0; j < streams; j++)
 		fprintf(out, " %d", seen_streams[j]);
+	if (nk > streams)
+		fprintf(out, " and %zu more", nk - streams);
 	fputc('\n', out);
 	if (t->world_size >= 0)
 		fprintf(out, "  %-22s rank %lld of %lld\n", "distributed", (long long)t->rank,

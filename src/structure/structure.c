@@ -361,22 +361,23 @@ static void build_pass(struct build *b, const uint32_t *k, size_t n, uint32_t na
 
 	VEC_RESERVE(s->passes, s->n_passes, b->cap_passes);
 	p = &s->passes[s->n_passes++];
-	/* streams: the one with most kernels first (a stream's kernels mostly come one after the
-	 * other: the last one found is asked first) */
-	for (size_t i = 0, last = SIZE_MAX; i < n; i++) {
-		int32_t st = t->kernels[k[i]].stream;
-		struct stream_count *sc = last < ns_streams && b->streams[last].stream == st
-						  ? &b->streams[last]
-						  : find_stream(b->streams, ns_streams, st);
+	/* streams and their kernel counts, sorted by id: one sort of the pass's stream ids (a
+	 * trace may have a stream per kernel) */
+	{
+		struct stream_count *ids = xmalloc((n + 1) * sizeof *ids);
 
-		if (!sc) {
+		for (size_t i = 0; i < n; i++)
+			ids[i] = (struct stream_count){ t->kernels[k[i]].stream, 1, 0, 0 };
+		qsort(ids, n, sizeof *ids, cmp_stream_id);
+		for (size_t i = 0; i < n; i++) {
+			if (ns_streams && b->streams[ns_streams - 1].stream == ids[i].stream) {
+				b->streams[ns_streams - 1].count++;
+				continue;
+			}
 			VEC_RESERVE(b->streams, ns_streams, b->cap_streams);
-			b->streams[ns_streams++] = (struct stream_count){ st, 0, 0, 0 };
-			qsort(b->streams, ns_streams, sizeof *b->streams, cmp_stream_id);
-			sc = find_stream(b->streams, ns_streams, st);
+			b->streams[ns_streams++] = ids[i];
 		}
-		sc->count++;
-		last = (size_t)(sc - b->streams);
+		free(ids);
 	}
 	{
 		struct stream_count *byrank = xmalloc(ns_streams * sizeof *byrank);

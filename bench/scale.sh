@@ -1,0 +1,50 @@
+#!/bin/sh
+# scale.sh — the costs that must stay linear or n log n, on crafted traces (issue "Hardening,
+# second round"): 10^5 kernels on 10^5 streams, and 10^5 distinct kernel names of 8 KiB (one
+# 840 MB trace), --summary and --report json of each against itself, and the 8 KiB names
+# classified with the costliest user rule the regex guard accepts ("(.{0,8}){8}c"). Each row:
+# wall and CPU seconds (user + sys). Before the stream table was sorted once per pass, 4*10^4
+# streams took 36-50 s.
+#
+#   sh bench/scale.sh [N]      (N kernels and names, default 100000)
+set -eu
+cd "$(dirname "$0")/.."
+make -s fusediff >/dev/null
+n=${1:-100000}
+gen=bench/gen
+mkdir -p "$gen"
+python3 - "$n" "$gen" <<'PY'
+import json, os, sys
+n, gen = int(sys.argv[1]), sys.argv[2]
+dev = [{"id": 0, "name": "NVIDIA H200", "warpSize": 32}]
+p = f"{gen}/streams-{n}.json"
+if not os.path.exists(p):
+    ev = [{"ph": "X", "cat": "kernel", "name": "k%d" % (i % 7), "pid": 0, "tid": i, "ts": 100 + 2 * i,
+           "dur": 1, "args": {"device": 0, "stream": i + 1, "correlation": i + 1}} for i in range(n)]
+    json.dump({"deviceProperties": dev, "traceEvents": ev}, open(p, "w"))
+p = f"{gen}/names8k-{n}.json"
+if not os.path.exists(p):
+    with open(p, "w") as f:
+        f.write('{"deviceProperties": %s, "traceEvents": [\n' % json.dumps(dev))
+        for i in range(n):
+            nm = ("void at::native::vectorized_elementwise_kernel<4, at::native::MulFunctor<float> >(int, %d" % i)
+            nm += "x" * (8192 - len(nm) - 1) + ")"
+            f.write("%s%s" % ("," if i else "", json.dumps({"ph": "X", "cat": "kernel", "name": nm, "pid": 0,
+                    "tid": 1, "ts": 100 + 2 * i, "dur": 1, "args": {"device": 0, "stream": 7, "correlation": i + 1}})))
+        f.write("]}\n")
+PY
+printf 'GEMM gemm (.{0,8}){8}c\n' >"$gen/slow.rules"
+row() {
+	label=$1
+	shift
+	/usr/bin/time -f "%e %U %S" -o "$gen/time.txt" "$@" >/dev/null
+	read -r w u s <"$gen/time.txt"
+	printf '%-52s %8s s wall %8.2f s CPU\n' "$label" "$w" "$(awk "BEGIN { print $u + $s }")"
+}
+S=$gen/streams-$n.json
+N=$gen/names8k-$n.json
+row "--summary, $n streams" build/fusediff --summary "$S"
+row "--report json, $n streams vs itself" build/fusediff --report json "$S" "$S"
+row "--summary, $n names of 8 KiB" build/fusediff --summary "$N"
+row "--report json, $n names of 8 KiB vs itself" build/fusediff --report json "$N" "$N"
+row "--summary, $n names, rule (.{0,8}){8}c" build/fusediff --rules "$gen/slow.rules" --summary "$N"
