@@ -25,7 +25,7 @@ void input_close(struct input *in);
 ssize_t input_read(struct input *in, char *buf, size_t cap, struct fd_error *err);
 
 /* The first decompressed bytes, up to want (at most INPUT_PEEK_MAX), without consuming them:
- * input_read() returns them first. Only before the first input_read(). *head is borrowed
+ * input_read() returns them first. A UTF-8 byte order mark at the start is dropped. Only before the first input_read(). *head is borrowed
  * (valid until the next call on in). Returns the number of bytes (fewer at the end of a short
  * input), or -1 on error with err filled in. */
 #define INPUT_PEEK_MAX 64

@@ -68,6 +68,7 @@ struct input {
 	unsigned char head[INPUT_PEEK_MAX];
 	size_t head_len, head_pos;
 	int reading;	   /* input_read() was called: no more peeking */
+	int bom_checked;   /* input_peek() looked for a UTF-8 byte order mark (and dropped it) */
 	int threaded;	   /* use a reader thread (gzip from a file descriptor) */
 	struct reader *rd; /* started by the first input_read() */
 	int rd_failed;	   /* pthread_create failed: read on the caller's thread */
@@ -480,15 +481,24 @@ ssize_t input_peek(struct input *in, const unsigned char **head, size_t want, st
 		want = INPUT_PEEK_MAX;
 	if (in->reading)
 		die("input_peek() after input_read()");
-	while (in->head_len < want) {
-		ssize_t n =
-			data_read(in, (char *)in->head + in->head_len, want - in->head_len, err);
+	for (;;) {
+		while (in->head_len < want) {
+			ssize_t n = data_read(in, (char *)in->head + in->head_len,
+					      want - in->head_len, err);
 
-		if (n < 0)
-			return -1;
-		if (n == 0)
+			if (n < 0)
+				return -1;
+			if (n == 0)
+				break;
+			in->head_len += (size_t)n;
+		}
+		if (in->bom_checked || in->head_len < 3)
 			break;
-		in->head_len += (size_t)n;
+		in->bom_checked = 1; /* a UTF-8 byte order mark (Windows tools write one) */
+		if (memcmp(in->head, "\xef\xbb\xbf", 3) != 0)
+			break;
+		memmove(in->head, in->head + 3, in->head_len - 3);
+		in->head_len -= 3;
 	}
 	*head = in->head;
 	return (ssize_t)in->head_len;

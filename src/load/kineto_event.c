@@ -286,12 +286,10 @@ static void commit(struct loader *ld, struct event *ev, enum ev_kind kind)
 	if (ev->bad_number)
 		ld->bad_number++;
 	if (!ev->has_ts || ev->bad_time ||
-	    (kind != EV_LAUNCH && kind != EV_CPU_OP && !ev->has_dur)) {
+	    (kind != EV_LAUNCH && kind != EV_CPU_OP && !ev->has_dur) || ev->dur < 0 ||
+	    ev->dur > LOAD_DUR_MAX || ev->ts < LOAD_TS_MIN || ev->ts > LOAD_TS_MAX) {
 		ld->bad_time++;
-		return;
-	}
-	if (ev->dur < 0 || ev->dur > LOAD_DUR_MAX || ev->ts < LOAD_TS_MIN || ev->ts > LOAD_TS_MAX) {
-		ld->bad_time++;
+		ld->bad_kernels += kind == EV_KERNEL;
 		return;
 	}
 	name = intern_add(t->strings, ev->name.s, ev->name.len);

@@ -49,6 +49,7 @@ struct loader {
 	} cats[CAT_CACHE];
 	unsigned cat_next; /* round-robin replacement */
 	int64_t bad_time, bad_number;
+	int64_t bad_kernels; /* kernel events of bad_time */
 };
 
 /* One element of traceEvents, with the separator before it, as a unit of the loader: parse

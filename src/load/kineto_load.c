@@ -437,7 +437,14 @@ static int kineto_load(struct trace *t, struct input *in, const char *name,
 	ld.cat_none = intern_add(t->strings, "(none)", 6);
 
 	rc = parse_document(&ld);
-	if (rc == 0) {
+	if (rc == 0 && ld.bad_kernels && !t->n_kernels) {
+		fd_error_set(
+			err,
+			"%s: none of its %lld kernel events has a readable ts and dur (kernels "
+			"written as B/E pairs or with damaged times cannot be used)",
+			name, (long long)ld.bad_kernels);
+		rc = -1;
+	} else if (rc == 0) {
 		if (ld.bad_time)
 			trace_warn(t,
 				   "%lld kept events had a missing, negative or unreadable ts/dur "

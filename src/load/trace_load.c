@@ -15,16 +15,65 @@ static const struct trace_format *const trace_formats[] = {
 };
 #define N_FORMATS (sizeof trace_formats / sizeof trace_formats[0])
 
+/* What a file that no format claims looks like, when its first bytes say: an encoding or a
+ * compressor fusediff does not read. NULL when they say nothing (the last format's parser
+ * then reports where it fails). */
+static const char *what_it_is(const unsigned char *h, size_t n)
+{
+	static const struct {
+		const char *magic;
+		size_t len;
+		const char *what;
+	} known[] = {
+		{ "\xff\xfe\0\0", 4,
+		  "UTF-32 text: convert it to UTF-8 first (iconv -f UTF-32 -t UTF-8)" },
+		{ "\0\0\xfe\xff", 4,
+		  "UTF-32 text: convert it to UTF-8 first (iconv -f UTF-32 -t UTF-8)" },
+		{ "\xff\xfe", 2,
+		  "UTF-16 text: convert it to UTF-8 first (iconv -f UTF-16 -t UTF-8)" },
+		{ "\xfe\xff", 2,
+		  "UTF-16 text: convert it to UTF-8 first (iconv -f UTF-16 -t UTF-8)" },
+		{ "BZh", 3,
+		  "bzip2-compressed: fusediff reads gzip; decompress it first (bzip2 -dc)" },
+		{ "\xfd"
+		  "7zXZ\0",
+		  6, "xz-compressed: fusediff reads gzip; decompress it first (xz -dc)" },
+		{ "\x28\xb5\x2f\xfd", 4,
+		  "zstd-compressed: fusediff reads gzip; decompress it first (zstd -dc)" },
+		{ "PK\x03\x04", 4, "a zip archive: extract the trace first (unzip)" },
+		{ "\x1f\x8b", 2,
+		  "gzip inside gzip: decompress it once first (gzip -dc FILE | gzip -dc)" },
+	};
+
+	for (size_t i = 0; i < sizeof known / sizeof known[0]; i++)
+		if (n >= known[i].len && memcmp(h, known[i].magic, known[i].len) == 0)
+			return known[i].what;
+	/* zlib: CMF 0x78 and a header checksum divisible by 31 */
+	if (n >= 2 && h[0] == 0x78 && ((h[0] << 8) | h[1]) % 31 == 0)
+		return "zlib data without a gzip header: fusediff reads gzip (.gz) files";
+	if (n >= 2 && h[0] == 0 && h[1] != 0)
+		return "UTF-16 text (big-endian, no byte order mark): convert it to UTF-8 first";
+	if (n >= 2 && h[0] != 0 && h[1] == 0)
+		return "UTF-16 text (no byte order mark): convert it to UTF-8 first";
+	return NULL;
+}
+
 static const struct trace_format *detect(struct input *in, struct fd_error *err)
 {
 	const unsigned char *head;
 	ssize_t n = input_peek(in, &head, INPUT_PEEK_MAX, err);
+	const char *what;
 
 	if (n < 0)
 		return NULL;
 	for (size_t i = 0; i < N_FORMATS; i++)
 		if (trace_formats[i]->detect(head, (size_t)n))
 			return trace_formats[i];
+	what = what_it_is(head, (size_t)n);
+	if (what) {
+		fd_error_set(err, "%s", what);
+		return NULL;
+	}
 	return trace_formats[N_FORMATS - 1];
 }
 

@@ -87,5 +87,45 @@ grep -q ",'@SUM(A1)" "$tmp/csv_formula.out" || fail "csv_formula: @SUM(A1) not w
 grep -q "\"'=HYPERLINK(\"\"http" "$tmp/csv_formula.out" || fail "csv_formula: =HYPERLINK not written as text inside its quotes"
 grep -q ",'-2+3" "$tmp/csv_formula.out" || fail "csv_formula: -2+3 not written as text"
 
+# 5. a stream per kernel is linear (4*10^4 streams took 36-50 s), and --summary counts them all
+awk 'BEGIN { printf "{\"deviceProperties\": [{\"id\": 0, \"name\": \"NVIDIA H200\", \"warpSize\": 32}], \"traceEvents\": [";
+	for (i = 0; i < 40000; i++)
+		printf "%s{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"k%d\", \"pid\": 0, \"tid\": %d, \"ts\": %d, \"dur\": 1, \"args\": {\"device\": 0, \"stream\": %d, \"correlation\": %d}}", i ? "," : "", i % 7, i, 100 + 2 * i, i + 1, i + 1;
+	print "]}" }' >"$tmp/streams.json"
+run streams 0 --summary "$tmp/streams.json"
+grep -q '^  streams                40000: 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 and 39984 more$' "$tmp/streams.out" ||
+	fail "streams: $(grep streams "$tmp/streams.out")"
+run streams_report 0 --report json "$tmp/streams.json" "$tmp/streams.json"
+
+# 6. what a file is when it is not a trace: encodings and compressors are named; a byte order
+# mark is skipped; kernels without usable times say so; a long path does not hide the reason
+gunzip -c "$A" >"$tmp/plain.json"
+{ printf '\357\273\277'; cat "$tmp/plain.json"; } >"$tmp/bom.json"
+run bom 0 --summary "$tmp/bom.json"
+magic() { # NAME BYTES EXPECTED-REASON
+	printf "$2" >"$tmp/$1"
+	printf 'padding padding padding padding' >>"$tmp/$1"
+	run "m_$1" 1 --summary "$tmp/$1"
+	first_err "m_$1" "fusediff: $tmp/$1: $3"
+}
+magic u16 '\377\376{\000' "UTF-16 text: convert it to UTF-8 first (iconv -f UTF-16 -t UTF-8)"
+magic u16be '\376\377\000{' "UTF-16 text: convert it to UTF-8 first (iconv -f UTF-16 -t UTF-8)"
+magic u32 '\377\376\000\000{\000\000\000' "UTF-32 text: convert it to UTF-8 first (iconv -f UTF-32 -t UTF-8)"
+magic bz2 'BZh91AY&SY' "bzip2-compressed: fusediff reads gzip; decompress it first (bzip2 -dc)"
+magic xz '\3757zXZ\000' "xz-compressed: fusediff reads gzip; decompress it first (xz -dc)"
+magic zst '\050\265\057\375' "zstd-compressed: fusediff reads gzip; decompress it first (zstd -dc)"
+magic zip 'PK\003\004' "a zip archive: extract the trace first (unzip)"
+magic zlib 'x\234' "zlib data without a gzip header: fusediff reads gzip (.gz) files"
+gzip -c "$A" >"$tmp/nested.gz"
+run nested 1 --summary "$tmp/nested.gz"
+first_err nested "fusediff: $tmp/nested.gz: gzip inside gzip: decompress it once first (gzip -dc FILE | gzip -dc)"
+printf '{"traceEvents": [{"ph": "B", "cat": "kernel", "name": "k", "pid": 0, "tid": 7, "ts": 1, "args": {"device": 0, "stream": 7}}, {"ph": "E", "cat": "kernel", "name": "k", "pid": 0, "tid": 7, "ts": 5}]}' >"$tmp/be.json"
+run be 1 --summary "$tmp/be.json"
+first_err be "fusediff: $tmp/be.json: none of its 2 kernel events has a readable ts and dur (kernels written as B/E pairs or with damaged times cannot be used)"
+seg=$(printf '%0100d' 0 | tr 0 d)
+long=$tmp/$seg/$seg/$seg/$seg/$seg/$seg/$seg/$seg/$seg/$seg/$seg/$seg/$seg/$seg/$seg/t.json
+run longpath 1 --summary "$long"
+grep -q 'No such file or directory$' "$tmp/longpath.err" || fail "longpath: the reason was cut: $(tail -c 80 "$tmp/longpath.err")"
+
 [ "$fails" = 0 ] || exit 1
 echo "hardening: all cases passed"
