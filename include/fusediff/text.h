@@ -14,6 +14,18 @@
  * The one function every output path makes external text safe with.
  * Returns the length the full escaped text needs (excluding the NUL). */
 size_t text_escape(char *dst, size_t cap, const char *s, size_t len);
+/* The columns s takes on a terminal: wcwidth() of each character (in a UTF-8 locale, whatever
+ * the program's), 2 for CJK and emoji, 0 for combining marks; an invalid byte counts 1 (it is
+ * shown escaped). */
+size_t text_width(const char *s);
+/* The byte length of the longest start of s that takes at most cols columns. */
+size_t text_fit(const char *s, size_t cols);
+/* Shorten s in place to at most max bytes (max >= 4) at a character boundary, ending in
+ * "...", when it is longer; never cuts inside a UTF-8 sequence. */
+void text_cut(char *s, size_t max);
+/* Drop a UTF-8 sequence left incomplete at the end of s (what snprintf() into a too-small
+ * buffer leaves). */
+void text_utf8_trim(char *s);
 /* 1 when a spreadsheet opening a CSV file would run the text cell s[0..len) as a formula: it
  * starts with '=', '@', a tab or a carriage return, or with '+' or '-' and is not a number
  * ("-12.5" is one). CSV writers start such a cell with "'" (read as "this is text"). */

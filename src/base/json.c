@@ -128,26 +128,26 @@ static inline uint64_t swar_eq(uint64_t w, uint64_t pat)
 	return (x - SWAR_ONES) & ~x & SWAR_HIGHS;
 }
 
-/* The first '"' or '\\' in [p, end), or end: eight bytes at a time. */
+/* The first '"', '\\' or NUL in [p, end), or end: eight bytes at a time. */
 static inline const char *quote_or_backslash(const char *p, const char *end)
 {
 	while (end - p >= 8) {
 		uint64_t w, m;
 
 		memcpy(&w, p, 8);
-		m = swar_eq(w, SWAR_ONES * '"') | swar_eq(w, SWAR_ONES * '\\');
+		m = swar_eq(w, SWAR_ONES * '"') | swar_eq(w, SWAR_ONES * '\\') | swar_eq(w, 0);
 		if (m)
 			return p + (__builtin_ctzll(m) >> 3);
 		p += 8;
 	}
-	while (p < end && *p != '"' && *p != '\\')
+	while (p < end && *p != '"' && *p != '\\' && *p)
 		p++;
 	return p;
 }
 #else
 static inline const char *quote_or_backslash(const char *p, const char *end)
 {
-	while (p < end && *p != '"' && *p != '\\')
+	while (p < end && *p != '"' && *p != '\\' && *p)
 		p++;
 	return p;
 }
@@ -166,10 +166,28 @@ static const char *string_end(const char *p, const char *end, int *escaped)
 		if (*p == '"')
 			return p;
 		*escaped = 1;
+		if (!*p) { /* a raw NUL: decoded as the visible "\\0" */
+			p++;
+			continue;
+		}
 		if (end - p < 2)
 			return NULL; /* the escaped byte is not in the window yet */
 		p += 2;
 	}
+}
+
+/* buf_put() with NUL bytes written as the two characters "\\0": a name must not end early. */
+static void put_visible(struct json_buf *buf, const char *p, size_t n)
+{
+	const char *z;
+
+	while ((z = memchr(p, '\0', n))) {
+		buf_put(buf, p, (size_t)(z - p));
+		buf_put(buf, "\\0", 2);
+		n -= (size_t)(z - p) + 1;
+		p = z + 1;
+	}
+	buf_put(buf, p, n);
 }
 
 static int decode(struct json_cur *c, const char *p, const char *q, struct json_buf *buf)
@@ -182,10 +200,10 @@ static int decode(struct json_cur *c, const char *p, const char *q, struct json_
 		uint32_t cp, lo;
 
 		if (!bs) {
-			buf_put(buf, p, (size_t)(q - p));
+			put_visible(buf, p, (size_t)(q - p));
 			break;
 		}
-		buf_put(buf, p, (size_t)(bs - p));
+		put_visible(buf, p, (size_t)(bs - p));
 		p = bs + 1;
 		e = *p ? strchr(esc_from, *p) : NULL;
 		if (e) { /* the one-character escapes */
@@ -203,7 +221,10 @@ static int decode(struct json_cur *c, const char *p, const char *q, struct json_
 			cp = 0x10000 + ((cp - 0xd800) << 10) + (lo - 0xdc00);
 			p += 6;
 		}
-		buf_utf8(buf, cp); /* a lone surrogate stays visible as invalid UTF-8 */
+		if (cp == 0)
+			buf_put(buf, "\\0", 2); /* \u0000 stays visible */
+		else
+			buf_utf8(buf, cp); /* a lone surrogate stays visible as invalid UTF-8 */
 	}
 	if (!buf->s)
 		buf_put(buf, "", 0);

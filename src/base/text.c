@@ -1,8 +1,12 @@
 /* text.c — escaping and number formatting for display (see text.h). */
+#define _XOPEN_SOURCE 700 /* wcwidth */
 #include "fusediff/text.h"
 
+#include <locale.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
+#include <wchar.h>
 
 #include "fusediff/util.h"
 
@@ -139,6 +143,97 @@ size_t text_escape(char *dst, size_t cap, const char *src, size_t len)
 	if (cap)
 		dst[out < cap ? out : cap - 1] = '\0';
 	return out;
+}
+
+static locale_t utf8_locale;
+static pthread_once_t utf8_once = PTHREAD_ONCE_INIT;
+
+static void make_utf8_locale(void)
+{
+	utf8_locale = newlocale(LC_CTYPE_MASK, "C.UTF-8", (locale_t)0);
+}
+
+/* Columns of the first character of u (left bytes): *n receives its length. Needs the UTF-8
+ * locale in use. */
+static size_t char_width(const unsigned char *u, size_t left, size_t *n)
+{
+	int cw;
+
+	*n = text_utf8_len(u, left);
+	if (*n <= 1) {
+		*n = 1;
+		return 1;
+	}
+	cw = utf8_locale ? wcwidth((wchar_t)utf8_cp(u, *n)) : 1;
+	return cw < 0 ? 1 : (size_t)cw;
+}
+
+size_t text_fit(const char *s, size_t cols)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	size_t w = 0, left = strlen(s), at = 0, n;
+	locale_t old = (locale_t)0;
+
+	pthread_once(&utf8_once, make_utf8_locale);
+	if (utf8_locale)
+		old = uselocale(utf8_locale);
+	while (at < left) {
+		size_t cw = char_width(u + at, left - at, &n);
+
+		if (w + cw > cols)
+			break;
+		w += cw;
+		at += n;
+	}
+	if (old)
+		uselocale(old);
+	return at;
+}
+
+size_t text_width(const char *s)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	size_t w = 0, left = strlen(s), at = 0, n;
+	locale_t old = (locale_t)0;
+
+	pthread_once(&utf8_once, make_utf8_locale);
+	if (utf8_locale)
+		old = uselocale(utf8_locale);
+	while (at < left) {
+		w += char_width(u + at, left - at, &n);
+		at += n;
+	}
+	if (old)
+		uselocale(old);
+	return w;
+}
+
+void text_cut(char *s, size_t max)
+{
+	size_t n = strlen(s), k;
+
+	if (n <= max)
+		return;
+	k = max - 3;
+	while (k && ((unsigned char)s[k] & 0xc0) == 0x80)
+		k--; /* s[k] starts a character: cut before it */
+	memcpy(s + k, "...", 4);
+}
+
+void text_utf8_trim(char *s)
+{
+	size_t n = strlen(s), k = n;
+
+	while (k && ((unsigned char)s[k - 1] & 0xc0) == 0x80 && n - k < 3)
+		k--;
+	if (k && (unsigned char)s[k - 1] >= 0xc0) { /* the lead byte of the last sequence */
+		size_t want = (unsigned char)s[k - 1] >= 0xf0	? 4
+			      : (unsigned char)s[k - 1] >= 0xe0 ? 3
+								: 2;
+
+		if (n - (k - 1) < want)
+			s[k - 1] = '\0';
+	}
 }
 
 int text_csv_formula(const char *s, size_t len)

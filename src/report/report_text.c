@@ -41,12 +41,7 @@ static void rt_add(struct rtable *t, const char *fmt, ...)
 /* Display width: code points (escaped names hold no control characters). */
 static size_t width(const char *s)
 {
-	size_t w = 0;
-
-	for (; *s; s++)
-		if (((unsigned char)*s & 0xc0) != 0x80)
-			w++;
-	return w;
+	return text_width(s);
 }
 
 static void md_cell(FILE *out, const char *s, int code)
@@ -187,15 +182,8 @@ static char *cut_name(const char *n, int md)
 {
 	char *e = text_escape_dup(n, strlen(n));
 
-	if (!md && width(e) > NAME_MAX_TEXT) {
-		size_t w = 0, i = 0;
-
-		for (; e[i]; i++) {
-			if (((unsigned char)e[i] & 0xc0) != 0x80 && ++w > NAME_MAX_TEXT - 3)
-				break;
-		}
-		memcpy(e + i, "...", 4);
-	}
+	if (!md && width(e) > NAME_MAX_TEXT)
+		memcpy(e + text_fit(e, NAME_MAX_TEXT - 3), "...", 4);
 	return e;
 }
 

@@ -86,8 +86,7 @@ static void print_annotations(FILE *out, const struct trace *t, enum range_kind 
 		char *esc =
 			text_escape_dup(trace_str(t, names[j]), intern_len(t->strings, names[j]));
 
-		if (strlen(esc) > 70)
-			strcpy(esc + 67, "...");
+		text_cut(esc, 70);
 		fprintf(out, "%s \"%s\" x%lld", j ? "," : "", esc, (long long)counts[j]);
 		free(esc);
 	}

@@ -396,12 +396,15 @@ static void assign_kernels(const struct trace *t, const uint32_t *launch_of, con
 /* Append "'name'" (shortened) to buf. */
 static void append_name(char *buf, size_t cap, const char *name)
 {
-	size_t len = strlen(buf), n = strlen(name);
+	size_t len = strlen(buf);
+	char cut[48];
 
-	if (n > 40)
-		snprintf(buf + len, cap - len, "'%.37s...'", name);
-	else
-		snprintf(buf + len, cap - len, "'%s'", name);
+	snprintf(cut, sizeof cut, "%s", name);
+	if (strlen(name) > 40)
+		cut[41] = '\0';
+	text_cut(cut, 40);
+	snprintf(buf + len, cap - len, "'%s'", cut);
+	text_utf8_trim(buf);
 }
 
 static void describe(const struct trace *t, struct pass_plan *p, const char *regex, int any_gpu)

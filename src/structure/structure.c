@@ -11,6 +11,7 @@
 #include <strings.h>
 
 #include "fusediff/bigmem.h"
+#include "fusediff/text.h"
 #include "structure_int.h"
 
 #define MAX_STACKS_PER_PASS 8
@@ -1042,20 +1043,26 @@ int side_build(struct side *s, const struct trace *t, const struct classifier *c
 		    split_pass(&b, o0, st0, l0, p0, name, side_model(s, 0)))
 			split++;
 	}
-	if (by_models)
-		snprintf(s->pass_source, sizeof s->pass_source,
-			 "calls of top-level nn.Modules with layers (%zu models)%s%.80s",
-			 s->n_models, plan.n_passes ? " in " : "",
-			 plan.n_passes ? plan.source : "");
-	else if (plan.n_passes)
-		snprintf(s->pass_source, sizeof s->pass_source, "%.100s%s", plan.source,
-			 split ? ", split by the layer structure" : "");
-	else if (split)
-		snprintf(s->pass_source, sizeof s->pass_source,
-			 "repetition of the layer structure");
-	else
-		snprintf(s->pass_source, sizeof s->pass_source,
-			 "whole trace (no pass annotations)");
+	{
+		char *src = xstrdup(plan.n_passes ? plan.source : "");
+
+		text_cut(src, by_models ? 80 : 100); /* at a character boundary */
+		if (by_models)
+			snprintf(s->pass_source, sizeof s->pass_source,
+				 "calls of top-level nn.Modules with layers (%zu models)%s%s",
+				 s->n_models, plan.n_passes ? " in " : "", src);
+		else if (plan.n_passes)
+			snprintf(s->pass_source, sizeof s->pass_source, "%s%s", src,
+				 split ? ", split by the layer structure" : "");
+		else if (split)
+			snprintf(s->pass_source, sizeof s->pass_source,
+				 "repetition of the layer structure");
+		else
+			snprintf(s->pass_source, sizeof s->pass_source,
+				 "whole trace (no pass annotations)");
+		text_utf8_trim(s->pass_source);
+		free(src);
+	}
 	drop_incomplete_passes(s);
 	s->n_unassigned = nk - s->n_order;
 	summarize(s, &b, &mods);

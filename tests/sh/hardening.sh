@@ -127,5 +127,19 @@ long=$tmp/$seg/$seg/$seg/$seg/$seg/$seg/$seg/$seg/$seg/$seg/$seg/$seg/$seg/$seg/
 run longpath 1 --summary "$long"
 grep -q 'No such file or directory$' "$tmp/longpath.err" || fail "longpath: the reason was cut: $(tail -c 80 "$tmp/longpath.err")"
 
+# 7. text is never cut inside a UTF-8 sequence, NULs stay visible, wide characters are two
+# columns in the text report
+ann=$(printf '%066d' 0 | tr 0 a) # the cut at 70 bytes falls inside the first e-acute
+printf '{"traceEvents": [{"ph": "X", "cat": "user_annotation", "name": "%s\303\251\303\251\303\251tail", "pid": 0, "tid": 1, "ts": 0, "dur": 50}, {"ph": "X", "cat": "kernel", "name": "ab\\u0000cd", "pid": 0, "tid": 7, "ts": 1, "dur": 3, "args": {"device": 0, "stream": 7}}, {"ph": "X", "cat": "kernel", "name": "\344\270\255\346\226\207\345\206\205\346\240\270_kernel", "pid": 0, "tid": 7, "ts": 10, "dur": 3, "args": {"device": 0, "stream": 7}}, {"ph": "X", "cat": "kernel", "name": "plain_kernel", "pid": 0, "tid": 7, "ts": 20, "dur": 3, "args": {"device": 0, "stream": 7}}]}' "$ann" >"$tmp/text.json"
+run utf8_summary 0 --summary "$tmp/text.json"
+if command -v iconv >/dev/null 2>&1; then
+	iconv -f UTF-8 -t UTF-8 "$tmp/utf8_summary.out" >/dev/null 2>&1 || fail "utf8_summary: invalid UTF-8 in the output"
+fi
+grep -qF "\"${ann}...\" x1" "$tmp/utf8_summary.out" || fail "utf8_summary: annotation not cut at a character: $(grep 'annotations (CPU)' "$tmp/utf8_summary.out")"
+grep -qF 'ab\0cd' "$tmp/utf8_summary.out" || fail "nul: the name lost its end at the NUL"
+run wide 0 --report text "$tmp/text.json" "$tmp/text.json"
+grep -qx "  $(printf '\344\270\255\346\226\207\345\206\205\346\240\270')_kernel        1        1  0.00  0.00      0.00" "$tmp/wide.out" ||
+	fail "wide: CJK name not padded by its width: $(grep '_kernel ' "$tmp/wide.out" | tail -3)"
+
 [ "$fails" = 0 ] || exit 1
 echo "hardening: all cases passed"
