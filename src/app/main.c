@@ -1,6 +1,7 @@
 /* main.c — fusediff's command line: parse options, load traces, hand over to a mode. */
 #include <errno.h>
 #include <getopt.h>
+#include <fcntl.h>
 #include <regex.h>
 #include <locale.h>
 #include <stdio.h>
@@ -153,6 +154,40 @@ void app_error(const char *msg)
 	free(safe);
 }
 
+/* Standard output was closed when we started: /dev/null stands in for it (so that no file
+ * opened later becomes descriptor 1), and whatever would be written there fails instead. */
+static int stdout_closed;
+
+static void open_std_fds(void)
+{
+	for (int fd = 0; fd <= 2; fd++)
+		if (fcntl(fd, F_GETFD) < 0 && errno == EBADF) {
+			int n = open("/dev/null", fd ? O_WRONLY : O_RDONLY);
+
+			if (n >= 0 && n != fd) {
+				dup2(n, fd);
+				close(n);
+			}
+			if (fd == 1)
+				stdout_closed = 1;
+		}
+}
+
+/* 0 when what went to standard output got there, else 1 with the reason (a full disk, a
+ * closed pipe): --help and --version must not say they succeeded when nothing was written. */
+static int flush_stdout(void)
+{
+	errno = 0;
+	if (stdout_closed) {
+		fprintf(stderr, "fusediff: standard output is closed: nothing was written\n");
+		return 1;
+	}
+	if (fflush(stdout) == 0 && !ferror(stdout))
+		return 0;
+	fprintf(stderr, "fusediff: write error: %s\n", strerror(errno ? errno : EIO));
+	return 1;
+}
+
 static int usage_error(const char *fmt, const char *arg)
 {
 	char *msg = xasprintf(fmt, arg);
@@ -235,6 +270,7 @@ int main(int argc, char **argv)
 	const char *env;
 	int c;
 
+	open_std_fds();
 	setlocale(LC_CTYPE, "");
 	for (size_t i = 0; i < N_OPTIONS; i++)
 		longopts[i] = (struct option){ options[i].name, options[i].has_arg, NULL,
@@ -248,8 +284,8 @@ int main(int argc, char **argv)
 		long v;
 
 		switch (c) {
-		case OPT_HELP: usage(stdout); return 0;
-		case OPT_VERSION: printf("fusediff %s\n", PACKAGE_VERSION); return 0;
+		case OPT_HELP: usage(stdout); return flush_stdout();
+		case OPT_VERSION: printf("fusediff %s\n", PACKAGE_VERSION); return flush_stdout();
 		case OPT_SUMMARY:
 			if (optarg[0] == '-' && optarg[1])
 				return usage_error("--summary needs a trace, not the option '%s'",
@@ -318,6 +354,8 @@ int main(int argc, char **argv)
 		if (optind != argc)
 			return usage_error("--summary takes one trace, not also '%s'",
 					   argv[optind]);
+		if (stdout_closed)
+			return flush_stdout();
 		return run_summary(summary, &lo, o.rules, &o);
 	}
 	if (argc - optind != 2) {
@@ -328,6 +366,8 @@ int main(int argc, char **argv)
 	}
 	o.trace[0] = argv[optind];
 	o.trace[1] = argv[optind + 1];
+	if (stdout_closed && ((o.report && !o.output) || o.headless))
+		return flush_stdout();
 	if (o.pass_regex) { /* checked before anything is loaded */
 		char why[160];
 		regex_t re;

@@ -7,6 +7,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <fcntl.h>
 
 #include "classify_int.h"
 #include "fusediff/regex_guard.h"
@@ -256,9 +259,31 @@ static int parse_line(char *line, const char *origin, struct rule *out, char *ms
 	return 1;
 }
 
+/* Open a rules file for reading: only a regular file (a FIFO would block forever, a device
+ * never end). NULL with errno, or EINVAL for another kind of file. */
+static FILE *open_regular(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	struct stat st;
+	FILE *fp;
+
+	if (fd < 0)
+		return NULL;
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		close(fd);
+		errno = EINVAL;
+		return NULL;
+	}
+	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+	fp = fdopen(fd, "r");
+	if (!fp)
+		close(fd);
+	return fp;
+}
+
 int rules_load_file(struct rule_set *set, const char *path, int missing_ok, struct fd_error *err)
 {
-	FILE *fp = fopen(path, "r");
+	FILE *fp = open_regular(path);
 	char *line = NULL;
 	size_t lcap = 0;
 	ssize_t len;
@@ -268,10 +293,11 @@ int rules_load_file(struct rule_set *set, const char *path, int missing_ok, stru
 	if (!fp) {
 		if (missing_ok && errno == ENOENT)
 			return 0;
-		fd_error_set(err, "%s: %s", path, strerror(errno));
+		fd_error_set(err, "%s: %s", path,
+			     errno == EINVAL ? "not a regular file" : strerror(errno));
 		return -1;
 	}
-	while ((len = getline(&line, &lcap, fp)) >= 0) {
+	while ((errno = 0, len = getline(&line, &lcap, fp)) >= 0) {
 		char msg[512], *origin;
 		struct rule r;
 		int got;
@@ -295,8 +321,9 @@ int rules_load_file(struct rule_set *set, const char *path, int missing_ok, stru
 		if (got)
 			VEC_PUSH(set->rules, set->n, set->cap, r);
 	}
-	if (rc == 0 && ferror(fp)) {
-		fd_error_set(err, "%s: %s", path, strerror(errno));
+	if (rc == 0 && (ferror(fp) || !feof(fp))) { /* a read error, or a line beyond memory */
+		fd_error_set(err, "%s: line %ld: %s", path, lineno + 1,
+			     errno ? strerror(errno) : "read error");
 		rc = -1;
 	}
 	free(line);

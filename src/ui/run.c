@@ -203,7 +203,7 @@ int ui_play(struct ui *u, const char *script, FILE *out, struct fd_error *err)
 
 	ui_draw(u);
 	if (!script) {
-		if (ui_screen_dump(u->s, out) < 0 || fflush(out) != 0) {
+		if (ui_screen_dump(u->s, out) < 0 || fflush(out) != 0 || ferror(out)) {
 			fd_error_set(err, "write error: %s", strerror(errno));
 			return 1;
 		}
@@ -251,6 +251,14 @@ int ui_play(struct ui *u, const char *script, FILE *out, struct fd_error *err)
 			break; /* quit */
 		}
 		ui_draw(u);
+	}
+	if (rc == 0 && ferror(f)) { /* a directory, a read error: nothing was played */
+		fd_error_set(err, "%s: %s", script, strerror(errno ? errno : EIO));
+		rc = 1;
+	}
+	if (rc == 0 && (fflush(out) != 0 || ferror(out))) {
+		fd_error_set(err, "write error: %s", strerror(errno ? errno : EIO));
+		rc = 1;
 	}
 	free(line);
 	if (f != stdin)

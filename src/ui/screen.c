@@ -13,6 +13,8 @@
 #include <unistd.h>
 #include <wchar.h>
 
+#include <term.h> /* tigetstr */
+
 #include "fusediff/ui_actions.h"
 #include "ui_int.h"
 
@@ -286,6 +288,21 @@ int ui_screen_open(struct ui_screen **out, const struct ui_screen_opts *o, struc
 			goto fail;
 		}
 		set_term(s->term);
+		{
+			char *cup = tigetstr("cup");
+
+			if (!cup || cup == (char *)-1) { /* TERM=dumb: it could only print lines */
+				endwin();
+				delscreen(s->term);
+				s->term = NULL;
+				restore_handlers();
+				fd_error_set(err,
+					     "the terminal '%s' cannot move the cursor, which the "
+					     "explorer needs (use --report text)",
+					     term);
+				goto fail;
+			}
+		}
 		terminal_open = 1;
 		stderr_capture();
 	}

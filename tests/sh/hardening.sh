@@ -141,5 +141,37 @@ run wide 0 --report text "$tmp/text.json" "$tmp/text.json"
 grep -qx "  $(printf '\344\270\255\346\226\207\345\206\205\346\240\270')_kernel        1        1  0.00  0.00      0.00" "$tmp/wide.out" ||
 	fail "wide: CJK name not padded by its width: $(grep '_kernel ' "$tmp/wide.out" | tail -3)"
 
+# 8. nothing done is not success: --help to a full disk, a directory as --script, standard
+# output closed, a FIFO or a device as a rules file (it hung), a rules line beyond memory (it
+# was silently dropped), a terminal that cannot move the cursor
+if [ -w /dev/full ]; then
+	limit "$FUSEDIFF" --help >/dev/full 2>/dev/null && fail "help_full: exit 0 on a full disk"
+	limit "$FUSEDIFF" --version >/dev/full 2>/dev/null && fail "version_full: exit 0 on a full disk"
+fi
+run script_dir 1 --headless --script "$tmp" "$A" "$B"
+first_err script_dir "fusediff: $tmp: Is a directory"
+limit "$FUSEDIFF" --headless "$A" "$B" >&- 2>"$tmp/closed.err" && fail "closed: exit 0 with standard output closed"
+grep -q 'standard output is closed' "$tmp/closed.err" || fail "closed: '$(cat "$tmp/closed.err")'"
+mkdir -p "$tmp/xdg/fusediff"
+mkfifo "$tmp/xdg/fusediff/rules"
+XDG_CONFIG_HOME=$tmp/xdg limit "$FUSEDIFF" --report text "$A" "$B" >/dev/null 2>"$tmp/fifo.err"
+[ $? = 1 ] || fail "fifo: a FIFO as the per-user rules file was not refused"
+grep -qx "fusediff: $tmp/xdg/fusediff/rules: not a regular file" "$tmp/fifo.err" || fail "fifo: '$(cat "$tmp/fifo.err")'"
+run rules_dev 1 --rules /dev/zero --report text "$A" "$B"
+first_err rules_dev "fusediff: /dev/zero: not a regular file"
+if [ -z "${FUSEDIFF_SANITIZED:-}" ]; then # a memory limit breaks the sanitizers
+	head -c 400000000 /dev/zero | tr '\0' a >"$tmp/big.rules"
+	(ulimit -v 300000 && exec "$FUSEDIFF" --rules "$tmp/big.rules" --report text "$A" "$B") >/dev/null 2>"$tmp/big.err"
+	[ $? = 1 ] || fail "bigline: a rules line beyond memory was not an error"
+	grep -q 'big.rules: line 1: ' "$tmp/big.err" || fail "bigline: '$(cat "$tmp/big.err")'"
+	rm -f "$tmp/big.rules"
+fi
+if command -v script >/dev/null 2>&1; then
+	TERM=dumb script -qc "\"$FUSEDIFF\" \"$A\" \"$B\"; echo rc=\$?" /dev/null </dev/null >"$tmp/dumb.out" 2>&1
+	grep -q "the terminal 'dumb' cannot move the cursor, which the explorer needs (use --report text)" "$tmp/dumb.out" ||
+		fail "dumb: $(head -c 300 "$tmp/dumb.out")"
+	grep -q 'rc=1' "$tmp/dumb.out" || fail "dumb: exit status: $(tail -c 100 "$tmp/dumb.out")"
+fi
+
 [ "$fails" = 0 ] || exit 1
 echo "hardening: all cases passed"
