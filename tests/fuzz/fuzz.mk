@@ -69,6 +69,12 @@ $(FZ)/seeds/%/.done: $(wildcard tests/fuzz/seeds/*/*) $(wildcard tests/data/bad/
 	if [ -d tests/fuzz/seeds/$* ]; then cp tests/fuzz/seeds/$*/* $(@D)/; fi
 	if [ $* = rules ]; then cp tests/data/rules/*.rules $(@D)/; fi
 	if [ $* = compare ]; then cp tests/fuzz/seeds/trace_load/* $(@D)/; fi
+	if [ $* = pipeline ]; then \
+		for a in tests/fuzz/seeds/trace_load/*; do for b in tests/fuzz/seeds/trace_load/*; do \
+			python3 -c 'import struct,sys; a=open(sys.argv[1],"rb").read(); b=open(sys.argv[2],"rb").read(); sys.stdout.buffer.write(struct.pack("<I",len(a))+a+b)' \
+				$$a $$b >$(@D)/$$(basename $$a .json)+$$(basename $$b .json); \
+		done; done; \
+	fi
 	if [ $* = trace_load ] || [ $* = compare ]; then \
 		cp tests/data/bad/* $(@D)/ && \
 		for f in tests/data/bad/*.gz $(FUZZ_REAL); do \

@@ -1,0 +1,101 @@
+/* fuzz_pipeline.c — libFuzzer target: two traces from memory through the whole pipeline into
+ * every report format. The input is a 4-byte little-endian length n, then trace A (n bytes,
+ * clamped to what is there), then trace B (the rest); either may be any format the loader
+ * reads. Both load, are compared for every phase and for all passes, and the comparison is
+ * written as text, Markdown, JSON and CSV.
+ *
+ * Built by `make fuzz` (tests/fuzz/fuzz.mk, tests/fuzz/README.md); seeds are pairs of the
+ * loader's seeds. Besides crashes, leaks and undefined behaviour it aborts when a promise of
+ * comparison.h is broken: the attribution adds up to B - A, every pair's layer is a layer of
+ * the comparison, the whole-trace kernel totals add up to each side's kernel time, and every
+ * report is written. */
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fusediff/report.h"
+#include "fusediff/session.h"
+#include "fusediff/structure.h"
+#include "fusediff/trace.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static void require(int ok, const char *what)
+{
+	if (!ok) {
+		fprintf(stderr, "fuzz_pipeline: broken promise: %s\n", what);
+		abort();
+	}
+}
+
+static void check(const struct comparison *c)
+{
+	double sum = 0;
+	static const enum report_format fmts[] = { REPORT_TEXT, REPORT_MD, REPORT_JSON,
+						   REPORT_CSV };
+
+	for (size_t i = 0; i < c->n_attribution; i++)
+		sum += c->attribution[i].delta_ns;
+	require(fabs(sum - c->delta_ns) <= 1e-6 * fmax(1e3, fabs(c->delta_ns)),
+		"the attribution adds up to B - A");
+	for (size_t i = 0; i < c->n_pairs; i++)
+		require(c->pairs[i].layer >= 0 && (size_t)c->pairs[i].layer < c->n_layers,
+			"a pair's layer is a layer of the comparison");
+	for (int s = 0; s < 2; s++) {
+		int64_t total = 0;
+
+		for (size_t i = 0; i < c->n_kernel_totals; i++)
+			total += c->kernel_totals[i].ns[s];
+		require(total == trace_kernel_time(c->side[s]->t),
+			"the kernel totals add up to the trace's kernel time");
+	}
+	for (size_t f = 0; f < sizeof fmts / sizeof fmts[0]; f++) {
+		char *buf = NULL;
+		size_t len = 0;
+		FILE *out = open_memstream(&buf, &len);
+
+		require(out != NULL, "open_memstream");
+		require(report_write(out, c, fmts[f]) == 0, "the report is written");
+		fclose(out);
+		free(buf);
+	}
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct trace *t[2] = { NULL, NULL };
+	struct session *s = NULL;
+	struct fd_error err = { { 0 } };
+	struct trace_load_opts lo = { .device = -1 };
+	struct session_opts so = { .device = -1 };
+	static int env;
+	size_t n;
+
+	if (!env) {
+		setenv("XDG_CONFIG_HOME", "/nonexistent", 1); /* no per-user rules */
+		env = 1;
+	}
+	if (size < 4)
+		return 0;
+	n = (size_t)data[0] | (size_t)data[1] << 8 | (size_t)data[2] << 16 | (size_t)data[3] << 24;
+	data += 4;
+	size -= 4;
+	if (n > size)
+		n = size;
+	if (trace_load_mem(&t[0], "a.json", data, n, &lo, &err) == 0 &&
+	    trace_load_mem(&t[1], "b.json", data + n, size - n, &lo, &err) == 0 &&
+	    session_open_traces(&s, t[0], t[1], &so, &err) == 0) {
+		for (int phase = -1; phase <= PHASE_COUNT; phase++) {
+			const struct comparison *c = session_compare(s, phase, &err);
+
+			if (c)
+				check(c);
+		}
+		session_close(s);
+	}
+	trace_free(t[0]);
+	trace_free(t[1]);
+	return 0;
+}
