@@ -14,8 +14,8 @@
  * The one function every output path makes external text safe with.
  * Returns the length the full escaped text needs (excluding the NUL). */
 size_t text_escape(char *dst, size_t cap, const char *s, size_t len);
-/* The columns s takes on a terminal: wcwidth() of each character (in a UTF-8 locale, whatever
- * the program's), 2 for CJK and emoji, 0 for combining marks; an invalid byte counts 1 (it is
+/* The columns s takes on a terminal: wcwidth() of each character when the locale is UTF-8,
+ * else a table (2 for CJK and emoji, 0 for combining marks); an invalid byte counts 1 (it is
  * shown escaped). */
 size_t text_width(const char *s);
 /* The byte length of the longest start of s that takes at most cols columns. */

@@ -2,8 +2,7 @@
 #define _XOPEN_SOURCE 700 /* wcwidth */
 #include "fusediff/text.h"
 
-#include <locale.h>
-#include <pthread.h>
+#include <langinfo.h>
 #include <stdio.h>
 #include <string.h>
 #include <wchar.h>
@@ -145,18 +144,31 @@ size_t text_escape(char *dst, size_t cap, const char *src, size_t len)
 	return out;
 }
 
-static locale_t utf8_locale;
-static pthread_once_t utf8_once = PTHREAD_ONCE_INIT;
-
-static void make_utf8_locale(void)
+/* Columns of code point cp when the program's locale cannot say (not UTF-8): East Asian wide
+ * and fullwidth characters and emoji take two, combining marks and variation selectors none. */
+static int table_width(uint32_t cp)
 {
-	utf8_locale = newlocale(LC_CTYPE_MASK, "C.UTF-8", (locale_t)0);
+	static const uint32_t wide[][2] = {
+		{ 0x1100, 0x115f },   { 0x2e80, 0x303e },   { 0x3041, 0x33ff },
+		{ 0x3400, 0x4dbf },   { 0x4e00, 0x9fff },   { 0xa000, 0xa4cf },
+		{ 0xac00, 0xd7a3 },   { 0xf900, 0xfaff },   { 0xfe30, 0xfe4f },
+		{ 0xff00, 0xff60 },   { 0xffe0, 0xffe6 },   { 0x1f300, 0x1f64f },
+		{ 0x1f680, 0x1f6ff }, { 0x1f900, 0x1f9ff }, { 0x20000, 0x3fffd },
+	};
+
+	if ((cp >= 0x0300 && cp <= 0x036f) || (cp >= 0xfe00 && cp <= 0xfe0f))
+		return 0;
+	for (size_t i = 0; i < sizeof wide / sizeof wide[0]; i++)
+		if (cp >= wide[i][0] && cp <= wide[i][1])
+			return 2;
+	return 1;
 }
 
-/* Columns of the first character of u (left bytes): *n receives its length. Needs the UTF-8
- * locale in use. */
-static size_t char_width(const unsigned char *u, size_t left, size_t *n)
+/* Columns of the first character of u (left bytes): *n receives its length. utf8: the
+ * program's locale is UTF-8, so wcwidth() knows the character. */
+static size_t char_width(const unsigned char *u, size_t left, size_t *n, int utf8)
 {
+	uint32_t cp;
 	int cw;
 
 	*n = text_utf8_len(u, left);
@@ -164,29 +176,33 @@ static size_t char_width(const unsigned char *u, size_t left, size_t *n)
 		*n = 1;
 		return 1;
 	}
-	cw = utf8_locale ? wcwidth((wchar_t)utf8_cp(u, *n)) : 1;
+	cp = utf8_cp(u, *n);
+	cw = utf8 ? wcwidth((wchar_t)cp) : table_width(cp);
 	return cw < 0 ? 1 : (size_t)cw;
+}
+
+/* 1 when the locale's character set is UTF-8 (main() sets LC_CTYPE from the environment). */
+static int locale_utf8(void)
+{
+	const char *cs = nl_langinfo(CODESET);
+
+	return cs && (strcmp(cs, "UTF-8") == 0 || strcmp(cs, "utf8") == 0);
 }
 
 size_t text_fit(const char *s, size_t cols)
 {
 	const unsigned char *u = (const unsigned char *)s;
 	size_t w = 0, left = strlen(s), at = 0, n;
-	locale_t old = (locale_t)0;
+	int utf8 = locale_utf8();
 
-	pthread_once(&utf8_once, make_utf8_locale);
-	if (utf8_locale)
-		old = uselocale(utf8_locale);
 	while (at < left) {
-		size_t cw = char_width(u + at, left - at, &n);
+		size_t cw = char_width(u + at, left - at, &n, utf8);
 
 		if (w + cw > cols)
 			break;
 		w += cw;
 		at += n;
 	}
-	if (old)
-		uselocale(old);
 	return at;
 }
 
@@ -194,17 +210,12 @@ size_t text_width(const char *s)
 {
 	const unsigned char *u = (const unsigned char *)s;
 	size_t w = 0, left = strlen(s), at = 0, n;
-	locale_t old = (locale_t)0;
+	int utf8 = locale_utf8();
 
-	pthread_once(&utf8_once, make_utf8_locale);
-	if (utf8_locale)
-		old = uselocale(utf8_locale);
 	while (at < left) {
-		w += char_width(u + at, left - at, &n);
+		w += char_width(u + at, left - at, &n, utf8);
 		at += n;
 	}
-	if (old)
-		uselocale(old);
 	return w;
 }
 
