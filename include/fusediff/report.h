@@ -7,6 +7,8 @@
 #ifndef FUSEDIFF_REPORT_H
 #define FUSEDIFF_REPORT_H
 
+#include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "fusediff/comparison.h"
@@ -17,5 +19,28 @@ enum report_format { REPORT_TEXT, REPORT_MD, REPORT_JSON, REPORT_CSV };
 int report_format_from_name(const char *s);
 /* Write the report. Returns 0, or -1 when writing fails (errno set). */
 int report_write(FILE *out, const struct comparison *c, enum report_format f);
+
+/* The tables of the CSV report, in the order it writes them. */
+enum report_csv_table {
+	CSV_TRACES,
+	CSV_CLASSES,
+	CSV_ATTRIBUTION,
+	CSV_LAYERS,
+	CSV_PAIRS,
+	CSV_FUSIONS,
+	CSV_PAIR_GROUPS,
+	REPORT_CSV_TABLES
+};
+
+/* "traces", "classes", ..., "pair_groups": the value of the first column and the file name of
+ * the table in a directory report. */
+const char *report_csv_table_name(enum report_csv_table t);
+/* One CSV table: its header row and its rows as --report csv writes them; rows (n_rows of
+ * them, indices into the table's items: 0 and 1 for the sides, the classes that have time in
+ * class order, c->attribution, c->layers, c->pairs, c->fusions, the summed pairs of
+ * summed_pairs_build()) in that order, or NULL for every row. Returns 0, or -1 on a write
+ * error. */
+int report_csv_table(FILE *out, const struct comparison *c, enum report_csv_table t,
+		     const uint32_t *rows, size_t n_rows);
 
 #endif

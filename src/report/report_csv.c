@@ -113,46 +113,24 @@ static void c_layers(FILE *out, const struct comparison *c, const int32_t *l, ui
 	free(layers);
 }
 
-/* The pairs summed over the layers (summed_pairs.h), largest |delta| first. */
-static void c_pair_groups(FILE *out, const struct comparison *c)
-{
-	struct summed_pair *g;
-	size_t n = summed_pairs_build(c, &g);
+/* Each table: its header row, then its rows; rows (n of them, indices into the table's items:
+ * sides, classes that have time, attribution parts, layers, pairs, fusions, pair groups) or
+ * NULL for all of them, in order. */
+#define EACH(i, total)                                                                      \
+	for (size_t i##_at = 0, i;                                                          \
+	     i##_at < (rows ? n_rows : (total)) && ((i = rows ? rows[i##_at] : i##_at), 1); \
+	     i##_at++)                                                                      \
+		if (i < (total))
 
-	fputs("\ntable,index,layers,places,kind,class,atoms,a_kernels,b_kernels,a_similar,"
-	      "b_similar,a_count,b_count,a_us,b_us,delta_us,ratio\n",
-	      out);
-	for (size_t i = 0; i < n; i++) {
-		const struct comparison_pair *p = &c->pairs[g[i].first];
-
-		fprintf(out, "pair_groups,%zu", i);
-		c_layers(out, c, g[i].layers, g[i].n_layers);
-		fprintf(out, ",%u,%s,%s", g[i].n_pairs, pair_kind_name((enum pair_kind)p->kind),
-			class_name((enum op_class)p->cls));
-		c_atoms(out, p->atoms);
-		c_names(out, c->side[0]->t, p->side[0].names, p->side[0].n_names);
-		c_names(out, c->side[1]->t, p->side[1].names, p->side[1].n_names);
-		fprintf(out, ",%d,%d", g[i].similar[0], g[i].similar[1]);
-		c_num(out, g[i].count[0], 3);
-		c_num(out, g[i].count[1], 3);
-		c_us(out, g[i].ns[0]);
-		c_us(out, g[i].ns[1]);
-		c_us(out, g[i].delta_ns);
-		c_num(out, g[i].ratio, 4);
-		fputc('\n', out);
-	}
-	summed_pairs_free(g, n);
-}
-
-int report_write_csv(FILE *out, const struct comparison *c)
+static void t_traces(FILE *out, const struct comparison *c, const uint32_t *rows, size_t n_rows)
 {
 	fputs("table,side,label,path,platform,gpu,kernels,gpu_time_us,passes,prefill_passes,decode_"
 	      "passes,"
 	      "mixed_passes,train_passes,layers,other_share,phase,compared_passes,pass_us\n",
 	      out);
-	for (int s = 0; s < 2; s++) {
+	EACH(s, 2)
+	{
 		const struct side *sd = c->side[s];
-
 		fprintf(out, "traces,%c", "AB"[s]);
 		c_str(out, c->label[s]);
 		{
@@ -180,11 +158,20 @@ int report_write_csv(FILE *out, const struct comparison *c)
 		c_us(out, c->ns[s]);
 		fputc('\n', out);
 	}
+}
 
-	fputs("\ntable,class,a_us,b_us,delta_us,ratio\n", out);
-	for (int k = 0; k < CLASS_COUNT; k++) {
-		if (c->class_ns[0][k] == 0 && c->class_ns[1][k] == 0)
-			continue;
+static void t_classes(FILE *out, const struct comparison *c, const uint32_t *rows, size_t n_rows)
+{
+	int have[CLASS_COUNT], n_have = 0;
+
+	fputs("table,class,a_us,b_us,delta_us,ratio\n", out);
+	for (int k = 0; k < CLASS_COUNT; k++)
+		if (c->class_ns[0][k] != 0 || c->class_ns[1][k] != 0)
+			have[n_have++] = k;
+	EACH(i, (size_t)n_have)
+	{
+		int k = have[i];
+
 		fprintf(out, "classes,%s", class_name((enum op_class)k));
 		c_us(out, c->class_ns[0][k]);
 		c_us(out, c->class_ns[1][k]);
@@ -192,9 +179,14 @@ int report_write_csv(FILE *out, const struct comparison *c)
 		c_num(out, comparison_ratio(c->class_ns[0][k], c->class_ns[1][k]), 4);
 		fputc('\n', out);
 	}
+}
 
-	fputs("\ntable,kind,class,fusion,count,delta_us\n", out);
-	for (size_t i = 0; i < c->n_attribution; i++) {
+static void t_attribution(FILE *out, const struct comparison *c, const uint32_t *rows,
+			  size_t n_rows)
+{
+	fputs("table,kind,class,fusion,count,delta_us\n", out);
+	EACH(i, c->n_attribution)
+	{
 		const struct comparison_attribution *a = &c->attribution[i];
 
 		fprintf(out, "attribution,%s,%s,", attribution_kind_name(a->kind),
@@ -205,9 +197,13 @@ int report_write_csv(FILE *out, const struct comparison *c)
 		c_us(out, a->delta_ns);
 		fputc('\n', out);
 	}
+}
 
-	fputs("\ntable,index,phase,a_us,b_us,delta_us,ratio,a_kernels,b_kernels,fusions\n", out);
-	for (size_t i = 0; i < c->n_layers; i++) {
+static void t_layers(FILE *out, const struct comparison *c, const uint32_t *rows, size_t n_rows)
+{
+	fputs("table,index,phase,a_us,b_us,delta_us,ratio,a_kernels,b_kernels,fusions\n", out);
+	EACH(i, c->n_layers)
+	{
 		const struct comparison_layer *l = &c->layers[i];
 
 		fputs("layers", out);
@@ -221,11 +217,15 @@ int report_write_csv(FILE *out, const struct comparison *c)
 		c_num(out, l->kernels[1], 3);
 		fprintf(out, ",%u\n", l->n_fusions);
 	}
+}
 
-	fputs("\ntable,layer,position,kind,class,atoms,a_kernels,b_kernels,a_count,b_count,"
+static void t_pairs(FILE *out, const struct comparison *c, const uint32_t *rows, size_t n_rows)
+{
+	fputs("table,layer,position,kind,class,atoms,a_kernels,b_kernels,a_count,b_count,"
 	      "a_avg_us,b_avg_us,a_us,b_us,delta_us,ratio,fusion\n",
 	      out);
-	for (size_t i = 0; i < c->n_pairs; i++) {
+	EACH(i, c->n_pairs)
+	{
 		const struct comparison_pair *p = &c->pairs[i];
 
 		fputs("pairs", out);
@@ -248,12 +248,16 @@ int report_write_csv(FILE *out, const struct comparison *c)
 		else
 			fputs(",\n", out);
 	}
+}
 
-	fputs("\ntable,index,kind,fused_side,partial,fused_kernel,unfused_kernels,atoms,"
+static void t_fusions(FILE *out, const struct comparison *c, const uint32_t *rows, size_t n_rows)
+{
+	fputs("table,index,kind,fused_side,partial,fused_kernel,unfused_kernels,atoms,"
 	      "occurrences,"
 	      "layers,a_us,b_us,delta_us,evidence\n",
 	      out);
-	for (size_t i = 0; i < c->n_fusions; i++) {
+	EACH(i, c->n_fusions)
+	{
 		const struct comparison_fusion *f = &c->fusions[i];
 		fprintf(out, "fusions,%zu,%s,%c,%d", i,
 			attribution_kind_name(f->partial      ? ATTR_PARTIAL
@@ -271,6 +275,80 @@ int report_write_csv(FILE *out, const struct comparison *c)
 		c_str(out, f->evidence);
 		fputc('\n', out);
 	}
-	c_pair_groups(out, c);
+}
+
+/* The pairs summed over the layers (summed_pairs.h), largest |delta| first. */
+static void t_pair_groups(FILE *out, const struct comparison *c, const uint32_t *rows,
+			  size_t n_rows)
+{
+	struct summed_pair *g;
+	size_t n = summed_pairs_build(c, &g);
+
+	fputs("table,index,layers,places,kind,class,atoms,a_kernels,b_kernels,a_similar,"
+	      "b_similar,a_count,b_count,a_us,b_us,delta_us,ratio\n",
+	      out);
+	EACH(i, n)
+	{
+		const struct comparison_pair *p = &c->pairs[g[i].first];
+
+		fprintf(out, "pair_groups,%zu", i);
+		c_layers(out, c, g[i].layers, g[i].n_layers);
+		fprintf(out, ",%u,%s,%s", g[i].n_pairs, pair_kind_name((enum pair_kind)p->kind),
+			class_name((enum op_class)p->cls));
+		c_atoms(out, p->atoms);
+		c_names(out, c->side[0]->t, p->side[0].names, p->side[0].n_names);
+		c_names(out, c->side[1]->t, p->side[1].names, p->side[1].n_names);
+		fprintf(out, ",%d,%d", g[i].similar[0], g[i].similar[1]);
+		c_num(out, g[i].count[0], 3);
+		c_num(out, g[i].count[1], 3);
+		c_us(out, g[i].ns[0]);
+		c_us(out, g[i].ns[1]);
+		c_us(out, g[i].delta_ns);
+		c_num(out, g[i].ratio, 4);
+		fputc('\n', out);
+	}
+	summed_pairs_free(g, n);
+}
+
+static void (*const tables[REPORT_CSV_TABLES])(FILE *, const struct comparison *, const uint32_t *,
+					       size_t) = {
+	[CSV_TRACES] = t_traces,
+	[CSV_CLASSES] = t_classes,
+	[CSV_ATTRIBUTION] = t_attribution,
+	[CSV_LAYERS] = t_layers,
+	[CSV_PAIRS] = t_pairs,
+	[CSV_FUSIONS] = t_fusions,
+	[CSV_PAIR_GROUPS] = t_pair_groups,
+};
+
+static const char *const table_names[REPORT_CSV_TABLES] = {
+	[CSV_TRACES] = "traces",
+	[CSV_CLASSES] = "classes",
+	[CSV_ATTRIBUTION] = "attribution",
+	[CSV_LAYERS] = "layers",
+	[CSV_PAIRS] = "pairs",
+	[CSV_FUSIONS] = "fusions",
+	[CSV_PAIR_GROUPS] = "pair_groups",
+};
+
+const char *report_csv_table_name(enum report_csv_table t)
+{
+	return table_names[t];
+}
+
+int report_csv_table(FILE *out, const struct comparison *c, enum report_csv_table t,
+		     const uint32_t *rows, size_t n_rows)
+{
+	tables[t](out, c, rows, n_rows);
+	return ferror(out) ? -1 : 0;
+}
+
+int report_write_csv(FILE *out, const struct comparison *c)
+{
+	for (int t = 0; t < REPORT_CSV_TABLES; t++) {
+		if (t)
+			fputc('\n', out);
+		tables[t](out, c, NULL, 0);
+	}
 	return ferror(out) ? -1 : 0;
 }
