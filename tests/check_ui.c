@@ -9,6 +9,7 @@
 
 #include "fusediff/classify.h"
 #include "fusediff/comparison.h"
+#include "fusediff/report.h"
 #include "fusediff/table.h"
 #include "fusediff/ui_actions.h"
 #include "fusediff/ui_explorer.h"
@@ -752,7 +753,7 @@ START_TEST(test_export)
 	ck_assert_ptr_nonnull(mkdtemp(dir));
 	snprintf(path, sizeof path, "%s/layers.csv", dir);
 	keys("export");
-	/* the prompt proposes a file next to trace A */
+	/* the prompt proposes a file in the current directory */
 	ck_assert_msg(strstr(line(39), "Export CSV to: fusediff-Layers-prefill.csv"), "%s",
 		      line(39));
 	keys("C-u");
@@ -764,12 +765,29 @@ START_TEST(test_export)
 	n = fread(buf, 1, sizeof buf - 1, f);
 	buf[n] = '\0';
 	fclose(f);
+	/* the rows as --report csv writes the layers table, in the view's order */
 	ck_assert_msg(strncmp(buf,
-			      "Layer,A us/pass,B us/pass,Delta us,B/A,A kernels,B "
-			      "kernels,Fusions,Delta\r\n",
-			      72) == 0,
+			      "table,index,phase,a_us,b_us,delta_us,ratio,a_kernels,"
+			      "b_kernels,fusions\n",
+			      71) == 0,
 		      "%s", buf);
-	ck_assert(strstr(buf, "\r\nprologue,"));
+	{
+		char *want = NULL, *line_ = NULL;
+		size_t want_len = 0, lines = 0;
+		FILE *w = open_memstream(&want, &want_len);
+
+		ck_assert_int_eq(report_csv_table(w, &mini->c, CSV_LAYERS, NULL, 0), 0);
+		fclose(w);
+		for (char *p = buf; (line_ = strchr(p, '\n')); p = line_ + 1, lines++) {
+			*line_ = '\0';
+			ck_assert_msg(strstr(want, p) != NULL, "exported '%s' is not a report row",
+				      p);
+			*line_ = '\n';
+		}
+		ck_assert_uint_eq(lines, 5);			   /* the header and the 4 layers */
+		ck_assert(strncmp(buf + 71, "layers,1,", 9) == 0); /* sorted by |delta| first */
+		free(want);
+	}
 	/* again: it asks before overwriting, and n keeps the file */
 	keys("down export C-u");
 	type(path);

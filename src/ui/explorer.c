@@ -9,6 +9,7 @@
 
 #include "explorer_int.h"
 #include "fusediff/outfile.h"
+#include "fusediff/report.h"
 #include "fusediff/summed_pairs.h"
 #include "fusediff/text.h"
 #include "fusediff/ui_actions.h"
@@ -351,12 +352,16 @@ static void do_search(struct ui *u, int dir)
 
 /* --- export ----------------------------------------------------------------------------- */
 
-/* "DIR/fusediff-Pairs-layer3-prefill.csv", DIR being trace A's directory. */
+uint32_t ui_row_is_item(const struct ui_view *v, uint32_t row)
+{
+	(void)v;
+	return row;
+}
+
+/* "fusediff-Pairs-layer3-prefill.csv", in the current directory (a trace's directory may
+ * be read-only: a shared collection). */
 static char *default_export_path(struct ui *u)
 {
-	const char *trace = u->c->side[0]->t ? u->c->side[0]->t->path : NULL;
-	const char *slash = trace ? strrchr(trace, '/') : NULL;
-	int dir_len = slash ? (int)(slash - trace + 1) : 0;
 	const struct ui_view *p = cur(u);
 	char scope[128] = "", layer[96];
 
@@ -379,23 +384,45 @@ static char *default_export_path(struct ui *u)
 			if (*c == ' ')
 				*c = '_';
 	}
-	return xasprintf("%.*sfusediff-%s%s-%s.csv", dir_len, slash ? trace : "", cur(u)->def->name,
-			 scope, phase_name((enum phase)u->c->phase));
+	return xasprintf("fusediff-%s%s-%s.csv", cur(u)->def->name, scope,
+			 phase_name((enum phase)u->c->phase));
 }
 
 /* Write the table through a temporary file and rename() (outfile.h): an error leaves the
  * old file as it was and no temporary file behind. */
+/* The rows the table shows (its filter, its order) as the CSV report writes them: full
+ * names, full precision. *n receives how many. */
+static int write_rows(struct ui *u, FILE *f, size_t *n)
+{
+	const struct ui_view *v = cur(u);
+	const struct table *t = &v->t;
+	uint32_t *items = xmalloc((t->n_view + 1) * sizeof *items);
+	int rc;
+
+	*n = 0;
+	for (uint32_t i = 0; i < t->n_view; i++) {
+		uint32_t item = v->def->csv_item(v, t->view[i]);
+
+		if (item != UINT32_MAX)
+			items[(*n)++] = item;
+	}
+	rc = report_csv_table(f, u->c, (enum report_csv_table)v->def->csv_table, items, *n);
+	free(items);
+	return rc;
+}
+
 static void export_csv(struct ui *u, const char *path)
 {
 	struct fd_error err;
 	struct outfile of;
+	size_t rows = 0;
 
 	if (outfile_open(&of, path, &err) < 0) {
 		ui_set_message(u, ROLE_ERROR, "not exported: %s", err.msg);
 		return;
 	}
 	errno = 0;
-	if (table_write_csv(of.f, &cur(u)->t) < 0) {
+	if (write_rows(u, of.f, &rows) < 0) {
 		fd_error_set(&err, "%s: %s", path, strerror(errno ? errno : EIO));
 		outfile_abort(&of);
 		ui_set_message(u, ROLE_ERROR, "not exported: %s", err.msg);
@@ -405,7 +432,7 @@ static void export_csv(struct ui *u, const char *path)
 		ui_set_message(u, ROLE_ERROR, "not exported: %s", err.msg);
 		return;
 	}
-	ui_set_message(u, ROLE_NORMAL, "wrote %u rows to %s", cur(u)->t.n_view, path);
+	ui_set_message(u, ROLE_NORMAL, "wrote %zu row%s to %s", rows, rows == 1 ? "" : "s", path);
 }
 
 /* --- prompts ---------------------------------------------------------------------------- */
@@ -457,7 +484,10 @@ static void prompt_accept(struct ui *u)
 			break;
 		}
 		free(u->export_path);
-		u->export_path = xstrdup(u->input);
+		if (u->input[0] == '~' && (u->input[1] == '/' || !u->input[1]) && getenv("HOME"))
+			u->export_path = xasprintf("%s%s", getenv("HOME"), u->input + 1);
+		else
+			u->export_path = xstrdup(u->input);
 		if (outfile_same_file(u->export_path, u->c->side[0]->t->path) ||
 		    outfile_same_file(u->export_path, u->c->side[1]->t->path)) {
 			ui_set_message(u, ROLE_ERROR, "not exported: %s is a compared trace",

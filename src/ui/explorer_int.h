@@ -79,7 +79,15 @@ struct ui_view_def {
 	/* Short description of v->scope for the breadcrumbs ("layer 3"), "" when none; NULL:
 	 * the view is never scoped. */
 	void (*describe_scope)(struct ui_view *v, char *buf, size_t cap);
+	/* Export (e): the rows are written as the CSV report's table csv_table (enum
+	 * report_csv_table) writes them; csv_item gives the item of a row (an index into that
+	 * table), UINT32_MAX for a row that continues the previous one. */
+	int csv_table;
+	uint32_t (*csv_item)(const struct ui_view *v, uint32_t row);
 };
+
+/* csv_item for views whose row r is item r of their table. */
+uint32_t ui_row_is_item(const struct ui_view *v, uint32_t row);
 
 struct ui_view {
 	const struct ui_view_def *def;

@@ -45,8 +45,22 @@ mkdir "$tmp/d"
 # a new file: the umask's mode
 ( umask 022 && export_to "$tmp/d/new.csv" )
 status_is "wrote 34 rows to $tmp/d/new.csv" "a new file"
-head -n 1 "$tmp/d/new.csv" | grep -q '^Layer,A us/pass,' || fail "the new file is not the Layers table"
+head -n 1 "$tmp/d/new.csv" | grep -q '^table,index,phase,a_us,' || fail "the new file is not the layers table of the CSV report"
 [ "$(stat -c %a "$tmp/d/new.csv")" = 644 ] || fail "a new file has mode $(stat -c %a "$tmp/d/new.csv"), want 644"
+# the exported rows are the CSV report's rows (full names, full precision), every view
+"$FUSEDIFF" --report csv "$A" "$B" >"$tmp/report.csv" || fail "--report csv"
+for v in 1 2 3 4 5; do
+	view=$v export_to "$tmp/d/view$v.csv"
+	n=$(($(wc -l <"$tmp/d/view$v.csv") - 1))
+	status_is "wrote $n row" "view $v"
+	grep -qxF -- "$(head -n 1 "$tmp/d/view$v.csv")" "$tmp/report.csv" || fail "view $v: the header is not a report table's"
+	tail -n +2 "$tmp/d/view$v.csv" | grep -vxFf "$tmp/report.csv" | head -3 >"$tmp/extra"
+	[ -s "$tmp/extra" ] && fail "view $v: rows that --report csv does not write: $(cat "$tmp/extra")"
+done
+# "~/" is the home directory
+mkdir "$tmp/home"
+HOME=$tmp/home export_to "~/x.csv"
+[ -s "$tmp/home/x.csv" ] || fail "~/x.csv was not written in \$HOME"
 
 # an existing file: n keeps it, y replaces it with the mode kept
 echo "keep me" >"$tmp/d/old.csv"

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "../explorer_int.h"
+#include "fusediff/report.h"
 #include "fusediff/summed_pairs.h"
 #include "fusediff/text.h"
 
@@ -194,6 +195,8 @@ const struct ui_view_def ui_view_fusions = {
 		   .key = fu_key,
 		   .default_sort = FU_DELTA },
 	.state_size = sizeof(struct fu_state),
+	.csv_table = CSV_FUSIONS,
+	.csv_item = ui_row_is_item,
 	.build = fu_build,
 	.release = fu_release,
 	.evidence = fu_evidence,

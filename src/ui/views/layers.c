@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "../explorer_int.h"
+#include "fusediff/report.h"
 #include "fusediff/summed_pairs.h"
 #include "fusediff/text.h"
 
@@ -210,6 +211,11 @@ static struct ui_scope ly_drill(const struct ui_view *v, uint32_t row)
 	return (struct ui_scope){ (int32_t)st(v)->ref[row], -1, -1 };
 }
 
+static uint32_t ly_item(const struct ui_view *v, uint32_t row)
+{
+	return ((const struct ly_state *)v->state)->ref[row];
+}
+
 const struct ui_view_def ui_view_layers = {
 	.name = "Layers",
 	.what = "layers",
@@ -220,6 +226,8 @@ const struct ui_view_def ui_view_layers = {
 		   .quick = ly_quick,
 		   .default_sort = LY_DELTA },
 	.state_size = sizeof(struct ly_state),
+	.csv_table = CSV_LAYERS,
+	.csv_item = ly_item,
 	.build = ly_build,
 	.release = ly_release,
 	.evidence = ly_evidence,

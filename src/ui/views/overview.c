@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "../explorer_int.h"
+#include "fusediff/report.h"
 #include "fusediff/text.h"
 
 enum { OV_PART, OV_CLASS, OV_PLACES, OV_A, OV_B, OV_DELTA, OV_SHARE, OV_BAR, OV_COLS };
@@ -225,6 +226,8 @@ const struct ui_view_def ui_view_overview = {
 		   .quick = ov_quick,
 		   .default_sort = OV_SHARE },
 	.state_size = sizeof(struct ov_state),
+	.csv_table = CSV_ATTRIBUTION,
+	.csv_item = ui_row_is_item,
 	.build = ov_build,
 	.release = ov_release,
 	.evidence = ov_evidence,

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "../explorer_int.h"
+#include "fusediff/report.h"
 #include "fusediff/summed_pairs.h"
 #include "fusediff/text.h"
 
@@ -326,6 +327,13 @@ static void pr_describe_scope(struct ui_view *v, char *buf, size_t cap)
 	}
 }
 
+static uint32_t pr_item(const struct ui_view *v, uint32_t row)
+{
+	const struct pr_state *s = v->state;
+
+	return s->lead[row] == row ? s->ref[row] : UINT32_MAX; /* a pair's other names: its row */
+}
+
 const struct ui_view_def ui_view_pairs = {
 	.name = "Pairs",
 	.what = "kernel pairs",
@@ -337,6 +345,8 @@ const struct ui_view_def ui_view_pairs = {
 		   .quick = pr_quick,
 		   .default_sort = -1 },
 	.state_size = sizeof(struct pr_state),
+	.csv_table = CSV_PAIRS,
+	.csv_item = pr_item,
 	.build = pr_build,
 	.release = pr_release,
 	.evidence = pr_evidence,

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "../explorer_int.h"
+#include "fusediff/report.h"
 #include "fusediff/summed_pairs.h"
 #include "fusediff/text.h"
 
@@ -242,6 +243,8 @@ const struct ui_view_def ui_view_summed = {
 		   .quick = su_quick,
 		   .default_sort = SU_DELTA },
 	.state_size = sizeof(struct su_state),
+	.csv_table = CSV_PAIR_GROUPS,
+	.csv_item = ui_row_is_item,
 	.build = su_build,
 	.release = su_release,
 	.evidence = su_evidence,
