@@ -7,9 +7,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "app.h"
+#include "fusediff/gate.h"
 #include "fusediff/outfile.h"
 #include "fusediff/report.h"
 #include "progress.h"
@@ -64,9 +66,16 @@ static void block_cleanup_sigs(int how, sigset_t *old)
 	pthread_sigmask(how, how == SIG_BLOCK ? &set : old, how == SIG_BLOCK ? old : NULL);
 }
 
+/* The report in format f, or only CSV table `table` when it is not negative. */
+static int emit(FILE *out, const struct comparison *c, enum report_format f, int table)
+{
+	return table < 0 ? report_write(out, c, f)
+			 : report_csv_table(out, c, (enum report_csv_table)table, NULL, 0);
+}
+
 /* Write the report straight into path (a device, a FIFO: nothing to rename). */
 static int write_direct(const char *path, const struct comparison *c, enum report_format f,
-			struct fd_error *err)
+			int table, struct fd_error *err)
 {
 	FILE *out = fopen(path, "w");
 	int rc;
@@ -76,7 +85,7 @@ static int write_direct(const char *path, const struct comparison *c, enum repor
 		return -1;
 	}
 	errno = 0;
-	rc = report_write(out, c, f);
+	rc = emit(out, c, f, table);
 	if (fclose(out) != 0 || rc < 0) {
 		fd_error_set(err, "%s: %s", path, strerror(errno ? errno : EIO));
 		return -1;
@@ -87,7 +96,7 @@ static int write_direct(const char *path, const struct comparison *c, enum repor
 /* Write the report to path through a temporary file that a signal or an error removes
  * (outfile.h); a path that exists and is not a regular file is written directly. Returns 0,
  * or -1 with a message in err. */
-static int write_file(const char *path, const struct comparison *c, enum report_format f,
+static int write_file(const char *path, const struct comparison *c, enum report_format f, int table,
 		      struct fd_error *err)
 {
 	struct sigaction old[N_CLEANUP_SIGS];
@@ -97,7 +106,7 @@ static int write_file(const char *path, const struct comparison *c, enum report_
 	int rc;
 
 	if (!outfile_replaceable(path))
-		return write_direct(path, c, f, err);
+		return write_direct(path, c, f, table, err);
 	cleanup_handlers(1, old);
 	block_cleanup_sigs(SIG_BLOCK, &mask);
 	rc = outfile_open(&of, path, err);
@@ -106,7 +115,7 @@ static int write_file(const char *path, const struct comparison *c, enum report_
 	block_cleanup_sigs(SIG_SETMASK, &mask);
 	if (rc == 0) {
 		errno = 0;
-		if (report_write(of.f, c, f) < 0) {
+		if (emit(of.f, c, f, table) < 0) {
 			fd_error_set(err, "%s: %s", path, strerror(errno ? errno : EIO));
 			outfile_abort(&of);
 			rc = -1;
@@ -121,6 +130,20 @@ static int write_file(const char *path, const struct comparison *c, enum report_
 	}
 	cleanup_handlers(0, old);
 	return rc;
+}
+
+/* 1 when -o names a directory for a CSV report (one that exists, or any path ending in '/',
+ * made when missing). */
+static int csv_dir(const char *path)
+{
+	struct stat st;
+	size_t len = strlen(path);
+
+	if (stat(path, &st) == 0)
+		return S_ISDIR(st.st_mode);
+	if (len && path[len - 1] == '/')
+		return mkdir(path, 0777) == 0 || errno == EEXIST;
+	return 0;
 }
 
 int app_report(const struct app_opts *o)
@@ -155,8 +178,22 @@ int app_report(const struct app_opts *o)
 		session_close(s);
 		return 1;
 	}
-	if (o->output) {
-		if (write_file(o->output, c, (enum report_format)f, &err) < 0) {
+	if (o->output && f == REPORT_CSV && csv_dir(o->output)) {
+		/* one file per table, each with one header row: what pandas.read_csv reads */
+		for (int t = 0; t < REPORT_CSV_TABLES && rc == 0; t++) {
+			size_t len = strlen(o->output);
+			char *path = xasprintf("%s%s%s.csv", o->output,
+					       len && o->output[len - 1] == '/' ? "" : "/",
+					       report_csv_table_name((enum report_csv_table)t));
+
+			if (write_file(path, c, (enum report_format)f, t, &err) < 0) {
+				app_error(err.msg);
+				rc = 1;
+			}
+			free(path);
+		}
+	} else if (o->output) {
+		if (write_file(o->output, c, (enum report_format)f, -1, &err) < 0) {
 			app_error(err.msg);
 			rc = 1;
 		}
@@ -167,6 +204,21 @@ int app_report(const struct app_opts *o)
 				strerror(errno ? errno : EIO));
 			rc = 1;
 		}
+	}
+	if (rc == 0) {
+		struct gate_opts go = { .slower_pct = o->fail_if_slower,
+					.lost_fusion = o->fail_on_lost_fusion,
+					.min_delta_us = o->min_delta_us };
+		struct gate_result gr;
+
+		gate_check(c, &go, &gr);
+		if (gr.status != GATE_NONE) {
+			char *msg = xasprintf("gate: %s", gr.verdict);
+
+			app_error(msg);
+			free(msg);
+		}
+		rc = gr.status == GATE_FAIL ? 3 : gr.status == GATE_INCOMPARABLE ? 4 : 0;
 	}
 	session_close(s);
 	return rc;

@@ -45,6 +45,9 @@ enum {
 	OPT_HEADLESS,
 	OPT_SIZE,
 	OPT_SCRIPT,
+	OPT_FAIL_SLOWER,
+	OPT_FAIL_LOST,
+	OPT_MIN_DELTA,
 };
 
 /* clang-format off */
@@ -68,6 +71,9 @@ static const struct option_doc {
 	{ "device", 1, OPT_DEVICE, "N", "analyse the kernels of GPU N, or of all GPUs as one (all) (default: the GPU with the most kernel time)", NULL },
 	{ "label-a", 1, OPT_LABEL_A, "NAME", "name shown for the first trace (default: vendor and GPU)", NULL },
 	{ "label-b", 1, OPT_LABEL_B, "NAME", "name shown for the second trace", NULL },
+	{ "fail-if-slower", 1, OPT_FAIL_SLOWER, "PCT", "with --report: exit 3 when B's time per pass is more than PCT % above A's, beyond the pass-to-pass noise", "CI gates" },
+	{ "fail-on-lost-fusion", 0, OPT_FAIL_LOST, NULL, "with --report: exit 3 when A fuses something that B runs unfused", NULL },
+	{ "min-delta-us", 1, OPT_MIN_DELTA, "US", "differences smaller than US microseconds per pass never fail a gate", NULL },
 	{ "theme", 1, OPT_THEME, "NAME", "colour theme: dark, light or mono", "Explorer" },
 	{ "no-color", 0, OPT_NO_COLOR, NULL, "no colours (also when NO_COLOR is set)", NULL },
 	{ "no-mouse", 0, OPT_NO_MOUSE, NULL, "do not use the mouse", NULL },
@@ -132,7 +138,9 @@ static void usage(FILE *out)
 		fprintf(out, "  %-26s ", left);
 		print_wrapped(out, options[i].help, 29, 80);
 	}
-	fprintf(out, "\nExit status: 0 success, 1 bad input, 2 usage error. See fusediff(1).\n");
+	fprintf(out,
+		"\nExit status: 0 success, 1 bad input, 2 usage error, 3 a gate failed,\n"
+		"4 a gate was asked for but the traces are not comparable. See fusediff(1).\n");
 }
 
 /* 1 when the output path is the input (a file, or standard input as "-"). */
@@ -264,7 +272,7 @@ static int run_summary(const char *path, const struct trace_load_opts *lo, const
 int main(int argc, char **argv)
 {
 	struct option longopts[N_OPTIONS + 1];
-	struct app_opts o = { .phase = -1, .device = -1 };
+	struct app_opts o = { .phase = -1, .device = -1, .fail_if_slower = -1 };
 	const char *summary = NULL;
 	struct trace_load_opts lo = { .device = -1 };
 	const char *env;
@@ -323,6 +331,25 @@ int main(int argc, char **argv)
 						   optarg);
 			o.device = lo.device = (int32_t)v;
 			break;
+		case OPT_FAIL_SLOWER:
+		case OPT_MIN_DELTA: {
+			char *end;
+			double d = strtod(optarg, &end);
+
+			if (end == optarg || *end || !(d >= 0) || d > 1e12)
+				return usage_error(
+					c == OPT_FAIL_SLOWER
+						? "--fail-if-slower needs a percentage, "
+						  "not '%s'"
+						: "--min-delta-us needs microseconds, not '%s'",
+					optarg);
+			if (c == OPT_FAIL_SLOWER)
+				o.fail_if_slower = d;
+			else
+				o.min_delta_us = d;
+			break;
+		}
+		case OPT_FAIL_LOST: o.fail_on_lost_fusion = 1; break;
 		case OPT_THEME: o.theme = optarg; break;
 		case OPT_NO_COLOR: o.no_color = 1; break;
 		case OPT_NO_MOUSE: o.no_mouse = 1; break;
@@ -409,6 +436,9 @@ int main(int argc, char **argv)
 				return rc;
 			}
 	}
+	if (!o.report && (o.fail_if_slower >= 0 || o.fail_on_lost_fusion))
+		return usage_error("%s", "the gates (--fail-if-slower, --fail-on-lost-fusion) go "
+					 "with --report FORMAT");
 	if (o.report)
 		return app_report(&o);
 	if (o.output)

@@ -1,0 +1,62 @@
+#!/bin/sh
+# gates.sh — the CI gates and the tidy CSV: --fail-if-slower, --fail-on-lost-fusion and
+# --min-delta-us exit 3 when exceeded, 4 when the traces are not comparable, 0 otherwise, with
+# one verdict line; --report csv -o DIR/ writes one file per table with one header row.
+set -u
+: "${FUSEDIFF:?run through make check}"
+E=examples/llama8l_eager_sdpa.json.gz    # A: eager, 1.29 ms per pass slower than compiled
+C=examples/llama8l_compiled_sdpa.json.gz
+tmp=$(mktemp -d) || exit 1
+trap 'rm -rf "$tmp"' EXIT
+fails=0
+fail() {
+	echo "FAIL: $*"
+	fails=$((fails + 1))
+}
+gate() { # NAME WANT_STATUS VERDICT ARGS...
+	name=$1 want=$2 verdict=$3
+	shift 3
+	"$FUSEDIFF" --report json -o "$tmp/$name.json" "$@" 2>"$tmp/$name.err"
+	st=$?
+	[ "$st" = "$want" ] || fail "$name: exit $st, want $want ($(cat "$tmp/$name.err"))"
+	[ "$(cat "$tmp/$name.err")" = "fusediff: gate: $verdict" ] || fail "$name: '$(cat "$tmp/$name.err")'"
+}
+gate faster 0 "B is 27.87% faster per pass than A (-1293.9 us; limit 5.00%, noise 0.01%): passes" \
+	--fail-if-slower 5 "$E" "$C"
+gate slower 3 "B is 38.63% slower per pass than A (+1293.9 us; limit 5.00%, noise 0.01%): FAILED" \
+	--fail-if-slower 5 "$C" "$E"
+gate within 0 "B is 38.63% slower per pass than A (+1293.9 us; limit 50.00%, noise 0.01%): passes" \
+	--fail-if-slower 50 "$C" "$E"
+gate small 0 "B is 38.63% slower per pass than A (+1293.9 us; limit 5.00%, noise 0.01%) but under --min-delta-us: passes" \
+	--fail-if-slower 5 --min-delta-us 2000 "$C" "$E"
+gate lost 3 "4 fusions A has that B runs unfused: FAILED" --fail-on-lost-fusion "$C" "$E"
+gate kept 0 "0 fusions A has that B runs unfused: passes" --fail-on-lost-fusion "$E" "$C"
+gate lost_small 0 "0 fusions A has that B runs unfused: passes" --fail-on-lost-fusion --min-delta-us 100000 "$C" "$E"
+# the report is written whatever the verdict
+[ -s "$tmp/slower.json" ] || fail "slower: no report"
+# not comparable: an 8-layer model against a 32-layer one; a prefill step against decode steps
+gate incomparable 4 "not comparable: A has 8 layers per pass, B 32" \
+	--fail-if-slower 5 "$E" examples/tracelens_sglang_dsr1-distill-llama8b_decode_bs16_mi300x.json.gz
+gate nolayers 4 "not comparable: A has 8 layers per pass, B 0" \
+	--fail-if-slower 5 "$E" tests/data/profilers/rocpd_built.db
+"$FUSEDIFF" --fail-if-slower 5 "$E" "$C" >/dev/null 2>&1
+[ $? = 2 ] || fail "a gate without --report is a usage error"
+"$FUSEDIFF" --report json --fail-if-slower x "$E" "$C" >/dev/null 2>&1
+[ $? = 2 ] || fail "--fail-if-slower x is a usage error"
+
+# tidy CSV: one file per table
+"$FUSEDIFF" --report csv -o "$tmp/csv/" "$E" "$C" || fail "csv dir"
+for t in traces classes attribution layers pairs fusions pair_groups; do
+	f=$tmp/csv/$t.csv
+	[ -s "$f" ] || { fail "csv dir: no $t.csv"; continue; }
+	head -n 1 "$f" | grep -q '^table,' || fail "$t.csv: no header"
+	[ "$(grep -c '^table,' "$f")" = 1 ] || fail "$t.csv: more than one header row"
+	[ "$(tail -n +2 "$f" | grep -vc "^$t,")" = 0 ] || fail "$t.csv: rows of another table"
+	grep -q '^$' "$f" && fail "$t.csv: an empty line"
+done
+"$FUSEDIFF" --report csv "$E" "$C" >"$tmp/one.csv"
+cat "$tmp/csv/traces.csv" "$tmp/csv/classes.csv" >/dev/null
+[ "$(grep -vc '^$' "$tmp/one.csv")" = "$(cat "$tmp"/csv/*.csv | wc -l)" ] || fail "the tables hold other rows than the single file"
+
+[ "$fails" = 0 ] || exit 1
+echo "gates: all cases passed"
