@@ -15,7 +15,7 @@ mkdir -p build/bench
 # shellcheck disable=SC2046
 ${CC:-$(cfg CC)} -std=c11 -O2 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -pthread -Iinclude \
 	$(cfg CJSON_CFLAGS) -o build/bench/tui_bench bench/tui_bench.c build/libfusediff-ui.a build/libfusediff.a \
-	$(cfg NCURSES_LIBS) $(cfg CJSON_LIBS) $(cfg ZLIB_LIBS) $(cfg SQLITE_LIBS) $(cfg DEMANGLE_LIBS) -lm -pthread
+	$(cfg NCURSES_LIBS) $(cfg CJSON_LIBS) $(cfg ZLIB_LIBS) $(cfg SQLITE_LIBS) $(cfg NETTLE_LIBS) $(cfg DEMANGLE_LIBS) -lm -pthread
 export LC_ALL=C.UTF-8
 
 shared=${FUSEDIFF_SHARED_TRACES:-../shared/traces}

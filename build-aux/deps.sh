@@ -1,7 +1,7 @@
 #!/bin/sh
 # deps.sh build|check|test — make sure what fusediff needs is installed.
 #
-#   build: the compiler tool chain and libraries (ncursesw, cJSON, zlib, SQLite, pkg-config,
+#   build: the compiler tool chain and libraries (ncursesw, cJSON, zlib, SQLite, Nettle, pkg-config,
 #          autoconf, g++ for libstdc++'s demangler). Missing ones are installed with
 #          apt-get when we run as root on Debian/Ubuntu; otherwise the exact command to
 #          run is printed and the script fails.
@@ -28,6 +28,7 @@ if [ "$mode" = build ]; then
 	pc libcjson || need libcjson-dev
 	pc zlib || need zlib1g-dev
 	pc sqlite3 || need libsqlite3-dev
+	pc nettle || need nettle-dev
 	have g++ || need g++
 elif [ "$mode" = check ]; then
 	pc check || need check

@@ -34,6 +34,12 @@ ssize_t input_peek(struct input *in, const unsigned char **head, size_t want, st
 /* The path of the file the input reads as it is (a regular file, not compressed): what a
  * reader that needs a file of its own (SQLite) can open; NULL otherwise. Borrowed. */
 const char *input_file(const struct input *in);
+/* Hash the raw bytes (the file as it is, compressed or not) with SHA-256 as they are read;
+ * before the first read. */
+void input_hash(struct input *in);
+/* The hash as 64 hex digits: the bytes not read yet are read first (without decompressing).
+ * -1 (hex "") when input_hash() was not called or a reader thread did not reach the end. */
+int input_sha256(struct input *in, char hex[65]);
 /* 1 when the data is gzip-compressed. */
 int input_is_gzip(const struct input *in);
 /* Raw (compressed) bytes consumed so far and the total size, or -1 when unknown (a pipe). */

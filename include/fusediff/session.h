@@ -38,6 +38,7 @@ struct session_opts {
 	int no_capture;		/* --no-capture: not the capture_traces/ next to a trace */
 	int32_t device;		/* the GPU to analyse, -1: the one with the most kernel time */
 	const char *label[2];	/* NULL: vendor and GPU (or the file name) */
+	int sha256; /* hash the input files (trace.sha256: the JSON report's provenance) */
 	session_progress_fn progress; /* NULL: none */
 	void *progress_user;
 };

@@ -146,6 +146,8 @@ struct trace {
 	int64_t bytes;	  /* uncompressed JSON bytes read */
 	int gzip;
 	const char *format; /* static text: the input format, "Kineto JSON" */
+	int64_t file_size;  /* bytes of the file as it is (compressed), -1 when unknown (a pipe) */
+	char sha256[65];    /* of the file as it is, when trace_load_opts.sha256 asked; "" else */
 
 	enum trace_platform platform;
 	const char *platform_reason; /* static text: which key decided it */
@@ -173,6 +175,7 @@ struct trace_load_opts {
 	trace_progress_fn progress;
 	void *progress_user;
 	int capture; /* a graph capture (capture.h): no kernel need have run */
+	int sha256;  /* compute trace.sha256 (the JSON report's provenance) */
 };
 
 /* Load the trace at path ("-" reads standard input).

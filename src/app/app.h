@@ -5,6 +5,8 @@
 
 #include <stdint.h>
 
+#include <string.h>
+
 #include "fusediff/session.h"
 #include "fusediff/util.h"
 
@@ -39,6 +41,7 @@ static inline struct session_opts app_session_opts(const struct app_opts *o)
 				      .capture = { o->capture[0], o->capture[1] },
 				      .no_capture = o->no_capture,
 				      .device = o->device,
+				      .sha256 = o->report && strcmp(o->report, "json") == 0,
 				      .label = { o->label[0], o->label[1] } };
 }
 

@@ -13,11 +13,14 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
+
+#include <nettle/sha2.h>
 
 #include "config.h"
 
@@ -73,6 +76,9 @@ struct input {
 	struct reader *rd; /* started by the first input_read() */
 	int rd_failed;	   /* pthread_create failed: read on the caller's thread */
 	char *path;	   /* the file's path when it is a regular file */
+	struct sha256_ctx *hash; /* input_hash(): the raw bytes hashed as they are read */
+	int raw_end;		 /* raw_read() saw the end of the file */
+	int hash_bad;		 /* input_hash() came too late: no hash */
 };
 
 /* Wait until fd is readable or input_close() asks the reader to stop. Returns 0 when fd is
@@ -119,7 +125,47 @@ static ssize_t raw_read(struct input *in, void *buf, size_t cap, struct fd_error
 		}
 	}
 	in->raw_done += n;
+	if (in->hash && n > 0)
+		sha256_update(in->hash, (size_t)n, buf);
+	if (n == 0)
+		in->raw_end = 1;
 	return n;
+}
+
+void input_hash(struct input *in)
+{
+	if (!in->hash) {
+		in->hash = xmalloc(sizeof *in->hash);
+		sha256_init(in->hash);
+		/* input_open() read the two bytes that tell gzip: hash them first */
+		if (in->raw_done == (int64_t)in->peek_len)
+			sha256_update(in->hash, in->peek_len, in->peek);
+		else
+			in->hash_bad = 1;
+	}
+}
+
+int input_sha256(struct input *in, char hex[65])
+{
+	uint8_t d[SHA256_DIGEST_SIZE];
+	struct fd_error err;
+
+	hex[0] = '\0';
+	if (!in->hash || in->hash_bad || (in->rd && !in->raw_end))
+		return -1; /* not asked for, or the reader thread has not reached the end */
+	if (!in->rd) {	   /* what the format did not read (SQLite opens the file itself) */
+		char buf[65536];
+		ssize_t n;
+
+		while ((n = raw_read(in, buf, sizeof buf, &err)) > 0)
+			;
+		if (n < 0)
+			return -1;
+	}
+	sha256_digest(in->hash, sizeof d, d);
+	for (size_t i = 0; i < sizeof d; i++)
+		sprintf(hex + 2 * i, "%02x", d[i]);
+	return 0;
 }
 
 /* Fill in->peek with up to two bytes to detect gzip. */
@@ -215,6 +261,7 @@ void input_close(struct input *in)
 		close(in->fd);
 	free(in->raw);
 	free(in->path);
+	free(in->hash);
 	free(in);
 }
 

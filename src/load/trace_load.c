@@ -86,6 +86,8 @@ static int load(struct trace **out, const char *name, struct input *in,
 
 	*out = NULL;
 	err->msg[0] = '\0';
+	if (opts && opts->sha256)
+		input_hash(in);
 	f = detect(in, err);
 	if (!f) {
 		char msg[FD_ERROR_MAX];
@@ -101,6 +103,9 @@ static int load(struct trace **out, const char *name, struct input *in,
 	rc = f->load(t, in, name, opts, err);
 	if (rc == 0)
 		rc = trace_finish(t, opts ? opts->device : -1, opts ? opts->capture : 0, err);
+	t->file_size = input_raw_size(in);
+	if (rc == 0 && opts && opts->sha256)
+		input_sha256(in, t->sha256);
 	input_close(in);
 	if (rc < 0) {
 		trace_free(t);

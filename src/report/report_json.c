@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "config.h"
 #include "fusediff/classify.h"
 #include "fusediff/summed_pairs.h"
 #include "fusediff/structure.h"
@@ -232,6 +233,13 @@ static void j_trace(FILE *out, const struct comparison *c, int s)
 	j_cstr(out, t->path);
 	fputs(",\"format\":", out);
 	j_cstr(out, t->format);
+	fputs(",\"size\":", out);
+	if (t->file_size >= 0)
+		fprintf(out, "%lld", (long long)t->file_size);
+	else
+		fputs("null", out);
+	fputs(",\"sha256\":", out);
+	j_cstr(out, t->sha256[0] ? t->sha256 : NULL);
 	fprintf(out, ",\"platform\":\"%s\",\"gpu\":", trace_platform_name(t->platform));
 	if (t->gpu_name)
 		j_name(out, t, t->gpu_name);
@@ -286,8 +294,10 @@ int report_write_json(FILE *out, const struct comparison *c)
 {
 	int first;
 
-	fprintf(out, "{\n  \"schema_version\": 1,\n  \"phase\": \"%s\",\n  \"note\": ",
-		phase_name((enum phase)c->phase));
+	fprintf(out,
+		"{\n  \"schema_version\": 1,\n  \"tool_version\": \"fusediff %s\",\n  \"phase\": "
+		"\"%s\",\n  \"note\": ",
+		PACKAGE_VERSION, phase_name((enum phase)c->phase));
 	j_cstr(out, c->note);
 	fputs(",\n  \"a_us\": ", out);
 	j_us(out, c->ns[0]);

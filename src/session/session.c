@@ -40,6 +40,7 @@ struct load_job {
 	int side;
 	const char *path;
 	int32_t device;
+	int sha256;
 	struct trace *t;
 	struct fd_error err;
 	int rc;
@@ -64,6 +65,7 @@ static void *load_thread(void *arg)
 {
 	struct load_job *j = arg;
 	struct trace_load_opts lo = { .device = j->device,
+				      .sha256 = j->sha256,
 				      .progress = on_progress,
 				      .progress_user = j };
 
@@ -99,9 +101,11 @@ static int load_both(struct trace *out[2], const char *const path[2], const stru
 
 	pthread_mutex_init(&sh.mu, NULL);
 	for (int s = 0; s < 2; s++)
-		job[s] = (struct load_job){
-			.sh = &sh, .side = s, .path = path[s], .device = o->device
-		};
+		job[s] = (struct load_job){ .sh = &sh,
+					    .side = s,
+					    .path = path[s],
+					    .device = o->device,
+					    .sha256 = o->sha256 };
 	run_both(load_thread, &job[0], &job[1]);
 	pthread_mutex_destroy(&sh.mu);
 	if (job[0].rc < 0 || job[1].rc < 0) {

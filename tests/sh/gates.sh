@@ -44,6 +44,14 @@ gate nolayers 4 "not comparable: A has 8 layers per pass, B 0" \
 "$FUSEDIFF" --report json --fail-if-slower x "$E" "$C" >/dev/null 2>&1
 [ $? = 2 ] || fail "--fail-if-slower x is a usage error"
 
+# provenance: the tool, each input's size, format and SHA-256
+if command -v sha256sum >/dev/null 2>&1; then
+	want=$(sha256sum <"$E" | cut -c1-64)
+	grep -q "\"sha256\":\"$want\"" "$tmp/faster.json" || fail "sha256 of A is not $want"
+	grep -q "\"size\":$(wc -c <"$E")," "$tmp/faster.json" || fail "size of A"
+fi
+grep -q '^  "tool_version": "fusediff ' "$tmp/faster.json" || fail "no tool_version"
+
 # tidy CSV: one file per table
 "$FUSEDIFF" --report csv -o "$tmp/csv/" "$E" "$C" || fail "csv dir"
 for t in traces classes attribution layers pairs fusions pair_groups; do
