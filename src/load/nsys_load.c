@@ -254,8 +254,10 @@ static void join_ops(struct nsys *ns, struct span *ops, size_t n_ops, struct spa
 		ops[i].ext = op.external_id;
 		trace_add_op(ns->t, &op);
 	}
-	qsort(ops, n_ops, sizeof *ops, cmp_span_thread);
-	qsort(l, n_l, sizeof *l, cmp_span_thread);
+	if (n_ops)
+		qsort(ops, n_ops, sizeof *ops, cmp_span_thread);
+	if (n_l)
+		qsort(l, n_l, sizeof *l, cmp_span_thread);
 	for (size_t i = 0; i < n_l; i++) {
 		if (i && l[i].tid != l[i - 1].tid)
 			depth = 0;
@@ -284,7 +286,8 @@ static void join_ops(struct nsys *ns, struct span *ops, size_t n_ops, struct spa
 
 		trace_add_launch(ns->t, &tl);
 	}
-	qsort(l, n_l, sizeof *l, cmp_span_corr);
+	if (n_l)
+		qsort(l, n_l, sizeof *l, cmp_span_corr);
 }
 
 static int64_t ext_of(const struct span *l, size_t n, int64_t corr)

@@ -340,7 +340,8 @@ int trace_summary_print(FILE *out, const struct trace *t, const struct trace_cla
 	if (t->n_categories)
 		fprintf(out, "\nEvents by category\n");
 	cats = xmalloc((t->n_categories + 1) * sizeof *cats);
-	memcpy(cats, t->categories, t->n_categories * sizeof *cats);
+	if (t->n_categories) /* formats without categories (CSV, SQLite) have none */
+		memcpy(cats, t->categories, t->n_categories * sizeof *cats);
 	qsort(cats, t->n_categories, sizeof *cats, cmp_cat);
 	for (size_t i = 0; i < t->n_categories; i++) {
 		char *esc = text_escape_dup(trace_str(t, cats[i].name),

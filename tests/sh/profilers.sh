@@ -1,0 +1,38 @@
+#!/bin/sh
+# profilers.sh — the vendor profilers' files through the whole program: --summary of each names
+# its format and counts its kernels; an Nsight Systems export against a rocprofv3 capture, and
+# against a Kineto trace, run to every report format. (--summary of a format without event
+# categories passed NULL to memcpy(), which make sanitize caught.)
+set -u
+: "${FUSEDIFF:?run through make check}"
+d=tests/data/profilers
+K=examples/llama8l_eager_sdpa.json.gz
+tmp=$(mktemp -d) || exit 1
+trap 'rm -rf "$tmp"' EXIT
+fails=0
+fail() {
+	echo "FAIL: $*"
+	fails=$((fails + 1))
+}
+summary() { # FILE FORMAT KERNELS
+	"$FUSEDIFF" --summary "$1" >"$tmp/s.out" 2>"$tmp/s.err" || { fail "$1: $(cat "$tmp/s.err")"; return; }
+	grep -qx "  format                 $2" "$tmp/s.out" || fail "$1: format line: $(grep format "$tmp/s.out")"
+	grep -q "^  kernels                $3 " "$tmp/s.out" || fail "$1: kernels line: $(grep '^  kernels' "$tmp/s.out")"
+}
+summary "$d/nsys_before.sqlite.gz" "Nsight Systems SQLite (gzip)" 126
+summary "$d/nsys_after.sqlite.gz" "Nsight Systems SQLite (gzip)" 131
+summary "$d/rocprof_aorta.json.gz" "rocprofv3 JSON (gzip)" 3000
+summary "$d/rocpd_built.db" "rocpd SQLite" 1000
+summary "$d/kernel_trace_v1.csv.gz" "rocprofv3 kernel_trace.csv (gzip)" 500
+summary "$d/kernel_trace_v2.csv" "rocprofv3 kernel_trace.csv" 500
+summary tests/fuzz/seeds/trace_load/kernel_trace_cut.csv "rocprofv3 kernel_trace.csv" 40
+for f in text md json csv; do
+	"$FUSEDIFF" --report $f "$d/nsys_before.sqlite.gz" "$d/rocprof_aorta.json.gz" >"$tmp/nr.$f" 2>"$tmp/err" ||
+		fail "nsys vs rocprofv3 ($f): $(cat "$tmp/err")"
+	"$FUSEDIFF" --report $f --device all "$d/nsys_after.sqlite.gz" "$K" >"$tmp/nk.$f" 2>"$tmp/err" ||
+		fail "nsys vs Kineto ($f): $(cat "$tmp/err")"
+done
+grep -q '"format":"Nsight Systems SQLite"' "$tmp/nr.json" || fail "the JSON does not name the nsys format"
+grep -q '"format":"rocprofv3 JSON"' "$tmp/nr.json" || fail "the JSON does not name the rocprofv3 format"
+[ "$fails" = 0 ] || exit 1
+echo "profilers: all cases passed"
