@@ -604,10 +604,14 @@ START_TEST(test_sort_filter_search)
 	keys("search");
 	type("flash");
 	keys("Enter");
-	ck_assert_msg(strstr(ui_message(ui), "/flash"), "%s", ui_message(ui));
-	keys("search-next");
-	keys("search-next");
-	ck_assert_str_eq(ui_message(ui), "/flash");
+	/* the first row matches: the search goes on to the next match */
+	ck_assert_str_eq(ui_message(ui), "/flash: match 2 of 2");
+	keys("search-next"); /* k of n, and where it wrapped */
+	ck_assert_str_eq(ui_message(ui), "/flash: match 1 of 2 (wrapped to the top)");
+	keys("search-prev");
+	ck_assert_str_eq(ui_message(ui), "/flash: match 2 of 2 (wrapped to the bottom)");
+	keys("search-next search-next");
+	ck_assert_str_eq(ui_message(ui), "/flash: match 2 of 2");
 	keys("search");
 	type("no such kernel");
 	keys("Enter");

@@ -133,6 +133,9 @@ void table_scroll(struct table *t, long delta, int height);
  * the selection (dir 1) or before it (dir -1), wrapping around. Selects the match and
  * returns 0, or returns -1 when no row matches. */
 int table_search(struct table *t, const char *pattern, int dir);
+/* How many groups of the view match pattern (*n), and which of them, counting from 1 in view
+ * order, is the selected one (*k; 0 when it does not match): "match k of n". */
+void table_search_count(struct table *t, const char *pattern, uint32_t *k, uint32_t *n);
 
 /* Where each column goes in a table width cells wide: visible columns in order, their x and
  * width. Pure: depends on the columns and width only. Columns are separated by one space.

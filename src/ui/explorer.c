@@ -343,10 +343,20 @@ static void do_search(struct ui *u, int dir)
 		ui_set_message(u, ROLE_NORMAL, "nothing to search for: press / first");
 		return;
 	}
-	if (table_search(&cur(u)->t, u->search, dir) < 0)
+	struct table *t = &cur(u)->t;
+	uint32_t before = t->sel_pos, k, n;
+
+	if (table_search(t, u->search, dir) < 0) {
 		ui_set_message(u, ROLE_ERROR, "not found: %s", u->search);
-	else
-		ui_set_message(u, ROLE_NORMAL, "/%s", u->search);
+	} else {
+		int wrapped = dir >= 0 ? t->sel_pos <= before : t->sel_pos >= before;
+
+		table_search_count(t, u->search, &k, &n);
+		ui_set_message(u, ROLE_NORMAL, "/%s: match %u of %u%s", u->search, k, n,
+			       !wrapped || n < 2 ? ""
+			       : dir >= 0	 ? " (wrapped to the top)"
+						 : " (wrapped to the bottom)");
+	}
 	u->ev_valid = 0;
 }
 

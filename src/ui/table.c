@@ -587,6 +587,30 @@ int table_search(struct table *t, const char *pattern, int dir)
 	return rc;
 }
 
+void table_search_count(struct table *t, const char *pattern, uint32_t *k, uint32_t *n)
+{
+	struct match_memo memo = { 0 };
+	uint32_t lead = TABLE_NONE;
+	int counted = 0;
+
+	*k = *n = 0;
+	for (uint32_t pos = 0; pattern && *pattern && pos < t->n_view; pos++) {
+		uint32_t g = table_group(t, t->view[pos]);
+
+		if (g != lead) { /* a new group */
+			lead = g;
+			counted = 0;
+		}
+		if (!counted && row_matches(t, t->view[pos], pattern, &memo)) {
+			counted = 1;
+			++*n;
+			if (g == t->sel)
+				*k = *n;
+		}
+	}
+	memo_clear(&memo);
+}
+
 void table_layout(const struct table_column *cols, int n_cols, int width, struct table_layout *out)
 {
 	int shown[TABLE_MAX_COLS], cut[TABLE_MAX_COLS] = { 0 }, total, flex, n;
