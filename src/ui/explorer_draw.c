@@ -187,9 +187,16 @@ static void draw_empty_table(struct ui *u)
 {
 	const struct ui_layout *l = &u->layout;
 	struct table *t = &u->views[u->view].t;
-	const char *why = t->n_rows == 0 ? "(nothing to show in this phase)"
-					 : "(no row passes the filter: c clears it)";
+	char why[160];
 
+	if (t->n_rows == 0 && u->view == VIEW_FUSIONS)
+		snprintf(why, sizeof why,
+			 "(no fusion difference in this phase: where one side runs "
+			 "a fused kernel, so does the other)");
+	else if (t->n_rows == 0)
+		snprintf(why, sizeof why, "(no %s in this phase)", u->views[u->view].def->what);
+	else
+		snprintf(why, sizeof why, "(no row passes the filter: c clears it)");
 	if (t->n_view == 0 && l->table_h > 1)
 		ui_put(u->s, l->table_y + 1, 2, l->cols - 4, why, ROLE_DIM, PUT_RAW, 0);
 }
