@@ -147,8 +147,9 @@ void ui_evidence_pair(struct ui *u, struct ui_text *out, uint32_t pi, int width)
 			continue;
 		}
 		ui_text_add(out, ROLE_HEADER, 1,
-			    "%c: %s launches/pass, %s us average, %s us/pass; names %s (m):",
-			    s ? 'B' : 'A', cnt, avg, tot, form[u->names]);
+			    "%c: %s launch%s/pass, %s us average, %s us/pass; names %s (m):",
+			    s ? 'B' : 'A', cnt, strcmp(cnt, "1") == 0 ? "" : "es", avg, tot,
+			    form[u->names]);
 		for (uint32_t i = 0; i < part->n_names; i++)
 			ui_text_wrap(u->s, out, ROLE_NORMAL, "   ", ui_name(u, s, part->names[i]),
 				     width, 5);
