@@ -175,7 +175,7 @@ static int read_nvtx(struct nsys *ns, struct span **ops, size_t *n_ops)
 			whole = str_of(ns, sqlite3_column_int64(st, 3));
 			text = trace_str(ns->t, whole);
 		}
-		if (!text || !*text || start < 0)
+		if (!text || !*text || trace_span_dur(start, end) < 0)
 			continue;
 		ns->t->n_events++;
 		if (is_operator(text)) {
@@ -229,7 +229,7 @@ static int read_runtime(struct nsys *ns, struct span **out, size_t *n)
 				  .name = str_of(ns, sqlite3_column_int64(st, 4)) };
 
 		ns->t->n_events++;
-		if (l.start >= 0)
+		if (trace_span_dur(l.start, l.end) >= 0)
 			VEC_PUSH(*out, *n, cap, l);
 	}
 	sqlite3_finalize(st);
@@ -365,8 +365,8 @@ static int read_kernels(struct nsys *ns, const struct span *l, size_t n_l)
 		return -1;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		struct trace_kernel k = { .start = sqlite3_column_int64(st, 0),
-					  .dur = sqlite3_column_int64(st, 1) -
-						 sqlite3_column_int64(st, 0),
+					  .dur = trace_span_dur(sqlite3_column_int64(st, 0),
+								sqlite3_column_int64(st, 1)),
 					  .device = (int32_t)sqlite3_column_int64(st, 2),
 					  .stream = (int32_t)sqlite3_column_int64(st, 3),
 					  .name = str_of(ns, sqlite3_column_int64(st, 5)),
@@ -408,8 +408,8 @@ static int read_copies(struct nsys *ns, const struct span *l, size_t n_l, int me
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		int64_t kind = sqlite3_column_int64(st, 5);
 		struct trace_kernel k = { .start = sqlite3_column_int64(st, 0),
-					  .dur = sqlite3_column_int64(st, 1) -
-						 sqlite3_column_int64(st, 0),
+					  .dur = trace_span_dur(sqlite3_column_int64(st, 0),
+								sqlite3_column_int64(st, 1)),
 					  .device = (int32_t)sqlite3_column_int64(st, 2),
 					  .stream = (int32_t)sqlite3_column_int64(st, 3),
 					  .kind = memset ? KIND_MEMSET : KIND_MEMCPY };

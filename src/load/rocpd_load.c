@@ -46,8 +46,8 @@ static int read_kernels(sqlite3 *db, struct trace *t, const char *name, struct f
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		const char *kn = (const char *)sqlite3_column_text(st, 0);
 		struct trace_kernel k = { .start = sqlite3_column_int64(st, 1),
-					  .dur = sqlite3_column_int64(st, 2) -
-						 sqlite3_column_int64(st, 1),
+					  .dur = trace_span_dur(sqlite3_column_int64(st, 1),
+								sqlite3_column_int64(st, 2)),
 					  .device = (int32_t)sqlite3_column_int64(st, 3),
 					  .stream = (int32_t)sqlite3_column_int64(st, 4),
 					  .kind = KIND_KERNEL };
@@ -82,8 +82,8 @@ static void read_copies(sqlite3 *db, struct trace *t)
 	while (sqlite3_step(st) == SQLITE_ROW) {
 		const char *type = (const char *)sqlite3_column_text(st, 3);
 		struct trace_kernel k = { .start = sqlite3_column_int64(st, 1),
-					  .dur = sqlite3_column_int64(st, 2) -
-						 sqlite3_column_int64(st, 1),
+					  .dur = trace_span_dur(sqlite3_column_int64(st, 1),
+								sqlite3_column_int64(st, 2)),
 					  .stream = (int32_t)sqlite3_column_int64(st, 6),
 					  .kind = KIND_MEMCPY };
 
@@ -111,8 +111,8 @@ static void read_markers(sqlite3 *db, struct trace *t)
 	while (sqlite3_step(st) == SQLITE_ROW) {
 		const char *text = (const char *)sqlite3_column_text(st, 0);
 		struct trace_range r = { .start = sqlite3_column_int64(st, 1),
-					 .dur = sqlite3_column_int64(st, 2) -
-						sqlite3_column_int64(st, 1),
+					 .dur = trace_span_dur(sqlite3_column_int64(st, 1),
+							       sqlite3_column_int64(st, 2)),
 					 .seq = -1,
 					 .pid = sqlite3_column_int64(st, 3),
 					 .tid = sqlite3_column_int64(st, 4),

@@ -194,7 +194,7 @@ static int csv_load(struct trace *t, struct input *in, const char *name,
 			goto out;
 		}
 		k.start = field_int(v[C_START]);
-		k.dur = field_int(v[C_END]) - k.start;
+		k.dur = trace_span_dur(k.start, field_int(v[C_END]));
 		k.device = (int32_t)field_int(v[C_AGENT]);
 		k.stream = (int32_t)field_int(v[C_QUEUE]);
 		k.correlation = field_int(v[C_CORR]);

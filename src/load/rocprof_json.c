@@ -160,7 +160,7 @@ static void read_dispatches(struct rp *r, const cJSON *records)
 		int64_t id = num(info, "kernel_id");
 		struct trace_kernel k = {
 			.start = num(d, "start_timestamp"),
-			.dur = num(d, "end_timestamp") - num(d, "start_timestamp"),
+			.dur = trace_span_dur(num(d, "start_timestamp"), num(d, "end_timestamp")),
 			.correlation = num(cJSON_GetObjectItemCaseSensitive(d, "correlation_id"),
 					   "internal"),
 			.device = device_of(r, handle(info, "agent_id")),
@@ -222,7 +222,7 @@ static void read_copies(struct rp *r, const cJSON *records)
 		int32_t dst = device_of(r, handle(m, "dst_agent_id"));
 		struct trace_kernel k = {
 			.start = num(m, "start_timestamp"),
-			.dur = num(m, "end_timestamp") - num(m, "start_timestamp"),
+			.dur = trace_span_dur(num(m, "start_timestamp"), num(m, "end_timestamp")),
 			.correlation = num(cJSON_GetObjectItemCaseSensitive(m, "correlation_id"),
 					   "internal"),
 			.device = dst >= 0 ? dst : device_of(r, handle(m, "src_agent_id")),
@@ -246,7 +246,7 @@ static void read_hip(struct rp *r, const cJSON *records)
 		const char *name = operation_name(r, num(h, "kind"), num(h, "operation"));
 		struct trace_launch l = {
 			.start = num(h, "start_timestamp"),
-			.dur = num(h, "end_timestamp") - num(h, "start_timestamp"),
+			.dur = trace_span_dur(num(h, "start_timestamp"), num(h, "end_timestamp")),
 			.correlation = num(cJSON_GetObjectItemCaseSensitive(h, "correlation_id"),
 					   "internal"),
 			.tid = num(h, "thread_id")
@@ -305,7 +305,8 @@ static void read_markers(struct rp *r, const cJSON *records)
 			num(cJSON_GetObjectItemCaseSensitive(m, "correlation_id"), "internal");
 		const char *text = marker_text(v, n, corr);
 		struct trace_range g = { .start = num(m, "start_timestamp"),
-					 .dur = num(m, "end_timestamp") - num(m, "start_timestamp"),
+					 .dur = trace_span_dur(num(m, "start_timestamp"),
+							       num(m, "end_timestamp")),
 					 .seq = -1,
 					 .tid = num(m, "thread_id"),
 					 .kind = RANGE_USER };

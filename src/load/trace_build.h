@@ -4,6 +4,14 @@
 
 #include "fusediff/trace.h"
 
+/* end - start for an event of a profiler's table, or -1 when the times cannot be kept (before
+ * 0, beyond TRACE_TIME_MAX, or ending before they start): never an overflow, whatever the
+ * file holds. */
+static inline int64_t trace_span_dur(int64_t start, int64_t end)
+{
+	return start >= 0 && end >= start && end <= TRACE_TIME_MAX ? end - start : -1;
+}
+
 struct trace *trace_new(const char *path);
 void trace_add_kernel(struct trace *t, const struct trace_kernel *k);
 void trace_add_launch(struct trace *t, const struct trace_launch *l);

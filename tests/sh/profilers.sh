@@ -26,6 +26,9 @@ summary "$d/rocpd_built.db" "rocpd SQLite" 1000
 summary "$d/kernel_trace_v1.csv.gz" "rocprofv3 kernel_trace.csv (gzip)" 500
 summary "$d/kernel_trace_v2.csv" "rocprofv3 kernel_trace.csv" 500
 summary tests/fuzz/seeds/trace_load/kernel_trace_cut.csv "rocprofv3 kernel_trace.csv" 40
+# times beyond 64 bits (fuzz_trace_load: -2^63 - 7 overflowed in the CSV reader): the rows
+# are dropped, the one usable kernel kept
+summary tests/data/bad/csv_time_overflow.csv "rocprofv3 kernel_trace.csv" 1
 for f in text md json csv; do
 	"$FUSEDIFF" --report $f "$d/nsys_before.sqlite.gz" "$d/rocprof_aorta.json.gz" >"$tmp/nr.$f" 2>"$tmp/err" ||
 		fail "nsys vs rocprofv3 ($f): $(cat "$tmp/err")"
