@@ -141,6 +141,14 @@ run wide 0 --report text "$tmp/text.json" "$tmp/text.json"
 grep -qx "  $(printf '\344\270\255\346\226\207\345\206\205\346\240\270')_kernel        1        1  0.00  0.00      0.00" "$tmp/wide.out" ||
 	fail "wide: CJK name not padded by its width: $(grep '_kernel ' "$tmp/wide.out" | tail -3)"
 
+# the explorer shows a right-to-left override in a kernel name as \u202e, not raw
+printf '{"traceEvents": [{"ph": "X", "cat": "kernel", "name": "evil\\u202etxt.exe_kernel", "pid": 0, "tid": 7, "ts": 1, "dur": 3, "args": {"device": 0, "stream": 7}}]}' >"$tmp/bidi.json"
+printf '3\n:dump pairs\n' >"$tmp/bidi.keys"
+FUSEDIFF_DUMP_DIR=$tmp limit "$FUSEDIFF" --headless --size 120x30 --script "$tmp/bidi.keys" "$tmp/bidi.json" "$tmp/bidi.json" >/dev/null 2>&1 ||
+	fail "bidi: the script did not play"
+grep -qF 'evil\u202etxt.exe_kernel' "$tmp/pairs.screen" || fail "bidi: $(grep evil "$tmp/pairs.screen" | head -1)"
+grep -q "$(printf '\342\200\256')" "$tmp/pairs.screen" && fail "bidi: a raw U+202E on the screen"
+
 # 8. nothing done is not success: --help to a full disk, a directory as --script, standard
 # output closed, a FIFO or a device as a rules file (it hung), a rules line beyond memory (it
 # was silently dropped), a terminal that cannot move the cursor
