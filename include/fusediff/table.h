@@ -32,6 +32,8 @@ enum table_col_flags {
 	TABLE_COL_NOSORT = 1 << 5, /* cannot be sorted by */
 	TABLE_COL_SIGNED = 1 << 6, /* with TABLE_COL_BAR: cell.bar is -1..1, drawn from the middle
 				      (negative to the left) */
+	TABLE_COL_HIDDEN = 1 << 7, /* never drawn: only searched (with TABLE_COL_SEARCH), such as
+				      the names of the kernels a row holds */
 };
 
 struct table_column {

@@ -180,6 +180,11 @@ double ratio_key(double a, double b);
 void ui_part_label(const struct comparison *c, size_t part, char *buf, size_t cap);
 /* The name of kernel name id on side in the current form (borrowed). */
 const char *ui_name(const struct ui *u, int side, uint32_t name);
+/* The short names of the kernels of pairs first..first+n-1 (both sides, each once, one per
+ * line), only those whose part[i] is want when part is not NULL: what / and f search in a
+ * row that holds pairs. Owned by caller. */
+char *ui_pair_names(const struct ui *u, uint32_t first, uint32_t n, const uint32_t *part,
+		    uint32_t want);
 /* The kernel_info of a name id on side, or NULL. */
 const struct kernel_info *ui_name_info(const struct ui *u, int side, uint32_t name);
 void ui_set_message(struct ui *u, int role, const char *fmt, ...)

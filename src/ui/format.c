@@ -187,3 +187,45 @@ void ui_text_clear(struct ui_text *t)
 	free(t->lines);
 	memset(t, 0, sizeof *t);
 }
+
+char *ui_pair_names(const struct ui *u, uint32_t first, uint32_t n, const uint32_t *part,
+		    uint32_t want)
+{
+	enum { MAX_BYTES = 65536 }; /* enough to find a kernel; bounded for crafted traces */
+	const struct comparison *c = u->c;
+	size_t len = 0, cap = 256;
+	char *out = xmalloc(cap);
+	uint8_t *seen[2];
+
+	out[0] = '\0';
+	for (int s = 0; s < 2; s++)
+		seen[s] = xcalloc(intern_count(c->side[s]->t->strings) + 1, 1);
+	for (uint32_t i = first; i < first + n && i < c->n_pairs && len < MAX_BYTES; i++) {
+		if (part && part[i] != want)
+			continue;
+		for (int s = 0; s < 2; s++) {
+			const struct comparison_part *p = &c->pairs[i].side[s];
+
+			for (uint32_t k = 0; k < p->n_names && len < MAX_BYTES; k++) {
+				uint32_t id = p->names[k];
+				const char *name;
+				size_t nl;
+
+				if (seen[s][id])
+					continue;
+				seen[s][id] = 1;
+				name = comparison_short_name(c, s, id);
+				nl = strlen(name);
+				while (len + nl + 2 > cap)
+					out = xrealloc(out, cap *= 2);
+				memcpy(out + len, name, nl);
+				len += nl;
+				out[len++] = '\n';
+				out[len] = '\0';
+			}
+		}
+	}
+	free(seen[0]);
+	free(seen[1]);
+	return out;
+}

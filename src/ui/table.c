@@ -618,7 +618,7 @@ void table_layout(const struct table_column *cols, int n_cols, int width, struct
 	if (n_cols > TABLE_MAX_COLS)
 		n_cols = TABLE_MAX_COLS;
 	for (int i = 0; i < n_cols; i++)
-		shown[i] = 1;
+		shown[i] = !(cols[i].flags & TABLE_COL_HIDDEN);
 	/* drop the columns with the largest priority until the rest fit */
 	for (;;) {
 		int drop = -1;
@@ -724,7 +724,8 @@ int table_write_csv(FILE *f, const struct table *t)
 	char buf[512];
 
 	for (int c = 0; c < t->def.n_cols; c++)
-		if ((c && fputc(',', f) == EOF) || csv_field(f, t->def.cols[c].title) < 0)
+		if (!(t->def.cols[c].flags & TABLE_COL_HIDDEN) &&
+		    ((c && fputc(',', f) == EOF) || csv_field(f, t->def.cols[c].title) < 0))
 			return -1;
 	if (fputs("\r\n", f) < 0)
 		return -1;
@@ -732,6 +733,8 @@ int table_write_csv(FILE *f, const struct table *t)
 		for (int c = 0; c < t->def.n_cols; c++) {
 			struct table_cell cell;
 
+			if (t->def.cols[c].flags & TABLE_COL_HIDDEN)
+				continue;
 			table_cell(t, t->view[i], c, &cell, buf, sizeof buf);
 			if (t->def.cols[c].flags & TABLE_COL_BAR) {
 				snprintf(buf, sizeof buf, "%.4f", cell.bar);

@@ -29,7 +29,19 @@ static void pair_line(struct ui *u, struct ui_text *out, uint32_t pi)
 
 /* --- Layers --------------------------------------------------------------------------- */
 
-enum { LY_LAYER, LY_A, LY_B, LY_DELTA, LY_RATIO, LY_KA, LY_KB, LY_FUSIONS, LY_BAR, LY_COLS };
+enum {
+	LY_LAYER,
+	LY_A,
+	LY_B,
+	LY_DELTA,
+	LY_RATIO,
+	LY_KA,
+	LY_KB,
+	LY_FUSIONS,
+	LY_BAR,
+	LY_KERNELS,
+	LY_COLS
+};
 
 static const struct table_column ly_cols[LY_COLS] = {
 	[LY_LAYER] = { "Layer", 8, 0, 0, TABLE_LEFT, TABLE_COL_ASC | TABLE_COL_SEARCH },
@@ -41,6 +53,9 @@ static const struct table_column ly_cols[LY_COLS] = {
 	[LY_KB] = { "B kernels", 9, 0, 2, TABLE_RIGHT, 0 },
 	[LY_FUSIONS] = { "Fusions", 7, 0, 1, TABLE_RIGHT, 0 },
 	[LY_BAR] = { "Delta", 10, 1, 3, TABLE_LEFT, TABLE_COL_BAR },
+	/* / and f find the layers that hold a kernel of that name */
+	[LY_KERNELS] = { "Kernels", 0, 0, 9, TABLE_LEFT,
+			 TABLE_COL_TEXT | TABLE_COL_SEARCH | TABLE_COL_HIDDEN | TABLE_COL_NOSORT },
 };
 
 /* Row r is one layer of the comparison (prologue, layers, epilogue). */
@@ -48,6 +63,7 @@ struct ly_state {
 	uint32_t *ref;	/* row -> index into c->layers */
 	uint8_t *flags; /* row -> QUICK_* bits the layer's pairs have */
 	char **strs;	/* row -> the layer's label */
+	char **kernels; /* row -> the short names of its kernels, both sides, one per line */
 };
 
 static struct ly_state *st(const struct ui_view *v)
@@ -63,6 +79,7 @@ static void ly_build(struct ui_view *v)
 	st(v)->ref = xcalloc(v->n_rows + 1, sizeof *st(v)->ref);
 	st(v)->flags = xcalloc(v->n_rows + 1, 1);
 	st(v)->strs = xcalloc(v->n_rows + 1, sizeof *st(v)->strs);
+	st(v)->kernels = xcalloc(v->n_rows + 1, sizeof *st(v)->kernels);
 	for (uint32_t r = 0; r < v->n_rows; r++) {
 		const struct comparison_layer *l = &c->layers[r];
 		char name[96];
@@ -72,6 +89,7 @@ static void ly_build(struct ui_view *v)
 		st(v)->strs[r] = xstrdup(name);
 		if (l->n_fusions)
 			st(v)->flags[r] |= QUICK_FUSIONS;
+		st(v)->kernels[r] = ui_pair_names(v->u, l->pair_first, l->pair_n, NULL, 0);
 		for (uint32_t i = l->pair_first; i < l->pair_first + l->pair_n; i++) {
 			if (c->pairs[i].kind != PAIR_MATCH)
 				st(v)->flags[r] |= QUICK_MISMATCHES;
@@ -83,9 +101,13 @@ static void ly_build(struct ui_view *v)
 
 static void ly_release(struct ui_view *v)
 {
-	for (uint32_t r = 0; r < v->n_rows && st(v)->strs; r++)
+	for (uint32_t r = 0; r < v->n_rows && st(v)->strs; r++) {
 		free(st(v)->strs[r]);
+		free(st(v)->kernels[r]);
+	}
 	free(st(v)->strs);
+	free(st(v)->kernels);
+	st(v)->kernels = NULL;
 	free(st(v)->ref);
 	free(st(v)->flags);
 	st(v)->strs = NULL;
@@ -142,6 +164,7 @@ static void ly_key(void *ctx, uint32_t row, int col, struct table_key *out)
 		out->num = st(v)->ref[row];
 		out->str = st(v)->strs[row];
 		break;
+	case LY_KERNELS: out->str = st(v)->kernels[row]; break;
 	case LY_A: out->num = l->ns[0]; break;
 	case LY_B: out->num = l->ns[1]; break;
 	case LY_DELTA:

@@ -10,7 +10,7 @@
 #include "fusediff/report.h"
 #include "fusediff/text.h"
 
-enum { OV_PART, OV_CLASS, OV_PLACES, OV_A, OV_B, OV_DELTA, OV_SHARE, OV_BAR, OV_COLS };
+enum { OV_PART, OV_CLASS, OV_PLACES, OV_A, OV_B, OV_DELTA, OV_SHARE, OV_BAR, OV_KERNELS, OV_COLS };
 
 static const struct table_column ov_cols[OV_COLS] = {
 	[OV_PART] = { "Part", 18, 0, 0, TABLE_LEFT, TABLE_COL_TEXT | TABLE_COL_SEARCH },
@@ -21,11 +21,15 @@ static const struct table_column ov_cols[OV_COLS] = {
 	[OV_DELTA] = { "B-A us", 9, 0, 0, TABLE_RIGHT, 0 },
 	[OV_SHARE] = { "of B-A", 7, 0, 2, TABLE_RIGHT, 0 },
 	[OV_BAR] = { "gain | regression", 17, 1, 3, TABLE_LEFT, TABLE_COL_BAR | TABLE_COL_SIGNED },
+	/* / and f find the parts that hold a kernel of that name */
+	[OV_KERNELS] = { "Kernels", 0, 0, 9, TABLE_LEFT,
+			 TABLE_COL_TEXT | TABLE_COL_SEARCH | TABLE_COL_HIDDEN | TABLE_COL_NOSORT },
 };
 
 /* Row r is part r of the attribution. */
 struct ov_state {
-	char **labels; /* row -> its Part text */
+	char **labels;	/* row -> its Part text */
+	char **kernels; /* row -> the short names of its pairs' kernels, one per line */
 };
 
 static struct ov_state *st(const struct ui_view *v)
@@ -53,9 +57,11 @@ static void ov_build(struct ui_view *v)
 
 	v->n_rows = (uint32_t)c->n_attribution;
 	st(v)->labels = xcalloc(v->n_rows + 1, sizeof *st(v)->labels);
+	st(v)->kernels = xcalloc(v->n_rows + 1, sizeof *st(v)->kernels);
 	for (uint32_t r = 0; r < v->n_rows; r++) {
 		const struct comparison_attribution *a = &c->attribution[r];
 
+		st(v)->kernels[r] = ui_pair_names(v->u, 0, (uint32_t)c->n_pairs, c->pair_part, r);
 		st(v)->labels[r] = a->fusion >= 0
 					   ? xasprintf("%s #%d", kind_words(a), a->fusion + 1)
 					   : xstrdup(kind_words(a));
@@ -64,9 +70,13 @@ static void ov_build(struct ui_view *v)
 
 static void ov_release(struct ui_view *v)
 {
-	for (uint32_t r = 0; r < v->n_rows; r++)
+	for (uint32_t r = 0; r < v->n_rows; r++) {
 		free(st(v)->labels[r]);
+		free(st(v)->kernels[r]);
+	}
 	free(st(v)->labels);
+	free(st(v)->kernels);
+	st(v)->kernels = NULL;
 	st(v)->labels = NULL;
 }
 
@@ -132,6 +142,7 @@ static void ov_key(void *ctx, uint32_t row, int col, struct table_key *out)
 	switch (col) {
 	case OV_PART: out->str = st(v)->labels[row]; break;
 	case OV_CLASS: out->str = class_name((enum op_class)a->cls); break;
+	case OV_KERNELS: out->str = st(v)->kernels[row]; break;
 	case OV_PLACES: out->num = a->count; break;
 	case OV_A: out->num = a->ns[0]; break;
 	case OV_B: out->num = a->ns[1]; break;

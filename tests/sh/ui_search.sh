@@ -1,0 +1,41 @@
+#!/bin/sh
+# ui_search.sh — / and f in the Layers and Overview views find the rows that hold a kernel of
+# that name (they only searched the Layer and Part labels: /flash found nothing), and say which
+# match of how many.
+set -u
+: "${FUSEDIFF:?run through make check}"
+A=examples/llama8l_eager_sdpa.json.gz
+B=examples/llama8l_compiled_sdpa.json.gz
+tmp=$(mktemp -d) || exit 1
+trap 'rm -rf "$tmp"' EXIT
+fails=0
+fail() {
+	echo "FAIL: $*"
+	fails=$((fails + 1))
+}
+cat >"$tmp/keys" <<'KEYS'
+2
+search
+:type flash
+Enter
+:dump layers-search
+filter
+:type flash
+Enter
+:dump layers-filter
+1
+search
+:type triton_poi
+Enter
+:dump overview-search
+KEYS
+FUSEDIFF_DUMP_DIR=$tmp "$FUSEDIFF" --headless --size 120x30 --script "$tmp/keys" "$A" "$B" >/dev/null 2>&1 ||
+	fail "the script did not play"
+[ "$(tail -n 1 "$tmp/layers-search.screen")" = "/flash: match 2 of 8" ] ||
+	fail "layers search: $(tail -n 1 "$tmp/layers-search.screen")"
+grep -q '^8 of 10 rows shown' "$tmp/layers-filter.screen" ||
+	fail "layers filter: $(tail -n 1 "$tmp/layers-filter.screen")"
+[ "$(tail -n 1 "$tmp/overview-search.screen")" = "/triton_poi: match 1 of 3" ] ||
+	fail "overview search: $(tail -n 1 "$tmp/overview-search.screen")"
+[ "$fails" = 0 ] || exit 1
+echo "ui_search: all cases passed"
