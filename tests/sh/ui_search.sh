@@ -1,7 +1,8 @@
 #!/bin/sh
 # ui_search.sh — / and f in the Layers and Overview views find the rows that hold a kernel of
 # that name (they only searched the Layer and Part labels: /flash found nothing), and say which
-# match of how many.
+# match of how many; the Summed view sorts by its Layers column (it sorted by a text key it
+# did not have: nothing moved).
 set -u
 : "${FUSEDIFF:?run through make check}"
 A=examples/llama8l_eager_sdpa.json.gz
@@ -37,5 +38,19 @@ grep -q '^8 of 10 rows shown' "$tmp/layers-filter.screen" ||
 	fail "layers filter: $(tail -n 1 "$tmp/layers-filter.screen")"
 [ "$(tail -n 1 "$tmp/overview-search.screen")" = "/triton_poi: match 1 of 3" ] ||
 	fail "overview search: $(tail -n 1 "$tmp/overview-search.screen")"
+{
+	echo 5
+	for i in 1 2 3 4 5 6 7 8 9 10; do echo sort-left; done
+	echo top
+	echo ":dump summed-layers"
+	echo reverse
+	echo top
+	echo ":dump summed-layers-reversed"
+} >"$tmp/keys2"
+FUSEDIFF_DUMP_DIR=$tmp "$FUSEDIFF" --headless --size 160x40 --script "$tmp/keys2" "$A" "$B" >/dev/null 2>&1 ||
+	fail "the sort script did not play"
+sed -n 5p "$tmp/summed-layers.screen" | grep -q '^Layers▲' || fail "summed: not sorted by Layers: $(sed -n 5p "$tmp/summed-layers.screen")"
+sed -n 6p "$tmp/summed-layers.screen" | grep -q '^pro ' || fail "summed by Layers: $(sed -n 6p "$tmp/summed-layers.screen")"
+sed -n 6p "$tmp/summed-layers-reversed.screen" | grep -q '^epi ' || fail "summed by Layers, reversed: $(sed -n 6p "$tmp/summed-layers-reversed.screen")"
 [ "$fails" = 0 ] || exit 1
 echo "ui_search: all cases passed"

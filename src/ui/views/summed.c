@@ -27,7 +27,8 @@ enum {
 };
 
 static const struct table_column su_cols[SU_COLS] = {
-	[SU_LAYERS] = { "Layers", 10, 0, 1, TABLE_LEFT, TABLE_COL_TEXT },
+	[SU_LAYERS] = { "Layers", 10, 0, 1, TABLE_LEFT,
+			TABLE_COL_ASC }, /* by first layer, then count */
 	[SU_PLACES] = { "Places", 6, 0, 4, TABLE_RIGHT, 0 },
 	[SU_KIND] = { "Kind", 7, 0, 0, TABLE_LEFT, TABLE_COL_TEXT },
 	[SU_CLASS] = { "Class", 11, 0, 3, TABLE_LEFT, TABLE_COL_TEXT | TABLE_COL_SEARCH },
