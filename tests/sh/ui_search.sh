@@ -49,7 +49,7 @@ grep -q '^8 of 10 rows shown' "$tmp/layers-filter.screen" ||
 } >"$tmp/keys2"
 FUSEDIFF_DUMP_DIR=$tmp "$FUSEDIFF" --headless --size 160x40 --script "$tmp/keys2" "$A" "$B" >/dev/null 2>&1 ||
 	fail "the sort script did not play"
-sed -n 5p "$tmp/summed-layers.screen" | grep -q '^Layers▲' || fail "summed: not sorted by Layers: $(sed -n 5p "$tmp/summed-layers.screen")"
+sed -n 5p "$tmp/summed-layers.screen" | grep -Eq '^Layers(▲|\^)' || fail "summed: not sorted by Layers: $(sed -n 5p "$tmp/summed-layers.screen")"
 sed -n 6p "$tmp/summed-layers.screen" | grep -q '^pro ' || fail "summed by Layers: $(sed -n 6p "$tmp/summed-layers.screen")"
 sed -n 6p "$tmp/summed-layers-reversed.screen" | grep -q '^epi ' || fail "summed by Layers, reversed: $(sed -n 6p "$tmp/summed-layers-reversed.screen")"
 [ "$fails" = 0 ] || exit 1
