@@ -327,7 +327,15 @@ void ui_draw_table(struct ui_screen *s, struct table *t, int y, int x, int w, in
 		if (sorted) {
 			int desc = !(c->flags & (TABLE_COL_TEXT | TABLE_COL_ASC)) ^ !!t->reverse;
 
-			snprintf(buf, sizeof buf, "%s%s", c->title, desc ? s->g->down : s->g->up);
+			int room = l.w[i] - 1; /* the marker always shows: the title gives way */
+
+			if (room > 0 && (int)text_width(c->title) > room)
+				snprintf(buf, sizeof buf, "%.*s%s",
+					 (int)text_fit(c->title, (size_t)room), c->title,
+					 desc ? s->g->down : s->g->up);
+			else
+				snprintf(buf, sizeof buf, "%s%s", c->title,
+					 desc ? s->g->down : s->g->up);
 		} else {
 			snprintf(buf, sizeof buf, "%s", c->title);
 		}

@@ -169,6 +169,21 @@ static void draw_tabs(struct ui *u)
 		len += (size_t)snprintf(info + len, sizeof info - len, "only fusions  ");
 	if (t->quick & QUICK_MISMATCHES)
 		len += (size_t)snprintf(info + len, sizeof info - len, "only mismatches  ");
+	if (t->sort_col >= 0 && t->sort_col < t->def.n_cols && len < sizeof info) {
+		struct table_layout tl;
+		int shown = 0;
+
+		table_layout(t->def.cols, t->def.n_cols, l->cols, &tl);
+		for (int i = 0; i < tl.n; i++)
+			shown |= tl.col[i] == t->sort_col;
+		if (!shown) { /* too narrow for the sorted column: say what the order is */
+			const struct table_column *c = &t->def.cols[t->sort_col];
+			int desc = !(c->flags & (TABLE_COL_TEXT | TABLE_COL_ASC)) ^ !!t->reverse;
+
+			len += (size_t)snprintf(info + len, sizeof info - len, "by %s%s  ",
+						c->title, desc ? u->s->g->down : u->s->g->up);
+		}
+	}
 	if (len < sizeof info) {
 		uint32_t index, count;
 
