@@ -512,6 +512,13 @@ void table_scroll_to_sel(struct table *t, int height)
 		t->top = end - (uint32_t)height + 1;
 	if (t->sel_pos < t->top)
 		t->top = t->sel_pos;
+	/* never start on the continuation lines of a group that is cut at the top */
+	if (t->top < t->sel_pos && !is_leader(t, t->top)) {
+		uint32_t p = leader_from(t, t->top);
+
+		if (p != TABLE_NONE && p <= t->sel_pos)
+			t->top = p;
+	}
 	/* no empty space below the last row when the table could fill the window */
 	if (t->n_view >= (uint32_t)height && t->top > t->n_view - (uint32_t)height)
 		t->top = t->n_view - (uint32_t)height;
