@@ -307,9 +307,12 @@ int trace_summary_print(FILE *out, const struct trace *t, const struct trace_cla
 	if (t->n_other_device) {
 		int64_t all = 0, all_ns = 0;
 
-		for (size_t i = 0; i < t->n_devices; i++) {
+		for (size_t i = 0; i < t->n_devices; i++) { /* only the analysed device's time is
+								bounded: saturate */
 			all += t->devices[i].kernel_events;
-			all_ns += t->devices[i].kernel_time;
+			all_ns = t->devices[i].kernel_time > INT64_MAX - all_ns
+					 ? INT64_MAX
+					 : all_ns + t->devices[i].kernel_time;
 		}
 		text_duration(b1, sizeof b1, all_ns);
 		fprintf(out,

@@ -29,6 +29,11 @@ summary tests/fuzz/seeds/trace_load/kernel_trace_cut.csv "rocprofv3 kernel_trace
 # times beyond 64 bits (fuzz_trace_load: -2^63 - 7 overflowed in the CSV reader): the rows
 # are dropped, the one usable kernel kept
 summary tests/data/bad/csv_time_overflow.csv "rocprofv3 kernel_trace.csv" 1
+# kernel times of other devices adding up beyond 64 bits (fuzz_trace_load: the whole file's
+# total overflowed): saturated
+summary tests/data/bad/devices_time_overflow.csv "rocprofv3 kernel_trace.csv" 6
+grep -q '8 kernels on 3 devices, 9223372036.85 s GPU time in the file' "$tmp/s.out" ||
+	fail "devices_time_overflow: $(grep 'in the file' "$tmp/s.out")"
 for f in text md json csv; do
 	"$FUSEDIFF" --report $f "$d/nsys_before.sqlite.gz" "$d/rocprof_aorta.json.gz" >"$tmp/nr.$f" 2>"$tmp/err" ||
 		fail "nsys vs rocprofv3 ($f): $(cat "$tmp/err")"
