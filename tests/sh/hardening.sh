@@ -4,37 +4,9 @@
 # Run by make check with $FUSEDIFF set and the repository root as the current directory.
 set -u
 : "${FUSEDIFF:?}"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fails=0
+. tests/sh/lib/cases.sh
 A=examples/llama8l_eager_sdpa.json.gz
 B=examples/llama8l_compiled_sdpa.json.gz
-
-fail() {
-	echo "FAIL: $*"
-	fails=$((fails + 1))
-}
-
-limit() {
-	if command -v timeout >/dev/null 2>&1; then
-		timeout 120 "$@"
-	else
-		"$@"
-	fi
-}
-
-# run NAME EXPECTED_STATUS ARGS...
-run() {
-	name=$1 want=$2
-	shift 2
-	limit "$FUSEDIFF" "$@" >"$tmp/$name.out" 2>"$tmp/$name.err" </dev/null
-	status=$?
-	[ "$status" = "$want" ] || fail "$name: exit status $status, expected $want ($(head -c 300 "$tmp/$name.err"))"
-}
-
-first_err() { # NAME LINE: the first line of stderr is LINE
-	[ "$(head -n 1 "$tmp/$1.err")" = "$2" ] || fail "$1: stderr starts '$(head -n 1 "$tmp/$1.err")', expected '$2'"
-}
 
 # 1. -o naming an input (directly or through a symbolic link, or as standard input) is refused
 cp "$A" "$tmp/a.json.gz"
@@ -181,5 +153,4 @@ if command -v script >/dev/null 2>&1; then
 	grep -q 'rc=1' "$tmp/dumb.out" || fail "dumb: exit status: $(tail -c 100 "$tmp/dumb.out")"
 fi
 
-[ "$fails" = 0 ] || exit 1
-echo "hardening: all cases passed"
+finish hardening

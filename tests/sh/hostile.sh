@@ -5,43 +5,7 @@
 set -u
 : "${FUSEDIFF:?}"
 bad=tests/data/bad
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fails=0
-
-fail() {
-	echo "FAIL: $*"
-	fails=$((fails + 1))
-}
-
-# A time limit where coreutils' timeout exists: a hang fails the test instead of blocking it.
-limit() {
-	if command -v timeout >/dev/null 2>&1; then
-		timeout 120 "$@"
-	else
-		"$@"
-	fi
-}
-
-# run NAME EXPECTED_STATUS ARGS... : run fusediff, keep stdout and stderr in $tmp/NAME.*
-run() {
-	name=$1 want=$2
-	shift 2
-	limit "$FUSEDIFF" "$@" >"$tmp/$name.out" 2>"$tmp/$name.err"
-	status=$?
-	[ "$status" = "$want" ] || fail "$name: exit status $status, expected $want ($(head -c 300 "$tmp/$name.err"))"
-}
-
-# expect_err NAME LINE : stderr is exactly LINE
-expect_err() {
-	printf '%s\n' "$2" >"$tmp/$1.want"
-	cmp -s "$tmp/$1.want" "$tmp/$1.err" || fail "$1: stderr is '$(head -c 300 "$tmp/$1.err")', expected '$2'"
-}
-
-# expect_line NAME LINE : stdout has exactly this line
-expect_line() {
-	grep -qxF -- "$2" "$tmp/$1.out" || fail "$1: no line '$2' in the output"
-}
+. tests/sh/lib/cases.sh
 
 # Every damaged file: 0 or 1, and on 1 a single line that names the file.
 for f in "$bad"/*; do
@@ -121,5 +85,4 @@ gzip -dc "$bad/string_100mb.json.gz" | limit "$FUSEDIFF" --summary - >"$tmp/huge
 expect_line huge "  kernels                2 (+ 0 copies/memsets), 2.00 us GPU time"
 [ "$(wc -c <"$tmp/huge.out")" -lt 10000 ] || fail "huge: the summary prints the 100 MiB name"
 
-[ "$fails" -eq 0 ] || exit 1
-exit 0
+finish hostile

@@ -1,0 +1,54 @@
+# tests/sh/lib/cases.sh — sourced by the shell tests that run fusediff case by case and count
+# failures (hostile.sh, hardening.sh). Sets $tmp (a scratch directory removed on exit) and
+# $fails; the caller ends with `finish NAME`.
+: "${FUSEDIFF:?run through make check}"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fails=0
+
+fail() {
+	echo "FAIL: $*"
+	fails=$((fails + 1))
+}
+
+# A time limit where coreutils' timeout exists: a hang fails the test instead of blocking it.
+limit() {
+	if command -v timeout >/dev/null 2>&1; then
+		timeout 120 "$@"
+	else
+		"$@"
+	fi
+}
+
+# run NAME EXPECTED_STATUS ARGS... : run fusediff (standard input /dev/null), keep stdout and
+# stderr in $tmp/NAME.out and $tmp/NAME.err
+run() {
+	name=$1 want=$2
+	shift 2
+	limit "$FUSEDIFF" "$@" >"$tmp/$name.out" 2>"$tmp/$name.err" </dev/null
+	status=$?
+	[ "$status" = "$want" ] || fail "$name: exit status $status, expected $want ($(head -c 300 "$tmp/$name.err"))"
+}
+
+# expect_err NAME LINE : stderr is exactly LINE
+expect_err() {
+	printf '%s\n' "$2" >"$tmp/$1.want"
+	cmp -s "$tmp/$1.want" "$tmp/$1.err" || fail "$1: stderr is '$(head -c 300 "$tmp/$1.err")', expected '$2'"
+}
+
+# first_err NAME LINE : the first line of stderr is LINE
+first_err() {
+	[ "$(head -n 1 "$tmp/$1.err")" = "$2" ] || fail "$1: stderr starts '$(head -n 1 "$tmp/$1.err")', expected '$2'"
+}
+
+# expect_line NAME LINE : stdout has exactly this line
+expect_line() {
+	grep -qxF -- "$2" "$tmp/$1.out" || fail "$1: no line '$2' in the output"
+}
+
+# finish NAME : exit 1 when a case failed
+finish() {
+	[ "$fails" = 0 ] || exit 1
+	echo "$1: all cases passed"
+	exit 0
+}
