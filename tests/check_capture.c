@@ -96,9 +96,10 @@ START_TEST(test_other_batch_is_flagged)
 
 	ck_assert_uint_lt(c->side[0]->t->capture.joined, 544 * 95 / 100);
 	ck_assert_uint_ge(c->n_warnings, 1);
-	ck_assert_msg(strstr(c->warnings[0], "A's graph capture joins") &&
-			      strstr(c->warnings[0], "of its 544 replayed kernels"),
-		      "%s", c->warnings[0]);
+	ck_assert_msg(strstr(c->warnings[0].message, "A's graph capture joins") &&
+			      strstr(c->warnings[0].message, "of its 544 replayed kernels"),
+		      "%s", c->warnings[0].message);
+	ck_assert_str_eq(c->warnings[0].code, "capture_partial");
 	ck_assert_ptr_null(c->side[1]->t->capture.path);
 	session_close(s);
 }

@@ -439,7 +439,9 @@ START_TEST(test_different_depths)
 	c = compare(s[0], s[1], cl[0], NULL, &own);
 	ck_assert_uint_eq(c->n_warnings, 1);
 	ck_assert_ptr_nonnull(
-		strstr(c->warnings[0], "different depths (A: 4 layers per pass, B: 6)"));
+		strstr(c->warnings[0].message, "different depths (A: 4 layers per pass, B: 6)"));
+	ck_assert_str_eq(c->warnings[0].code, "depth_differs");
+	ck_assert(!c->comparability.comparable);
 	for (size_t i = 0; i < c->n_pairs; i++) {
 		const struct comparison_pair *p = &c->pairs[i];
 		int32_t l = comparison_layer_index(c, p->layer);

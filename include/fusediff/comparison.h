@@ -150,6 +150,38 @@ struct comparison_kernel_total {
 	int64_t ns[2];
 };
 
+/* A warning: a stable code for scripts ("phase_mix", "depth_differs", ...: fusediff(1),
+ * WARNINGS) and a sentence for people (escaped). */
+struct comparison_warning {
+	const char *code; /* static */
+	char *message;
+};
+
+/* The batch one side ran, from the serving framework's annotations (comparability.c). */
+struct comparison_batch {
+	int64_t requests, tokens; /* the most frequent values over the compared passes; -1: the
+				     annotations do not say */
+	const char *source;	  /* static: which annotation said it, NULL when none did */
+	uint8_t varies;		  /* the passes ran different batches */
+};
+
+/* The M, N, K of the matched GEMM pairs, from their operators' Input Dims. */
+struct comparison_shapes {
+	uint32_t pairs;	    /* matched GEMM pairs */
+	uint32_t known;	    /* of those, pairs whose shapes both sides recorded */
+	uint32_t differ;    /* of those, pairs whose shapes differ */
+	int64_t example;    /* the first that differs (index into pairs), -1 when none */
+	int64_t a[3], b[3]; /* its M, N, K on each side */
+};
+
+/* Whether the sides ran the same workload: what a CI gate needs before it can judge. */
+struct comparison_comparability {
+	int comparable; /* both sides have passes, the same layers per pass, the same batch (when
+			   known) and the same GEMM shapes (where known); else a gate exits 4 */
+	struct comparison_batch batch[2];
+	struct comparison_shapes gemm;
+};
+
 struct comparison {
 	const struct side *side[2];	     /* borrowed */
 	const struct classifier *classifier; /* borrowed, may be NULL: for classifier_rule_text()
@@ -175,9 +207,11 @@ struct comparison {
 	double class_ns[2][CLASS_COUNT]; /* per pass, for the overview; each kernel counts under the
 					    class of its step (an eager RMSNorm run is Norm) */
 	char *note; /* why the comparison is empty or partial (no common phase, ...), or NULL */
-	char **warnings; /* what makes the figures less comparable than they look: the sides'
-			    passes mix phases differently, ... (escaped) */
+	struct comparison_warning *warnings; /* what makes the figures less comparable than
+						they look, in the order of the list in
+						fusediff(1), WARNINGS */
 	size_t n_warnings;
+	struct comparison_comparability comparability;
 	const char **short_names[2]; /* per name id: see comparison_short_name() */
 	struct comparison_kernel_total *kernel_totals; /* by short name, largest |B - A| first */
 	size_t n_kernel_totals;
@@ -193,6 +227,11 @@ int comparison_build(struct comparison **out, const struct side *a, const struct
 		     const struct classifier *cl, const struct compare_opts *o,
 		     struct fd_error *err);
 void comparison_free(struct comparison *c);
+
+/* The GEMM shape M x K times K x N of an operator's input shapes ("[[4,2048],[2048,512]]" of
+ * aten::mm; addmm's bias first, linear's weight as N x K): the first two shapes in a row whose
+ * inner dimensions agree, M the product of the first one's outer dimensions. 0 when none. */
+int comparison_gemm_shape(const char *dims, int64_t *m, int64_t *n, int64_t *k);
 
 /* Fill c->kernel_totals (kernel_totals.c; comparison_build() calls it). */
 void comparison_kernel_totals(struct comparison *c);

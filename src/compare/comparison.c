@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "fusediff/align.h"
+#include "compare_int.h"
 #include "fusion_int.h"
 #include "fusediff/text.h"
 
@@ -81,7 +82,7 @@ struct work {
 };
 
 /* Whether pass p of side s is compared: of the phase and of the model compared. */
-static int compared(const struct comparison *c, int s, const struct pass *p)
+int comparison_pass_compared(const struct comparison *c, int s, const struct pass *p)
 {
 	return (c->phase == PHASE_COUNT || p->phase == c->phase) && p->model == c->model[s];
 }
@@ -126,7 +127,7 @@ static struct lref *compared_layers(const struct comparison *c, const struct wor
 		for (size_t p = 0; p < sd->n_passes; p++) {
 			const struct pass *ps = &sd->passes[p];
 
-			if (!compared(c, s, ps))
+			if (!comparison_pass_compared(c, s, ps))
 				continue;
 			for (uint32_t l = 0; l < ps->layer_n; l++)
 				VEC_PUSH(v, *n, cap,
@@ -226,10 +227,8 @@ static uint32_t step_main(const struct side *s, const struct step *st)
 
 /* A step for the alignment: named by its main kernel; a main kernel with helpers does the work
  * of the main kernel only (a workspace memset adds no copy to a GEMM). */
-/* The GEMM shape M x K times K x N of an operator's input shapes ("[[4,2048],[2048,512]]" of
- * aten::mm; addmm's bias first, linear's weight as N x K): the first two shapes in a row whose
- * inner dimensions agree, M the product of the first one's outer dimensions. 0 when none. */
-static int gemm_shape(const char *dims, int64_t *m, int64_t *n, int64_t *k)
+/* The GEMM shape of an operator's Input Dims (comparison.h). */
+int comparison_gemm_shape(const char *dims, int64_t *m, int64_t *n, int64_t *k)
 {
 	int64_t shape[8][8];
 	int len[8], ns = 0;
@@ -298,7 +297,8 @@ static struct align_item step_item(const struct side *s, const struct step *st)
 				trace_find_op(s->t, s->t->kernels[k].external_id);
 
 			if (op && op->input_dims &&
-			    !gemm_shape(trace_str(s->t, op->input_dims), &it.m, &it.n, &it.k))
+			    !comparison_gemm_shape(trace_str(s->t, op->input_dims), &it.m, &it.n,
+						   &it.k))
 				it.m = it.n = it.k = 0;
 		}
 	}
@@ -522,7 +522,7 @@ static void merge_side(struct work *w, int s)
 	for (size_t p = 0; p < sd->n_passes; p++) {
 		const struct pass *ps = &sd->passes[p];
 
-		if (!compared(w->c, s, ps))
+		if (!comparison_pass_compared(w->c, s, ps))
 			continue;
 		for (uint32_t l = 0; l < ps->layer_n; l++) {
 			const struct layer *ly = &sd->layers[ps->layer_first + l];
@@ -620,7 +620,7 @@ static void layer_totals(struct comparison *c, struct work *w)
 		for (size_t p = 0; p < sd->n_passes; p++) {
 			const struct pass *ps = &sd->passes[p];
 
-			if (!compared(c, s, ps))
+			if (!comparison_pass_compared(c, s, ps))
 				continue;
 			for (uint32_t l = 0; l < ps->layer_n; l++) {
 				const struct layer *ly = &sd->layers[ps->layer_first + l];
@@ -683,10 +683,11 @@ static void clear_results(struct comparison *c)
 	c->attribution = NULL;
 	c->n_attribution = 0;
 	for (size_t i = 0; i < c->n_warnings; i++)
-		free(c->warnings[i]);
+		free(c->warnings[i].message);
 	free(c->warnings);
 	c->warnings = NULL;
 	c->n_warnings = 0;
+	memset(&c->comparability, 0, sizeof c->comparability);
 	free(c->layers);
 	for (size_t i = 0; i < c->n_stacks; i++)
 		free(c->stacks[i]);
@@ -706,7 +707,7 @@ static void clear_results(struct comparison *c)
 }
 
 /* The passes per phase of the model compared on side s. */
-static const uint32_t *model_phases(const struct comparison *c, int s)
+const uint32_t *comparison_model_phases(const struct comparison *c, int s)
 {
 	static const uint32_t none[PHASE_COUNT];
 	const struct side *sd = c->side[s];
@@ -715,9 +716,9 @@ static const uint32_t *model_phases(const struct comparison *c, int s)
 }
 
 /* "2 prefill and 16 decode passes" of side s's compared model into buf. */
-static void phases_text(const struct comparison *c, int s, char *buf, size_t cap)
+void comparison_phases_text(const struct comparison *c, int s, char *buf, size_t cap)
 {
-	const uint32_t *ph = model_phases(c, s);
+	const uint32_t *ph = comparison_model_phases(c, s);
 	size_t len = 0, k = 0, n = 0, total = 0;
 
 	for (int p = 0; p < PHASE_COUNT; p++)
@@ -744,13 +745,13 @@ static void phases_text(const struct comparison *c, int s, char *buf, size_t cap
  * that a side has no pass of is an error (-1 with err set). */
 static int choose_phase(struct comparison *c, int phase, struct fd_error *err)
 {
-	const uint32_t *a = model_phases(c, 0), *b = model_phases(c, 1);
+	const uint32_t *a = comparison_model_phases(c, 0), *b = comparison_model_phases(c, 1);
 
 	if (phase >= 0 && phase < PHASE_COUNT && (!a[phase] || !b[phase])) {
 		int s = !a[phase] ? 0 : 1;
 		char has[128];
 
-		phases_text(c, s, has, sizeof has);
+		comparison_phases_text(c, s, has, sizeof has);
 		fd_error_set(err, "--phase %s: %c (%s) has no %s pass; it has %s",
 			     phase_name((enum phase)phase), s ? 'B' : 'A', c->label[s],
 			     phase_name((enum phase)phase), has);
@@ -764,49 +765,6 @@ static int choose_phase(struct comparison *c, int phase, struct fd_error *err)
 	if (c->side[0]->n_passes && c->side[1]->n_passes)
 		c->note = xstrdup("the two traces have no phase in common: comparing all passes");
 	return PHASE_COUNT;
-}
-
-static void warn(struct comparison *c, char *msg)
-{
-	c->warnings = xreallocarray(c->warnings, c->n_warnings + 1, sizeof *c->warnings);
-	c->warnings[c->n_warnings++] = msg;
-}
-
-/* What makes the figures less comparable than they look: all passes of sides whose passes mix
- * the phases differently (prefill and decode against prefill only); sides of different depth. */
-static void add_warnings(struct comparison *c)
-{
-	const uint32_t *a = model_phases(c, 0), *b = model_phases(c, 1);
-	int differ = 0;
-
-	for (int p = 0; p < PHASE_COUNT && c->phase == PHASE_COUNT; p++)
-		differ |= (a[p] * c->passes[1] != b[p] * c->passes[0]);
-	if (differ) {
-		char ha[128], hb[128];
-
-		phases_text(c, 0, ha, sizeof ha);
-		phases_text(c, 1, hb, sizeof hb);
-		warn(c,
-		     xasprintf("the sides' passes mix the phases differently (A: %s, B: %s): "
-			       "a figure per pass averages over different work; --phase compares "
-			       "one phase",
-			       ha, hb));
-	}
-	for (int s = 0; s < 2; s++) {
-		const struct trace_capture *cap = &c->side[s]->t->capture;
-
-		if (cap->path && cap->joined < cap->graph_kernels * 0.95)
-			warn(c,
-			     xasprintf(
-				     "%c's graph capture joins %zu of its %zu replayed kernels: it "
-				     "may be the capture of another graph or batch size",
-				     s ? 'B' : 'A', cap->joined, cap->graph_kernels));
-	}
-	if (comparison_model(c, 0)->layers_per_pass != comparison_model(c, 1)->layers_per_pass)
-		warn(c, xasprintf("the sides have different depths (A: %u layers per pass, B: %u): "
-				  "the deeper side's extra layers have no counterpart",
-				  comparison_model(c, 0)->layers_per_pass,
-				  comparison_model(c, 1)->layers_per_pass));
 }
 
 /* Whether model m of side s is the one asked for by name ("SD3Transformer2DModel_0") or by
@@ -868,7 +826,7 @@ static int compute(struct comparison *c, int phase, struct fd_error *err)
 		return -1;
 	for (int s = 0; s < 2; s++)
 		for (size_t p = 0; p < c->side[s]->n_passes; p++)
-			c->passes[s] += compared(c, s, &c->side[s]->passes[p]);
+			c->passes[s] += comparison_pass_compared(c, s, &c->side[s]->passes[p]);
 	if (!c->passes[0] || !c->passes[1]) {
 		/* Nothing to compare: figures of one side alone would read as differences. */
 		if (!c->note)
@@ -877,7 +835,6 @@ static int compute(struct comparison *c, int phase, struct fd_error *err)
 		c->ratio = NAN;
 		return 0;
 	}
-	add_warnings(c);
 	make_keys(c, &w);
 	c->n_layers = w.n_keys;
 	c->layers = xcalloc(w.n_keys, sizeof *c->layers);
@@ -935,6 +892,7 @@ static int compute(struct comparison *c, int phase, struct fd_error *err)
 	fusion_build(c, aux);
 	layer_totals(c, &w);
 	attribution_build(c);
+	comparability_build(c);
 	free(aux);
 	work_free(&w);
 	return 0;

@@ -290,6 +290,58 @@ static void j_trace(FILE *out, const struct comparison *c, int s)
 	fputc('}', out);
 }
 
+static void j_int_or_null(FILE *out, int64_t v)
+{
+	if (v >= 0)
+		fprintf(out, "%lld", (long long)v);
+	else
+		fputs("null", out);
+}
+
+static void j_mnk(FILE *out, const int64_t v[3])
+{
+	fprintf(out, "[%lld,%lld,%lld]", (long long)v[0], (long long)v[1], (long long)v[2]);
+}
+
+/* "comparability": whether the sides ran the same workload (comparison.h). */
+static void j_comparability(FILE *out, const struct comparison *c)
+{
+	const struct comparison_comparability *k = &c->comparability;
+
+	fprintf(out,
+		",\n  \"comparability\": {\"comparable\":%s,\"layers_per_pass\":[%u,%u],"
+		"\"compared_passes\":[%u,%u],\"other_share\":[",
+		k->comparable ? "true" : "false", comparison_model(c, 0)->layers_per_pass,
+		comparison_model(c, 1)->layers_per_pass, c->passes[0], c->passes[1]);
+	j_num(out, c->side[0]->classes.other_share, 6);
+	fputc(',', out);
+	j_num(out, c->side[1]->classes.other_share, 6);
+	fputs("],\"batch\":[", out);
+	for (int s = 0; s < 2; s++) {
+		const struct comparison_batch *b = &k->batch[s];
+
+		fputs(s ? ",{\"requests\":" : "{\"requests\":", out);
+		j_int_or_null(out, b->requests);
+		fputs(",\"tokens\":", out);
+		j_int_or_null(out, b->tokens);
+		fputs(",\"source\":", out);
+		j_cstr(out, b->source);
+		fprintf(out, ",\"varies\":%s}", b->varies ? "true" : "false");
+	}
+	fprintf(out, "],\"gemm_shapes\":{\"pairs\":%u,\"known\":%u,\"differ\":%u,\"first\":",
+		k->gemm.pairs, k->gemm.known, k->gemm.differ);
+	if (k->gemm.example >= 0) {
+		fprintf(out, "{\"pair\":%lld,\"a_mnk\":", (long long)k->gemm.example);
+		j_mnk(out, k->gemm.a);
+		fputs(",\"b_mnk\":", out);
+		j_mnk(out, k->gemm.b);
+		fputc('}', out);
+	} else {
+		fputs("null", out);
+	}
+	fputs("}}", out);
+}
+
 int report_write_json(FILE *out, const struct comparison *c)
 {
 	int first;
@@ -307,13 +359,15 @@ int report_write_json(FILE *out, const struct comparison *c)
 	j_us(out, c->delta_ns);
 	fputs(",\n  \"ratio\": ", out);
 	j_num(out, c->ratio, 4);
+	j_comparability(out, c);
 	fputs(",\n  \"warnings\": [", out);
 	for (size_t i = 0; i < c->n_warnings; i++) {
-		if (i)
-			fputc(',', out);
-		j_cstr(out, c->warnings[i]);
+		fprintf(out, "%s\n    {\"code\":\"%s\",\"message\":", i ? "," : "",
+			c->warnings[i].code);
+		j_cstr(out, c->warnings[i].message);
+		fputc('}', out);
 	}
-	fputs("],\n  \"attribution\": [", out);
+	fputs(c->n_warnings ? "\n  ],\n  \"attribution\": [" : "],\n  \"attribution\": [", out);
 	for (size_t i = 0; i < c->n_attribution; i++) {
 		const struct comparison_attribution *a = &c->attribution[i];
 

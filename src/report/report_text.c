@@ -489,6 +489,38 @@ static const char *const pos_head[] = {
 	"A us", "B us", "B - A", "B/A",	  "A kernels", "B kernels"
 };
 
+/* "Same workload: 32 layers per pass each side, batch 16, 224 of 224 matched GEMM shapes
+ * equal." or what differs. */
+static void comparability_line(FILE *out, const struct comparison *c)
+{
+	const struct comparison_comparability *k = &c->comparability;
+	const struct comparison_batch *b = k->batch;
+	uint32_t la = comparison_model(c, 0)->layers_per_pass,
+		 lb = comparison_model(c, 1)->layers_per_pass;
+
+	if (!c->passes[0] || !c->passes[1])
+		return;
+	fputs(k->comparable ? "Same workload:" : "Not the same workload:", out);
+	if (la == lb && !la)
+		fputs(" no repeated layers on either side", out);
+	else if (la == lb)
+		fprintf(out, " %u layers per pass each side", la);
+	else
+		fprintf(out, " A %u layers per pass, B %u", la, lb);
+	if (b[0].requests >= 0 && b[1].requests >= 0 && b[0].requests == b[1].requests &&
+	    b[0].tokens == b[1].tokens)
+		fprintf(out, ", batch %lld", (long long)b[0].requests);
+	else if (b[0].requests >= 0 || b[1].requests >= 0)
+		fprintf(out, ", batch %lld against %lld", (long long)b[0].requests,
+			(long long)b[1].requests);
+	if (b[0].tokens >= 0 && b[0].tokens == b[1].tokens)
+		fprintf(out, " (%lld tokens)", (long long)b[0].tokens);
+	if (k->gemm.known)
+		fprintf(out, ", %u of %u matched GEMM shapes equal", k->gemm.known - k->gemm.differ,
+			k->gemm.known);
+	fputs(".\n", out);
+}
+
 int report_write_text(FILE *out, const struct comparison *c, int md)
 {
 	char b1[64], b2[64], b3[64], b4[64];
@@ -504,8 +536,9 @@ int report_write_text(FILE *out, const struct comparison *c, int md)
 		c->passes[1], c->passes[1] == 1 ? "" : "es");
 	if (c->note)
 		fprintf(out, "Note: %s.\n", c->note);
+	comparability_line(out, c);
 	for (size_t i = 0; i < c->n_warnings; i++)
-		fprintf(out, "Warning: %s.\n", c->warnings[i]);
+		fprintf(out, "Warning (%s): %s.\n", c->warnings[i].code, c->warnings[i].message);
 	fprintf(out, "Total GPU time per pass: A %s us, B %s us, B - A %s us, B/A %s.\n\n",
 		us(b1, sizeof b1, c->ns[0]), us(b2, sizeof b2, c->ns[1]),
 		signed_us(b3, sizeof b3, c->delta_ns), ratio(b4, sizeof b4, c->ratio));

@@ -134,7 +134,7 @@ static void draw_header(struct ui *u)
 	if (c->note)
 		ui_put(u->s, y, x + 2, w - x - 2, c->note, ROLE_ERROR, 0, 0);
 	else if (c->n_warnings) /* the sides' phase mixes or depths differ */
-		ui_put(u->s, y, x + 2, w - x - 2, c->warnings[0], ROLE_ERROR, 0, 0);
+		ui_put(u->s, y, x + 2, w - x - 2, c->warnings[0].message, ROLE_ERROR, 0, 0);
 }
 
 static void draw_tabs(struct ui *u)

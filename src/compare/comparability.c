@@ -1,0 +1,267 @@
+/* comparability.c — how far the two sides of a comparison are the same workload (see
+ * struct comparison_comparability in comparison.h), and the warnings, each with a stable code,
+ * about what makes the figures less comparable than they look.
+ *
+ * Batch sizes come from the serving frameworks' annotations: SGLang names each step's range
+ * "step[DECODE bs=16]" (any name with a "bs=N" word counts), vLLM names each model call
+ * "execute_8_context_2(1024)_generation_6(6)": 8 requests, 2 of them in their context phase
+ * with 1024 tokens, 6 generating 6 tokens. The names of the compared passes count first; when
+ * the passes were not found from such ranges, every range of the trace that carries one. */
+#include <regex.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compare_int.h"
+#include "fusediff/text.h"
+#include "fusediff/util.h"
+
+/* The share of kernel time in class Other above which a side's classes, and so its pairs and
+ * fusions, are not to be trusted without a look. */
+#define OTHER_SHARE_WARN 0.10
+
+void comparison_warn(struct comparison *c, const char *code, const char *fmt, ...)
+{
+	va_list ap;
+	char buf[1024];
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof buf, fmt, ap);
+	va_end(ap);
+	c->warnings = xreallocarray(c->warnings, c->n_warnings + 1, sizeof *c->warnings);
+	c->warnings[c->n_warnings++] = (struct comparison_warning){ code, xstrdup(buf) };
+}
+
+/* The batch of one range name: requests and tokens (-1 when the name does not say), the
+ * framework as the return value (NULL: no batch in the name). */
+struct batch_res {
+	regex_t sglang, vllm;
+};
+
+static int64_t match_num(const char *s, const regmatch_t *m)
+{
+	return m->rm_so < 0 ? -1 : strtoll(s + m->rm_so, NULL, 10);
+}
+
+static const char *name_batch(const struct batch_res *re, const char *s, int64_t *req, int64_t *tok)
+{
+	regmatch_t m[6];
+
+	*req = *tok = -1;
+	if (strstr(s, "execute_") && regexec(&re->vllm, s, 6, m, 0) == 0) {
+		*req = match_num(s, &m[1]);
+		*tok = match_num(s, &m[3]) + match_num(s, &m[5]);
+		return "vLLM execute_N_context_C(T)_generation_G(T)";
+	}
+	if (strstr(s, "bs=") && regexec(&re->sglang, s, 3, m, 0) == 0) {
+		*req = match_num(s, &m[2]);
+		return "SGLang bs=N";
+	}
+	return NULL;
+}
+
+/* The most frequent of n values (the smallest of equally frequent ones); sorts v. */
+static int cmp_i64(const void *a, const void *b)
+{
+	return CMP(*(const int64_t *)a, *(const int64_t *)b);
+}
+
+static int64_t mode_of(int64_t *v, size_t n, uint8_t *varies)
+{
+	int64_t best = -1;
+	size_t best_n = 0;
+
+	qsort(v, n, sizeof *v, cmp_i64);
+	*varies = n > 1 && v[0] != v[n - 1];
+	for (size_t i = 0, j; i < n; i = j) {
+		for (j = i; j < n && v[j] == v[i]; j++)
+			;
+		if (j - i > best_n)
+			best = v[i], best_n = j - i;
+	}
+	return best;
+}
+
+static void side_batch(const struct comparison *c, int s, const struct batch_res *re,
+		       struct comparison_batch *b)
+{
+	const struct side *sd = c->side[s];
+	const struct trace *t = sd->t;
+	size_t n = 0, cap = sd->n_passes + 1;
+	int64_t *req = xcalloc(cap, sizeof *req), *tok = xcalloc(cap, sizeof *tok);
+
+	*b = (struct comparison_batch){ .requests = -1, .tokens = -1 };
+	for (size_t p = 0; p < sd->n_passes; p++) {
+		const char *src;
+
+		if (!comparison_pass_compared(c, s, &sd->passes[p]) || !sd->passes[p].name)
+			continue;
+		src = name_batch(re, trace_str(t, sd->passes[p].name), &req[n], &tok[n]);
+		if (src)
+			b->source = src, n++;
+	}
+	if (!n) /* passes not from batch ranges: the ranges of the whole trace */
+		for (size_t i = 0; i < t->n_ranges; i++) {
+			const struct trace_range *r = &t->ranges[i];
+			const char *src;
+
+			if (r->kind != RANGE_USER && r->kind != RANGE_GPU_USER)
+				continue;
+			if (n == cap) {
+				cap *= 2;
+				req = xreallocarray(req, cap, sizeof *req);
+				tok = xreallocarray(tok, cap, sizeof *tok);
+			}
+			src = name_batch(re, trace_str(t, r->name), &req[n], &tok[n]);
+			if (src)
+				b->source = src, n++;
+		}
+	if (n) {
+		uint8_t v1, v2;
+
+		b->requests = mode_of(req, n, &v1);
+		b->tokens = mode_of(tok, n, &v2);
+		b->varies = v1 || v2;
+	}
+	free(req);
+	free(tok);
+}
+
+/* The GEMM shape of side s of pair p: from the operator that launched its first instance. */
+static int pair_shape(const struct comparison *c, const struct comparison_pair *p, int s,
+		      int64_t mnk[3])
+{
+	const struct trace *t = c->side[s]->t;
+	const struct trace_op *op;
+
+	if (!p->side[s].n_inst)
+		return 0;
+	op = trace_find_op(t, t->kernels[p->side[s].inst[0].kernel].external_id);
+	return op && op->input_dims &&
+	       comparison_gemm_shape(trace_str(t, op->input_dims), &mnk[0], &mnk[1], &mnk[2]);
+}
+
+static void gemm_shapes(const struct comparison *c, struct comparison_shapes *g)
+{
+	*g = (struct comparison_shapes){ .example = -1 };
+	for (size_t i = 0; i < c->n_pairs; i++) {
+		const struct comparison_pair *p = &c->pairs[i];
+		int64_t a[3], b[3];
+
+		if (p->kind != PAIR_MATCH || p->cls != CLASS_GEMM)
+			continue;
+		g->pairs++;
+		if (!pair_shape(c, p, 0, a) || !pair_shape(c, p, 1, b))
+			continue;
+		g->known++;
+		if (a[0] == b[0] && a[1] == b[1] && a[2] == b[2])
+			continue;
+		if (!g->differ++) {
+			g->example = (int64_t)i;
+			memcpy(g->a, a, sizeof g->a);
+			memcpy(g->b, b, sizeof g->b);
+		}
+	}
+}
+
+static void batch_text(const struct comparison_batch *b, char *buf, size_t cap)
+{
+	if (b->requests < 0)
+		snprintf(buf, cap, "unknown");
+	else if (b->tokens < 0)
+		snprintf(buf, cap, "%lld", (long long)b->requests);
+	else
+		snprintf(buf, cap, "%lld (%lld tokens)", (long long)b->requests,
+			 (long long)b->tokens);
+}
+
+void comparability_build(struct comparison *c)
+{
+	struct comparison_comparability *k = &c->comparability;
+	const uint32_t *a = comparison_model_phases(c, 0), *b = comparison_model_phases(c, 1);
+	uint32_t depth[2] = { comparison_model(c, 0)->layers_per_pass,
+			      comparison_model(c, 1)->layers_per_pass };
+	struct batch_res re;
+	int differ = 0, batch_differs;
+
+	if (regcomp(&re.sglang, "(^|[^A-Za-z0-9_])bs=([0-9]+)", REG_EXTENDED) != 0)
+		abort();
+	if (regcomp(&re.vllm,
+		    "execute_([0-9]+)_context_([0-9]+)\\(([0-9]+)\\)_generation_([0-9]+)\\(([0-9]+)"
+		    "\\)",
+		    REG_EXTENDED) != 0)
+		abort();
+	for (int s = 0; s < 2; s++)
+		side_batch(c, s, &re, &k->batch[s]);
+	regfree(&re.sglang);
+	regfree(&re.vllm);
+	gemm_shapes(c, &k->gemm);
+
+	for (int p = 0; p < PHASE_COUNT && c->phase == PHASE_COUNT; p++)
+		differ |= (a[p] * c->passes[1] != b[p] * c->passes[0]);
+	if (differ) {
+		char ha[128], hb[128];
+
+		comparison_phases_text(c, 0, ha, sizeof ha);
+		comparison_phases_text(c, 1, hb, sizeof hb);
+		comparison_warn(c, "phase_mix",
+				"the sides' passes mix the phases differently (A: %s, B: %s): a "
+				"figure per pass averages over different work; --phase compares "
+				"one phase",
+				ha, hb);
+	}
+	for (int s = 0; s < 2; s++) {
+		const struct trace_capture *cap = &c->side[s]->t->capture;
+
+		if (cap->path && cap->joined < cap->graph_kernels * 0.95)
+			comparison_warn(c, "capture_partial",
+					"%c's graph capture joins %zu of its %zu replayed kernels: "
+					"it may be the capture of another graph or batch size",
+					s ? 'B' : 'A', cap->joined, cap->graph_kernels);
+	}
+	if (depth[0] != depth[1])
+		comparison_warn(c, "depth_differs",
+				"the sides have different depths (A: %u layers per pass, B: %u): "
+				"the deeper side's extra layers have no counterpart",
+				depth[0], depth[1]);
+	batch_differs = k->batch[0].requests >= 0 && k->batch[1].requests >= 0 &&
+			(k->batch[0].requests != k->batch[1].requests ||
+			 (k->batch[0].tokens >= 0 && k->batch[1].tokens >= 0 &&
+			  k->batch[0].tokens != k->batch[1].tokens));
+	if (batch_differs) {
+		char ba[64], bb[64];
+
+		batch_text(&k->batch[0], ba, sizeof ba);
+		batch_text(&k->batch[1], bb, sizeof bb);
+		comparison_warn(c, "batch_differs",
+				"the sides ran different batches (A: %s, B: %s, from %s%s%s): "
+				"their kernels do different amounts of work",
+				ba, bb, k->batch[0].source,
+				k->batch[0].source == k->batch[1].source ? "" : " and ",
+				k->batch[0].source == k->batch[1].source ? "" : k->batch[1].source);
+	}
+	if (k->gemm.differ) {
+		char lab[96];
+
+		comparison_layer_label(c, c->pairs[k->gemm.example].layer, lab, sizeof lab);
+		comparison_warn(c, "gemm_shapes_differ",
+				"%u of the %u matched GEMM pairs with known shapes differ in M, N "
+				"or K (first in layer %s: A %lldx%lldx%lld, B %lldx%lldx%lld)",
+				k->gemm.differ, k->gemm.known, lab, (long long)k->gemm.a[0],
+				(long long)k->gemm.a[1], (long long)k->gemm.a[2],
+				(long long)k->gemm.b[0], (long long)k->gemm.b[1],
+				(long long)k->gemm.b[2]);
+	}
+	for (int s = 0; s < 2; s++) {
+		double share = c->side[s]->classes.other_share;
+
+		if (share > OTHER_SHARE_WARN)
+			comparison_warn(
+				c, "other_share_high",
+				"%.0f%% of %c's kernel time is in kernels fusediff does not "
+				"classify (Other): its pairs and fusions may be wrong there",
+				share * 100.0, s ? 'B' : 'A');
+	}
+	k->comparable = depth[0] == depth[1] && !batch_differs && !k->gemm.differ;
+}

@@ -1,0 +1,21 @@
+/* compare_int.h — what comparison.c shares with comparability.c. */
+#ifndef FUSEDIFF_COMPARE_INT_H
+#define FUSEDIFF_COMPARE_INT_H
+
+#include <stddef.h>
+
+#include "fusediff/comparison.h"
+
+/* Whether pass p of side s is one of the compared passes (phase and model). */
+int comparison_pass_compared(const struct comparison *c, int s, const struct pass *p);
+/* The passes per phase of the model compared on side s. */
+const uint32_t *comparison_model_phases(const struct comparison *c, int s);
+/* "2 prefill and 16 decode passes" of side s's compared model into buf. */
+void comparison_phases_text(const struct comparison *c, int s, char *buf, size_t cap);
+/* Add a warning: code (static), and the message from fmt (escaped by the caller). */
+void comparison_warn(struct comparison *c, const char *code, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* Fill c->comparability and add the warnings (after the pairs are built). */
+void comparability_build(struct comparison *c);
+
+#endif
