@@ -99,6 +99,14 @@ $(B)/tests/%.o: tests/%.c config.mk
 	@mkdir -p $(@D)
 	$(CC) $(FD_CFLAGS) $(CHECK_CFLAGS) -Itests -MMD -MP -c -o $@ $<
 
+# The JSON Schema of the report, compiled into the program (--print-schema) as a C string.
+$(B)/src/app/report_schema.inc: src/app/report.schema.json
+	@mkdir -p $(@D)
+	sed 's/\\/\\\\/g; s/"/\\"/g; s/^/"/; s/$$/\\n"/' $< >$@
+
+$(B)/src/app/report_schema.o: $(B)/src/app/report_schema.inc
+$(B)/src/app/report_schema.o: FD_CFLAGS += -I$(B)/src/app
+
 -include $(wildcard $(B)/src/*/*.d $(B)/src/*/*/*.d $(B)/tests/*.d)
 
 # --- running -------------------------------------------------------------------

@@ -45,6 +45,9 @@ static inline struct session_opts app_session_opts(const struct app_opts *o)
 				      .label = { o->label[0], o->label[1] } };
 }
 
+/* The JSON Schema of --report json (src/app/report.schema.json), for --print-schema. */
+extern const char report_json_schema[];
+
 /* --report: write the report. Returns the exit status. */
 int app_report(const struct app_opts *o);
 /* Print "fusediff: MSG" on standard error with msg made safe for a terminal (text_escape():

@@ -48,6 +48,7 @@ enum {
 	OPT_FAIL_SLOWER,
 	OPT_FAIL_LOST,
 	OPT_MIN_DELTA,
+	OPT_PRINT_SCHEMA,
 };
 
 /* clang-format off */
@@ -61,6 +62,7 @@ static const struct option_doc {
 	{ "report", 1, OPT_REPORT, "FORMAT", "write the comparison as text, md, json or csv instead of opening the explorer", "Modes" },
 	{ "output", 1, OPT_OUTPUT, "FILE", "write the report to FILE (atomically) instead of standard output", NULL },
 	{ "summary", 1, OPT_SUMMARY, "TRACE", "print one trace's metadata, event counts and top kernels", NULL },
+	{ "print-schema", 0, OPT_PRINT_SCHEMA, NULL, "print the JSON Schema of --report json and exit", NULL },
 	{ "phase", 1, OPT_PHASE, "PHASE", "compare prefill, decode, mixed or train (training step) passes, or all (default: the first both have)", "Analysis" },
 	{ "pass", 1, OPT_PASS, "REGEX", "annotation names that mark one forward pass (POSIX extended regex)", NULL },
 	{ "model", 1, OPT_MODEL, "NAME", "compare the passes of this model (a top-level nn.Module, by name or class) instead of the main one", NULL },
@@ -294,6 +296,7 @@ int main(int argc, char **argv)
 		switch (c) {
 		case OPT_HELP: usage(stdout); return flush_stdout();
 		case OPT_VERSION: printf("fusediff %s\n", PACKAGE_VERSION); return flush_stdout();
+		case OPT_PRINT_SCHEMA: fputs(report_json_schema, stdout); return flush_stdout();
 		case OPT_SUMMARY:
 			if (optarg[0] == '-' && optarg[1])
 				return usage_error("--summary needs a trace, not the option '%s'",

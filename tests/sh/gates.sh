@@ -32,6 +32,9 @@ gate small 0 "B is 38.63% slower per pass than A (+1293.9 us; limit 5.00%, noise
 gate lost 3 "4 fusions A has that B runs unfused: FAILED" --fail-on-lost-fusion "$C" "$E"
 gate kept 0 "0 fusions A has that B runs unfused: passes" --fail-on-lost-fusion "$E" "$C"
 gate lost_small 0 "0 fusions A has that B runs unfused: passes" --fail-on-lost-fusion --min-delta-us 100000 "$C" "$E"
+. tests/sh/lib/schema.sh
+schema_validate "$tmp"/*.json
+[ $? = 1 ] && fail "a JSON report does not validate against --print-schema"
 # the report is written whatever the verdict
 [ -s "$tmp/slower.json" ] || fail "slower: no report"
 # not comparable: an 8-layer model against a 32-layer one; a prefill step against decode steps

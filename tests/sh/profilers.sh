@@ -40,6 +40,9 @@ for f in text md json csv; do
 	"$FUSEDIFF" --report $f --device all "$d/nsys_after.sqlite.gz" "$K" >"$tmp/nk.$f" 2>"$tmp/err" ||
 		fail "nsys vs Kineto ($f): $(cat "$tmp/err")"
 done
+. tests/sh/lib/schema.sh
+schema_validate "$tmp/nr.json"
+[ $? = 1 ] && fail "the JSON report does not validate against --print-schema"
 grep -q '"format":"Nsight Systems SQLite"' "$tmp/nr.json" || fail "the JSON does not name the nsys format"
 grep -q '"format":"rocprofv3 JSON"' "$tmp/nr.json" || fail "the JSON does not name the rocprofv3 format"
 [ "$fails" = 0 ] || exit 1

@@ -23,6 +23,10 @@ for f in ab sg names; do
 	python3 -m json.tool "$tmp/$f.json" >/dev/null || { echo "$f.json is not valid JSON"; exit 1; }
 done
 
+. tests/sh/lib/schema.sh
+schema_validate "$tmp/ab.json" "$tmp/sg.json" "$tmp/names.json"
+[ $? = 1 ] && { echo "a report does not validate against --print-schema"; exit 1; }
+
 python3 - "$tmp/ab.json" "$tmp/sg.json" "$tmp/names.json" <<'PY' || exit 1
 import json, sys
 ab, sg, names = (json.load(open(p, encoding="utf-8")) for p in sys.argv[1:4])

@@ -89,15 +89,19 @@ gate4 shapes "8 of the 58 matched GEMM pairs with known shapes differ in M, N or
 	"$C" "$tmp/shapes.json.gz"
 
 # other_share_high: B's up GEMM and SiLU renamed to names nothing classifies (30 % of B)
-sed 's/"name":"nvjet_up_gemm"/"name":"mystery_a"/g; s/"name":"silu_and_mul_kernel"/"name":"mystery_b"/g' "$D" >"$tmp/opaque.json"
-report other "$D" "$tmp/opaque.json"
+sed 's/"name":"nvjet_up_gemm"/"name":"mystery_a"/g; s/"name":"silu_and_mul_kernel"/"name":"mystery_b"/g' "$D" >"$tmp/opaque.trace"
+report other "$D" "$tmp/opaque.trace"
 [ "$(codes "$tmp/other.json")" = "other_share_high " ] || fail "other: codes $(codes "$tmp/other.json")"
 has other "Warning (other_share_high): 30% of B's kernel time is in kernels fusediff does not classify (Other): its pairs and fusions may be wrong there."
 json_has other '"comparable":true'
-"$FUSEDIFF" --report json --fail-if-slower 5 "$D" "$tmp/opaque.json" >/dev/null 2>&1
+"$FUSEDIFF" --report json --fail-if-slower 5 "$D" "$tmp/opaque.trace" >/dev/null 2>&1
 [ $? = 0 ] || fail "other: an unclassified share alone makes a gate fail"
 
 # capture_partial is asserted in tests/check_capture.c (a capture of another batch size).
+
+. tests/sh/lib/schema.sh
+schema_validate "$tmp"/*.json
+[ $? = 1 ] && fail "a JSON report does not validate against --print-schema"
 
 [ "$fails" = 0 ] || exit 1
 echo "warnings: all cases passed"

@@ -1,0 +1,21 @@
+# schema.sh — sourced by the tests that write JSON reports: schema_validate FILE... checks each
+# against `$FUSEDIFF --print-schema` with the first python3 that has the jsonschema module
+# (PATH's, else Debian's /usr/bin/python3 with python3-jsonschema, which make check installs when
+# it can). Returns 0 when every file validates, 1 when one does not, 77 when no python3 can
+# validate (the caller decides whether that is a skip).
+schema_python() {
+	for py in python3 /usr/bin/python3; do
+		command -v "$py" >/dev/null 2>&1 && "$py" -c 'import jsonschema' 2>/dev/null &&
+			{ echo "$py"; return 0; }
+	done
+	return 1
+}
+schema_validate() {
+	py=$(schema_python) || return 77
+	sdir=$(mktemp -d) || return 1
+	"$FUSEDIFF" --print-schema >"$sdir/schema.json" || { rm -rf "$sdir"; return 1; }
+	"$py" tests/sh/lib/validate_report.py "$sdir/schema.json" "$@"
+	st=$?
+	rm -rf "$sdir"
+	return $st
+}
