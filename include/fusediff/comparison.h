@@ -130,6 +130,28 @@ struct comparison_attribution {
 	double delta_ns; /* B - A per pass */
 };
 
+/* One rank of two directories of per-rank traces (ranks.h): its traces and totals, for the
+ * compared phase. */
+struct comparison_rank {
+	int64_t rank;
+	char *path[2];		/* A's and B's trace of this rank */
+	double ns[2];		/* GPU kernel time per compared pass */
+	uint32_t passes[2];	/* compared passes */
+	size_t kernels[2];	/* kernels of the whole trace */
+	double delta_ns, ratio; /* B - A and B / A of ns */
+};
+
+/* Every rank of the two directories, by rank. */
+struct comparison_ranks {
+	const char *paired_by; /* static: "distributedInfo.rank" or "file name" */
+	struct comparison_rank *r;
+	size_t n;
+	size_t chosen;	     /* the rank analysed in full (index into r) */
+	int asked;	     /* chosen by --rank, not as the largest |B - A| */
+	double spread_ns[2]; /* per side: slowest rank's ns minus the fastest's */
+	size_t slowest[2];   /* per side: index into r of the slowest rank */
+};
+
 struct compare_opts {
 	int phase; /* enum phase, PHASE_COUNT for all passes, or -1: the first phase both sides
 		      have (prefill, decode, mixed), else all passes */
@@ -137,6 +159,8 @@ struct compare_opts {
 	const char *model;    /* compare this model's passes (its name, "SD3Transformer2DModel_0",
 				 or its class, "SD3Transformer2DModel"); NULL: side A's main model
 				 and the model of that name on B, else B's main model */
+	const struct comparison_ranks *ranks; /* borrowed: the ranks these traces are one of,
+						 or NULL */
 };
 
 /* A comparison of two sides for one phase. Immutable once built; it borrows the sides and the
@@ -212,7 +236,9 @@ struct comparison {
 						fusediff(1), WARNINGS */
 	size_t n_warnings;
 	struct comparison_comparability comparability;
-	const char **short_names[2]; /* per name id: see comparison_short_name() */
+	const struct comparison_ranks *ranks; /* borrowed (compare_opts.ranks): NULL unless two
+						 directories of ranks were compared */
+	const char **short_names[2];	      /* per name id: see comparison_short_name() */
 	struct comparison_kernel_total *kernel_totals; /* by short name, largest |B - A| first */
 	size_t n_kernel_totals;
 };

@@ -29,10 +29,11 @@ enum report_csv_table {
 	CSV_PAIRS,
 	CSV_FUSIONS,
 	CSV_PAIR_GROUPS,
+	CSV_RANKS, /* only when c->ranks: its header alone otherwise */
 	REPORT_CSV_TABLES
 };
 
-/* "traces", "classes", ..., "pair_groups": the value of the first column and the file name of
+/* "traces", "classes", ..., "pair_groups", "ranks": the value of the first column and the file name of
  * the table in a directory report. */
 const char *report_csv_table_name(enum report_csv_table t);
 /* One CSV table: its header row and its rows as --report csv writes them; rows (n_rows of

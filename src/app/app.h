@@ -7,6 +7,7 @@
 
 #include <string.h>
 
+#include "fusediff/ranks.h"
 #include "fusediff/session.h"
 #include "fusediff/util.h"
 
@@ -30,6 +31,7 @@ struct app_opts {
 	double fail_if_slower;	 /* --fail-if-slower PCT, -1: not asked */
 	int fail_on_lost_fusion; /* --fail-on-lost-fusion */
 	double min_delta_us;	 /* --min-delta-us US */
+	int64_t rank;		 /* --rank N, -1: the rank with the largest |B - A| */
 };
 
 /* The pipeline's options from the command line's (no progress callback). */
@@ -47,6 +49,13 @@ static inline struct session_opts app_session_opts(const struct app_opts *o)
 
 /* The JSON Schema of --report json (src/app/report.schema.json), for --print-schema. */
 extern const char report_json_schema[];
+
+/* Open the session of o's two traces, or, when both are directories of per-rank traces
+ * (ranks.h), pair and compare their ranks (*ranks, owned by the caller, ranks_free()) and open
+ * the session of the rank to analyse in full. so: the session options (progress). Returns 0,
+ * or -1 with a message in err (*s and *ranks NULL). */
+int app_open(const struct app_opts *o, const struct session_opts *so, struct session **s,
+	     struct comparison_ranks **ranks, struct fd_error *err);
 
 /* --report: write the report. Returns the exit status. */
 int app_report(const struct app_opts *o);

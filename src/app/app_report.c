@@ -151,6 +151,7 @@ int app_report(const struct app_opts *o)
 	int f = report_format_from_name(o->report ? o->report : "text");
 	struct session_opts so = app_session_opts(o);
 	struct session *s = NULL;
+	struct comparison_ranks *ranks = NULL;
 	const struct comparison *c = NULL;
 	struct fd_error err = { { 0 } };
 	struct progress pr;
@@ -169,22 +170,27 @@ int app_report(const struct app_opts *o)
 	progress_init(&pr, o->trace[0], o->trace[1]);
 	so.progress = progress_side;
 	so.progress_user = &pr;
-	rc = session_open(&s, o->trace[0], o->trace[1], &so, &err);
+	rc = app_open(o, &so, &s, &ranks, &err);
 	progress_end(&pr);
 	if (rc == 0)
 		c = session_compare(s, o->phase, &err);
 	if (!c) {
 		app_error(err.msg);
 		session_close(s);
+		ranks_free(ranks);
 		return 1;
 	}
 	if (o->output && f == REPORT_CSV && csv_dir(o->output)) {
 		/* one file per table, each with one header row: what pandas.read_csv reads */
 		for (int t = 0; t < REPORT_CSV_TABLES && rc == 0; t++) {
 			size_t len = strlen(o->output);
-			char *path = xasprintf("%s%s%s.csv", o->output,
-					       len && o->output[len - 1] == '/' ? "" : "/",
-					       report_csv_table_name((enum report_csv_table)t));
+			char *path;
+
+			if (t == CSV_RANKS && !c->ranks)
+				continue;
+			path = xasprintf("%s%s%s.csv", o->output,
+					 len && o->output[len - 1] == '/' ? "" : "/",
+					 report_csv_table_name((enum report_csv_table)t));
 
 			if (write_file(path, c, (enum report_format)f, t, &err) < 0) {
 				app_error(err.msg);
@@ -221,5 +227,6 @@ int app_report(const struct app_opts *o)
 		rc = gr.status == GATE_FAIL ? 3 : gr.status == GATE_INCOMPARABLE ? 4 : 0;
 	}
 	session_close(s);
+	ranks_free(ranks);
 	return rc;
 }

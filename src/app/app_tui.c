@@ -11,6 +11,7 @@
 struct load_job {
 	const struct app_opts *o;
 	struct session *s;
+	struct comparison_ranks *ranks;
 	struct ui_progress *progress;
 	struct fd_error err;
 };
@@ -27,7 +28,7 @@ static int load(void *user)
 
 	so.progress = on_progress;
 	so.progress_user = j->progress;
-	if (session_open(&j->s, j->o->trace[0], j->o->trace[1], &so, &j->err) < 0)
+	if (app_open(j->o, &so, &j->s, &j->ranks, &j->err) < 0)
 		return -1;
 	/* the first comparison is built behind the progress screen too */
 	return session_compare(j->s, j->o->phase, &j->err) ? 0 : -1;
@@ -74,6 +75,7 @@ int app_tui(const struct app_opts *o)
 		ui_screen_close(scr);
 		app_error(job->err.msg);
 		session_close(job->s);
+		ranks_free(job->ranks);
 		free(job);
 		return 1;
 	}
@@ -82,6 +84,7 @@ int app_tui(const struct app_opts *o)
 	ui_free(u);
 	ui_screen_close(scr);
 	session_close(job->s);
+	ranks_free(job->ranks);
 	free(job);
 	if (status == 1)
 		app_error(err.msg);

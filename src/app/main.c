@@ -49,6 +49,7 @@ enum {
 	OPT_FAIL_LOST,
 	OPT_MIN_DELTA,
 	OPT_PRINT_SCHEMA,
+	OPT_RANK,
 };
 
 /* clang-format off */
@@ -71,6 +72,7 @@ static const struct option_doc {
 	{ "no-capture", 0, OPT_NO_CAPTURE, NULL, "do not use a capture_traces/ directory next to a trace", NULL },
 	{ "rules", 1, OPT_RULES, "FILE", "extra kernel classification rules, tried before the built-in ones", NULL },
 	{ "device", 1, OPT_DEVICE, "N", "analyse the kernels of GPU N, or of all GPUs as one (all) (default: the GPU with the most kernel time)", NULL },
+	{ "rank", 1, OPT_RANK, "N", "with two directories of per-rank traces: analyse rank N in full (default: the largest difference)", NULL },
 	{ "label-a", 1, OPT_LABEL_A, "NAME", "name shown for the first trace (default: vendor and GPU)", NULL },
 	{ "label-b", 1, OPT_LABEL_B, "NAME", "name shown for the second trace", NULL },
 	{ "fail-if-slower", 1, OPT_FAIL_SLOWER, "PCT", "with --report: exit 3 when B's time per pass is more than PCT % above A's, beyond the pass-to-pass noise", "CI gates" },
@@ -119,11 +121,14 @@ static void usage(FILE *out)
 	fprintf(out,
 		"usage: fusediff [options] TRACE_A TRACE_B\n"
 		"       fusediff --report FORMAT [-o FILE] [options] TRACE_A TRACE_B\n"
+		"       fusediff [--rank N] [options] DIR_A DIR_B\n"
 		"       fusediff --summary TRACE\n"
 		"\n"
-		"Compare two PyTorch-profiler (Kineto) traces of the same model: kernels by\n"
-		"class, layer by layer, and the places where one side fuses work the other runs\n"
-		"as separate kernels. TRACE is a .json or .json.gz file, or - for standard input.\n"
+		"Compare two profiler traces of the same model: kernels by class, layer by\n"
+		"layer, and the places where one side fuses work the other runs as separate\n"
+		"kernels. TRACE is a PyTorch-profiler (Kineto) .json or .json.gz file, an Nsight\n"
+		"Systems SQLite export, rocprofv3 JSON, rocpd or kernel_trace.csv, or - for\n"
+		"standard input. Two directories of per-rank traces compare rank by rank.\n"
 		"With standard output on a terminal it opens an interactive explorer.\n");
 	for (size_t i = 0; i < N_OPTIONS; i++) {
 		char left[64];
@@ -143,6 +148,29 @@ static void usage(FILE *out)
 	fprintf(out,
 		"\nExit status: 0 success, 1 bad input, 2 usage error, 3 a gate failed,\n"
 		"4 a gate was asked for but the traces are not comparable. See fusediff(1).\n");
+}
+
+/* 1 when the output path would land in dir, a directory of per-rank traces (the report would
+ * be read as a rank the next time). */
+static int in_rank_dir(const char *output, const char *dir)
+{
+	struct stat sd, sp;
+	char *parent = xstrdup(output), *slash;
+	int r;
+
+	if (!ranks_is_dir(dir)) {
+		free(parent);
+		return 0;
+	}
+	slash = strrchr(parent, '/');
+	if (slash == parent)
+		slash[1] = '\0';
+	else if (slash)
+		*slash = '\0';
+	r = stat(slash ? parent : ".", &sp) == 0 && stat(dir, &sd) == 0 && sp.st_dev == sd.st_dev &&
+	    sp.st_ino == sd.st_ino;
+	free(parent);
+	return r;
 }
 
 /* 1 when the output path is the input (a file, or standard input as "-"). */
@@ -274,7 +302,7 @@ static int run_summary(const char *path, const struct trace_load_opts *lo, const
 int main(int argc, char **argv)
 {
 	struct option longopts[N_OPTIONS + 1];
-	struct app_opts o = { .phase = -1, .device = -1, .fail_if_slower = -1 };
+	struct app_opts o = { .phase = -1, .device = -1, .fail_if_slower = -1, .rank = -1 };
 	const char *summary = NULL;
 	struct trace_load_opts lo = { .device = -1 };
 	const char *env;
@@ -352,6 +380,11 @@ int main(int argc, char **argv)
 				o.min_delta_us = d;
 			break;
 		}
+		case OPT_RANK:
+			if (parse_int(optarg, &v) < 0 || v < 0 || v > INT32_MAX)
+				return usage_error("--rank needs a rank number, not '%s'", optarg);
+			o.rank = v;
+			break;
 		case OPT_FAIL_LOST: o.fail_on_lost_fusion = 1; break;
 		case OPT_THEME: o.theme = optarg; break;
 		case OPT_NO_COLOR: o.no_color = 1; break;
@@ -428,10 +461,15 @@ int main(int argc, char **argv)
 						    "capture trace B", "rules file" };
 
 		for (size_t i = 0; i < sizeof inputs / sizeof inputs[0]; i++)
-			if (is_input(o.output, inputs[i])) {
+			if (is_input(o.output, inputs[i]) ||
+			    (i < 2 && in_rank_dir(o.output, inputs[i]))) {
 				char *p = text_escape_dup(o.output, strlen(o.output));
 				char *msg = xasprintf(
-					"-o %s is the %s: the report would replace it", p, what[i]);
+					is_input(o.output, inputs[i])
+						? "-o %s is the %s: the report would replace it"
+						: "-o %s is inside the %s, a directory of ranks: "
+						  "the report would become one of its traces",
+					p, what[i]);
 				int rc = usage_error("%s", msg);
 
 				free(msg);

@@ -950,6 +950,7 @@ int comparison_build(struct comparison **out, const struct side *a, const struct
 	c->side[0] = a;
 	c->side[1] = b;
 	c->classifier = cl;
+	c->ranks = o ? o->ranks : NULL;
 	set_labels(c, o);
 	for (int s = 0; s < 2; s++) {
 		const struct trace *t = c->side[s]->t;

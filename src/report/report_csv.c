@@ -1,5 +1,5 @@
 /* report_csv.c — the comparison as CSV: one table per section (traces, classes, layers,
- * pairs, fusions, pair_groups), each starting with its header row, separated by an empty line. The first
+ * pairs, fusions, pair_groups, and ranks when directories of ranks were compared), each starting with its header row, separated by an empty line. The first
  * column names the table. Fields are quoted as RFC 4180 says (names hold commas and quotes);
  * control characters and bytes that are not UTF-8 in names are written as visible escapes
  * (\n, \x1b, ...); a text cell that would start a formula gets a leading "'"; lists of names
@@ -310,6 +310,36 @@ static void t_pair_groups(FILE *out, const struct comparison *c, const uint32_t 
 	summed_pairs_free(g, n);
 }
 
+/* The ranks of two directories of per-rank traces; the header alone without them. */
+static void t_ranks(FILE *out, const struct comparison *c, const uint32_t *rows, size_t n_rows)
+{
+	const struct comparison_ranks *r = c->ranks;
+
+	fputs("table,rank,chosen,a_path,b_path,a_passes,b_passes,a_us,b_us,delta_us,ratio,a_"
+	      "kernels,b_kernels\n",
+	      out);
+	if (!r)
+		return;
+	EACH(i, r->n)
+	{
+		const struct comparison_rank *e = &r->r[i];
+
+		fprintf(out, "ranks,%lld,%s", (long long)e->rank, i == r->chosen ? "yes" : "no");
+		for (int k = 0; k < 2; k++) {
+			char *p = text_escape_dup(e->path[k], strlen(e->path[k]));
+
+			c_str(out, p);
+			free(p);
+		}
+		fprintf(out, ",%u,%u", e->passes[0], e->passes[1]);
+		c_us(out, e->ns[0]);
+		c_us(out, e->ns[1]);
+		c_us(out, e->delta_ns);
+		c_num(out, e->ratio, 4);
+		fprintf(out, ",%zu,%zu\n", e->kernels[0], e->kernels[1]);
+	}
+}
+
 static void (*const tables[REPORT_CSV_TABLES])(FILE *, const struct comparison *, const uint32_t *,
 					       size_t) = {
 	[CSV_TRACES] = t_traces,
@@ -319,6 +349,7 @@ static void (*const tables[REPORT_CSV_TABLES])(FILE *, const struct comparison *
 	[CSV_PAIRS] = t_pairs,
 	[CSV_FUSIONS] = t_fusions,
 	[CSV_PAIR_GROUPS] = t_pair_groups,
+	[CSV_RANKS] = t_ranks,
 };
 
 static const char *const table_names[REPORT_CSV_TABLES] = {
@@ -329,6 +360,7 @@ static const char *const table_names[REPORT_CSV_TABLES] = {
 	[CSV_PAIRS] = "pairs",
 	[CSV_FUSIONS] = "fusions",
 	[CSV_PAIR_GROUPS] = "pair_groups",
+	[CSV_RANKS] = "ranks",
 };
 
 const char *report_csv_table_name(enum report_csv_table t)
@@ -346,6 +378,8 @@ int report_csv_table(FILE *out, const struct comparison *c, enum report_csv_tabl
 int report_write_csv(FILE *out, const struct comparison *c)
 {
 	for (int t = 0; t < REPORT_CSV_TABLES; t++) {
+		if (t == CSV_RANKS && !c->ranks)
+			continue;
 		if (t)
 			fputc('\n', out);
 		tables[t](out, c, NULL, 0);

@@ -303,6 +303,43 @@ static void j_mnk(FILE *out, const int64_t v[3])
 	fprintf(out, "[%lld,%lld,%lld]", (long long)v[0], (long long)v[1], (long long)v[2]);
 }
 
+/* "ranks": every rank of two directories of per-rank traces (only then). */
+static void j_ranks(FILE *out, const struct comparison *c)
+{
+	const struct comparison_ranks *r = c->ranks;
+
+	if (!r)
+		return;
+	fputs(",\n  \"ranks\": {\"paired_by\":", out);
+	j_cstr(out, r->paired_by);
+	fprintf(out, ",\"chosen\":%lld,\"a_spread_us\":", (long long)r->r[r->chosen].rank);
+	j_us(out, r->spread_ns[0]);
+	fputs(",\"b_spread_us\":", out);
+	j_us(out, r->spread_ns[1]);
+	fprintf(out, ",\"a_slowest\":%lld,\"b_slowest\":%lld,\"ranks\":[",
+		(long long)r->r[r->slowest[0]].rank, (long long)r->r[r->slowest[1]].rank);
+	for (size_t i = 0; i < r->n; i++) {
+		const struct comparison_rank *e = &r->r[i];
+
+		fprintf(out, "%s\n    {\"rank\":%lld,\"a_path\":", i ? "," : "",
+			(long long)e->rank);
+		j_cstr(out, e->path[0]);
+		fputs(",\"b_path\":", out);
+		j_cstr(out, e->path[1]);
+		fprintf(out, ",\"a_passes\":%u,\"b_passes\":%u,\"a_us\":", e->passes[0],
+			e->passes[1]);
+		j_us(out, e->ns[0]);
+		fputs(",\"b_us\":", out);
+		j_us(out, e->ns[1]);
+		fputs(",\"delta_us\":", out);
+		j_us(out, e->delta_ns);
+		fputs(",\"ratio\":", out);
+		j_num(out, e->ratio, 4);
+		fprintf(out, ",\"a_kernels\":%zu,\"b_kernels\":%zu}", e->kernels[0], e->kernels[1]);
+	}
+	fputs("\n  ]}", out);
+}
+
 /* "comparability": whether the sides ran the same workload (comparison.h). */
 static void j_comparability(FILE *out, const struct comparison *c)
 {
@@ -359,6 +396,7 @@ int report_write_json(FILE *out, const struct comparison *c)
 	j_us(out, c->delta_ns);
 	fputs(",\n  \"ratio\": ", out);
 	j_num(out, c->ratio, 4);
+	j_ranks(out, c);
 	j_comparability(out, c);
 	fputs(",\n  \"warnings\": [", out);
 	for (size_t i = 0; i < c->n_warnings; i++) {

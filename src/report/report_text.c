@@ -521,6 +521,50 @@ static void comparability_line(FILE *out, const struct comparison *c)
 	fputs(".\n", out);
 }
 
+/* The ranks of two directories of per-rank traces: each rank's totals, then which rank the
+ * rest of the report analyses. */
+static void ranks_section(FILE *out, const struct comparison *c, int md)
+{
+	static const char *const head[] = { "rank",	 "A us",      "B us",	 "B - A",  "B/A",
+					    "A kernels", "B kernels", "A trace", "B trace" };
+	const struct comparison_ranks *r = c->ranks;
+	struct rtable t = { .ncol = 9, .head = head, .fmt = "lrrrrrrll" };
+	char b1[64], b2[64];
+
+	if (!r)
+		return;
+	snprintf(b1, sizeof b1, "Ranks (us per pass; paired by %s)", r->paired_by);
+	heading(out, md, b1);
+	for (size_t i = 0; i < r->n; i++) {
+		const struct comparison_rank *e = &r->r[i];
+
+		for (int k = 0; k < 2; k++) {
+			char *p = text_escape_dup(e->path[k], strlen(e->path[k]));
+
+			if (k == 0) {
+				rt_add(&t, "%lld%s", (long long)e->rank,
+				       i == r->chosen ? " *" : "");
+				rt_add(&t, "%s", us(b1, sizeof b1, e->ns[0]));
+				rt_add(&t, "%s", us(b2, sizeof b2, e->ns[1]));
+				rt_add(&t, "%s", signed_us(b1, sizeof b1, e->delta_ns));
+				rt_add(&t, "%s", ratio(b2, sizeof b2, e->ratio));
+				rt_add(&t, "%zu", e->kernels[0]);
+				rt_add(&t, "%zu", e->kernels[1]);
+			}
+			rt_add(&t, "%s", path_basename(p));
+			free(p);
+		}
+	}
+	rt_print(out, &t, md);
+	fprintf(out,
+		"Spread (slowest rank - fastest): A %s us (slowest rank %lld), B %s us (slowest "
+		"rank %lld).\n",
+		us(b1, sizeof b1, r->spread_ns[0]), (long long)r->r[r->slowest[0]].rank,
+		us(b2, sizeof b2, r->spread_ns[1]), (long long)r->r[r->slowest[1]].rank);
+	fprintf(out, "Analysed below: rank %lld (*), %s.\n\n", (long long)r->r[r->chosen].rank,
+		r->asked ? "as --rank asked" : "the largest |B - A|; --rank N analyses another");
+}
+
 int report_write_text(FILE *out, const struct comparison *c, int md)
 {
 	char b1[64], b2[64], b3[64], b4[64];
@@ -530,6 +574,7 @@ int report_write_text(FILE *out, const struct comparison *c, int md)
 		fprintf(out, "# fusediff: %s vs %s\n\n", c->label[0], c->label[1]);
 	else
 		fprintf(out, "fusediff: %s vs %s\n\n", c->label[0], c->label[1]);
+	ranks_section(out, c, md);
 	traces_section(out, c, md);
 	fprintf(out, "Phase compared: %s (A: %u pass%s, B: %u pass%s); every figure is per pass.\n",
 		phase_name((enum phase)c->phase), c->passes[0], c->passes[0] == 1 ? "" : "es",

@@ -184,6 +184,7 @@ static struct session *session_new(const struct session_opts *o)
 	}
 	s->model = o->model ? xstrdup(o->model) : NULL;
 	s->co.model = s->model;
+	s->co.ranks = o->ranks;
 	return s;
 }
 
