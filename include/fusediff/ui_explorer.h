@@ -14,7 +14,16 @@
 
 struct ui;
 
-enum ui_view_id { VIEW_OVERVIEW, VIEW_LAYERS, VIEW_PAIRS, VIEW_FUSIONS, VIEW_SUMMED, VIEW_COUNT };
+/* VIEW_RANKS has its tab only when directories of ranks are compared (comparison.ranks). */
+enum ui_view_id {
+	VIEW_OVERVIEW,
+	VIEW_LAYERS,
+	VIEW_PAIRS,
+	VIEW_FUSIONS,
+	VIEW_SUMMED,
+	VIEW_RANKS,
+	VIEW_COUNT
+};
 
 /* An explorer of the comparisons of session (borrowed), starting with phase (as in
  * session_compare(), which must have succeeded for it), drawn on screen s (borrowed). The
@@ -25,6 +34,13 @@ struct ui *ui_new(struct ui_screen *s, struct session *session, int phase);
  * phase key says there is no other phase. */
 struct ui *ui_new_comparison(struct ui_screen *s, const struct comparison *c);
 void ui_free(struct ui *u);
+
+/* Open the session of rank index (into comparison.ranks->r) for Enter in the Ranks view, with
+ * that rank as the ranks' chosen one; NULL with a message in err. */
+typedef struct session *(*ui_rank_opener)(void *user, size_t index, struct fd_error *err);
+/* Let Enter in the Ranks view open another rank through fn. The explorer owns the sessions fn
+ * opens and closes each when it leaves it (never the one it was made with). */
+void ui_set_rank_opener(struct ui *u, ui_rank_opener fn, void *user);
 
 /* Handle one event (a key, a mouse event or UI_KEY_RESIZE). Returns 1 when the explorer
  * should quit, else 0. */

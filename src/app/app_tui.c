@@ -34,6 +34,27 @@ static int load(void *user)
 	return session_compare(j->s, j->o->phase, &j->err) ? 0 : -1;
 }
 
+/* Enter in the Ranks view: that rank's session, with it as the ranks' chosen one. */
+static struct session *open_rank(void *user, size_t index, struct fd_error *err)
+{
+	struct load_job *j = user;
+	struct session_opts so = app_session_opts(j->o);
+	struct comparison_ranks *r = j->ranks;
+	size_t was = r->chosen;
+	int asked = r->asked;
+	struct session *s = NULL;
+
+	so.ranks = r;
+	r->chosen = index;
+	r->asked = 1;
+	if (session_open(&s, r->r[index].path[0], r->r[index].path[1], &so, err) < 0) {
+		r->chosen = was;
+		r->asked = asked;
+		return NULL;
+	}
+	return s;
+}
+
 int app_tui(const struct app_opts *o)
 {
 	struct ui_screen_opts so = { o->headless, o->cols,     o->rows,
@@ -80,6 +101,8 @@ int app_tui(const struct app_opts *o)
 		return 1;
 	}
 	u = ui_new(scr, job->s, o->phase);
+	if (job->ranks)
+		ui_set_rank_opener(u, open_rank, job);
 	status = o->headless ? ui_play(u, o->script, stdout, &err) : ui_run(u);
 	ui_free(u);
 	ui_screen_close(scr);

@@ -15,13 +15,13 @@
 #include "fusediff/ui_actions.h"
 
 /* The views in tab order; the view actions (1-5) follow the same order. */
-_Static_assert(ACT_VIEW_SUMMED - ACT_VIEW_OVERVIEW == VIEW_SUMMED - VIEW_OVERVIEW &&
+_Static_assert(ACT_VIEW_RANKS - ACT_VIEW_OVERVIEW == VIEW_RANKS - VIEW_OVERVIEW &&
 		       VIEW_OVERVIEW == 0,
 	       "the view actions are in tab order");
 static const struct ui_view_def *const view_defs[VIEW_COUNT] = {
 	[VIEW_OVERVIEW] = &ui_view_overview, [VIEW_LAYERS] = &ui_view_layers,
 	[VIEW_PAIRS] = &ui_view_pairs,	     [VIEW_FUSIONS] = &ui_view_fusions,
-	[VIEW_SUMMED] = &ui_view_summed,
+	[VIEW_SUMMED] = &ui_view_summed,     [VIEW_RANKS] = &ui_view_ranks,
 };
 
 static void view_open(struct ui_view *v)
@@ -156,6 +156,8 @@ void ui_free(struct ui *u)
 	free(u->name_info[0]);
 	free(u->name_info[1]);
 	free(u->export_path);
+	if (u->owns_session)
+		session_close(u->session);
 	free(u);
 }
 
@@ -230,20 +232,113 @@ static void go_back(struct ui *u)
 /* Enter on row: the view's drill-down, else focus the evidence (1 when it went somewhere). */
 static int drill(struct ui *u, uint32_t row)
 {
-	const struct ui_view *v = cur(u);
+	struct ui_view *v = cur(u);
 
+	if (v->def->enter)
+		return v->def->enter(v, row);
 	if (v->def->drill_view >= VIEW_COUNT || !v->def->drill_scope)
 		return 0;
 	ui_goto(u, v->def->drill_view, v->def->drill_scope(v, row));
 	return 1;
 }
 
+/* Whether view has its tab: the Ranks view only with ranks. */
+static int view_shown(const struct ui *u, int view)
+{
+	return view != VIEW_RANKS || u->c->ranks;
+}
+
 static void switch_view(struct ui *u, int view)
 {
-	u->view = (view + VIEW_COUNT) % VIEW_COUNT;
+	int step = view < u->view ? -1 : 1;
+
+	view = (view + VIEW_COUNT) % VIEW_COUNT;
+	while (!view_shown(u, view))
+		view = (view + step + VIEW_COUNT) % VIEW_COUNT;
+	u->view = view;
 	u->depth = 0;
 	u->focus_evidence = 0;
 	u->ev_valid = 0;
+}
+
+/* Show comparison c (another phase, or another rank's) in every view. */
+static void set_comparison(struct ui *u, const struct comparison *c)
+{
+	int sides = c->side[0] != u->c->side[0] || c->side[1] != u->c->side[1];
+
+	u->c = c;
+	drop_groups(u);
+	if (sides) { /* another rank: other traces, other names */
+		free(u->name_info[0]);
+		free(u->name_info[1]);
+		u->name_info[0] = u->name_info[1] = NULL;
+		u->n_name_info[0] = u->n_name_info[1] = 0;
+		build_name_maps(u);
+		u->depth = 0;
+		for (int v = 0; v < VIEW_COUNT; v++)
+			u->views[v].scope = SCOPE_NONE;
+	}
+	/* the rows of the Summed view are another phase's now */
+	for (int v = 0; v < VIEW_COUNT; v++)
+		u->views[v].scope.group = -1;
+	for (int d = 0; d < u->depth; d++)
+		u->nav[d].target_scope.group = -1;
+	for (int v = 0; v < VIEW_COUNT; v++) {
+		uint32_t keep = v == VIEW_RANKS ? u->views[v].t.sel : TABLE_NONE;
+
+		ui_view_rebuild(&u->views[v]);
+		table_select_pos(&u->views[v].t, 0);
+		if (keep != TABLE_NONE)
+			table_select_row(&u->views[v].t, keep);
+	}
+	u->focus_evidence = 0;
+	u->ev_valid = 0;
+}
+
+void ui_set_rank_opener(struct ui *u, ui_rank_opener fn, void *user)
+{
+	u->open_rank = fn;
+	u->open_rank_user = user;
+}
+
+int ui_open_rank(struct ui *u, uint32_t index)
+{
+	const struct comparison_ranks *r = u->c->ranks;
+	struct fd_error err = { { 0 } };
+	struct session *s, *old = u->owns_session ? u->session : NULL;
+	const struct comparison *c;
+	long long rank;
+
+	if (!r || index >= r->n)
+		return 0;
+	rank = (long long)r->r[index].rank;
+	if (index == r->chosen) {
+		ui_set_message(u, ROLE_NORMAL, "rank %lld is the one shown", rank);
+		return 1;
+	}
+	if (!u->open_rank) {
+		ui_set_message(u, ROLE_NORMAL, "this explorer cannot open another rank");
+		return 1;
+	}
+	if (!(s = u->open_rank(u->open_rank_user, index, &err))) {
+		ui_set_message(u, ROLE_ERROR, "rank %lld: %s", rank, err.msg);
+		return 1;
+	}
+	c = session_compare(s, u->c->phase, &err);
+	if (!c)
+		c = session_compare(s, -1, &err); /* the rank lacks this phase: its first */
+	if (!c) {
+		ui_set_message(u, ROLE_ERROR, "rank %lld: %s", rank, err.msg);
+		session_close(s);
+		return 1;
+	}
+	set_comparison(u, c);
+	u->session = s;
+	u->owns_session = 1;
+	session_close(old);
+	ui_set_message(u, ROLE_NORMAL, "rank %lld: B-A %+.1f us/pass; every view shows it now",
+		       rank, c->delta_ns / 1000.0);
+	return 1;
 }
 
 static void next_phase(struct ui *u)
@@ -273,18 +368,7 @@ static void next_phase(struct ui *u)
 		ui_set_message(u, ROLE_ERROR, "%s", err.msg);
 		return;
 	}
-	u->c = c;
-	drop_groups(u);
-	/* the rows of the Summed view are another phase's now */
-	for (int v = 0; v < VIEW_COUNT; v++)
-		u->views[v].scope.group = -1;
-	for (int d = 0; d < u->depth; d++)
-		u->nav[d].target_scope.group = -1;
-	for (int v = 0; v < VIEW_COUNT; v++) {
-		ui_view_rebuild(&u->views[v]);
-		table_select_pos(&u->views[v].t, 0);
-	}
-	u->focus_evidence = 0;
+	set_comparison(u, c);
 	ui_set_message(u, ROLE_NORMAL, "phase: %s (%u passes in A, %u in B)",
 		       phase_name((enum phase)u->c->phase), u->c->passes[0], u->c->passes[1]);
 }
@@ -655,7 +739,7 @@ static void mouse(struct ui *u, const struct ui_event *ev)
 	}
 	if (ev->y == l->tabs_y) {
 		for (int i = 0; i < VIEW_COUNT; i++)
-			if (ev->x >= u->tab_x[i] && ev->x < u->tab_x[i + 1])
+			if (view_shown(u, i) && ev->x >= u->tab_x[i] && ev->x < u->tab_x[i + 1])
 				switch_view(u, i);
 		return;
 	}
@@ -735,6 +819,13 @@ static int act(struct ui *u, enum ui_action a)
 	case ACT_VIEW_PAIRS:
 	case ACT_VIEW_FUSIONS:
 	case ACT_VIEW_SUMMED: switch_view(u, (int)(a - ACT_VIEW_OVERVIEW)); break;
+	case ACT_VIEW_RANKS:
+		if (u->c->ranks)
+			switch_view(u, VIEW_RANKS);
+		else
+			ui_set_message(u, ROLE_NORMAL,
+				       "no ranks: give two directories of per-rank traces");
+		break;
 	case ACT_PHASE: next_phase(u); break;
 	case ACT_EVIDENCE:
 		u->evidence_size = (u->evidence_size + 1) % EVIDENCE_SIZES;

@@ -149,6 +149,8 @@ static void draw_tabs(struct ui *u)
 	ui_fill(u->s, l->tabs_y, 0, w, ROLE_TAB);
 	for (int i = 0; i < VIEW_COUNT; i++) {
 		u->tab_x[i] = x;
+		if (i == VIEW_RANKS && !u->c->ranks)
+			continue;
 		x += ui_putf(u->s, l->tabs_y, x, w - x, i == u->view ? ROLE_TAB_ACTIVE : ROLE_TAB,
 			     0, " %d %s ", i + 1, u->views[i].def->name);
 	}

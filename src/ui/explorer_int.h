@@ -84,6 +84,8 @@ struct ui_view_def {
 	 * table), UINT32_MAX for a row that continues the previous one. */
 	int csv_table;
 	uint32_t (*csv_item)(const struct ui_view *v, uint32_t row);
+	/* Optional: Enter on row does this instead of the drill-down (1 when it did something). */
+	int (*enter)(struct ui_view *v, uint32_t row);
 };
 
 /* csv_item for views whose row r is item r of their table. */
@@ -103,7 +105,10 @@ struct ui_view {
 #define UI_FIRST_VIEW VIEW_OVERVIEW
 
 extern const struct ui_view_def ui_view_overview, ui_view_layers, ui_view_pairs, ui_view_fusions,
-	ui_view_summed;
+	ui_view_summed, ui_view_ranks;
+
+/* explorer.c: show rank index of c->ranks in every view (Enter in the Ranks view). Returns 1. */
+int ui_open_rank(struct ui *u, uint32_t index);
 
 /* A pair's kind as shown ("match", "A fuses", "B only", ...) and its colour role. */
 const char *ui_pair_kind_text(const struct comparison *c, const struct comparison_pair *p);
@@ -123,7 +128,10 @@ enum prompt_kind { PROMPT_NONE, PROMPT_SEARCH, PROMPT_FILTER, PROMPT_EXPORT, PRO
 
 struct ui {
 	struct ui_screen *s;
-	struct session *session;    /* NULL: c is the only comparison */
+	struct session *session;  /* NULL: c is the only comparison */
+	int owns_session;	  /* session was opened by open_rank: closed when left */
+	ui_rank_opener open_rank; /* NULL: no other rank can be opened */
+	void *open_rank_user;
 	const struct comparison *c; /* the phase shown */
 	struct ui_view views[VIEW_COUNT];
 	int view;
