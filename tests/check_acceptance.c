@@ -211,6 +211,16 @@ static int csv_round_trip(const char *csv, size_t csv_len, const char *json, siz
 	fclose(f);
 	snprintf(cmd, sizeof cmd, "python3 %s %s %s", path[2], path[0], path[1]);
 	rc = system(cmd);
+	/* and the JSON validates against the schema of --print-schema (tests/sh/lib/schema.sh:
+	 * status 77 when no python3 has jsonschema) */
+	snprintf(cmd, sizeof cmd,
+		 ". tests/sh/lib/schema.sh; py=$(schema_python) || exit 0; \"$py\" "
+		 "tests/sh/lib/validate_report.py src/app/report.schema.json %s",
+		 path[1]);
+	if (rc == 0 && system(cmd) != 0) {
+		fprintf(stderr, "the JSON report does not validate against the schema\n");
+		rc = 1;
+	}
 	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
 	if (system(cmd) != 0)
 		fprintf(stderr, "could not remove %s\n", dir);

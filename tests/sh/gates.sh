@@ -68,6 +68,16 @@ done
 "$FUSEDIFF" --report csv "$E" "$C" >"$tmp/one.csv"
 cat "$tmp/csv/traces.csv" "$tmp/csv/classes.csv" >/dev/null
 [ "$(grep -vc '^$' "$tmp/one.csv")" = "$(cat "$tmp"/csv/*.csv | wc -l)" ] || fail "the tables hold other rows than the single file"
+# each file reads back with Python's csv module as one rectangular table
+if command -v python3 >/dev/null 2>&1; then
+	python3 - "$tmp"/csv/*.csv <<'PY' || fail "a CSV file is not one rectangular table"
+import csv, sys
+for path in sys.argv[1:]:
+    rows = list(csv.reader(open(path, newline="", encoding="utf-8")))
+    widths = {len(r) for r in rows}
+    assert len(rows) > 1 and len(widths) == 1, "%s: %d rows of widths %s" % (path, len(rows), widths)
+PY
+fi
 
 [ "$fails" = 0 ] || exit 1
 echo "gates: all cases passed"
