@@ -772,8 +772,8 @@ START_TEST(test_export)
 	/* the rows as --report csv writes the layers table, in the view's order */
 	ck_assert_msg(strncmp(buf,
 			      "table,index,phase,a_us,b_us,delta_us,ratio,a_kernels,"
-			      "b_kernels,fusions\n",
-			      71) == 0,
+			      "b_kernels,fusions,a_wall_us,b_wall_us,a_idle_us,b_idle_us\n",
+			      111) == 0,
 		      "%s", buf);
 	{
 		char *want = NULL, *line_ = NULL;
@@ -788,8 +788,8 @@ START_TEST(test_export)
 				      p);
 			*line_ = '\n';
 		}
-		ck_assert_uint_eq(lines, 5);			   /* the header and the 4 layers */
-		ck_assert(strncmp(buf + 71, "layers,1,", 9) == 0); /* sorted by |delta| first */
+		ck_assert_uint_eq(lines, 5); /* the header and the 4 layers */
+		ck_assert(strncmp(buf + 111, "layers,1,", 9) == 0); /* sorted by |delta| first */
 		free(want);
 	}
 	/* again: it asks before overwriting, and n keeps the file */

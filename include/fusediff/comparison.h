@@ -70,6 +70,9 @@ struct comparison_layer {
 	uint32_t passes[2]; /* the compared passes that have this layer, each side */
 	double ns[2];	    /* per pass that has it */
 	double kernels[2];  /* launches per pass that has it */
+	double wall_ns[2];  /* first kernel start to last kernel end, per pass that has it */
+	double busy_ns[2];  /* of which some kernel ran (time_stats.h) */
+	double idle_ns[2];  /* of which none did: wall - busy */
 	double delta_ns, ratio;
 	uint32_t n_fusions;	     /* distinct fusion patterns occurring in this layer */
 	uint32_t pair_first, pair_n; /* range in pairs */
@@ -99,9 +102,13 @@ struct comparison_fusion {
 	uint32_t *pairs; /* indices into pairs: the fused (or, partial, matched) pairs and the
 			    gap pairs that repeat them (partial), ascending, then the extra ones */
 	uint32_t n_pairs;
-	double ns[2];	 /* time on each side, per pass (the extra pairs' included) */
-	double delta_ns; /* B - A: net of the extra pairs */
-	char *evidence;	 /* one readable sentence, escaped (safe to print) */
+	double ns[2];	       /* time on each side, per pass (the extra pairs' included) */
+	double delta_ns;       /* B - A: net of the extra pairs */
+	double launches_saved; /* per pass: the unfused side's launches minus the fused side's */
+	double idle_ns;	       /* per pass: GPU idle time just before the unfused side's kernels
+				  that fusing removes (every kernel of a place but its first): from
+				  the end of the kernel before it to its start, when nothing ran */
+	char *evidence;	       /* one readable sentence, escaped (safe to print) */
 };
 
 /* Where B - A comes from: every pair counted once, in the fusion it belongs to, else by its
@@ -215,6 +222,13 @@ struct comparison {
 	uint16_t model[2];  /* the model compared on each side (index into side->models) */
 	uint32_t passes[2]; /* passes of the phase on each side */
 	double ns[2];	    /* GPU kernel time per pass, both sides */
+	struct comparison_time {
+		double wall_ns;	   /* first kernel start to last kernel end on the device */
+		double busy_ns;	   /* union of the kernels' intervals over every stream */
+		double idle_ns;	   /* wall - busy */
+		double overlap_ns; /* sum of kernel time - busy: kernels running at once */
+		double launches;   /* kernels, copies and memsets */
+	} time[2];		   /* per compared pass, each side (time_stats.h) */
 	double delta_ns, ratio;
 	struct comparison_layer *layers; /* in execution order, see struct comparison_layer */
 	size_t n_layers;

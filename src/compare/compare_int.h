@@ -15,6 +15,8 @@ void comparison_phases_text(const struct comparison *c, int s, char *buf, size_t
 /* Add a warning: code (static), and the message from fmt (escaped by the caller). */
 void comparison_warn(struct comparison *c, const char *code, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+/* Fill c->time, and each fusion's launches_saved and idle_ns (comparison_time.c). */
+void comparison_times(struct comparison *c);
 /* Fill c->comparability and add the warnings (after the pairs are built). */
 void comparability_build(struct comparison *c);
 

@@ -16,6 +16,7 @@
 #include "compare_int.h"
 #include "fusion_int.h"
 #include "fusediff/text.h"
+#include "fusediff/time_stats.h"
 
 const char *pair_kind_name(enum pair_kind k)
 {
@@ -638,6 +639,17 @@ static void layer_totals(struct comparison *c, struct work *w)
 				}
 				cl->ns[s] += (double)ly->dur;
 				cl->kernels[s] += kernels;
+				if (ly->step_n) {
+					const struct step
+						*f = &sd->steps[ly->step_first],
+						*e = &sd->steps[ly->step_first + ly->step_n - 1];
+					struct time_span ts;
+
+					time_span_of(sd->t, sd->order + f->first,
+						     e->first + e->n - f->first, &ts, NULL);
+					cl->wall_ns[s] += (double)ts.wall;
+					cl->busy_ns[s] += (double)ts.busy;
+				}
 			}
 			for (uint32_t i = 0; i < ps->n; i++)
 				c->ns[s] += (double)sd->t->kernels[sd->order[ps->first + i]].dur;
@@ -646,8 +658,13 @@ static void layer_totals(struct comparison *c, struct work *w)
 			/* a layer per pass that has it: never averaged over passes without it */
 			for (size_t k = 0; k < c->n_layers; k++)
 				if (c->layers[k].passes[s]) {
-					c->layers[k].ns[s] /= c->layers[k].passes[s];
-					c->layers[k].kernels[s] /= c->layers[k].passes[s];
+					struct comparison_layer *l = &c->layers[k];
+
+					l->ns[s] /= l->passes[s];
+					l->kernels[s] /= l->passes[s];
+					l->wall_ns[s] /= l->passes[s];
+					l->busy_ns[s] /= l->passes[s];
+					l->idle_ns[s] = l->wall_ns[s] - l->busy_ns[s];
 				}
 			c->ns[s] /= c->passes[s];
 			for (int k = 0; k < CLASS_COUNT; k++)
@@ -704,6 +721,7 @@ static void clear_results(struct comparison *c)
 	c->ns[0] = c->ns[1] = c->delta_ns = 0;
 	c->ratio = NAN;
 	memset(c->class_ns, 0, sizeof c->class_ns);
+	memset(c->time, 0, sizeof c->time);
 }
 
 /* The passes per phase of the model compared on side s. */
@@ -892,6 +910,7 @@ static int compute(struct comparison *c, int phase, struct fd_error *err)
 	fusion_build(c, aux);
 	layer_totals(c, &w);
 	attribution_build(c);
+	comparison_times(c);
 	comparability_build(c);
 	free(aux);
 	work_free(&w);

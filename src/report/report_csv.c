@@ -126,7 +126,9 @@ static void t_traces(FILE *out, const struct comparison *c, const uint32_t *rows
 {
 	fputs("table,side,label,path,platform,gpu,kernels,gpu_time_us,passes,prefill_passes,decode_"
 	      "passes,"
-	      "mixed_passes,train_passes,layers,other_share,phase,compared_passes,pass_us\n",
+	      "mixed_passes,train_passes,layers,other_share,phase,compared_passes,pass_us,pass_"
+	      "wall_"
+	      "us,pass_busy_us,pass_idle_us,pass_overlap_us,launches_per_pass\n",
 	      out);
 	EACH(s, 2)
 	{
@@ -156,6 +158,11 @@ static void t_traces(FILE *out, const struct comparison *c, const uint32_t *rows
 		c_num(out, sd->classes.other_share, 6);
 		fprintf(out, ",%s,%u", phase_name((enum phase)c->phase), c->passes[s]);
 		c_us(out, c->ns[s]);
+		c_us(out, c->time[s].wall_ns);
+		c_us(out, c->time[s].busy_ns);
+		c_us(out, c->time[s].idle_ns);
+		c_us(out, c->time[s].overlap_ns);
+		c_num(out, c->time[s].launches, 3);
 		fputc('\n', out);
 	}
 }
@@ -201,7 +208,9 @@ static void t_attribution(FILE *out, const struct comparison *c, const uint32_t 
 
 static void t_layers(FILE *out, const struct comparison *c, const uint32_t *rows, size_t n_rows)
 {
-	fputs("table,index,phase,a_us,b_us,delta_us,ratio,a_kernels,b_kernels,fusions\n", out);
+	fputs("table,index,phase,a_us,b_us,delta_us,ratio,a_kernels,b_kernels,fusions,a_wall_us,b_"
+	      "wall_us,a_idle_us,b_idle_us\n",
+	      out);
 	EACH(i, c->n_layers)
 	{
 		const struct comparison_layer *l = &c->layers[i];
@@ -215,7 +224,12 @@ static void t_layers(FILE *out, const struct comparison *c, const uint32_t *rows
 		c_num(out, l->ratio, 4);
 		c_num(out, l->kernels[0], 3);
 		c_num(out, l->kernels[1], 3);
-		fprintf(out, ",%u\n", l->n_fusions);
+		fprintf(out, ",%u", l->n_fusions);
+		c_us(out, l->wall_ns[0]);
+		c_us(out, l->wall_ns[1]);
+		c_us(out, l->idle_ns[0]);
+		c_us(out, l->idle_ns[1]);
+		fputc('\n', out);
 	}
 }
 
@@ -254,7 +268,7 @@ static void t_fusions(FILE *out, const struct comparison *c, const uint32_t *row
 {
 	fputs("table,index,kind,fused_side,partial,fused_kernel,unfused_kernels,atoms,"
 	      "occurrences,"
-	      "layers,a_us,b_us,delta_us,evidence\n",
+	      "layers,a_us,b_us,delta_us,launches_saved,idle_us,evidence\n",
 	      out);
 	EACH(i, c->n_fusions)
 	{
@@ -272,6 +286,8 @@ static void t_fusions(FILE *out, const struct comparison *c, const uint32_t *row
 		c_us(out, f->ns[0]);
 		c_us(out, f->ns[1]);
 		c_us(out, f->delta_ns);
+		c_num(out, f->launches_saved, 3);
+		c_us(out, f->idle_ns);
 		c_str(out, f->evidence);
 		fputc('\n', out);
 	}

@@ -274,6 +274,16 @@ static void j_trace(FILE *out, const struct comparison *c, int s)
 	j_num(out, sd->classes.other_share, 6);
 	fprintf(out, ",\"compared_passes\":%u,\"pass_us\":", c->passes[s]);
 	j_us(out, c->ns[s]);
+	fputs(",\"pass_wall_us\":", out);
+	j_us(out, c->time[s].wall_ns);
+	fputs(",\"pass_busy_us\":", out);
+	j_us(out, c->time[s].busy_ns);
+	fputs(",\"pass_idle_us\":", out);
+	j_us(out, c->time[s].idle_ns);
+	fputs(",\"pass_overlap_us\":", out);
+	j_us(out, c->time[s].overlap_ns);
+	fputs(",\"launches_per_pass\":", out);
+	j_num(out, c->time[s].launches, 3);
 	fputs(",\"capture\":", out);
 	if (t->capture.path) {
 		fputs("{\"path\":", out);
@@ -463,7 +473,16 @@ int report_write_json(FILE *out, const struct comparison *c)
 		j_num(out, l->kernels[0], 3);
 		fputs(",\"b_kernels\":", out);
 		j_num(out, l->kernels[1], 3);
-		fprintf(out, ",\"fusions\":%u}", l->n_fusions);
+		fprintf(out, ",\"fusions\":%u", l->n_fusions);
+		fputs(",\"a_wall_us\":", out);
+		j_us(out, l->wall_ns[0]);
+		fputs(",\"b_wall_us\":", out);
+		j_us(out, l->wall_ns[1]);
+		fputs(",\"a_idle_us\":", out);
+		j_us(out, l->idle_ns[0]);
+		fputs(",\"b_idle_us\":", out);
+		j_us(out, l->idle_ns[1]);
+		fputc('}', out);
 	}
 
 	fputs(c->n_layers ? "\n  ],\n  \"pairs\": [" : "],\n  \"pairs\": [", out);
@@ -526,6 +545,10 @@ int report_write_json(FILE *out, const struct comparison *c)
 		j_us(out, f->ns[1]);
 		fputs(",\"delta_us\":", out);
 		j_us(out, f->delta_ns);
+		fputs(",\"launches_saved\":", out);
+		j_num(out, f->launches_saved, 3);
+		fputs(",\"idle_us\":", out);
+		j_us(out, f->idle_ns);
 		fputs(",\"evidence\":", out);
 		j_cstr(out, f->evidence);
 		fputc('}', out);

@@ -346,8 +346,77 @@ static void fusions_section(FILE *out, const struct comparison *c, int md)
 		} else {
 			fprintf(out, "  %2zu. %s\n", i + 1, f->evidence ? f->evidence : "");
 		}
+		if (f->launches_saved > 0) {
+			char n[64], idle[64];
+
+			fprintf(out,
+				"%sIt saves %s launches and %s us of idle GPU time before them per "
+				"pass.\n",
+				md ? "   " : "      ", count(n, sizeof n, f->launches_saved),
+				us(idle, sizeof idle, f->idle_ns));
+		}
 	}
 	fputc('\n', out);
+}
+
+static double layer_idle(const struct comparison_layer *l)
+{
+	return fmax(l->idle_ns[0], l->idle_ns[1]);
+}
+
+/* Wall, busy and idle time and launches per pass, and the layers with the most idle time. */
+static void time_section(FILE *out, const struct comparison *c, int md)
+{
+	static const char *const head[] = { "side",    "wall us",    "busy us",
+					    "idle us", "overlap us", "launches" };
+	static const char *const lhead[] = { "layer",	  "A wall us", "A idle us",
+					     "B wall us", "B idle us", "B - A idle" };
+	struct rtable t = { .ncol = 6, .head = head, .fmt = "lrrrrr" };
+	char b1[64], b2[64];
+	uint32_t top[5];
+	size_t n = 0;
+
+	heading(out, md,
+		"Time beyond kernel sums (per pass: wall = first kernel start to last end, busy = "
+		"some kernel running, idle = wall - busy)");
+	for (int s = 0; s < 2; s++) {
+		const struct comparison_time *tm = &c->time[s];
+
+		rt_add(&t, "%c", "AB"[s]);
+		rt_add(&t, "%s", us(b1, sizeof b1, tm->wall_ns));
+		rt_add(&t, "%s", us(b1, sizeof b1, tm->busy_ns));
+		rt_add(&t, "%s", us(b1, sizeof b1, tm->idle_ns));
+		rt_add(&t, "%s", us(b1, sizeof b1, tm->overlap_ns));
+		rt_add(&t, "%s", count(b1, sizeof b1, tm->launches));
+	}
+	rt_print(out, &t, md);
+	/* the layers with the most idle time on either side, largest first */
+	for (size_t i = 0; i < c->n_layers; i++) {
+		double v = layer_idle(&c->layers[i]);
+		size_t k;
+
+		if (!(v > 0) || (n == 5 && v <= layer_idle(&c->layers[top[4]])))
+			continue;
+		k = n < 5 ? n++ : 4;
+		for (; k > 0 && layer_idle(&c->layers[top[k - 1]]) < v; k--)
+			top[k] = top[k - 1];
+		top[k] = (uint32_t)i;
+	}
+	if (!n)
+		return;
+	heading(out, md, "Layers with the most idle time (us per pass)");
+	t = (struct rtable){ .ncol = 6, .head = lhead, .fmt = "lrrrrr" };
+	for (size_t i = 0; i < n; i++) {
+		const struct comparison_layer *l = &c->layers[top[i]];
+
+		rt_add(&t, "%s", comparison_layer_label(c, (int32_t)top[i], b1, sizeof b1));
+		rt_add(&t, "%s", us(b2, sizeof b2, l->wall_ns[0]));
+		rt_add(&t, "%s", us(b2, sizeof b2, l->idle_ns[0]));
+		rt_add(&t, "%s", us(b2, sizeof b2, l->wall_ns[1]));
+		rt_add(&t, "%s", us(b2, sizeof b2, l->idle_ns[1]));
+		rt_add(&t, "%s", signed_us(b2, sizeof b2, l->idle_ns[1] - l->idle_ns[0]));
+	}
+	rt_print(out, &t, md);
 }
 
 static void pair_row(struct rtable *t, const struct comparison *c, const struct comparison_pair *p,
@@ -623,6 +692,8 @@ int report_write_text(FILE *out, const struct comparison *c, int md)
 		rt_print(out, &t, md);
 	}
 
+	if (c->passes[0] && c->passes[1])
+		time_section(out, c, md);
 	whole_section(out, c, md);
 
 	{

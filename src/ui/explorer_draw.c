@@ -20,9 +20,10 @@ static void signed_duration(char *buf, size_t cap, double ns)
 }
 
 /* The two side lines share their columns: label, GPU (or file), kernels, passes, layers, time
- * per pass, Other share. When the screen is narrow the least useful columns go first. */
-enum { HS_LABEL, HS_GPU, HS_KERNELS, HS_PASSES, HS_LAYERS, HS_TIME, HS_OTHER, HS_COUNT };
-static const int hs_drop_order[] = { HS_OTHER, HS_GPU, HS_PASSES, HS_LAYERS, HS_KERNELS, HS_TIME };
+ * per pass, the idle share of the pass's wall time, Other share. When the screen is narrow the least useful columns go first. */
+enum { HS_LABEL, HS_GPU, HS_KERNELS, HS_PASSES, HS_LAYERS, HS_TIME, HS_IDLE, HS_OTHER, HS_COUNT };
+static const int hs_drop_order[] = { HS_IDLE,	HS_OTHER,   HS_GPU, HS_PASSES,
+				     HS_LAYERS, HS_KERNELS, HS_TIME };
 
 static void side_fields(struct ui *u, int side, char f[HS_COUNT][256])
 {
@@ -55,6 +56,10 @@ static void side_fields(struct ui *u, int side, char f[HS_COUNT][256])
 	snprintf(f[HS_PASSES], 256, "%u pass%s", c->passes[side], c->passes[side] == 1 ? "" : "es");
 	snprintf(f[HS_LAYERS], 256, "%u layers", comparison_model(c, side)->layers_per_pass);
 	snprintf(f[HS_TIME], 256, "%s/pass", time);
+	/* the GPU's idle share of the pass's wall time: what launches and gaps cost */
+	if (c->time[side].wall_ns > 0)
+		snprintf(f[HS_IDLE], 256, "idle %.0f%%",
+			 100 * c->time[side].idle_ns / c->time[side].wall_ns);
 	/* "Other 0.1%": a small share is not rounded away; none at all is "Other 0%" */
 	other = 100 * sd->classes.other_share;
 	snprintf(f[HS_OTHER], 256, "Other %.*f%%", other > 0 && other < 9.95 ? 1 : 0, other);
@@ -100,7 +105,7 @@ static void draw_sides(struct ui *u)
 		x += ui_putf(u->s, y, x, w - x, side ? ROLE_BAR_B : ROLE_BAR_A, 0, "%c ",
 			     side ? 'B' : 'A');
 		for (int i = 0; i < HS_COUNT; i++) {
-			int right = i >= HS_KERNELS && i != HS_OTHER;
+			int right = i >= HS_KERNELS && i != HS_OTHER && i != HS_IDLE;
 
 			if (!shown[i])
 				continue;

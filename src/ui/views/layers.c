@@ -38,6 +38,8 @@ enum {
 	LY_KA,
 	LY_KB,
 	LY_FUSIONS,
+	LY_IA,
+	LY_IB,
 	LY_BAR,
 	LY_KERNELS,
 	LY_COLS
@@ -52,6 +54,9 @@ static const struct table_column ly_cols[LY_COLS] = {
 	[LY_KA] = { "A kernels", 9, 0, 2, TABLE_RIGHT, 0 },
 	[LY_KB] = { "B kernels", 9, 0, 2, TABLE_RIGHT, 0 },
 	[LY_FUSIONS] = { "Fusions", 7, 0, 1, TABLE_RIGHT, 0 },
+	/* GPU idle time within the layer's wall time (first kernel start to last end) */
+	[LY_IA] = { "A idle us", 9, 0, 4, TABLE_RIGHT, 0 },
+	[LY_IB] = { "B idle us", 9, 0, 4, TABLE_RIGHT, 0 },
 	[LY_BAR] = { "Delta", 10, 1, 3, TABLE_LEFT, TABLE_COL_BAR },
 	/* / and f find the layers that hold a kernel of that name */
 	[LY_KERNELS] = { "Kernels", 0, 0, 9, TABLE_LEFT,
@@ -135,6 +140,8 @@ static void ly_cell(void *ctx, uint32_t row, int col, struct table_cell *out)
 	case LY_RATIO: fmt_ratio(out->buf, out->cap, l->ratio); break;
 	case LY_KA: fmt_count(out->buf, out->cap, l->kernels[0]); break;
 	case LY_KB: fmt_count(out->buf, out->cap, l->kernels[1]); break;
+	case LY_IA: fmt_us(out->buf, out->cap, l->passes[0] ? l->idle_ns[0] : NAN); break;
+	case LY_IB: fmt_us(out->buf, out->cap, l->passes[1] ? l->idle_ns[1] : NAN); break;
 	case LY_FUSIONS:
 		if (l->n_fusions) {
 			snprintf(out->buf, out->cap, "%u", l->n_fusions);
@@ -172,6 +179,8 @@ static void ly_key(void *ctx, uint32_t row, int col, struct table_key *out)
 	case LY_RATIO: out->num = ratio_key(l->ns[0], l->ns[1]); break;
 	case LY_KA: out->num = l->kernels[0]; break;
 	case LY_KB: out->num = l->kernels[1]; break;
+	case LY_IA: out->num = l->passes[0] ? l->idle_ns[0] : NAN; break;
+	case LY_IB: out->num = l->passes[1] ? l->idle_ns[1] : NAN; break;
 	case LY_FUSIONS: out->num = l->n_fusions; break;
 	}
 }
