@@ -58,6 +58,7 @@ enum ui_action {
 	ACT_PHASE,
 	ACT_EVIDENCE,
 	ACT_NAMES,
+	ACT_TIMELINE,
 	/* tables */
 	ACT_SORT,
 	ACT_SORT_LEFT,

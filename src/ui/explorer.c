@@ -153,6 +153,7 @@ void ui_free(struct ui *u)
 		view_close(&u->views[i]);
 	ui_text_clear(&u->ev);
 	drop_groups(u);
+	ui_timeline_close(u);
 	free(u->name_info[0]);
 	free(u->name_info[1]);
 	free(u->export_path);
@@ -266,6 +267,7 @@ static void set_comparison(struct ui *u, const struct comparison *c)
 {
 	int sides = c->side[0] != u->c->side[0] || c->side[1] != u->c->side[1];
 
+	ui_timeline_close(u);
 	u->c = c;
 	drop_groups(u);
 	if (sides) { /* another rank: other traces, other names */
@@ -722,7 +724,7 @@ static void mouse(struct ui *u, const struct ui_event *ev)
 	int in_evidence =
 		l->evidence_h && ev->y >= l->evidence_y && ev->y < l->evidence_y + l->evidence_h;
 
-	if (l->too_small || u->help || u->picker || u->prompt)
+	if (l->too_small || u->help || u->picker || u->prompt || u->tl.open)
 		return;
 	if (ev->mouse == UI_MOUSE_WHEEL_UP || ev->mouse == UI_MOUSE_WHEEL_DOWN) {
 		int d = ev->mouse == UI_MOUSE_WHEEL_UP ? -3 : 3;
@@ -834,6 +836,16 @@ static int act(struct ui *u, enum ui_action a)
 		ui_relayout(u);
 		break;
 	case ACT_NAMES: set_names(u, u->names + 1); break;
+	case ACT_TIMELINE: {
+		int32_t layer = -1;
+		uint32_t pair = UINT32_MAX;
+
+		if (t->sel == TABLE_NONE || !v->def->timeline ||
+		    !v->def->timeline(v, t->sel, &layer, &pair))
+			layer = -1;
+		ui_timeline_open(u, layer, pair);
+		break;
+	}
 	case ACT_SORT:
 		u->picker = 1;
 		u->picker_sel = t->sort_col >= 0 ? t->sort_col : next_sort_col(t, -1, 1);
@@ -910,6 +922,10 @@ int ui_handle(struct ui *u, const struct ui_event *ev)
 	u->message[0] = '\0';
 	if (u->help) {
 		help_key(u, ev->key);
+		return 0;
+	}
+	if (u->tl.open) {
+		ui_timeline_key(u, ev->key);
 		return 0;
 	}
 	if (u->picker) {

@@ -461,6 +461,10 @@ void ui_draw(struct ui *u)
 		draw_help(u);
 		return;
 	}
+	if (u->tl.open) {
+		ui_timeline_draw(u);
+		return;
+	}
 	draw_header(u);
 	ui_draw_table(u->s, &v->t, l->table_y, 0, l->cols, l->table_h, !u->focus_evidence);
 	draw_empty_table(u);

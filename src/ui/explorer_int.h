@@ -86,7 +86,36 @@ struct ui_view_def {
 	uint32_t (*csv_item)(const struct ui_view *v, uint32_t row);
 	/* Optional: Enter on row does this instead of the drill-down (1 when it did something). */
 	int (*enter)(struct ui_view *v, uint32_t row);
+	/* Optional: the layer (index into c->layers) and pair (UINT32_MAX: none) the timeline
+	 * (t) of row shows; 0 when the row has none. */
+	int (*timeline)(const struct ui_view *v, uint32_t row, int32_t *layer, uint32_t *pair);
 };
+
+/* The timeline of one layer (timeline.c). */
+#define UI_TL_PASSES 64
+struct ui_tl_kernel {
+	uint32_t kernel; /* index into the side's trace->kernels */
+	uint32_t pair;	 /* the pair it belongs to */
+	uint8_t cls;	 /* the pair's class (an eager RMSNorm run is Norm) */
+	uint8_t marked;	 /* of the selected pair or its fusion */
+};
+struct ui_timeline {
+	int open;
+	int32_t layer;
+	uint32_t pair;			/* selected, UINT32_MAX: none */
+	uint32_t pass[2][UI_TL_PASSES]; /* the compared passes that have the layer */
+	uint32_t n_pass[2], at[2];	/* how many; the one shown */
+	struct ui_tl_kernel *k[2];	/* the layer's kernels in that pass, by start */
+	size_t n[2];
+	int64_t t0[2], wall[2], span; /* each side's first start and wall; the longer */
+	double zoom;		      /* 1: the longer side fits the width */
+	int64_t offset;		      /* ns from each side's start at the left edge */
+	int list_top;
+};
+void ui_timeline_open(struct ui *u, int32_t layer, uint32_t pair);
+void ui_timeline_close(struct ui *u);
+void ui_timeline_key(struct ui *u, int key);
+void ui_timeline_draw(struct ui *u);
 
 /* csv_item for views whose row r is item r of their table. */
 uint32_t ui_row_is_item(const struct ui_view *v, uint32_t row);
@@ -154,6 +183,7 @@ struct ui {
 	/* sort column picker */
 	int picker;
 	int picker_sel;
+	struct ui_timeline tl; /* open over the views when tl.open */
 	/* help */
 	int help;
 	int help_top;

@@ -186,6 +186,18 @@ static void fu_evidence(struct ui_view *v, uint32_t row, struct ui_text *out, in
 	}
 }
 
+/* The fusion's first place. */
+static int fu_timeline(const struct ui_view *v, uint32_t row, int32_t *layer, uint32_t *pair)
+{
+	const struct comparison_fusion *f = &v->u->c->fusions[row];
+
+	if (!f->n_pairs)
+		return 0;
+	*pair = f->pairs[0];
+	*layer = v->u->c->pairs[*pair].layer;
+	return 1;
+}
+
 const struct ui_view_def ui_view_fusions = {
 	.name = "Fusions",
 	.what = "fusion differences",
@@ -201,4 +213,5 @@ const struct ui_view_def ui_view_fusions = {
 	.release = fu_release,
 	.evidence = fu_evidence,
 	.drill_view = VIEW_COUNT, /* Enter focuses the evidence */
+	.timeline = fu_timeline,
 };

@@ -248,6 +248,13 @@ static uint32_t ly_item(const struct ui_view *v, uint32_t row)
 	return ((const struct ly_state *)v->state)->ref[row];
 }
 
+static int ly_timeline(const struct ui_view *v, uint32_t row, int32_t *layer, uint32_t *pair)
+{
+	*layer = (int32_t)st(v)->ref[row];
+	*pair = UINT32_MAX;
+	return 1;
+}
+
 const struct ui_view_def ui_view_layers = {
 	.name = "Layers",
 	.what = "layers",
@@ -265,4 +272,5 @@ const struct ui_view_def ui_view_layers = {
 	.evidence = ly_evidence,
 	.drill_view = VIEW_PAIRS,
 	.drill_scope = ly_drill,
+	.timeline = ly_timeline,
 };

@@ -227,6 +227,24 @@ static struct ui_scope ov_drill(const struct ui_view *v, uint32_t row)
 	return (struct ui_scope){ SCOPE_ALL, -1, -1, row + 1 };
 }
 
+/* The part's largest pair. */
+static int ov_timeline(const struct ui_view *v, uint32_t row, int32_t *layer, uint32_t *pair)
+{
+	const struct comparison *c = v->u->c;
+	double best = -1;
+
+	*pair = UINT32_MAX;
+	for (size_t i = 0; i < c->n_pairs; i++)
+		if (c->pair_part && c->pair_part[i] == row && fabs(c->pairs[i].delta_ns) > best) {
+			best = fabs(c->pairs[i].delta_ns);
+			*pair = (uint32_t)i;
+		}
+	if (*pair == UINT32_MAX)
+		return 0;
+	*layer = c->pairs[*pair].layer;
+	return 1;
+}
+
 const struct ui_view_def ui_view_overview = {
 	.name = "Overview",
 	.what = "where B - A comes from",
@@ -244,4 +262,5 @@ const struct ui_view_def ui_view_overview = {
 	.evidence = ov_evidence,
 	.drill_view = VIEW_PAIRS,
 	.drill_scope = ov_drill,
+	.timeline = ov_timeline,
 };

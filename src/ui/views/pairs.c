@@ -334,6 +334,13 @@ static uint32_t pr_item(const struct ui_view *v, uint32_t row)
 	return s->lead[row] == row ? s->ref[row] : UINT32_MAX; /* a pair's other names: its row */
 }
 
+static int pr_timeline(const struct ui_view *v, uint32_t row, int32_t *layer, uint32_t *pair)
+{
+	*pair = st(v)->ref[row];
+	*layer = v->u->c->pairs[*pair].layer;
+	return 1;
+}
+
 const struct ui_view_def ui_view_pairs = {
 	.name = "Pairs",
 	.what = "kernel pairs",
@@ -352,4 +359,5 @@ const struct ui_view_def ui_view_pairs = {
 	.evidence = pr_evidence,
 	.drill_view = VIEW_COUNT, /* Enter focuses the evidence */
 	.describe_scope = pr_describe_scope,
+	.timeline = pr_timeline,
 };

@@ -234,6 +234,19 @@ static struct ui_scope su_drill(const struct ui_view *v, uint32_t row)
 	return (struct ui_scope){ SCOPE_ALL, -1, (int32_t)row };
 }
 
+/* The group's first pair. */
+static int su_timeline(const struct ui_view *v, uint32_t row, int32_t *layer, uint32_t *pair)
+{
+	size_t n;
+	const struct summed_pair *g = ui_groups(v->u, &n);
+
+	if (row >= n)
+		return 0;
+	*pair = g[row].first;
+	*layer = v->u->c->pairs[*pair].layer;
+	return 1;
+}
+
 const struct ui_view_def ui_view_summed = {
 	.name = "Summed",
 	.what = "kernel pairs summed over the layers",
@@ -251,4 +264,5 @@ const struct ui_view_def ui_view_summed = {
 	.evidence = su_evidence,
 	.drill_view = VIEW_PAIRS,
 	.drill_scope = su_drill,
+	.timeline = su_timeline,
 };
