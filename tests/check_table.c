@@ -97,6 +97,40 @@ START_TEST(test_default_sort_abs_delta)
 }
 END_TEST
 
+/* A MAGNITUDE column: by |delta| first, then the largest regression first, then the largest
+ * gain first; the reverse key walks the three orders; a B-only row's NAN stays last. */
+START_TEST(test_magnitude_three_orders)
+{
+	static struct table_column mcols[N_COLS];
+	struct table_def mdef = def;
+	struct table t;
+
+	memcpy(mcols, cols, sizeof mcols);
+	mcols[COL_DELTA].flags |= TABLE_COL_MAGNITUDE;
+	mdef.cols = mcols;
+	mdef.default_sort = COL_DELTA;
+	table_init(&t, &mdef, NULL, N_ROWS);
+	ck_assert(table_sort_by_magnitude(&t) && table_sort_descending(&t));
+	assert_view(&t, "1 2 3 0 6 4 5");
+	table_sort(&t, COL_DELTA, table_next_reverse(&t));
+	ck_assert_int_eq(t.reverse, 1);
+	ck_assert(!table_sort_by_magnitude(&t) && table_sort_descending(&t));
+	assert_view(&t, "0 6 4 1 2 3 5"); /* +5 +5 +2 -7 */
+	table_sort(&t, COL_DELTA, table_next_reverse(&t));
+	ck_assert(!table_sort_descending(&t));
+	assert_view(&t, "1 2 3 4 0 6 5"); /* -7 first: the largest gain */
+	table_sort(&t, COL_DELTA, table_next_reverse(&t));
+	ck_assert_int_eq(t.reverse, 0); /* back to |delta| */
+	assert_view(&t, "1 2 3 0 6 4 5");
+	/* other columns keep two directions */
+	table_sort(&t, COL_ABS, 0);
+	ck_assert_int_eq(table_next_reverse(&t), 1);
+	table_sort(&t, COL_ABS, 1);
+	ck_assert_int_eq(table_next_reverse(&t), 0);
+	table_clear(&t);
+}
+END_TEST
+
 START_TEST(test_sort_text_and_selection_kept)
 {
 	struct table t;
@@ -380,6 +414,7 @@ static Suite *table_suite(void)
 
 	tcase_add_test(tc, test_default_sort_abs_delta);
 	tcase_add_test(tc, test_sort_text_and_selection_kept);
+	tcase_add_test(tc, test_magnitude_three_orders);
 	tcase_add_test(tc, test_filter_keeps_groups_and_selection);
 	tcase_add_test(tc, test_search_wraps);
 	tcase_add_test(tc, test_move_and_scroll);

@@ -582,9 +582,11 @@ START_TEST(test_sort_filter_search)
 		keys("down");
 	keys("Enter");
 	ck_assert_msg(strstr(ui_message(ui), "sorted by Delta"), "%s", ui_message(ui));
-	ck_assert(strstr(line(4), "Delta\xe2\x96\xbc") || strstr(line(4), "Deltav"));
+	ck_assert(strstr(line(4), "|Delta|\xe2\x96\xbc") || strstr(line(4), "|Delta|v"));
 	/* |delta| largest first: the attention pair of layer 0 (+5000) */
 	ck_assert_msg(strstr(line(5), "+5.00"), "%s", line(5));
+	ck_assert_msg(strstr(ui_message(ui), "the largest difference either way first"), "%s",
+		      ui_message(ui));
 	/* the selection stays on its row when the order changes */
 	keys("down down");
 	{
@@ -594,6 +596,17 @@ START_TEST(test_sort_filter_search)
 		keys("reverse");
 		ck_assert_msg(strstr(screen(), before), "%s", before);
 	}
+	/* reverse walks the signed orders: the largest regression first, then the largest gain */
+	ck_assert_msg(strstr(ui_message(ui), "the largest regression (B slower) first"), "%s",
+		      ui_message(ui));
+	ck_assert(strstr(line(4), "Delta\xe2\x96\xbc") || strstr(line(4), "Deltav"));
+	ck_assert_msg(strstr(line(5), "+5.00"), "%s", line(5));
+	keys("reverse");
+	ck_assert_msg(strstr(ui_message(ui), "the largest gain (B faster) first"), "%s",
+		      ui_message(ui));
+	ck_assert(strstr(line(4), "Delta\xe2\x96\xb2") || strstr(line(4), "Delta^"));
+	ck_assert_msg(!strstr(line(5), "+"), "%s", line(5)); /* a gain: no regression on top */
+	keys("reverse");
 	/* B/A: the epilogue's B-only GEMM (no A time: +infinity) ranks above every ratio */
 	keys("sort-right");
 	ck_assert_msg(strstr(ui_message(ui), "sorted by B/A"), "%s", ui_message(ui));

@@ -34,6 +34,9 @@ enum table_col_flags {
 				      (negative to the left) */
 	TABLE_COL_HIDDEN = 1 << 7, /* never drawn: only searched (with TABLE_COL_SEARCH), such as
 				      the names of the kernels a row holds */
+	TABLE_COL_MAGNITUDE = 1 << 8, /* a signed number (B - A): three orders, reverse 0 by
+					 magnitude, largest first; 1 largest first (the largest
+					 regression); 2 smallest first (the largest gain) */
 };
 
 struct table_column {
@@ -42,7 +45,7 @@ struct table_column {
 	int flex;	   /* share of the width left over (0: fixed width) */
 	int priority;	   /* 0: always shown; larger numbers are dropped first when narrow */
 	uint8_t align;	   /* enum table_align */
-	uint8_t flags;	   /* enum table_col_flags */
+	uint16_t flags;	   /* enum table_col_flags */
 };
 
 /* What a cell callback fills in. text may point into buf (capacity cap) or to any string that
@@ -110,6 +113,13 @@ void table_reinit(struct table *t, const struct table_def *def, void *ctx, uint3
 /* Sort by column col (-1: row order), reverse 1 for the opposite of the column's natural
  * direction (numbers descending, TEXT and ASC columns ascending). Keeps the selection. */
 void table_sort(struct table *t, int col, int reverse);
+/* The reverse value that the next press of "reverse" (or a click on the sorted column) gives:
+ * the other direction, or the next of a MAGNITUDE column's three orders. */
+int table_next_reverse(const struct table *t);
+/* Whether the rows are in descending order of the sorted column (for its marker), and whether
+ * by magnitude (a MAGNITUDE column in its first order). */
+int table_sort_descending(const struct table *t);
+int table_sort_by_magnitude(const struct table *t);
 /* Filter by text (case-insensitive substring of any SEARCH column; NULL or "" for none) and
  * by quick filter bits (0 for none). Keeps the selection when it still passes, else selects
  * the nearest row that does. */

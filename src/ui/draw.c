@@ -325,16 +325,19 @@ void ui_draw_table(struct ui_screen *s, struct table *t, int y, int x, int w, in
 		int sorted = l.col[i] == t->sort_col;
 
 		if (sorted) {
-			int desc = !(c->flags & (TABLE_COL_TEXT | TABLE_COL_ASC)) ^ !!t->reverse;
-
+			int desc = table_sort_descending(t);
 			int room = l.w[i] - 1; /* the marker always shows: the title gives way */
+			char title[128];
 
-			if (room > 0 && (int)text_width(c->title) > room)
+			/* by magnitude: |Delta| */
+			snprintf(title, sizeof title, table_sort_by_magnitude(t) ? "|%s|" : "%s",
+				 c->title);
+			if (room > 0 && (int)text_width(title) > room)
 				snprintf(buf, sizeof buf, "%.*s%s",
-					 (int)text_fit(c->title, (size_t)room), c->title,
+					 (int)text_fit(title, (size_t)room), title,
 					 desc ? s->g->down : s->g->up);
 			else
-				snprintf(buf, sizeof buf, "%s%s", c->title,
+				snprintf(buf, sizeof buf, "%s%s", title,
 					 desc ? s->g->down : s->g->up);
 		} else {
 			snprintf(buf, sizeof buf, "%s", c->title);

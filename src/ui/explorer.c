@@ -405,6 +405,15 @@ static void sort_message(struct ui *u)
 	if (t->sort_col < 0)
 		ui_set_message(u, ROLE_NORMAL, "sorted in alignment order%s",
 			       t->reverse ? ", reversed" : "");
+	else if (t->def.cols[t->sort_col].flags & TABLE_COL_MAGNITUDE)
+		ui_set_message(u, ROLE_NORMAL, "sorted by %s: %s (r: %s)",
+			       t->def.cols[t->sort_col].title,
+			       t->reverse == 0	 ? "the largest difference either way first"
+			       : t->reverse == 1 ? "the largest regression (B slower) first"
+						 : "the largest gain (B faster) first",
+			       t->reverse == 0	 ? "regressions first"
+			       : t->reverse == 1 ? "gains first"
+						 : "either way");
 	else
 		ui_set_message(u, ROLE_NORMAL, "sorted by %s%s", t->def.cols[t->sort_col].title,
 			       t->reverse ? ", reversed" : "");
@@ -644,7 +653,8 @@ static void picker_key(struct ui *u, int key)
 		u->picker_sel = next_sort_col(t, u->picker_sel, 1);
 	else if (key == UI_KEY_ENTER) {
 		u->picker = 0;
-		table_sort(t, u->picker_sel, t->sort_col == u->picker_sel ? !t->reverse : 0);
+		table_sort(t, u->picker_sel,
+			   t->sort_col == u->picker_sel ? table_next_reverse(t) : 0);
 		sort_message(u);
 		u->ev_valid = 0;
 	} else if (key == UI_KEY_ESC || a == ACT_QUIT || a == ACT_SORT || a == ACT_BACK) {
@@ -753,7 +763,7 @@ static void mouse(struct ui *u, const struct ui_event *ev)
 			if (ev->x >= tl.x[i] && ev->x < tl.x[i] + tl.w[i] &&
 			    !(t->def.cols[tl.col[i]].flags & (TABLE_COL_NOSORT | TABLE_COL_BAR))) {
 				table_sort(t, tl.col[i],
-					   t->sort_col == tl.col[i] ? !t->reverse : 0);
+					   t->sort_col == tl.col[i] ? table_next_reverse(t) : 0);
 				sort_message(u);
 			}
 		return;
@@ -856,7 +866,7 @@ static int act(struct ui *u, enum ui_action a)
 		sort_message(u);
 		break;
 	case ACT_REVERSE:
-		table_sort(t, t->sort_col, !t->reverse);
+		table_sort(t, t->sort_col, table_next_reverse(t));
 		sort_message(u);
 		break;
 	case ACT_SEARCH: open_prompt(u, PROMPT_SEARCH, ""); break;

@@ -185,10 +185,11 @@ static void draw_tabs(struct ui *u)
 			shown |= tl.col[i] == t->sort_col;
 		if (!shown) { /* too narrow for the sorted column: say what the order is */
 			const struct table_column *c = &t->def.cols[t->sort_col];
-			int desc = !(c->flags & (TABLE_COL_TEXT | TABLE_COL_ASC)) ^ !!t->reverse;
+			int desc = table_sort_descending(t), mag = table_sort_by_magnitude(t);
 
-			len += (size_t)snprintf(info + len, sizeof info - len, "by %s%s  ",
-						c->title, desc ? u->s->g->down : u->s->g->up);
+			len += (size_t)snprintf(info + len, sizeof info - len, "by %s%s%s%s  ",
+						mag ? "|" : "", c->title, mag ? "|" : "",
+						desc ? u->s->g->down : u->s->g->up);
 		}
 	}
 	if (len < sizeof info) {

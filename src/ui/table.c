@@ -424,7 +424,8 @@ void table_sort(struct table *t, int col, int reverse)
 		keys = t->scratch;
 		tmp = keys + nr;
 		items = (struct sort_item *)(tmp + nr);
-		int desc = col_descending(t, col) ^ !!reverse;
+		int mag = (t->def.cols[col].flags & TABLE_COL_MAGNITUDE) != 0;
+		int desc = mag ? reverse != 2 : col_descending(t, col) ^ !!reverse;
 		size_t n = 0, k = 0;
 
 		for (uint32_t r = 0; r < t->n_rows; r++) {
@@ -433,6 +434,8 @@ void table_sort(struct table *t, int col, int reverse)
 			if (group_of(t, r) != r)
 				continue;
 			t->def.key(t->ctx, r, col, &key);
+			if (mag && reverse == 0)
+				key.num = fabs(key.num);
 			items[n++] = (struct sort_item){ key.num, key.str, r };
 		}
 		if (t->def.cols[col].flags &
@@ -451,6 +454,28 @@ void table_sort(struct table *t, int col, int reverse)
 		}
 	}
 	rebuild_view(t);
+}
+
+static int magnitude_col(const struct table *t)
+{
+	return t->sort_col >= 0 && (t->def.cols[t->sort_col].flags & TABLE_COL_MAGNITUDE);
+}
+
+int table_next_reverse(const struct table *t)
+{
+	return magnitude_col(t) ? (t->reverse + 1) % 3 : !t->reverse;
+}
+
+int table_sort_descending(const struct table *t)
+{
+	if (t->sort_col < 0)
+		return 0;
+	return magnitude_col(t) ? t->reverse != 2 : col_descending(t, t->sort_col) ^ !!t->reverse;
+}
+
+int table_sort_by_magnitude(const struct table *t)
+{
+	return magnitude_col(t) && t->reverse == 0;
 }
 
 void table_filter(struct table *t, const char *text, unsigned quick)

@@ -34,7 +34,7 @@ static const struct table_column fu_cols[FU_COLS] = {
 	[FU_LAYERS] = { "Layers", 8, 0, 1, TABLE_LEFT, TABLE_COL_TEXT },
 	[FU_A] = { "A us", 8, 0, 0, TABLE_RIGHT, 0 },
 	[FU_B] = { "B us", 8, 0, 0, TABLE_RIGHT, 0 },
-	[FU_DELTA] = { "Delta", 8, 0, 0, TABLE_RIGHT, 0 },
+	[FU_DELTA] = { "Delta", 8, 0, 0, TABLE_RIGHT, TABLE_COL_MAGNITUDE },
 };
 
 /* Row r is fusion r. */
@@ -137,7 +137,7 @@ static void fu_key(void *ctx, uint32_t row, int col, struct table_key *out)
 	case FU_LAYERS: out->str = st(v)->strs[3 * row + 2]; break;
 	case FU_A: out->num = f->ns[0]; break;
 	case FU_B: out->num = f->ns[1]; break;
-	case FU_DELTA: out->num = fabs(f->delta_ns); break;
+	case FU_DELTA: out->num = f->delta_ns; break;
 	}
 }
 

@@ -49,7 +49,7 @@ static const struct table_column ly_cols[LY_COLS] = {
 	[LY_LAYER] = { "Layer", 8, 0, 0, TABLE_LEFT, TABLE_COL_ASC | TABLE_COL_SEARCH },
 	[LY_A] = { "A us/pass", 10, 0, 0, TABLE_RIGHT, 0 },
 	[LY_B] = { "B us/pass", 10, 0, 0, TABLE_RIGHT, 0 },
-	[LY_DELTA] = { "Delta us", 9, 0, 0, TABLE_RIGHT, 0 },
+	[LY_DELTA] = { "Delta us", 9, 0, 0, TABLE_RIGHT, TABLE_COL_MAGNITUDE },
 	[LY_RATIO] = { "B/A", 5, 0, 1, TABLE_RIGHT, 0 },
 	[LY_KA] = { "A kernels", 9, 0, 2, TABLE_RIGHT, 0 },
 	[LY_KB] = { "B kernels", 9, 0, 2, TABLE_RIGHT, 0 },
@@ -174,7 +174,7 @@ static void ly_key(void *ctx, uint32_t row, int col, struct table_key *out)
 	case LY_KERNELS: out->str = st(v)->kernels[row]; break;
 	case LY_A: out->num = l->ns[0]; break;
 	case LY_B: out->num = l->ns[1]; break;
-	case LY_DELTA:
+	case LY_DELTA: out->num = l->delta_ns; break;
 	case LY_BAR: out->num = fabs(l->delta_ns); break;
 	case LY_RATIO: out->num = ratio_key(l->ns[0], l->ns[1]); break;
 	case LY_KA: out->num = l->kernels[0]; break;

@@ -40,7 +40,7 @@ static const struct table_column pr_cols[PR_COLS] = {
 	[PR_B_N] = { "B n", 4, 0, 6, TABLE_RIGHT, 0 },
 	[PR_B_NAME] = { "B kernel", 24, 1, 0, TABLE_LEFT,
 			TABLE_COL_TEXT | TABLE_COL_SCROLL | TABLE_COL_SEARCH },
-	[PR_DELTA] = { "Delta", 8, 0, 0, TABLE_RIGHT, 0 },
+	[PR_DELTA] = { "Delta", 8, 0, 0, TABLE_RIGHT, TABLE_COL_MAGNITUDE },
 	[PR_RATIO] = { "B/A", 5, 0, 2, TABLE_RIGHT, 0 },
 	[PR_FUSION] = { "Fus", 3, 0, 4, TABLE_RIGHT, 0 },
 };
@@ -277,7 +277,7 @@ static void pr_key(void *ctx, uint32_t row, int col, struct table_key *out)
 	case PR_B_N: out->num = p->side[1].count; break;
 	case PR_A_US: out->num = p->side[0].total_ns; break;
 	case PR_B_US: out->num = p->side[1].total_ns; break;
-	case PR_DELTA: out->num = fabs(p->delta_ns); break;
+	case PR_DELTA: out->num = p->delta_ns; break;
 	case PR_RATIO: out->num = ratio_key(p->side[0].total_ns, p->side[1].total_ns); break;
 	case PR_FUSION: out->num = p->fusion >= 0 ? -(double)p->fusion : NAN; break;
 	}

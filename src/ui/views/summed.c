@@ -40,7 +40,7 @@ static const struct table_column su_cols[SU_COLS] = {
 	[SU_B_N] = { "B n", 4, 0, 6, TABLE_RIGHT, 0 },
 	[SU_B_NAME] = { "B kernel", 24, 1, 0, TABLE_LEFT,
 			TABLE_COL_TEXT | TABLE_COL_SCROLL | TABLE_COL_SEARCH },
-	[SU_DELTA] = { "Delta", 8, 0, 0, TABLE_RIGHT, 0 },
+	[SU_DELTA] = { "Delta", 8, 0, 0, TABLE_RIGHT, TABLE_COL_MAGNITUDE },
 	[SU_RATIO] = { "B/A", 5, 0, 2, TABLE_RIGHT, 0 },
 };
 
@@ -162,7 +162,7 @@ static void su_key(void *ctx, uint32_t row, int col, struct table_key *out)
 	case SU_B_N: out->num = g->count[1]; break;
 	case SU_A_US: out->num = g->ns[0]; break;
 	case SU_B_US: out->num = g->ns[1]; break;
-	case SU_DELTA: out->num = fabs(g->delta_ns); break;
+	case SU_DELTA: out->num = g->delta_ns; break;
 	case SU_RATIO: out->num = ratio_key(g->ns[0], g->ns[1]); break;
 	}
 }
