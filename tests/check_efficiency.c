@@ -10,6 +10,7 @@
 
 #include <math.h>
 
+#include "fusediff/comparison.h"
 #include "fusediff/efficiency.h"
 
 static struct op_work work(const char *name, const char *dims, const char *types, const char *conc)
@@ -292,9 +293,13 @@ START_TEST(test_peaks_file)
 	ck_assert_str_eq(p->name, "H100+PCIe");
 	ck_assert(p->tflops[EFF_BF16] == 700 && p->tflops[EFF_TF32] == 0 && p->tbps == 1.9);
 	ck_assert_str_eq(eff_find_peak(&pt, "NVIDIA GeForce RTX 4090", NULL)->name, "RTX 4090");
-	/* the built-in rows come after the file's: "*" takes every GPU the file names not */
-	ck_assert_str_eq(eff_find_peak(&pt, "NVIDIA H200", NULL)->name, "*");
+	/* names first, the file's then the built-in table's: "*" takes only the GPUs no row
+	 * names, such as one the trace does not name */
+	ck_assert_str_eq(eff_find_peak(&pt, "NVIDIA H200", NULL)->name, "H200");
 	ck_assert_str_eq(eff_find_peak(&pt, NULL, NULL)->name, "*");
+	ck_assert_str_eq(eff_find_peak(&pt, "NVIDIA GeForce RTX 3090", NULL)->name, "*");
+	/* a name before an architecture: the H200 is an sm90 with 132 SMs too */
+	ck_assert_str_eq(eff_find_peak(NULL, "NVIDIA H200", "sm90:132")->name, "H200");
 	peak_table_free(&pt);
 
 	ck_assert_int_eq(peak_table_parse(&pt, "peaks", "H100 1 2 3\n", &err), -1);
@@ -363,6 +368,50 @@ START_TEST(test_gemm_shape)
 }
 END_TEST
 
+/* Acceptance: on the bundled eager/compiled pair (both on an H200), every GEMM pair side gets
+ * TFLOPS and a peak share in (0, 1]; the attention pair too, the compiled side with twice the
+ * FLOPs (its mask is a tensor, is_causal False). */
+START_TEST(test_examples)
+{
+	struct session *s = test_session_files(test_trace("llama8l_eager_sdpa.json.gz"),
+					       test_trace("llama8l_compiled_sdpa.json.gz"), NULL);
+	const struct comparison *c = test_compare(s, -1);
+	size_t gemm = 0, attn = 0;
+
+	for (int k = 0; k < 2; k++) {
+		ck_assert_ptr_nonnull(c->peak[k]);
+		ck_assert_str_eq(c->peak[k]->name, "H200");
+	}
+	for (size_t i = 0; i < c->n_pairs; i++) {
+		const struct comparison_pair *p = &c->pairs[i];
+
+		if (p->cls != CLASS_GEMM && p->cls != CLASS_ATTENTION)
+			continue;
+		for (int k = 0; k < 2; k++) {
+			const struct comparison_eff *e = &p->side[k].eff;
+
+			if (!p->side[k].n_inst)
+				continue;
+			ck_assert_msg(e->tflops > 0 && e->peak_share > 0 && e->peak_share <= 1,
+				      "pair %zu side %d: %g TFLOPS, share %g", i, k, e->tflops,
+				      e->peak_share);
+			ck_assert(e->tbps > 0 && e->bound >= 0 && e->dtype >= 0);
+			if (p->cls == CLASS_GEMM)
+				gemm++;
+		}
+		if (p->cls == CLASS_ATTENTION && p->kind == PAIR_MATCH) {
+			ck_assert(p->side[0].eff.causal && !p->side[1].eff.causal);
+			ck_assert_double_eq(p->side[1].eff.flops / p->side[1].eff.ops,
+					    2 * p->side[0].eff.flops / p->side[0].eff.ops);
+			attn++;
+		}
+	}
+	ck_assert_uint_ge(gemm, 100);
+	ck_assert_uint_eq(attn, 8); /* one per layer */
+	session_close(s);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("efficiency");
@@ -380,6 +429,7 @@ static Suite *suite(void)
 	tcase_add_test(tp, test_peak_lookup);
 	tcase_add_test(tp, test_peaks_file);
 	tcase_add_test(tp, test_figures);
+	tcase_add_test(tp, test_examples);
 	suite_add_tcase(s, tc);
 	suite_add_tcase(s, tp);
 	return s;

@@ -68,8 +68,9 @@ int peak_table_parse(struct peak_table *pt, const char *name, const char *text,
 void peak_table_free(struct peak_table *pt);
 
 /* The peaks of the GPU named name (may be NULL or "") with architecture key arch ("gfx942:304",
- * "sm90:132", or NULL): the first row of user (may be NULL) that matches, else of the built-in
- * table; NULL when none does. */
+ * "sm90:132", or NULL): the first row of user (may be NULL), else of the built-in table, that
+ * matches the name; else the first that matches the architecture key; else a "*" row; NULL
+ * when none does. */
 const struct gpu_peak *eff_find_peak(const struct peak_table *user, const char *name,
 				     const char *arch);
 /* The peaks of the GPU trace t ran on (its selected device). */

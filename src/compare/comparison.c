@@ -956,6 +956,7 @@ int comparison_build(struct comparison **out, const struct side *a, const struct
 		return -1;
 	}
 	comparison_kernel_totals(c);
+	comparison_efficiency(c, o ? o->peaks : NULL);
 	*out = c;
 	return 0;
 }

@@ -98,15 +98,19 @@ static int has_word(const char *s, const char *w, size_t n)
 	return 0;
 }
 
-/* Does one alternative (alt, length n: words joined by '+') match? An architecture key
- * ("gfx942:304") must equal arch. */
-static int alt_matches(const char *alt, size_t n, const char *name, const char *arch)
+/* How an alternative matches: by the device's name, by its architecture key, as "*". */
+enum { BY_NAME, BY_ARCH, BY_ANY, BY_COUNT };
+
+/* Does one alternative (alt, length n: words joined by '+') match at this level? An
+ * architecture key ("gfx942:304") must equal arch. */
+static int alt_matches(const char *alt, size_t n, int level, const char *name, const char *arch)
 {
 	if (n == 1 && alt[0] == '*')
-		return 1;
+		return level == BY_ANY;
 	if (memchr(alt, ':', n))
-		return arch && *arch && strlen(arch) == n && strncmp(alt, arch, n) == 0;
-	if (!name || !*name)
+		return level == BY_ARCH && arch && *arch && strlen(arch) == n &&
+		       strncmp(alt, arch, n) == 0;
+	if (level != BY_NAME || !name || !*name)
 		return 0;
 	while (n) {
 		size_t w = 0;
@@ -123,14 +127,14 @@ static int alt_matches(const char *alt, size_t n, const char *name, const char *
 	return 1;
 }
 
-static int row_matches(const struct gpu_peak *r, const char *name, const char *arch)
+static int row_matches(const struct gpu_peak *r, int level, const char *name, const char *arch)
 {
 	const char *p = r->match;
 
 	while (*p) {
 		size_t n = strcspn(p, "|");
 
-		if (n && alt_matches(p, n, name, arch))
+		if (n && alt_matches(p, n, level, name, arch))
 			return 1;
 		p += n;
 		if (*p == '|')
@@ -142,12 +146,15 @@ static int row_matches(const struct gpu_peak *r, const char *name, const char *a
 const struct gpu_peak *eff_find_peak(const struct peak_table *user, const char *name,
 				     const char *arch)
 {
-	for (size_t i = 0; user && i < user->n; i++)
-		if (row_matches(&user->rows[i], name, arch))
-			return &user->rows[i];
-	for (size_t i = 0; i < eff_n_builtin_peaks; i++)
-		if (row_matches(&eff_builtin_peaks[i], name, arch))
-			return &eff_builtin_peaks[i];
+	/* a name first (an H200 is an sm90 with 132 SMs too), then the architecture, then "*" */
+	for (int level = 0; level < BY_COUNT; level++) {
+		for (size_t i = 0; user && i < user->n; i++)
+			if (row_matches(&user->rows[i], level, name, arch))
+				return &user->rows[i];
+		for (size_t i = 0; i < eff_n_builtin_peaks; i++)
+			if (row_matches(&eff_builtin_peaks[i], level, name, arch))
+				return &eff_builtin_peaks[i];
+	}
 	return NULL;
 }
 

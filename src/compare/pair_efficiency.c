@@ -1,0 +1,136 @@
+/* pair_efficiency.c — the achieved TFLOPS, TB/s and share of the peak of each side of each pair
+ * (struct comparison_eff): the work of the operators that launched the side's kernels, from
+ * their recorded shapes (efficiency.h), over the kernels' time. */
+#include "fusediff/comparison.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+static void eff_unknown(struct comparison_eff *e)
+{
+	e->flops = 0;
+	e->bytes = -1;
+	e->tflops = e->tbps = e->ai = e->peak_share = NAN;
+	e->bound = -1;
+	e->dtype = -1;
+}
+
+static void eff_finish(struct comparison_eff *e, const struct gpu_peak *peak)
+{
+	struct eff_figures f;
+
+	eff_figures(e->flops, e->bytes, e->ns, peak, e->dtype, &f);
+	e->tflops = f.tflops;
+	e->tbps = f.tbps;
+	e->ai = f.ai;
+	e->peak_share = f.peak_share;
+	e->bound = (int8_t)f.bound;
+}
+
+/* One side of one pair. op_buf: room for the side's instances. */
+static void part_eff(const struct comparison *c, int s, const struct comparison_part *part,
+		     uint32_t *op_buf, struct comparison_eff *e)
+{
+	const struct trace *t = c->side[s]->t;
+	size_t n_ops = 0;
+	int bytes_known = 1;
+
+	memset(e, 0, sizeof *e);
+	eff_unknown(e);
+	for (uint32_t i = 0; i < part->n_inst; i++) {
+		const struct trace_kernel *k = &t->kernels[part->inst[i].kernel];
+		const struct trace_op *op =
+			k->external_id ? trace_find_op(t, k->external_id) : NULL;
+
+		e->ns += (double)k->dur;
+		if (op)
+			op_buf[n_ops++] = (uint32_t)(op - t->ops);
+	}
+	if (!n_ops)
+		return;
+	qsort(op_buf, n_ops, sizeof *op_buf, cmp_u32);
+	for (size_t i = 0; i < n_ops; i++) {
+		struct op_work w;
+
+		if (i && op_buf[i] == op_buf[i - 1])
+			continue; /* a GEMM and its split-K reduce: one call */
+		if (!eff_trace_op_work(t, &t->ops[op_buf[i]], &w)) {
+			e->flops = 0; /* a kernel whose work is not known: the side's is not */
+			e->ops = 0;
+			return;
+		}
+		if (!e->ops++) {
+			e->kind = w.kind;
+			e->causal = w.causal;
+			e->dtype = (int8_t)eff_peak_dtype(
+				w.dtype, part->n_names ? trace_str(t, part->names[0]) : NULL);
+			e->b = w.b;
+			e->m = w.m;
+			e->n = w.n;
+			e->k = w.k;
+			e->heads = w.heads;
+			e->kv_heads = w.kv_heads;
+			e->bytes = 0;
+		}
+		e->flops += w.flops;
+		if (w.bytes < 0)
+			bytes_known = 0;
+		else
+			e->bytes += w.bytes;
+	}
+	if (!bytes_known)
+		e->bytes = -1;
+	eff_finish(e, c->peak[s]);
+}
+
+void comparison_efficiency(struct comparison *c, const struct peak_table *peaks)
+{
+	size_t most = 0;
+	uint32_t *buf;
+
+	for (int s = 0; s < 2; s++)
+		c->peak[s] = eff_trace_peak(peaks, c->side[s]->t);
+	for (size_t i = 0; i < c->n_pairs; i++)
+		for (int s = 0; s < 2; s++)
+			if (c->pairs[i].side[s].n_inst > most)
+				most = c->pairs[i].side[s].n_inst;
+	buf = xmalloc((most + 1) * sizeof *buf);
+	for (size_t i = 0; i < c->n_pairs; i++)
+		for (int s = 0; s < 2; s++)
+			part_eff(c, s, &c->pairs[i].side[s], buf, &c->pairs[i].side[s].eff);
+	free(buf);
+}
+
+void comparison_eff_sum(const struct comparison_eff *const *parts, size_t n,
+			const struct gpu_peak *peak, struct comparison_eff *out)
+{
+	memset(out, 0, sizeof *out);
+	eff_unknown(out);
+	for (size_t i = 0; i < n; i++) {
+		const struct comparison_eff *e = parts[i];
+
+		if (!(e->flops > 0) || (i && e->dtype != out->dtype)) {
+			eff_unknown(out);
+			out->ops = 0;
+			return;
+		}
+		if (!i) {
+			*out = *e;
+			continue;
+		}
+		out->flops += e->flops;
+		out->ns += e->ns;
+		out->ops += e->ops;
+		out->bytes = out->bytes >= 0 && e->bytes >= 0 ? out->bytes + e->bytes : -1;
+	}
+	if (n)
+		eff_finish(out, peak);
+}
