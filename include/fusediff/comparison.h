@@ -48,6 +48,7 @@ struct comparison_eff {
 	int8_t dtype;	     /* the peak column (enum eff_dtype), -1 unknown */
 	uint8_t kind;	     /* enum eff_kind of the first operator */
 	uint8_t causal;	     /* attention: a causal mask */
+	uint8_t mixed;	     /* the operator calls do not all have the first one's shape */
 	uint32_t ops;	     /* distinct operator calls counted */
 	int64_t b, m, n, k;  /* the first operator's shape (struct op_work) */
 	int64_t heads, kv_heads;

@@ -79,6 +79,9 @@ static void part_eff(const struct comparison *c, int s, const struct comparison_
 			e->heads = w.heads;
 			e->kv_heads = w.kv_heads;
 			e->bytes = 0;
+		} else if (w.kind != e->kind || w.b != e->b || w.m != e->m || w.n != e->n ||
+			   w.k != e->k || w.heads != e->heads) {
+			e->mixed = 1;
 		}
 		e->flops += w.flops;
 		if (w.bytes < 0)
@@ -126,6 +129,9 @@ void comparison_eff_sum(const struct comparison_eff *const *parts, size_t n,
 			*out = *e;
 			continue;
 		}
+		if (e->mixed || e->kind != out->kind || e->b != out->b || e->m != out->m ||
+		    e->n != out->n || e->k != out->k || e->heads != out->heads)
+			out->mixed = 1;
 		out->flops += e->flops;
 		out->ns += e->ns;
 		out->ops += e->ops;
