@@ -226,13 +226,19 @@ static int run_summary(const char *path, const struct trace_load_opts *lo, const
 	struct fd_error err;
 	struct progress pr;
 	struct trace_load_opts plo = *lo;
+	struct peak_table peaks = { 0 };
 	int rc;
 
+	if (o->peaks && peak_table_load(&peaks, o->peaks, &err) < 0) {
+		app_error(err.msg);
+		return 1;
+	}
 	progress_init(&pr, path, NULL);
 	plo.progress = progress_trace;
 	plo.progress_user = &pr;
 	if (classifier_new(&cl, rules, &err) < 0) {
 		app_error(err.msg);
+		peak_table_free(&peaks);
 		return 1;
 	}
 	rc = trace_load(&t, path, &plo, &err);
@@ -240,6 +246,7 @@ static int run_summary(const char *path, const struct trace_load_opts *lo, const
 	if (rc < 0) {
 		app_error(err.msg);
 		classifier_free(cl);
+		peak_table_free(&peaks);
 		return 1;
 	}
 	/* the graph capture, as a comparison would join it */
@@ -253,6 +260,7 @@ static int run_summary(const char *path, const struct trace_load_opts *lo, const
 				free(dir);
 				trace_free(t);
 				classifier_free(cl);
+				peak_table_free(&peaks);
 				return 1;
 			}
 			trace_warn(t, "%s was not used: %s", dir, err.msg);
@@ -260,7 +268,8 @@ static int run_summary(const char *path, const struct trace_load_opts *lo, const
 		free(dir);
 	}
 	classify_trace(cl, t, &tc);
-	rc = trace_summary_print(stdout, t, &tc);
+	rc = trace_summary_print(stdout, t, &tc, &peaks);
+	peak_table_free(&peaks);
 	trace_classes_clear(&tc);
 	classifier_free(cl);
 	trace_free(t);

@@ -218,7 +218,8 @@ static int cmp_int32(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-int trace_summary_print(FILE *out, const struct trace *t, const struct trace_classes *tc)
+int trace_summary_print(FILE *out, const struct trace *t, const struct trace_classes *tc,
+			const struct peak_table *peaks)
 {
 	char b1[64], b2[64];
 	size_t nk, streams = 0, copies = 0;
@@ -244,6 +245,23 @@ int trace_summary_print(FILE *out, const struct trace *t, const struct trace_cla
 
 		fprintf(out, "  %-22s %s\n", "GPU", *esc ? esc : "(not named in the trace)");
 		free(esc);
+	}
+	{ /* what the efficiency figures of a comparison are measured against */
+		const struct gpu_peak *pk = eff_trace_peak(peaks, t);
+
+		if (pk) {
+			char *esc = text_escape_dup(pk->name, strlen(pk->name));
+
+			fprintf(out, "  %-22s %s: dense TFLOPS", "peaks", esc);
+			for (int d = 0; d < EFF_N_DTYPES; d++)
+				if (pk->tflops[d] > 0)
+					fprintf(out, " %s %g", eff_dtype_name(d), pk->tflops[d]);
+			fprintf(out, ", %g TB/s\n", pk->tbps);
+			free(esc);
+		} else {
+			fprintf(out, "  %-22s %s\n", "peaks",
+				"not in the table (a --peaks row adds them)");
+		}
 	}
 	if (t->device == TRACE_ALL_DEVICES)
 		fprintf(out, "  %-22s all %zu:", "device", t->n_devices);
