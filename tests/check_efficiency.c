@@ -218,6 +218,17 @@ START_TEST(test_not_modelled)
 			       NULL, NULL, &w)); /* q and k head dimensions differ */
 	ck_assert(!eff_op_work("triton_poi_fused_addmm_gelu_view_15", "[[2,4096,9728],[9728],[]]",
 			       NULL, NULL, &w));
+	/* hostile shapes: no overflow, no endless loop, no figure */
+	ck_assert(!eff_op_work("aten::mm", "[[9223372036854775807,4,8],[8,2]]", NULL, NULL, &w));
+	ck_assert(!eff_op_work("aten::mm", "[[-4,8],[8,2]]", NULL, NULL, &w));
+	ck_assert(!eff_op_work("aten::matmul",
+			       "[[3037000500,3037000500,4,8],[3037000500,3037000500,8,2]]", NULL,
+			       NULL, &w));
+	ck_assert(eff_op_work("aten::_scaled_dot_product_flash_attention",
+			      "[[1,1,1000000000000,8],[1,1,3,8],[1,1,3,8]]", NULL,
+			      "[\"\",\"\",\"\",\"0.\",\"True\"]", &w));
+	/* top-left: 3 * 4 / 2 + (10^12 - 3) * 3 pairs */
+	ck_assert_double_eq_tol(w.flops, 2.0 * 16 * (6 + (1e12 - 3) * 3), 1e3);
 }
 END_TEST
 

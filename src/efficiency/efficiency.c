@@ -180,13 +180,23 @@ static int dtype_of(const char *t, int *bpe)
 	return EFF_DTYPE_UNKNOWN;
 }
 
-static int64_t outer(const struct arg *x) /* product of all but the last dimension */
+/* The product of a shape's first n dimensions; 0 when one is not positive or it would not fit
+ * (hostile shapes must not overflow). */
+static int64_t dims_product(const int64_t *d, int n)
 {
 	int64_t m = 1;
 
-	for (int d = 0; d + 1 < x->nd; d++)
-		m *= x->d[d];
+	for (int i = 0; i < n; i++) {
+		if (d[i] <= 0 || m > INT64_MAX / d[i])
+			return 0;
+		m *= d[i];
+	}
 	return m;
+}
+
+static int64_t outer(const struct arg *x) /* product of all but the last dimension */
+{
+	return x->nd > 0 ? dims_product(x->d, x->nd - 1) : 0;
 }
 
 /* --- GEMMs ------------------------------------------------------------------------------- */
@@ -262,11 +272,10 @@ static int gemm_op(const char *name, const struct args *dims, const struct args 
 			return gemm(w, 1, outer(a), b->d[1], b->d[0], 0, bpe, bpe, dtype);
 		if (a->nd != b->nd) /* broadcast batches: not modelled */
 			return 0;
-		for (int d = 0; d + 2 < a->nd; d++) {
+		for (int d = 0; d + 2 < a->nd; d++)
 			if (a->d[d] != b->d[d])
 				return 0;
-			batch *= a->d[d];
-		}
+		batch = dims_product(a->d, a->nd - 2);
 		return gemm(w, batch, a->d[a->nd - 2], b->d[b->nd - 1], a->d[a->nd - 1], 0, bpe,
 			    bpe, dtype);
 	}
@@ -282,7 +291,7 @@ static int gemm_op(const char *name, const struct args *dims, const struct args 
 			return 0;
 		g = b->d[0];
 		k = a->d[a->nd - 1];
-		m = a->nd == 2 ? a->d[0] : a->d[0] * a->d[1];
+		m = a->nd == 2 ? a->d[0] : dims_product(a->d, 2);
 		if (a->nd == 3 && a->d[0] != g)
 			return 0;
 		if (b->d[1] == k)
@@ -334,19 +343,18 @@ static const struct attn_op {
 	{ "aten::_efficient_attention_forward", 0, 1, 9, 1, 0 },
 };
 
-/* Query-key pairs a causal mask keeps: n_q queries against n_kv keys. */
+/* Query-key pairs a causal mask keeps: n_q queries against n_kv keys. Top-left, query i sees
+ * keys 0..i; bottom-right, the last query sees every key. */
 static double causal_pairs(int64_t n_q, int64_t n_kv, int bottom_right)
 {
-	double pairs = 0;
+	double q = (double)n_q, kv = (double)n_kv;
 
 	if (n_q == n_kv) /* TraceLens: half of them */
-		return (double)n_q * (double)n_kv / 2;
-	for (int64_t i = 0; i < n_q; i++) {
-		int64_t seen = bottom_right ? n_kv - n_q + i + 1 : i + 1;
-
-		pairs += (double)(seen < 0 ? 0 : seen > n_kv ? n_kv : seen);
-	}
-	return pairs;
+		return q * kv / 2;
+	if (bottom_right) /* query i sees n_kv - n_q + i + 1 keys, at least 0 */
+		return n_q <= n_kv ? q * (kv - q) + q * (q + 1) / 2 : kv * (kv + 1) / 2;
+	/* query i sees min(i + 1, n_kv) keys */
+	return n_q <= n_kv ? q * (q + 1) / 2 : kv * (kv + 1) / 2 + (q - kv) * kv;
 }
 
 static int attn_op(const char *name, const struct args *dims, const struct args *types,
@@ -399,9 +407,9 @@ static int attn_op(const char *name, const struct args *dims, const struct args 
 			       .k = dqk,
 			       .heads = hq,
 			       .kv_heads = hkv };
-	w->flops = (double)b * (double)hq * 2 * pairs * (double)(dqk + dv);
+	w->flops = (double)b * (double)hq * 2 * pairs * ((double)dqk + (double)dv);
 	w->bytes = bpe ? (double)b *
-				   ((double)nq * hq * dqk + (double)nkv * hkv * (dqk + dv) +
+				   ((double)nq * hq * dqk + (double)nkv * hkv * ((double)dqk + dv) +
 				    (double)nq * hq * dv) *
 				   bpe
 		       : -1;
@@ -490,13 +498,10 @@ int eff_gemm_shape(const char *dims, int64_t *m, int64_t *n, int64_t *k)
 	free(a);
 	for (int i = 0; i + 1 < ns; i++) {
 		const int64_t *x = shape[i], *y = shape[i + 1];
-		int64_t mm = 1;
 
 		if (len[i] < 2 || len[i + 1] != 2)
 			continue;
-		for (int d = 0; d + 1 < len[i]; d++)
-			mm *= x[d];
-		*m = mm;
+		*m = dims_product(x, len[i] - 1);
 		*k = x[len[i] - 1];
 		if (y[0] == *k)
 			*n = y[1];
