@@ -7,6 +7,7 @@
 #include "fusediff/classify.h"
 #include "fusediff/names.h"
 #include "fusediff/text.h"
+#include "report_int.h"
 
 static int cmp_by_name(const void *pa, const void *pb)
 {
@@ -252,11 +253,16 @@ int trace_summary_print(FILE *out, const struct trace *t, const struct trace_cla
 		if (pk) {
 			char *esc = text_escape_dup(pk->name, strlen(pk->name));
 
+			char v[32];
+
 			fprintf(out, "  %-22s %s: dense TFLOPS", "peaks", esc);
 			for (int d = 0; d < EFF_N_DTYPES; d++)
-				if (pk->tflops[d] > 0)
-					fprintf(out, " %s %g", eff_dtype_name(d), pk->tflops[d]);
-			fprintf(out, ", %g TB/s\n", pk->tbps);
+				if (pk->tflops[d] > 0) {
+					report_number(v, sizeof v, pk->tflops[d], 4);
+					fprintf(out, " %s %s", eff_dtype_name(d), v);
+				}
+			report_number(v, sizeof v, pk->tbps, 4);
+			fprintf(out, ", %s TB/s\n", v);
 			free(esc);
 		} else {
 			fprintf(out, "  %-22s %s\n", "peaks",
