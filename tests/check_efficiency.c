@@ -324,6 +324,8 @@ START_TEST(test_peaks_file)
 	ck_assert_int_eq(peak_table_parse(&pt, "peaks", "H100 1 2 3 4 5 -\n", &err), -1);
 	ck_assert_int_eq(peak_table_parse(&pt, "peaks", "\"H100 1 2 3 4 5 6\n", &err), -1);
 	ck_assert_str_eq(err.msg, "peaks:1: a quoted GPU name is not closed");
+	ck_assert_int_eq(peak_table_parse(&pt, "peaks", "\"H\033[2J\" 1 2 3 4 5 6\n", &err), -1);
+	ck_assert_str_eq(err.msg, "peaks:1: a control character in the GPU name");
 	ck_assert_int_eq(peak_table_load(&pt, "/nonexistent/peaks", &err), -1);
 }
 END_TEST

@@ -263,6 +263,12 @@ int peak_table_parse(struct peak_table *pt, const char *name, const char *text,
 					     : "the GPU name is empty");
 			goto fail_line;
 		}
+		for (int i = 0; i < n; i++)
+			if ((unsigned char)field[i] < 0x20 || field[i] == 0x7f) {
+				fd_error_set(err, "%s:%zu: a control character in the GPU name",
+					     name, line);
+				goto fail_line;
+			}
 		if (slen + (size_t)n + 1 > scap) {
 			scap = (slen + (size_t)n + 1) * 2;
 			pt->strings = xrealloc(pt->strings, scap);
