@@ -7,9 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int cmp_u32(const void *a, const void *b)
+static int cmp_u64(const void *a, const void *b)
 {
-	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
 
 	return (x > y) - (x < y);
 }
@@ -35,9 +35,35 @@ static void eff_finish(struct comparison_eff *e, const struct gpu_peak *peak)
 	e->bound = (int8_t)f.bound;
 }
 
-/* One side of one pair. op_buf: room for the side's instances. */
+/* Per side: each kernel's operator (trace_link_kernels()) and each operator's longest kernel,
+ * the one whose pair its work counts in: an operator whose kernels land in several pairs (a
+ * grouped GEMM's data preparation aligned apart from it) is counted once. */
+struct side_ops {
+	uint32_t *op_of;   /* per kernel: index into t->ops, UINT32_MAX when none */
+	uint32_t *main_of; /* per operator: its longest kernel, UINT32_MAX when none */
+};
+
+static void side_ops_build(const struct trace *t, struct side_ops *so)
+{
+	so->op_of = xmalloc((t->n_kernels + 1) * sizeof *so->op_of);
+	so->main_of = xmalloc((t->n_ops + 1) * sizeof *so->main_of);
+	trace_link_kernels(t, NULL, so->op_of);
+	for (size_t o = 0; o < t->n_ops; o++)
+		so->main_of[o] = UINT32_MAX;
+	for (size_t k = 0; k < t->n_kernels; k++) {
+		uint32_t o = so->op_of[k], *m;
+
+		if (o == UINT32_MAX)
+			continue;
+		m = &so->main_of[o];
+		if (*m == UINT32_MAX || t->kernels[k].dur > t->kernels[*m].dur)
+			*m = (uint32_t)k;
+	}
+}
+
+/* One side of one pair. buf: room for the side's instances. */
 static void part_eff(const struct comparison *c, int s, const struct comparison_part *part,
-		     uint32_t *op_buf, struct comparison_eff *e)
+		     const struct side_ops *so, uint64_t *buf, struct comparison_eff *e)
 {
 	const struct trace *t = c->side[s]->t;
 	size_t n_ops = 0;
@@ -46,27 +72,31 @@ static void part_eff(const struct comparison *c, int s, const struct comparison_
 	memset(e, 0, sizeof *e);
 	eff_unknown(e);
 	for (uint32_t i = 0; i < part->n_inst; i++) {
-		const struct trace_kernel *k = &t->kernels[part->inst[i].kernel];
-		const struct trace_op *op =
-			k->external_id ? trace_find_op(t, k->external_id) : NULL;
+		uint32_t k = part->inst[i].kernel, o = so->op_of[k];
 
-		e->ns += (double)k->dur;
-		if (op)
-			op_buf[n_ops++] = (uint32_t)(op - t->ops);
+		e->ns += (double)t->kernels[k].dur;
+		if (o != UINT32_MAX) /* the operator, and whether this is its longest kernel */
+			buf[n_ops++] = (uint64_t)o << 1 | (so->main_of[o] == k);
 	}
 	if (!n_ops)
 		return;
-	qsort(op_buf, n_ops, sizeof *op_buf, cmp_u32);
+	qsort(buf, n_ops, sizeof *buf, cmp_u64);
 	for (size_t i = 0; i < n_ops; i++) {
+		uint32_t o = (uint32_t)(buf[i] >> 1);
+		int main = 0;
 		struct op_work w;
 
-		if (i && op_buf[i] == op_buf[i - 1])
+		if (i && o == (uint32_t)(buf[i - 1] >> 1))
 			continue; /* a GEMM and its split-K reduce: one call */
-		if (!eff_trace_op_work(t, &t->ops[op_buf[i]], &w)) {
+		for (size_t j = i; j < n_ops && (uint32_t)(buf[j] >> 1) == o; j++)
+			main |= (int)(buf[j] & 1);
+		if (!eff_trace_op_work(t, &t->ops[o], &w)) {
 			e->flops = 0; /* a kernel whose work is not known: the side's is not */
 			e->ops = 0;
 			return;
 		}
+		if (!main) /* its work counts in the pair of its longest kernel */
+			continue;
 		if (!e->ops++) {
 			e->kind = w.kind;
 			e->causal = w.causal;
@@ -89,6 +119,10 @@ static void part_eff(const struct comparison *c, int s, const struct comparison_
 		else
 			e->bytes += w.bytes;
 	}
+	if (!e->ops) {
+		e->flops = 0;
+		return;
+	}
 	if (!bytes_known)
 		e->bytes = -1;
 	eff_finish(e, c->peak[s]);
@@ -97,10 +131,13 @@ static void part_eff(const struct comparison *c, int s, const struct comparison_
 void comparison_efficiency(struct comparison *c, const struct peak_table *peaks)
 {
 	size_t most = 0;
-	uint32_t *buf;
+	uint64_t *buf;
+	struct side_ops so[2];
 
-	for (int s = 0; s < 2; s++)
+	for (int s = 0; s < 2; s++) {
 		c->peak[s] = eff_trace_peak(peaks, c->side[s]->t);
+		side_ops_build(c->side[s]->t, &so[s]);
+	}
 	for (size_t i = 0; i < c->n_pairs; i++)
 		for (int s = 0; s < 2; s++)
 			if (c->pairs[i].side[s].n_inst > most)
@@ -108,8 +145,12 @@ void comparison_efficiency(struct comparison *c, const struct peak_table *peaks)
 	buf = xmalloc((most + 1) * sizeof *buf);
 	for (size_t i = 0; i < c->n_pairs; i++)
 		for (int s = 0; s < 2; s++)
-			part_eff(c, s, &c->pairs[i].side[s], buf, &c->pairs[i].side[s].eff);
+			part_eff(c, s, &c->pairs[i].side[s], &so[s], buf, &c->pairs[i].side[s].eff);
 	free(buf);
+	for (int s = 0; s < 2; s++) {
+		free(so[s].op_of);
+		free(so[s].main_of);
+	}
 }
 
 void comparison_eff_sum(const struct comparison_eff *const *parts, size_t n,
