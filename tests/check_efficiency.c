@@ -166,6 +166,16 @@ START_TEST(test_sdpa_causal)
 	w = work("flash_attn::_flash_attn_forward", "[[1,2,1,8],[1,5,1,8],[1,5,1,8],[],[],[]]",
 		 NULL, "[\"\",\"\",\"\",\"0.\",\"0.35\",\"True\"]");
 	ck_assert_double_eq(w.flops, 2.0 * (4 + 5) * 16);
+	/* the memory-efficient kernel's mask type (Concrete Inputs[9]): 1 top-left, 2 bottom-right */
+	w = work("aten::_efficient_attention_forward", "[[1,2,1,8],[1,5,1,8],[1,5,1,8]]", NULL,
+		 "[\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"0.\",\"1\"]");
+	ck_assert_double_eq(w.flops, 2.0 * (1 + 2) * 16);
+	w = work("aten::_efficient_attention_forward", "[[1,2,1,8],[1,5,1,8],[1,5,1,8]]", NULL,
+		 "[\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"0.\",\"2\"]");
+	ck_assert_double_eq(w.flops, 2.0 * (4 + 5) * 16);
+	w = work("aten::_efficient_attention_forward", "[[1,2,1,8],[1,5,1,8],[1,5,1,8]]", NULL,
+		 "[\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"0.\",\"0\"]");
+	ck_assert_double_eq(w.flops, 2.0 * 10 * 16);
 }
 END_TEST
 

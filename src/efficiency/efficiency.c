@@ -367,7 +367,7 @@ static int attn_op(const char *name, const struct args *dims, const struct args 
 	const struct attn_op *op = NULL;
 	const struct arg *q, *k, *v;
 	int64_t b, hq, nq, dqk, hkv, nkv, dv;
-	int bpe, dtype, causal = 0;
+	int bpe, dtype, causal = 0, bottom_right;
 	double pairs;
 
 	for (size_t i = 0; i < sizeof attn_ops / sizeof attn_ops[0] && !op; i++)
@@ -393,14 +393,18 @@ static int attn_op(const char *name, const struct args *dims, const struct args 
 	if (k->d[0] != b || v->d[0] != b || HEADS(v) != hkv || SEQ(v) != nkv || k->d[3] != dqk ||
 	    b <= 0 || nq <= 0 || hq <= 0 || dqk <= 0 || nkv <= 0 || hkv <= 0 || dv <= 0)
 		return 0;
+	bottom_right = op->bottom_right;
 	if (op->causal >= 0) {
 		const char *c = arg_at(conc, op->causal)->s;
 
+		/* a mask type: 1 causal from the top left, 2 from the bottom right */
 		causal = op->mask_type ? c[0] && strcmp(c, "0") != 0
 				       : strcmp(c, "True") == 0 || strcmp(c, "true") == 0 ||
 						 strcmp(c, "1") == 0;
+		if (op->mask_type && strcmp(c, "2") == 0)
+			bottom_right = 1;
 	}
-	pairs = causal ? causal_pairs(nq, nkv, op->bottom_right) : (double)nq * (double)nkv;
+	pairs = causal ? causal_pairs(nq, nkv, bottom_right) : (double)nq * (double)nkv;
 	dtype = dtype_of(arg_at(types, op->q)->s, &bpe);
 	*w = (struct op_work){ .kind = EFF_ATTENTION,
 			       .dtype = dtype,
