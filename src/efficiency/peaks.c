@@ -48,8 +48,9 @@ const struct gpu_peak eff_builtin_peaks[] = {
 	 * (72 PFLOPS), FP4 9,000 (144 PFLOPS), HBM3e 8 TB/s. */
 	{ "B200", "B200|sm100:148", { 75.0, 1125.0, 2250.0, 4500.0, 9000.0 }, 8.0 },
 	/* NVIDIA HGX B300 (nvidia.com/data-center/hgx, 2025), per GPU: the B200's FP32, TF32, BF16 and
-	 * FP8, FP4 13,500 dense (108 PFLOPS for 8), HBM3e 8 TB/s. */
-	{ "B300", "B300|sm103:148", { 75.0, 1125.0, 2250.0, 4500.0, 13500.0 }, 8.0 },
+	 * FP8, FP4 13,125 dense (144 PFLOPS sparse, 105 dense for 8; as tabulated per GPU at
+	 * glennklockwood.com/garden/processors/B300), HBM3e 8 TB/s. */
+	{ "B300", "B300|sm103:148", { 75.0, 1125.0, 2250.0, 4500.0, 13125.0 }, 8.0 },
 	/* NVIDIA L40S data sheet (nvidia.com, 2023): FP32 91.6, TF32 183 (366 sparse), BF16/FP16
 	 * 362.05 (733 sparse), FP8 733 (1,466 sparse), GDDR6 864 GB/s. */
 	{ "L40S", "L40S|sm89:142", { 91.6, 183.0, 362.05, 733.0, 0 }, 0.864 },
