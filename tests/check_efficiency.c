@@ -7,6 +7,7 @@
  * heads, FFN 5632, batch 4 x 512, H200), moe6l_eager_sdpa (Qwen3-MoE, 16 experts, top-4),
  * tracelens_qwen1.5-0.5b_hf_h100 (batch 16 x 559) and tracelens_xdit_sd3.5-large_infer_mi300x. */
 #include "testutil.h"
+#include "jtrace.h"
 
 #include <math.h>
 
@@ -391,6 +392,36 @@ START_TEST(test_gemm_shape)
 }
 END_TEST
 
+/* The loader keeps Input type and Concrete Inputs as it keeps Input Dims: compact JSON (no
+ * blanks outside strings), and the work comes from them. */
+START_TEST(test_loaded_op)
+{
+	struct jbuf b = { .first = 1 };
+	struct trace *t;
+	const struct trace_op *op;
+	struct op_work w;
+
+	jevent(&b, "cpu_op", "aten::mm", 1, 1, 10, 5,
+	       "\"External id\":7,\"Input Dims\": [[64, 128], [128, 32]],"
+	       "\"Input type\": [\"c10::BFloat16\", \"c10::BFloat16\"],"
+	       "\"Concrete Inputs\": [\"\", \"a b\"]");
+	jevent(&b, "cuda_runtime", "cudaLaunchKernel", 1, 1, 11, 1,
+	       "\"correlation\":1,\"External id\":7");
+	jevent(&b, "kernel", "nvjet_gemm", 0, 7, 20, 4,
+	       "\"device\":0,\"stream\":7,\"correlation\":1,\"External id\":7");
+	t = jload(&b);
+	op = trace_find_op(t, 7);
+	ck_assert_ptr_nonnull(op);
+	ck_assert_str_eq(trace_str(t, op->input_dims), "[[64,128],[128,32]]");
+	ck_assert_str_eq(trace_str(t, op->input_types), "[\"c10::BFloat16\",\"c10::BFloat16\"]");
+	ck_assert_str_eq(trace_str(t, op->concrete), "[\"\",\"a b\"]");
+	ck_assert(eff_trace_op_work(t, op, &w));
+	ck_assert_double_eq(w.flops, 2.0 * 64 * 32 * 128);
+	ck_assert_double_eq(w.bytes, (64 * 128 + 128 * 32 + 64 * 32) * 2.0);
+	trace_free(t);
+}
+END_TEST
+
 /* Acceptance: on the bundled eager/compiled pair (both on an H200), every GEMM pair side gets
  * TFLOPS and a peak share in (0, 1]; the attention pair too, the compiled side with twice the
  * FLOPs (its mask is a tensor, is_causal False). */
@@ -449,6 +480,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_sdpa_not_causal);
 	tcase_add_test(tc, test_not_modelled);
 	tcase_add_test(tc, test_gemm_shape);
+	tcase_add_test(tc, test_loaded_op);
 	tcase_add_test(tp, test_peak_lookup);
 	tcase_add_test(tp, test_peaks_file);
 	tcase_add_test(tp, test_figures);
