@@ -438,12 +438,15 @@ static const char *eff_text(char *buf, size_t cap, const struct comparison_eff *
 
 	if (!(e->tflops > 0))
 		return "-";
-	report_number(tf, sizeof tf, e->tflops, e->tflops < 10 ? 2 : 0);
+	report_number(tf, sizeof tf, e->tflops, e->tflops < 0.1 ? 4 : e->tflops < 10 ? 2 : 0);
 	if (!(e->peak_share >= 0)) {
 		snprintf(buf, cap, "%s", tf);
 		return buf;
 	}
-	report_number(sh, sizeof sh, e->peak_share * 100, 0);
+	if (e->peak_share < 0.005)
+		snprintf(sh, sizeof sh, "<1");
+	else
+		report_number(sh, sizeof sh, e->peak_share * 100, 0);
 	snprintf(buf, cap, "%s (%s%%, %s)", tf, sh,
 		 e->bound == 1	 ? "compute"
 		 : e->bound == 0 ? "memory"
