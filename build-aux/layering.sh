@@ -1,7 +1,7 @@
 #!/bin/sh
 # layering.sh [ROOT] — check that the pipeline's stages only depend downward.
 #
-# The stages, in order: base load classify structure compare session report ui app (src/ui/views
+# The stages, in order: base load efficiency classify structure compare session report ui app (src/ui/views
 # belongs to ui). A file of a stage may include the headers of its own stage and of earlier
 # ones, never of a later one. A public header, include/fusediff/NAME.h, belongs to the stage of
 # its module: the folder of src/*/NAME.c (ui_NAME.h: src/ui/NAME.c); a private header to the
@@ -11,7 +11,7 @@ set -u
 cd "${1:-.}" || exit 2
 find src include/fusediff -name '*.[ch]' | sort | xargs awk '
 BEGIN {
-	n = split("base load classify structure compare session report ui app", st, " ")
+	n = split("base load efficiency classify structure compare session report ui app", st, " ")
 	for (i = 1; i <= n; i++) rank[st[i]] = i
 	while (("find src -name \"*.c\"" | getline f) > 0) {
 		m = f; sub(/.*\//, "", m); sub(/\.c$/, "", m)

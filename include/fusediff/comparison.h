@@ -15,6 +15,7 @@
 #include <stdint.h>
 
 #include "fusediff/classify.h"
+#include "fusediff/efficiency.h"
 #include "fusediff/structure.h"
 #include "fusediff/trace.h"
 
@@ -31,6 +32,28 @@ struct comparison_instance {
 	uint32_t pass; /* index into side->passes */
 };
 
+/* How close one side of a pair runs to its GPU's peak (efficiency.h): the work of the operators
+ * that launched its kernels (each counted once, however many kernels it launched) over the
+ * kernels' time, over all the compared passes. Known when every kernel of the side with an
+ * operator has one fusediff models (GEMMs, attention) and at least one has; the figures are NAN
+ * otherwise. */
+struct comparison_eff {
+	double flops;	     /* 0 when unknown */
+	double bytes;	     /* < 0 when unknown (no work, or a data type not recorded) */
+	double ns;	     /* the kernels' time */
+	double tflops, tbps; /* achieved; NAN when unknown */
+	double ai;	     /* FLOPs per byte, NAN when unknown */
+	double peak_share;   /* of the roofline (efficiency.h); NAN without the GPU's peak */
+	int8_t bound;	     /* 1 compute-bound, 0 memory-bound, -1 unknown */
+	int8_t dtype;	     /* the peak column (enum eff_dtype), -1 unknown */
+	uint8_t kind;	     /* enum eff_kind of the first operator */
+	uint8_t causal;	     /* attention: a causal mask */
+	uint8_t mixed;	     /* the operator calls do not all have the first one's shape */
+	uint32_t ops;	     /* distinct operator calls counted */
+	int64_t b, m, n, k;  /* the first operator's shape (struct op_work) */
+	int64_t heads, kv_heads;
+};
+
 /* What one side contributes to a pair. */
 struct comparison_part {
 	uint32_t *names; /* distinct kernel name ids (trace strings): the main kernels' in
@@ -45,6 +68,7 @@ struct comparison_part {
 			    one fused kernel); NAN when the side has none */
 	double total_ns; /* per pass (of those that have the pair's layer) */
 	double sum_ns;	 /* over all the compared passes */
+	struct comparison_eff eff;
 };
 
 /* One aligned position of one layer, aggregated over the passes of the phase. A layer's pairs
@@ -163,7 +187,9 @@ struct compare_opts {
 	int phase; /* enum phase, PHASE_COUNT for all passes, or -1: the first phase both sides
 		      have (prefill, decode, mixed), else all passes */
 	const char *label[2]; /* NULL: vendor + GPU, or the file name when those are equal */
-	const char *model;    /* compare this model's passes (its name, "SD3Transformer2DModel_0",
+	const struct peak_table *peaks; /* --peaks rows, tried before the built-in ones; may
+					   be NULL */
+	const char *model; /* compare this model's passes (its name, "SD3Transformer2DModel_0",
 				 or its class, "SD3Transformer2DModel"); NULL: side A's main model
 				 and the model of that name on B, else B's main model */
 	const struct comparison_ranks *ranks; /* borrowed: the ranks these traces are one of,
@@ -255,6 +281,9 @@ struct comparison {
 	const char **short_names[2];	      /* per name id: see comparison_short_name() */
 	struct comparison_kernel_total *kernel_totals; /* by short name, largest |B - A| first */
 	size_t n_kernel_totals;
+	const struct gpu_peak *peak[2]; /* each side's GPU peaks (efficiency.h), NULL when the GPU
+					   is not in the table; borrowed from the built-in table or
+					   compare_opts.peaks, which must outlive the comparison */
 };
 
 /* Compare side a (A) with side b (B) for the phase in o (NULL: automatic). a, b and cl
@@ -268,10 +297,12 @@ int comparison_build(struct comparison **out, const struct side *a, const struct
 		     struct fd_error *err);
 void comparison_free(struct comparison *c);
 
-/* The GEMM shape M x K times K x N of an operator's input shapes ("[[4,2048],[2048,512]]" of
- * aten::mm; addmm's bias first, linear's weight as N x K): the first two shapes in a row whose
- * inner dimensions agree, M the product of the first one's outer dimensions. 0 when none. */
-int comparison_gemm_shape(const char *dims, int64_t *m, int64_t *n, int64_t *k);
+/* Fill c->peak and every pair's side[].eff (pair_efficiency.c; comparison_build() calls it). */
+void comparison_efficiency(struct comparison *c, const struct peak_table *peaks);
+/* The sums of several pairs' efficiency on one side (a group of summed pairs, summed_pairs.h):
+ * known when each is, against peak. */
+void comparison_eff_sum(const struct comparison_eff *const *parts, size_t n,
+			const struct gpu_peak *peak, struct comparison_eff *out);
 
 /* Fill c->kernel_totals (kernel_totals.c; comparison_build() calls it). */
 void comparison_kernel_totals(struct comparison *c);

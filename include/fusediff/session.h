@@ -31,6 +31,7 @@ typedef int (*session_progress_fn)(void *user, int side, int64_t done, int64_t t
 
 struct session_opts {
 	const char *rules; /* --rules FILE, or NULL (the per-user rules file is read too) */
+	const char *peaks; /* --peaks FILE: GPU peak rows (efficiency.h), or NULL */
 	const struct classifier *classifier; /* borrowed: use this one and ignore rules (tests) */
 	const char *pass_regex;		     /* --pass REGEX, or NULL: passes found automatically */
 	const char *model;	/* --model NAME, or NULL: the main model (compare_opts.model) */

@@ -28,6 +28,8 @@ struct summed_pair {
 	double ratio;	 /* B / A (comparison_ratio) */
 	int similar[2];	 /* 1: the side's names differ between pairs by their Inductor number
 			    (the first pair's are shown) */
+	struct comparison_eff eff[2]; /* the pairs' efficiency summed (comparison_eff_sum()):
+					 known when every pair's is */
 };
 
 /* Group c's pairs. *out gets the groups sorted by |delta| descending, then by first pair;

@@ -53,12 +53,15 @@ struct trace_launch {
 
 /* A CPU operator (cpu_op) that launched a kept kernel (the loader drops the others, which
  * outnumber kernels several times over), sorted by external_id. input_dims is the compact JSON
- * text of args["Input Dims"] ("[[4,512],[]]"), or 0 when absent. */
+ * text of args["Input Dims"] ("[[4,512],[]]"), input_types that of args["Input type"]
+ * ("[\"c10::BFloat16\",\"\"]") and concrete that of args["Concrete Inputs"]
+ * ("[\"\",\"0.\",\"True\"]"); each 0 when absent (the shapes and the efficiency figures,
+ * efficiency.h, come from them). */
 struct trace_op {
 	int64_t start, dur;
 	int64_t external_id;
 	int64_t tid;
-	uint32_t name, input_dims;
+	uint32_t name, input_dims, input_types, concrete;
 };
 
 /* A forward operator that autograd numbered (args["Sequence number"]): the backward node of the

@@ -5,6 +5,7 @@
 #include <stdio.h>
 
 #include "fusediff/classify.h"
+#include "fusediff/efficiency.h"
 #include "fusediff/trace.h"
 
 #define SUMMARY_TOP_KERNELS 15
@@ -20,7 +21,9 @@ struct trace_summary_kernel {
 struct trace_summary_kernel *trace_summary_kernels(const struct trace *t, size_t *n);
 
 /* Print the summary of t as text; with tc (may be NULL), also the kernel time by class and
- * the Other share. Returns 0, or -1 when writing fails. */
-int trace_summary_print(FILE *out, const struct trace *t, const struct trace_classes *tc);
+ * the Other share. The GPU's peaks come from peaks (--peaks rows, may be NULL) or the built-in
+ * table (efficiency.h). Returns 0, or -1 when writing fails. */
+int trace_summary_print(FILE *out, const struct trace *t, const struct trace_classes *tc,
+			const struct peak_table *peaks);
 
 #endif

@@ -16,6 +16,7 @@ struct app_opts {
 	const char *report;	 /* --report FORMAT, or NULL */
 	const char *output;	 /* -o FILE, or NULL for standard output */
 	const char *rules;	 /* --rules FILE */
+	const char *peaks;	 /* --peaks FILE */
 	const char *pass_regex;	 /* --pass REGEX */
 	const char *model;	 /* --model NAME */
 	const char *capture[2];	 /* --capture-a, --capture-b PATH */
@@ -38,6 +39,7 @@ struct app_opts {
 static inline struct session_opts app_session_opts(const struct app_opts *o)
 {
 	return (struct session_opts){ .rules = o->rules,
+				      .peaks = o->peaks,
 				      .pass_regex = o->pass_regex,
 				      .model = o->model,
 				      .capture = { o->capture[0], o->capture[1] },

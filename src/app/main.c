@@ -36,6 +36,7 @@ enum {
 	OPT_CAPTURE_B,
 	OPT_NO_CAPTURE,
 	OPT_RULES,
+	OPT_PEAKS,
 	OPT_LABEL_A,
 	OPT_LABEL_B,
 	OPT_DEVICE,
@@ -71,6 +72,7 @@ static const struct option_doc {
 	{ "capture-b", 1, OPT_CAPTURE_B, "PATH", "the same for the second trace", NULL },
 	{ "no-capture", 0, OPT_NO_CAPTURE, NULL, "do not use a capture_traces/ directory next to a trace", NULL },
 	{ "rules", 1, OPT_RULES, "FILE", "extra kernel classification rules, tried before the built-in ones", NULL },
+	{ "peaks", 1, OPT_PEAKS, "FILE", "GPU peak TFLOPS and TB/s rows (NAME FP32 TF32 BF16 FP8 FP4 TBPS), tried before the built-in table", NULL },
 	{ "device", 1, OPT_DEVICE, "N", "analyse the kernels of GPU N, or of all GPUs as one (all) (default: the GPU with the most kernel time)", NULL },
 	{ "rank", 1, OPT_RANK, "N", "with two directories of per-rank traces: analyse rank N in full (default: the largest difference)", NULL },
 	{ "label-a", 1, OPT_LABEL_A, "NAME", "name shown for the first trace (default: vendor and GPU)", NULL },
@@ -254,13 +256,19 @@ static int run_summary(const char *path, const struct trace_load_opts *lo, const
 	struct fd_error err;
 	struct progress pr;
 	struct trace_load_opts plo = *lo;
+	struct peak_table peaks = { 0 };
 	int rc;
 
+	if (o->peaks && peak_table_load(&peaks, o->peaks, &err) < 0) {
+		app_error(err.msg);
+		return 1;
+	}
 	progress_init(&pr, path, NULL);
 	plo.progress = progress_trace;
 	plo.progress_user = &pr;
 	if (classifier_new(&cl, rules, &err) < 0) {
 		app_error(err.msg);
+		peak_table_free(&peaks);
 		return 1;
 	}
 	rc = trace_load(&t, path, &plo, &err);
@@ -268,6 +276,7 @@ static int run_summary(const char *path, const struct trace_load_opts *lo, const
 	if (rc < 0) {
 		app_error(err.msg);
 		classifier_free(cl);
+		peak_table_free(&peaks);
 		return 1;
 	}
 	/* the graph capture, as a comparison would join it */
@@ -281,6 +290,7 @@ static int run_summary(const char *path, const struct trace_load_opts *lo, const
 				free(dir);
 				trace_free(t);
 				classifier_free(cl);
+				peak_table_free(&peaks);
 				return 1;
 			}
 			trace_warn(t, "%s was not used: %s", dir, err.msg);
@@ -288,7 +298,8 @@ static int run_summary(const char *path, const struct trace_load_opts *lo, const
 		free(dir);
 	}
 	classify_trace(cl, t, &tc);
-	rc = trace_summary_print(stdout, t, &tc);
+	rc = trace_summary_print(stdout, t, &tc, &peaks);
+	peak_table_free(&peaks);
 	trace_classes_clear(&tc);
 	classifier_free(cl);
 	trace_free(t);
@@ -351,6 +362,7 @@ int main(int argc, char **argv)
 		case OPT_CAPTURE_B: o.capture[1] = optarg; break;
 		case OPT_NO_CAPTURE: o.no_capture = 1; break;
 		case OPT_RULES: o.rules = optarg; break;
+		case OPT_PEAKS: o.peaks = optarg; break;
 		case OPT_LABEL_A: o.label[0] = optarg; break;
 		case OPT_LABEL_B: o.label[1] = optarg; break;
 		case OPT_DEVICE:
@@ -455,10 +467,11 @@ int main(int argc, char **argv)
 		}
 	}
 	if (o.output) { /* the report must never replace what it reads */
-		const char *inputs[] = { o.trace[0], o.trace[1], o.capture[0], o.capture[1],
-					 o.rules };
-		static const char *const what[] = { "trace A", "trace B", "capture trace A",
-						    "capture trace B", "rules file" };
+		const char *inputs[] = { o.trace[0],   o.trace[1], o.capture[0],
+					 o.capture[1], o.rules,	   o.peaks };
+		static const char *const what[] = { "trace A",	       "trace B",
+						    "capture trace A", "capture trace B",
+						    "rules file",      "peaks file" };
 
 		for (size_t i = 0; i < sizeof inputs / sizeof inputs[0]; i++)
 			if (is_input(o.output, inputs[i]) ||

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "compare_int.h"
+#include "fusediff/efficiency.h"
 #include "fusediff/text.h"
 #include "fusediff/util.h"
 
@@ -139,7 +140,7 @@ static int pair_shape(const struct comparison *c, const struct comparison_pair *
 		return 0;
 	op = trace_find_op(t, t->kernels[p->side[s].inst[0].kernel].external_id);
 	return op && op->input_dims &&
-	       comparison_gemm_shape(trace_str(t, op->input_dims), &mnk[0], &mnk[1], &mnk[2]);
+	       eff_gemm_shape(trace_str(t, op->input_dims), &mnk[0], &mnk[1], &mnk[2]);
 }
 
 static void gemm_shapes(const struct comparison *c, struct comparison_shapes *g)

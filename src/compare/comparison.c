@@ -14,6 +14,7 @@
 
 #include "fusediff/align.h"
 #include "compare_int.h"
+#include "fusediff/efficiency.h"
 #include "fusion_int.h"
 #include "fusediff/text.h"
 #include "fusediff/time_stats.h"
@@ -228,59 +229,6 @@ static uint32_t step_main(const struct side *s, const struct step *st)
 
 /* A step for the alignment: named by its main kernel; a main kernel with helpers does the work
  * of the main kernel only (a workspace memset adds no copy to a GEMM). */
-/* The GEMM shape of an operator's Input Dims (comparison.h). */
-int comparison_gemm_shape(const char *dims, int64_t *m, int64_t *n, int64_t *k)
-{
-	int64_t shape[8][8];
-	int len[8], ns = 0;
-	const char *p = dims;
-
-	if (!p || *p != '[')
-		return 0;
-	for (p++; *p && *p != ']' && ns < 8;) {
-		if (*p == '[') {
-			int d = 0;
-
-			for (p++; *p && *p != ']';) {
-				char *end;
-				long long v = strtoll(p, &end, 10);
-
-				if (end == p || d >= 8)
-					return 0;
-				shape[ns][d++] = v;
-				p = *end == ',' ? end + 1 : end;
-			}
-			len[ns++] = d;
-			if (*p == ']')
-				p++;
-		} else {
-			while (*p && *p != ',' && *p != ']') /* a scalar or a string: not a shape */
-				p++;
-		}
-		if (*p == ',')
-			p++;
-	}
-	for (int i = 0; i + 1 < ns; i++) {
-		const int64_t *x = shape[i], *y = shape[i + 1];
-		int64_t mm = 1;
-
-		if (len[i] < 2 || len[i + 1] != 2)
-			continue;
-		for (int d = 0; d + 1 < len[i]; d++)
-			mm *= x[d];
-		*m = mm;
-		*k = x[len[i] - 1];
-		if (y[0] == *k)
-			*n = y[1];
-		else if (y[1] == *k)
-			*n = y[0];
-		else
-			continue;
-		return *m > 0 && *n > 0 && *k > 0;
-	}
-	return 0;
-}
-
 static struct align_item step_item(const struct side *s, const struct step *st)
 {
 	struct align_item it = {
@@ -298,8 +246,7 @@ static struct align_item step_item(const struct side *s, const struct step *st)
 				trace_find_op(s->t, s->t->kernels[k].external_id);
 
 			if (op && op->input_dims &&
-			    !comparison_gemm_shape(trace_str(s->t, op->input_dims), &it.m, &it.n,
-						   &it.k))
+			    !eff_gemm_shape(trace_str(s->t, op->input_dims), &it.m, &it.n, &it.k))
 				it.m = it.n = it.k = 0;
 		}
 	}
@@ -988,6 +935,7 @@ int comparison_build(struct comparison **out, const struct side *a, const struct
 		return -1;
 	}
 	comparison_kernel_totals(c);
+	comparison_efficiency(c, o ? o->peaks : NULL);
 	*out = c;
 	return 0;
 }

@@ -197,6 +197,16 @@ size_t summed_pairs_build(const struct comparison *c, struct summed_pair **out)
 				gr->layers[gr->n_layers++] = gr->layers[i];
 		gr->delta_ns = gr->ns[1] - gr->ns[0];
 		gr->ratio = comparison_ratio(gr->ns[0], gr->ns[1]);
+		{
+			const struct comparison_eff **parts = xcalloc(m + 1, sizeof *parts);
+
+			for (int s = 0; s < 2; s++) {
+				for (uint32_t i = 0; i < m; i++)
+					parts[i] = &c->pairs[gr->pairs[i]].side[s].eff;
+				comparison_eff_sum(parts, m, c->peak[s], &gr->eff[s]);
+			}
+			free(parts);
+		}
 	}
 	free(group_of);
 	free(first);

@@ -180,7 +180,9 @@ static size_t graft(struct trace *r, const struct trace_launch *gl, const uint32
 					       .external_id = (*ext)++,
 					       .tid = gl->tid,
 					       .name = copy_str(r, cap, op->name),
-					       .input_dims = copy_str(r, cap, op->input_dims) };
+					       .input_dims = copy_str(r, cap, op->input_dims),
+					       .input_types = copy_str(r, cap, op->input_types),
+					       .concrete = copy_str(r, cap, op->concrete) };
 
 			nl.external_id = no.external_id;
 			kk->external_id = no.external_id;

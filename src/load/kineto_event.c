@@ -29,7 +29,9 @@ struct event {
 	int has_seq;
 	struct json_str kernel; /* a launch's args.kernel (graph captures record it) */
 	int32_t grid[3], block[3];
-	struct json_str dims; /* raw Input Dims */
+	struct json_str dims;	  /* raw Input Dims */
+	struct json_str types;	  /* raw Input type */
+	struct json_str concrete; /* raw Concrete Inputs */
 	int bad_number;
 	int bad_time;
 };
@@ -184,13 +186,18 @@ static int parse_args(struct json_cur *c, struct event *ev, enum ev_kind kind, s
 			rc = parse_dim3(c, ev->block, &ev->bad_number, &ld->abuf);
 		else if (kind == EV_LAUNCH && JSON_EQ(key, "kernel") && json_peek(c) == '"')
 			rc = json_string(c, &ev->kernel, &ld->lbuf);
-		else if (kind == EV_CPU_OP && JSON_EQ(key, "Input Dims")) {
+		else if (kind == EV_CPU_OP &&
+			 (JSON_EQ(key, "Input Dims") || JSON_EQ(key, "Input type") ||
+			  JSON_EQ(key, "Concrete Inputs"))) {
+			struct json_str *raw = JSON_EQ(key, "Input Dims")   ? &ev->dims
+					       : JSON_EQ(key, "Input type") ? &ev->types
+									    : &ev->concrete;
 			const char *s = c->p;
 
 			if ((rc = json_skip(c)))
 				return rc;
-			ev->dims.s = s;
-			ev->dims.len = (size_t)(c->p - s);
+			raw->s = s;
+			raw->len = (size_t)(c->p - s);
 		} else
 			rc = json_skip(c);
 		if (rc)
@@ -241,7 +248,7 @@ static enum ev_kind category(struct loader *ld, const struct event *ev)
 	return e->kind;
 }
 
-/* Copy Input Dims without whitespace, interned. */
+/* Copy Input Dims (Input type, Concrete Inputs) without whitespace outside strings, interned. */
 static uint32_t intern_dims(struct loader *ld, struct json_str dims)
 {
 	struct json_buf *b = &ld->abuf;
@@ -332,8 +339,14 @@ static void commit(struct loader *ld, struct event *ev, enum ev_kind kind)
 		break;
 	}
 	case EV_CPU_OP: {
-		struct trace_op o = { ev->ts,  ev->dur, ev->external_id,
-				      ev->tid, name,	intern_dims(ld, ev->dims) };
+		struct trace_op o = { .start = ev->ts,
+				      .dur = ev->dur,
+				      .external_id = ev->external_id,
+				      .tid = ev->tid,
+				      .name = name,
+				      .input_dims = intern_dims(ld, ev->dims),
+				      .input_types = intern_dims(ld, ev->types),
+				      .concrete = intern_dims(ld, ev->concrete) };
 
 		trace_add_op(t, &o);
 		/* autograd runs one backward node in each of these: the kernels launched inside

@@ -233,10 +233,23 @@ static void t_layers(FILE *out, const struct comparison *c, const uint32_t *rows
 	}
 }
 
+/* Both sides' efficiency (efficiency.h): a_tflops, b_tflops, a_tbps, b_tbps, a_peak_share,
+ * b_peak_share, as in JSON. */
+#define EFF_COLUMNS "a_tflops,b_tflops,a_tbps,b_tbps,a_peak_share,b_peak_share"
+static void c_eff(FILE *out, const struct comparison_eff *a, const struct comparison_eff *b)
+{
+	c_num(out, a->tflops, 3);
+	c_num(out, b->tflops, 3);
+	c_num(out, a->tbps, 4);
+	c_num(out, b->tbps, 4);
+	c_num(out, a->peak_share, 4);
+	c_num(out, b->peak_share, 4);
+}
+
 static void t_pairs(FILE *out, const struct comparison *c, const uint32_t *rows, size_t n_rows)
 {
 	fputs("table,layer,position,kind,class,atoms,a_kernels,b_kernels,a_count,b_count,"
-	      "a_avg_us,b_avg_us,a_us,b_us,delta_us,ratio,fusion\n",
+	      "a_avg_us,b_avg_us,a_us,b_us,delta_us,ratio," EFF_COLUMNS ",fusion\n",
 	      out);
 	EACH(i, c->n_pairs)
 	{
@@ -257,6 +270,7 @@ static void t_pairs(FILE *out, const struct comparison *c, const uint32_t *rows,
 		c_us(out, p->side[1].total_ns);
 		c_us(out, p->delta_ns);
 		c_num(out, p->ratio, 4);
+		c_eff(out, &p->side[0].eff, &p->side[1].eff);
 		if (p->fusion >= 0)
 			fprintf(out, ",%d\n", p->fusion);
 		else
@@ -301,7 +315,7 @@ static void t_pair_groups(FILE *out, const struct comparison *c, const uint32_t 
 	size_t n = summed_pairs_build(c, &g);
 
 	fputs("table,index,layers,places,kind,class,atoms,a_kernels,b_kernels,a_similar,"
-	      "b_similar,a_count,b_count,a_us,b_us,delta_us,ratio\n",
+	      "b_similar,a_count,b_count,a_us,b_us,delta_us,ratio," EFF_COLUMNS "\n",
 	      out);
 	EACH(i, n)
 	{
@@ -321,6 +335,7 @@ static void t_pair_groups(FILE *out, const struct comparison *c, const uint32_t 
 		c_us(out, g[i].ns[1]);
 		c_us(out, g[i].delta_ns);
 		c_num(out, g[i].ratio, 4);
+		c_eff(out, &g[i].eff[0], &g[i].eff[1]);
 		fputc('\n', out);
 	}
 	summed_pairs_free(g, n);

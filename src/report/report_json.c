@@ -222,6 +222,52 @@ static void j_kernel_totals(FILE *out, const struct comparison *c)
 	fputs(c->n_kernel_totals ? "\n  ]\n}\n" : "]\n}\n", out);
 }
 
+/* A pair's efficiency figures, each side (null where unknown). */
+static void j_pair_eff(FILE *out, const struct comparison_pair *p)
+{
+	static const char *const sides[] = { "a", "b" };
+
+	for (int s = 0; s < 2; s++) {
+		fprintf(out, ",\"%s_tflops\":", sides[s]);
+		j_num(out, p->side[s].eff.tflops, 3);
+	}
+	for (int s = 0; s < 2; s++) {
+		fprintf(out, ",\"%s_tbps\":", sides[s]);
+		j_num(out, p->side[s].eff.tbps, 4);
+	}
+	for (int s = 0; s < 2; s++) {
+		fprintf(out, ",\"%s_peak_share\":", sides[s]);
+		j_num(out, p->side[s].eff.peak_share, 4);
+	}
+	for (int s = 0; s < 2; s++) {
+		int b = p->side[s].eff.bound;
+
+		fprintf(out, ",\"%s_bound\":%s", sides[s],
+			b < 0 ? "null"
+			: b   ? "\"compute\""
+			      : "\"memory\"");
+	}
+}
+
+/* The GPU peaks a side's figures are measured against, or null. */
+static void j_peak(FILE *out, const struct gpu_peak *pk)
+{
+	if (!pk) {
+		fputs("null", out);
+		return;
+	}
+	fputs("{\"gpu\":", out);
+	j_cstr(out, pk->name);
+	fputs(",\"tflops\":{", out);
+	for (int d = 0; d < EFF_N_DTYPES; d++) {
+		fprintf(out, "%s\"%s\":", d ? "," : "", eff_dtype_name(d));
+		j_num(out, pk->tflops[d] > 0 ? pk->tflops[d] : NAN, 2);
+	}
+	fputs("},\"tbps\":", out);
+	j_num(out, pk->tbps, 4);
+	fputc('}', out);
+}
+
 static void j_trace(FILE *out, const struct comparison *c, int s)
 {
 	const struct side *sd = c->side[s];
@@ -293,6 +339,8 @@ static void j_trace(FILE *out, const struct comparison *c, int s)
 	} else {
 		fputs("null", out);
 	}
+	fputs(",\"peak\":", out);
+	j_peak(out, c->peak[s]);
 	fputs(",\"pass_source\":", out);
 	j_cstr(out, sd->pass_source);
 	fputs(",\"layer_source\":", out);
@@ -509,6 +557,7 @@ int report_write_json(FILE *out, const struct comparison *c)
 		j_us(out, p->delta_ns);
 		fputs(",\"ratio\":", out);
 		j_num(out, p->ratio, 4);
+		j_pair_eff(out, p);
 		fputs(",\"fusion\":", out);
 		if (p->fusion >= 0)
 			fprintf(out, "%d}", p->fusion);

@@ -500,6 +500,103 @@ static void groups_section(FILE *out, const struct comparison *c, int md)
 	summed_pairs_free(g, n);
 }
 
+/* "573 (58% of peak, compute)" for one side of a summed pair; "-" when unknown. */
+static const char *eff_text(char *buf, size_t cap, const struct comparison_eff *e)
+{
+	char tf[24], sh[24];
+
+	if (!(e->tflops > 0))
+		return "-";
+	report_number(tf, sizeof tf, e->tflops, e->tflops < 0.1 ? 4 : e->tflops < 10 ? 2 : 0);
+	if (!(e->peak_share >= 0)) {
+		snprintf(buf, cap, "%s", tf);
+		return buf;
+	}
+	if (e->peak_share < 0.005)
+		snprintf(sh, sizeof sh, "<1");
+	else
+		report_number(sh, sizeof sh, e->peak_share * 100, 0);
+	snprintf(buf, cap, "%s (%s%%, %s)", tf, sh,
+		 e->bound == 1	 ? "compute"
+		 : e->bound == 0 ? "memory"
+				 : "peak");
+	return buf;
+}
+
+/* The GEMMs and attention whose work the recorded shapes give, summed over the layers, the
+ * longest first: achieved TFLOPS and the share of each GPU's peak (efficiency.h). */
+static void efficiency_section(FILE *out, const struct comparison *c, int md)
+{
+	static const char *const head[] = { "layers",	"places",   "kind",	 "class",
+					    "A TFLOPS", "B TFLOPS", "A kernels", "B kernels" };
+	struct summed_pair *g;
+	size_t n = summed_pairs_build(c, &g), *order, m = 0;
+	struct rtable t = { .ncol = 8, .head = head, .fmt = "lrllrrcc" };
+
+	order = xcalloc(n + 1, sizeof *order);
+	for (size_t i = 0; i < n; i++)
+		if (g[i].eff[0].tflops > 0 || g[i].eff[1].tflops > 0)
+			order[m++] = i;
+	/* the longest (A + B) first; summed_pairs_build's order breaks ties */
+	for (size_t i = 1; i < m; i++)
+		for (size_t j = i; j > 0 && g[order[j]].ns[0] + g[order[j]].ns[1] >
+						    g[order[j - 1]].ns[0] + g[order[j - 1]].ns[1];
+		     j--) {
+			size_t x = order[j];
+
+			order[j] = order[j - 1];
+			order[j - 1] = x;
+		}
+	if (m) {
+		heading(out, md,
+			"Kernel efficiency (summed pairs with recorded shapes, the longest first: "
+			"achieved TFLOPS, share of the GPU's peak, bound)");
+		for (int s = 0; s < 2; s++) {
+			const struct gpu_peak *pk = c->peak[s];
+
+			char tf[32], bw[32];
+
+			report_number(tf, sizeof tf, pk ? pk->tflops[EFF_BF16] : 0, 4);
+			report_number(bw, sizeof bw, pk ? pk->tbps : 0, 4);
+			if (pk)
+				fprintf(out, "%s%c peaks: %s, %s TFLOPS bf16, %s TB/s (dense)\n",
+					md ? "- " : "", "AB"[s], pk -> name, tf, bw);
+			else
+				fprintf(out,
+					"%s%c peaks: GPU not in the table (add a --peaks row)\n",
+					md ? "- " : "", "AB"[s]);
+		}
+		fputc('\n', out);
+	}
+	for (size_t i = 0; i < m && i < TOP_GROUPS; i++) {
+		const struct summed_pair *gr = &g[order[i]];
+		const struct comparison_pair *p = &c->pairs[gr->first];
+		char b1[256], b2[96], b3[96];
+		char *na = part_names(c, 0, &p->side[0], md),
+		     *nb = part_names(c, 1, &p->side[1], md);
+
+		if (gr->similar[0])
+			na = append_similar(na);
+		if (gr->similar[1])
+			nb = append_similar(nb);
+		comparison_layer_ranges(c, gr->layers, gr->n_layers, b1, sizeof b1);
+		rt_add(&t, "%s", b1);
+		rt_add(&t, "%u", gr->n_pairs);
+		rt_add(&t, "%s", pair_kind_name((enum pair_kind)p->kind));
+		rt_add(&t, "%s", class_name((enum op_class)p->cls));
+		rt_add(&t, "%s", eff_text(b2, sizeof b2, &gr->eff[0]));
+		rt_add(&t, "%s", eff_text(b3, sizeof b3, &gr->eff[1]));
+		rt_add(&t, "%s", na);
+		rt_add(&t, "%s", nb);
+		free(na);
+		free(nb);
+	}
+	if (m)
+		rt_print(out, &t, md);
+	free(order);
+	summed_pairs_free(g, n);
+}
+
 /* ns as milliseconds with two decimals, always ('.' whatever the locale); "+" first when sign
  * is asked for and ns is positive. */
 static const char *ms(char *buf, size_t cap, int64_t ns, int sign)
@@ -660,6 +757,7 @@ int report_write_text(FILE *out, const struct comparison *c, int md)
 	attribution_section(out, c, md);
 	fusions_section(out, c, md);
 	groups_section(out, c, md);
+	efficiency_section(out, c, md);
 
 	if (c->n_pairs) {
 		uint32_t top[TOP_PAIRS];

@@ -7,6 +7,7 @@
 #include "fusediff/classify.h"
 #include "fusediff/names.h"
 #include "fusediff/text.h"
+#include "report_int.h"
 
 static int cmp_by_name(const void *pa, const void *pb)
 {
@@ -218,7 +219,8 @@ static int cmp_int32(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-int trace_summary_print(FILE *out, const struct trace *t, const struct trace_classes *tc)
+int trace_summary_print(FILE *out, const struct trace *t, const struct trace_classes *tc,
+			const struct peak_table *peaks)
 {
 	char b1[64], b2[64];
 	size_t nk, streams = 0, copies = 0;
@@ -244,6 +246,28 @@ int trace_summary_print(FILE *out, const struct trace *t, const struct trace_cla
 
 		fprintf(out, "  %-22s %s\n", "GPU", *esc ? esc : "(not named in the trace)");
 		free(esc);
+	}
+	{ /* what the efficiency figures of a comparison are measured against */
+		const struct gpu_peak *pk = eff_trace_peak(peaks, t);
+
+		if (pk) {
+			char *esc = text_escape_dup(pk->name, strlen(pk->name));
+
+			char v[32];
+
+			fprintf(out, "  %-22s %s: dense TFLOPS", "peaks", esc);
+			for (int d = 0; d < EFF_N_DTYPES; d++)
+				if (pk->tflops[d] > 0) {
+					report_number(v, sizeof v, pk->tflops[d], 4);
+					fprintf(out, " %s %s", eff_dtype_name(d), v);
+				}
+			report_number(v, sizeof v, pk->tbps, 4);
+			fprintf(out, ", %s TB/s\n", v);
+			free(esc);
+		} else {
+			fprintf(out, "  %-22s %s\n", "peaks",
+				"not in the table (a --peaks row adds them)");
+		}
 	}
 	if (t->device == TRACE_ALL_DEVICES)
 		fprintf(out, "  %-22s all %zu:", "device", t->n_devices);

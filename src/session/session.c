@@ -17,8 +17,9 @@ struct session {
 	const struct classifier *cl;
 	struct side side[2];
 	struct compare_opts co;
-	char *label[2];				      /* copies of the labels asked for */
-	char *model;				      /* a copy of the model asked for */
+	struct peak_table peaks; /* --peaks rows (co.peaks points here when there are some) */
+	char *label[2];		 /* copies of the labels asked for */
+	char *model;		 /* a copy of the model asked for */
 	struct comparison *by_phase[PHASE_COUNT + 2]; /* [phase + 1]: -1 (automatic) .. all */
 	struct timings tm; /* FUSEDIFF_TIMINGS: printed when the first comparison is built */
 	int compared;
@@ -223,6 +224,17 @@ static int finish_open(struct session **out, struct session *s, const struct tra
 	return 0;
 }
 
+/* The --peaks file, read before the traces are (a mistake in it costs no loading time). */
+static int load_peaks(struct session *s, const struct session_opts *o, struct fd_error *err)
+{
+	if (!o->peaks)
+		return 0;
+	if (peak_table_load(&s->peaks, o->peaks, err) < 0)
+		return -1;
+	s->co.peaks = &s->peaks;
+	return 0;
+}
+
 int session_open(struct session **out, const char *path_a, const char *path_b,
 		 const struct session_opts *o, struct fd_error *err)
 {
@@ -238,7 +250,7 @@ int session_open(struct session **out, const char *path_a, const char *path_b,
 		return -1;
 	}
 	s = session_new(o);
-	if (load_both(s->owned, path, o, err) < 0) {
+	if (load_peaks(s, o, err) < 0 || load_both(s->owned, path, o, err) < 0) {
 		session_close(s);
 		return -1;
 	}
@@ -256,10 +268,17 @@ int session_open_traces(struct session **out, const struct trace *a, const struc
 {
 	static const struct session_opts none = { .device = -1 };
 
+	struct session *s;
+
 	*out = NULL;
 	if (!o)
 		o = &none;
-	return finish_open(out, session_new(o), (const struct trace *const[2]){ a, b }, o, err);
+	s = session_new(o);
+	if (load_peaks(s, o, err) < 0) {
+		session_close(s);
+		return -1;
+	}
+	return finish_open(out, s, (const struct trace *const[2]){ a, b }, o, err);
 }
 
 const struct comparison *session_compare(struct session *s, int phase, struct fd_error *err)
@@ -295,6 +314,7 @@ void session_close(struct session *s)
 		return;
 	for (size_t i = 0; i < sizeof s->by_phase / sizeof s->by_phase[0]; i++)
 		comparison_free(s->by_phase[i]);
+	peak_table_free(&s->peaks);
 	for (int k = 0; k < 2; k++) {
 		side_clear(&s->side[k]);
 		trace_free(s->owned[k]);

@@ -111,6 +111,73 @@ static void class_line(struct ui_text *out, const struct comparison *c,
 			    : "");
 }
 
+/* "47.2 G", "16.8 M": a count of FLOPs or bytes in few digits. */
+static void si(char *buf, size_t cap, double v)
+{
+	static const char *const unit[] = { "", "k", "M", "G", "T", "P" };
+	int i = 0;
+
+	while (v >= 999.5 && i < 5) {
+		v /= 1000;
+		i++;
+	}
+	snprintf(buf, cap, v < 9.995 ? "%.2f %s" : v < 99.95 ? "%.1f %s" : "%.0f %s", v, unit[i]);
+}
+
+void ui_evidence_eff(struct ui_text *out, const struct comparison_eff *e, const struct gpu_peak *pk,
+		     int cls)
+{
+	char shape[160], fl[32], by[32];
+
+	(void)cls;
+	if (!(e->flops > 0)) /* no shapes (a graph replay), or work fusediff does not model */
+		return;
+	if (e->kind == EFF_ATTENTION)
+		snprintf(shape, sizeof shape,
+			 "attention B %lld, heads %lld/%lld, q %lld x kv %lld, d %lld%s",
+			 (long long)e->b, (long long)e->heads, (long long)e->kv_heads,
+			 (long long)e->m, (long long)e->n, (long long)e->k,
+			 e->causal ? ", causal" : "");
+	else if (e->kind == EFF_GROUPED_GEMM)
+		snprintf(shape, sizeof shape, "grouped GEMM %lld groups, M %lld N %lld K %lld",
+			 (long long)e->b, (long long)e->m, (long long)e->n, (long long)e->k);
+	else if (e->b > 1)
+		snprintf(shape, sizeof shape, "GEMM %lld x M %lld N %lld K %lld", (long long)e->b,
+			 (long long)e->m, (long long)e->n, (long long)e->k);
+	else
+		snprintf(shape, sizeof shape, "GEMM M %lld N %lld K %lld", (long long)e->m,
+			 (long long)e->n, (long long)e->k);
+	si(fl, sizeof fl, e->flops / (e->ops ? e->ops : 1));
+	if (e->bytes > 0)
+		si(by, sizeof by, e->bytes / (e->ops ? e->ops : 1));
+	ui_text_add(out, ROLE_NORMAL, 1, "   work: %s%s, %s; %sFLOP%s%s%s a call%s", shape,
+		    e->mixed ? " and other shapes" : "", eff_dtype_name(e->dtype), fl,
+		    e->bytes > 0 ? ", " : "", e->bytes > 0 ? by : "", e->bytes > 0 ? "B" : "",
+		    e->mixed ? " on average" : "");
+	if (e->tbps > 0)
+		ui_text_add(out, ROLE_NORMAL, 1, "   achieved %.1f TFLOPS, %.2f TB/s, %.0f FLOP/B",
+			    e->tflops, e->tbps, e->ai);
+	else
+		ui_text_add(out, ROLE_NORMAL, 1, "   achieved %.1f TFLOPS (no data type: no bytes)",
+			    e->tflops);
+	if (!pk) {
+		ui_text_add(out, ROLE_DIM, 1,
+			    "   no peaks for this GPU: add a row with --peaks for the share");
+	} else if (!(e->peak_share >= 0)) {
+		ui_text_add(out, ROLE_DIM, 1, "   %s has no %s peak in the table", pk->name,
+			    eff_dtype_name(e->dtype));
+	} else if (e->bound == 0) {
+		ui_text_add(out, ROLE_NORMAL, 1,
+			    "   memory-bound (ridge %.0f FLOP/B): %.0f%% of %s's %.2f TB/s",
+			    pk->tflops[e->dtype] / pk->tbps, e->peak_share * 100, pk->name,
+			    pk->tbps);
+	} else {
+		ui_text_add(out, ROLE_NORMAL, 1, "   %s%.0f%% of %s's %s peak, %.0f TFLOPS",
+			    e->bound == 1 ? "compute-bound: " : "", e->peak_share * 100, pk->name,
+			    eff_dtype_name(e->dtype), pk->tflops[e->dtype]);
+	}
+}
+
 void ui_evidence_pair(struct ui *u, struct ui_text *out, uint32_t pi, int width)
 {
 	const struct comparison *c = u->c;
@@ -154,6 +221,7 @@ void ui_evidence_pair(struct ui *u, struct ui_text *out, uint32_t pi, int width)
 			ui_text_wrap(u->s, out, ROLE_NORMAL, "   ", ui_name(u, s, part->names[i]),
 				     width, 5);
 		class_line(out, c, p, s);
+		ui_evidence_eff(out, &part->eff, c->peak[s], p->cls);
 	}
 	ui_text_add(out, ROLE_DIM, 1, "Instances:");
 	ui_evidence_instances(u, out, p, SIDE_A, &budget);

@@ -210,6 +210,11 @@ void fmt_us(char *buf, size_t cap, double ns);	  /* "12.3", "-" for NAN */
 void fmt_delta(char *buf, size_t cap, double ns); /* "+12.3", "-4.56", "0" */
 void fmt_ratio(char *buf, size_t cap, double r);  /* "0.44", "-" for NAN */
 void fmt_count(char *buf, size_t cap, double n);  /* "8", "0.5" */
+/* Achieved TFLOPS and the share of the peak of a pair's side: "573 58%", "0.02 1%", "41" (no
+ * peak), "" when unknown (efficiency.h). */
+void fmt_eff(char *buf, size_t cap, const struct comparison_eff *e);
+/* Its sort key: the peak share, else the TFLOPS / 1e6 (after every share), NAN when unknown. */
+double eff_key(const struct comparison_eff *e);
 int delta_role(double delta_ns);
 /* The sort key of B/A: the ratio, +infinity for work only B does (A is 0), NAN when neither
  * does any (sorted last). */
@@ -231,6 +236,11 @@ void ui_set_message(struct ui *u, int role, const char *fmt, ...)
 /* evidence.c: the instances of one side of a pair as lines. */
 void ui_evidence_instances(struct ui *u, struct ui_text *out, const struct comparison_pair *p,
 			   int side, size_t *budget);
+/* How close a side runs to its GPU's peak (efficiency.h): its work, achieved TFLOPS and TB/s,
+ * and the share of pk's roofline; nothing when its work is not known. cls: the pair's class
+ * (enum op_class). */
+void ui_evidence_eff(struct ui_text *out, const struct comparison_eff *e, const struct gpu_peak *pk,
+		     int cls);
 void ui_evidence_pair(struct ui *u, struct ui_text *out, uint32_t pair, int width);
 
 /* explorer.c: open view with a scope, remembering where we were (Esc comes back). */

@@ -229,3 +229,27 @@ char *ui_pair_names(const struct ui *u, uint32_t first, uint32_t n, const uint32
 	free(seen[1]);
 	return out;
 }
+
+void fmt_eff(char *buf, size_t cap, const struct comparison_eff *e)
+{
+	char tf[16];
+
+	buf[0] = '\0';
+	if (!(e->tflops > 0))
+		return;
+	if (e->tflops < 9.95)
+		snprintf(tf, sizeof tf, "%.2g", e->tflops);
+	else
+		snprintf(tf, sizeof tf, "%.0f", e->tflops);
+	if (e->peak_share >= 0 && e->peak_share < 100)
+		snprintf(buf, cap, "%s %.0f%%", tf, e->peak_share * 100);
+	else
+		snprintf(buf, cap, "%s", tf);
+}
+
+double eff_key(const struct comparison_eff *e)
+{
+	if (!(e->tflops > 0))
+		return NAN;
+	return e->peak_share >= 0 ? e->peak_share : e->tflops / 1e6;
+}

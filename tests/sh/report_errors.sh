@@ -30,6 +30,18 @@ grep -q . tests/data/bad/truncated.json || exit 1
 [ $? -eq 1 ] && grep -q '^fusediff: tests/data/bad/truncated.json: line [0-9]*, column [0-9]*: ' "$tmp/err" ||
 	{ echo "truncated trace:"; cat "$tmp/err"; exit 1; }
 expect_error "fusediff: -: standard input can be only one of the two traces" --report json - - </dev/null
+# --peaks: a bad row names its line; a missing file its name
+printf '# peaks\nH100 67 494.7 989.4\n' >"$tmp/bad.peaks"
+expect_error "fusediff: $tmp/bad.peaks:2: expected NAME FP32 TF32 BF16 FP8 FP4 TBPS: the FP8 figure is missing" \
+	--peaks "$tmp/bad.peaks" --report json "$OK" "$OK"
+expect_error "fusediff: --peaks $tmp/nosuch.peaks: No such file or directory" --peaks "$tmp/nosuch.peaks" --report json "$OK" "$OK"
+# a row overrides the built-in table: the pairs' shares move with it
+printf 'H200 1 1 2000 1 - 9.6\n' >"$tmp/h200.peaks"
+"$FUSEDIFF" --peaks "$tmp/h200.peaks" --report json "$OK" "$OK" >"$tmp/peaks.json" || exit 1
+grep -q '"peak":{"gpu":"H200","tflops":{"fp32":1,"tf32":1,"bf16":2000,"fp8":1,"fp4":null},"tbps":9.6}' "$tmp/peaks.json" ||
+	{ echo "--peaks: the row is not the trace's peak"; grep -o '"peak":{[^}]*}[^}]*}' "$tmp/peaks.json"; exit 1; }
+"$FUSEDIFF" --peaks "$tmp/h200.peaks" --summary "$OK" | grep -q '^  peaks  *H200: dense TFLOPS fp32 1 tf32 1 bf16 2000 fp8 1, 9.6 TB/s$' ||
+	{ echo "--peaks --summary:"; "$FUSEDIFF" --peaks "$tmp/h200.peaks" --summary "$OK" | grep peaks; exit 1; }
 expect_error "fusediff: $tmp/no/dir/r.json: No such file or directory" --report json -o "$tmp/no/dir/r.json" "$OK" "$OK"
 
 # -o: the same bytes as standard output, nothing left behind, mode kept

@@ -59,7 +59,7 @@ sed -n 6p "$tmp/summed-layers-reversed.screen" | grep -q '^epi ' || fail "summed
 	echo sort-right
 	echo ":dump narrow-layers"
 	echo 3
-	for i in 1 2 3 4 5 6 7 8 9 10; do echo sort-left; done
+	for i in 1 2 3 4 5 6 7 8 9 10 11 12; do echo sort-left; done
 	echo ":dump narrow-pairs"
 } >"$tmp/keys3"
 FUSEDIFF_DUMP_DIR=$tmp "$FUSEDIFF" --headless --size 80x24 --script "$tmp/keys3" "$A" "$B" >/dev/null 2>&1 ||

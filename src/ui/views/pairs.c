@@ -23,6 +23,8 @@ enum {
 	PR_B_NAME,
 	PR_DELTA,
 	PR_RATIO,
+	PR_A_EFF,
+	PR_B_EFF,
 	PR_FUSION,
 	PR_COLS
 };
@@ -42,6 +44,9 @@ static const struct table_column pr_cols[PR_COLS] = {
 			TABLE_COL_TEXT | TABLE_COL_SCROLL | TABLE_COL_SEARCH },
 	[PR_DELTA] = { "Delta", 8, 0, 0, TABLE_RIGHT, TABLE_COL_MAGNITUDE },
 	[PR_RATIO] = { "B/A", 5, 0, 2, TABLE_RIGHT, 0 },
+	/* achieved TFLOPS and share of the GPU's peak (efficiency.h): the first to go */
+	[PR_A_EFF] = { "A TF %pk", 8, 0, 7, TABLE_RIGHT, 0 },
+	[PR_B_EFF] = { "B TF %pk", 8, 0, 7, TABLE_RIGHT, 0 },
 	[PR_FUSION] = { "Fus", 3, 0, 4, TABLE_RIGHT, 0 },
 };
 
@@ -244,6 +249,8 @@ static void pr_cell(void *ctx, uint32_t row, int col, struct table_cell *out)
 		out->role = delta_role(p->delta_ns);
 		break;
 	case PR_RATIO: fmt_ratio(out->buf, out->cap, p->ratio); break;
+	case PR_A_EFF:
+	case PR_B_EFF: fmt_eff(out->buf, out->cap, &p->side[col == PR_B_EFF].eff); break;
 	case PR_FUSION:
 		if (p->fusion >= 0) {
 			snprintf(out->buf, out->cap, "#%d", p->fusion + 1);
@@ -279,6 +286,8 @@ static void pr_key(void *ctx, uint32_t row, int col, struct table_key *out)
 	case PR_B_US: out->num = p->side[1].total_ns; break;
 	case PR_DELTA: out->num = p->delta_ns; break;
 	case PR_RATIO: out->num = ratio_key(p->side[0].total_ns, p->side[1].total_ns); break;
+	case PR_A_EFF:
+	case PR_B_EFF: out->num = eff_key(&p->side[col == PR_B_EFF].eff); break;
 	case PR_FUSION: out->num = p->fusion >= 0 ? -(double)p->fusion : NAN; break;
 	}
 }

@@ -23,6 +23,8 @@ enum {
 	SU_B_NAME,
 	SU_DELTA,
 	SU_RATIO,
+	SU_A_EFF,
+	SU_B_EFF,
 	SU_COLS
 };
 
@@ -42,6 +44,9 @@ static const struct table_column su_cols[SU_COLS] = {
 			TABLE_COL_TEXT | TABLE_COL_SCROLL | TABLE_COL_SEARCH },
 	[SU_DELTA] = { "Delta", 8, 0, 0, TABLE_RIGHT, TABLE_COL_MAGNITUDE },
 	[SU_RATIO] = { "B/A", 5, 0, 2, TABLE_RIGHT, 0 },
+	/* achieved TFLOPS and share of the GPU's peak over the places (efficiency.h) */
+	[SU_A_EFF] = { "A TF %pk", 8, 0, 7, TABLE_RIGHT, 0 },
+	[SU_B_EFF] = { "B TF %pk", 8, 0, 7, TABLE_RIGHT, 0 },
 };
 
 /* The view's row r is group r of ui_groups() (built once per phase; a rebuild for another
@@ -141,6 +146,8 @@ static void su_cell(void *ctx, uint32_t row, int col, struct table_cell *out)
 		out->role = delta_role(g->delta_ns);
 		break;
 	case SU_RATIO: fmt_ratio(out->buf, out->cap, g->ratio); break;
+	case SU_A_EFF:
+	case SU_B_EFF: fmt_eff(out->buf, out->cap, &g->eff[col == SU_B_EFF]); break;
 	}
 }
 
@@ -164,6 +171,8 @@ static void su_key(void *ctx, uint32_t row, int col, struct table_key *out)
 	case SU_B_US: out->num = g->ns[1]; break;
 	case SU_DELTA: out->num = g->delta_ns; break;
 	case SU_RATIO: out->num = ratio_key(g->ns[0], g->ns[1]); break;
+	case SU_A_EFF:
+	case SU_B_EFF: out->num = eff_key(&g->eff[col == SU_B_EFF]); break;
 	}
 }
 
@@ -212,6 +221,7 @@ static void su_evidence(struct ui_view *v, uint32_t row, struct ui_text *out, in
 			ui_text_add(out, ROLE_DIM, 1,
 				    "   (or the copies Inductor numbers per layer: names differ by "
 				    "their last number)");
+		ui_evidence_eff(out, &g->eff[s], c->peak[s], p->cls);
 	}
 	ui_text_add(out, ROLE_DIM, 1, "Places (layer, position: A us, B us, delta us per pass):");
 	for (uint32_t i = 0; i < g->n_pairs; i++) {

@@ -1,0 +1,183 @@
+/* pair_efficiency.c — the achieved TFLOPS, TB/s and share of the peak of each side of each pair
+ * (struct comparison_eff): the work of the operators that launched the side's kernels, from
+ * their recorded shapes (efficiency.h), over the kernels' time. */
+#include "fusediff/comparison.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+static void eff_unknown(struct comparison_eff *e)
+{
+	e->flops = 0;
+	e->bytes = -1;
+	e->tflops = e->tbps = e->ai = e->peak_share = NAN;
+	e->bound = -1;
+	e->dtype = -1;
+}
+
+static void eff_finish(struct comparison_eff *e, const struct gpu_peak *peak)
+{
+	struct eff_figures f;
+
+	eff_figures(e->flops, e->bytes, e->ns, peak, e->dtype, &f);
+	e->tflops = f.tflops;
+	e->tbps = f.tbps;
+	e->ai = f.ai;
+	e->peak_share = f.peak_share;
+	e->bound = (int8_t)f.bound;
+}
+
+/* Per side: each kernel's operator (trace_link_kernels()) and each operator's longest kernel,
+ * the one whose pair its work counts in: an operator whose kernels land in several pairs (a
+ * grouped GEMM's data preparation aligned apart from it) is counted once. */
+struct side_ops {
+	uint32_t *op_of;   /* per kernel: index into t->ops, UINT32_MAX when none */
+	uint32_t *main_of; /* per operator: its longest kernel, UINT32_MAX when none */
+};
+
+static void side_ops_build(const struct trace *t, struct side_ops *so)
+{
+	so->op_of = xmalloc((t->n_kernels + 1) * sizeof *so->op_of);
+	so->main_of = xmalloc((t->n_ops + 1) * sizeof *so->main_of);
+	trace_link_kernels(t, NULL, so->op_of);
+	for (size_t o = 0; o < t->n_ops; o++)
+		so->main_of[o] = UINT32_MAX;
+	for (size_t k = 0; k < t->n_kernels; k++) {
+		uint32_t o = so->op_of[k], *m;
+
+		if (o == UINT32_MAX)
+			continue;
+		m = &so->main_of[o];
+		if (*m == UINT32_MAX || t->kernels[k].dur > t->kernels[*m].dur)
+			*m = (uint32_t)k;
+	}
+}
+
+/* One side of one pair. buf: room for the side's instances. */
+static void part_eff(const struct comparison *c, int s, const struct comparison_part *part,
+		     const struct side_ops *so, uint64_t *buf, struct comparison_eff *e)
+{
+	const struct trace *t = c->side[s]->t;
+	size_t n_ops = 0;
+	int bytes_known = 1;
+
+	memset(e, 0, sizeof *e);
+	eff_unknown(e);
+	for (uint32_t i = 0; i < part->n_inst; i++) {
+		uint32_t k = part->inst[i].kernel, o = so->op_of[k];
+
+		e->ns += (double)t->kernels[k].dur;
+		if (o != UINT32_MAX) /* the operator, and whether this is its longest kernel */
+			buf[n_ops++] = (uint64_t)o << 1 | (so->main_of[o] == k);
+	}
+	if (!n_ops)
+		return;
+	qsort(buf, n_ops, sizeof *buf, cmp_u64);
+	for (size_t i = 0; i < n_ops; i++) {
+		uint32_t o = (uint32_t)(buf[i] >> 1);
+		int main = 0;
+		struct op_work w;
+
+		if (i && o == (uint32_t)(buf[i - 1] >> 1))
+			continue; /* a GEMM and its split-K reduce: one call */
+		for (size_t j = i; j < n_ops && (uint32_t)(buf[j] >> 1) == o; j++)
+			main |= (int)(buf[j] & 1);
+		if (!eff_trace_op_work(t, &t->ops[o], &w)) {
+			e->flops = 0; /* a kernel whose work is not known: the side's is not */
+			e->ops = 0;
+			return;
+		}
+		if (!main) /* its work counts in the pair of its longest kernel */
+			continue;
+		if (!e->ops++) {
+			e->kind = w.kind;
+			e->causal = w.causal;
+			e->dtype = (int8_t)eff_peak_dtype(
+				w.dtype, part->n_names ? trace_str(t, part->names[0]) : NULL);
+			e->b = w.b;
+			e->m = w.m;
+			e->n = w.n;
+			e->k = w.k;
+			e->heads = w.heads;
+			e->kv_heads = w.kv_heads;
+			e->bytes = 0;
+		} else if (w.kind != e->kind || w.b != e->b || w.m != e->m || w.n != e->n ||
+			   w.k != e->k || w.heads != e->heads) {
+			e->mixed = 1;
+		}
+		e->flops += w.flops;
+		if (w.bytes < 0)
+			bytes_known = 0;
+		else
+			e->bytes += w.bytes;
+	}
+	if (!e->ops) {
+		e->flops = 0;
+		return;
+	}
+	if (!bytes_known)
+		e->bytes = -1;
+	eff_finish(e, c->peak[s]);
+}
+
+void comparison_efficiency(struct comparison *c, const struct peak_table *peaks)
+{
+	size_t most = 0;
+	uint64_t *buf;
+	struct side_ops so[2];
+
+	for (int s = 0; s < 2; s++) {
+		c->peak[s] = eff_trace_peak(peaks, c->side[s]->t);
+		side_ops_build(c->side[s]->t, &so[s]);
+	}
+	for (size_t i = 0; i < c->n_pairs; i++)
+		for (int s = 0; s < 2; s++)
+			if (c->pairs[i].side[s].n_inst > most)
+				most = c->pairs[i].side[s].n_inst;
+	buf = xmalloc((most + 1) * sizeof *buf);
+	for (size_t i = 0; i < c->n_pairs; i++)
+		for (int s = 0; s < 2; s++)
+			part_eff(c, s, &c->pairs[i].side[s], &so[s], buf, &c->pairs[i].side[s].eff);
+	free(buf);
+	for (int s = 0; s < 2; s++) {
+		free(so[s].op_of);
+		free(so[s].main_of);
+	}
+}
+
+void comparison_eff_sum(const struct comparison_eff *const *parts, size_t n,
+			const struct gpu_peak *peak, struct comparison_eff *out)
+{
+	memset(out, 0, sizeof *out);
+	eff_unknown(out);
+	for (size_t i = 0; i < n; i++) {
+		const struct comparison_eff *e = parts[i];
+
+		if (!(e->flops > 0) || (i && e->dtype != out->dtype)) {
+			eff_unknown(out);
+			out->ops = 0;
+			return;
+		}
+		if (!i) {
+			*out = *e;
+			continue;
+		}
+		if (e->mixed || e->kind != out->kind || e->b != out->b || e->m != out->m ||
+		    e->n != out->n || e->k != out->k || e->heads != out->heads)
+			out->mixed = 1;
+		out->flops += e->flops;
+		out->ns += e->ns;
+		out->ops += e->ops;
+		out->bytes = out->bytes >= 0 && e->bytes >= 0 ? out->bytes + e->bytes : -1;
+	}
+	if (n)
+		eff_finish(out, peak);
+}
