@@ -277,6 +277,29 @@ START_TEST(test_write_error)
 }
 END_TEST
 
+/* Markdown fusion sentences put kernel and file names in code spans instead of escaping their
+ * underscores and angle brackets. */
+START_TEST(test_markdown_code_spans)
+{
+	struct session *ses = open_paths(test_trace("llama8l_eager_sdpa.json.gz"),
+					 test_trace("llama8l_compiled_sdpa.json.gz"));
+	const struct comparison *c = test_compare(ses, -1);
+	size_t len;
+	char *md = render(c, REPORT_MD, &len), *item, *end;
+
+	item = strstr(md, "\n1. B (`llama8l_compiled_sdpa.json.gz`) runs `triton_red_fused_");
+	ck_assert_msg(item, "%.300s", strstr(md, "\n1. "));
+	end = strchr(item + 1, '\n');
+	ck_assert_ptr_nonnull(end);
+	*end = '\0';
+	ck_assert_msg(!strstr(item, "\\_") && !strstr(item, "\\<"), "%s", item);
+	ck_assert(strstr(item, "(`vectorized_elementwise_kernel<CUDAFunctor_add>`, "));
+	ck_assert(strstr(item, "`elementwise_kernel<MulFunctor>`), 16 times per pass"));
+	free(md);
+	session_close(ses);
+}
+END_TEST
+
 static Suite *report_suite(void)
 {
 	Suite *s = suite_create("report");
@@ -289,6 +312,7 @@ static Suite *report_suite(void)
 	tcase_add_test(tc, test_csv_quoting);
 	tcase_add_test(tc, test_text_terminal_safe);
 	tcase_add_test(tc, test_deterministic);
+	tcase_add_test(tc, test_markdown_code_spans);
 	tcase_add_test(tc, test_text_fusions_first);
 	tcase_add_test(tc, test_user_labels);
 	tcase_add_test(tc, test_write_error);

@@ -44,6 +44,46 @@ static size_t width(const char *s)
 	return text_width(s);
 }
 
+static void md_cell(FILE *out, const char *s, int code);
+
+/* Prose in Markdown: tokens that look like code (a kernel or file name: they hold _ * < > [ ]
+ * # \ or `) become code spans, where nothing needs escaping; the rest is escaped text. A
+ * token is a run without blanks, less a leading '(' and trailing punctuation. */
+static void md_prose(FILE *out, const char *s)
+{
+	while (*s) {
+		size_t n = strcspn(s, " "), a = 0, b = n;
+		char *tok;
+
+		if (!n) {
+			fputc(*s++, out);
+			continue;
+		}
+		while (a < b && s[a] == '(')
+			a++;
+		while (b > a && strchr(",.;:", s[b - 1]))
+			b--;
+		{ /* a trailing ')' is the sentence's unless the token opened one */
+			int open = 0;
+
+			for (size_t i = a; i < b; i++)
+				open += s[i] == '(' ? 1 : s[i] == ')' ? -1 : 0;
+			while (b > a && s[b - 1] == ')' && open < 0)
+				b--, open++;
+			while (b > a && strchr(",.;:", s[b - 1]))
+				b--;
+		}
+		tok = xstrndup(s + a, b - a);
+		for (size_t i = 0; i < a; i++)
+			fputc(s[i], out);
+		md_cell(out, tok, strpbrk(tok, "_*<>[]#\\`") != NULL);
+		for (size_t i = b; i < n; i++)
+			fputc(s[i], out);
+		free(tok);
+		s += n;
+	}
+}
+
 static void md_cell(FILE *out, const char *s, int code)
 {
 	size_t run = 0, longest = 0;
@@ -341,7 +381,7 @@ static void fusions_section(FILE *out, const struct comparison *c, int md)
 
 		if (md) {
 			fprintf(out, "%zu. ", i + 1);
-			md_cell(out, f->evidence ? f->evidence : "", 0);
+			md_prose(out, f->evidence ? f->evidence : "");
 			fputc('\n', out);
 		} else {
 			fprintf(out, "  %2zu. %s\n", i + 1, f->evidence ? f->evidence : "");
