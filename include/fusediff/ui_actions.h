@@ -57,6 +57,7 @@ enum ui_action {
 	ACT_VIEW_RANKS,
 	ACT_PHASE,
 	ACT_EVIDENCE,
+	ACT_FOCUS_EVIDENCE,
 	ACT_NAMES,
 	ACT_TIMELINE,
 	/* tables */

@@ -788,6 +788,17 @@ static void mouse(struct ui *u, const struct ui_event *ev)
 
 /* --- actions ------------------------------------------------------------------------------ */
 
+static void focus_evidence(struct ui *u)
+{
+	if (u->evidence_size == EVIDENCE_HIDDEN) {
+		u->evidence_size = EVIDENCE_LARGE;
+		ui_relayout(u);
+	}
+	u->focus_evidence = 1;
+	u->ev_top = 0;
+	u->ev_hscroll = 0;
+}
+
 static int act(struct ui *u, enum ui_action a)
 {
 	struct ui_view *v = cur(u);
@@ -810,15 +821,12 @@ static int act(struct ui *u, enum ui_action a)
 	case ACT_ENTER:
 		if (t->sel == TABLE_NONE)
 			break;
-		if (!drill(u, t->sel)) {
-			if (u->evidence_size == EVIDENCE_HIDDEN) {
-				u->evidence_size = EVIDENCE_LARGE;
-				ui_relayout(u);
-			}
-			u->focus_evidence = 1;
-			u->ev_top = 0;
-			u->ev_hscroll = 0;
-		}
+		if (!drill(u, t->sel))
+			focus_evidence(u);
+		break;
+	case ACT_FOCUS_EVIDENCE:
+		if (t->sel != TABLE_NONE)
+			focus_evidence(u);
 		break;
 	case ACT_BACK:
 		if (can_go_back(u))

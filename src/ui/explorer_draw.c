@@ -233,9 +233,8 @@ static void evidence_title(struct ui *u, char *buf, size_t cap)
 	else if (u->focus_evidence)
 		snprintf(buf, cap, " Evidence (Esc: back, arrows scroll, m: names, v: size) ");
 	else
-		snprintf(buf, cap, " Evidence (Enter: %s, v: size, m: names) ",
-			 v->def->drill_view < VIEW_COUNT ? u->views[v->def->drill_view].def->what
-							 : "focus");
+		snprintf(buf, cap, " Evidence (%s, v: size, m: names) ",
+			 v->def->drill_view < VIEW_COUNT ? "o: focus" : "Enter: focus");
 }
 
 static void draw_evidence(struct ui *u)

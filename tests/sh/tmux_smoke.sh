@@ -23,7 +23,7 @@ T capture-pane -e -p -t main | grep -q "$(printf '\033')\[" || fail "no colours 
 # --- keys to a fusion's evidence --------------------------------------------------------------
 T send-keys -t main 4
 wait_for "Unfused kernels"
-T send-keys -t main Enter
+T send-keys -t main o
 wait_for "Evidence (Esc: back"
 screen | grep -qF "as one kernel where" || fail "the fusion's evidence sentence is missing"
 
@@ -38,7 +38,7 @@ wait_for "Unfused kernels"
 
 # --- q: back from the evidence, then quit; the shell is usable again ---------------------------
 T send-keys -t main q
-wait_for "Evidence (Enter" # q left the evidence pane
+wait_for "Evidence (o: focus" # q left the evidence pane
 T send-keys -t main q
 usable "after q" 0
 

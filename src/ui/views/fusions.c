@@ -198,6 +198,17 @@ static int fu_timeline(const struct ui_view *v, uint32_t row, int32_t *layer, ui
 	return 1;
 }
 
+/* Enter: the fusion's places in the Pairs view (its part of the attribution of B - A). */
+static struct ui_scope fu_drill(const struct ui_view *v, uint32_t row)
+{
+	const struct comparison *c = v->u->c;
+
+	for (size_t i = 0; i < c->n_attribution; i++)
+		if (c->attribution[i].fusion == (int32_t)row)
+			return (struct ui_scope){ SCOPE_ALL, -1, -1, (uint32_t)i + 1 };
+	return SCOPE_NONE;
+}
+
 const struct ui_view_def ui_view_fusions = {
 	.name = "Fusions",
 	.what = "fusion differences",
@@ -212,6 +223,7 @@ const struct ui_view_def ui_view_fusions = {
 	.build = fu_build,
 	.release = fu_release,
 	.evidence = fu_evidence,
-	.drill_view = VIEW_COUNT, /* Enter focuses the evidence */
+	.drill_view = VIEW_PAIRS,
+	.drill_scope = fu_drill,
 	.timeline = fu_timeline,
 };
