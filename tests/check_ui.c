@@ -644,6 +644,21 @@ START_TEST(test_sort_filter_search)
 }
 END_TEST
 
+/* y copies the selected kernel's full name (OSC 52; headless keeps it); the Layers view has
+ * no kernel to copy. */
+START_TEST(test_copy_name)
+{
+	keys("layers copy");
+	ck_assert_msg(strstr(ui_message(ui), "y: select a kernel pair"), "%s", ui_message(ui));
+	ck_assert_str_eq(ui_screen_clipboard(scr), "");
+	keys("pairs down copy");
+	ck_assert_msg(strstr(ui_message(ui), "copied A's kernel name"), "%s", ui_message(ui));
+	ck_assert_msg(strstr(ui_screen_clipboard(scr), "gemm"), "%s", ui_screen_clipboard(scr));
+	keys("fusions top copy");
+	ck_assert_msg(strstr(ui_message(ui), "copied B's kernel name"), "%s", ui_message(ui));
+}
+END_TEST
+
 START_TEST(test_evidence_and_names)
 {
 	keys("pairs down");
@@ -868,6 +883,7 @@ static Suite *ui_suite(void)
 	tcase_add_test(tc, test_pairs_groups_and_gaps);
 	tcase_add_test(tc, test_sort_filter_search);
 	tcase_add_test(tc, test_evidence_and_names);
+	tcase_add_test(tc, test_copy_name);
 	tcase_add_test(tc, test_escape_sequences_are_shown_escaped);
 	tcase_add_test(tc, test_resize_and_too_small);
 	tcase_add_test(tc, test_help_lists_every_action);

@@ -60,6 +60,7 @@ enum ui_action {
 	ACT_FOCUS_EVIDENCE,
 	ACT_NAMES,
 	ACT_TIMELINE,
+	ACT_COPY,
 	/* tables */
 	ACT_SORT,
 	ACT_SORT_LEFT,

@@ -40,6 +40,13 @@ void ui_screen_size(const struct ui_screen *s, int *cols, int *rows);
 void ui_screen_resize(struct ui_screen *s, int cols, int rows);
 /* Send what was drawn to the terminal. */
 void ui_screen_flush(struct ui_screen *s);
+/* Put text (len bytes) on the terminal's clipboard with the OSC 52 escape sequence, which
+ * terminals that allow it (and tmux with set-clipboard on) honour, over SSH too. Headless:
+ * nothing is sent; the text is kept for ui_screen_clipboard(). Returns 0, or -1 when text is
+ * too long for one sequence (more than 74 KiB). */
+int ui_screen_copy(struct ui_screen *s, const char *text, size_t len);
+/* Headless: the last text given to ui_screen_copy() (borrowed), "" when none. */
+const char *ui_screen_clipboard(const struct ui_screen *s);
 
 enum ui_mouse {
 	UI_MOUSE_NONE,

@@ -788,6 +788,35 @@ static void mouse(struct ui *u, const struct ui_event *ev)
 
 /* --- actions ------------------------------------------------------------------------------ */
 
+/* y: the selected kernel's full name (escaped: one visible line) to the clipboard. */
+static void copy_kernel(struct ui *u)
+{
+	struct ui_view *v = cur(u);
+	int side;
+	uint32_t name;
+	const struct trace *t;
+	char *esc;
+
+	if (v->t.sel == TABLE_NONE || !v->def->kernel_of ||
+	    !v->def->kernel_of(v, v->t.sel, &side, &name)) {
+		ui_set_message(u, ROLE_NORMAL, "y: select a kernel pair, a fusion or a summed row");
+		return;
+	}
+	t = u->c->side[side]->t;
+	esc = text_escape_dup(trace_str(t, name), intern_len(t->strings, name));
+	if (ui_screen_copy(u->s, esc, strlen(esc)) < 0)
+		ui_set_message(u, ROLE_ERROR,
+			       "y: the name is too long for the clipboard (%zu bytes)",
+			       strlen(esc));
+	else
+		ui_set_message(u, ROLE_NORMAL,
+			       "copied %c's kernel name (%zu bytes) with OSC 52; if the clipboard "
+			       "is unchanged, the terminal does not allow it (tmux: set -g "
+			       "set-clipboard on)",
+			       "AB"[side], strlen(esc));
+	free(esc);
+}
+
 static void focus_evidence(struct ui *u)
 {
 	if (u->evidence_size == EVIDENCE_HIDDEN) {
@@ -824,6 +853,7 @@ static int act(struct ui *u, enum ui_action a)
 		if (!drill(u, t->sel))
 			focus_evidence(u);
 		break;
+	case ACT_COPY: copy_kernel(u); break;
 	case ACT_FOCUS_EVIDENCE:
 		if (t->sel != TABLE_NONE)
 			focus_evidence(u);

@@ -89,6 +89,8 @@ struct ui_view_def {
 	/* Optional: the layer (index into c->layers) and pair (UINT32_MAX: none) the timeline
 	 * (t) of row shows; 0 when the row has none. */
 	int (*timeline)(const struct ui_view *v, uint32_t row, int32_t *layer, uint32_t *pair);
+	/* Optional: the kernel of row that y copies, as a side and a name id; 0 when none. */
+	int (*kernel_of)(const struct ui_view *v, uint32_t row, int *side, uint32_t *name);
 };
 
 /* The timeline of one layer (timeline.c). */

@@ -16,6 +16,8 @@
 #include <term.h> /* tigetstr */
 
 #include "fusediff/ui_actions.h"
+#include <nettle/base64.h>
+
 #include "ui_int.h"
 
 static const struct ui_glyphs glyphs_utf8 = {
@@ -311,6 +313,7 @@ int ui_screen_open(struct ui_screen **out, const struct ui_screen_opts *o, struc
 	*out = s;
 	return 0;
 fail:
+	free(s->clipboard);
 	if (s->out)
 		fclose(s->out);
 	if (s->in)
@@ -605,4 +608,33 @@ void ui_layout_compute(int cols, int rows, int evidence, long table_rows, struct
 		l->table_h = want;
 	}
 	l->evidence_y = l->evidence_h ? l->table_y + l->table_h : 0;
+}
+
+/* OSC 52 sequences longer than this are cut or refused by terminals (xterm: 100000). */
+#define OSC52_MAX (74 * 1024)
+
+int ui_screen_copy(struct ui_screen *s, const char *text, size_t len)
+{
+	char *b64;
+
+	if (len > OSC52_MAX)
+		return -1;
+	if (s->headless) {
+		free(s->clipboard);
+		s->clipboard = xstrndup(text, len);
+		return 0;
+	}
+	b64 = xmalloc(BASE64_ENCODE_RAW_LENGTH(len) + 1);
+	base64_encode_raw(b64, len, (const uint8_t *)text);
+	b64[BASE64_ENCODE_RAW_LENGTH(len)] = '\0';
+	fflush(stdout);
+	printf("\033]52;c;%s\a", b64);
+	fflush(stdout);
+	free(b64);
+	return 0;
+}
+
+const char *ui_screen_clipboard(const struct ui_screen *s)
+{
+	return s->clipboard ? s->clipboard : "";
 }

@@ -34,6 +34,7 @@ struct ui_screen {
 	int utf8;
 	const struct ui_glyphs *g;
 	attr_t attr[ROLE_COUNT];
+	char *clipboard; /* headless: the last text copied (ui_screen_copy()) */
 };
 
 /* theme.c: set up colour pairs and the attribute of every role. */

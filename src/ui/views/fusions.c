@@ -209,6 +209,15 @@ static struct ui_scope fu_drill(const struct ui_view *v, uint32_t row)
 	return SCOPE_NONE;
 }
 
+static int fu_kernel(const struct ui_view *v, uint32_t row, int *side, uint32_t *name)
+{
+	const struct comparison_fusion *f = &v->u->c->fusions[row];
+
+	*side = f->fused_side;
+	*name = f->fused_name;
+	return 1;
+}
+
 const struct ui_view_def ui_view_fusions = {
 	.name = "Fusions",
 	.what = "fusion differences",
@@ -226,4 +235,5 @@ const struct ui_view_def ui_view_fusions = {
 	.drill_view = VIEW_PAIRS,
 	.drill_scope = fu_drill,
 	.timeline = fu_timeline,
+	.kernel_of = fu_kernel,
 };

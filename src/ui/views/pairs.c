@@ -350,6 +350,21 @@ static int pr_timeline(const struct ui_view *v, uint32_t row, int32_t *layer, ui
 	return 1;
 }
 
+/* The kernel on the row: A's, else B's (a gap on A). */
+static int pr_kernel(const struct ui_view *v, uint32_t row, int *side, uint32_t *name)
+{
+	const struct comparison_pair *p = &v->u->c->pairs[st(v)->ref[row]];
+	uint32_t sub = st(v)->sub[row];
+
+	for (int s = 0; s < 2; s++)
+		if (sub < p->side[s].n_names) {
+			*side = s;
+			*name = p->side[s].names[sub];
+			return 1;
+		}
+	return 0;
+}
+
 const struct ui_view_def ui_view_pairs = {
 	.name = "Pairs",
 	.what = "kernel pairs",
@@ -369,4 +384,5 @@ const struct ui_view_def ui_view_pairs = {
 	.drill_view = VIEW_COUNT, /* Enter focuses the evidence */
 	.describe_scope = pr_describe_scope,
 	.timeline = pr_timeline,
+	.kernel_of = pr_kernel,
 };

@@ -257,6 +257,25 @@ static int su_timeline(const struct ui_view *v, uint32_t row, int32_t *layer, ui
 	return 1;
 }
 
+/* The group's first pair's main kernel: A's, else B's. */
+static int su_kernel(const struct ui_view *v, uint32_t row, int *side, uint32_t *name)
+{
+	size_t n;
+	const struct summed_pair *g = ui_groups(v->u, &n);
+	const struct comparison_pair *p;
+
+	if (row >= n)
+		return 0;
+	p = &v->u->c->pairs[g[row].first];
+	for (int s = 0; s < 2; s++)
+		if (p->side[s].n_names) {
+			*side = s;
+			*name = p->side[s].names[0];
+			return 1;
+		}
+	return 0;
+}
+
 const struct ui_view_def ui_view_summed = {
 	.name = "Summed",
 	.what = "kernel pairs summed over the layers",
@@ -275,4 +294,5 @@ const struct ui_view_def ui_view_summed = {
 	.drill_view = VIEW_PAIRS,
 	.drill_scope = su_drill,
 	.timeline = su_timeline,
+	.kernel_of = su_kernel,
 };
