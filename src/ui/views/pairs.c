@@ -30,15 +30,16 @@ enum {
 };
 
 static const struct table_column pr_cols[PR_COLS] = {
-	[PR_LAYER] = { "Layer", 8, 0, 1, TABLE_LEFT, TABLE_COL_ASC },
+	/* narrow screens drop columns by priority, never Layer, Kind, Class, the names or Delta */
+	[PR_LAYER] = { "Layer", 8, 0, 0, TABLE_LEFT, TABLE_COL_ASC },
 	[PR_POS] = { "Pos", 3, 0, 5, TABLE_RIGHT, TABLE_COL_ASC },
 	[PR_KIND] = { "Kind", 7, 0, 0, TABLE_LEFT, TABLE_COL_TEXT },
-	[PR_CLASS] = { "Class", 11, 0, 3, TABLE_LEFT, TABLE_COL_TEXT | TABLE_COL_SEARCH },
+	[PR_CLASS] = { "Class", 11, 0, 0, TABLE_LEFT, TABLE_COL_TEXT | TABLE_COL_SEARCH },
 	[PR_A_NAME] = { "A kernel", 24, 1, 0, TABLE_LEFT,
 			TABLE_COL_TEXT | TABLE_COL_SCROLL | TABLE_COL_SEARCH },
 	[PR_A_N] = { "A n", 4, 0, 6, TABLE_RIGHT, 0 },
-	[PR_A_US] = { "A us", 8, 0, 0, TABLE_RIGHT, 0 },
-	[PR_B_US] = { "B us", 8, 0, 0, TABLE_RIGHT, 0 },
+	[PR_A_US] = { "A us", 8, 0, 3, TABLE_RIGHT, 0 },
+	[PR_B_US] = { "B us", 8, 0, 3, TABLE_RIGHT, 0 },
 	[PR_B_N] = { "B n", 4, 0, 6, TABLE_RIGHT, 0 },
 	[PR_B_NAME] = { "B kernel", 24, 1, 0, TABLE_LEFT,
 			TABLE_COL_TEXT | TABLE_COL_SCROLL | TABLE_COL_SEARCH },

@@ -29,16 +29,17 @@ enum {
 };
 
 static const struct table_column su_cols[SU_COLS] = {
-	[SU_LAYERS] = { "Layers", 10, 0, 1, TABLE_LEFT,
+	/* narrow screens drop columns by priority, never Layers, Kind, Class, the names or Delta */
+	[SU_LAYERS] = { "Layers", 10, 0, 0, TABLE_LEFT,
 			TABLE_COL_ASC }, /* by first layer, then count */
 	[SU_PLACES] = { "Places", 6, 0, 4, TABLE_RIGHT, 0 },
 	[SU_KIND] = { "Kind", 7, 0, 0, TABLE_LEFT, TABLE_COL_TEXT },
-	[SU_CLASS] = { "Class", 11, 0, 3, TABLE_LEFT, TABLE_COL_TEXT | TABLE_COL_SEARCH },
+	[SU_CLASS] = { "Class", 11, 0, 0, TABLE_LEFT, TABLE_COL_TEXT | TABLE_COL_SEARCH },
 	[SU_A_NAME] = { "A kernel", 24, 1, 0, TABLE_LEFT,
 			TABLE_COL_TEXT | TABLE_COL_SCROLL | TABLE_COL_SEARCH },
 	[SU_A_N] = { "A n", 4, 0, 6, TABLE_RIGHT, 0 },
-	[SU_A_US] = { "A us", 8, 0, 0, TABLE_RIGHT, 0 },
-	[SU_B_US] = { "B us", 8, 0, 0, TABLE_RIGHT, 0 },
+	[SU_A_US] = { "A us", 8, 0, 3, TABLE_RIGHT, 0 },
+	[SU_B_US] = { "B us", 8, 0, 3, TABLE_RIGHT, 0 },
 	[SU_B_N] = { "B n", 4, 0, 6, TABLE_RIGHT, 0 },
 	[SU_B_NAME] = { "B kernel", 24, 1, 0, TABLE_LEFT,
 			TABLE_COL_TEXT | TABLE_COL_SCROLL | TABLE_COL_SEARCH },
