@@ -290,6 +290,63 @@ static void draw_evidence(struct ui *u)
 	}
 }
 
+/* The keys that do something here, the most useful first: what Enter does in this view,
+ * back when there is somewhere to go back to, the timeline and copy where the rows have them. */
+static void status_hints(struct ui *u, char *buf, size_t cap)
+{
+	const struct ui_view *v = &u->views[u->view];
+	const struct ui_view_def *d = v->def;
+	int back = u->focus_evidence || u->depth > 0 || !ui_scope_eq(v->scope, SCOPE_NONE);
+	const char *enter = d->enter			 ? "show rank"
+			    : d->drill_view < VIEW_COUNT ? "pairs"
+							 : "evidence";
+	size_t len = 0;
+
+#define HINT(cond, text)                                                                       \
+	do {                                                                                   \
+		if ((cond) && len < cap)                                                       \
+			len += (size_t)snprintf(buf + len, cap - len, "%s%s", len ? "  " : "", \
+						text);                                         \
+	} while (0)
+	buf[0] = '\0';
+	HINT(1, "?:help");
+	if (len < cap && v->n_rows)
+		len += (size_t)snprintf(buf + len, cap - len, "  Enter:%s", enter);
+	HINT(back, "Esc:back");
+	HINT(d->timeline && v->n_rows, "t:timeline");
+	HINT(1, "Tab/1-5:views");
+	HINT(1, "s/r:sort");
+	HINT(1, "/:search");
+	HINT(1, "f:filter");
+	HINT(1, "p:phase");
+	HINT(d->kernel_of && v->n_rows, "y:copy");
+	HINT(d->drill_view < VIEW_COUNT && v->n_rows, "o:evidence");
+	HINT(1, "e:export");
+	HINT(1, back ? "q:back" : "q:quit");
+#undef HINT
+}
+
+/* Where the table stands: its order, its filter, the phase. */
+static void status_context(struct ui *u, char *buf, size_t cap)
+{
+	const struct table *t = &u->views[u->view].t;
+	size_t len = 0;
+
+	buf[0] = '\0';
+	if (t->sort_col >= 0) {
+		int mag = table_sort_by_magnitude(t);
+
+		len += (size_t)snprintf(buf, cap, "by %s%s%s%s", mag ? "|" : "",
+					t->def.cols[t->sort_col].title, mag ? "|" : "",
+					table_sort_descending(t) ? u->s->g->down : u->s->g->up);
+	}
+	if ((t->filter || t->quick) && len < cap)
+		len += (size_t)snprintf(buf + len, cap - len, "%sfiltered", len ? "  " : "");
+	if (len < cap)
+		snprintf(buf + len, cap - len, "%s%s", len ? "  " : "",
+			 phase_name((enum phase)u->c->phase));
+}
+
 static void draw_status(struct ui *u)
 {
 	const struct ui_layout *l = &u->layout;
@@ -317,10 +374,17 @@ static void draw_status(struct ui *u)
 		return;
 	}
 	{
-		char hints[512];
+		char hints[512], right[256];
+		int rw;
 
-		ui_actions_hints(hints, sizeof hints);
-		ui_put(u->s, l->status_y, 0, w, hints, ROLE_STATUS, PUT_RAW, 0);
+		status_context(u, right, sizeof right);
+		rw = ui_text_width(u->s, right, 1);
+		if (rw + 20 > w) /* too narrow for both: the keys */
+			right[0] = '\0', rw = 0;
+		status_hints(u, hints, sizeof hints);
+		ui_put(u->s, l->status_y, 0, w - rw - (rw ? 2 : 0), hints, ROLE_STATUS, PUT_RAW, 0);
+		if (rw)
+			ui_put(u->s, l->status_y, w - rw - 1, rw, right, ROLE_STATUS, PUT_RAW, 0);
 	}
 }
 
