@@ -659,6 +659,19 @@ START_TEST(test_copy_name)
 }
 END_TEST
 
+/* + widens the name columns until other columns give way; - brings them back. */
+START_TEST(test_name_width)
+{
+	keys("pairs");
+	ck_assert_msg(strstr(line(4), " B/A"), "%s", line(4));
+	keys("wider wider wider wider wider wider");
+	ck_assert_msg(!strstr(line(4), " B/A"), "%s", line(4));
+	ck_assert_msg(strstr(ui_message(ui), "name columns +48 cells"), "%s", ui_message(ui));
+	keys("narrower narrower narrower narrower narrower narrower");
+	ck_assert_msg(strstr(line(4), " B/A"), "%s", line(4));
+}
+END_TEST
+
 START_TEST(test_evidence_and_names)
 {
 	keys("pairs down");
@@ -884,6 +897,7 @@ static Suite *ui_suite(void)
 	tcase_add_test(tc, test_sort_filter_search);
 	tcase_add_test(tc, test_evidence_and_names);
 	tcase_add_test(tc, test_copy_name);
+	tcase_add_test(tc, test_name_width);
 	tcase_add_test(tc, test_escape_sequences_are_shown_escaped);
 	tcase_add_test(tc, test_resize_and_too_small);
 	tcase_add_test(tc, test_help_lists_every_action);

@@ -95,6 +95,7 @@ struct table {
 	uint32_t sel_pos;      /* its position in view */
 	uint32_t top;	       /* first visible position */
 	int hscroll;	       /* cells the TABLE_COL_SCROLL columns are shifted by */
+	int flex_extra;	       /* cells added to the flexible columns' width (table_layout_flex) */
 	void *scratch;	       /* sort buffers, kept between sorts (and by table_reinit) */
 	uint32_t scratch_rows; /* rows they have room for */
 	const char **skeys;    /* text keys of the SEARCH columns per row, asked once */
@@ -160,6 +161,10 @@ struct table_layout {
 	int w[TABLE_MAX_COLS];
 };
 void table_layout(const struct table_column *cols, int n_cols, int width, struct table_layout *out);
+/* The same with every flexible column's preferred width changed by flex_extra cells (never
+ * below TABLE_MIN_FLEX): wider names push columns out by priority, narrower ones let them in. */
+void table_layout_flex(const struct table_column *cols, int n_cols, int width, int flex_extra,
+		       struct table_layout *out);
 
 /* The text of one cell (scratch buf of cap bytes). */
 void table_cell(const struct table *t, uint32_t row, int col, struct table_cell *c, char *buf,

@@ -31,6 +31,8 @@ const struct ui_action_def ui_actions[ACT_COUNT - 1] = {
 	{ ACT_EVIDENCE, "evidence", "v", "evidence pane: small, large, hidden", NULL },
 	{ ACT_FOCUS_EVIDENCE, "focus-evidence", "o", "into the evidence pane, to scroll it (Esc: back)", NULL },
 	{ ACT_NAMES, "names", "m", "kernel names: short, demangled, as in the trace", NULL },
+	{ ACT_NAMES_WIDER, "wider", "+", "widen the name columns (other columns give way)", NULL },
+	{ ACT_NAMES_NARROWER, "narrower", "-", "narrow the name columns", NULL },
 	{ ACT_TIMELINE, "timeline", "t", "timeline of the selected row's layer: A and B to scale", NULL },
 	{ ACT_COPY, "copy", "y", "copy the selected kernel's full name to the clipboard (OSC 52)", NULL },
 	{ ACT_SORT, "sort", "s F6", "choose the column to sort by", "Tables", .hint = "sort", .hint_at = 5 },

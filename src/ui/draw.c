@@ -317,7 +317,7 @@ void ui_draw_table(struct ui_screen *s, struct table *t, int y, int x, int w, in
 
 	if (h < 1 || w < 1)
 		return;
-	table_layout(t->def.cols, t->def.n_cols, w, &l);
+	table_layout_flex(t->def.cols, t->def.n_cols, w, t->flex_extra, &l);
 	/* column titles */
 	ui_fill(s, y, x, w, ROLE_COLUMN);
 	for (int i = 0; i < l.n; i++) {

@@ -67,7 +67,7 @@ void ui_view_rebuild(struct ui_view *v)
 	unsigned quick = v->t.quick;
 	char *filter = v->t.filter ? xstrdup(v->t.filter) : NULL;
 	uint32_t sel = v->t.sel;
-	int hscroll = v->t.hscroll;
+	int hscroll = v->t.hscroll, flex_extra = v->t.flex_extra;
 
 	v->def->release(v);
 	v->n_rows = 0;
@@ -78,6 +78,7 @@ void ui_view_rebuild(struct ui_view *v)
 	if (sel != TABLE_NONE)
 		table_select_row(&v->t, sel);
 	v->t.hscroll = hscroll;
+	v->t.flex_extra = flex_extra;
 	free(filter);
 	v->u->ev_valid = 0;
 }
@@ -758,7 +759,7 @@ static void mouse(struct ui *u, const struct ui_event *ev)
 	if (ev->y == l->table_y) { /* a column title: sort by it */
 		struct table_layout tl;
 
-		table_layout(t->def.cols, t->def.n_cols, l->cols, &tl);
+		table_layout_flex(t->def.cols, t->def.n_cols, l->cols, t->flex_extra, &tl);
 		for (int i = 0; i < tl.n; i++)
 			if (ev->x >= tl.x[i] && ev->x < tl.x[i] + tl.w[i] &&
 			    !(t->def.cols[tl.col[i]].flags & (TABLE_COL_NOSORT | TABLE_COL_BAR))) {
@@ -854,6 +855,15 @@ static int act(struct ui *u, enum ui_action a)
 			focus_evidence(u);
 		break;
 	case ACT_COPY: copy_kernel(u); break;
+	case ACT_NAMES_WIDER:
+	case ACT_NAMES_NARROWER: {
+		int e = t->flex_extra + (a == ACT_NAMES_WIDER ? 8 : -8);
+
+		t->flex_extra = e < -40 ? -40 : e > 120 ? 120 : e;
+		ui_set_message(u, ROLE_NORMAL, "name columns %+d cells (+ wider, - narrower)",
+			       t->flex_extra);
+		break;
+	}
 	case ACT_FOCUS_EVIDENCE:
 		if (t->sel != TABLE_NONE)
 			focus_evidence(u);

@@ -643,12 +643,19 @@ void table_search_count(struct table *t, const char *pattern, uint32_t *k, uint3
 	memo_clear(&memo);
 }
 
-void table_layout(const struct table_column *cols, int n_cols, int width, struct table_layout *out)
+void table_layout_flex(const struct table_column *cols, int n_cols, int width, int flex_extra,
+		       struct table_layout *out)
 {
+	int cw[TABLE_MAX_COLS];
 	int shown[TABLE_MAX_COLS], cut[TABLE_MAX_COLS] = { 0 }, total, flex, n;
 
 	if (n_cols > TABLE_MAX_COLS)
 		n_cols = TABLE_MAX_COLS;
+	for (int i = 0; i < n_cols; i++) /* flexible columns widened or narrowed by + and - */
+		cw[i] = cols[i].flex && cols[i].width + flex_extra > TABLE_MIN_FLEX
+				? cols[i].width + flex_extra
+			: cols[i].flex ? TABLE_MIN_FLEX
+				       : cols[i].width;
 	for (int i = 0; i < n_cols; i++)
 		shown[i] = !(cols[i].flags & TABLE_COL_HIDDEN);
 	/* drop the columns with the largest priority until the rest fit */
@@ -658,7 +665,7 @@ void table_layout(const struct table_column *cols, int n_cols, int width, struct
 		total = -1, n = 0;
 		for (int i = 0; i < n_cols; i++)
 			if (shown[i]) {
-				total += cols[i].width + 1;
+				total += cw[i] + 1;
 				n++;
 			}
 		if (total <= width)
@@ -680,8 +687,7 @@ void table_layout(const struct table_column *cols, int n_cols, int width, struct
 		int shrunk = 0;
 
 		for (int i = 0; i < n_cols && total > width; i++)
-			if (shown[i] && cols[i].flex > 0 &&
-			    cols[i].width - cut[i] > TABLE_MIN_FLEX) {
+			if (shown[i] && cols[i].flex > 0 && cw[i] - cut[i] > TABLE_MIN_FLEX) {
 				cut[i]++;
 				total--;
 				shrunk = 1;
@@ -698,7 +704,7 @@ void table_layout(const struct table_column *cols, int n_cols, int width, struct
 
 			if (!shown[i])
 				continue;
-			w = cols[i].width - cut[i];
+			w = cw[i] - cut[i];
 			if (extra > 0 && cols[i].flex > 0) {
 				int add;
 
@@ -719,6 +725,11 @@ void table_layout(const struct table_column *cols, int n_cols, int width, struct
 			x += w + 1;
 		}
 	}
+}
+
+void table_layout(const struct table_column *cols, int n_cols, int width, struct table_layout *out)
+{
+	table_layout_flex(cols, n_cols, width, 0, out);
 }
 
 void table_cell(const struct table *t, uint32_t row, int col, struct table_cell *c, char *buf,
