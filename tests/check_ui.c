@@ -659,6 +659,27 @@ START_TEST(test_copy_name)
 }
 END_TEST
 
+/* Enter in a pair's evidence follows the pair: to its fusion, or to its Summed row; Esc comes
+ * back to the pair. */
+START_TEST(test_pair_links)
+{
+	keys("pairs only-fusions top Enter");
+	assert_screen_has("Enter in this pane: its fusion in the Fusions view");
+	keys("Enter");
+	ck_assert_int_eq(ui_view(ui), VIEW_FUSIONS);
+	ck_assert_msg(strstr(ui_message(ui), "fusion #"), "%s", ui_message(ui));
+	keys("Esc");
+	ck_assert_int_eq(ui_view(ui), VIEW_PAIRS);
+	keys("clear-filter top Enter");
+	assert_screen_has("Enter in this pane: its row of the Summed view");
+	keys("Enter");
+	ck_assert_int_eq(ui_view(ui), VIEW_SUMMED);
+	ck_assert_msg(strstr(ui_message(ui), "its row of the Summed view"), "%s", ui_message(ui));
+	keys("Esc");
+	ck_assert_int_eq(ui_view(ui), VIEW_PAIRS);
+}
+END_TEST
+
 /* + widens the name columns until other columns give way; - brings them back. */
 START_TEST(test_name_width)
 {
@@ -898,6 +919,7 @@ static Suite *ui_suite(void)
 	tcase_add_test(tc, test_evidence_and_names);
 	tcase_add_test(tc, test_copy_name);
 	tcase_add_test(tc, test_name_width);
+	tcase_add_test(tc, test_pair_links);
 	tcase_add_test(tc, test_escape_sequences_are_shown_escaped);
 	tcase_add_test(tc, test_resize_and_too_small);
 	tcase_add_test(tc, test_help_lists_every_action);

@@ -201,6 +201,10 @@ void ui_evidence_pair(struct ui *u, struct ui_text *out, uint32_t pi, int width)
 		ui_text_wrap(u->s, out, ROLE_NORMAL, prefix, c->fusions[p->fusion].evidence, width,
 			     2);
 	}
+	ui_text_add(out, ROLE_DIM, 1, "Enter in this pane: %s",
+		    p->fusion >= 0
+			    ? "its fusion in the Fusions view"
+			    : "its row of the Summed view (the same kernels in every layer)");
 	for (int s = 0; s < 2; s++) {
 		const struct comparison_part *part = &p->side[s];
 		char cnt[32], avg[32], tot[32];

@@ -695,6 +695,43 @@ static void help_key(struct ui *u, int key)
 
 /* --- the evidence pane ------------------------------------------------------------------ */
 
+/* Enter in a pair's evidence: its fusion in the Fusions view, else its row of the Summed
+ * view (Esc comes back). */
+static void follow_pair(struct ui *u)
+{
+	struct ui_view *v = cur(u);
+	const struct comparison *c = u->c;
+	int32_t layer;
+	uint32_t pair;
+	size_t n;
+	const struct summed_pair *g;
+
+	if (u->view != VIEW_PAIRS || v->t.sel == TABLE_NONE ||
+	    !v->def->timeline(v, v->t.sel, &layer, &pair) || pair >= c->n_pairs)
+		return;
+	if (c->pairs[pair].fusion >= 0) {
+		ui_goto(u, VIEW_FUSIONS, SCOPE_NONE);
+		table_filter(&cur(u)->t, NULL, 0);
+		table_select_row(&cur(u)->t, (uint32_t)c->pairs[pair].fusion);
+		ui_set_message(u, ROLE_NORMAL, "fusion #%d (Esc: back to the pair)",
+			       c->pairs[pair].fusion + 1);
+		return;
+	}
+	g = ui_groups(u, &n);
+	for (size_t i = 0; i < n; i++)
+		for (uint32_t k = 0; k < g[i].n_pairs; k++)
+			if (g[i].pairs[k] == pair) {
+				ui_goto(u, VIEW_SUMMED, SCOPE_NONE);
+				table_filter(&cur(u)->t, NULL, 0);
+				table_select_row(&cur(u)->t, (uint32_t)i);
+				ui_set_message(u, ROLE_NORMAL,
+					       "its row of the Summed view, %u place%s (Esc: "
+					       "back to the pair)",
+					       g[i].n_pairs, g[i].n_pairs == 1 ? "" : "s");
+				return;
+			}
+}
+
 static int evidence_key(struct ui *u, enum ui_action a)
 {
 	int h = u->layout.evidence_h - 1;
@@ -715,7 +752,7 @@ static int evidence_key(struct ui *u, enum ui_action a)
 		}
 		go_back(u);
 		return 1;
-	case ACT_ENTER: return 1;
+	case ACT_ENTER: follow_pair(u); return 1;
 	default: return 0;
 	}
 	if (top > max)
