@@ -37,6 +37,8 @@ enum table_col_flags {
 	TABLE_COL_MAGNITUDE = 1 << 8, /* a signed number (B - A): three orders, reverse 0 by
 					 magnitude, largest first; 1 largest first (the largest
 					 regression); 2 smallest first (the largest gain) */
+	TABLE_COL_DECIMAL = 1 << 9,   /* numbers with up to two decimals, aligned on the decimal
+					 point (blanks after "12.5" and "1513") */
 };
 
 struct table_column {

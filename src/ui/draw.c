@@ -310,10 +310,34 @@ static void ui_bar_signed(struct ui_screen *s, int y, int x, int w, double frac,
 	ui_bar(s, y, x + half + 1, w - half - 1, frac > 0 ? frac : 0, role_pos, fill_role);
 }
 
+/* A number with up to two decimals followed by blanks so that its decimal point (after the
+ * last digit when it has none) stands where two decimals would put it: right-aligned cells
+ * of one column then line up on the point. Anything else, or what would not fit in width
+ * cells, as it is. */
+static const char *decimal_aligned(const char *text, int width, char *buf, size_t cap)
+{
+	const char *p = text, *dot;
+	size_t len = strlen(text), dec, pad;
+
+	if (*p == '+' || *p == '-')
+		p++;
+	if (!*p || strspn(p, "0123456789.") != strlen(p) || strchr(p, '.') != strrchr(p, '.'))
+		return text;
+	dot = strchr(p, '.');
+	dec = dot ? strlen(dot + 1) : 0;
+	if (dec > 2)
+		return text;
+	pad = dot ? 2 - dec : 3;
+	if (len + pad > (size_t)width || len + pad + 1 > cap)
+		return text;
+	snprintf(buf, cap, "%s%*s", text, (int)pad, "");
+	return buf;
+}
+
 void ui_draw_table(struct ui_screen *s, struct table *t, int y, int x, int w, int h, int focused)
 {
 	struct table_layout l;
-	char buf[4096];
+	char buf[4096], buf2[128];
 
 	if (h < 1 || w < 1)
 		return;
@@ -381,6 +405,8 @@ void ui_draw_table(struct ui_screen *s, struct table *t, int y, int x, int w, in
 				cx += cell.indent;
 				cw -= cell.indent;
 			}
+			if (c->flags & TABLE_COL_DECIMAL)
+				cell.text = decimal_aligned(cell.text, cw, buf2, sizeof buf2);
 			ui_put(s, y + r, cx, cw, cell.text, role,
 			       (c->align == TABLE_RIGHT ? PUT_RIGHT : 0) |
 				       (c->flags & TABLE_COL_SCROLL ? PUT_MIDDLE : 0),

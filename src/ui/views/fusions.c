@@ -33,9 +33,9 @@ static const struct table_column fu_cols[FU_COLS] = {
 	[FU_ATOMS] = { "Atoms", 16, 0, 0, TABLE_LEFT, TABLE_COL_TEXT | TABLE_COL_SEARCH },
 	[FU_OCC] = { "Places", 6, 0, 3, TABLE_RIGHT, 0 }, /* the word of the other views */
 	[FU_LAYERS] = { "Layers", 8, 0, 0, TABLE_LEFT, TABLE_COL_TEXT },
-	[FU_A] = { "A us", 8, 0, 3, TABLE_RIGHT, 0 },
-	[FU_B] = { "B us", 8, 0, 3, TABLE_RIGHT, 0 },
-	[FU_DELTA] = { "Delta", 8, 0, 0, TABLE_RIGHT, TABLE_COL_MAGNITUDE },
+	[FU_A] = { "A us", 8, 0, 3, TABLE_RIGHT, TABLE_COL_DECIMAL },
+	[FU_B] = { "B us", 8, 0, 3, TABLE_RIGHT, TABLE_COL_DECIMAL },
+	[FU_DELTA] = { "Delta", 8, 0, 0, TABLE_RIGHT, TABLE_COL_MAGNITUDE | TABLE_COL_DECIMAL },
 };
 
 /* Row r is fusion r. */

@@ -47,16 +47,16 @@ enum {
 
 static const struct table_column ly_cols[LY_COLS] = {
 	[LY_LAYER] = { "Layer", 8, 0, 0, TABLE_LEFT, TABLE_COL_ASC | TABLE_COL_SEARCH },
-	[LY_A] = { "A us/pass", 10, 0, 0, TABLE_RIGHT, 0 },
-	[LY_B] = { "B us/pass", 10, 0, 0, TABLE_RIGHT, 0 },
-	[LY_DELTA] = { "Delta us", 9, 0, 0, TABLE_RIGHT, TABLE_COL_MAGNITUDE },
-	[LY_RATIO] = { "B/A", 5, 0, 1, TABLE_RIGHT, 0 },
+	[LY_A] = { "A us/pass", 10, 0, 0, TABLE_RIGHT, TABLE_COL_DECIMAL },
+	[LY_B] = { "B us/pass", 10, 0, 0, TABLE_RIGHT, TABLE_COL_DECIMAL },
+	[LY_DELTA] = { "Delta us", 9, 0, 0, TABLE_RIGHT, TABLE_COL_MAGNITUDE | TABLE_COL_DECIMAL },
+	[LY_RATIO] = { "B/A", 5, 0, 1, TABLE_RIGHT, TABLE_COL_DECIMAL },
 	[LY_KA] = { "A kernels", 9, 0, 2, TABLE_RIGHT, 0 },
 	[LY_KB] = { "B kernels", 9, 0, 2, TABLE_RIGHT, 0 },
 	[LY_FUSIONS] = { "Fusions", 7, 0, 1, TABLE_RIGHT, 0 },
 	/* GPU idle time within the layer's wall time (first kernel start to last end) */
-	[LY_IA] = { "A idle us", 9, 0, 4, TABLE_RIGHT, 0 },
-	[LY_IB] = { "B idle us", 9, 0, 4, TABLE_RIGHT, 0 },
+	[LY_IA] = { "A idle us", 9, 0, 4, TABLE_RIGHT, TABLE_COL_DECIMAL },
+	[LY_IB] = { "B idle us", 9, 0, 4, TABLE_RIGHT, TABLE_COL_DECIMAL },
 	[LY_BAR] = { "Delta", 10, 1, 3, TABLE_LEFT, TABLE_COL_BAR },
 	/* / and f find the layers that hold a kernel of that name */
 	[LY_KERNELS] = { "Kernels", 0, 0, 9, TABLE_LEFT,

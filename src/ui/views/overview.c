@@ -16,9 +16,9 @@ static const struct table_column ov_cols[OV_COLS] = {
 	[OV_PART] = { "Part", 18, 0, 0, TABLE_LEFT, TABLE_COL_TEXT | TABLE_COL_SEARCH },
 	[OV_CLASS] = { "Class", 11, 0, 0, TABLE_LEFT, TABLE_COL_TEXT | TABLE_COL_SEARCH },
 	[OV_PLACES] = { "Places", 6, 0, 2, TABLE_RIGHT, 0 },
-	[OV_A] = { "A us/pass", 10, 0, 1, TABLE_RIGHT, 0 },
-	[OV_B] = { "B us/pass", 10, 0, 1, TABLE_RIGHT, 0 },
-	[OV_DELTA] = { "B-A us", 9, 0, 0, TABLE_RIGHT, TABLE_COL_MAGNITUDE },
+	[OV_A] = { "A us/pass", 10, 0, 1, TABLE_RIGHT, TABLE_COL_DECIMAL },
+	[OV_B] = { "B us/pass", 10, 0, 1, TABLE_RIGHT, TABLE_COL_DECIMAL },
+	[OV_DELTA] = { "B-A us", 9, 0, 0, TABLE_RIGHT, TABLE_COL_MAGNITUDE | TABLE_COL_DECIMAL },
 	[OV_SHARE] = { "of B-A", 7, 0, 2, TABLE_RIGHT, 0 },
 	[OV_BAR] = { "gain | regression", 17, 1, 3, TABLE_LEFT, TABLE_COL_BAR | TABLE_COL_SIGNED },
 	/* / and f find the parts that hold a kernel of that name */

@@ -24,10 +24,10 @@ enum {
 
 static const struct table_column rk_cols[RK_COLS] = {
 	[RK_RANK] = { "Rank", 6, 0, 0, TABLE_LEFT, TABLE_COL_ASC },
-	[RK_A] = { "A us/pass", 10, 0, 0, TABLE_RIGHT, 0 },
-	[RK_B] = { "B us/pass", 10, 0, 0, TABLE_RIGHT, 0 },
-	[RK_DELTA] = { "B-A us", 9, 0, 0, TABLE_RIGHT, TABLE_COL_MAGNITUDE },
-	[RK_RATIO] = { "B/A", 5, 0, 1, TABLE_RIGHT, 0 },
+	[RK_A] = { "A us/pass", 10, 0, 0, TABLE_RIGHT, TABLE_COL_DECIMAL },
+	[RK_B] = { "B us/pass", 10, 0, 0, TABLE_RIGHT, TABLE_COL_DECIMAL },
+	[RK_DELTA] = { "B-A us", 9, 0, 0, TABLE_RIGHT, TABLE_COL_MAGNITUDE | TABLE_COL_DECIMAL },
+	[RK_RATIO] = { "B/A", 5, 0, 1, TABLE_RIGHT, TABLE_COL_DECIMAL },
 	[RK_BAR] = { "gain | regression", 17, 1, 3, TABLE_LEFT, TABLE_COL_BAR | TABLE_COL_SIGNED },
 	[RK_AK] = { "A kernels", 9, 0, 4, TABLE_RIGHT, 0 },
 	[RK_BK] = { "B kernels", 9, 0, 4, TABLE_RIGHT, 0 },
