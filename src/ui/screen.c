@@ -313,7 +313,6 @@ int ui_screen_open(struct ui_screen **out, const struct ui_screen_opts *o, struc
 	*out = s;
 	return 0;
 fail:
-	free(s->clipboard);
 	if (s->out)
 		fclose(s->out);
 	if (s->in)
@@ -348,6 +347,7 @@ void ui_screen_close(struct ui_screen *s)
 		fclose(s->out);
 	if (s->in)
 		fclose(s->in);
+	free(s->clipboard);
 	free(s);
 }
 
