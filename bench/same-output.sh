@@ -7,8 +7,9 @@
 # For every TRACEDIR/*.json.gz (default ../shared/traces, or /work/shared/traces) it writes
 # `--summary` of the .json.gz and of its plain copy (decompressed once into OUTDIR/plain/), and
 # `--report json` and `--report text` of each trace against the next one in name order (and
-# the last against the first), with the exit status of each. Then compare two runs with
-# `diff -r OUT1 OUT2 -x plain`.
+# the last against the first), with the exit status of each. The plain copies go to $PLAIN
+# (default /tmp/fusediff-plain: the same path for every run, since --summary prints it).
+# Then compare two runs with `diff -r OUT1 OUT2`.
 set -u
 bin=$1 out=$2 dir=${3:-}
 if [ -z "$dir" ]; then
@@ -20,13 +21,14 @@ if [ -z "$dir" ] || [ ! -d "$dir" ]; then
 	echo "same-output.sh: no shared traces directory (../shared/traces): nothing compared" >&2
 	exit 2
 fi
-mkdir -p "$out/plain"
+plain=${PLAIN:-/tmp/fusediff-plain}
+mkdir -p "$out" "$plain"
 set -- "$dir"/*.json.gz
 first=$1 prev=
 for f in "$@" ""; do
 	if [ -n "$f" ]; then
 		b=$(basename "$f" .json.gz)
-		p=$out/plain/$b.json
+		p=$plain/$b.json
 		[ -s "$p" ] || gzip -dc "$f" >"$p"
 		"$bin" --summary "$f" >"$out/$b.summary.gz.out" 2>&1
 		echo "rc $?" >>"$out/$b.summary.gz.out"
