@@ -133,6 +133,58 @@ void trace_count_category(struct trace *t, uint32_t cat)
 	t->categories[*slot - 1].count++;
 }
 
+void trace_merge(struct trace *t, const struct trace *part)
+{
+	uint32_t n = intern_count(part->strings), *map = xmalloc((n ? n : 1) * sizeof *map);
+
+	/* the part's strings in the order it met them: after t's own, as one pass would have */
+	for (uint32_t i = 0; i < n; i++)
+		map[i] = intern_add(t->strings, intern_str(part->strings, i),
+				    intern_len(part->strings, i));
+	for (size_t i = 0; i < part->n_kernels; i++) {
+		struct trace_kernel k = part->kernels[i];
+
+		k.name = map[k.name];
+		trace_add_kernel(t, &k);
+	}
+	for (size_t i = 0; i < part->n_launches; i++) {
+		struct trace_launch l = part->launches[i];
+
+		l.name = map[l.name];
+		l.kernel = map[l.kernel];
+		trace_add_launch(t, &l);
+	}
+	for (size_t i = 0; i < part->n_ops; i++) {
+		struct trace_op o = part->ops[i];
+
+		o.name = map[o.name];
+		o.input_dims = map[o.input_dims];
+		trace_add_op(t, &o);
+	}
+	for (size_t i = 0; i < part->n_ranges; i++) {
+		struct trace_range r = part->ranges[i];
+
+		r.name = map[r.name];
+		trace_add_range(t, &r);
+	}
+	for (size_t i = 0; i < part->n_fwd_ops; i++)
+		trace_add_fwd_op(t, &part->fwd_ops[i]);
+	for (size_t i = 0; i < part->n_categories; i++) {
+		struct trace_impl *ti = impl(t);
+		uint32_t cat = map[part->categories[i].name];
+		size_t *slot = index_slot(&ti->cat_index, &ti->cat_index_len, cat);
+
+		if (!*slot) {
+			VEC_PUSH(t->categories, t->n_categories, ti->cap_categories,
+				 ((struct trace_category){ cat, 0 }));
+			*slot = t->n_categories;
+		}
+		t->categories[*slot - 1].count += part->categories[i].count;
+	}
+	t->n_events += part->n_events;
+	free(map);
+}
+
 void trace_warn(struct trace *t, const char *fmt, ...)
 {
 	va_list ap;
