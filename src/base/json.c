@@ -291,6 +291,29 @@ static inline int is_digit(int ch)
 	return ch >= '0' && ch <= '9';
 }
 
+/* The end of the run of digits that starts at p: eight bytes at a time (timestamps have 13 to
+ * 16 integer digits). A byte is a digit when its high nibble is 3 and stays 3 after adding 6;
+ * a carry out of a non-digit byte can only disturb the bytes above the first non-digit. */
+static inline const char *digits_end(const char *p, const char *e)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	const uint64_t hi = 0xf0f0f0f0f0f0f0f0ull;
+
+	while (e - p >= 8) {
+		uint64_t w, nd;
+
+		memcpy(&w, p, 8);
+		nd = ((w & hi) | (((w + 0x0606060606060606ull) & hi) >> 4)) ^ 0x3333333333333333ull;
+		if (nd)
+			return p + (__builtin_ctzll(nd) >> 3);
+		p += 8;
+	}
+#endif
+	while (p < e && is_digit(*p))
+		p++;
+	return p;
+}
+
 /* The parts of a number's text, found in one pass. */
 struct num_parts {
 	int special; /* NaN, Infinity or -Infinity */
@@ -341,10 +364,13 @@ static inline int scan_number(struct json_cur *c, struct json_str *raw, struct n
 	if (*p == '0') {
 		p++;
 	} else if (is_digit(*p)) {
-		uint64_t v = 0; /* converted while scanned: used when 18 digits or fewer */
+		const char *d = digits_end(p, e);
+		uint64_t v = 0; /* used when 18 digits or fewer */
 
-		while (p < e && is_digit(*p))
-			v = v * 10 + (uint64_t)(*p++ - '0');
+		if (d - p <= 18)
+			for (; p < d; p++)
+				v = v * 10 + (uint64_t)(*p - '0');
+		p = d;
 		np->ival = v;
 	} else {
 		return fail(c, p, "invalid number");
@@ -358,8 +384,7 @@ static inline int scan_number(struct json_cur *c, struct json_str *raw, struct n
 		if (!is_digit(*p))
 			return fail(c, p, "invalid number: expected a digit after '.'");
 		np->frac_s = p;
-		while (p < e && is_digit(*p))
-			p++;
+		p = digits_end(p, e);
 		np->frac_e = p;
 	}
 	if (p < e && (*p == 'e' || *p == 'E')) {
@@ -529,6 +554,30 @@ int json_object_next(struct json_cur *c, int *first, struct json_str *key, struc
 	}
 	if (ch != '"')
 		return fail(c, c->p, "expected a string key in object");
+#ifdef __SSE2__
+	/* Most keys are short and plain: their closing quote is in the next sixteen bytes, with
+	 * no backslash or NUL before it, and the ':' follows at once. */
+	if (c->end - c->p >= 18) {
+		const char *s = c->p + 1;
+		__m128i w = _mm_loadu_si128((const __m128i *)(const void *)s);
+		unsigned m = (unsigned)_mm_movemask_epi8(
+			_mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(w, _mm_set1_epi8('"')),
+						  _mm_cmpeq_epi8(w, _mm_set1_epi8('\\'))),
+				     _mm_cmpeq_epi8(w, _mm_setzero_si128())));
+
+		if (m) {
+			unsigned n = (unsigned)__builtin_ctz(m);
+
+			if (s[n] == '"' && s[n + 1] == ':') {
+				key->s = s;
+				key->len = n;
+				c->p = s + n + 2;
+				*first = 0;
+				return JSON_OK;
+			}
+		}
+	}
+#endif
 	if ((rc = string_at(c, key, kbuf)))
 		return rc;
 	if ((rc = expect(c, ':', "expected ':' after an object key")))

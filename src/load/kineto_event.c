@@ -385,7 +385,7 @@ int trace_load_event(struct loader *ld, struct json_cur *c, void *arg)
 	struct event ev;
 	struct json_str key;
 	enum ev_kind kind = EV_OTHER;
-	int kind_known = 0;
+	int kind_known = 0, has_name = 0, drop = 0;
 
 	if ((rc = json_array_next(c, &f, &done)))
 		return rc;
@@ -409,6 +409,21 @@ int trace_load_event(struct loader *ld, struct json_cur *c, void *arg)
 			return rc;
 		if (done)
 			break;
+		/* Once cat and name say the event is not kept, its other members are only
+		 * validated as the parse below would: strings of ts, dur, pid and tid decoded,
+		 * everything else skipped (numbers not converted, args not looked into). */
+		if (drop && !JSON_EQ(key, "cat") && !JSON_EQ(key, "name")) {
+			if ((JSON_EQ(key, "ts") || JSON_EQ(key, "dur") || JSON_EQ(key, "pid") ||
+			     JSON_EQ(key, "tid")) &&
+			    json_peek(c) == '"') {
+				struct json_str v;
+
+				rc = json_string(c, &v, &ld->abuf);
+			} else {
+				rc = json_skip(c);
+			}
+			goto next;
+		}
 		switch (key.len) {
 		case 2:
 			if (JSON_EQ(key, "ts")) {
@@ -425,7 +440,8 @@ int trace_load_event(struct loader *ld, struct json_cur *c, void *arg)
 				} else {
 					rc = json_skip(c);
 				}
-				goto next;
+				kind_known = 0;
+				goto known;
 			}
 			if (JSON_EQ(key, "dur")) {
 				ev.has_dur = 1;
@@ -447,7 +463,8 @@ int trace_load_event(struct loader *ld, struct json_cur *c, void *arg)
 					rc = json_string(c, &ev.name, &ld->nbuf);
 				else
 					rc = json_skip(c);
-				goto next;
+				has_name = 1;
+				goto known;
 			}
 			if (JSON_EQ(key, "args")) {
 				const char *s = c->p;
@@ -472,6 +489,16 @@ int trace_load_event(struct loader *ld, struct json_cur *c, void *arg)
 	next:
 		if (rc)
 			return rc;
+		continue;
+	known: /* after cat or name: is the event kept? */
+		if (rc)
+			return rc;
+		drop = 0;
+		if (ev.has_cat && has_name) {
+			kind = cat_lookup(ld, ev.cat)->kind;
+			kind_known = 1;
+			drop = !kept(kind, ev.name);
+		}
 	}
 	/* The event parsed completely: from here on nothing can ask for a restart. */
 	*first = 0;
