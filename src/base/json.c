@@ -291,6 +291,28 @@ static inline int is_digit(int ch)
 	return ch >= '0' && ch <= '9';
 }
 
+/* The value of the eight decimal digits at p (little-endian SWAR: pairs, then quads, then
+ * the two halves combined by one multiplication). */
+static inline uint64_t digits8(const char *p)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	uint64_t w;
+
+	memcpy(&w, p, 8);
+	w -= 0x3030303030303030ull;
+	w = w * 10 + (w >> 8);
+	return (((w & 0x000000ff000000ffull) * (100 + (1000000ull << 32))) +
+		(((w >> 16) & 0x000000ff000000ffull) * (1 + (10000ull << 32)))) >>
+	       32;
+#else
+	uint64_t v = 0;
+
+	for (int i = 0; i < 8; i++)
+		v = v * 10 + (uint64_t)(p[i] - '0');
+	return v;
+#endif
+}
+
 /* The end of the run of digits that starts at p: eight bytes at a time (timestamps have 13 to
  * 16 integer digits). A byte is a digit when its high nibble is 3 and stays 3 after adding 6;
  * a carry out of a non-digit byte can only disturb the bytes above the first non-digit. */
@@ -367,9 +389,12 @@ static inline int scan_number(struct json_cur *c, struct json_str *raw, struct n
 		const char *d = digits_end(p, e);
 		uint64_t v = 0; /* used when 18 digits or fewer */
 
-		if (d - p <= 18)
+		if (d - p <= 18) {
+			for (; d - p >= 8; p += 8)
+				v = v * 100000000u + digits8(p);
 			for (; p < d; p++)
 				v = v * 10 + (uint64_t)(*p - '0');
+		}
 		p = d;
 		np->ival = v;
 	} else {
