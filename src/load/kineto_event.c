@@ -335,7 +335,7 @@ static void commit(struct loader *ld, struct event *ev, enum ev_kind kind)
 		struct trace_op o = { ev->ts,  ev->dur, ev->external_id,
 				      ev->tid, name,	intern_dims(ld, ev->dims) };
 
-		trace_add_op(t, &o);
+		trace_stash_op(t, &o);
 		/* autograd runs one backward node in each of these: the kernels launched inside
 		 * are the backward pass, the gradient of the forward op of the same number */
 		if (ev->name.len > sizeof BACKWARD_OP - 1 &&

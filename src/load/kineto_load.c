@@ -526,6 +526,8 @@ static int split_join(struct loader *ld, int *first)
 		split_free(sp);
 		return -1;
 	}
+	free(sp->ld.buf); /* before the merge, which needs room */
+	sp->ld.buf = NULL;
 	trace_merge(ld->t, sp->ld.t);
 	ld->bad_time += sp->ld.bad_time;
 	ld->bad_number += sp->ld.bad_number;
