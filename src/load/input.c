@@ -575,7 +575,7 @@ int64_t input_raw_size(const struct input *in)
 
 int64_t input_split_size(const struct input *in)
 {
-	if (in->mem || in->fd < 0 || in->gzip || in->part || in->bom || in->raw_size < 0)
+	if ((!in->mem && in->fd < 0) || in->gzip || in->part || in->bom || in->raw_size < 0)
 		return -1;
 	return in->raw_size;
 }
@@ -584,10 +584,16 @@ struct input *input_open_part(const struct input *in, int64_t off)
 {
 	struct input *p = input_new();
 
-	p->fd = in->fd;
 	p->part = 1;
-	p->part_off = off;
 	p->raw_size = in->raw_size;
+	if (in->mem) { /* memory (the fuzzer, tests): the same bytes from off */
+		p->mem = in->mem;
+		p->mem_len = in->mem_len;
+		p->mem_pos = off < 0 ? 0 : (size_t)off < in->mem_len ? (size_t)off : in->mem_len;
+	} else {
+		p->fd = in->fd;
+		p->part_off = off;
+	}
 	return p;
 }
 
