@@ -386,6 +386,7 @@ int trace_load_event(struct loader *ld, struct json_cur *c, void *arg)
 	struct json_str key;
 	enum ev_kind kind = EV_OTHER;
 	int kind_known = 0, has_name = 0, drop = 0;
+	const struct cat_cache *ce = NULL; /* the category's entry, when kind_known */
 
 	if ((rc = json_array_next(c, &f, &done)))
 		return rc;
@@ -470,7 +471,8 @@ int trace_load_event(struct loader *ld, struct json_cur *c, void *arg)
 				const char *s = c->p;
 
 				if (ev.has_cat && !kind_known) {
-					kind = cat_lookup(ld, ev.cat)->kind;
+					ce = cat_lookup(ld, ev.cat);
+					kind = ce->kind;
 					kind_known = 1;
 				}
 				if (kind_known && kind != EV_OTHER && kind != EV_PYTHON) {
@@ -495,7 +497,8 @@ int trace_load_event(struct loader *ld, struct json_cur *c, void *arg)
 			return rc;
 		drop = 0;
 		if (ev.has_cat && has_name) {
-			kind = cat_lookup(ld, ev.cat)->kind;
+			ce = cat_lookup(ld, ev.cat);
+			kind = ce->kind;
 			kind_known = 1;
 			drop = !kept(kind, ev.name);
 		}
@@ -503,7 +506,12 @@ int trace_load_event(struct loader *ld, struct json_cur *c, void *arg)
 	/* The event parsed completely: from here on nothing can ask for a restart. */
 	*first = 0;
 	ld->t->n_events++;
-	kind = category(ld, &ev);
+	if (kind_known && ev.has_cat) { /* looked up already (and cat has not changed since) */
+		trace_count_category(ld->t, ce->id);
+		kind = ce->kind;
+	} else {
+		kind = category(ld, &ev);
+	}
 	if (!kept(kind, ev.name))
 		return JSON_OK;
 	if (ev.args) {
