@@ -12,6 +12,7 @@ repository, reused by later runs). Without the shared traces the script says so 
 Commands, per input, one run of each per round (the order rotates from round to round):
   cat FILE.json                the page-cache floor
   fusediff --summary FILE.json
+  the same with FUSEDIFF_SERIAL=1 (one thread)
   simdjson anchor FILE.json    bench/simdjson_anchor.cpp (only when libsimdjson-dev is there)
   python3 json.load FILE.json  (on G only without --no-big-python)
   gzip -dc FILE.json.gz
@@ -58,12 +59,12 @@ TIME = "/usr/bin/time" if os.access("/usr/bin/time", os.X_OK) else None
 RSS_FILE = "/tmp/fusediff-loader-bench.%d.rss" % os.getpid()
 
 
-def run(argv, stdout=subprocess.DEVNULL):
+def run(argv, stdout=subprocess.DEVNULL, env=None):
     """(wall s, cpu s, peak RSS KiB, exit status) of one run of argv. The peak RSS comes from
     /usr/bin/time when it is there (a child forked by Python starts with Python's pages)."""
     wrap = [TIME, "-q", "-f", "%M", "-o", RSS_FILE] if TIME else []
     t0 = time.perf_counter()
-    p = subprocess.Popen(wrap + argv, stdout=stdout, stderr=subprocess.PIPE)
+    p = subprocess.Popen(wrap + argv, stdout=stdout, stderr=subprocess.PIPE, env=env)
     err = p.stderr.read()
     _, status, ru = os.wait4(p.pid, 0)
     wall = time.perf_counter() - t0
@@ -145,10 +146,12 @@ def main():
     base = os.path.abspath(args.base) if args.base else None
     files = inputs(args, shared)
 
-    rows = []  # (input, label, argv)
+    rows = []  # (input, label, argv[, environment])
+    serial = dict(os.environ, FUSEDIFF_SERIAL="1")
     for key, (plain, gz) in files.items():
         rows.append((key, "cat %s.json" % key, ["cat", plain]))
         rows.append((key, "fusediff --summary %s.json" % key, [fd, "--summary", plain]))
+        rows.append((key, "  same, one thread", [fd, "--summary", plain], serial))
         if base:
             rows.append((key, "  base --summary %s.json" % key, [base, "--summary", plain]))
         if "anchor" in tools:
@@ -163,7 +166,9 @@ def main():
         if base:
             rows.append((key, "  base --summary %s.json.gz" % key, [base, "--summary", gz]))
 
-    res = {label: [] for _, label, _ in rows}
+    rows = [(r[0], r[1] if r[1] != "  same, one thread" else "  one thread %s.json" % r[0],
+             r[2], r[3] if len(r) > 3 else None) for r in rows]
+    res = {label: [] for _, label, _, _ in rows}
     t_start = time.time()
     print("fusediff loader benchmark: %d rounds, %s, %d cores" %
           (args.rounds, time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), os.cpu_count()))
@@ -176,8 +181,8 @@ def main():
     for rnd in range(args.rounds):
         log("round %d of %d" % (rnd + 1, args.rounds))
         for i in order:
-            _, label, argv = rows[i]
-            res[label].append(run(argv))
+            _, label, argv, env = rows[i]
+            res[label].append(run(argv, env=env))
         rng.shuffle(order)
 
     def med(label, i):
@@ -188,7 +193,7 @@ def main():
     print("%-34s %9s %13s %8s %8s %7s" % ("command", "wall s", "wall min-max", "cpu s",
                                             "MB/cpu-s", "RSS MB"))
     print("-" * 84)
-    for key, label, _ in rows:
+    for key, label, _, _ in rows:
         w = [r[0] for r in res[label]]
         c = med(label, 1)
         print("%-34s %9.3f %6.3f-%6.3f %8.3f %8.0f %7.0f" %
@@ -219,6 +224,12 @@ def main():
               (key, x, "ok" if x <= 0.65 else "MISSED"))
         if inf in res:
             print("  %s: gzip --summary CPU / inflate() %5.2fx" % (key, med(z, 1) / med(inf, 1)))
+        one = "  one thread %s.json" % key
+        print("  %s: --summary one thread: CPU %.3f s, wall %.3f s; two threads: wall %.2fx, "
+              "CPU %.2fx of one thread's" % (key, med(one, 1), med(one, 0), med(p, 0) / med(one, 0),
+                                            med(p, 1) / med(one, 1)))
+        if an in res:
+            print("  %s: --summary one thread CPU / anchor CPU %5.2fx" % (key, med(one, 1) / med(an, 1)))
         rss = max(r[2] for r in res[z]) * 1024 / size[key]
         print("  %s: gzip --summary peak RSS / size %5.3fx (<= 0.07x at 1 GB)" % (key, rss))
         if base:
