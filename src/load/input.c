@@ -575,7 +575,9 @@ int64_t input_raw_size(const struct input *in)
 
 int64_t input_split_size(const struct input *in)
 {
-	if ((!in->mem && in->fd < 0) || in->gzip || in->part || in->bom || in->raw_size < 0)
+	/* a file opened by path (standard input may start at any offset of its file) */
+	if ((!in->mem && (in->fd < 0 || !in->path)) || in->gzip || in->part || in->bom ||
+	    in->raw_size < 0)
 		return -1;
 	return in->raw_size;
 }
