@@ -123,6 +123,12 @@ format:
 bench: $(PROG)
 	python3 bench/bench.py --fusediff $(PROG) $(BENCH_ARGS)
 
+# make bench-loader [LOADER_ARGS="--rounds 5 --base OTHER_FUSEDIFF"]: the loader against its
+# anchors (simdjson On-Demand, zlib inflate(), gzip -dc, cat, json.load); see bench/README.md
+.PHONY: bench-loader
+bench-loader: $(PROG)
+	python3 bench/loader.py --fusediff $(PROG) $(LOADER_ARGS)
+
 # make screenshots: screenshots/*.txt and *.png from real runs in tmux (installs aha and
 # wkhtmltopdf with apt-get when root); see screenshots/shoot.sh
 .PHONY: screenshots

@@ -79,6 +79,9 @@ struct input {
 	struct sha256_ctx *hash; /* input_hash(): the raw bytes hashed as they are read */
 	int raw_end;		 /* raw_read() saw the end of the file */
 	int hash_bad;		 /* input_hash() came too late: no hash */
+	int bom;		 /* input_peek() dropped a byte order mark: data = file + 3 */
+	int part;		 /* input_open_part(): pread() from part_off on a borrowed fd */
+	int64_t part_off;
 };
 
 /* Wait until fd is readable or input_close() asks the reader to stop. Returns 0 when fd is
@@ -117,8 +120,11 @@ static ssize_t raw_read(struct input *in, void *buf, size_t cap, struct fd_error
 			return -1;
 		}
 		do
-			n = read(in->fd, buf, cap);
+			n = in->part ? pread(in->fd, buf, cap, (off_t)in->part_off)
+				     : read(in->fd, buf, cap);
 		while (n < 0 && errno == EINTR);
+		if (in->part && n > 0)
+			in->part_off += n;
 		if (n < 0) {
 			fd_error_set(err, "read error: %s", strerror(errno));
 			return -1;
@@ -257,7 +263,7 @@ void input_close(struct input *in)
 		reader_stop(in);
 	if (in->z_ready)
 		inflateEnd(&in->z);
-	if (in->fd > STDIN_FILENO)
+	if (in->fd > STDIN_FILENO && !in->part)
 		close(in->fd);
 	free(in->raw);
 	free(in->path);
@@ -546,6 +552,7 @@ ssize_t input_peek(struct input *in, const unsigned char **head, size_t want, st
 			break;
 		memmove(in->head, in->head + 3, in->head_len - 3);
 		in->head_len -= 3;
+		in->bom = 1;
 	}
 	*head = in->head;
 	return (ssize_t)in->head_len;
@@ -564,4 +571,56 @@ int64_t input_raw_done(const struct input *in)
 int64_t input_raw_size(const struct input *in)
 {
 	return in->raw_size;
+}
+
+int64_t input_split_size(const struct input *in)
+{
+	/* a file opened by path (standard input may start at any offset of its file) */
+	if ((!in->mem && (in->fd < 0 || !in->path)) || in->gzip || in->part || in->bom ||
+	    in->raw_size < 0)
+		return -1;
+	return in->raw_size;
+}
+
+struct input *input_open_part(const struct input *in, int64_t off)
+{
+	struct input *p = input_new();
+
+	p->part = 1;
+	p->raw_size = in->raw_size;
+	if (in->mem) { /* memory (the fuzzer, tests): the same bytes from off */
+		p->mem = in->mem;
+		p->mem_len = in->mem_len;
+		p->mem_pos = off < 0 ? 0 : (size_t)off < in->mem_len ? (size_t)off : in->mem_len;
+	} else {
+		p->fd = in->fd;
+		p->part_off = off;
+	}
+	return p;
+}
+
+int input_skip(struct input *in, int64_t n, struct fd_error *err)
+{
+	char buf[65536];
+
+	/* a plain file that nobody hashes: seek; anything else reads the bytes */
+	if (!in->gzip && !in->mem && !in->hash && !in->part && in->fd >= 0 &&
+	    in->head_pos == in->head_len && in->peek_pos == in->peek_len &&
+	    lseek(in->fd, (off_t)n, SEEK_CUR) >= 0) {
+		in->raw_done += n;
+		return 0;
+	}
+	while (n > 0) {
+		ssize_t got =
+			input_read(in, buf, n < (int64_t)sizeof buf ? (size_t)n : sizeof buf, err);
+
+		if (got < 0)
+			return -1;
+		if (got == 0) {
+			fd_error_set(err, "the file is shorter than it was");
+			return -1;
+		}
+		n -= got;
+	}
+	return 0;
 }

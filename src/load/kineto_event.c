@@ -348,7 +348,7 @@ static void commit(struct loader *ld, struct event *ev, enum ev_kind kind)
 				      .input_types = intern_dims(ld, ev->types),
 				      .concrete = intern_dims(ld, ev->concrete) };
 
-		trace_add_op(t, &o);
+		trace_stash_op(t, &o);
 		/* autograd runs one backward node in each of these: the kernels launched inside
 		 * are the backward pass, the gradient of the forward op of the same number */
 		if (ev->name.len > sizeof BACKWARD_OP - 1 &&
@@ -398,7 +398,8 @@ int trace_load_event(struct loader *ld, struct json_cur *c, void *arg)
 	struct event ev;
 	struct json_str key;
 	enum ev_kind kind = EV_OTHER;
-	int kind_known = 0;
+	int kind_known = 0, has_name = 0, drop = 0;
+	const struct cat_cache *ce = NULL; /* the category's entry, when kind_known */
 
 	if ((rc = json_array_next(c, &f, &done)))
 		return rc;
@@ -422,6 +423,21 @@ int trace_load_event(struct loader *ld, struct json_cur *c, void *arg)
 			return rc;
 		if (done)
 			break;
+		/* Once cat and name say the event is not kept, its other members are only
+		 * validated as the parse below would: strings of ts, dur, pid and tid decoded,
+		 * everything else skipped (numbers not converted, args not looked into). */
+		if (drop && !JSON_EQ(key, "cat") && !JSON_EQ(key, "name")) {
+			if ((JSON_EQ(key, "ts") || JSON_EQ(key, "dur") || JSON_EQ(key, "pid") ||
+			     JSON_EQ(key, "tid")) &&
+			    json_peek(c) == '"') {
+				struct json_str v;
+
+				rc = json_string(c, &v, &ld->abuf);
+			} else {
+				rc = json_skip(c);
+			}
+			goto next;
+		}
 		switch (key.len) {
 		case 2:
 			if (JSON_EQ(key, "ts")) {
@@ -438,7 +454,8 @@ int trace_load_event(struct loader *ld, struct json_cur *c, void *arg)
 				} else {
 					rc = json_skip(c);
 				}
-				goto next;
+				kind_known = 0;
+				goto known;
 			}
 			if (JSON_EQ(key, "dur")) {
 				ev.has_dur = 1;
@@ -460,13 +477,15 @@ int trace_load_event(struct loader *ld, struct json_cur *c, void *arg)
 					rc = json_string(c, &ev.name, &ld->nbuf);
 				else
 					rc = json_skip(c);
-				goto next;
+				has_name = 1;
+				goto known;
 			}
 			if (JSON_EQ(key, "args")) {
 				const char *s = c->p;
 
 				if (ev.has_cat && !kind_known) {
-					kind = cat_lookup(ld, ev.cat)->kind;
+					ce = cat_lookup(ld, ev.cat);
+					kind = ce->kind;
 					kind_known = 1;
 				}
 				if (kind_known && kind != EV_OTHER && kind != EV_PYTHON) {
@@ -485,11 +504,27 @@ int trace_load_event(struct loader *ld, struct json_cur *c, void *arg)
 	next:
 		if (rc)
 			return rc;
+		continue;
+	known: /* after cat or name: is the event kept? */
+		if (rc)
+			return rc;
+		drop = 0;
+		if (ev.has_cat && has_name) {
+			ce = cat_lookup(ld, ev.cat);
+			kind = ce->kind;
+			kind_known = 1;
+			drop = !kept(kind, ev.name);
+		}
 	}
 	/* The event parsed completely: from here on nothing can ask for a restart. */
 	*first = 0;
 	ld->t->n_events++;
-	kind = category(ld, &ev);
+	if (kind_known && ev.has_cat) { /* looked up already (and cat has not changed since) */
+		trace_count_category(ld->t, ce->id);
+		kind = ce->kind;
+	} else {
+		kind = category(ld, &ev);
+	}
 	if (!kept(kind, ev.name))
 		return JSON_OK;
 	if (ev.args) {

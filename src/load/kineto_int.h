@@ -50,6 +50,16 @@ struct loader {
 	unsigned cat_next; /* round-robin replacement */
 	int64_t bad_time, bad_number;
 	int64_t bad_kernels; /* kernel events of bad_time */
+	/* A part of the file parsed by another thread (kineto_load.c): in the loader of the
+	 * part, where an error was found, kept for the main loader to report (lines counted from
+	 * the part's start); in the main loader, the part in flight. */
+	int part;
+	struct part_error {
+		int set;
+		int64_t off, lines, line_start; /* line_start -1: before the part's start */
+		const char *msg;
+	} perr;
+	struct split *split;
 };
 
 /* One element of traceEvents, with the separator before it, as a unit of the loader: parse

@@ -8,6 +8,7 @@
  * handed to cJSON. One event is parsed by kineto_event.c. */
 #include <cjson/cJSON.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -80,12 +81,21 @@ static size_t count_newlines(const char *s, size_t n)
 	return count;
 }
 
-/* Drop consumed bytes, grow the window when a unit fills it, and read more.
- * Returns 1 when bytes were added, 0 at the end of the input, -1 on error. */
-static int fill(struct loader *ld)
-{
-	ssize_t n, added = 0;
+/* The part of the file that another thread parses (read_events). */
+struct split {
+	pthread_t thread;
+	atomic_int cancel; /* the main loader does not need the part any more */
+	int64_t at;	   /* where the part starts: just after the '}' of an event */
+	struct loader ld;  /* the part's own loader, trace and error */
+	struct fd_error err;
+	int rc;			   /* 0: the part parsed to the end of traceEvents */
+	int64_t end;		   /* then: the offset just after that ']' */
+	int64_t lines, line_start; /* newlines in [at, end), the start of the last line or -1 */
+};
 
+/* Drop the consumed bytes from the window, counting their newlines. */
+static void drop_consumed(struct loader *ld)
+{
 	if (ld->pos > 0) {
 		size_t lines = count_newlines(ld->buf, ld->pos);
 
@@ -101,6 +111,19 @@ static int fill(struct loader *ld)
 		ld->off0 += (int64_t)ld->pos;
 		ld->len -= ld->pos;
 		ld->pos = 0;
+	}
+}
+
+/* Drop consumed bytes, grow the window when a unit fills it, and read more.
+ * Returns 1 when bytes were added, 0 at the end of the input, -1 on error. */
+static int fill(struct loader *ld)
+{
+	ssize_t n, added = 0;
+
+	drop_consumed(ld);
+	if (ld->part && atomic_load(&ld->split->cancel)) {
+		fd_error_set(ld->err, "%s: cancelled", ld->name);
+		return -1;
 	}
 	if (ld->len == ld->cap) {
 		ld->cap *= 2;
@@ -147,6 +170,11 @@ static void json_error(struct loader *ld, const char *at, const char *msg)
 		line++;
 		line_start = ld->off0 + (nl - ld->buf) + 1;
 		p = nl + 1;
+	}
+	if (ld->part) { /* lines counted from the part's start: the main loader reports it */
+		ld->perr = (struct part_error){ 1, off, line - 1, line_start, msg };
+		fd_error_set(ld->err, "%s", msg);
+		return;
 	}
 	fd_error_set(ld->err, "%s: line %lld, column %lld: %s", ld->name, (long long)line,
 		     (long long)(off - line_start + 1), msg);
@@ -332,14 +360,222 @@ static int unit_cjson(struct loader *ld, struct json_cur *c, void *arg)
 	return JSON_OK;
 }
 
+/* ---- both cores for one plain file ------------------------------------------------------ *
+ *
+ * When traceEvents of a plain file has enough bytes left, a second thread parses its second
+ * half: from a place that looks like the end of an event ('}', ',', '{', '"' with blanks
+ * between) to the end of the array, with a loader and trace of its own. The guess is checked
+ * by the main loader: when its own parse stops exactly there, between two events, the part
+ * is what one pass would have parsed from there on, and its records are merged after the main
+ * loader's (trace_merge: the same strings in the same order, the same records); the main
+ * loader then goes on after the array. When its parse steps over the place instead (the
+ * pattern was inside a string), or the array ends before it, the part is dropped and the main
+ * loader parses on alone. An error in the part is reported only once the main loader has
+ * reached it without an error of its own, with lines counted as one pass counts them. */
+
+/* Bytes of traceEvents left below which one thread parses (FUSEDIFF_SPLIT_MIN for tests). */
+#define SPLIT_MIN  (8 << 20)
+#define SPLIT_LOOK (1 << 16) /* bytes searched for the end of an event */
+
+static int is_blank(char ch)
+{
+	return ch == ' ' || ch == '\n' || ch == '\r' || ch == '\t';
+}
+
+/* The offset just after an event's '}' at or after `from`, or -1 (a guess: see above). */
+static int64_t find_boundary(struct input *in, int64_t from)
+{
+	struct input *p = input_open_part(in, from);
+	char *buf = xmalloc(SPLIT_LOOK);
+	struct fd_error err;
+	size_t len = 0;
+	int64_t at = -1;
+	ssize_t n;
+
+	while (len < SPLIT_LOOK && (n = input_read(p, buf + len, SPLIT_LOOK - len, &err)) > 0)
+		len += (size_t)n;
+	input_close(p);
+	for (size_t i = 0; i < len && at < 0; i++) {
+		size_t j = i + 1;
+
+		if (buf[i] != '}')
+			continue;
+		while (j < len && is_blank(buf[j]))
+			j++;
+		if (j == len || buf[j++] != ',')
+			continue;
+		while (j < len && is_blank(buf[j]))
+			j++;
+		if (j == len || buf[j++] != '{')
+			continue;
+		while (j < len && is_blank(buf[j]))
+			j++;
+		if (j < len && buf[j] == '"')
+			at = from + (int64_t)i + 1;
+	}
+	free(buf);
+	return at;
+}
+
+static void *part_main(void *arg)
+{
+	struct split *sp = arg;
+	struct loader *ld = &sp->ld;
+	int first = 0;
+
+	sp->rc = -1;
+	while (first >= 0)
+		if (unit(ld, trace_load_event, &first) < 0)
+			return NULL;
+	drop_consumed(ld);
+	sp->end = ld->off0;
+	sp->lines = ld->lines0;
+	sp->line_start = ld->line_start;
+	sp->rc = 0;
+	return NULL;
+}
+
+static void split_free(struct split *sp)
+{
+	struct loader *ld = &sp->ld;
+
+	input_close(ld->in);
+	trace_free(ld->t);
+	json_buf_free(&ld->kbuf);
+	json_buf_free(&ld->nbuf);
+	json_buf_free(&ld->cbuf);
+	json_buf_free(&ld->abuf);
+	json_buf_free(&ld->lbuf);
+	free(ld->buf);
+	free(sp);
+}
+
+/* Drop the part in flight, if any. */
+static void split_drop(struct loader *ld)
+{
+	if (!ld->split)
+		return;
+	atomic_store(&ld->split->cancel, 1);
+	pthread_join(ld->split->thread, NULL);
+	split_free(ld->split);
+	ld->split = NULL;
+}
+
+static void split_start(struct loader *ld)
+{
+	int64_t size = input_split_size(ld->in), from = ld->off0 + (int64_t)ld->pos, at;
+	const char *env = getenv("FUSEDIFF_SPLIT_MIN"), *serial = getenv("FUSEDIFF_SERIAL");
+	int64_t min = env && *env ? strtoll(env, NULL, 10) : SPLIT_MIN;
+	struct split *sp;
+	struct loader *p;
+
+	if (size < 0 || size - from < min || size - from < 2 || ld->part ||
+	    (serial && *serial && strcmp(serial, "0") != 0))
+		return;
+	at = find_boundary(ld->in, from + (size - from) / 2);
+	if (at < 0)
+		return;
+	sp = xcalloc(1, sizeof *sp);
+	sp->at = at;
+	p = &sp->ld;
+	p->name = ld->name;
+	p->in = input_open_part(ld->in, at);
+	p->cap = WINDOW_INITIAL;
+	p->buf = xmalloc(p->cap);
+	p->err = &sp->err;
+	p->t = trace_new(ld->name);
+	p->cat_none = intern_add(p->t->strings, "(none)", 6);
+	p->part = 1;
+	p->split = sp;
+	p->off0 = at;
+	p->line_start = -1;
+	if (pthread_create(&sp->thread, NULL, part_main, sp) != 0) {
+		split_free(sp);
+		return;
+	}
+	ld->split = sp;
+}
+
+/* The main loader reached the part's start (or went past it). Returns 0 (*first is -1 when
+ * the part was taken: traceEvents ended there), -1 on an error. */
+static int split_join(struct loader *ld, int *first)
+{
+	struct split *sp = ld->split;
+	int64_t skip;
+
+	if (ld->off0 + (int64_t)ld->pos != sp->at) {
+		split_drop(ld); /* the guess was inside a string */
+		return 0;
+	}
+	pthread_join(sp->thread, NULL);
+	ld->split = NULL;
+	drop_consumed(ld); /* the newlines before the part */
+	if (sp->rc < 0) {
+		const struct part_error *e = &sp->ld.perr;
+
+		if (e->set)
+			fd_error_set(
+				ld->err, "%s: line %lld, column %lld: %s", ld->name,
+				(long long)(ld->lines0 + e->lines + 1),
+				(long long)(e->off -
+					    (e->line_start >= 0 ? e->line_start : ld->line_start) +
+					    1),
+				e->msg);
+		else
+			fd_error_set(ld->err, "%s", sp->err.msg);
+		split_free(sp);
+		return -1;
+	}
+	free(sp->ld.buf); /* before the merge, which needs room */
+	sp->ld.buf = NULL;
+	trace_merge(ld->t, sp->ld.t);
+	ld->bad_time += sp->ld.bad_time;
+	ld->bad_number += sp->ld.bad_number;
+	ld->bad_kernels += sp->ld.bad_kernels;
+	/* on after the array: what the window holds of the part is dropped, the rest skipped */
+	skip = sp->end - ld->off0;
+	if (skip <= (int64_t)ld->len) {
+		memmove(ld->buf, ld->buf + skip, ld->len - (size_t)skip);
+		ld->len -= (size_t)skip;
+	} else {
+		int64_t more = skip - (int64_t)ld->len;
+
+		if (input_skip(ld->in, more, ld->err) < 0) {
+			char msg[FD_ERROR_MAX];
+
+			snprintf(msg, sizeof msg, "%s", ld->err->msg);
+			fd_error_set(ld->err, "%s: %s", ld->name, msg);
+			split_free(sp);
+			return -1;
+		}
+		ld->t->bytes += more;
+		ld->len = 0;
+	}
+	ld->off0 = sp->end;
+	ld->lines0 += sp->lines;
+	if (sp->line_start >= 0)
+		ld->line_start = sp->line_start;
+	split_free(sp);
+	*first = -1;
+	return 0;
+}
+
 static int read_events(struct loader *ld)
 {
 	int first = 1;
 
 	ld->saw_events = 1;
-	while (first >= 0)
+	split_start(ld);
+	while (first >= 0) {
+		if (ld->split && !first && ld->off0 + (int64_t)ld->pos >= ld->split->at) {
+			if (split_join(ld, &first) < 0)
+				return -1;
+			continue;
+		}
 		if (unit(ld, trace_load_event, &first) < 0)
 			return -1;
+	}
+	split_drop(ld); /* the array ended before the part's start */
 	return 0;
 }
 
@@ -437,6 +673,7 @@ static int kineto_load(struct trace *t, struct input *in, const char *name,
 	ld.cat_none = intern_add(t->strings, "(none)", 6);
 
 	rc = parse_document(&ld);
+	split_drop(&ld);
 	if (rc == 0 && ld.bad_kernels && !t->n_kernels) {
 		fd_error_set(
 			err,

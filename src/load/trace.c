@@ -15,6 +15,13 @@ struct trace_impl {
 	size_t cat_index_len;
 	size_t *meta_index; /* key id -> index + 1 */
 	size_t meta_index_len;
+	/* Operators stashed while loading (trace_stash_op), packed: zigzag varints of the deltas
+	 * of start, external_id and tid from the previous operator's, then dur, name, dims, types, concrete inputs. */
+	unsigned char *stash;
+	size_t stash_len, stash_cap, stash_n;
+	int64_t stash_prev[3];
+	int64_t ops_t0; /* the earliest start of every stashed operator, kept or not */
+	int has_ops_t0;
 };
 
 static struct trace_impl *impl(struct trace *t)
@@ -55,6 +62,7 @@ void trace_free(struct trace *t)
 		free(t->warnings[i]);
 	free(ti->cat_index);
 	free(ti->meta_index);
+	free(ti->stash);
 	free(ti);
 }
 
@@ -71,6 +79,84 @@ void trace_add_launch(struct trace *t, const struct trace_launch *l)
 void trace_add_op(struct trace *t, const struct trace_op *o)
 {
 	VEC_PUSH(t->ops, t->n_ops, impl(t)->cap_ops, *o);
+}
+
+static void stash_put(struct trace_impl *ti, uint64_t v)
+{
+	while (v >= 0x80) {
+		ti->stash[ti->stash_len++] = (unsigned char)(v | 0x80);
+		v >>= 7;
+	}
+	ti->stash[ti->stash_len++] = (unsigned char)v;
+}
+
+/* x - prev, modulo 2^64, as a zigzag number (small either way round) */
+static uint64_t zigzag_delta(int64_t x, int64_t prev)
+{
+	uint64_t d = (uint64_t)x - (uint64_t)prev;
+
+	return (d << 1) ^ (0 - (d >> 63));
+}
+
+void trace_stash_op(struct trace *t, const struct trace_op *o)
+{
+	struct trace_impl *ti = impl(t);
+
+	if (ti->stash_cap - ti->stash_len < 8 * 10) { /* eight varints of at most ten bytes */
+		ti->stash_cap = ti->stash_cap ? ti->stash_cap * 2 : 4096;
+		ti->stash = xrealloc(ti->stash, ti->stash_cap);
+	}
+	stash_put(ti, zigzag_delta(o->start, ti->stash_prev[0]));
+	stash_put(ti, zigzag_delta(o->external_id, ti->stash_prev[1]));
+	stash_put(ti, zigzag_delta(o->tid, ti->stash_prev[2]));
+	stash_put(ti, (uint64_t)o->dur);
+	stash_put(ti, o->name);
+	stash_put(ti, o->input_dims);
+	stash_put(ti, o->input_types);
+	stash_put(ti, o->concrete);
+	ti->stash_prev[0] = o->start;
+	ti->stash_prev[1] = o->external_id;
+	ti->stash_prev[2] = o->tid;
+	if (!ti->has_ops_t0 || o->start < ti->ops_t0)
+		ti->ops_t0 = o->start;
+	ti->has_ops_t0 = 1;
+	ti->stash_n++;
+}
+
+struct stash_reader {
+	const unsigned char *p;
+	int64_t prev[3];
+};
+
+static uint64_t stash_get(struct stash_reader *r)
+{
+	uint64_t v = 0;
+	unsigned shift = 0;
+
+	while (*r->p & 0x80) {
+		v |= (uint64_t)(*r->p++ & 0x7f) << shift;
+		shift += 7;
+	}
+	return v | (uint64_t)*r->p++ << shift;
+}
+
+static int64_t stash_delta(struct stash_reader *r, int i)
+{
+	uint64_t z = stash_get(r), d = (z >> 1) ^ (0 - (z & 1));
+
+	return r->prev[i] = (int64_t)((uint64_t)r->prev[i] + d);
+}
+
+static void stash_next(struct stash_reader *r, struct trace_op *o)
+{
+	o->start = stash_delta(r, 0);
+	o->external_id = stash_delta(r, 1);
+	o->tid = stash_delta(r, 2);
+	o->dur = (int64_t)stash_get(r);
+	o->name = (uint32_t)stash_get(r);
+	o->input_dims = (uint32_t)stash_get(r);
+	o->input_types = (uint32_t)stash_get(r);
+	o->concrete = (uint32_t)stash_get(r);
 }
 
 void trace_add_range(struct trace *t, const struct trace_range *r)
@@ -131,6 +217,85 @@ void trace_count_category(struct trace *t, uint32_t cat)
 		*slot = t->n_categories;
 	}
 	t->categories[*slot - 1].count++;
+}
+
+void trace_merge(struct trace *t, struct trace *part)
+{
+	uint32_t n = intern_count(part->strings), *map = xmalloc((n ? n : 1) * sizeof *map);
+
+	/* the part's strings in the order it met them: after t's own, as one pass would have */
+	for (uint32_t i = 0; i < n; i++)
+		map[i] = intern_add(t->strings, intern_str(part->strings, i),
+				    intern_len(part->strings, i));
+	for (size_t i = 0; i < part->n_kernels; i++) {
+		struct trace_kernel k = part->kernels[i];
+
+		k.name = map[k.name];
+		trace_add_kernel(t, &k);
+	}
+	free(part->kernels); /* each array freed once copied: the peak grows by one, not all */
+	part->kernels = NULL;
+	for (size_t i = 0; i < part->n_launches; i++) {
+		struct trace_launch l = part->launches[i];
+
+		l.name = map[l.name];
+		l.kernel = map[l.kernel];
+		trace_add_launch(t, &l);
+	}
+	free(part->launches);
+	part->launches = NULL;
+	for (size_t i = 0; i < part->n_ops; i++) {
+		struct trace_op o = part->ops[i];
+
+		o.name = map[o.name];
+		o.input_dims = map[o.input_dims];
+		o.input_types = map[o.input_types];
+		o.concrete = map[o.concrete];
+		trace_add_op(t, &o);
+	}
+	free(part->ops);
+	part->ops = NULL;
+	for (size_t i = 0; i < part->n_ranges; i++) {
+		struct trace_range r = part->ranges[i];
+
+		r.name = map[r.name];
+		trace_add_range(t, &r);
+	}
+	free(part->ranges);
+	part->ranges = NULL;
+	{
+		struct trace_impl *pi = impl(part);
+		struct stash_reader r = { pi->stash, { 0, 0, 0 } };
+
+		for (size_t i = 0; i < pi->stash_n; i++) {
+			struct trace_op o;
+
+			stash_next(&r, &o);
+			o.name = map[o.name];
+			o.input_dims = map[o.input_dims];
+			o.input_types = map[o.input_types];
+			o.concrete = map[o.concrete];
+			trace_stash_op(t, &o);
+		}
+		free(pi->stash);
+		pi->stash = NULL;
+	}
+	for (size_t i = 0; i < part->n_fwd_ops; i++)
+		trace_add_fwd_op(t, &part->fwd_ops[i]);
+	for (size_t i = 0; i < part->n_categories; i++) {
+		struct trace_impl *ti = impl(t);
+		uint32_t cat = map[part->categories[i].name];
+		size_t *slot = index_slot(&ti->cat_index, &ti->cat_index_len, cat);
+
+		if (!*slot) {
+			VEC_PUSH(t->categories, t->n_categories, ti->cap_categories,
+				 ((struct trace_category){ cat, 0 }));
+			*slot = t->n_categories;
+		}
+		t->categories[*slot - 1].count += part->categories[i].count;
+	}
+	t->n_events += part->n_events;
+	free(map);
 }
 
 void trace_warn(struct trace *t, const char *fmt, ...)
@@ -334,6 +499,8 @@ static void make_relative(struct trace *t)
 	for (size_t i = 0; i < t->n_ranges; i++)
 		if (t->ranges[i].start < t0)
 			t0 = t->ranges[i].start;
+	if (impl(t)->has_ops_t0 && impl(t)->ops_t0 < t0) /* stashed operators that were dropped */
+		t0 = impl(t)->ops_t0;
 	if (t0 == INT64_MAX)
 		t0 = 0;
 	t->start_ns = t0;
@@ -424,12 +591,61 @@ void trace_resort(struct trace *t)
 	sort_array(t->ranges, t->n_ranges, sizeof *t->ranges, cmp_range);
 }
 
+static int has_id(const int64_t *ids, size_t n, int64_t id)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (ids[mid] < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < n && ids[lo] == id;
+}
+
+/* The stashed operators that a kernel or a launch that names its kernel may refer to, into
+ * t->ops in the order they were stashed: a superset of what keep_launching_ops keeps (it runs
+ * after the device is chosen), so that the result is the same as if all had been added. */
+static void unpack_ops(struct trace *t)
+{
+	struct trace_impl *ti = impl(t);
+	struct stash_reader r = { ti->stash, { 0, 0, 0 } };
+	int64_t *ids;
+	size_t n = 0;
+
+	if (!ti->stash_n)
+		return;
+	ids = xmalloc((t->n_kernels + t->n_launches + 1) * sizeof *ids);
+	for (size_t i = 0; i < t->n_kernels; i++)
+		if (t->kernels[i].external_id)
+			ids[n++] = t->kernels[i].external_id;
+	for (size_t i = 0; i < t->n_launches; i++)
+		if (t->launches[i].kernel && t->launches[i].external_id)
+			ids[n++] = t->launches[i].external_id;
+	sort_array(ids, n, sizeof *ids, cmp_int64);
+	for (size_t i = 0; i < ti->stash_n; i++) {
+		struct trace_op o;
+
+		stash_next(&r, &o);
+		if (has_id(ids, n, o.external_id))
+			trace_add_op(t, &o);
+	}
+	free(ids);
+	free(ti->stash);
+	ti->stash = NULL;
+	ti->stash_len = ti->stash_cap = ti->stash_n = 0;
+}
+
 int trace_finish(struct trace *t, int32_t want, int capture, struct fd_error *err)
 {
 	size_t kept = 0;
 	struct trace_device *best = NULL;
 	int64_t total = 0;
 
+	unpack_ops(t);
 	make_relative(t);
 	count_devices(t);
 	for (size_t i = 0; i < t->n_kernels; i++)

@@ -16,11 +16,20 @@ struct trace *trace_new(const char *path);
 void trace_add_kernel(struct trace *t, const struct trace_kernel *k);
 void trace_add_launch(struct trace *t, const struct trace_launch *l);
 void trace_add_op(struct trace *t, const struct trace_op *o);
+/* An operator kept packed until trace_finish(), which unpacks only those that a kernel or a
+ * launch refers to (the Kineto loader: operators outnumber kernels several times over). */
+void trace_stash_op(struct trace *t, const struct trace_op *o);
 void trace_add_range(struct trace *t, const struct trace_range *r);
 void trace_add_fwd_op(struct trace *t, const struct trace_fwd_op *o);
 void trace_add_device(struct trace *t, const struct trace_device *d);
 void trace_add_meta(struct trace *t, uint32_t key, uint32_t value);
 void trace_count_category(struct trace *t, uint32_t cat);
+/* Append what a part of the same file (loaded into a trace of its own, kineto_load.c) holds:
+ * its strings interned in its order, its records with their names renamed, its category counts
+ * and events. The result is what one pass over both parts would have built. Only the event
+ * records: a part holds no devices, metadata or warnings. The part's record arrays are freed
+ * as they are copied (the counts stay): only trace_free() it afterwards. */
+void trace_merge(struct trace *t, struct trace *part);
 /* Kernels of one graph launch whose times are attached to the wrong kernels (listed order
  * and time order disagree) get the group's time slots in listed order (graph_times.c).
  * Returns how many kernels were changed; adds a warning when any was. */

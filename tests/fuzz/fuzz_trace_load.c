@@ -4,7 +4,9 @@
  * Besides crashes, leaks and undefined behaviour, it aborts when a promise of trace.h is
  * broken: a failed load leaves *out NULL and one non-empty line that names the file; a
  * successful one has at least one kernel, sorted by start, with times that cannot overflow
- * when added, and every array sorted as documented. */
+ * when added, and every array sorted as documented. Each input is also loaded with the
+ * second half of its traceEvents parsed by a second thread (FUSEDIFF_SPLIT_MIN=1), which must
+ * fail with the same message or print the same summary as the load by one thread. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -88,6 +90,47 @@ static void check_trace(const struct trace *t)
 		require(t->devices[i - 1].id < t->devices[i].id, "devices sorted by id, once each");
 }
 
+/* The summary of t, in a buffer to free. */
+static char *summary_text(const struct trace *t, size_t *len)
+{
+	char *buf = NULL;
+	FILE *f = open_memstream(&buf, len);
+
+	require(f != NULL, "open_memstream()");
+	require(trace_summary_print(f, t, NULL, NULL) == 0, "trace_summary_print() writes");
+	fclose(f);
+	return buf;
+}
+
+/* The same bytes loaded by two threads: the same error, or the same summary. */
+static void check_split(const uint8_t *data, size_t size, const struct trace *t,
+			const struct fd_error *err)
+{
+	struct trace *u = (struct trace *)1;
+	struct fd_error err2 = { { 0 } };
+	struct trace_load_opts lo = { .device = -1 };
+	int rc;
+
+	setenv("FUSEDIFF_SPLIT_MIN", "1", 1);
+	rc = trace_load_mem(&u, NAME, data, size, &lo, &err2);
+	setenv("FUSEDIFF_SPLIT_MIN", "999999999999", 1);
+	if (!t) {
+		require(rc < 0, "two threads load what one thread rejects");
+		require(strcmp(err->msg, err2.msg) == 0, "two threads fail with the same message");
+		return;
+	}
+	require(rc == 0, "two threads reject what one thread loads");
+	{
+		size_t la, lb;
+		char *a = summary_text(t, &la), *b = summary_text(u, &lb);
+
+		require(la == lb && memcmp(a, b, la) == 0, "two threads print the same summary");
+		free(a);
+		free(b);
+	}
+	trace_free(u);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static FILE *sink;
@@ -97,12 +140,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (!sink && !(sink = fopen("/dev/null", "w")))
 		abort();
+	setenv("FUSEDIFF_SPLIT_MIN", "999999999999", 1);
 	if (trace_load_mem(&t, NAME, data, size, &lo, &err) < 0) {
 		check_error(t, &err);
+		check_split(data, size, NULL, &err);
 		return 0;
 	}
 	check_trace(t);
 	require(trace_summary_print(sink, t, NULL, NULL) == 0, "trace_summary_print() writes");
+	check_split(data, size, t, &err);
 	/* --device N: the device with the fewest kernels must load as well. */
 	for (size_t i = 0; i < t->n_devices; i++)
 		if (t->devices[i].kernels && t->devices[i].id != t->device && t->devices[i].id >= 0)

@@ -1,0 +1,251 @@
+#!/usr/bin/env python3
+"""loader.py — fusediff's loader against its anchors, side by side (issue 17).
+
+    python3 bench/loader.py [--rounds N] [--fusediff PATH] [--base PATH] [--gen DIR]
+                            [--size 1G] [--no-big-python] [--only R|G]
+
+Inputs: R, the real 130 MB llama3_8b_shape_eager_sdpa trace (read from ../shared/traces, or
+/work/shared/traces; decompressed into --gen), and G, a copy made about --size long from it by
+bench/gen-trace (plain and gzip -6, in --gen: /tmp/fusediff-bench by default, outside the
+repository, reused by later runs). Without the shared traces the script says so and stops.
+
+Commands, per input, one run of each per round (the order rotates from round to round):
+  cat FILE.json                the page-cache floor
+  fusediff --summary FILE.json
+  the same with FUSEDIFF_SERIAL=1 (one thread)
+  simdjson anchor FILE.json    bench/simdjson_anchor.cpp (only when libsimdjson-dev is there)
+  python3 json.load FILE.json  (on G only without --no-big-python)
+  gzip -dc FILE.json.gz
+  inflate_null FILE.json.gz    zlib's inflate() to nowhere (bench/inflate_null.c)
+  fusediff --summary FILE.json.gz
+and with --base PATH the same two fusediff rows for another binary (say, main's), so that a
+change is measured against what it replaces in the same rounds.
+
+Each row: median wall time, median CPU time (user + system of the command and its threads,
+from wait4), MB/s of uncompressed JSON per CPU second, peak RSS, and the ratios of the issue's
+acceptance: fusediff's CPU against the anchor's (<= 1.5x) and Python's (>= 20x less), its wall
+against its CPU (<= 0.6x: both cores), gzip input's CPU against gzip -dc's (<= 0.65x) and its
+peak RSS against the uncompressed size (<= 0.07x at 1 GB). The machine is shared: read the
+ratios of runs made in the same rounds, and the CPU columns before the wall ones.
+"""
+
+import argparse
+import os
+import random
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+TOP = os.path.dirname(HERE)
+REAL = "llama3_8b_shape_eager_sdpa"
+PY_LOAD = "import json,sys; json.load(open(sys.argv[1]))"
+
+
+def log(msg):
+    print(msg, file=sys.stderr, flush=True)
+
+
+def shared_dir():
+    for d in (os.path.join(TOP, "..", "shared", "traces"), "/work/shared/traces"):
+        if os.path.isfile(os.path.join(d, REAL + ".json.gz")):
+            return os.path.normpath(d)
+    return None
+
+
+TIME = "/usr/bin/time" if os.access("/usr/bin/time", os.X_OK) else None
+RSS_FILE = "/tmp/fusediff-loader-bench.%d.rss" % os.getpid()
+
+
+def run(argv, stdout=subprocess.DEVNULL, env=None):
+    """(wall s, cpu s, peak RSS KiB, exit status) of one run of argv. The peak RSS comes from
+    /usr/bin/time when it is there (a child forked by Python starts with Python's pages)."""
+    wrap = [TIME, "-q", "-f", "%M", "-o", RSS_FILE] if TIME else []
+    t0 = time.perf_counter()
+    p = subprocess.Popen(wrap + argv, stdout=stdout, stderr=subprocess.PIPE, env=env)
+    err = p.stderr.read()
+    _, status, ru = os.wait4(p.pid, 0)
+    wall = time.perf_counter() - t0
+    rc = os.waitstatus_to_exitcode(status)
+    rss = ru.ru_maxrss
+    if TIME:
+        with open(RSS_FILE) as f:
+            words = f.read().split()
+        rss = int(words[-1]) if words and words[-1].isdigit() else rss
+    if rc != 0:
+        log("  %s: exit %d: %s" % (" ".join(argv), rc, err.decode(errors="replace")[-300:]))
+    return wall, ru.ru_utime + ru.ru_stime, rss, rc
+
+
+def build(gen):
+    """The anchor and inflate_null, built into gen; the anchor only with libsimdjson-dev."""
+    tools = {}
+    inflate = os.path.join(gen, "inflate_null")
+    src = os.path.join(HERE, "inflate_null.c")
+    if subprocess.call(["cc", "-O2", "-o", inflate, src, "-lz"]) == 0:
+        tools["inflate"] = inflate
+    anchor = os.path.join(gen, "simdjson_anchor")
+    if os.path.exists("/usr/include/simdjson.h") and shutil.which("g++"):
+        src = os.path.join(HERE, "simdjson_anchor.cpp")
+        if subprocess.call(["g++", "-O2", "-std=c++17", "-o", anchor, src, "-lsimdjson"]) == 0:
+            tools["anchor"] = anchor
+    else:
+        log("loader.py: libsimdjson-dev is not installed (apt-get install libsimdjson-dev): "
+            "no anchor row")
+    return tools
+
+
+def inputs(args, shared):
+    gen = args.gen
+    os.makedirs(gen, exist_ok=True)
+    r_gz = os.path.join(shared, REAL + ".json.gz")
+    r = os.path.join(gen, REAL + ".json")
+    if not os.path.exists(r):
+        log("decompressing %s" % r_gz)
+        with open(r + ".tmp", "wb") as f:
+            subprocess.check_call(["gzip", "-dc", r_gz], stdout=f)
+        os.rename(r + ".tmp", r)
+    out = {"R": (r, r_gz)}
+    g = os.path.join(gen, "%s-%s.json" % (REAL, args.size))
+    if not os.path.exists(g):
+        log("generating %s (bench/gen-trace)" % g)
+        subprocess.check_call([sys.executable, os.path.join(HERE, "gen-trace"), "-s", args.size,
+                               "-o", g + ".tmp.json", r_gz])
+        os.rename(g + ".tmp.json", g)
+    if not os.path.exists(g + ".gz"):
+        log("compressing %s" % g)
+        with open(g + ".gz.tmp", "wb") as f:
+            subprocess.check_call(["gzip", "-6", "-c", g], stdout=f)
+        os.rename(g + ".gz.tmp", g + ".gz")
+    out["G"] = (g, g + ".gz")
+    if args.only:
+        out = {k: v for k, v in out.items() if k == args.only}
+    return out
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--fusediff", default=os.path.join(TOP, "fusediff"))
+    ap.add_argument("--base", help="another fusediff binary, measured in the same rounds")
+    ap.add_argument("--gen", default="/tmp/fusediff-bench")
+    ap.add_argument("--size", default="1G")
+    ap.add_argument("--no-big-python", action="store_true")
+    ap.add_argument("--only", choices=("R", "G"))
+    args = ap.parse_args()
+
+    shared = shared_dir()
+    if not shared:
+        log("loader.py: the shared traces (../shared/traces/%s.json.gz) are absent: "
+            "nothing to measure" % REAL)
+        return 2
+    tools = build(args.gen)
+    fd = os.path.abspath(args.fusediff)
+    base = os.path.abspath(args.base) if args.base else None
+    files = inputs(args, shared)
+
+    rows = []  # (input, label, argv[, environment])
+    serial = dict(os.environ, FUSEDIFF_SERIAL="1")
+    for key, (plain, gz) in files.items():
+        rows.append((key, "cat %s.json" % key, ["cat", plain]))
+        rows.append((key, "fusediff --summary %s.json" % key, [fd, "--summary", plain]))
+        rows.append((key, "  same, one thread", [fd, "--summary", plain], serial))
+        if base:
+            rows.append((key, "  base --summary %s.json" % key, [base, "--summary", plain]))
+        if "anchor" in tools:
+            rows.append((key, "simdjson anchor %s.json" % key, [tools["anchor"], plain]))
+        if key == "R" or not args.no_big_python:
+            rows.append((key, "python3 json.load %s.json" % key,
+                         [sys.executable, "-c", PY_LOAD, plain]))
+        rows.append((key, "gzip -dc %s.json.gz" % key, ["gzip", "-dc", gz]))
+        if "inflate" in tools:
+            rows.append((key, "inflate_null %s.json.gz" % key, [tools["inflate"], gz]))
+        rows.append((key, "fusediff --summary %s.json.gz" % key, [fd, "--summary", gz]))
+        if base:
+            rows.append((key, "  base --summary %s.json.gz" % key, [base, "--summary", gz]))
+
+    rows = [(r[0], r[1] if r[1] != "  same, one thread" else "  one thread %s.json" % r[0],
+             r[2], r[3] if len(r) > 3 else None) for r in rows]
+    res = {label: [] for _, label, _, _ in rows}
+    t_start = time.time()
+    print("fusediff loader benchmark: %d rounds, %s, %d cores" %
+          (args.rounds, time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), os.cpu_count()))
+    for key, (plain, gz) in files.items():
+        print("  %s: %s, %.0f MB JSON, %.1f MB gzip" %
+              (key, plain, os.path.getsize(plain) / 1e6, os.path.getsize(gz) / 1e6))
+    print("  fusediff: %s%s" % (fd, ", base: %s" % base if base else ""))
+    order = list(range(len(rows)))
+    rng = random.Random(17)
+    for rnd in range(args.rounds):
+        log("round %d of %d" % (rnd + 1, args.rounds))
+        for i in order:
+            _, label, argv, env = rows[i]
+            res[label].append(run(argv, env=env))
+        rng.shuffle(order)
+
+    def med(label, i):
+        return statistics.median(r[i] for r in res[label])
+
+    size = {k: os.path.getsize(v[0]) for k, v in files.items()}
+    print()
+    print("%-34s %9s %13s %8s %8s %7s" % ("command", "wall s", "wall min-max", "cpu s",
+                                            "MB/cpu-s", "RSS MB"))
+    print("-" * 84)
+    for key, label, _, _ in rows:
+        w = [r[0] for r in res[label]]
+        c = med(label, 1)
+        print("%-34s %9.3f %6.3f-%6.3f %8.3f %8.0f %7.0f" %
+              (label, statistics.median(w), min(w), max(w), c, size[key] / 1e6 / c,
+               max(r[2] for r in res[label]) / 1024))
+    print()
+    print("Acceptance ratios (medians of the same rounds):")
+    for key in files:
+        p = "fusediff --summary %s.json" % key
+        z = "fusediff --summary %s.json.gz" % key
+        an = "simdjson anchor %s.json" % key
+        py = "python3 json.load %s.json" % key
+        gd = "gzip -dc %s.json.gz" % key
+        inf = "inflate_null %s.json.gz" % key
+        if an in res:
+            x = med(p, 1) / med(an, 1)
+            print("  %s: --summary CPU / anchor CPU     %5.2fx (<= 1.5x) %s" %
+                  (key, x, "ok" if x <= 1.5 else "MISSED"))
+        if py in res:
+            x = med(py, 1) / med(p, 1)
+            print("  %s: json.load CPU / --summary CPU  %5.1fx (>= 20x) %s" %
+                  (key, x, "ok" if x >= 20 else "MISSED"))
+        x = med(p, 0) / med(p, 1)
+        print("  %s: --summary wall / its CPU       %5.2fx (<= 0.6x, both cores) %s" %
+              (key, x, "ok" if x <= 0.6 else "MISSED"))
+        x = med(z, 1) / med(gd, 1)
+        print("  %s: gzip --summary CPU / gzip -dc  %5.2fx (<= 0.65x) %s" %
+              (key, x, "ok" if x <= 0.65 else "MISSED"))
+        if inf in res:
+            print("  %s: gzip --summary CPU / inflate() %5.2fx" % (key, med(z, 1) / med(inf, 1)))
+        one = "  one thread %s.json" % key
+        print("  %s: --summary one thread: CPU %.3f s, wall %.3f s; two threads: wall %.2fx, "
+              "CPU %.2fx of one thread's" % (key, med(one, 1), med(one, 0), med(p, 0) / med(one, 0),
+                                            med(p, 1) / med(one, 1)))
+        if an in res:
+            print("  %s: --summary one thread CPU / anchor CPU %5.2fx" % (key, med(one, 1) / med(an, 1)))
+        rss = max(r[2] for r in res[z]) * 1024 / size[key]
+        print("  %s: gzip --summary peak RSS / size %5.3fx (<= 0.07x at 1 GB)" % (key, rss))
+        if base:
+            for lab, b in ((p, "  base --summary %s.json" % key),
+                           (z, "  base --summary %s.json.gz" % key)):
+                print("  %s: CPU against base: %.3f s / %.3f s = %.2fx; wall %.2fx" %
+                      (lab, med(lab, 1), med(b, 1), med(lab, 1) / med(b, 1),
+                       med(lab, 0) / med(b, 0)))
+    try:
+        with open("/proc/pressure/cpu") as f:
+            print("CPU pressure at the end: " + f.readline().strip())
+    except OSError:
+        pass
+    print("Measured in %.0f s." % (time.time() - t_start))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
