@@ -219,6 +219,16 @@ void trace_count_category(struct trace *t, uint32_t cat)
 	t->categories[*slot - 1].count++;
 }
 
+/* An operator of a part with its string ids in the merged trace's table. */
+static struct trace_op op_renamed(struct trace_op o, const uint32_t *map)
+{
+	o.name = map[o.name];
+	o.input_dims = map[o.input_dims];
+	o.input_types = map[o.input_types];
+	o.concrete = map[o.concrete];
+	return o;
+}
+
 void trace_merge(struct trace *t, struct trace *part)
 {
 	uint32_t n = intern_count(part->strings), *map = xmalloc((n ? n : 1) * sizeof *map);
@@ -245,12 +255,8 @@ void trace_merge(struct trace *t, struct trace *part)
 	free(part->launches);
 	part->launches = NULL;
 	for (size_t i = 0; i < part->n_ops; i++) {
-		struct trace_op o = part->ops[i];
+		struct trace_op o = op_renamed(part->ops[i], map);
 
-		o.name = map[o.name];
-		o.input_dims = map[o.input_dims];
-		o.input_types = map[o.input_types];
-		o.concrete = map[o.concrete];
 		trace_add_op(t, &o);
 	}
 	free(part->ops);
@@ -271,10 +277,7 @@ void trace_merge(struct trace *t, struct trace *part)
 			struct trace_op o;
 
 			stash_next(&r, &o);
-			o.name = map[o.name];
-			o.input_dims = map[o.input_dims];
-			o.input_types = map[o.input_types];
-			o.concrete = map[o.concrete];
+			o = op_renamed(o, map);
 			trace_stash_op(t, &o);
 		}
 		free(pi->stash);

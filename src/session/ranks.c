@@ -134,6 +134,16 @@ static int list_dir(const char *dir, struct rank_file **out, size_t *n_out, stru
 	return 0;
 }
 
+/* The index of x in v[0..n-1], n when it is not there. */
+static size_t index_of(const int64_t *v, size_t n, int64_t x)
+{
+	size_t i;
+
+	for (i = 0; i < n && v[i] != x; i++)
+		;
+	return i;
+}
+
 static int cmp_rank(const void *a, const void *b)
 {
 	return CMP(((const struct comparison_rank *)a)->rank,
@@ -286,32 +296,23 @@ int ranks_build(struct comparison_ranks **out, const char *dir_a, const char *di
 			goto done;
 	r = xcalloc(1, sizeof *r);
 	r->paired_by = by ? "distributedInfo.rank" : "file name";
+	for (int s = 0; s < 2; s++) /* a rank that one directory has and the other lacks */
+		for (size_t i = 0; i < n[s]; i++)
+			if (index_of(rank[!s], n[!s], rank[s][i]) == n[!s]) {
+				fd_error_set(
+					err,
+					"rank %lld: %s has no counterpart in %s (paired by %s)",
+					(long long)rank[s][i], f[s][i].path, dir[!s], r->paired_by);
+				goto done;
+			}
 	r->r = xcalloc(n[0], sizeof *r->r);
 	for (size_t i = 0; i < n[0]; i++) {
-		size_t j;
+		size_t j = index_of(rank[1], n[1], rank[0][i]);
 
-		for (j = 0; j < n[1] && rank[1][j] != rank[0][i]; j++)
-			;
-		if (j == n[1]) {
-			fd_error_set(err, "rank %lld: %s has no counterpart in %s (paired by %s)",
-				     (long long)rank[0][i], f[0][i].path, dir_b, r->paired_by);
-			goto done;
-		}
 		r->r[r->n++] = (struct comparison_rank){
 			.rank = rank[0][i],
 			.path = { xstrdup(f[0][i].path), xstrdup(f[1][j].path) },
 		};
-	}
-	for (size_t j = 0; n[1] > n[0] && j < n[1]; j++) { /* B has a rank that A lacks */
-		size_t i;
-
-		for (i = 0; i < n[0] && rank[0][i] != rank[1][j]; i++)
-			;
-		if (i == n[0]) {
-			fd_error_set(err, "rank %lld: %s has no counterpart in %s (paired by %s)",
-				     (long long)rank[1][j], f[1][j].path, dir_a, r->paired_by);
-			goto done;
-		}
 	}
 	qsort(r->r, r->n, sizeof *r->r, cmp_rank);
 	if (want >= 0) {
