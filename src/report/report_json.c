@@ -88,6 +88,20 @@ static void j_us(FILE *out, double ns)
 	j_num(out, ns / 1000.0, 3);
 }
 
+/* ,"a_us":A,"b_us":B,"delta_us":D,"ratio":R: a row's two times per pass and their
+ * difference and ratio. */
+static void j_times(FILE *out, double a_ns, double b_ns, double delta_ns, double ratio)
+{
+	fputs(",\"a_us\":", out);
+	j_us(out, a_ns);
+	fputs(",\"b_us\":", out);
+	j_us(out, b_ns);
+	fputs(",\"delta_us\":", out);
+	j_us(out, delta_ns);
+	fputs(",\"ratio\":", out);
+	j_num(out, ratio, 4);
+}
+
 /* A layer (index into c->layers): its number when its stack has no name, else its label. */
 static void j_layer(FILE *out, const struct comparison *c, int32_t layer)
 {
@@ -188,14 +202,7 @@ static void j_pair_groups(FILE *out, const struct comparison *c)
 		j_num(out, g[i].count[0], 3);
 		fputs(",\"b_count\":", out);
 		j_num(out, g[i].count[1], 3);
-		fputs(",\"a_us\":", out);
-		j_us(out, g[i].ns[0]);
-		fputs(",\"b_us\":", out);
-		j_us(out, g[i].ns[1]);
-		fputs(",\"delta_us\":", out);
-		j_us(out, g[i].delta_ns);
-		fputs(",\"ratio\":", out);
-		j_num(out, g[i].ratio, 4);
+		j_times(out, g[i].ns[0], g[i].ns[1], g[i].delta_ns, g[i].ratio);
 		fputc('}', out);
 	}
 	fputs(n ? "\n  ]" : "]", out);
@@ -384,15 +391,8 @@ static void j_ranks(FILE *out, const struct comparison *c)
 		j_cstr(out, e->path[0]);
 		fputs(",\"b_path\":", out);
 		j_cstr(out, e->path[1]);
-		fprintf(out, ",\"a_passes\":%u,\"b_passes\":%u,\"a_us\":", e->passes[0],
-			e->passes[1]);
-		j_us(out, e->ns[0]);
-		fputs(",\"b_us\":", out);
-		j_us(out, e->ns[1]);
-		fputs(",\"delta_us\":", out);
-		j_us(out, e->delta_ns);
-		fputs(",\"ratio\":", out);
-		j_num(out, e->ratio, 4);
+		fprintf(out, ",\"a_passes\":%u,\"b_passes\":%u", e->passes[0], e->passes[1]);
+		j_times(out, e->ns[0], e->ns[1], e->delta_ns, e->ratio);
 		fprintf(out, ",\"a_kernels\":%zu,\"b_kernels\":%zu}", e->kernels[0], e->kernels[1]);
 	}
 	fputs("\n  ]}", out);
@@ -490,15 +490,11 @@ int report_write_json(FILE *out, const struct comparison *c)
 	for (int k = 0; k < CLASS_COUNT; k++) {
 		if (c->class_ns[0][k] == 0 && c->class_ns[1][k] == 0)
 			continue;
-		fprintf(out, "%s\n    {\"class\":\"%s\",\"a_us\":", first ? "" : ",",
+		fprintf(out, "%s\n    {\"class\":\"%s\"", first ? "" : ",",
 			class_name((enum op_class)k));
-		j_us(out, c->class_ns[0][k]);
-		fputs(",\"b_us\":", out);
-		j_us(out, c->class_ns[1][k]);
-		fputs(",\"delta_us\":", out);
-		j_us(out, c->class_ns[1][k] - c->class_ns[0][k]);
-		fputs(",\"ratio\":", out);
-		j_num(out, comparison_ratio(c->class_ns[0][k], c->class_ns[1][k]), 4);
+		j_times(out, c->class_ns[0][k], c->class_ns[1][k],
+			c->class_ns[1][k] - c->class_ns[0][k],
+			comparison_ratio(c->class_ns[0][k], c->class_ns[1][k]));
 		fputc('}', out);
 		first = 0;
 	}
@@ -509,14 +505,8 @@ int report_write_json(FILE *out, const struct comparison *c)
 
 		fputs(i ? ",\n    {\"index\":" : "\n    {\"index\":", out);
 		j_layer(out, c, (int32_t)i);
-		fprintf(out, ",\"phase\":\"%s\",\"a_us\":", phase_name((enum phase)l->phase));
-		j_us(out, l->ns[0]);
-		fputs(",\"b_us\":", out);
-		j_us(out, l->ns[1]);
-		fputs(",\"delta_us\":", out);
-		j_us(out, l->delta_ns);
-		fputs(",\"ratio\":", out);
-		j_num(out, l->ratio, 4);
+		fprintf(out, ",\"phase\":\"%s\"", phase_name((enum phase)l->phase));
+		j_times(out, l->ns[0], l->ns[1], l->delta_ns, l->ratio);
 		fputs(",\"a_kernels\":", out);
 		j_num(out, l->kernels[0], 3);
 		fputs(",\"b_kernels\":", out);
@@ -549,14 +539,7 @@ int report_write_json(FILE *out, const struct comparison *c)
 		j_us(out, p->side[0].avg_ns);
 		fputs(",\"b_avg_us\":", out);
 		j_us(out, p->side[1].avg_ns);
-		fputs(",\"a_us\":", out);
-		j_us(out, p->side[0].total_ns);
-		fputs(",\"b_us\":", out);
-		j_us(out, p->side[1].total_ns);
-		fputs(",\"delta_us\":", out);
-		j_us(out, p->delta_ns);
-		fputs(",\"ratio\":", out);
-		j_num(out, p->ratio, 4);
+		j_times(out, p->side[0].total_ns, p->side[1].total_ns, p->delta_ns, p->ratio);
 		j_pair_eff(out, p);
 		fputs(",\"fusion\":", out);
 		if (p->fusion >= 0)
