@@ -6,13 +6,7 @@ set -u
 : "${FUSEDIFF:?run through make check}"
 E=examples/llama8l_eager_sdpa.json.gz    # A: eager, 1.29 ms per pass slower than compiled
 C=examples/llama8l_compiled_sdpa.json.gz
-tmp=$(mktemp -d) || exit 1
-trap 'rm -rf "$tmp"' EXIT
-fails=0
-fail() {
-	echo "FAIL: $*"
-	fails=$((fails + 1))
-}
+. tests/sh/lib/cases.sh
 gate() { # NAME WANT_STATUS VERDICT ARGS...
 	name=$1 want=$2 verdict=$3
 	shift 3
@@ -79,5 +73,4 @@ for path in sys.argv[1:]:
 PY
 fi
 
-[ "$fails" = 0 ] || exit 1
-echo "gates: all cases passed"
+finish gates

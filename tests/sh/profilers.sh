@@ -7,13 +7,7 @@ set -u
 : "${FUSEDIFF:?run through make check}"
 d=tests/data/profilers
 K=examples/llama8l_eager_sdpa.json.gz
-tmp=$(mktemp -d) || exit 1
-trap 'rm -rf "$tmp"' EXIT
-fails=0
-fail() {
-	echo "FAIL: $*"
-	fails=$((fails + 1))
-}
+. tests/sh/lib/cases.sh
 summary() { # FILE FORMAT KERNELS
 	"$FUSEDIFF" --summary "$1" >"$tmp/s.out" 2>"$tmp/s.err" || { fail "$1: $(cat "$tmp/s.err")"; return; }
 	grep -qx "  format                 $2" "$tmp/s.out" || fail "$1: format line: $(grep format "$tmp/s.out")"
@@ -45,5 +39,4 @@ schema_validate "$tmp/nr.json"
 [ $? = 1 ] && fail "the JSON report does not validate against --print-schema"
 grep -q '"format":"Nsight Systems SQLite"' "$tmp/nr.json" || fail "the JSON does not name the nsys format"
 grep -q '"format":"rocprofv3 JSON"' "$tmp/nr.json" || fail "the JSON does not name the rocprofv3 format"
-[ "$fails" = 0 ] || exit 1
-echo "profilers: all cases passed"
+finish profilers

@@ -7,13 +7,7 @@ set -u
 : "${FUSEDIFF:?run through make check}"
 A=examples/llama8l_eager_sdpa.json.gz
 B=examples/llama8l_compiled_sdpa.json.gz
-tmp=$(mktemp -d) || exit 1
-trap 'rm -rf "$tmp"' EXIT
-fails=0
-fail() {
-	echo "FAIL: $*"
-	fails=$((fails + 1))
-}
+. tests/sh/lib/cases.sh
 cat >"$tmp/keys" <<'KEYS'
 2
 search
@@ -66,5 +60,4 @@ FUSEDIFF_DUMP_DIR=$tmp "$FUSEDIFF" --headless --size 80x24 --script "$tmp/keys3"
 	fail "the narrow script did not play"
 sed -n 5p "$tmp/narrow-layers.screen" | grep -Eq ' A kernel(▼|v) ' || fail "narrow layers: $(sed -n 5p "$tmp/narrow-layers.screen")"
 sed -n 4p "$tmp/narrow-pairs.screen" | grep -Eq 'by Fus(▼|v)  [0-9]+/143$' || fail "narrow pairs: $(sed -n 4p "$tmp/narrow-pairs.screen")"
-[ "$fails" = 0 ] || exit 1
-echo "ui_search: all cases passed"
+finish ui_search

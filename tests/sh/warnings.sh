@@ -8,13 +8,7 @@ E=examples/llama8l_eager_sdpa.json.gz
 C=examples/llama8l_compiled_sdpa.json.gz
 S=examples/tracelens_sglang_dsr1-distill-llama8b_decode_bs16_b300.json.gz # step[DECODE bs=16]
 D=tests/data/compare/down_once.json
-tmp=$(mktemp -d) || exit 1
-trap 'rm -rf "$tmp"' EXIT
-fails=0
-fail() {
-	echo "FAIL: $*"
-	fails=$((fails + 1))
-}
+. tests/sh/lib/cases.sh
 codes() { # JSON_FILE: the warning codes, one line
 	grep -o '{"code":"[a-z_]*"' "$1" | sed 's/.*:"//; s/"$//' | tr '\n' ' '
 }
@@ -103,5 +97,4 @@ json_has other '"comparable":true'
 schema_validate "$tmp"/*.json
 [ $? = 1 ] && fail "a JSON report does not validate against --print-schema"
 
-[ "$fails" = 0 ] || exit 1
-echo "warnings: all cases passed"
+finish warnings

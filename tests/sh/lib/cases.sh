@@ -1,5 +1,5 @@
 # tests/sh/lib/cases.sh — sourced by the shell tests that run fusediff case by case and count
-# failures (hostile.sh, hardening.sh). Sets $tmp (a scratch directory removed on exit) and
+# failures (hostile.sh, hardening.sh, gates.sh, warnings.sh, ranks.sh, profilers.sh, ...). Sets $tmp (a scratch directory removed on exit) and
 # $fails; the caller ends with `finish NAME`.
 : "${FUSEDIFF:?run through make check}"
 tmp=$(mktemp -d)
