@@ -142,6 +142,16 @@ static void draw_header(struct ui *u)
 		ui_put(u->s, y, x + 2, w - x - 2, c->warnings[0].message, ROLE_ERROR, 0, 0);
 }
 
+/* "by |Delta|▼", "by Class▲": the order of table t (sorted by a column) into buf. */
+static const char *sort_words(const struct ui *u, const struct table *t, char *buf, size_t cap)
+{
+	int mag = table_sort_by_magnitude(t);
+
+	snprintf(buf, cap, "by %s%s%s%s", mag ? "|" : "", t->def.cols[t->sort_col].title,
+		 mag ? "|" : "", table_sort_descending(t) ? u->s->g->down : u->s->g->up);
+	return buf;
+}
+
 static void draw_tabs(struct ui *u)
 {
 	const struct ui_layout *l = &u->layout;
@@ -184,12 +194,10 @@ static void draw_tabs(struct ui *u)
 		for (int i = 0; i < tl.n; i++)
 			shown |= tl.col[i] == t->sort_col;
 		if (!shown) { /* too narrow for the sorted column: say what the order is */
-			const struct table_column *c = &t->def.cols[t->sort_col];
-			int desc = table_sort_descending(t), mag = table_sort_by_magnitude(t);
+			char by[128];
 
-			len += (size_t)snprintf(info + len, sizeof info - len, "by %s%s%s%s  ",
-						mag ? "|" : "", c->title, mag ? "|" : "",
-						desc ? u->s->g->down : u->s->g->up);
+			len += (size_t)snprintf(info + len, sizeof info - len, "%s  ",
+						sort_words(u, t, by, sizeof by));
 		}
 	}
 	if (len < sizeof info) {
@@ -333,13 +341,8 @@ static void status_context(struct ui *u, char *buf, size_t cap)
 	size_t len = 0;
 
 	buf[0] = '\0';
-	if (t->sort_col >= 0) {
-		int mag = table_sort_by_magnitude(t);
-
-		len += (size_t)snprintf(buf, cap, "by %s%s%s%s", mag ? "|" : "",
-					t->def.cols[t->sort_col].title, mag ? "|" : "",
-					table_sort_descending(t) ? u->s->g->down : u->s->g->up);
-	}
+	if (t->sort_col >= 0)
+		len += strlen(sort_words(u, t, buf, cap));
 	if ((t->filter || t->quick) && len < cap)
 		len += (size_t)snprintf(buf + len, cap - len, "%sfiltered", len ? "  " : "");
 	if (len < cap)
