@@ -3,9 +3,8 @@
  * and written as a JSON and a text report.
  *
  * Built by `make fuzz` (tests/fuzz/fuzz.mk, tests/fuzz/README.md). Besides crashes, leaks and
- * undefined behaviour, it aborts when a promise of comparison.h is broken: the attribution's
- * parts add up to B - A, every pair's layer is a layer of the comparison, every layer is had by
- * at most the compared passes, and a trace compared with itself has no fusion difference. */
+ * undefined behaviour, it aborts when a promise of comparison.h is broken (fuzz_check.h), or
+ * when a trace compared with itself has a fusion difference. */
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -16,44 +15,15 @@
 #include "fusediff/session.h"
 #include "fusediff/trace.h"
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+#define FUZZ_TARGET "fuzz_compare"
+#include "fuzz_check.h"
 
-static void require(int ok, const char *what)
-{
-	if (!ok) {
-		fprintf(stderr, "fuzz_compare: broken promise: %s\n", what);
-		abort();
-	}
-}
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static void check(const struct comparison *c)
 {
-	double sum = 0;
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f;
-
-	for (size_t i = 0; i < c->n_attribution; i++)
-		sum += c->attribution[i].delta_ns;
-	require(fabs(sum - c->delta_ns) <= 1e-6 * fmax(1e3, fabs(c->delta_ns)),
-		"the attribution adds up to B - A");
-	for (size_t i = 0; i < c->n_pairs; i++)
-		require(c->pairs[i].layer >= 0 && (size_t)c->pairs[i].layer < c->n_layers,
-			"a pair's layer is a layer of the comparison");
-	for (size_t i = 0; i < c->n_layers; i++)
-		for (int s = 0; s < 2; s++)
-			require(c->layers[i].passes[s] <= c->passes[s],
-				"a layer is had by at most the compared passes");
+	check_comparison(c);
 	require(c->n_fusions == 0, "a trace compared with itself has no fusion difference");
-	for (int fmt = 0; fmt < 2; fmt++) {
-		f = open_memstream(&buf, &len);
-		require(f != NULL, "open_memstream");
-		require(report_write(f, c, fmt ? REPORT_TEXT : REPORT_JSON) == 0,
-			"the report is written");
-		fclose(f);
-		free(buf);
-		buf = NULL;
-	}
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

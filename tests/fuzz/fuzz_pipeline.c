@@ -6,9 +6,7 @@
  *
  * Built by `make fuzz` (tests/fuzz/fuzz.mk, tests/fuzz/README.md); seeds are pairs of the
  * loader's seeds. Besides crashes, leaks and undefined behaviour it aborts when a promise of
- * comparison.h is broken: the attribution adds up to B - A, every pair's layer is a layer of
- * the comparison, the whole-trace kernel totals add up to each side's kernel time, and every
- * report is written. */
+ * comparison.h is broken (fuzz_check.h). */
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -20,48 +18,10 @@
 #include "fusediff/structure.h"
 #include "fusediff/trace.h"
 
+#define FUZZ_TARGET "fuzz_pipeline"
+#include "fuzz_check.h"
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-static void require(int ok, const char *what)
-{
-	if (!ok) {
-		fprintf(stderr, "fuzz_pipeline: broken promise: %s\n", what);
-		abort();
-	}
-}
-
-static void check(const struct comparison *c)
-{
-	double sum = 0;
-	static const enum report_format fmts[] = { REPORT_TEXT, REPORT_MD, REPORT_JSON,
-						   REPORT_CSV };
-
-	for (size_t i = 0; i < c->n_attribution; i++)
-		sum += c->attribution[i].delta_ns;
-	require(fabs(sum - c->delta_ns) <= 1e-6 * fmax(1e3, fabs(c->delta_ns)),
-		"the attribution adds up to B - A");
-	for (size_t i = 0; i < c->n_pairs; i++)
-		require(c->pairs[i].layer >= 0 && (size_t)c->pairs[i].layer < c->n_layers,
-			"a pair's layer is a layer of the comparison");
-	for (int s = 0; s < 2; s++) {
-		int64_t total = 0;
-
-		for (size_t i = 0; i < c->n_kernel_totals; i++)
-			total += c->kernel_totals[i].ns[s];
-		require(total == trace_kernel_time(c->side[s]->t),
-			"the kernel totals add up to the trace's kernel time");
-	}
-	for (size_t f = 0; f < sizeof fmts / sizeof fmts[0]; f++) {
-		char *buf = NULL;
-		size_t len = 0;
-		FILE *out = open_memstream(&buf, &len);
-
-		require(out != NULL, "open_memstream");
-		require(report_write(out, c, fmts[f]) == 0, "the report is written");
-		fclose(out);
-		free(buf);
-	}
-}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -91,7 +51,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			const struct comparison *c = session_compare(s, phase, &err);
 
 			if (c)
-				check(c);
+				check_comparison(c);
 		}
 		session_close(s);
 	}
