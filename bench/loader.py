@@ -55,28 +55,19 @@ def shared_dir():
     return None
 
 
-TIME = "/usr/bin/time" if os.access("/usr/bin/time", os.X_OK) else None
-RSS_FILE = "/tmp/fusediff-loader-bench.%d.rss" % os.getpid()
+sys.path.insert(0, HERE)
+import bench as bench_common  # noqa: E402  (run(): one timed run)
+
+bench_common.RSS_FILE = "/tmp/fusediff-loader-bench.%d.rss" % os.getpid()
 
 
 def run(argv, stdout=subprocess.DEVNULL, env=None):
-    """(wall s, cpu s, peak RSS KiB, exit status) of one run of argv. The peak RSS comes from
-    /usr/bin/time when it is there (a child forked by Python starts with Python's pages)."""
-    wrap = [TIME, "-q", "-f", "%M", "-o", RSS_FILE] if TIME else []
-    t0 = time.perf_counter()
-    p = subprocess.Popen(wrap + argv, stdout=stdout, stderr=subprocess.PIPE, env=env)
-    err = p.stderr.read()
-    _, status, ru = os.wait4(p.pid, 0)
-    wall = time.perf_counter() - t0
-    rc = os.waitstatus_to_exitcode(status)
-    rss = ru.ru_maxrss
-    if TIME:
-        with open(RSS_FILE) as f:
-            words = f.read().split()
-        rss = int(words[-1]) if words and words[-1].isdigit() else rss
+    """(wall s, cpu s, peak RSS KiB, exit status) of one run of argv: bench.py's run(), which
+    takes the peak RSS from /usr/bin/time when it is there."""
+    wall, cpu, rss, rc, err = bench_common.run(argv, env=env, stdout=stdout)
     if rc != 0:
-        log("  %s: exit %d: %s" % (" ".join(argv), rc, err.decode(errors="replace")[-300:]))
-    return wall, ru.ru_utime + ru.ru_stime, rss, rc
+        log("  %s: exit %d: %s" % (" ".join(argv), rc, err[-300:]))
+    return wall, cpu, rss, rc
 
 
 def build(gen):
