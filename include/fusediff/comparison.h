@@ -233,8 +233,9 @@ struct comparison_shapes {
 
 /* Whether the sides ran the same workload: what a CI gate needs before it can judge. */
 struct comparison_comparability {
-	int comparable; /* both sides have passes, the same layers per pass, the same batch (when
+	int comparable;	 /* both sides have passes, the same layers per pass, the same batch (when
 			   known) and the same GEMM shapes (where known); else a gate exits 4 */
+	const char *why; /* when not: the first warning's message that says why (in warnings) */
 	struct comparison_batch batch[2];
 	struct comparison_shapes gemm;
 };

@@ -22,7 +22,7 @@
  * fusions, are not to be trusted without a look. */
 #define OTHER_SHARE_WARN 0.10
 
-void comparison_warn(struct comparison *c, const char *code, const char *fmt, ...)
+const char *comparison_warn(struct comparison *c, const char *code, const char *fmt, ...)
 {
 	va_list ap;
 	char buf[1024];
@@ -32,6 +32,7 @@ void comparison_warn(struct comparison *c, const char *code, const char *fmt, ..
 	va_end(ap);
 	c->warnings = xreallocarray(c->warnings, c->n_warnings + 1, sizeof *c->warnings);
 	c->warnings[c->n_warnings++] = (struct comparison_warning){ code, xstrdup(buf) };
+	return c->warnings[c->n_warnings - 1].message;
 }
 
 /* The batch of one range name: requests and tokens (-1 when the name does not say), the
@@ -184,7 +185,8 @@ void comparability_build(struct comparison *c)
 	uint32_t depth[2] = { comparison_model(c, 0)->layers_per_pass,
 			      comparison_model(c, 1)->layers_per_pass };
 	struct batch_res re;
-	int differ = 0, batch_differs;
+	const char *why = NULL, *m; /* the first reason the sides are not comparable */
+	int differ = 0;
 
 	if (regcomp(&re.sglang, "(^|[^A-Za-z0-9_])bs=([0-9]+)", REG_EXTENDED) != 0)
 		abort();
@@ -222,37 +224,40 @@ void comparability_build(struct comparison *c)
 					s ? 'B' : 'A', cap->joined, cap->graph_kernels);
 	}
 	if (depth[0] != depth[1])
-		comparison_warn(c, "depth_differs",
-				"the sides have different depths (A: %u layers per pass, B: %u): "
-				"the deeper side's extra layers have no counterpart",
-				depth[0], depth[1]);
-	batch_differs = k->batch[0].requests >= 0 && k->batch[1].requests >= 0 &&
-			(k->batch[0].requests != k->batch[1].requests ||
-			 (k->batch[0].tokens >= 0 && k->batch[1].tokens >= 0 &&
-			  k->batch[0].tokens != k->batch[1].tokens));
-	if (batch_differs) {
+		why = comparison_warn(
+			c, "depth_differs",
+			"the sides have different depths (A: %u layers per pass, B: %u): "
+			"the deeper side's extra layers have no counterpart",
+			depth[0], depth[1]);
+	if (k->batch[0].requests >= 0 && k->batch[1].requests >= 0 &&
+	    (k->batch[0].requests != k->batch[1].requests ||
+	     (k->batch[0].tokens >= 0 && k->batch[1].tokens >= 0 &&
+	      k->batch[0].tokens != k->batch[1].tokens))) {
 		char ba[64], bb[64];
 
 		batch_text(&k->batch[0], ba, sizeof ba);
 		batch_text(&k->batch[1], bb, sizeof bb);
-		comparison_warn(c, "batch_differs",
-				"the sides ran different batches (A: %s, B: %s, from %s%s%s): "
-				"their kernels do different amounts of work",
-				ba, bb, k->batch[0].source,
-				k->batch[0].source == k->batch[1].source ? "" : " and ",
-				k->batch[0].source == k->batch[1].source ? "" : k->batch[1].source);
+		m = comparison_warn(c, "batch_differs",
+				    "the sides ran different batches (A: %s, B: %s, from %s%s%s): "
+				    "their kernels do different amounts of work",
+				    ba, bb, k->batch[0].source,
+				    k->batch[0].source == k->batch[1].source ? "" : " and ",
+				    k->batch[0].source == k->batch[1].source ? ""
+									     : k->batch[1].source);
+		why = why ? why : m;
 	}
 	if (k->gemm.differ) {
 		char lab[96];
 
 		comparison_layer_label(c, c->pairs[k->gemm.example].layer, lab, sizeof lab);
-		comparison_warn(c, "gemm_shapes_differ",
-				"%u of the %u matched GEMM pairs with known shapes differ in M, N "
-				"or K (first in layer %s: A %lldx%lldx%lld, B %lldx%lldx%lld)",
-				k->gemm.differ, k->gemm.known, lab, (long long)k->gemm.a[0],
-				(long long)k->gemm.a[1], (long long)k->gemm.a[2],
-				(long long)k->gemm.b[0], (long long)k->gemm.b[1],
-				(long long)k->gemm.b[2]);
+		m = comparison_warn(
+			c, "gemm_shapes_differ",
+			"%u of the %u matched GEMM pairs with known shapes differ in M, N "
+			"or K (first in layer %s: A %lldx%lldx%lld, B %lldx%lldx%lld)",
+			k->gemm.differ, k->gemm.known, lab, (long long)k->gemm.a[0],
+			(long long)k->gemm.a[1], (long long)k->gemm.a[2], (long long)k->gemm.b[0],
+			(long long)k->gemm.b[1], (long long)k->gemm.b[2]);
+		why = why ? why : m;
 	}
 	for (int s = 0; s < 2; s++) {
 		double share = c->side[s]->classes.other_share;
@@ -264,5 +269,6 @@ void comparability_build(struct comparison *c)
 				"classify (Other): its pairs and fusions may be wrong there",
 				share * 100.0, s ? 'B' : 'A');
 	}
-	k->comparable = depth[0] == depth[1] && !batch_differs && !k->gemm.differ;
+	k->why = why;
+	k->comparable = !why;
 }

@@ -12,8 +12,9 @@ int comparison_pass_compared(const struct comparison *c, int s, const struct pas
 const uint32_t *comparison_model_phases(const struct comparison *c, int s);
 /* "2 prefill and 16 decode passes" of side s's compared model into buf. */
 void comparison_phases_text(const struct comparison *c, int s, char *buf, size_t cap);
-/* Add a warning: code (static), and the message from fmt (escaped by the caller). */
-void comparison_warn(struct comparison *c, const char *code, const char *fmt, ...)
+/* Add a warning: code (static), and the message from fmt (escaped by the caller). Returns
+ * the message (owned by c). */
+const char *comparison_warn(struct comparison *c, const char *code, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 /* Fill c->time, and each fusion's launches_saved and idle_ns (comparison_time.c). */
 void comparison_times(struct comparison *c);

@@ -48,18 +48,11 @@ void gate_check(const struct comparison *c, const struct gate_opts *o, struct ga
 			 c->note ? c->note : "a side has no pass with kernel time to compare");
 		return;
 	}
-	if (!c->comparability.comparable) {
-		const char *why = "the sides did not run the same workload";
-
-		r->status = GATE_INCOMPARABLE; /* not the same model, depth, batch or shapes */
-		for (size_t i = 0; i < c->n_warnings; i++)
-			if (strcmp(c->warnings[i].code, "depth_differs") == 0 ||
-			    strcmp(c->warnings[i].code, "batch_differs") == 0 ||
-			    strcmp(c->warnings[i].code, "gemm_shapes_differ") == 0) {
-				why = c->warnings[i].message;
-				break;
-			}
-		snprintf(r->verdict, sizeof r->verdict, "not comparable: %s", why);
+	if (!c->comparability.comparable) { /* another depth, batch or GEMM shapes */
+		r->status = GATE_INCOMPARABLE;
+		snprintf(r->verdict, sizeof r->verdict, "not comparable: %s",
+			 c->comparability.why ? c->comparability.why
+					      : "the sides did not run the same workload");
 		return;
 	}
 	if (o->slower_pct >= 0) {
