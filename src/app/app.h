@@ -58,6 +58,10 @@ extern const char report_json_schema[];
  * or -1 with a message in err (*s and *ranks NULL). */
 int app_open(const struct app_opts *o, const struct session_opts *so, struct session **s,
 	     struct comparison_ranks **ranks, struct fd_error *err);
+/* The session of rank index of r, which becomes r's chosen rank (r->asked when it was
+ * another); r is unchanged on failure. Returns 0, or -1 with a message in err. */
+int app_open_rank(const struct session_opts *so, struct comparison_ranks *r, size_t index,
+		  struct session **s, struct fd_error *err);
 
 /* --report: write the report. Returns the exit status. */
 int app_report(const struct app_opts *o);

@@ -6,8 +6,6 @@ int app_open(const struct app_opts *o, const struct session_opts *so, struct ses
 	     struct comparison_ranks **ranks, struct fd_error *err)
 {
 	int dir[2] = { ranks_is_dir(o->trace[0]), ranks_is_dir(o->trace[1]) };
-	struct session_opts one = *so;
-
 	*s = NULL;
 	*ranks = NULL;
 	if (dir[0] != dir[1]) {
@@ -29,14 +27,26 @@ int app_open(const struct app_opts *o, const struct session_opts *so, struct ses
 	}
 	if (ranks_build(ranks, o->trace[0], o->trace[1], o->phase, o->rank, so, err) < 0)
 		return -1;
-	one.ranks = *ranks;
-	{
-		const struct comparison_rank *r = &(*ranks)->r[(*ranks)->chosen];
-
-		if (session_open(s, r->path[0], r->path[1], &one, err) == 0)
-			return 0;
-	}
+	if (app_open_rank(so, *ranks, (*ranks)->chosen, s, err) == 0)
+		return 0;
 	ranks_free(*ranks);
 	*ranks = NULL;
+	return -1;
+}
+
+int app_open_rank(const struct session_opts *so, struct comparison_ranks *r, size_t index,
+		  struct session **s, struct fd_error *err)
+{
+	struct session_opts one = *so;
+	size_t was = r->chosen;
+	int asked = r->asked;
+
+	one.ranks = r;
+	r->asked = r->asked || index != r->chosen;
+	r->chosen = index;
+	if (session_open(s, r->r[index].path[0], r->r[index].path[1], &one, err) == 0)
+		return 0;
+	r->chosen = was;
+	r->asked = asked;
 	return -1;
 }

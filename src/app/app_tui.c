@@ -39,20 +39,9 @@ static struct session *open_rank(void *user, size_t index, struct fd_error *err)
 {
 	struct load_job *j = user;
 	struct session_opts so = app_session_opts(j->o);
-	struct comparison_ranks *r = j->ranks;
-	size_t was = r->chosen;
-	int asked = r->asked;
 	struct session *s = NULL;
 
-	so.ranks = r;
-	r->chosen = index;
-	r->asked = 1;
-	if (session_open(&s, r->r[index].path[0], r->r[index].path[1], &so, err) < 0) {
-		r->chosen = was;
-		r->asked = asked;
-		return NULL;
-	}
-	return s;
+	return app_open_rank(&so, j->ranks, index, &s, err) == 0 ? s : NULL;
 }
 
 int app_tui(const struct app_opts *o)
