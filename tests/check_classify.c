@@ -438,6 +438,50 @@ START_TEST(test_inductor_names)
 }
 END_TEST
 
+/* The explorer's short form of an Inductor kernel: kind, number, the ops that do work. */
+START_TEST(test_inductor_ops_names)
+{
+	static const struct {
+		const char *name, *want;
+	} cases[] = {
+		{ "triton_red_fused__to_copy__unsafe_view_add_embedding_mean_mul_pow_rsqrt_8",
+		  "red#8 add+embedding+mean+mul+pow+rsqrt" },
+		{ "triton_poi_fused__unsafe_view_mul_silu_9", "poi#9 mul+silu" },
+		{ "triton_per_fused__softmax_amax_exp_sub_sum_0",
+		  "per#0 softmax+amax+exp+sub+sum" },
+		{ "triton_tem_fused_addmm_relu_5", "tem#5 addmm+relu" },
+		{ "triton_tem_0", "tem#0" },
+		{ "triton_poi_fused_index_select_add_3", "poi#3 index_select+add" },
+		{ "triton_poi_fused_add_arange_unsqueeze_2", "poi#2 add+arange" },
+		{ "triton_poi_fused__scaled_dot_product_cudnn_attention__to_copy_add_cos_4",
+		  "poi#4 sdpa+add+cos" },
+		{ "triton_poi_fused_expand_unsqueeze_1", "poi#1" },
+		{ "triton_poi_fused_unknownop", "poi unknownop" },
+		{ "triton_red_fused__0", "red#0" },
+		{ "triton_poi_fused_", "poi" },
+	};
+	struct classifier *c = new_classifier(NULL);
+	struct kernel_info ki;
+
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		classify_kernel(c, cases[i].name, NULL, NULL, &ki);
+		ck_assert_msg(ki.ops_name && strcmp(ki.ops_name, cases[i].want) == 0,
+			      "%s: got \"%s\", want \"%s\"", cases[i].name,
+			      ki.ops_name ? ki.ops_name : "(null)", cases[i].want);
+		kernel_info_clear(&ki);
+	}
+	/* other kernels keep their short name */
+	classify_kernel(c, "triton_unknown_kind_1", NULL, NULL, &ki);
+	ck_assert_ptr_null(ki.ops_name);
+	kernel_info_clear(&ki);
+	classify_kernel(c, "ampere_bf16_s16816gemm_bf16_128x128_ldg8_f2f_stages_32x3_nn", NULL,
+			NULL, &ki);
+	ck_assert_ptr_null(ki.ops_name);
+	kernel_info_clear(&ki);
+	classifier_free(c);
+}
+END_TEST
+
 START_TEST(test_names_and_atoms)
 {
 	char buf[256];
@@ -698,6 +742,7 @@ static Suite *classify_suite(void)
 	tcase_add_test(kc, test_names_and_atoms);
 	tcase_add_test(kc, test_real_names);
 	tcase_add_test(kc, test_inductor_names);
+	tcase_add_test(kc, test_inductor_ops_names);
 	tcase_add_test(kc, test_short_names);
 	tcase_add_test(kc, test_hostile_names);
 	tcase_add_test(kc, test_user_rules_override);

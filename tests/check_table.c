@@ -316,6 +316,47 @@ START_TEST(test_layout)
 }
 END_TEST
 
+/* A column whose rows all say the same goes first on a narrow screen (Kind when every row is a
+ * match); while the rows differ it stays and the priorities decide. */
+enum { UC_NAME, UC_KIND, UC_ABS, UC_N };
+
+static const struct table_column ucols[UC_N] = {
+	[UC_NAME] = { "Kernel", 10, 1, 0, TABLE_LEFT, TABLE_COL_TEXT },
+	[UC_KIND] = { "Kind", 7, 0, 0, TABLE_LEFT, TABLE_COL_TEXT | TABLE_COL_UNIFORM_FIRST },
+	[UC_ABS] = { "|Delta|", 8, 0, 2, TABLE_RIGHT, 0 },
+};
+
+static void ucell(void *ctx, uint32_t r, int c, struct table_cell *out)
+{
+	(void)ctx;
+	if (c == UC_KIND)
+		out->text = rows[r].fused ? "fused" : "match";
+	else
+		cell(ctx, r, c == UC_NAME ? COL_NAME : COL_ABS, out);
+}
+
+START_TEST(test_layout_uniform_first)
+{
+	static const struct table_def udef = { ucols, UC_N, ucell, key, group, quick, -1, 0 };
+	struct table t;
+	struct table_layout l;
+
+	table_init(&t, &udef, NULL, N_ROWS);
+	ck_assert_uint_eq(t.uniform, 0);
+	table_layout_of(&t, 20, &l); /* kinds differ: |Delta| (priority 2) goes */
+	ck_assert_int_eq(l.n, 2);
+	ck_assert_int_eq(l.col[1], UC_KIND);
+	table_filter(&t, NULL, 1); /* only the fused rows: every Kind says "fused" */
+	ck_assert_uint_eq(t.uniform, 1u << UC_KIND);
+	table_layout_of(&t, 20, &l);
+	ck_assert_int_eq(l.n, 2);
+	ck_assert_int_eq(l.col[1], UC_ABS);
+	table_layout_of(&t, 40, &l); /* wide enough: nothing goes */
+	ck_assert_int_eq(l.n, 3);
+	table_clear(&t);
+}
+END_TEST
+
 START_TEST(test_csv)
 {
 	struct table t;
@@ -420,6 +461,7 @@ static Suite *table_suite(void)
 	tcase_add_test(tc, test_move_and_scroll);
 	tcase_add_test(tc, test_move_by_groups);
 	tcase_add_test(tc, test_layout);
+	tcase_add_test(tc, test_layout_uniform_first);
 	tcase_add_test(tc, test_csv);
 	tcase_add_test(tc, test_empty_table);
 	tcase_add_test(tc, test_large);

@@ -136,6 +136,9 @@ struct kernel_info {
 		     RULE_INDUCTOR, RULE_OPERATOR (the operator table), RULE_NONE (Other) */
 	char *short_name; /* display name, escaped-safe not guaranteed (escape when showing) */
 	char *demangled;  /* full demangled name; NULL when the trace name was not mangled */
+	char *ops_name;	  /* an Inductor kernel's kind, number and ops ("red#8 add+mean+rsqrt"):
+			     the explorer's short form, which keeps what tells them apart in a
+			     narrow column; NULL for other kernels */
 };
 
 /* Compiled rules. Read-only once made: several threads may classify with one classifier. */

@@ -39,6 +39,9 @@ enum table_col_flags {
 					 regression); 2 smallest first (the largest gain) */
 	TABLE_COL_DECIMAL = 1 << 9,   /* numbers with up to two decimals, aligned on the decimal
 					 point (blanks after "12.5" and "1513") */
+	TABLE_COL_UNIFORM_FIRST = 1 << 10, /* dropped before any other column on a narrow screen
+					      while every row in view shows the same text in it
+					      (Kind when every row is a match) */
 };
 
 struct table_column {
@@ -102,6 +105,8 @@ struct table {
 	uint32_t scratch_rows; /* rows they have room for */
 	const char **skeys;    /* text keys of the SEARCH columns per row, asked once */
 	int n_skeys;
+	uint32_t
+		uniform; /* bit i: every row in view shows the same text in UNIFORM_FIRST column i */
 };
 
 /* Set up t over rows 0..n_rows-1 of a model described by def, with ctx passed to the
@@ -167,6 +172,8 @@ void table_layout(const struct table_column *cols, int n_cols, int width, struct
  * below TABLE_MIN_FLEX): wider names push columns out by priority, narrower ones let them in. */
 void table_layout_flex(const struct table_column *cols, int n_cols, int width, int flex_extra,
 		       struct table_layout *out);
+/* The layout of t's columns: its flex_extra, and its uniform columns dropped first. */
+void table_layout_of(const struct table *t, int width, struct table_layout *out);
 
 /* The text of one cell (scratch buf of cap bytes). */
 void table_cell(const struct table *t, uint32_t row, int col, struct table_cell *c, char *buf,

@@ -388,6 +388,7 @@ void classify_kernel(const struct classifier *c, const char *kernel_name, const 
 		out->short_name = xasprintf("%s<%s>", sbuf, op_name + 6);
 	else
 		out->short_name = xstrdup(sbuf);
+	out->ops_name = inductor_ops_name(kernel_name);
 	free(head);
 	free(targs);
 }
@@ -396,7 +397,8 @@ void kernel_info_clear(struct kernel_info *ki)
 {
 	free(ki->short_name);
 	free(ki->demangled);
-	ki->short_name = ki->demangled = NULL;
+	free(ki->ops_name);
+	ki->short_name = ki->demangled = ki->ops_name = NULL;
 }
 
 /* --- one trace ------------------------------------------------------------------------------ */

@@ -167,6 +167,10 @@ void rules_each(const struct rule_set *set, const char *text,
 /* Decode an Inductor kernel name (triton_{poi,red,per,tem}_fused_<ops>_<N>) into class and
  * atoms. Returns 0 and fills cls/atoms, or -1 when name is not an Inductor kernel. */
 int inductor_decode(const char *name, uint8_t *cls, atom_set *atoms);
+/* An Inductor kernel's kind, number and ops, views and dtype casts left out (they tell
+ * kernels apart least): triton_red_fused__to_copy__unsafe_view_add_mean_mul_pow_rsqrt_8 ->
+ * "red#8 add+mean+mul+pow+rsqrt" (malloc'd); NULL for other names. */
+char *inductor_ops_name(const char *name);
 
 /* The class that a set of atoms suggests for a fused kernel (rmsnorm -> Norm, ...). */
 enum op_class classify_class_of_atoms(atom_set atoms);

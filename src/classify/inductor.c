@@ -8,7 +8,11 @@
  *
  * A name can mention an op that the kernel does not perform: a pointwise prologue that feeds
  * an attention kernel is named after it (`..._scaled_dot_product_cudnn_attention_...`), a view
- * of a bmm result carries `bmm`. Only template kernels do GEMMs or attention. */
+ * of a bmm result carries `bmm`. Only template kernels do GEMMs or attention.
+ *
+ * The same split gives the explorer a short form that keeps what tells such kernels apart in
+ * a narrow column: kind, number, then the ops without views and casts ("red#8 add+mean+..."). */
+#include <stdio.h>
 #include <string.h>
 
 #include "classify_int.h"
@@ -47,7 +51,8 @@ enum feature {
 	F_LAYER_NORM,
 	F_RMS_NORM,
 	F_QUANT,
-	F_IGNORE,
+	F_VIEW,	  /* a view of the data (no work; left out of the short form) */
+	F_IGNORE, /* known work that carries no atom */
 };
 
 #define FB(f) (1ull << (f))
@@ -126,8 +131,27 @@ static const struct {
 	{ "_fused_rms_norm", F_RMS_NORM },
 	{ "quantize", F_QUANT },
 	{ "quant", F_QUANT },
+	/* views: no work */
+	{ "_unsafe_view", F_VIEW },
+	{ "view", F_VIEW },
+	{ "expand", F_VIEW },
+	{ "unsqueeze", F_VIEW },
+	{ "squeeze", F_VIEW },
+	{ "permute", F_VIEW },
+	{ "transpose", F_VIEW },
+	{ "reshape", F_VIEW },
+	{ "alias", F_VIEW },
+	{ "as_strided", F_VIEW },
+	{ "slice", F_VIEW },
+	{ "select", F_VIEW },
+	{ "split", F_VIEW },
+	{ "split_with_sizes", F_VIEW },
+	{ "view_as_real", F_VIEW },
+	{ "view_as_complex", F_VIEW },
+	{ "unbind", F_VIEW },
+	{ "detach", F_VIEW },
 	/* known to carry no atom; listed so that they are consumed whole */
-	{ "_unsafe_view", F_IGNORE },
+	{ "index_select", F_IGNORE },
 	{ "new_ones", F_IGNORE },
 	{ "new_zeros", F_IGNORE },
 	{ "scalar_tensor", F_IGNORE },
@@ -159,12 +183,13 @@ static size_t match_token(const char *s, size_t len, enum feature *f)
 	return best;
 }
 
-int inductor_decode(const char *name, uint8_t *cls, atom_set *atoms)
+static const char *const kinds[] = { "poi", "red", "per", "tem", "for" };
+
+/* The parts of an Inductor name: its kind (index in kinds[]), the list of ops [*ops, *end) and
+ * the trailing number [*end + 1, ...) when there is one. -1 when name is not Inductor's. */
+static int split_name(const char *name, const char **ops, const char **end)
 {
-	static const char *const kinds[] = { "poi", "red", "per", "tem", "for" };
-	const char *p, *end;
-	uint64_t f = 0;
-	atom_set a = 0;
+	const char *p, *q;
 	int kind = -1;
 
 	if (strncmp(name, "triton_", 7) != 0)
@@ -180,15 +205,75 @@ int inductor_decode(const char *name, uint8_t *cls, atom_set *atoms)
 	else if (kind != 3) /* templates may be named triton_tem_0 */
 		return -1;
 	/* drop the trailing _<N> */
-	end = p + strlen(p);
-	{
-		const char *q = end;
+	*end = q = p + strlen(p);
+	while (q > p && q[-1] >= '0' && q[-1] <= '9')
+		q--;
+	if (q < *end && q > p && q[-1] == '_')
+		*end = q - 1;
+	else if (q == p && q < *end) /* triton_tem_0: a number and no ops */
+		*end = p - 1;
+	*ops = p;
+	return kind;
+}
 
-		while (q > p && q[-1] >= '0' && q[-1] <= '9')
-			q--;
-		if (q < end && q > p && q[-1] == '_')
-			end = q - 1;
+char *inductor_ops_name(const char *name)
+{
+	const char *p, *end, *num;
+	size_t cap, len;
+	char *out;
+	int kind = split_name(name, &p, &end);
+
+	if (kind < 0)
+		return NULL;
+	num = end < p + strlen(p) ? end + 1 : "";
+	cap = strlen(name) + 8;
+	out = xmalloc(cap);
+	len = (size_t)snprintf(out, cap, "%s%s%s", kinds[kind], *num ? "#" : "", num);
+	for (int first = 1; p < end;) {
+		enum feature ft = F_IGNORE;
+		const char *op = p;
+		size_t n = match_token(p, (size_t)(end - p), &ft);
+
+		if (!n) /* an op the vocabulary does not know: up to the next known one */
+			while (p < end) {
+				while (p < end && *p != '_')
+					p++;
+				if (p < end && match_token(p + 1, (size_t)(end - p - 1), &ft))
+					break;
+				if (p < end)
+					p++;
+			}
+		else
+			p += n;
+		if (n == 0 || (ft != F_VIEW && ft != F_CAST)) {
+			int oplen;
+
+			while (op < p && *op == '_') /* _to_copy, _softmax */
+				op++;
+			oplen = (int)(p - op);
+			if (n && ft == F_ATTN && strncmp(op, "scaled_dot_product", 18) == 0)
+				op = "sdpa", oplen = 4;
+			if (oplen > 0 && len < cap) {
+				len += (size_t)snprintf(out + len, cap - len, "%s%.*s",
+							first ? " " : "+", oplen, op);
+				first = 0;
+			}
+		}
+		if (p < end && *p == '_')
+			p++;
 	}
+	return out;
+}
+
+int inductor_decode(const char *name, uint8_t *cls, atom_set *atoms)
+{
+	const char *p, *end;
+	uint64_t f = 0;
+	atom_set a = 0;
+	int kind = split_name(name, &p, &end);
+
+	if (kind < 0)
+		return -1;
 	while (p < end) {
 		enum feature ft = F_IGNORE;
 		size_t n = match_token(p, (size_t)(end - p), &ft);

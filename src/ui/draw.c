@@ -341,7 +341,7 @@ void ui_draw_table(struct ui_screen *s, struct table *t, int y, int x, int w, in
 
 	if (h < 1 || w < 1)
 		return;
-	table_layout_flex(t->def.cols, t->def.n_cols, w, t->flex_extra, &l);
+	table_layout_of(t, w, &l);
 	/* column titles */
 	ui_fill(s, y, x, w, ROLE_COLUMN);
 	for (int i = 0; i < l.n; i++) {

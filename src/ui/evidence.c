@@ -222,8 +222,8 @@ void ui_evidence_pair(struct ui *u, struct ui_text *out, uint32_t pi, int width)
 			    s ? 'B' : 'A', cnt, strcmp(cnt, "1") == 0 ? "" : "es", avg, tot,
 			    form[u->names]);
 		for (uint32_t i = 0; i < part->n_names; i++)
-			ui_text_wrap(u->s, out, ROLE_NORMAL, "   ", ui_name(u, s, part->names[i]),
-				     width, 5);
+			ui_text_wrap(u->s, out, ROLE_NORMAL, "   ",
+				     ui_name_full(u, s, part->names[i]), width, 5);
 		class_line(out, c, p, s);
 		ui_evidence_eff(out, &part->eff, c->peak[s], p->cls);
 	}

@@ -796,7 +796,7 @@ static void mouse(struct ui *u, const struct ui_event *ev)
 	if (ev->y == l->table_y) { /* a column title: sort by it */
 		struct table_layout tl;
 
-		table_layout_flex(t->def.cols, t->def.n_cols, l->cols, t->flex_extra, &tl);
+		table_layout_of(t, l->cols, &tl);
 		for (int i = 0; i < tl.n; i++)
 			if (ev->x >= tl.x[i] && ev->x < tl.x[i] + tl.w[i] &&
 			    !(t->def.cols[tl.col[i]].flags & (TABLE_COL_NOSORT | TABLE_COL_BAR))) {

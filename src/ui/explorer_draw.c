@@ -190,7 +190,7 @@ static void draw_tabs(struct ui *u)
 		struct table_layout tl;
 		int shown = 0;
 
-		table_layout_flex(t->def.cols, t->def.n_cols, l->cols, t->flex_extra, &tl);
+		table_layout_of(t, l->cols, &tl);
 		for (int i = 0; i < tl.n; i++)
 			shown |= tl.col[i] == t->sort_col;
 		if (!shown) { /* too narrow for the sorted column: say what the order is */

@@ -223,11 +223,14 @@ int delta_role(double delta_ns);
 double ratio_key(double a, double b);
 /* A part of the attribution of B - A as a short text: "fusion #1 Norm", "A only Copy". */
 void ui_part_label(const struct comparison *c, size_t part, char *buf, size_t cap);
-/* The name of kernel name id on side in the current form (borrowed). */
+/* The name of kernel name id on side in the current form (borrowed); the short form of an
+ * Inductor kernel is its ops (kernel_info.ops_name), for table columns. */
 const char *ui_name(const struct ui *u, int side, uint32_t name);
-/* The short names of the kernels of pairs first..first+n-1 (both sides, each once, one per
- * line), only those whose part[i] is want when part is not NULL: what / and f search in a
- * row that holds pairs. Owned by caller. */
+/* The same but never the ops form: the names written out whole in an evidence pane. */
+const char *ui_name_full(const struct ui *u, int side, uint32_t name);
+/* The names (as shown and as in the trace) of the kernels of pairs first..first+n-1 (both
+ * sides, each once, one per line), only those whose part[i] is want when part is not NULL:
+ * what / and f search in a row that holds pairs. Owned by caller. */
 char *ui_pair_names(const struct ui *u, uint32_t first, uint32_t n, const uint32_t *part,
 		    uint32_t want);
 /* The kernel_info of a name id on side, or NULL. */

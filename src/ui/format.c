@@ -104,6 +104,15 @@ const char *ui_name(const struct ui *u, int side, uint32_t name)
 {
 	const struct kernel_info *ki = ui_name_info(u, side, name);
 
+	if (u->names == NAMES_SHORT && ki && ki->ops_name)
+		return ki->ops_name;
+	return ui_name_full(u, side, name);
+}
+
+const char *ui_name_full(const struct ui *u, int side, uint32_t name)
+{
+	const struct kernel_info *ki = ui_name_info(u, side, name);
+
 	if (u->names == NAMES_SHORT && ki && ki->short_name && *ki->short_name)
 		return ki->short_name;
 	if (u->names == NAMES_DEMANGLED && ki && ki->demangled)
@@ -214,14 +223,20 @@ char *ui_pair_names(const struct ui *u, uint32_t first, uint32_t n, const uint32
 				if (seen[s][id])
 					continue;
 				seen[s][id] = 1;
-				name = comparison_short_name(c, s, id);
-				nl = strlen(name);
-				while (len + nl + 2 > cap)
-					out = xrealloc(out, cap *= 2);
-				memcpy(out + len, name, nl);
-				len += nl;
-				out[len++] = '\n';
-				out[len] = '\0';
+				/* the name shown and the name in the trace (or the report) */
+				for (int form = 0; form < 2; form++) {
+					name = form ? comparison_short_name(c, s, id)
+						    : ui_name(u, s, id);
+					if (form && strcmp(name, ui_name(u, s, id)) == 0)
+						break;
+					nl = strlen(name);
+					while (len + nl + 2 > cap)
+						out = xrealloc(out, cap *= 2);
+					memcpy(out + len, name, nl);
+					len += nl;
+					out[len++] = '\n';
+					out[len] = '\0';
+				}
 			}
 		}
 	}

@@ -294,6 +294,32 @@ static int row_passes(const struct table *t, uint32_t row, struct match_memo *m)
 
 /* Rebuild view from order and the filter, keeping the selected row when it passes and else
  * the first passing row at or after its old place in the sorted order. */
+/* The UNIFORM_FIRST columns in which every row in view shows the same text. */
+static uint32_t uniform_columns(const struct table *t)
+{
+	uint32_t mask = 0;
+
+	for (int c = 0; c < t->def.n_cols && c < TABLE_MAX_COLS; c++) {
+		char first[64], buf[64];
+		struct table_cell cell;
+		uint32_t i;
+
+		if (!(t->def.cols[c].flags & TABLE_COL_UNIFORM_FIRST) || t->n_view == 0)
+			continue;
+		table_cell(t, t->view[0], c, &cell, first, sizeof first);
+		if (cell.text != first)
+			snprintf(first, sizeof first, "%s", cell.text);
+		for (i = 1; i < t->n_view; i++) {
+			table_cell(t, t->view[i], c, &cell, buf, sizeof buf);
+			if (strcmp(cell.text, first) != 0)
+				break;
+		}
+		if (i == t->n_view)
+			mask |= 1u << c;
+	}
+	return mask;
+}
+
 static void rebuild_view(struct table *t)
 {
 	uint32_t old = t->sel, old_order_pos = TABLE_NONE, pos = TABLE_NONE;
@@ -317,6 +343,7 @@ static void rebuild_view(struct table *t)
 		t->view[t->n_view++] = r;
 	}
 	free(pass);
+	t->uniform = uniform_columns(t);
 	set_sel_pos(t, pos == TABLE_NONE ? (t->n_view ? t->n_view - 1 : 0) : pos);
 	if (old == TABLE_NONE)
 		set_sel_pos(t, 0);
@@ -643,8 +670,8 @@ void table_search_count(struct table *t, const char *pattern, uint32_t *k, uint3
 	memo_clear(&memo);
 }
 
-void table_layout_flex(const struct table_column *cols, int n_cols, int width, int flex_extra,
-		       struct table_layout *out)
+static void layout(const struct table_column *cols, int n_cols, int width, int flex_extra,
+		   uint32_t drop_first, struct table_layout *out)
 {
 	int cw[TABLE_MAX_COLS];
 	int shown[TABLE_MAX_COLS], cut[TABLE_MAX_COLS] = { 0 }, total, flex, n;
@@ -658,7 +685,8 @@ void table_layout_flex(const struct table_column *cols, int n_cols, int width, i
 				       : cols[i].width;
 	for (int i = 0; i < n_cols; i++)
 		shown[i] = !(cols[i].flags & TABLE_COL_HIDDEN);
-	/* drop the columns with the largest priority until the rest fit */
+	/* drop the uniform columns first, then those with the largest priority, until the rest
+	 * fit */
 	for (;;) {
 		int drop = -1;
 
@@ -670,10 +698,14 @@ void table_layout_flex(const struct table_column *cols, int n_cols, int width, i
 			}
 		if (total <= width)
 			break;
-		for (int i = 0; i < n_cols; i++)
-			if (shown[i] && cols[i].priority > 0 &&
-			    (drop < 0 || cols[i].priority >= cols[drop].priority))
+		for (int i = 0; i < n_cols && drop < 0; i++)
+			if (shown[i] && (drop_first >> i & 1))
 				drop = i;
+		if (drop < 0)
+			for (int i = 0; i < n_cols; i++)
+				if (shown[i] && cols[i].priority > 0 &&
+				    (drop < 0 || cols[i].priority >= cols[drop].priority))
+					drop = i;
 		if (drop < 0)
 			break;
 		shown[drop] = 0;
@@ -727,9 +759,20 @@ void table_layout_flex(const struct table_column *cols, int n_cols, int width, i
 	}
 }
 
+void table_layout_flex(const struct table_column *cols, int n_cols, int width, int flex_extra,
+		       struct table_layout *out)
+{
+	layout(cols, n_cols, width, flex_extra, 0, out);
+}
+
 void table_layout(const struct table_column *cols, int n_cols, int width, struct table_layout *out)
 {
-	table_layout_flex(cols, n_cols, width, 0, out);
+	layout(cols, n_cols, width, 0, 0, out);
+}
+
+void table_layout_of(const struct table *t, int width, struct table_layout *out)
+{
+	layout(t->def.cols, t->def.n_cols, width, t->flex_extra, t->uniform, out);
 }
 
 void table_cell(const struct table *t, uint32_t row, int col, struct table_cell *c, char *buf,

@@ -2,7 +2,8 @@
 # ui_search.sh — / and f in the Layers and Overview views find the rows that hold a kernel of
 # that name (they only searched the Layer and Part labels: /flash found nothing), and say which
 # match of how many; the Summed view sorts by its Layers column (it sorted by a text key it
-# did not have: nothing moved).
+# did not have: nothing moved). Inductor kernels show their ops in the name columns
+# ("red#8 add+mean+..."): / still finds them by the name in the trace.
 set -u
 : "${FUSEDIFF:?run through make check}"
 A=examples/llama8l_eager_sdpa.json.gz
@@ -60,4 +61,24 @@ FUSEDIFF_DUMP_DIR=$tmp "$FUSEDIFF" --headless --size 80x24 --script "$tmp/keys3"
 	fail "the narrow script did not play"
 sed -n 5p "$tmp/narrow-layers.screen" | grep -Eq ' A kernel(▼|v) ' || fail "narrow layers: $(sed -n 5p "$tmp/narrow-layers.screen")"
 sed -n 4p "$tmp/narrow-pairs.screen" | grep -Eq 'by Fus(▼|v)  [0-9]+/143$' || fail "narrow pairs: $(sed -n 4p "$tmp/narrow-pairs.screen")"
+# the short form of an Inductor kernel, and its name in the trace, both find it
+{
+	echo 3
+	echo search
+	echo ":type triton_red_fused__to_copy__unsafe_view_add_mean_mul_pow_rsqrt_12"
+	echo Enter
+	echo ":dump pairs-trace-name"
+	echo top
+	echo search
+	echo ":type red#12 "
+	echo Enter
+	echo ":dump pairs-ops-name"
+} >"$tmp/keys4"
+FUSEDIFF_DUMP_DIR=$tmp "$FUSEDIFF" --headless --size 120x30 --script "$tmp/keys4" "$A" "$B" >/dev/null 2>&1 ||
+	fail "the Inductor search script did not play"
+grep -q 'red#12 add+m' "$tmp/pairs-trace-name.screen" ||
+	fail "pairs: the ops form is not shown: $(sed -n 6p "$tmp/pairs-trace-name.screen")"
+for d in pairs-trace-name pairs-ops-name; do
+	tail -n 1 "$tmp/$d.screen" | grep -Eq ': match 1 of 3$' || fail "$d: $(tail -n 1 "$tmp/$d.screen")"
+done
 finish ui_search

@@ -19,12 +19,13 @@ enum {
 	FU_A,
 	FU_B,
 	FU_DELTA,
+	FU_TRACE,
 	FU_COLS
 };
 
 static const struct table_column fu_cols[FU_COLS] = {
 	[FU_NUM] = { "#", 3, 0, 4, TABLE_RIGHT, TABLE_COL_ASC },
-	[FU_KIND] = { "Kind", 7, 0, 0, TABLE_LEFT, TABLE_COL_TEXT },
+	[FU_KIND] = { "Kind", 7, 0, 0, TABLE_LEFT, TABLE_COL_TEXT | TABLE_COL_UNIFORM_FIRST },
 	[FU_FUSED] = { "Fused kernel", 16, 2, 0, TABLE_LEFT,
 		       TABLE_COL_TEXT | TABLE_COL_SCROLL | TABLE_COL_SEARCH },
 	[FU_UNFUSED] = { "Unfused kernels (other side)", 16, 3, 0, TABLE_LEFT,
@@ -36,6 +37,9 @@ static const struct table_column fu_cols[FU_COLS] = {
 	[FU_A] = { "A us", 8, 0, 3, TABLE_RIGHT, TABLE_COL_DECIMAL },
 	[FU_B] = { "B us", 8, 0, 3, TABLE_RIGHT, TABLE_COL_DECIMAL },
 	[FU_DELTA] = { "Delta", 8, 0, 0, TABLE_RIGHT, TABLE_COL_MAGNITUDE | TABLE_COL_DECIMAL },
+	/* / and f also find the fused kernel by its name in the trace (pairs.c) */
+	[FU_TRACE] = { "Fused trace name", 0, 0, 9, TABLE_LEFT,
+		       TABLE_COL_TEXT | TABLE_COL_SEARCH | TABLE_COL_HIDDEN | TABLE_COL_NOSORT },
 };
 
 /* Row r is fusion r. */
@@ -132,6 +136,7 @@ static void fu_key(void *ctx, uint32_t row, int col, struct table_key *out)
 	case FU_NUM: out->num = row; break;
 	case FU_KIND: out->str = fu_kind(f); break;
 	case FU_FUSED: out->str = ui_name(u, f->fused_side, f->fused_name); break;
+	case FU_TRACE: out->str = comparison_short_name(u->c, f->fused_side, f->fused_name); break;
 	case FU_UNFUSED: out->str = st(v)->strs[3 * row]; break;
 	case FU_ATOMS: out->str = st(v)->strs[3 * row + 1]; break;
 	case FU_OCC: out->num = f->occurrences; break;
@@ -162,12 +167,12 @@ static void fu_evidence(struct ui_view *v, uint32_t row, struct ui_text *out, in
 	if (f->evidence && *f->evidence)
 		ui_text_wrap(u->s, out, ROLE_NORMAL, "", f->evidence, width, 2);
 	snprintf(head, sizeof head, "%c fused:   ", fs == SIDE_A ? 'A' : 'B');
-	ui_text_wrap(u->s, out, ROLE_HEADER, head, ui_name(u, fs, f->fused_name), width, 11);
+	ui_text_wrap(u->s, out, ROLE_HEADER, head, ui_name_full(u, fs, f->fused_name), width, 11);
 	for (uint32_t i = 0; i < f->n_unfused; i++) {
 		snprintf(head, sizeof head, "%c %s ", other == SIDE_A ? 'A' : 'B',
 			 i ? "        " : "unfused:");
-		ui_text_wrap(u->s, out, ROLE_NORMAL, head, ui_name(u, other, f->unfused_names[i]),
-			     width, 11);
+		ui_text_wrap(u->s, out, ROLE_NORMAL, head,
+			     ui_name_full(u, other, f->unfused_names[i]), width, 11);
 	}
 	if (f->n_pairs)
 		ui_text_add(out, ROLE_DIM, 1, "Instances (%u aligned places):", f->n_pairs);

@@ -26,14 +26,17 @@ enum {
 	PR_A_EFF,
 	PR_B_EFF,
 	PR_FUSION,
+	PR_A_TRACE,
+	PR_B_TRACE,
 	PR_COLS
 };
 
 static const struct table_column pr_cols[PR_COLS] = {
-	/* narrow screens drop columns by priority, never Layer, Kind, Class, the names or Delta */
+	/* narrow screens drop columns by priority, never Layer, Class, the names or Delta; Kind
+	 * goes first when every row in view has the same kind */
 	[PR_LAYER] = { "Layer", 8, 0, 0, TABLE_LEFT, TABLE_COL_ASC },
 	[PR_POS] = { "Pos", 3, 0, 5, TABLE_RIGHT, TABLE_COL_ASC },
-	[PR_KIND] = { "Kind", 7, 0, 0, TABLE_LEFT, TABLE_COL_TEXT },
+	[PR_KIND] = { "Kind", 7, 0, 0, TABLE_LEFT, TABLE_COL_TEXT | TABLE_COL_UNIFORM_FIRST },
 	[PR_CLASS] = { "Class", 11, 0, 0, TABLE_LEFT, TABLE_COL_TEXT | TABLE_COL_SEARCH },
 	[PR_A_NAME] = { "A kernel", 24, 1, 0, TABLE_LEFT,
 			TABLE_COL_TEXT | TABLE_COL_SCROLL | TABLE_COL_SEARCH },
@@ -49,6 +52,12 @@ static const struct table_column pr_cols[PR_COLS] = {
 	[PR_A_EFF] = { "A TF %pk", 8, 0, 7, TABLE_RIGHT, 0 },
 	[PR_B_EFF] = { "B TF %pk", 8, 0, 7, TABLE_RIGHT, 0 },
 	[PR_FUSION] = { "Fus", 3, 0, 4, TABLE_RIGHT, 0 },
+	/* / and f also find a kernel by its name in the trace when the short form shows another
+	 * (an Inductor kernel's ops) */
+	[PR_A_TRACE] = { "A trace name", 0, 0, 9, TABLE_LEFT,
+			 TABLE_COL_TEXT | TABLE_COL_SEARCH | TABLE_COL_HIDDEN | TABLE_COL_NOSORT },
+	[PR_B_TRACE] = { "B trace name", 0, 0, 9, TABLE_LEFT,
+			 TABLE_COL_TEXT | TABLE_COL_SEARCH | TABLE_COL_HIDDEN | TABLE_COL_NOSORT },
 };
 
 static int pair_fused_side(const struct comparison *c, const struct comparison_pair *p)
@@ -290,6 +299,16 @@ static void pr_key(void *ctx, uint32_t row, int col, struct table_key *out)
 	case PR_A_EFF:
 	case PR_B_EFF: out->num = eff_key(&p->side[col == PR_B_EFF].eff); break;
 	case PR_FUSION: out->num = p->fusion >= 0 ? -(double)p->fusion : NAN; break;
+	case PR_A_TRACE:
+	case PR_B_TRACE: {
+		int side = col == PR_B_TRACE;
+		const struct comparison_part *part = &p->side[side];
+		uint32_t sub = st(v)->sub[row];
+
+		out->str = sub < part->n_names ? comparison_short_name(u->c, side, part->names[sub])
+					       : NULL;
+		break;
+	}
 	}
 }
 

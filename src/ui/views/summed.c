@@ -25,6 +25,8 @@ enum {
 	SU_RATIO,
 	SU_A_EFF,
 	SU_B_EFF,
+	SU_A_TRACE,
+	SU_B_TRACE,
 	SU_COLS
 };
 
@@ -33,7 +35,7 @@ static const struct table_column su_cols[SU_COLS] = {
 	[SU_LAYERS] = { "Layers", 10, 0, 0, TABLE_LEFT,
 			TABLE_COL_ASC }, /* by first layer, then count */
 	[SU_PLACES] = { "Places", 6, 0, 4, TABLE_RIGHT, 0 },
-	[SU_KIND] = { "Kind", 7, 0, 0, TABLE_LEFT, TABLE_COL_TEXT },
+	[SU_KIND] = { "Kind", 7, 0, 0, TABLE_LEFT, TABLE_COL_TEXT | TABLE_COL_UNIFORM_FIRST },
 	[SU_CLASS] = { "Class", 11, 0, 0, TABLE_LEFT, TABLE_COL_TEXT | TABLE_COL_SEARCH },
 	[SU_A_NAME] = { "A kernel", 24, 1, 0, TABLE_LEFT,
 			TABLE_COL_TEXT | TABLE_COL_SCROLL | TABLE_COL_SEARCH },
@@ -48,6 +50,11 @@ static const struct table_column su_cols[SU_COLS] = {
 	/* achieved TFLOPS and share of the GPU's peak over the places (efficiency.h) */
 	[SU_A_EFF] = { "A TF %pk", 8, 0, 7, TABLE_RIGHT, 0 },
 	[SU_B_EFF] = { "B TF %pk", 8, 0, 7, TABLE_RIGHT, 0 },
+	/* / and f also find a kernel by its name in the trace (pairs.c) */
+	[SU_A_TRACE] = { "A trace name", 0, 0, 9, TABLE_LEFT,
+			 TABLE_COL_TEXT | TABLE_COL_SEARCH | TABLE_COL_HIDDEN | TABLE_COL_NOSORT },
+	[SU_B_TRACE] = { "B trace name", 0, 0, 9, TABLE_LEFT,
+			 TABLE_COL_TEXT | TABLE_COL_SEARCH | TABLE_COL_HIDDEN | TABLE_COL_NOSORT },
 };
 
 /* The view's row r is group r of ui_groups() (built once per phase; a rebuild for another
@@ -166,6 +173,15 @@ static void su_key(void *ctx, uint32_t row, int col, struct table_key *out)
 	case SU_CLASS: out->str = class_name((enum op_class)p->cls); break;
 	case SU_A_NAME:
 	case SU_B_NAME: out->str = group_name(v, row, col == SU_B_NAME); break;
+	case SU_A_TRACE:
+	case SU_B_TRACE: {
+		const struct comparison_part *part = &p->side[col == SU_B_TRACE];
+
+		out->str = part->n_names
+				   ? comparison_short_name(c, col == SU_B_TRACE, part->names[0])
+				   : NULL;
+		break;
+	}
 	case SU_A_N: out->num = g->count[0]; break;
 	case SU_B_N: out->num = g->count[1]; break;
 	case SU_A_US: out->num = g->ns[0]; break;
@@ -215,8 +231,8 @@ static void su_evidence(struct ui_view *v, uint32_t row, struct ui_text *out, in
 		for (uint32_t i = 0; i < part->n_names; i++) {
 			snprintf(head, sizeof head, "%c%s ", i ? ' ' : (s ? 'B' : 'A'),
 				 i ? " " : ":");
-			ui_text_wrap(u->s, out, ROLE_NORMAL, head, ui_name(u, s, part->names[i]),
-				     width, 3);
+			ui_text_wrap(u->s, out, ROLE_NORMAL, head,
+				     ui_name_full(u, s, part->names[i]), width, 3);
 		}
 		if (g->similar[s])
 			ui_text_add(out, ROLE_DIM, 1,
