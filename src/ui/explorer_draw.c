@@ -133,6 +133,9 @@ static void draw_header(struct ui *u)
 	fmt_ratio(r, sizeof r, c->ratio);
 	x += ui_putf(u->s, y, x, w - x, ROLE_NORMAL, 0, "phase %s (p)  ",
 		     phase_name((enum phase)c->phase));
+	if (c->ranks && c->ranks->chosen < c->ranks->n) /* which rank every view shows */
+		x += ui_putf(u->s, y, x, w - x, ROLE_HEADER, 0, "rank %lld of %zu  ",
+			     (long long)c->ranks->r[c->ranks->chosen].rank, c->ranks->n);
 	x += ui_putf(u->s, y, x, w - x, delta_role(c->delta_ns), 0, "B-A %s/pass  B/A %s", d, r);
 	x += ui_putf(u->s, y, x, w - x, c->n_fusions ? ROLE_FUSED : ROLE_NORMAL, 0,
 		     "  %zu fusion difference%s", c->n_fusions, c->n_fusions == 1 ? "" : "s");
@@ -322,7 +325,8 @@ static void status_hints(struct ui *u, char *buf, size_t cap)
 		len += (size_t)snprintf(buf + len, cap - len, "  Enter:%s", enter);
 	HINT(back, "Esc:back");
 	HINT(d->timeline && v->n_rows, "t:timeline");
-	HINT(1, "Tab/1-5:views");
+	HINT(!u->c->ranks, "Tab/1-5:views");
+	HINT(u->c->ranks, "Tab/1-6:views"); /* directories of ranks: the Ranks view */
 	HINT(1, "s/r:sort");
 	HINT(1, "/:search");
 	HINT(1, "f:filter");

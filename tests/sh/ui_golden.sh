@@ -17,8 +17,9 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT INT TERM
 fail=0
 
-play() { # play SCRIPT TRACE_A TRACE_B (paths from the top directory)
-	if ! FUSEDIFF_DUMP_DIR="$tmp" "$FUSEDIFF" --headless --size 120x40 --script "tests/scripts/$1.keys" \
+top=$(pwd)
+play() { # play SCRIPT TRACE_A TRACE_B (paths from the current directory)
+	if ! FUSEDIFF_DUMP_DIR="$tmp" "$FUSEDIFF" --headless --size 120x40 --script "$top/tests/scripts/$1.keys" \
 		"$2" "$3" >"$tmp/$1.out" 2>&1; then
 		echo "FAIL: $1.keys did not play:"
 		cat "$tmp/$1.out"
@@ -30,6 +31,13 @@ play llama examples/llama8l_eager_sdpa.json.gz examples/llama8l_compiled_sdpa.js
 play sglang examples/tracelens_sglang_dsr1-distill-llama8b_decode_bs16_mi300x.json.gz \
 	examples/tracelens_sglang_dsr1-distill-llama8b_decode_bs16_b300.json.gz
 play escape tests/data/bad/escape_sequence_name.json tests/data/bad/escape_sequence_name.json
+# two directories of ranks (the SGLang pair as ranks 0 and 1 of each side): the Ranks view
+mkdir -p "$tmp/ranks/a" "$tmp/ranks/b"
+for r in 0 1; do
+	cp examples/tracelens_sglang_dsr1-distill-llama8b_decode_bs16_mi300x.json.gz "$tmp/ranks/a/run-TP-$r.json.gz"
+	cp examples/tracelens_sglang_dsr1-distill-llama8b_decode_bs16_b300.json.gz "$tmp/ranks/b/run-TP-$r.json.gz"
+done
+(cd "$tmp/ranks" && play ranks a b)
 
 # no control character ever reaches a screen (a name's ESC or BEL is shown as \e, \x07)
 for got in "$tmp"/*.screen; do
