@@ -455,7 +455,7 @@ START_TEST(test_inductor_ops_names)
 		{ "triton_poi_fused_add_arange_unsqueeze_2", "poi#2 add+arange" },
 		{ "triton_poi_fused__scaled_dot_product_cudnn_attention__to_copy_add_cos_4",
 		  "poi#4 sdpa+add+cos" },
-		{ "triton_poi_fused_expand_unsqueeze_1", "poi#1" },
+		{ "triton_poi_fused_expand_unsqueeze_1", "poi#1 expand+unsqueeze" },
 		{ "triton_poi_fused_unknownop", "poi unknownop" },
 		{ "triton_red_fused__0", "red#0" },
 		{ "triton_poi_fused_", "poi" },

@@ -216,20 +216,13 @@ static int split_name(const char *name, const char **ops, const char **end)
 	return kind;
 }
 
-char *inductor_ops_name(const char *name)
+/* Append the ops of [p, end) to out (len of cap used) as "+"-separated words, views and casts
+ * left out unless all: 1 when one was written. */
+static int append_ops(const char *p, const char *end, int all, char *out, size_t len, size_t cap)
 {
-	const char *p, *end, *num;
-	size_t cap, len;
-	char *out;
-	int kind = split_name(name, &p, &end);
+	int first = 1;
 
-	if (kind < 0)
-		return NULL;
-	num = end < p + strlen(p) ? end + 1 : "";
-	cap = strlen(name) + 8;
-	out = xmalloc(cap);
-	len = (size_t)snprintf(out, cap, "%s%s%s", kinds[kind], *num ? "#" : "", num);
-	for (int first = 1; p < end;) {
+	while (p < end) {
 		enum feature ft = F_IGNORE;
 		const char *op = p;
 		size_t n = match_token(p, (size_t)(end - p), &ft);
@@ -245,7 +238,7 @@ char *inductor_ops_name(const char *name)
 			}
 		else
 			p += n;
-		if (n == 0 || (ft != F_VIEW && ft != F_CAST)) {
+		if (n == 0 || all || (ft != F_VIEW && ft != F_CAST)) {
 			int oplen;
 
 			while (op < p && *op == '_') /* _to_copy, _softmax */
@@ -262,6 +255,24 @@ char *inductor_ops_name(const char *name)
 		if (p < end && *p == '_')
 			p++;
 	}
+	return !first;
+}
+
+char *inductor_ops_name(const char *name)
+{
+	const char *p, *end, *num;
+	size_t cap, len;
+	char *out;
+	int kind = split_name(name, &p, &end);
+
+	if (kind < 0)
+		return NULL;
+	num = end < p + strlen(p) ? end + 1 : "";
+	cap = strlen(name) + 8;
+	out = xmalloc(cap);
+	len = (size_t)snprintf(out, cap, "%s%s%s", kinds[kind], *num ? "#" : "", num);
+	if (!append_ops(p, end, 0, out, len, cap)) /* only views: better than nothing */
+		append_ops(p, end, 1, out, len, cap);
 	return out;
 }
 
