@@ -75,7 +75,7 @@ shot() {
 
 shot overview "$LLAMA" "" "Largest kernel pairs of this part"
 shot layers "$LLAMA" "2" "Largest differences"
-shot fusion-evidence "$LLAMA" "4 Enter" "Evidence (Esc"
+shot fusion-evidence "$LLAMA" "4 o" "Evidence (Esc"
 shot layer-pairs "$LLAMA" "2 Enter j" "A kernel"
 shot mi300x-b300-layer "$SGLANG" "2 Enter" "A kernel"
 shot mi300x-b300-summed "$SGLANG" "5" "Places"
