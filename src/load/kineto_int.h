@@ -50,16 +50,16 @@ struct loader {
 	unsigned cat_next; /* round-robin replacement */
 	int64_t bad_time, bad_number;
 	int64_t bad_kernels; /* kernel events of bad_time */
-	/* A part of the file parsed by another thread (kineto_load.c): in the loader of the
-	 * part, where an error was found, kept for the main loader to report (lines counted from
-	 * the part's start); in the main loader, the part in flight. */
+	/* A chunk of the file parsed by a loader of its own (kineto_load.c): in the loader of
+	 * the chunk, where an error was found, kept for the main loader to report (lines counted
+	 * from the chunk's start); pool: the chunks (the main loader's, shared with its chunks'). */
 	int part;
 	struct part_error {
 		int set;
 		int64_t off, lines, line_start; /* line_start -1: before the part's start */
 		const char *msg;
 	} perr;
-	struct split *split;
+	struct pool *pool;
 };
 
 /* One element of traceEvents, with the separator before it, as a unit of the loader: parse

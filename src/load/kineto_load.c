@@ -81,16 +81,30 @@ static size_t count_newlines(const char *s, size_t n)
 	return count;
 }
 
-/* The part of the file that another thread parses (read_events). */
-struct split {
-	pthread_t thread;
-	atomic_int cancel; /* the main loader does not need the part any more */
-	int64_t at;	   /* where the part starts: just after the '}' of an event */
-	struct loader ld;  /* the part's own loader, trace and error */
+/* One chunk of traceEvents parsed by a loader of its own (read_events). */
+struct chunk {
+	int64_t at;	  /* where it starts: just after the '}' of an event (a guess) */
+	int state;	  /* CHUNK_FREE, CHUNK_TAKEN, CHUNK_DONE */
+	struct loader ld; /* its loader, trace and error */
 	struct fd_error err;
-	int rc;			   /* 0: the part parsed to the end of traceEvents */
-	int64_t end;		   /* then: the offset just after that ']' */
+	int rc;			   /* 0: parsed to a later chunk's start or the array's end */
+	size_t landed;		   /* then: the index of that chunk, n_chunks for the end */
+	int64_t end;		   /* the offset it stopped at (just after ']' at the end) */
 	int64_t lines, line_start; /* newlines in [at, end), the start of the last line or -1 */
+};
+
+enum { CHUNK_FREE, CHUNK_TAKEN, CHUNK_DONE };
+
+/* The chunks of one file's traceEvents and the thread that helps parse them. */
+struct pool {
+	pthread_mutex_t mu;
+	pthread_cond_t cond; /* a chunk is done */
+	pthread_t thread;
+	int has_thread;
+	atomic_int cancel; /* the main loader needs no more chunks */
+	struct chunk *c;   /* c[0] is the main loader's own (its loader is not used) */
+	size_t n;
+	size_t next_free; /* the lowest chunk not taken yet */
 };
 
 /* Drop the consumed bytes from the window, counting their newlines. */
@@ -121,7 +135,7 @@ static int fill(struct loader *ld)
 	ssize_t n, added = 0;
 
 	drop_consumed(ld);
-	if (ld->part && atomic_load(&ld->split->cancel)) {
+	if (ld->part && atomic_load(&ld->pool->cancel)) {
 		fd_error_set(ld->err, "%s: cancelled", ld->name);
 		return -1;
 	}
@@ -362,20 +376,29 @@ static int unit_cjson(struct loader *ld, struct json_cur *c, void *arg)
 
 /* ---- both cores for one plain file ------------------------------------------------------ *
  *
- * When traceEvents of a plain file has enough bytes left, a second thread parses its second
- * half: from a place that looks like the end of an event ('}', ',', '{', '"' with blanks
- * between) to the end of the array, with a loader and trace of its own. The guess is checked
- * by the main loader: when its own parse stops exactly there, between two events, the part
- * is what one pass would have parsed from there on, and its records are merged after the main
- * loader's (trace_merge: the same strings in the same order, the same records); the main
- * loader then goes on after the array. When its parse steps over the place instead (the
- * pattern was inside a string), or the array ends before it, the part is dropped and the main
- * loader parses on alone. An error in the part is reported only once the main loader has
- * reached it without an error of its own, with lines counted as one pass counts them. */
+ * When traceEvents of a plain file has enough bytes left, the rest is cut into chunks at
+ * places that look like the end of an event ('}', ',', '{', '"' with blanks between), each
+ * parsed to the next one's start with a loader and trace of its own. The main loader parses
+ * the first; a second thread takes the others in order, and so does the main loader once
+ * it is done with its own, so that the two cores finish together whatever the cost of each
+ * byte (Kineto writes the costly CPU operators first). The guesses are checked in order: a
+ * parse that stops exactly at the next chunk's start, between two events, proves that start,
+ * and that chunk is what one pass would have parsed from there on: its records are merged
+ * after those before it (trace_merge: the same strings in the same order, the same records).
+ * A parse that steps over a start (the pattern was inside a string) parses on to the next
+ * one, and the chunk it stepped into is dropped. Once a chunk ends with the array, the main
+ * loader goes on after it. An error in a chunk is reported only when the chunks before it
+ * proved its start, with lines counted as one pass counts them. */
 
 /* Bytes of traceEvents left below which one thread parses (FUSEDIFF_SPLIT_MIN for tests). */
 #define SPLIT_MIN  (8 << 20)
 #define SPLIT_LOOK (1 << 16) /* bytes searched for the end of an event */
+/* The chunks: about CHUNKS of them, none smaller than CHUNK_MIN (but with FUSEDIFF_SPLIT_MIN,
+ * which the tests set to 1 so that every file is cut into many). */
+#define CHUNKS	  32
+#define CHUNK_MIN (4 << 20)
+/* A chunk's window: smaller than the main loader's, as several are in memory at once */
+#define CHUNK_WINDOW (WINDOW_INITIAL < (1u << 20) ? WINDOW_INITIAL : (1u << 20))
 
 static int is_blank(char ch)
 {
@@ -417,123 +440,228 @@ static int64_t find_boundary(struct input *in, int64_t from)
 	return at;
 }
 
-static void *part_main(void *arg)
+static void loader_bufs_free(struct loader *ld)
 {
-	struct split *sp = arg;
-	struct loader *ld = &sp->ld;
-	int first = 0;
-
-	sp->rc = -1;
-	while (first >= 0)
-		if (unit(ld, trace_load_event, &first) < 0)
-			return NULL;
-	drop_consumed(ld);
-	sp->end = ld->off0;
-	sp->lines = ld->lines0;
-	sp->line_start = ld->line_start;
-	sp->rc = 0;
-	return NULL;
-}
-
-static void split_free(struct split *sp)
-{
-	struct loader *ld = &sp->ld;
-
-	input_close(ld->in);
-	trace_free(ld->t);
 	json_buf_free(&ld->kbuf);
 	json_buf_free(&ld->nbuf);
 	json_buf_free(&ld->cbuf);
 	json_buf_free(&ld->abuf);
 	json_buf_free(&ld->lbuf);
 	free(ld->buf);
-	free(sp);
+	ld->buf = NULL;
 }
 
-/* Drop the part in flight, if any. */
-static void split_drop(struct loader *ld)
+/* Parse chunk i with its own loader from its start until the parse stops exactly at a later
+ * chunk's start (stepping over one means that guess was inside a string: parse on to the
+ * next) or the array ends. */
+static void chunk_parse(struct pool *pl, struct loader *main_ld, size_t i)
 {
-	if (!ld->split)
+	struct chunk *ch = &pl->c[i];
+	struct loader *ld = &ch->ld;
+	size_t next = i + 1;
+	int first = 0;
+
+	ld->name = main_ld->name;
+	ld->in = input_open_part(main_ld->in, ch->at);
+	ld->cap = CHUNK_WINDOW;
+	ld->buf = xmalloc(ld->cap);
+	ld->err = &ch->err;
+	ld->t = trace_new(main_ld->name);
+	ld->cat_none = intern_add(ld->t->strings, "(none)", 6);
+	ld->part = 1;
+	ld->pool = pl;
+	ld->off0 = ch->at;
+	ld->line_start = -1;
+	ch->rc = -1;
+	while (first >= 0) {
+		int64_t off = ld->off0 + (int64_t)ld->pos;
+
+		while (next < pl->n && off > pl->c[next].at)
+			next++;
+		if (next < pl->n && off == pl->c[next].at)
+			break;
+		if (unit(ld, trace_load_event, &first) < 0)
+			goto out;
+	}
+	drop_consumed(ld);
+	ch->landed = first < 0 ? pl->n : next;
+	ch->end = ld->off0;
+	ch->lines = ld->lines0;
+	ch->line_start = ld->line_start;
+	ch->rc = 0;
+out:
+	input_close(ld->in);
+	ld->in = NULL;
+	loader_bufs_free(ld); /* the window, before the chunk waits to be merged */
+}
+
+/* Take the lowest chunk not taken yet (pl->mu held): its index, or 0 when there is none. */
+static size_t chunk_take(struct pool *pl)
+{
+	if (pl->next_free >= pl->n || atomic_load(&pl->cancel))
+		return 0;
+	pl->c[pl->next_free].state = CHUNK_TAKEN;
+	return pl->next_free++;
+}
+
+static void chunk_done(struct pool *pl, size_t i)
+{
+	pthread_mutex_lock(&pl->mu);
+	pl->c[i].state = CHUNK_DONE;
+	pthread_cond_broadcast(&pl->cond);
+	pthread_mutex_unlock(&pl->mu);
+}
+
+static void *pool_main(void *arg)
+{
+	struct loader *main_ld = arg;
+	struct pool *pl = main_ld->pool;
+
+	for (;;) {
+		size_t i;
+
+		pthread_mutex_lock(&pl->mu);
+		i = chunk_take(pl);
+		pthread_mutex_unlock(&pl->mu);
+		if (!i)
+			return NULL;
+		chunk_parse(pl, main_ld, i);
+		chunk_done(pl, i);
+	}
+}
+
+/* Stop the helper and free every chunk. */
+static void pool_free(struct loader *ld)
+{
+	struct pool *pl = ld->pool;
+
+	if (!pl)
 		return;
-	atomic_store(&ld->split->cancel, 1);
-	pthread_join(ld->split->thread, NULL);
-	split_free(ld->split);
-	ld->split = NULL;
+	atomic_store(&pl->cancel, 1);
+	if (pl->has_thread)
+		pthread_join(pl->thread, NULL);
+	for (size_t i = 1; i < pl->n; i++) {
+		struct loader *c = &pl->c[i].ld;
+
+		if (c->in)
+			input_close(c->in);
+		if (c->t)
+			trace_free(c->t);
+		loader_bufs_free(c);
+	}
+	pthread_mutex_destroy(&pl->mu);
+	pthread_cond_destroy(&pl->cond);
+	free(pl->c);
+	free(pl);
+	ld->pool = NULL;
 }
 
-static void split_start(struct loader *ld)
+/* Cut what is left of traceEvents into chunks at guessed event ends and start the helper
+ * thread on them (plain files with enough bytes left, see above). */
+static void pool_start(struct loader *ld)
 {
-	int64_t size = input_split_size(ld->in), from = ld->off0 + (int64_t)ld->pos, at;
+	int64_t size = input_split_size(ld->in), from = ld->off0 + (int64_t)ld->pos, step;
 	const char *env = getenv("FUSEDIFF_SPLIT_MIN"), *serial = getenv("FUSEDIFF_SERIAL");
 	int64_t min = env && *env ? strtoll(env, NULL, 10) : SPLIT_MIN;
-	struct split *sp;
-	struct loader *p;
+	struct pool *pl;
 
 	if (size < 0 || size - from < min || size - from < 2 || ld->part ||
 	    (serial && *serial && strcmp(serial, "0") != 0))
 		return;
-	at = find_boundary(ld->in, from + (size - from) / 2);
-	if (at < 0)
-		return;
-	sp = xcalloc(1, sizeof *sp);
-	sp->at = at;
-	p = &sp->ld;
-	p->name = ld->name;
-	p->in = input_open_part(ld->in, at);
-	p->cap = WINDOW_INITIAL;
-	p->buf = xmalloc(p->cap);
-	p->err = &sp->err;
-	p->t = trace_new(ld->name);
-	p->cat_none = intern_add(p->t->strings, "(none)", 6);
-	p->part = 1;
-	p->split = sp;
-	p->off0 = at;
-	p->line_start = -1;
-	if (pthread_create(&sp->thread, NULL, part_main, sp) != 0) {
-		split_free(sp);
+	step = (size - from) / CHUNKS;
+	if (step < CHUNK_MIN && !(env && *env))
+		step = CHUNK_MIN;
+	if (step < 1)
+		step = 1;
+	pl = xcalloc(1, sizeof *pl);
+	pl->c = xcalloc(CHUNKS + 2, sizeof *pl->c);
+	pl->c[0].at = from;
+	pl->n = 1;
+	for (int64_t guess = from + step; guess < size && pl->n < CHUNKS + 1; guess += step) {
+		int64_t at = find_boundary(ld->in, guess);
+
+		if (at < 0)
+			break;
+		if (at > pl->c[pl->n - 1].at)
+			pl->c[pl->n++].at = at;
+		if (at > guess)
+			guess = at - 1; /* the next guess a step after this one */
+	}
+	pthread_mutex_init(&pl->mu, NULL);
+	pthread_cond_init(&pl->cond, NULL);
+	pl->next_free = 1;
+	ld->pool = pl;
+	if (pl->n < 2 || pthread_create(&pl->thread, NULL, pool_main, ld) != 0) {
+		pool_free(ld);
 		return;
 	}
-	ld->split = sp;
+	pl->has_thread = 1;
 }
 
-/* The main loader reached the part's start (or went past it). Returns 0 (*first is -1 when
- * the part was taken: traceEvents ended there), -1 on an error. */
-static int split_join(struct loader *ld, int *first)
+/* The main loader stopped exactly at chunk k's start: from there the records are the chunks',
+ * merged in order (each where the one before it stopped), parsing chunks itself while the
+ * next one is not done. Returns 0 (*first is -1: traceEvents ended), -1 on an error. */
+static int pool_finish(struct loader *ld, size_t k, int *first)
 {
-	struct split *sp = ld->split;
-	int64_t skip;
+	struct pool *pl = ld->pool;
+	int64_t end = -1, skip;
 
-	if (ld->off0 + (int64_t)ld->pos != sp->at) {
-		split_drop(ld); /* the guess was inside a string */
-		return 0;
-	}
-	pthread_join(sp->thread, NULL);
-	ld->split = NULL;
-	drop_consumed(ld); /* the newlines before the part */
-	if (sp->rc < 0) {
-		const struct part_error *e = &sp->ld.perr;
+	drop_consumed(ld); /* the newlines before chunk k */
+	while (end < 0) {
+		struct chunk *ch = &pl->c[k];
+		size_t i;
 
-		if (e->set)
-			fd_error_set(
-				ld->err, "%s: line %lld, column %lld: %s", ld->name,
-				(long long)(ld->lines0 + e->lines + 1),
-				(long long)(e->off -
-					    (e->line_start >= 0 ? e->line_start : ld->line_start) +
-					    1),
-				e->msg);
+		pthread_mutex_lock(&pl->mu);
+		while (ch->state != CHUNK_DONE) {
+			if ((i = chunk_take(pl))) {
+				pthread_mutex_unlock(&pl->mu);
+				chunk_parse(pl, ld, i);
+				chunk_done(pl, i);
+				pthread_mutex_lock(&pl->mu);
+			} else if (ch->state != CHUNK_DONE) {
+				pthread_cond_wait(&pl->cond, &pl->mu);
+			}
+		}
+		pthread_mutex_unlock(&pl->mu);
+		if (ch->rc < 0) {
+			const struct part_error *e = &ch->ld.perr;
+
+			if (e->set)
+				fd_error_set(ld->err, "%s: line %lld, column %lld: %s", ld->name,
+					     (long long)(ld->lines0 + e->lines + 1),
+					     (long long)(e->off -
+							 (e->line_start >= 0 ? e->line_start
+									     : ld->line_start) +
+							 1),
+					     e->msg);
+			else
+				fd_error_set(ld->err, "%s", ch->err.msg);
+			pool_free(ld);
+			return -1;
+		}
+		trace_merge(ld->t, ch->ld.t);
+		trace_free(ch->ld.t);
+		ch->ld.t = NULL;
+		ld->bad_time += ch->ld.bad_time;
+		ld->bad_number += ch->ld.bad_number;
+		ld->bad_kernels += ch->ld.bad_kernels;
+		ld->lines0 += ch->lines;
+		if (ch->line_start >= 0)
+			ld->line_start = ch->line_start;
+		if (ld->opts && ld->opts->progress &&
+		    ld->opts->progress(ld->opts->progress_user, ch->end, input_raw_size(ld->in))) {
+			fd_error_set(ld->err, "%s: loading cancelled", ld->name);
+			pool_free(ld);
+			return -1;
+		}
+		if (ch->landed >= pl->n)
+			end = ch->end;
 		else
-			fd_error_set(ld->err, "%s", sp->err.msg);
-		split_free(sp);
-		return -1;
+			k = ch->landed;
 	}
-	free(sp->ld.buf); /* before the merge, which needs room */
-	sp->ld.buf = NULL;
-	trace_merge(ld->t, sp->ld.t);
-	ld->bad_time += sp->ld.bad_time;
-	ld->bad_number += sp->ld.bad_number;
-	ld->bad_kernels += sp->ld.bad_kernels;
-	/* on after the array: what the window holds of the part is dropped, the rest skipped */
-	skip = sp->end - ld->off0;
+	pool_free(ld);
+	/* on after the array: what the window holds of the chunks is dropped, the rest skipped */
+	skip = end - ld->off0;
 	if (skip <= (int64_t)ld->len) {
 		memmove(ld->buf, ld->buf + skip, ld->len - (size_t)skip);
 		ld->len -= (size_t)skip;
@@ -545,17 +673,12 @@ static int split_join(struct loader *ld, int *first)
 
 			snprintf(msg, sizeof msg, "%s", ld->err->msg);
 			fd_error_set(ld->err, "%s: %s", ld->name, msg);
-			split_free(sp);
 			return -1;
 		}
 		ld->t->bytes += more;
 		ld->len = 0;
 	}
-	ld->off0 = sp->end;
-	ld->lines0 += sp->lines;
-	if (sp->line_start >= 0)
-		ld->line_start = sp->line_start;
-	split_free(sp);
+	ld->off0 = end;
 	*first = -1;
 	return 0;
 }
@@ -563,19 +686,26 @@ static int split_join(struct loader *ld, int *first)
 static int read_events(struct loader *ld)
 {
 	int first = 1;
+	size_t k = 1; /* the next chunk start the main loader may reach */
 
 	ld->saw_events = 1;
-	split_start(ld);
+	pool_start(ld);
 	while (first >= 0) {
-		if (ld->split && !first && ld->off0 + (int64_t)ld->pos >= ld->split->at) {
-			if (split_join(ld, &first) < 0)
-				return -1;
-			continue;
+		if (ld->pool && !first) {
+			int64_t off = ld->off0 + (int64_t)ld->pos;
+
+			while (k < ld->pool->n && off > ld->pool->c[k].at)
+				k++;
+			if (k < ld->pool->n && off == ld->pool->c[k].at) {
+				if (pool_finish(ld, k, &first) < 0)
+					return -1;
+				continue;
+			}
 		}
 		if (unit(ld, trace_load_event, &first) < 0)
 			return -1;
 	}
-	split_drop(ld); /* the array ended before the part's start */
+	pool_free(ld); /* the array ended before every chunk's start */
 	return 0;
 }
 
@@ -673,7 +803,7 @@ static int kineto_load(struct trace *t, struct input *in, const char *name,
 	ld.cat_none = intern_add(t->strings, "(none)", 6);
 
 	rc = parse_document(&ld);
-	split_drop(&ld);
+	pool_free(&ld);
 	if (rc == 0 && ld.bad_kernels && !t->n_kernels) {
 		fd_error_set(
 			err,

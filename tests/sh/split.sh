@@ -1,10 +1,11 @@
 #!/bin/sh
-# split.sh — a plain trace parsed by two threads (kineto_load.c: the second half of traceEvents
-# on a thread of its own, merged after) prints exactly what one thread prints: the summaries and
-# reports of every trace and damaged file of tests/data and examples/, and the error messages
-# (line and column) of damage in either half, with the split's guess right, wrong (the pattern
-# inside a string) or beyond the array. FUSEDIFF_SPLIT_MIN=1 splits even the smallest file;
-# FUSEDIFF_SERIAL=1 parses with one thread.
+# split.sh — a plain trace parsed by two threads (kineto_load.c: traceEvents cut into chunks
+# that both threads take in turn, merged in order) prints exactly what one thread prints: the
+# summaries and reports of every trace and damaged file of tests/data and examples/, and the
+# error messages (line and column) of damage early, in the middle and late, with the chunks'
+# guessed starts right, wrong (the pattern inside a string) or beyond the array.
+# FUSEDIFF_SPLIT_MIN=1 cuts even the smallest file into up to 32 chunks; FUSEDIFF_SERIAL=1
+# parses with one thread.
 set -u
 : "${FUSEDIFF:?}"
 . tests/sh/lib/cases.sh
