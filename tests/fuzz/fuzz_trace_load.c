@@ -4,9 +4,10 @@
  * Besides crashes, leaks and undefined behaviour, it aborts when a promise of trace.h is
  * broken: a failed load leaves *out NULL and one non-empty line that names the file; a
  * successful one has at least one kernel, sorted by start, with times that cannot overflow
- * when added, and every array sorted as documented. Each input is also loaded with the
- * second half of its traceEvents parsed by a second thread (FUSEDIFF_SPLIT_MIN=1), which must
- * fail with the same message or print the same summary as the load by one thread. */
+ * when added, and every array sorted as documented. Each input is also loaded with its
+ * traceEvents cut into chunks that two threads parse (FUSEDIFF_SPLIT_MIN=1: up to 32 chunks),
+ * which must fail with the same message or print the same summary as the load by one
+ * thread. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
