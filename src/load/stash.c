@@ -84,10 +84,24 @@ void stash_read(struct stash *s, struct stash_reader *r)
 	}
 }
 
+void stash_scan(struct stash *s, struct stash_reader *r)
+{
+	stash_read(s, r);
+	r->c = s->first;
+}
+
 void stash_next(struct stash_reader *r)
 {
 	struct stash *s = r->s;
 
+	if (r->c) { /* scanning */
+		if (r->p == r->end && r->c->next) {
+			r->c = r->c->next;
+			r->p = r->c->data;
+			r->end = r->p + r->c->len;
+		}
+		return;
+	}
 	if (r->p == r->end && s->first && s->first->next) {
 		struct stash_chunk *c = s->first;
 

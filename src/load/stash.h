@@ -23,6 +23,7 @@ struct stash {
 
 struct stash_reader {
 	struct stash *s;
+	struct stash_chunk *c; /* stash_scan(): the chunk read, none unmapped */
 	const unsigned char *p, *end;
 	int64_t prev[STASH_DELTAS];
 };
@@ -38,6 +39,8 @@ void stash_free(struct stash *s);
 /* Read the stash's s->n records in order, once: stash_next() before each record (it unmaps
  * the chunk the reader leaves), then its fields as they were put; stash_free() after. */
 void stash_read(struct stash *s, struct stash_reader *r);
+/* The same, leaving the stash as it is (to read it again with stash_read()). */
+void stash_scan(struct stash *s, struct stash_reader *r);
 void stash_next(struct stash_reader *r);
 uint64_t stash_get(struct stash_reader *r);
 int64_t stash_get_delta(struct stash_reader *r, int i);

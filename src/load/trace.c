@@ -26,6 +26,8 @@ struct trace_impl {
 	 * external_id and tid, then dur, name, kernel and, with a kernel, grid and block. A
 	 * launch is 12-16 bytes so, not 72: they are unpacked into an array of the exact size. */
 	struct stash launches;
+	int64_t launches_t0; /* the earliest start of a stashed launch */
+	int has_launches_t0;
 	int finished;	     /* trace_finish() ran: launches go straight into the array */
 	int64_t *kernel_ids; /* the external_id of each stashed launch that names its kernel */
 	size_t n_kernel_ids, cap_kernel_ids;
@@ -100,6 +102,9 @@ void trace_add_launch(struct trace *t, const struct trace_launch *l)
 		VEC_PUSH(t->launches, t->n_launches, ti->cap_launches, *l);
 		return;
 	}
+	if (!ti->has_launches_t0 || l->start < ti->launches_t0)
+		ti->launches_t0 = l->start;
+	ti->has_launches_t0 = 1;
 	stash_begin(s);
 	stash_put_delta(s, 0, l->start);
 	stash_put_delta(s, 1, l->correlation);
@@ -138,21 +143,67 @@ static void next_launch(struct stash_reader *r, struct trace_launch *l)
 	}
 }
 
-/* The stashed launches into t->launches, an array of their number. */
+struct launch_key {
+	int64_t correlation, start;
+	uint32_t i; /* in stash order: the sort is stable */
+};
+
+static int cmp_launch_key(const void *pa, const void *pb)
+{
+	const struct launch_key *a = pa, *b = pb;
+	int c;
+
+	if ((c = CMP(a->correlation, b->correlation)))
+		return c;
+	if ((c = CMP(a->start, b->start)))
+		return c;
+	return CMP(a->i, b->i);
+}
+
+/* The stashed launches into t->launches, an array of their number sorted by correlation (then
+ * start, then stash order, as the stable sort of cmp_launch), their times made relative like
+ * the others' (make_relative counted them in). Each goes straight to its sorted place: the
+ * array is never sorted, which would hold a sort's buffer beside it. Last in trace_finish:
+ * the array is not held while the other steps run. */
 static void unpack_launches(struct trace *t)
 {
 	struct trace_impl *ti = impl(t);
 	struct stash_reader r;
 	size_t n = ti->launches.n;
+	struct launch_key *keys;
+	uint32_t *place;
 
 	ti->finished = 1;
+	free(ti->kernel_ids); /* the launches that name their kernel are in the array now */
+	ti->kernel_ids = NULL;
+	ti->n_kernel_ids = ti->cap_kernel_ids = 0;
 	if (!n)
 		return;
+	if (n >= UINT32_MAX)
+		die("too many launches (%zu)", n);
+	keys = xmalloc(n * sizeof *keys);
+	stash_scan(&ti->launches, &r);
+	for (size_t i = 0; i < n; i++) {
+		struct trace_launch l;
+
+		next_launch(&r, &l);
+		keys[i] = (struct launch_key){ l.correlation, l.start, (uint32_t)i };
+	}
+	qsort(keys, n, sizeof *keys, cmp_launch_key);
+	place = xmalloc(n * sizeof *place);
+	for (size_t k = 0; k < n; k++)
+		place[keys[k].i] = (uint32_t)k;
+	free(keys);
 	t->launches = xreallocarray(t->launches, n, sizeof *t->launches);
-	ti->cap_launches = n;
+	ti->cap_launches = t->n_launches = n;
 	stash_read(&ti->launches, &r);
-	for (size_t i = 0; i < n; i++)
-		next_launch(&r, &t->launches[t->n_launches++]);
+	for (size_t i = 0; i < n; i++) {
+		struct trace_launch *l = &t->launches[place[i]];
+
+		next_launch(&r, l);
+		l->start -= t->start_ns;
+	}
+	free(place);
 	stash_free(&ti->launches);
 }
 
@@ -446,13 +497,17 @@ static int cmp_fwd_op(const void *pa, const void *pb)
  * now grows with the kernels. */
 static void keep_launching_ops(struct trace *t)
 {
-	int64_t *ids = xmalloc((t->n_kernels + t->n_launches + 1) * sizeof *ids);
+	struct trace_impl *ti = impl(t);
+	int64_t *ids = xmalloc((t->n_kernels + t->n_launches + ti->n_kernel_ids + 1) * sizeof *ids);
 	size_t n = 0, kept = 0, j = 0;
 
 	for (size_t i = 0; i < t->n_kernels; i++)
 		if (t->kernels[i].external_id)
 			ids[n++] = t->kernels[i].external_id;
-	/* a graph capture's launches name their kernels: their operators are kept too */
+	/* a graph capture's launches name their kernels: their operators are kept too (listed
+	 * aside while the launches are stashed) */
+	for (size_t i = 0; i < ti->n_kernel_ids; i++)
+		ids[n++] = ti->kernel_ids[i];
 	for (size_t i = 0; i < t->n_launches; i++)
 		if (t->launches[i].kernel && t->launches[i].external_id)
 			ids[n++] = t->launches[i].external_id;
@@ -544,6 +599,8 @@ static void make_relative(struct trace *t)
 			t0 = t->ranges[i].start;
 	if (impl(t)->has_ops_t0 && impl(t)->ops_t0 < t0) /* stashed operators that were dropped */
 		t0 = impl(t)->ops_t0;
+	if (impl(t)->has_launches_t0 && impl(t)->launches_t0 < t0) /* launches still stashed */
+		t0 = impl(t)->launches_t0;
 	if (t0 == INT64_MAX)
 		t0 = 0;
 	t->start_ns = t0;
@@ -688,15 +745,12 @@ int trace_finish(struct trace *t, int32_t want, int capture, struct fd_error *er
 	int64_t total = 0;
 
 	unpack_ops(t);
-	unpack_launches(t);
-	free(impl(t)->kernel_ids);
-	impl(t)->kernel_ids = NULL;
-	impl(t)->n_kernel_ids = impl(t)->cap_kernel_ids = 0;
 	make_relative(t);
 	count_devices(t);
 	for (size_t i = 0; i < t->n_kernels; i++)
 		total += t->kernels[i].kind == KIND_KERNEL;
 	if (total == 0 && capture) { /* a graph capture: its launches ran no kernel */
+		unpack_launches(t);
 		t->device = -1;
 		t->n_other_device = t->n_kernels;
 		t->n_kernels = t->n_kernel_events = 0;
@@ -767,11 +821,11 @@ kept:
 	}
 	trace_repair_graph_times(t); /* kernels are still in listed order here */
 	sort_array(t->kernels, t->n_kernels, sizeof *t->kernels, cmp_kernel);
-	sort_array(t->launches, t->n_launches, sizeof *t->launches, cmp_launch);
 	sort_array(t->ops, t->n_ops, sizeof *t->ops, cmp_op);
 	keep_launching_ops(t);
 	sort_array(t->ranges, t->n_ranges, sizeof *t->ranges, cmp_range);
 	sort_array(t->fwd_ops, t->n_fwd_ops, sizeof *t->fwd_ops, cmp_fwd_op);
+	unpack_launches(t); /* sorted */
 	detect_platform(t);
 	pick_gpu_name(t);
 	return 0;
