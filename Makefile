@@ -28,9 +28,9 @@ endif
 WARN := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wpointer-arith \
 	-Wno-unused-parameter -Wno-sign-compare -Wno-missing-field-initializers
 FD_CFLAGS := -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -pthread $(WARN) \
-	-Iinclude -I. $(CJSON_CFLAGS) $(ZLIB_CFLAGS) $(SQLITE_CFLAGS) $(NETTLE_CFLAGS) $(CONFIG_CFLAGS) $(EXTRA_CFLAGS)
+	-Iinclude -I. $(CJSON_CFLAGS) $(ZLIB_CFLAGS) $(ISAL_CFLAGS) $(SQLITE_CFLAGS) $(NETTLE_CFLAGS) $(CONFIG_CFLAGS) $(EXTRA_CFLAGS)
 FD_LDFLAGS := -pthread $(EXTRA_LDFLAGS) $(LDFLAGS)
-MODEL_LIBS := $(CJSON_LIBS) $(ZLIB_LIBS) $(SQLITE_LIBS) $(NETTLE_LIBS) $(DEMANGLE_LIBS) $(CONFIG_LIBS) -lm
+MODEL_LIBS := $(CJSON_LIBS) $(ZLIB_LIBS) $(ISAL_LIBS) $(SQLITE_LIBS) $(NETTLE_LIBS) $(DEMANGLE_LIBS) $(CONFIG_LIBS) -lm
 UI_LIBS := $(NCURSES_LIBS)
 
 # The pipeline's stages, in order (tests/sh/layering.sh checks that includes only go down):

@@ -17,7 +17,10 @@ Commands, per input, one run of each per round (the order rotates from round to 
   python3 json.load FILE.json  (on G only without --no-big-python)
   gzip -dc FILE.json.gz
   inflate_null FILE.json.gz    zlib's inflate() to nowhere (bench/inflate_null.c)
+  inflate_isal FILE.json.gz    ISA-L's isal_inflate() to nowhere (bench/inflate_isal.c, only
+                               when libisal-dev is there)
   fusediff --summary FILE.json.gz
+  the same with FUSEDIFF_INFLATE=zlib (zlib inflates instead of ISA-L)
 and with --base PATH the same two fusediff rows for another binary (say, main's), so that a
 change is measured against what it replaces in the same rounds.
 
@@ -71,12 +74,21 @@ def run(argv, stdout=subprocess.DEVNULL, env=None):
 
 
 def build(gen):
-    """The anchor and inflate_null, built into gen; the anchor only with libsimdjson-dev."""
+    """The anchor, inflate_null and inflate_isal, built into gen; the anchor only with
+    libsimdjson-dev, inflate_isal only with libisal-dev."""
     tools = {}
     inflate = os.path.join(gen, "inflate_null")
     src = os.path.join(HERE, "inflate_null.c")
     if subprocess.call(["cc", "-O2", "-o", inflate, src, "-lz"]) == 0:
         tools["inflate"] = inflate
+    isal = os.path.join(gen, "inflate_isal")
+    if os.path.exists("/usr/include/isa-l/igzip_lib.h"):
+        src = os.path.join(HERE, "inflate_isal.c")
+        if subprocess.call(["cc", "-O2", "-o", isal, src, "-lisal"]) == 0:
+            tools["isal"] = isal
+    else:
+        log("loader.py: libisal-dev is not installed (apt-get install libisal-dev): "
+            "no inflate_isal row")
     anchor = os.path.join(gen, "simdjson_anchor")
     if os.path.exists("/usr/include/simdjson.h") and shutil.which("g++"):
         src = os.path.join(HERE, "simdjson_anchor.cpp")
@@ -139,6 +151,7 @@ def main():
 
     rows = []  # (input, label, argv[, environment])
     serial = dict(os.environ, FUSEDIFF_SERIAL="1")
+    zlib = dict(os.environ, FUSEDIFF_INFLATE="zlib")
     for key, (plain, gz) in files.items():
         rows.append((key, "cat %s.json" % key, ["cat", plain]))
         rows.append((key, "fusediff --summary %s.json" % key, [fd, "--summary", plain]))
@@ -153,7 +166,10 @@ def main():
         rows.append((key, "gzip -dc %s.json.gz" % key, ["gzip", "-dc", gz]))
         if "inflate" in tools:
             rows.append((key, "inflate_null %s.json.gz" % key, [tools["inflate"], gz]))
+        if "isal" in tools:
+            rows.append((key, "inflate_isal %s.json.gz" % key, [tools["isal"], gz]))
         rows.append((key, "fusediff --summary %s.json.gz" % key, [fd, "--summary", gz]))
+        rows.append((key, "  zlib --summary %s.json.gz" % key, [fd, "--summary", gz], zlib))
         if base:
             rows.append((key, "  base --summary %s.json.gz" % key, [base, "--summary", gz]))
 
@@ -199,6 +215,7 @@ def main():
         py = "python3 json.load %s.json" % key
         gd = "gzip -dc %s.json.gz" % key
         inf = "inflate_null %s.json.gz" % key
+        isal = "inflate_isal %s.json.gz" % key
         if an in res:
             x = med(p, 1) / med(an, 1)
             print("  %s: --summary CPU / anchor CPU     %5.2fx (<= 1.5x) %s" %
@@ -215,6 +232,13 @@ def main():
               (key, x, "ok" if x <= 0.65 else "MISSED"))
         if inf in res:
             print("  %s: gzip --summary CPU / inflate() %5.2fx" % (key, med(z, 1) / med(inf, 1)))
+        if isal in res:
+            print("  %s: gzip --summary CPU / isal_inflate() %5.2fx; isal_inflate() / inflate() "
+                  "%5.2fx" % (key, med(z, 1) / med(isal, 1),
+                              med(isal, 1) / med(inf, 1) if inf in res else float("nan")))
+        zl = "  zlib --summary %s.json.gz" % key
+        print("  %s: gzip --summary CPU / the same with zlib %5.2fx; with zlib / gzip -dc %5.2fx" %
+              (key, med(z, 1) / med(zl, 1), med(zl, 1) / med(gd, 1)))
         one = "  one thread %s.json" % key
         print("  %s: --summary one thread: CPU %.3f s, wall %.3f s; two threads: wall %.2fx, "
               "CPU %.2fx of one thread's" % (key, med(one, 1), med(one, 0), med(p, 0) / med(one, 0),

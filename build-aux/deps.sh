@@ -2,7 +2,8 @@
 # deps.sh build|check|test — make sure what fusediff needs is installed.
 #
 #   build: the compiler tool chain and libraries (ncursesw, cJSON, zlib, SQLite, Nettle, pkg-config,
-#          autoconf, g++ for libstdc++'s demangler). Missing ones are installed with
+#          autoconf, g++ for libstdc++'s demangler; ISA-L for gzip input where the
+#          distribution has it: without it zlib inflates everything). Missing ones are installed with
 #          apt-get when we run as root on Debian/Ubuntu; otherwise the exact command to
 #          run is printed and the script fails.
 #   check: the Check library the unit tests are written with; the same way.
@@ -27,6 +28,8 @@ if [ "$mode" = build ]; then
 	pc ncursesw || need libncurses-dev
 	pc libcjson || need libcjson-dev
 	pc zlib || need zlib1g-dev
+	# ISA-L is not built for every architecture: needed only where apt knows the package
+	pc libisal || { have apt-cache && apt-cache show libisal-dev >/dev/null 2>&1 && need libisal-dev; }
 	pc sqlite3 || need libsqlite3-dev
 	pc nettle || need nettle-dev
 	have g++ || need g++

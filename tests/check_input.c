@@ -1,5 +1,6 @@
 /* check_input.c — byte streams: the gzip reader thread against the single-threaded path, on
- * files, standard input, truncated data, files smaller than one block, and early close. */
+ * files, standard input, truncated data, files smaller than one block, and early close; ISA-L's
+ * inflate against zlib's on damaged and concatenated members. */
 #include "testutil.h"
 
 #include <fcntl.h>
@@ -166,6 +167,95 @@ START_TEST(test_gzip_corrupt)
 }
 END_TEST
 
+/* raw written to a temporary file, read with ISA-L (when built with it) and with zlib
+ * (FUSEDIFF_INFLATE=zlib), from the file and from memory: all four end alike. Returns the
+ * result of the first; free its data. */
+static struct result inflate_both(const unsigned char *raw, size_t len)
+{
+	char path[] = "/tmp/fusediff-check-input-XXXXXX";
+	int fd = mkstemp(path);
+	struct result a, b, c, d;
+
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(write(fd, raw, len), (ssize_t)len);
+	close(fd);
+	a = drain(open_file(path));
+	b = drain(input_open_mem(raw, len));
+	setenv("FUSEDIFF_INFLATE", "zlib", 1);
+	c = drain(open_file(path));
+	d = drain(input_open_mem(raw, len));
+	unsetenv("FUSEDIFF_INFLATE");
+	unlink(path);
+	check_same_result(&a, &c);
+	check_same_result(&b, &d);
+	check_same_result(&a, &b);
+	free(b.data);
+	free(c.data);
+	free(d.data);
+	return a;
+}
+
+START_TEST(test_inflate_damage)
+{
+	/* Damage that zlib judges: ISA-L hands the member to zlib, which says the same. */
+	size_t len;
+	unsigned char *raw = slurp(test_trace("llama8l_compiled_sdpa.json.gz"), &len);
+	unsigned char *buf = malloc(2 * len + 4);
+	struct result r;
+
+	ck_assert_ptr_nonnull(buf);
+	/* intact */
+	r = inflate_both(raw, len);
+	ck_assert_int_eq(r.rc, 0);
+	free(r.data);
+	/* CRC-32 and length of the trailer, a byte of each */
+	for (size_t at = len - 8; at < len; at += 4) {
+		memcpy(buf, raw, len);
+		buf[at] ^= 1;
+		r = inflate_both(buf, len);
+		ck_assert_int_eq(r.rc, -1);
+		ck_assert_ptr_nonnull(strstr(r.msg, "corrupt gzip data near compressed byte "));
+		free(r.data);
+	}
+	/* deflate data damaged at a few places (past the header and its file name), and cut
+	 * short */
+	for (size_t at = 64; at < len - 8; at += len / 7) {
+		memcpy(buf, raw, len);
+		memset(buf + at, 0xa5, 16);
+		r = inflate_both(buf, len);
+		ck_assert_int_eq(r.rc, -1);
+		free(r.data);
+		r = inflate_both(raw, at);
+		ck_assert_int_eq(r.rc, -1);
+		ck_assert_ptr_nonnull(strstr(r.msg, "truncated gzip data"));
+		free(r.data);
+	}
+	/* two members, then trailing bytes: garbage (ignored), a 0x1f that starts no gzip
+	 * member (zlib's error), a member cut in its header */
+	memcpy(buf, raw, len);
+	memcpy(buf + len, raw, len);
+	r = inflate_both(buf, 2 * len);
+	ck_assert_int_eq(r.rc, 0);
+	free(r.data);
+	memcpy(buf + 2 * len, "\n\0\0", 3);
+	r = inflate_both(buf, 2 * len + 3);
+	ck_assert_int_eq(r.rc, 0);
+	free(r.data);
+	memcpy(buf + 2 * len, "\x1f\x00\x00", 3);
+	r = inflate_both(buf, 2 * len + 3);
+	ck_assert_int_eq(r.rc, -1);
+	free(r.data);
+	r = inflate_both(buf, len + 5);
+	ck_assert_int_eq(r.rc, -1);
+	free(r.data);
+	r = inflate_both(buf, len + 1);
+	ck_assert_int_eq(r.rc, -1);
+	free(r.data);
+	free(buf);
+	free(raw);
+}
+END_TEST
+
 /* Replace standard input with fd for the duration of a test; returns the saved one. */
 static int swap_stdin(int fd)
 {
@@ -298,6 +388,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_gzip_smaller_than_a_block);
 	tcase_add_test(tc, test_gzip_truncated);
 	tcase_add_test(tc, test_gzip_corrupt);
+	tcase_add_test(tc, test_inflate_damage);
 	tcase_add_test(tc, test_gzip_stdin);
 	tcase_add_test(tc, test_close_while_reader_waits);
 	tcase_add_test(tc, test_close_early);

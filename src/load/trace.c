@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "fusediff/trace.h"
+#include "stash.h"
 #include "trace_build.h"
 
 struct trace_impl {
@@ -15,13 +16,21 @@ struct trace_impl {
 	size_t cat_index_len;
 	size_t *meta_index; /* key id -> index + 1 */
 	size_t meta_index_len;
-	/* Operators stashed while loading (trace_stash_op), packed: zigzag varints of the deltas
-	 * of start, external_id and tid from the previous operator's, then dur, name, dims, types, concrete inputs. */
-	unsigned char *stash;
-	size_t stash_len, stash_cap, stash_n;
-	int64_t stash_prev[3];
+	/* Operators stashed while loading (trace_stash_op), packed: the deltas of start,
+	 * external_id and tid from the previous operator's, then dur, name, dims, types,
+	 * concrete inputs. */
+	struct stash ops;
 	int64_t ops_t0; /* the earliest start of every stashed operator, kept or not */
 	int has_ops_t0;
+	/* Launches until trace_finish() (trace_add_launch): the deltas of start, correlation,
+	 * external_id and tid, then dur, name, kernel and, with a kernel, grid and block. A
+	 * launch is 12-16 bytes so, not 72: they are unpacked into an array of the exact size. */
+	struct stash launches;
+	int64_t launches_t0; /* the earliest start of a stashed launch */
+	int has_launches_t0;
+	int finished;	     /* trace_finish() ran: launches go straight into the array */
+	int64_t *kernel_ids; /* the external_id of each stashed launch that names its kernel */
+	size_t n_kernel_ids, cap_kernel_ids;
 };
 
 static struct trace_impl *impl(struct trace *t)
@@ -62,7 +71,9 @@ void trace_free(struct trace *t)
 		free(t->warnings[i]);
 	free(ti->cat_index);
 	free(ti->meta_index);
-	free(ti->stash);
+	stash_free(&ti->ops);
+	stash_free(&ti->launches);
+	free(ti->kernel_ids);
 	free(ti);
 }
 
@@ -71,9 +82,129 @@ void trace_add_kernel(struct trace *t, const struct trace_kernel *k)
 	VEC_PUSH(t->kernels, t->n_kernels, impl(t)->cap_kernels, *k);
 }
 
+/* int32 as an unsigned varint, small when near 0 either way */
+static uint64_t zigzag32(int32_t v)
+{
+	return ((uint64_t)(uint32_t)v << 1) ^ (0 - ((uint64_t)(uint32_t)v >> 31));
+}
+
+static int32_t unzigzag32(uint64_t z)
+{
+	return (int32_t)(uint32_t)((z >> 1) ^ (0 - (z & 1)));
+}
+
 void trace_add_launch(struct trace *t, const struct trace_launch *l)
 {
-	VEC_PUSH(t->launches, t->n_launches, impl(t)->cap_launches, *l);
+	struct trace_impl *ti = impl(t);
+	struct stash *s = &ti->launches;
+
+	if (ti->finished) { /* capture.c grafts launches onto a finished trace */
+		VEC_PUSH(t->launches, t->n_launches, ti->cap_launches, *l);
+		return;
+	}
+	if (!ti->has_launches_t0 || l->start < ti->launches_t0)
+		ti->launches_t0 = l->start;
+	ti->has_launches_t0 = 1;
+	stash_begin(s);
+	stash_put_delta(s, 0, l->start);
+	stash_put_delta(s, 1, l->correlation);
+	stash_put_delta(s, 2, l->external_id);
+	stash_put_delta(s, 3, l->tid);
+	stash_put(s, (uint64_t)l->dur);
+	stash_put(s, l->name);
+	stash_put(s, l->kernel);
+	if (l->kernel) {
+		for (int i = 0; i < 3; i++)
+			stash_put(s, zigzag32(l->grid[i]));
+		for (int i = 0; i < 3; i++)
+			stash_put(s, zigzag32(l->block[i]));
+		if (l->external_id)
+			VEC_PUSH(ti->kernel_ids, ti->n_kernel_ids, ti->cap_kernel_ids,
+				 l->external_id);
+	}
+}
+
+static void next_launch(struct stash_reader *r, struct trace_launch *l)
+{
+	memset(l, 0, sizeof *l);
+	stash_next(r);
+	l->start = stash_get_delta(r, 0);
+	l->correlation = stash_get_delta(r, 1);
+	l->external_id = stash_get_delta(r, 2);
+	l->tid = stash_get_delta(r, 3);
+	l->dur = (int64_t)stash_get(r);
+	l->name = (uint32_t)stash_get(r);
+	l->kernel = (uint32_t)stash_get(r);
+	if (l->kernel) {
+		for (int i = 0; i < 3; i++)
+			l->grid[i] = unzigzag32(stash_get(r));
+		for (int i = 0; i < 3; i++)
+			l->block[i] = unzigzag32(stash_get(r));
+	}
+}
+
+struct launch_key {
+	int64_t correlation, start;
+	uint32_t i; /* in stash order: the sort is stable */
+};
+
+static int cmp_launch_key(const void *pa, const void *pb)
+{
+	const struct launch_key *a = pa, *b = pb;
+	int c;
+
+	if ((c = CMP(a->correlation, b->correlation)))
+		return c;
+	if ((c = CMP(a->start, b->start)))
+		return c;
+	return CMP(a->i, b->i);
+}
+
+/* The stashed launches into t->launches, an array of their number sorted by correlation (then
+ * start, then stash order, as the stable sort of cmp_launch), their times made relative like
+ * the others' (make_relative counted them in). Each goes straight to its sorted place: the
+ * array is never sorted, which would hold a sort's buffer beside it. Last in trace_finish:
+ * the array is not held while the other steps run. */
+static void unpack_launches(struct trace *t)
+{
+	struct trace_impl *ti = impl(t);
+	struct stash_reader r;
+	size_t n = ti->launches.n;
+	struct launch_key *keys;
+	uint32_t *place;
+
+	ti->finished = 1;
+	free(ti->kernel_ids); /* the launches that name their kernel are in the array now */
+	ti->kernel_ids = NULL;
+	ti->n_kernel_ids = ti->cap_kernel_ids = 0;
+	if (!n)
+		return;
+	if (n >= UINT32_MAX)
+		die("too many launches (%zu)", n);
+	keys = xmalloc(n * sizeof *keys);
+	stash_scan(&ti->launches, &r);
+	for (size_t i = 0; i < n; i++) {
+		struct trace_launch l;
+
+		next_launch(&r, &l);
+		keys[i] = (struct launch_key){ l.correlation, l.start, (uint32_t)i };
+	}
+	qsort(keys, n, sizeof *keys, cmp_launch_key);
+	place = xmalloc(n * sizeof *place);
+	for (size_t k = 0; k < n; k++)
+		place[keys[k].i] = (uint32_t)k;
+	free(keys);
+	t->launches = xreallocarray(t->launches, n, sizeof *t->launches);
+	ti->cap_launches = t->n_launches = n;
+	stash_read(&ti->launches, &r);
+	for (size_t i = 0; i < n; i++) {
+		struct trace_launch *l = &t->launches[place[i]];
+
+		next_launch(&r, l);
+		l->start -= t->start_ns;
+	}
+	free(place);
+	stash_free(&ti->launches);
 }
 
 void trace_add_op(struct trace *t, const struct trace_op *o)
@@ -81,77 +212,31 @@ void trace_add_op(struct trace *t, const struct trace_op *o)
 	VEC_PUSH(t->ops, t->n_ops, impl(t)->cap_ops, *o);
 }
 
-static void stash_put(struct trace_impl *ti, uint64_t v)
-{
-	while (v >= 0x80) {
-		ti->stash[ti->stash_len++] = (unsigned char)(v | 0x80);
-		v >>= 7;
-	}
-	ti->stash[ti->stash_len++] = (unsigned char)v;
-}
-
-/* x - prev, modulo 2^64, as a zigzag number (small either way round) */
-static uint64_t zigzag_delta(int64_t x, int64_t prev)
-{
-	uint64_t d = (uint64_t)x - (uint64_t)prev;
-
-	return (d << 1) ^ (0 - (d >> 63));
-}
-
 void trace_stash_op(struct trace *t, const struct trace_op *o)
 {
 	struct trace_impl *ti = impl(t);
+	struct stash *s = &ti->ops;
 
-	if (ti->stash_cap - ti->stash_len < 8 * 10) { /* eight varints of at most ten bytes */
-		ti->stash_cap = ti->stash_cap ? ti->stash_cap * 2 : 4096;
-		ti->stash = xrealloc(ti->stash, ti->stash_cap);
-	}
-	stash_put(ti, zigzag_delta(o->start, ti->stash_prev[0]));
-	stash_put(ti, zigzag_delta(o->external_id, ti->stash_prev[1]));
-	stash_put(ti, zigzag_delta(o->tid, ti->stash_prev[2]));
-	stash_put(ti, (uint64_t)o->dur);
-	stash_put(ti, o->name);
-	stash_put(ti, o->input_dims);
-	stash_put(ti, o->input_types);
-	stash_put(ti, o->concrete);
-	ti->stash_prev[0] = o->start;
-	ti->stash_prev[1] = o->external_id;
-	ti->stash_prev[2] = o->tid;
+	stash_begin(s);
+	stash_put_delta(s, 0, o->start);
+	stash_put_delta(s, 1, o->external_id);
+	stash_put_delta(s, 2, o->tid);
+	stash_put(s, (uint64_t)o->dur);
+	stash_put(s, o->name);
+	stash_put(s, o->input_dims);
+	stash_put(s, o->input_types);
+	stash_put(s, o->concrete);
 	if (!ti->has_ops_t0 || o->start < ti->ops_t0)
 		ti->ops_t0 = o->start;
 	ti->has_ops_t0 = 1;
-	ti->stash_n++;
 }
 
-struct stash_reader {
-	const unsigned char *p;
-	int64_t prev[3];
-};
-
-static uint64_t stash_get(struct stash_reader *r)
+static void next_op(struct stash_reader *r, struct trace_op *o)
 {
-	uint64_t v = 0;
-	unsigned shift = 0;
-
-	while (*r->p & 0x80) {
-		v |= (uint64_t)(*r->p++ & 0x7f) << shift;
-		shift += 7;
-	}
-	return v | (uint64_t)*r->p++ << shift;
-}
-
-static int64_t stash_delta(struct stash_reader *r, int i)
-{
-	uint64_t z = stash_get(r), d = (z >> 1) ^ (0 - (z & 1));
-
-	return r->prev[i] = (int64_t)((uint64_t)r->prev[i] + d);
-}
-
-static void stash_next(struct stash_reader *r, struct trace_op *o)
-{
-	o->start = stash_delta(r, 0);
-	o->external_id = stash_delta(r, 1);
-	o->tid = stash_delta(r, 2);
+	stash_next(r);
+	o->start = stash_get_delta(r, 0);
+	o->external_id = stash_get_delta(r, 1);
+	o->tid = stash_get_delta(r, 2);
 	o->dur = (int64_t)stash_get(r);
 	o->name = (uint32_t)stash_get(r);
 	o->input_dims = (uint32_t)stash_get(r);
@@ -245,15 +330,21 @@ void trace_merge(struct trace *t, struct trace *part)
 	}
 	free(part->kernels); /* each array freed once copied: the peak grows by one, not all */
 	part->kernels = NULL;
-	for (size_t i = 0; i < part->n_launches; i++) {
-		struct trace_launch l = part->launches[i];
+	{
+		struct stash_reader r;
+		size_t nl = impl(part)->launches.n;
 
-		l.name = map[l.name];
-		l.kernel = map[l.kernel];
-		trace_add_launch(t, &l);
+		stash_read(&impl(part)->launches, &r);
+		for (size_t i = 0; i < nl; i++) {
+			struct trace_launch l;
+
+			next_launch(&r, &l);
+			l.name = map[l.name];
+			l.kernel = map[l.kernel];
+			trace_add_launch(t, &l);
+		}
+		stash_free(&impl(part)->launches);
 	}
-	free(part->launches);
-	part->launches = NULL;
 	for (size_t i = 0; i < part->n_ops; i++) {
 		struct trace_op o = op_renamed(part->ops[i], map);
 
@@ -270,18 +361,18 @@ void trace_merge(struct trace *t, struct trace *part)
 	free(part->ranges);
 	part->ranges = NULL;
 	{
-		struct trace_impl *pi = impl(part);
-		struct stash_reader r = { pi->stash, { 0, 0, 0 } };
+		struct stash_reader r;
+		size_t no = impl(part)->ops.n;
 
-		for (size_t i = 0; i < pi->stash_n; i++) {
+		stash_read(&impl(part)->ops, &r);
+		for (size_t i = 0; i < no; i++) {
 			struct trace_op o;
 
-			stash_next(&r, &o);
+			next_op(&r, &o);
 			o = op_renamed(o, map);
 			trace_stash_op(t, &o);
 		}
-		free(pi->stash);
-		pi->stash = NULL;
+		stash_free(&impl(part)->ops);
 	}
 	for (size_t i = 0; i < part->n_fwd_ops; i++)
 		trace_add_fwd_op(t, &part->fwd_ops[i]);
@@ -406,13 +497,17 @@ static int cmp_fwd_op(const void *pa, const void *pb)
  * now grows with the kernels. */
 static void keep_launching_ops(struct trace *t)
 {
-	int64_t *ids = xmalloc((t->n_kernels + t->n_launches + 1) * sizeof *ids);
+	struct trace_impl *ti = impl(t);
+	int64_t *ids = xmalloc((t->n_kernels + t->n_launches + ti->n_kernel_ids + 1) * sizeof *ids);
 	size_t n = 0, kept = 0, j = 0;
 
 	for (size_t i = 0; i < t->n_kernels; i++)
 		if (t->kernels[i].external_id)
 			ids[n++] = t->kernels[i].external_id;
-	/* a graph capture's launches name their kernels: their operators are kept too */
+	/* a graph capture's launches name their kernels: their operators are kept too (listed
+	 * aside while the launches are stashed) */
+	for (size_t i = 0; i < ti->n_kernel_ids; i++)
+		ids[n++] = ti->kernel_ids[i];
 	for (size_t i = 0; i < t->n_launches; i++)
 		if (t->launches[i].kernel && t->launches[i].external_id)
 			ids[n++] = t->launches[i].external_id;
@@ -504,6 +599,8 @@ static void make_relative(struct trace *t)
 			t0 = t->ranges[i].start;
 	if (impl(t)->has_ops_t0 && impl(t)->ops_t0 < t0) /* stashed operators that were dropped */
 		t0 = impl(t)->ops_t0;
+	if (impl(t)->has_launches_t0 && impl(t)->launches_t0 < t0) /* launches still stashed */
+		t0 = impl(t)->launches_t0;
 	if (t0 == INT64_MAX)
 		t0 = 0;
 	t->start_ns = t0;
@@ -615,31 +712,30 @@ static int has_id(const int64_t *ids, size_t n, int64_t id)
 static void unpack_ops(struct trace *t)
 {
 	struct trace_impl *ti = impl(t);
-	struct stash_reader r = { ti->stash, { 0, 0, 0 } };
+	struct stash_reader r;
 	int64_t *ids;
-	size_t n = 0;
+	size_t n = 0, no = ti->ops.n;
 
-	if (!ti->stash_n)
+	if (!no)
 		return;
-	ids = xmalloc((t->n_kernels + t->n_launches + 1) * sizeof *ids);
+	/* the launches are still stashed: those that name their kernel were listed */
+	ids = xmalloc((t->n_kernels + ti->n_kernel_ids + 1) * sizeof *ids);
 	for (size_t i = 0; i < t->n_kernels; i++)
 		if (t->kernels[i].external_id)
 			ids[n++] = t->kernels[i].external_id;
-	for (size_t i = 0; i < t->n_launches; i++)
-		if (t->launches[i].kernel && t->launches[i].external_id)
-			ids[n++] = t->launches[i].external_id;
+	for (size_t i = 0; i < ti->n_kernel_ids; i++)
+		ids[n++] = ti->kernel_ids[i];
 	sort_array(ids, n, sizeof *ids, cmp_int64);
-	for (size_t i = 0; i < ti->stash_n; i++) {
+	stash_read(&ti->ops, &r);
+	for (size_t i = 0; i < no; i++) {
 		struct trace_op o;
 
-		stash_next(&r, &o);
+		next_op(&r, &o);
 		if (has_id(ids, n, o.external_id))
 			trace_add_op(t, &o);
 	}
 	free(ids);
-	free(ti->stash);
-	ti->stash = NULL;
-	ti->stash_len = ti->stash_cap = ti->stash_n = 0;
+	stash_free(&ti->ops);
 }
 
 int trace_finish(struct trace *t, int32_t want, int capture, struct fd_error *err)
@@ -654,6 +750,7 @@ int trace_finish(struct trace *t, int32_t want, int capture, struct fd_error *er
 	for (size_t i = 0; i < t->n_kernels; i++)
 		total += t->kernels[i].kind == KIND_KERNEL;
 	if (total == 0 && capture) { /* a graph capture: its launches ran no kernel */
+		unpack_launches(t);
 		t->device = -1;
 		t->n_other_device = t->n_kernels;
 		t->n_kernels = t->n_kernel_events = 0;
@@ -724,11 +821,11 @@ kept:
 	}
 	trace_repair_graph_times(t); /* kernels are still in listed order here */
 	sort_array(t->kernels, t->n_kernels, sizeof *t->kernels, cmp_kernel);
-	sort_array(t->launches, t->n_launches, sizeof *t->launches, cmp_launch);
 	sort_array(t->ops, t->n_ops, sizeof *t->ops, cmp_op);
 	keep_launching_ops(t);
 	sort_array(t->ranges, t->n_ranges, sizeof *t->ranges, cmp_range);
 	sort_array(t->fwd_ops, t->n_fwd_ops, sizeof *t->fwd_ops, cmp_fwd_op);
+	unpack_launches(t); /* sorted */
 	detect_platform(t);
 	pick_gpu_name(t);
 	return 0;

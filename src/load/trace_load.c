@@ -101,12 +101,12 @@ static int load(struct trace **out, const char *name, struct input *in,
 	t->gzip = input_is_gzip(in);
 	t->format = f->name;
 	rc = f->load(t, in, name, opts, err);
-	if (rc == 0)
-		rc = trace_finish(t, opts ? opts->device : -1, opts ? opts->capture : 0, err);
 	t->file_size = input_raw_size(in);
 	if (rc == 0 && opts && opts->sha256)
 		input_sha256(in, t->sha256);
-	input_close(in);
+	input_close(in); /* before finishing: its buffers (and a reader's ring) are not needed */
+	if (rc == 0)
+		rc = trace_finish(t, opts ? opts->device : -1, opts ? opts->capture : 0, err);
 	if (rc < 0) {
 		trace_free(t);
 		return -1;

@@ -5,16 +5,10 @@
 #include <string.h>
 
 #include "fusediff/classify.h"
+#include "fusediff/intern.h"
 #include "fusediff/names.h"
 #include "fusediff/text.h"
 #include "report_int.h"
-
-static int cmp_by_name(const void *pa, const void *pb)
-{
-	const struct trace_summary_kernel *a = pa, *b = pb;
-
-	return CMP(a->name, b->name);
-}
 
 static int cmp_by_total(const void *pa, const void *pb)
 {
@@ -24,24 +18,29 @@ static int cmp_by_total(const void *pa, const void *pb)
 	return c ? c : CMP(a->name, b->name);
 }
 
+/* Added up in a table by string id (a trace has far fewer names than kernels: a copy of the
+ * kernels, sorted by name, cost twice their number in memory on a 1 GB trace). */
 struct trace_summary_kernel *trace_summary_kernels(const struct trace *t, size_t *n)
 {
-	struct trace_summary_kernel *all = xcalloc(t->n_kernels + 1, sizeof *all);
-	size_t m = 0, out = 0;
+	uint32_t ids = intern_count(t->strings);
+	struct trace_summary_kernel *by_id = xcalloc((size_t)ids + 1, sizeof *by_id), *all;
+	size_t out = 0;
 
 	for (size_t i = 0; i < t->n_kernels; i++)
-		if (t->kernels[i].kind == KIND_KERNEL)
-			all[m++] = (struct trace_summary_kernel){ t->kernels[i].name, 1,
-								  t->kernels[i].dur };
-	qsort(all, m, sizeof *all, cmp_by_name);
-	for (size_t i = 0; i < m; i++) {
-		if (out && all[out - 1].name == all[i].name) {
-			all[out - 1].count++;
-			all[out - 1].total_ns += all[i].total_ns;
-		} else {
-			all[out++] = all[i];
+		if (t->kernels[i].kind == KIND_KERNEL) {
+			struct trace_summary_kernel *k = &by_id[t->kernels[i].name];
+
+			out += k->count++ == 0;
+			k->total_ns += t->kernels[i].dur;
 		}
-	}
+	all = xcalloc(out + 1, sizeof *all);
+	out = 0;
+	for (uint32_t id = 0; id < ids; id++)
+		if (by_id[id].count) {
+			all[out] = by_id[id];
+			all[out++].name = id;
+		}
+	free(by_id);
 	qsort(all, out, sizeof *all, cmp_by_total);
 	*n = out;
 	return all;

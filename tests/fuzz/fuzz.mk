@@ -21,7 +21,7 @@ FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-om
 FUZZ_CFLAGS = $(filter-out -O2 -O3,$(FD_CFLAGS)) -g -O1 $(FUZZ_SAN)
 # Tiny read buffers: every JSON unit is cut and restarted many times, gzip arrives in pieces, and
 # each execution stays cheap.
-FUZZ_MODEL_CFLAGS := -DWINDOW_INITIAL=4096u -DRAW_SIZE=512
+FUZZ_MODEL_CFLAGS := -DWINDOW_INITIAL=4096u -DRAW_SIZE=512 -DSTASH_CHUNK=4096
 FUZZ_SRC := $(sort $(wildcard tests/fuzz/fuzz_*.c))
 FUZZ_NAMES := $(FUZZ_SRC:tests/fuzz/fuzz_%.c=%)
 FUZZ_BIN := $(FUZZ_NAMES:%=$(FZ)/fuzz_%)

@@ -1,0 +1,132 @@
+/* stash.c — packed records in mapped chunks (see stash.h). */
+#include "stash.h"
+
+#include <string.h>
+#include <sys/mman.h>
+
+#include "fusediff/util.h"
+
+/* A chunk of the fuzz build is small, so that records cross chunks often. */
+#ifndef STASH_CHUNK
+#define STASH_CHUNK ((size_t)1 << 20)
+#endif
+
+struct stash_chunk {
+	struct stash_chunk *next;
+	size_t len;
+	unsigned char data[];
+};
+
+#define CHUNK_DATA (STASH_CHUNK - offsetof(struct stash_chunk, data))
+
+void stash_begin(struct stash *s)
+{
+	struct stash_chunk *c = s->last;
+
+	if (!c || CHUNK_DATA - c->len < STASH_RECORD_MAX) {
+		/* mapped, not malloc'd: unmapping it returns the memory at once */
+		void *m = mmap(NULL, STASH_CHUNK, PROT_READ | PROT_WRITE,
+			       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+		if (m == MAP_FAILED)
+			die("out of memory (%zu bytes)", STASH_CHUNK);
+		c = m;
+		c->next = NULL;
+		c->len = 0;
+		if (s->last)
+			s->last->next = c;
+		else
+			s->first = c;
+		s->last = c;
+	}
+	s->n++;
+}
+
+void stash_put(struct stash *s, uint64_t v)
+{
+	struct stash_chunk *c = s->last;
+
+	while (v >= 0x80) {
+		c->data[c->len++] = (unsigned char)(v | 0x80);
+		v >>= 7;
+	}
+	c->data[c->len++] = (unsigned char)v;
+}
+
+void stash_put_delta(struct stash *s, int i, int64_t x)
+{
+	uint64_t d = (uint64_t)x - (uint64_t)s->prev[i]; /* modulo 2^64: small either way round */
+
+	stash_put(s, (d << 1) ^ (0 - (d >> 63)));
+	s->prev[i] = x;
+}
+
+void stash_free(struct stash *s)
+{
+	struct stash_chunk *c = s->first;
+
+	while (c) {
+		struct stash_chunk *next = c->next;
+
+		munmap(c, STASH_CHUNK);
+		c = next;
+	}
+	memset(s, 0, sizeof *s);
+}
+
+void stash_read(struct stash *s, struct stash_reader *r)
+{
+	memset(r, 0, sizeof *r);
+	r->s = s;
+	if (s->first) {
+		r->p = s->first->data;
+		r->end = r->p + s->first->len;
+	}
+}
+
+void stash_scan(struct stash *s, struct stash_reader *r)
+{
+	stash_read(s, r);
+	r->c = s->first;
+}
+
+void stash_next(struct stash_reader *r)
+{
+	struct stash *s = r->s;
+
+	if (r->c) { /* scanning */
+		if (r->p == r->end && r->c->next) {
+			r->c = r->c->next;
+			r->p = r->c->data;
+			r->end = r->p + r->c->len;
+		}
+		return;
+	}
+	if (r->p == r->end && s->first && s->first->next) {
+		struct stash_chunk *c = s->first;
+
+		s->first = c->next;
+		munmap(c, STASH_CHUNK);
+		r->p = s->first->data;
+		r->end = r->p + s->first->len;
+	}
+}
+
+uint64_t stash_get(struct stash_reader *r)
+{
+	uint64_t v = 0;
+	unsigned shift = 0;
+
+	while (*r->p & 0x80) {
+		v |= (uint64_t)(*r->p++ & 0x7f) << shift;
+		shift += 7;
+	}
+	return v | (uint64_t)*r->p++ << shift;
+}
+
+int64_t stash_get_delta(struct stash_reader *r, int i)
+{
+	uint64_t z = stash_get(r), d = (z >> 1) ^ (0 - (z & 1));
+
+	return r->prev[i] = (int64_t)((uint64_t)r->prev[i] + d);
+}

@@ -1,0 +1,48 @@
+/* stash.h — private to the trace module: records packed while a trace loads, read back once.
+ *
+ * A record is a few unsigned varints (LEB128) and zigzag deltas from the same field of the
+ * record before. The bytes lie in chunks of mapped memory; the reader unmaps each chunk as it
+ * leaves it, so that unpacking a stash into an array costs about the array, not the array and
+ * the stash. */
+#ifndef FUSEDIFF_STASH_H
+#define FUSEDIFF_STASH_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define STASH_DELTAS	 4   /* fields written as deltas */
+#define STASH_RECORD_MAX 160 /* bytes of one record at most: 16 varints */
+
+struct stash_chunk;
+
+struct stash {
+	struct stash_chunk *first, *last;
+	size_t n; /* records */
+	int64_t prev[STASH_DELTAS];
+};
+
+struct stash_reader {
+	struct stash *s;
+	struct stash_chunk *c; /* stash_scan(): the chunk read, none unmapped */
+	const unsigned char *p, *end;
+	int64_t prev[STASH_DELTAS];
+};
+
+/* Start a record (room for STASH_RECORD_MAX bytes); then put its fields. */
+void stash_begin(struct stash *s);
+void stash_put(struct stash *s, uint64_t v);
+/* x as the zigzag difference from field i of the record before (0 before the first). */
+void stash_put_delta(struct stash *s, int i, int64_t x);
+/* Free what is left of the stash (a reader's chunks included) and empty it. */
+void stash_free(struct stash *s);
+
+/* Read the stash's s->n records in order, once: stash_next() before each record (it unmaps
+ * the chunk the reader leaves), then its fields as they were put; stash_free() after. */
+void stash_read(struct stash *s, struct stash_reader *r);
+/* The same, leaving the stash as it is (to read it again with stash_read()). */
+void stash_scan(struct stash *s, struct stash_reader *r);
+void stash_next(struct stash_reader *r);
+uint64_t stash_get(struct stash_reader *r);
+int64_t stash_get_delta(struct stash_reader *r, int i);
+
+#endif
