@@ -293,6 +293,28 @@ static inline int is_digit(int ch)
 
 /* The value of the eight decimal digits at p (little-endian SWAR: pairs, then quads, then
  * the two halves combined by one multiplication). */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+static inline uint64_t digits8_word(uint64_t w)
+{
+	w -= 0x3030303030303030ull;
+	w = w * 10 + (w >> 8);
+	return (((w & 0x000000ff000000ffull) * (100 + (1000000ull << 32))) +
+		(((w >> 16) & 0x000000ff000000ffull) * (1 + (10000ull << 32)))) >>
+	       32;
+}
+
+/* The value of the n (1 to 7) decimal digits at p, with eight bytes readable at p: the digits
+ * moved to the top of the word, '0's below them. */
+static inline uint64_t digits_lt8(const char *p, unsigned n)
+{
+	uint64_t w;
+	unsigned sh = 8 * (8 - n);
+
+	memcpy(&w, p, 8);
+	return digits8_word((w << sh) | (0x3030303030303030ull & ((1ull << sh) - 1)));
+}
+#endif
+
 static inline uint64_t digits8(const char *p)
 {
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
@@ -392,6 +414,17 @@ static inline int scan_number(struct json_cur *c, struct json_str *raw, struct n
 		if (d - p <= 18) {
 			for (; d - p >= 8; p += 8)
 				v = v * 100000000u + digits8(p);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+			if (d - p >= 4 && e - p >= 8) {
+				static const uint64_t pow10[8] = {
+					1, 10, 100, 1000, 10000, 100000, 1000000, 10000000
+				};
+				unsigned n = (unsigned)(d - p);
+
+				v = v * pow10[n] + digits_lt8(p, n);
+				p = d;
+			}
+#endif
 			for (; p < d; p++)
 				v = v * 10 + (uint64_t)(*p - '0');
 		}
@@ -481,7 +514,143 @@ static int skip_scalar(struct json_cur *c, int ch)
 	}
 }
 
-int json_skip(struct json_cur *c)
+/* ---- the fast skip ----------------------------------------------------------------------
+ *
+ * json_skip() first tries this tight loop over the bytes, which accepts a subset of what the
+ * strict walk below accepts (JSON grammar, strings as string_end() sees them, at most 64
+ * levels, no NaN or Infinity, nothing that reaches the end of the window) and stops at the
+ * same byte. Anything else (an error, the end of the window, a rare form) makes it give up,
+ * and the strict walk runs from the start for its result, its error and its position. */
+
+/* The end of the number at p, or NULL when it is not a plain JSON number that ends inside
+ * the window (scan_number() then decides). */
+static inline const char *fast_number(const char *p, const char *e)
+{
+	if (*p == '-' && ++p == e)
+		return NULL;
+	if (*p == '0')
+		p++;
+	else if (is_digit(*p))
+		while (++p < e && is_digit(*p))
+			;
+	else
+		return NULL;
+	if (p < e && *p == '.') {
+		if (++p == e || !is_digit(*p))
+			return NULL;
+		while (++p < e && is_digit(*p))
+			;
+	}
+	if (p < e && (*p == 'e' || *p == 'E')) {
+		if (++p < e && (*p == '+' || *p == '-'))
+			p++;
+		if (p == e || !is_digit(*p))
+			return NULL;
+		while (++p < e && is_digit(*p))
+			;
+	}
+	return p < e ? p : NULL;
+}
+
+/* The first non-blank byte at or after p, or e. */
+static inline const char *fast_blanks(const char *p, const char *e)
+{
+	while (p < e && is_ws((unsigned char)*p))
+		p++;
+	return p;
+}
+
+/* The end of the value at p (blanks before it skipped), or NULL: see above. */
+static const char *fast_skip(const char *p, const char *e)
+{
+	uint64_t objs = 0; /* bit d: the container at depth d + 1 is an object */
+	int depth = 0;
+	const char *q;
+	int escaped;
+
+value:
+	p = fast_blanks(p, e);
+	if (p == e)
+		return NULL;
+	switch (*p) {
+	case '{':
+	case '[':
+		if (depth == 64)
+			return NULL;
+		objs = (objs & ~(1ull << depth)) | ((uint64_t)(*p == '{') << depth);
+		depth++;
+		p = fast_blanks(p + 1, e);
+		if (p == e)
+			return NULL;
+		if (*p == ((objs >> (depth - 1)) & 1 ? '}' : ']')) {
+			p++;
+			depth--;
+			goto after;
+		}
+		if ((objs >> (depth - 1)) & 1)
+			goto key;
+		goto value;
+	case '"':
+		if (!(q = string_end(p + 1, e, &escaped)))
+			return NULL;
+		p = q + 1;
+		goto after;
+	case 't':
+		if (e - p < 4 || memcmp(p, "true", 4) != 0)
+			return NULL;
+		p += 4;
+		goto after;
+	case 'f':
+		if (e - p < 5 || memcmp(p, "false", 5) != 0)
+			return NULL;
+		p += 5;
+		goto after;
+	case 'n':
+		if (e - p < 4 || memcmp(p, "null", 4) != 0)
+			return NULL;
+		p += 4;
+		goto after;
+	default:
+		if (*p != '-' && !is_digit(*p))
+			return NULL;
+		if (*p == '-' && (e - p < 2 || p[1] == 'I'))
+			return NULL;
+		if (!(p = fast_number(p, e)))
+			return NULL;
+		goto after;
+	}
+after:
+	if (depth == 0)
+		return p;
+	p = fast_blanks(p, e);
+	if (p == e)
+		return NULL;
+	if (*p == ',') {
+		p = fast_blanks(p + 1, e);
+		if (p == e || *p == '}' || *p == ']')
+			return NULL;
+		if ((objs >> (depth - 1)) & 1)
+			goto key;
+		goto value;
+	}
+	if (*p != ((objs >> (depth - 1)) & 1 ? '}' : ']'))
+		return NULL;
+	p++;
+	depth--;
+	goto after;
+key:
+	/* p is at a non-blank byte */
+	if (*p != '"' || !(q = string_end(p + 1, e, &escaped)))
+		return NULL;
+	p = fast_blanks(q + 1, e);
+	if (p == e || *p != ':')
+		return NULL;
+	p++;
+	goto value;
+}
+
+/* The strict walk of json_skip(). */
+static int strict_skip(struct json_cur *c)
 {
 	char stack[JSON_MAX_DEPTH];
 	int depth = 0, ch, rc;
@@ -543,6 +712,17 @@ key:
 	if ((rc = expect(c, ':', "expected ':' after an object key")))
 		return rc;
 	goto value;
+}
+
+int json_skip(struct json_cur *c)
+{
+	const char *q = c->p < c->end ? fast_skip(c->p, c->end) : NULL;
+
+	if (q) {
+		c->p = q;
+		return JSON_OK;
+	}
+	return strict_skip(c);
 }
 
 int json_object_begin(struct json_cur *c)

@@ -5,6 +5,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #include "fusediff/json.h"
 #include "fusediff/trace.h"
@@ -254,14 +257,47 @@ static uint32_t intern_dims(struct loader *ld, struct json_str dims)
 	struct json_buf *b = &ld->abuf;
 	int in_str = 0;
 
+	size_t i = 0;
+
 	if (!dims.len)
 		return 0;
-	if (b->cap < dims.len + 1) {
-		b->s = xrealloc(b->s, dims.len + 1);
-		b->cap = dims.len + 1;
+	if (b->cap < dims.len + 16) { /* room for a 16-byte store at any output position */
+		b->s = xrealloc(b->s, dims.len + 16);
+		b->cap = dims.len + 16;
 	}
 	b->len = 0;
-	for (size_t i = 0; i < dims.len; i++) {
+#ifdef __SSE2__
+	/* Sixteen bytes at a time: the bytes before the next quote (or blank, outside strings)
+	 * are copied by one store, that byte on its own as below. */
+	while (i + 16 <= dims.len) {
+		__m128i w = _mm_loadu_si128((const __m128i *)(const void *)(dims.s + i));
+		unsigned q = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(w, _mm_set1_epi8('"')));
+		unsigned m = q;
+		char ch;
+
+		if (!in_str)
+			m |= (unsigned)_mm_movemask_epi8(
+				_mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(w, _mm_set1_epi8(' ')),
+							  _mm_cmpeq_epi8(w, _mm_set1_epi8('\n'))),
+					     _mm_or_si128(_mm_cmpeq_epi8(w, _mm_set1_epi8('\r')),
+							  _mm_cmpeq_epi8(w, _mm_set1_epi8('\t')))));
+		_mm_storeu_si128((__m128i *)(void *)(b->s + b->len), w);
+		if (!m) {
+			b->len += 16;
+			i += 16;
+			continue;
+		}
+		b->len += (unsigned)__builtin_ctz(m);
+		i += (unsigned)__builtin_ctz(m);
+		ch = dims.s[i];
+		if (ch == '"' && (i == 0 || dims.s[i - 1] != '\\'))
+			in_str = !in_str;
+		if (in_str || ch == '"')
+			b->s[b->len++] = ch;
+		i++;
+	}
+#endif
+	for (; i < dims.len; i++) {
 		char ch = dims.s[i];
 
 		if (ch == '"' && (i == 0 || dims.s[i - 1] != '\\'))
