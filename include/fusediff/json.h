@@ -15,6 +15,9 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 enum { JSON_OK = 0, JSON_MORE = 1, JSON_ERR = -1 };
 
@@ -42,8 +45,15 @@ struct json_str {
 	size_t len;
 };
 
-/* Skip whitespace; returns the next byte, or -1 at the end of the window (check at_eof). */
-int json_peek(struct json_cur *c);
+/* Skip whitespace; returns the next byte, or -1 at the end of the window (check at_eof).
+ * Inlined for the usual case, a token that follows no blank. */
+int json_peek_blanks(struct json_cur *c);
+static inline int json_peek(struct json_cur *c)
+{
+	if (c->p < c->end && (unsigned char)*c->p > ' ')
+		return (unsigned char)*c->p;
+	return json_peek_blanks(c);
+}
 /* Parse a string value; decoded into buf only when it has escapes. */
 int json_string(struct json_cur *c, struct json_str *out, struct json_buf *buf);
 /* Parse a number and return its raw text. */
@@ -54,8 +64,42 @@ int json_skip(struct json_cur *c);
 /* Object iteration: call json_object_begin once, then json_object_next until it sets *done.
  * Each call leaves the cursor at the member's value (key in *key). */
 int json_object_begin(struct json_cur *c);
-int json_object_next(struct json_cur *c, int *first, struct json_str *key, struct json_buf *kbuf,
-		     int *done);
+int json_object_next_any(struct json_cur *c, int *first, struct json_str *key,
+			 struct json_buf *kbuf, int *done);
+/* json_object_next_any(), with the usual case inlined: a ',' (then spaces and newlines) and a
+ * short plain key whose ':' follows its closing quote at once, all sixteen bytes or so in. */
+static inline int json_object_next(struct json_cur *c, int *first, struct json_str *key,
+				   struct json_buf *kbuf, int *done)
+{
+#ifdef __SSE2__
+	const char *s = c->p + 1, *e = c->end;
+
+	if (!*first && c->p < e && *c->p == ',') {
+		while (s < e && (*s == ' ' || *s == '\n'))
+			s++;
+		if (e - s >= 18 && *s == '"') {
+			__m128i w = _mm_loadu_si128((const __m128i *)(const void *)++s);
+			unsigned m = (unsigned)_mm_movemask_epi8(
+				_mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(w, _mm_set1_epi8('"')),
+							  _mm_cmpeq_epi8(w, _mm_set1_epi8('\\'))),
+					     _mm_cmpeq_epi8(w, _mm_setzero_si128())));
+
+			if (m) {
+				unsigned n = (unsigned)__builtin_ctz(m);
+
+				if (s[n] == '"' && s[n + 1] == ':') {
+					key->s = s;
+					key->len = n;
+					c->p = s + n + 2;
+					*done = 0;
+					return JSON_OK;
+				}
+			}
+		}
+	}
+#endif
+	return json_object_next_any(c, first, key, kbuf, done);
+}
 /* Array iteration, in the same style; the cursor is left at the next element. */
 int json_array_begin(struct json_cur *c);
 int json_array_next(struct json_cur *c, int *first, int *done);

@@ -45,7 +45,7 @@ static inline int peek(struct json_cur *c)
 	return p < end ? (unsigned char)*p : -1;
 }
 
-int json_peek(struct json_cur *c)
+int json_peek_blanks(struct json_cur *c)
 {
 	return peek(c);
 }
@@ -552,6 +552,26 @@ static inline const char *fast_number(const char *p, const char *e)
 	return p < e ? p : NULL;
 }
 
+/* string_end() of a string body at s, with the usual case inlined: a closing quote within
+ * sixteen bytes, no backslash or NUL before it. */
+static inline const char *fast_string_end(const char *s, const char *e)
+{
+	int escaped;
+#ifdef __SSE2__
+	if (e - s >= 16) {
+		__m128i w = _mm_loadu_si128((const __m128i *)(const void *)s);
+		unsigned m = (unsigned)_mm_movemask_epi8(
+			_mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(w, _mm_set1_epi8('"')),
+						  _mm_cmpeq_epi8(w, _mm_set1_epi8('\\'))),
+				     _mm_cmpeq_epi8(w, _mm_setzero_si128())));
+
+		if (m && s[__builtin_ctz(m)] == '"')
+			return s + __builtin_ctz(m);
+	}
+#endif
+	return string_end(s, e, &escaped);
+}
+
 /* The first non-blank byte at or after p, or e. */
 static inline const char *fast_blanks(const char *p, const char *e)
 {
@@ -566,7 +586,6 @@ static const char *fast_skip(const char *p, const char *e)
 	uint64_t objs = 0; /* bit d: the container at depth d + 1 is an object */
 	int depth = 0;
 	const char *q;
-	int escaped;
 
 value:
 	p = fast_blanks(p, e);
@@ -591,7 +610,7 @@ value:
 			goto key;
 		goto value;
 	case '"':
-		if (!(q = string_end(p + 1, e, &escaped)))
+		if (!(q = fast_string_end(p + 1, e)))
 			return NULL;
 		p = q + 1;
 		goto after;
@@ -622,11 +641,16 @@ value:
 after:
 	if (depth == 0)
 		return p;
-	p = fast_blanks(p, e);
+	if (p < e && *p != ',') /* mostly a ',' follows at once, or the container ends */
+		p = fast_blanks(p, e);
 	if (p == e)
 		return NULL;
 	if (*p == ',') {
-		p = fast_blanks(p + 1, e);
+		p++;
+		if (e - p >= 2 && *p == ' ' && (unsigned char)p[1] > ' ')
+			p++; /* the one blank of ", " */
+		else
+			p = fast_blanks(p, e);
 		if (p == e || *p == '}' || *p == ']')
 			return NULL;
 		if ((objs >> (depth - 1)) & 1)
@@ -640,7 +664,7 @@ after:
 	goto after;
 key:
 	/* p is at a non-blank byte */
-	if (*p != '"' || !(q = string_end(p + 1, e, &escaped)))
+	if (*p != '"' || !(q = fast_string_end(p + 1, e)))
 		return NULL;
 	p = fast_blanks(q + 1, e);
 	if (p == e || *p != ':')
@@ -730,8 +754,8 @@ int json_object_begin(struct json_cur *c)
 	return expect(c, '{', "expected an object");
 }
 
-int json_object_next(struct json_cur *c, int *first, struct json_str *key, struct json_buf *kbuf,
-		     int *done)
+int json_object_next_any(struct json_cur *c, int *first, struct json_str *key,
+			 struct json_buf *kbuf, int *done)
 {
 	int ch, rc;
 

@@ -251,16 +251,28 @@ static enum ev_kind category(struct loader *ld, const struct event *ev)
 	return e->kind;
 }
 
-/* Copy Input Dims (Input type, Concrete Inputs) without whitespace outside strings, interned. */
+/* Copy Input Dims (Input type, Concrete Inputs) without whitespace outside strings, interned;
+ * text seen before (as written) is found in ld->raw_dims instead. */
 static uint32_t intern_dims(struct loader *ld, struct json_str dims)
 {
 	struct json_buf *b = &ld->abuf;
 	int in_str = 0;
-
 	size_t i = 0;
+	uint32_t n, raw, id;
 
 	if (!dims.len)
 		return 0;
+	if (!ld->raw_dims)
+		ld->raw_dims = intern_new();
+	n = intern_count(ld->raw_dims);
+	raw = intern_add(ld->raw_dims, dims.s, dims.len);
+	if (raw < n)
+		return ld->raw_dims_id[raw];
+	if (raw >= ld->raw_dims_cap) {
+		ld->raw_dims_cap = ld->raw_dims_cap ? 2 * ld->raw_dims_cap : 1024;
+		ld->raw_dims_id =
+			xrealloc(ld->raw_dims_id, ld->raw_dims_cap * sizeof *ld->raw_dims_id);
+	}
 	if (b->cap < dims.len + 16) { /* room for a 16-byte store at any output position */
 		b->s = xrealloc(b->s, dims.len + 16);
 		b->cap = dims.len + 16;
@@ -306,7 +318,9 @@ static uint32_t intern_dims(struct loader *ld, struct json_str dims)
 			continue;
 		b->s[b->len++] = ch;
 	}
-	return intern_add(ld->t->strings, b->s, b->len);
+	id = intern_add(ld->t->strings, b->s, b->len);
+	ld->raw_dims_id[raw] = id;
+	return id;
 }
 
 #define BACKWARD_OP "autograd::engine::evaluate_function: "

@@ -446,6 +446,9 @@ static void split_free(struct split *sp)
 	json_buf_free(&ld->cbuf);
 	json_buf_free(&ld->abuf);
 	json_buf_free(&ld->lbuf);
+	if (ld->raw_dims)
+		intern_free(ld->raw_dims);
+	free(ld->raw_dims_id);
 	free(ld->buf);
 	free(sp);
 }
@@ -696,6 +699,9 @@ static int kineto_load(struct trace *t, struct input *in, const char *name,
 	json_buf_free(&ld.cbuf);
 	json_buf_free(&ld.abuf);
 	json_buf_free(&ld.lbuf);
+	if (ld.raw_dims)
+		intern_free(ld.raw_dims);
+	free(ld.raw_dims_id);
 	free(ld.buf);
 	return rc;
 }
