@@ -358,6 +358,56 @@ static inline const char *digits_end(const char *p, const char *e)
 	return p;
 }
 
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+static const uint64_t pow10[8] = { 1, 10, 100, 1000, 10000, 100000, 1000000, 10000000 };
+#endif
+
+/* A plain number at p, the usual ts, dur, pid or id: at most 15 integer digits, no exponent,
+ * ending inside the window. Returns its end, with its sign in *neg, the value of its integer
+ * digits in *ival and its fraction digits in [*fs, *fe); NULL for anything else (then
+ * scan_number() decides, which takes the same view of a number it returns). */
+static inline const char *plain_number(const char *p, const char *e, int *neg, uint64_t *ival,
+				       const char **fs, const char **fe)
+{
+	const char *d;
+	uint64_t v = 0;
+	size_t n;
+
+	*neg = p < e && *p == '-';
+	p += *neg;
+	if (p == e || !is_digit(*p))
+		return NULL;
+	d = *p == '0' ? p + 1 : digits_end(p, e);
+	n = (size_t)(d - p);
+	if (n > 15)
+		return NULL;
+	if (n >= 8) {
+		v = digits8(p);
+		p += 8;
+		n -= 8;
+	}
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	if (n && e - p >= 8) {
+		v = v * pow10[n] + digits_lt8(p, (unsigned)n);
+		p = d;
+	}
+#endif
+	for (; p < d; p++)
+		v = v * 10 + (uint64_t)(*p - '0');
+	*fs = *fe = p;
+	if (p < e && *p == '.') {
+		if (++p == e || !is_digit(*p))
+			return NULL;
+		*fs = p;
+		p = digits_end(p, e);
+		*fe = p;
+	}
+	if (p == e || *p == 'e' || *p == 'E')
+		return NULL;
+	*ival = v;
+	return p;
+}
+
 /* The parts of a number's text, found in one pass. */
 struct num_parts {
 	int special; /* NaN, Infinity or -Infinity */
@@ -416,9 +466,6 @@ static inline int scan_number(struct json_cur *c, struct json_str *raw, struct n
 				v = v * 100000000u + digits8(p);
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 			if (d - p >= 4 && e - p >= 8) {
-				static const uint64_t pow10[8] = {
-					1, 10, 100, 1000, 10000, 100000, 1000000, 10000000
-				};
 				unsigned n = (unsigned)(d - p);
 
 				v = v * pow10[n] + digits_lt8(p, n);
@@ -587,8 +634,8 @@ static const char *fast_skip(const char *p, const char *e)
 	int depth = 0;
 	const char *q;
 
-value:
 	p = fast_blanks(p, e);
+value: /* p is at a non-blank byte, or e */
 	if (p == e)
 		return NULL;
 	switch (*p) {
@@ -669,7 +716,7 @@ key:
 	p = fast_blanks(q + 1, e);
 	if (p == e || *p != ':')
 		return NULL;
-	p++;
+	p = fast_blanks(p + 1, e);
 	goto value;
 }
 
@@ -1006,7 +1053,17 @@ int json_number_int64(struct json_cur *c, int64_t *out, int *overflow, int *conv
 {
 	struct json_str raw;
 	struct num_parts np;
-	int rc = scan_number(c, &raw, &np);
+	int rc, neg;
+	uint64_t v;
+	const char *fs, *fe, *q = plain_number(c->p, c->end, &neg, &v, &fs, &fe);
+
+	if (q) { /* what int64_from_parts() makes of it */
+		*out = neg ? (int64_t)(0 - v) : (int64_t)v;
+		*conv = 0;
+		c->p = q;
+		return JSON_OK;
+	}
+	rc = scan_number(c, &raw, &np);
 
 	if (rc == JSON_OK)
 		*conv = int64_from_parts(raw, &np, out, overflow);
@@ -1017,7 +1074,28 @@ int json_number_us_to_ns(struct json_cur *c, int64_t *out, int *overflow, int *c
 {
 	struct json_str raw;
 	struct num_parts np;
-	int rc = scan_number(c, &raw, &np);
+	int rc, neg;
+	uint64_t v;
+	const char *fs, *fe, *q = plain_number(c->p, c->end, &neg, &v, &fs, &fe);
+
+	if (q) { /* what ns_from_parts() makes of it (no overflow below 10^15 us) */
+		uint64_t frac = 0, ns;
+		int digits = 0;
+		const char *f;
+
+		for (f = fs; f < fe && digits < 3; f++, digits++)
+			frac = frac * 10 + (unsigned)(*f - '0');
+		for (; digits < 3; digits++)
+			frac *= 10;
+		if (f < fe && *f >= '5')
+			frac++;
+		ns = v * 1000 + frac;
+		*out = neg ? -(int64_t)ns : (int64_t)ns;
+		*conv = 0;
+		c->p = q;
+		return JSON_OK;
+	}
+	rc = scan_number(c, &raw, &np);
 
 	if (rc == JSON_OK)
 		*conv = ns_from_parts(raw, &np, out, overflow);
