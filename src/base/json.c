@@ -303,6 +303,26 @@ static inline uint64_t digits8_word(uint64_t w)
 	       32;
 }
 
+/* The number of decimal digits that w (eight bytes of text) starts with, 0 to 8 (see
+ * digits_end()). */
+static inline unsigned digit_run8(uint64_t w)
+{
+	uint64_t nd = ((w & 0xf0f0f0f0f0f0f0f0ull) |
+		       (((w + 0x0606060606060606ull) & 0xf0f0f0f0f0f0f0f0ull) >> 4)) ^
+		      0x3333333333333333ull;
+
+	return nd ? (unsigned)__builtin_ctzll(nd) >> 3 : 8;
+}
+
+/* The n (1 to 7) digits that w starts with moved to the top of the word, '0's below them:
+ * for digits8_word(). */
+static inline uint64_t digits_low(uint64_t w, unsigned n)
+{
+	unsigned sh = 8 * (8 - n);
+
+	return (w << sh) | (0x3030303030303030ull & ((1ull << sh) - 1));
+}
+
 /* The value of the n (1 to 7) decimal digits at p, with eight bytes readable at p: the digits
  * moved to the top of the word, '0's below them. */
 static inline uint64_t digits_lt8(const char *p, unsigned n)
@@ -377,6 +397,45 @@ static inline const char *plain_number(const char *p, const char *e, int *neg, u
 	p += *neg;
 	if (p == e || !is_digit(*p))
 		return NULL;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	if (e - p >= 32) { /* each run of digits from the eight bytes loaded to find its end */
+		uint64_t w;
+
+		if (*p == '0') {
+			p++;
+		} else {
+			memcpy(&w, p, 8);
+			n = digit_run8(w);
+			if (n == 8) {
+				v = digits8_word(w);
+				p += 8;
+				memcpy(&w, p, 8);
+				n = digit_run8(w);
+				if (n == 8)
+					return NULL; /* 16 digits or more */
+				if (n)
+					v = v * pow10[n] + digits8_word(digits_low(w, (unsigned)n));
+			} else {
+				v = digits8_word(digits_low(w, (unsigned)n));
+			}
+			p += n;
+		}
+		*fs = *fe = p;
+		if (*p == '.') {
+			memcpy(&w, ++p, 8);
+			n = digit_run8(w);
+			if (!n)
+				return NULL;
+			*fs = p;
+			p = n == 8 ? digits_end(p, e) : p + n;
+			*fe = p;
+		}
+		if (p == e || *p == 'e' || *p == 'E')
+			return NULL;
+		*ival = v;
+		return p;
+	}
+#endif
 	d = *p == '0' ? p + 1 : digits_end(p, e);
 	n = (size_t)(d - p);
 	if (n > 15)
