@@ -158,6 +158,73 @@ static int parse_dim3(struct json_cur *c, int32_t v[3], int *bad, struct json_bu
 	}
 }
 
+/* ---- containers seen before ------------------------------------------------------------
+ *
+ * The arrays in the args of operators (Input Dims, Input Strides, Input type, Concrete Inputs)
+ * take a few hundred distinct texts in a trace of a million. The bytes of a container decide
+ * where it ends and whether it is valid, so text that json_skip() accepted once, met again
+ * byte for byte, is accepted again and ends at the same byte: it is found by a memcmp()
+ * instead of being walked. The texts are remembered in a small set-associative table, by a
+ * hash of the first 32 bytes from the container's first (those after a short one included:
+ * only a locator, the memcmp() decides). */
+#define SEEN_SETS 512
+#define SEEN_WAYS 4
+#define SEEN_MAX  160 /* longer texts are not remembered */
+
+struct seen_values {
+	uint16_t len[SEEN_SETS][SEEN_WAYS]; /* 0: empty */
+	uint8_t next[SEEN_SETS];	    /* the way replaced next */
+	char text[SEEN_SETS][SEEN_WAYS][SEEN_MAX];
+};
+
+static inline unsigned seen_set(const char *p)
+{
+	uint64_t a, b, c, d;
+
+	memcpy(&a, p, 8);
+	memcpy(&b, p + 8, 8);
+	memcpy(&c, p + 16, 8);
+	memcpy(&d, p + 24, 8);
+	return (unsigned)(((a * 0x9e3779b97f4a7c15ull) ^ (b * 0xc2b2ae3d27d4eb4full) ^
+			   (c * 0x165667b19e3779f9ull) ^ (d * 0xd6e8feb86659fd93ull)) >>
+			  40) &
+	       (SEEN_SETS - 1);
+}
+
+/* json_skip(), for a container first looked up among those seen before. */
+static int skip_seen(struct loader *ld, struct json_cur *c)
+{
+	struct seen_values *sv = ld->seen;
+	int ch = json_peek(c), rc;
+	const char *s = c->p;
+	unsigned set, w;
+	size_t len;
+
+	if ((ch != '[' && ch != '{') || c->end - s < 32)
+		return json_skip(c);
+	set = seen_set(s);
+	if (sv)
+		for (w = 0; w < SEEN_WAYS; w++) {
+			len = sv->len[set][w];
+			if (len && len <= (size_t)(c->end - s) &&
+			    memcmp(s, sv->text[set][w], len) == 0) {
+				c->p = s + len;
+				return JSON_OK;
+			}
+		}
+	if ((rc = json_skip(c)))
+		return rc;
+	len = (size_t)(c->p - s);
+	if (len <= SEEN_MAX) {
+		if (!sv)
+			sv = ld->seen = xcalloc(1, sizeof *sv);
+		w = sv->next[set]++ % SEEN_WAYS;
+		sv->len[set][w] = (uint16_t)len;
+		memcpy(sv->text[set][w], s, len);
+	}
+	return JSON_OK;
+}
+
 static int parse_args(struct json_cur *c, struct event *ev, enum ev_kind kind, struct loader *ld)
 {
 	int first = 1, done, rc;
@@ -197,12 +264,12 @@ static int parse_args(struct json_cur *c, struct event *ev, enum ev_kind kind, s
 									    : &ev->concrete;
 			const char *s = c->p;
 
-			if ((rc = json_skip(c)))
+			if ((rc = skip_seen(ld, c)))
 				return rc;
 			raw->s = s;
 			raw->len = (size_t)(c->p - s);
 		} else
-			rc = json_skip(c);
+			rc = skip_seen(ld, c);
 		if (rc)
 			return rc;
 	}

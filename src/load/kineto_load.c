@@ -446,6 +446,7 @@ static void split_free(struct split *sp)
 	json_buf_free(&ld->cbuf);
 	json_buf_free(&ld->abuf);
 	json_buf_free(&ld->lbuf);
+	free(ld->seen);
 	if (ld->raw_dims)
 		intern_free(ld->raw_dims);
 	free(ld->raw_dims_id);
@@ -699,6 +700,7 @@ static int kineto_load(struct trace *t, struct input *in, const char *name,
 	json_buf_free(&ld.cbuf);
 	json_buf_free(&ld.abuf);
 	json_buf_free(&ld.lbuf);
+	free(ld.seen);
 	if (ld.raw_dims)
 		intern_free(ld.raw_dims);
 	free(ld.raw_dims_id);
