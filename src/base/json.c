@@ -386,8 +386,12 @@ static const uint64_t pow10[8] = { 1, 10, 100, 1000, 10000, 100000, 1000000, 100
  * ending inside the window. Returns its end, with its sign in *neg, the value of its integer
  * digits in *ival and its fraction digits in [*fs, *fe); NULL for anything else (then
  * scan_number() decides, which takes the same view of a number it returns). */
-static inline const char *plain_number(const char *p, const char *e, int *neg, uint64_t *ival,
-				       const char **fs, const char **fe)
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
+static inline const char *
+plain_number(const char *p, const char *e, int *neg, uint64_t *ival, const char **fs,
+	     const char **fe)
 {
 	const char *d;
 	uint64_t v = 0;
