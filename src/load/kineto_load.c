@@ -461,10 +461,14 @@ static void split_free(struct split *sp)
 	json_buf_free(&ld->cbuf);
 	json_buf_free(&ld->abuf);
 	json_buf_free(&ld->lbuf);
-	free(ld->seen);
+	free(ld->seen); /* NULL after, so that a loader may be freed twice */
+	ld->seen = NULL;
 	if (ld->raw_dims)
 		intern_free(ld->raw_dims);
+	ld->raw_dims = NULL;
 	free(ld->raw_dims_id);
+	ld->raw_dims_id = NULL;
+	ld->raw_dims_cap = 0;
 	free(ld->buf);
 	free(sp);
 }
@@ -716,9 +720,13 @@ static int kineto_load(struct trace *t, struct input *in, const char *name,
 	json_buf_free(&ld.abuf);
 	json_buf_free(&ld.lbuf);
 	free(ld.seen);
+	ld.seen = NULL;
 	if (ld.raw_dims)
 		intern_free(ld.raw_dims);
+	ld.raw_dims = NULL;
 	free(ld.raw_dims_id);
+	ld.raw_dims_id = NULL;
+	ld.raw_dims_cap = 0;
 	free(ld.buf);
 	return rc;
 }
