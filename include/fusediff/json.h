@@ -15,6 +15,9 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 enum { JSON_OK = 0, JSON_MORE = 1, JSON_ERR = -1 };
 
@@ -42,8 +45,15 @@ struct json_str {
 	size_t len;
 };
 
-/* Skip whitespace; returns the next byte, or -1 at the end of the window (check at_eof). */
-int json_peek(struct json_cur *c);
+/* Skip whitespace; returns the next byte, or -1 at the end of the window (check at_eof).
+ * Inlined for the usual case, a token that follows no blank. */
+int json_peek_blanks(struct json_cur *c);
+static inline int json_peek(struct json_cur *c)
+{
+	if (c->p < c->end && (unsigned char)*c->p > ' ')
+		return (unsigned char)*c->p;
+	return json_peek_blanks(c);
+}
 /* Parse a string value; decoded into buf only when it has escapes. */
 int json_string(struct json_cur *c, struct json_str *out, struct json_buf *buf);
 /* Parse a number and return its raw text. */
@@ -52,10 +62,79 @@ int json_number(struct json_cur *c, struct json_str *raw);
 int json_skip(struct json_cur *c);
 
 /* Object iteration: call json_object_begin once, then json_object_next until it sets *done.
- * Each call leaves the cursor at the member's value (key in *key). */
+ * Each call leaves the cursor at the member's value, or at blanks before it (key in *key). */
 int json_object_begin(struct json_cur *c);
-int json_object_next(struct json_cur *c, int *first, struct json_str *key, struct json_buf *kbuf,
-		     int *done);
+int json_object_next_any(struct json_cur *c, int *first, struct json_str *key,
+			 struct json_buf *kbuf, int *done);
+#ifdef __SSE2__
+/* The first byte at or after s that is not a space or a newline, when one of the sixteen
+ * bytes from s is (else s + 16, a blank). Sixteen bytes must be readable at s. */
+__attribute__((always_inline)) static inline const char *json_blanks16(const char *s)
+{
+	__m128i w;
+	unsigned m;
+
+	if ((unsigned char)*s > ' ')
+		return s;
+	w = _mm_loadu_si128((const __m128i *)(const void *)s);
+	m = ~(unsigned)_mm_movemask_epi8(_mm_or_si128(_mm_cmpeq_epi8(w, _mm_set1_epi8(' ')),
+						      _mm_cmpeq_epi8(w, _mm_set1_epi8('\n')))) &
+	    0xffff;
+	return s + (m ? __builtin_ctz(m) : 16);
+}
+#endif
+
+/* json_object_next_any(), with the usual case inlined, all well inside the window: blanks,
+ * then the '}' that ends the object, or (after a ',' but before the first member) blanks, a
+ * short plain key whose ':' follows its closing quote at once, and at most one blank before
+ * the value. The blanks are spaces and newlines (an indented line), sixteen looked at by one
+ * compare. */
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
+static inline int
+json_object_next(struct json_cur *c, int *first, struct json_str *key, struct json_buf *kbuf,
+		 int *done)
+{
+#ifdef __SSE2__
+	const char *s = c->p;
+
+	if (c->end - s >= 64) {
+		s = json_blanks16(s);
+		if (*s == '}') {
+			c->p = s + 1;
+			*done = 1;
+			return JSON_OK;
+		}
+		if (!*first && *s++ == ',')
+			s = json_blanks16(s);
+		else if (!*first)
+			s = c->p; /* an error: the call below says which */
+		if (*s == '"') {
+			__m128i w = _mm_loadu_si128((const __m128i *)(const void *)++s);
+			unsigned m = (unsigned)_mm_movemask_epi8(
+				_mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(w, _mm_set1_epi8('"')),
+							  _mm_cmpeq_epi8(w, _mm_set1_epi8('\\'))),
+					     _mm_cmpeq_epi8(w, _mm_setzero_si128())));
+
+			if (m) {
+				unsigned n = (unsigned)__builtin_ctz(m);
+
+				if (s[n] == '"' && s[n + 1] == ':') {
+					key->s = s;
+					key->len = n;
+					s += n + 2;
+					c->p = s + (*s == ' ' && (unsigned char)s[1] > ' ');
+					*first = 0;
+					*done = 0;
+					return JSON_OK;
+				}
+			}
+		}
+	}
+#endif
+	return json_object_next_any(c, first, key, kbuf, done);
+}
 /* Array iteration, in the same style; the cursor is left at the next element. */
 int json_array_begin(struct json_cur *c);
 int json_array_next(struct json_cur *c, int *first, int *done);

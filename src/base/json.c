@@ -45,7 +45,7 @@ static inline int peek(struct json_cur *c)
 	return p < end ? (unsigned char)*p : -1;
 }
 
-int json_peek(struct json_cur *c)
+int json_peek_blanks(struct json_cur *c)
 {
 	return peek(c);
 }
@@ -293,6 +293,48 @@ static inline int is_digit(int ch)
 
 /* The value of the eight decimal digits at p (little-endian SWAR: pairs, then quads, then
  * the two halves combined by one multiplication). */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+static inline uint64_t digits8_word(uint64_t w)
+{
+	w -= 0x3030303030303030ull;
+	w = w * 10 + (w >> 8);
+	return (((w & 0x000000ff000000ffull) * (100 + (1000000ull << 32))) +
+		(((w >> 16) & 0x000000ff000000ffull) * (1 + (10000ull << 32)))) >>
+	       32;
+}
+
+/* The number of decimal digits that w (eight bytes of text) starts with, 0 to 8 (see
+ * digits_end()). */
+static inline unsigned digit_run8(uint64_t w)
+{
+	uint64_t nd = ((w & 0xf0f0f0f0f0f0f0f0ull) |
+		       (((w + 0x0606060606060606ull) & 0xf0f0f0f0f0f0f0f0ull) >> 4)) ^
+		      0x3333333333333333ull;
+
+	return nd ? (unsigned)__builtin_ctzll(nd) >> 3 : 8;
+}
+
+/* The n (1 to 7) digits that w starts with moved to the top of the word, '0's below them:
+ * for digits8_word(). */
+static inline uint64_t digits_low(uint64_t w, unsigned n)
+{
+	unsigned sh = 8 * (8 - n);
+
+	return (w << sh) | (0x3030303030303030ull & ((1ull << sh) - 1));
+}
+
+/* The value of the n (1 to 7) decimal digits at p, with eight bytes readable at p: the digits
+ * moved to the top of the word, '0's below them. */
+static inline uint64_t digits_lt8(const char *p, unsigned n)
+{
+	uint64_t w;
+	unsigned sh = 8 * (8 - n);
+
+	memcpy(&w, p, 8);
+	return digits8_word((w << sh) | (0x3030303030303030ull & ((1ull << sh) - 1)));
+}
+#endif
+
 static inline uint64_t digits8(const char *p)
 {
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
@@ -333,6 +375,99 @@ static inline const char *digits_end(const char *p, const char *e)
 #endif
 	while (p < e && is_digit(*p))
 		p++;
+	return p;
+}
+
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+static const uint64_t pow10[8] = { 1, 10, 100, 1000, 10000, 100000, 1000000, 10000000 };
+#endif
+
+/* A plain number at p, the usual ts, dur, pid or id: at most 15 integer digits, no exponent,
+ * ending inside the window. Returns its end, with its sign in *neg, the value of its integer
+ * digits in *ival and its fraction digits in [*fs, *fe); NULL for anything else (then
+ * scan_number() decides, which takes the same view of a number it returns). */
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
+static inline const char *
+plain_number(const char *p, const char *e, int *neg, uint64_t *ival, const char **fs,
+	     const char **fe)
+{
+	const char *d;
+	uint64_t v = 0;
+	size_t n;
+
+	*neg = p < e && *p == '-';
+	p += *neg;
+	if (p == e || !is_digit(*p))
+		return NULL;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	if (e - p >= 32) { /* each run of digits from the eight bytes loaded to find its end */
+		uint64_t w;
+
+		if (*p == '0') {
+			p++;
+		} else {
+			memcpy(&w, p, 8);
+			n = digit_run8(w);
+			if (n == 8) {
+				v = digits8_word(w);
+				p += 8;
+				memcpy(&w, p, 8);
+				n = digit_run8(w);
+				if (n == 8)
+					return NULL; /* 16 digits or more */
+				if (n)
+					v = v * pow10[n] + digits8_word(digits_low(w, (unsigned)n));
+			} else {
+				v = digits8_word(digits_low(w, (unsigned)n));
+			}
+			p += n;
+		}
+		*fs = *fe = p;
+		if (*p == '.') {
+			memcpy(&w, ++p, 8);
+			n = digit_run8(w);
+			if (!n)
+				return NULL;
+			*fs = p;
+			p = n == 8 ? digits_end(p, e) : p + n;
+			*fe = p;
+		}
+		if (p == e || *p == 'e' || *p == 'E')
+			return NULL;
+		*ival = v;
+		return p;
+	}
+#endif
+	d = *p == '0' ? p + 1 : digits_end(p, e);
+	n = (size_t)(d - p);
+	if (n > 15)
+		return NULL;
+	if (n >= 8) {
+		v = digits8(p);
+		p += 8;
+		n -= 8;
+	}
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	if (n && e - p >= 8) {
+		v = v * pow10[n] + digits_lt8(p, (unsigned)n);
+		p = d;
+	}
+#endif
+	for (; p < d; p++)
+		v = v * 10 + (uint64_t)(*p - '0');
+	*fs = *fe = p;
+	if (p < e && *p == '.') {
+		if (++p == e || !is_digit(*p))
+			return NULL;
+		*fs = p;
+		p = digits_end(p, e);
+		*fe = p;
+	}
+	if (p == e || *p == 'e' || *p == 'E')
+		return NULL;
+	*ival = v;
 	return p;
 }
 
@@ -392,6 +527,14 @@ static inline int scan_number(struct json_cur *c, struct json_str *raw, struct n
 		if (d - p <= 18) {
 			for (; d - p >= 8; p += 8)
 				v = v * 100000000u + digits8(p);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+			if (d - p >= 4 && e - p >= 8) {
+				unsigned n = (unsigned)(d - p);
+
+				v = v * pow10[n] + digits_lt8(p, n);
+				p = d;
+			}
+#endif
 			for (; p < d; p++)
 				v = v * 10 + (uint64_t)(*p - '0');
 		}
@@ -481,7 +624,167 @@ static int skip_scalar(struct json_cur *c, int ch)
 	}
 }
 
-int json_skip(struct json_cur *c)
+/* ---- the fast skip ----------------------------------------------------------------------
+ *
+ * json_skip() first tries this tight loop over the bytes, which accepts a subset of what the
+ * strict walk below accepts (JSON grammar, strings as string_end() sees them, at most 64
+ * levels, no NaN or Infinity, nothing that reaches the end of the window) and stops at the
+ * same byte. Anything else (an error, the end of the window, a rare form) makes it give up,
+ * and the strict walk runs from the start for its result, its error and its position. */
+
+/* The end of the number at p, or NULL when it is not a plain JSON number that ends inside
+ * the window (scan_number() then decides). */
+static inline const char *fast_number(const char *p, const char *e)
+{
+	if (*p == '-' && ++p == e)
+		return NULL;
+	if (*p == '0')
+		p++;
+	else if (is_digit(*p))
+		while (++p < e && is_digit(*p))
+			;
+	else
+		return NULL;
+	if (p < e && *p == '.') {
+		if (++p == e || !is_digit(*p))
+			return NULL;
+		while (++p < e && is_digit(*p))
+			;
+	}
+	if (p < e && (*p == 'e' || *p == 'E')) {
+		if (++p < e && (*p == '+' || *p == '-'))
+			p++;
+		if (p == e || !is_digit(*p))
+			return NULL;
+		while (++p < e && is_digit(*p))
+			;
+	}
+	return p < e ? p : NULL;
+}
+
+/* string_end() of a string body at s, with the usual case inlined: a closing quote within
+ * sixteen bytes, no backslash or NUL before it. */
+static inline const char *fast_string_end(const char *s, const char *e)
+{
+	int escaped;
+#ifdef __SSE2__
+	if (e - s >= 16) {
+		__m128i w = _mm_loadu_si128((const __m128i *)(const void *)s);
+		unsigned m = (unsigned)_mm_movemask_epi8(
+			_mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(w, _mm_set1_epi8('"')),
+						  _mm_cmpeq_epi8(w, _mm_set1_epi8('\\'))),
+				     _mm_cmpeq_epi8(w, _mm_setzero_si128())));
+
+		if (m && s[__builtin_ctz(m)] == '"')
+			return s + __builtin_ctz(m);
+	}
+#endif
+	return string_end(s, e, &escaped);
+}
+
+/* The first non-blank byte at or after p, or e. */
+static inline const char *fast_blanks(const char *p, const char *e)
+{
+	while (p < e && is_ws((unsigned char)*p))
+		p++;
+	return p;
+}
+
+/* The end of the value at p (blanks before it skipped), or NULL: see above. */
+static const char *fast_skip(const char *p, const char *e)
+{
+	uint64_t objs = 0; /* bit d: the container at depth d + 1 is an object */
+	int depth = 0;
+	const char *q;
+
+	p = fast_blanks(p, e);
+value: /* p is at a non-blank byte, or e */
+	if (p == e)
+		return NULL;
+	switch (*p) {
+	case '{':
+	case '[':
+		if (depth == 64)
+			return NULL;
+		objs = (objs & ~(1ull << depth)) | ((uint64_t)(*p == '{') << depth);
+		depth++;
+		p = fast_blanks(p + 1, e);
+		if (p == e)
+			return NULL;
+		if (*p == ((objs >> (depth - 1)) & 1 ? '}' : ']')) {
+			p++;
+			depth--;
+			goto after;
+		}
+		if ((objs >> (depth - 1)) & 1)
+			goto key;
+		goto value;
+	case '"':
+		if (!(q = fast_string_end(p + 1, e)))
+			return NULL;
+		p = q + 1;
+		goto after;
+	case 't':
+		if (e - p < 4 || memcmp(p, "true", 4) != 0)
+			return NULL;
+		p += 4;
+		goto after;
+	case 'f':
+		if (e - p < 5 || memcmp(p, "false", 5) != 0)
+			return NULL;
+		p += 5;
+		goto after;
+	case 'n':
+		if (e - p < 4 || memcmp(p, "null", 4) != 0)
+			return NULL;
+		p += 4;
+		goto after;
+	default:
+		if (*p != '-' && !is_digit(*p))
+			return NULL;
+		if (*p == '-' && (e - p < 2 || p[1] == 'I'))
+			return NULL;
+		if (!(p = fast_number(p, e)))
+			return NULL;
+		goto after;
+	}
+after:
+	if (depth == 0)
+		return p;
+	if (p < e && *p != ',') /* mostly a ',' follows at once, or the container ends */
+		p = fast_blanks(p, e);
+	if (p == e)
+		return NULL;
+	if (*p == ',') {
+		p++;
+		if (e - p >= 2 && *p == ' ' && (unsigned char)p[1] > ' ')
+			p++; /* the one blank of ", " */
+		else
+			p = fast_blanks(p, e);
+		if (p == e || *p == '}' || *p == ']')
+			return NULL;
+		if ((objs >> (depth - 1)) & 1)
+			goto key;
+		goto value;
+	}
+	if (*p != ((objs >> (depth - 1)) & 1 ? '}' : ']'))
+		return NULL;
+	p++;
+	depth--;
+	goto after;
+key:
+	/* p is at a non-blank byte */
+	if (*p != '"' || !(q = fast_string_end(p + 1, e)))
+		return NULL;
+	p = fast_blanks(q + 1, e);
+	if (p == e || *p != ':')
+		return NULL;
+	p = fast_blanks(p + 1, e);
+	goto value;
+}
+
+/* The strict walk of json_skip(). */
+static int strict_skip(struct json_cur *c)
 {
 	char stack[JSON_MAX_DEPTH];
 	int depth = 0, ch, rc;
@@ -545,13 +848,24 @@ key:
 	goto value;
 }
 
+int json_skip(struct json_cur *c)
+{
+	const char *q = c->p < c->end ? fast_skip(c->p, c->end) : NULL;
+
+	if (q) {
+		c->p = q;
+		return JSON_OK;
+	}
+	return strict_skip(c);
+}
+
 int json_object_begin(struct json_cur *c)
 {
 	return expect(c, '{', "expected an object");
 }
 
-int json_object_next(struct json_cur *c, int *first, struct json_str *key, struct json_buf *kbuf,
-		     int *done)
+int json_object_next_any(struct json_cur *c, int *first, struct json_str *key,
+			 struct json_buf *kbuf, int *done)
 {
 	int ch, rc;
 
@@ -802,7 +1116,17 @@ int json_number_int64(struct json_cur *c, int64_t *out, int *overflow, int *conv
 {
 	struct json_str raw;
 	struct num_parts np;
-	int rc = scan_number(c, &raw, &np);
+	int rc, neg;
+	uint64_t v;
+	const char *fs, *fe, *q = plain_number(c->p, c->end, &neg, &v, &fs, &fe);
+
+	if (q) { /* what int64_from_parts() makes of it */
+		*out = neg ? (int64_t)(0 - v) : (int64_t)v;
+		*conv = 0;
+		c->p = q;
+		return JSON_OK;
+	}
+	rc = scan_number(c, &raw, &np);
 
 	if (rc == JSON_OK)
 		*conv = int64_from_parts(raw, &np, out, overflow);
@@ -813,7 +1137,28 @@ int json_number_us_to_ns(struct json_cur *c, int64_t *out, int *overflow, int *c
 {
 	struct json_str raw;
 	struct num_parts np;
-	int rc = scan_number(c, &raw, &np);
+	int rc, neg;
+	uint64_t v;
+	const char *fs, *fe, *q = plain_number(c->p, c->end, &neg, &v, &fs, &fe);
+
+	if (q) { /* what ns_from_parts() makes of it (no overflow below 10^15 us) */
+		uint64_t frac = 0, ns;
+		int digits = 0;
+		const char *f;
+
+		for (f = fs; f < fe && digits < 3; f++, digits++)
+			frac = frac * 10 + (unsigned)(*f - '0');
+		for (; digits < 3; digits++)
+			frac *= 10;
+		if (f < fe && *f >= '5')
+			frac++;
+		ns = v * 1000 + frac;
+		*out = neg ? -(int64_t)ns : (int64_t)ns;
+		*conv = 0;
+		c->p = q;
+		return JSON_OK;
+	}
+	rc = scan_number(c, &raw, &np);
 
 	if (rc == JSON_OK)
 		*conv = ns_from_parts(raw, &np, out, overflow);

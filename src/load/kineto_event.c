@@ -5,6 +5,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #include "fusediff/json.h"
 #include "fusediff/trace.h"
@@ -155,6 +158,73 @@ static int parse_dim3(struct json_cur *c, int32_t v[3], int *bad, struct json_bu
 	}
 }
 
+/* ---- containers seen before ------------------------------------------------------------
+ *
+ * The arrays in the args of operators (Input Dims, Input Strides, Input type, Concrete Inputs)
+ * take a few hundred distinct texts in a trace of a million. The bytes of a container decide
+ * where it ends and whether it is valid, so text that json_skip() accepted once, met again
+ * byte for byte, is accepted again and ends at the same byte: it is found by a memcmp()
+ * instead of being walked. The texts are remembered in a small set-associative table, by a
+ * hash of the first 32 bytes from the container's first (those after a short one included:
+ * only a locator, the memcmp() decides). */
+#define SEEN_SETS 512
+#define SEEN_WAYS 4
+#define SEEN_MAX  160 /* longer texts are not remembered */
+
+struct seen_values {
+	uint16_t len[SEEN_SETS][SEEN_WAYS]; /* 0: empty */
+	uint8_t next[SEEN_SETS];	    /* the way replaced next */
+	char text[SEEN_SETS][SEEN_WAYS][SEEN_MAX];
+};
+
+static inline unsigned seen_set(const char *p)
+{
+	uint64_t a, b, c, d;
+
+	memcpy(&a, p, 8);
+	memcpy(&b, p + 8, 8);
+	memcpy(&c, p + 16, 8);
+	memcpy(&d, p + 24, 8);
+	return (unsigned)(((a * 0x9e3779b97f4a7c15ull) ^ (b * 0xc2b2ae3d27d4eb4full) ^
+			   (c * 0x165667b19e3779f9ull) ^ (d * 0xd6e8feb86659fd93ull)) >>
+			  40) &
+	       (SEEN_SETS - 1);
+}
+
+/* json_skip(), for a container first looked up among those seen before. */
+static int skip_seen(struct loader *ld, struct json_cur *c)
+{
+	struct seen_values *sv = ld->seen;
+	int ch = json_peek(c), rc;
+	const char *s = c->p;
+	unsigned set, w;
+	size_t len;
+
+	if ((ch != '[' && ch != '{') || c->end - s < 32)
+		return json_skip(c);
+	set = seen_set(s);
+	if (sv)
+		for (w = 0; w < SEEN_WAYS; w++) {
+			len = sv->len[set][w];
+			if (len && len <= (size_t)(c->end - s) &&
+			    memcmp(s, sv->text[set][w], len) == 0) {
+				c->p = s + len;
+				return JSON_OK;
+			}
+		}
+	if ((rc = json_skip(c)))
+		return rc;
+	len = (size_t)(c->p - s);
+	if (len <= SEEN_MAX) {
+		if (!sv)
+			sv = ld->seen = xcalloc(1, sizeof *sv);
+		w = sv->next[set]++ % SEEN_WAYS;
+		sv->len[set][w] = (uint16_t)len;
+		memcpy(sv->text[set][w], s, len);
+	}
+	return JSON_OK;
+}
+
 static int parse_args(struct json_cur *c, struct event *ev, enum ev_kind kind, struct loader *ld)
 {
 	int first = 1, done, rc;
@@ -194,12 +264,12 @@ static int parse_args(struct json_cur *c, struct event *ev, enum ev_kind kind, s
 									    : &ev->concrete;
 			const char *s = c->p;
 
-			if ((rc = json_skip(c)))
+			if ((rc = skip_seen(ld, c)))
 				return rc;
 			raw->s = s;
 			raw->len = (size_t)(c->p - s);
 		} else
-			rc = json_skip(c);
+			rc = skip_seen(ld, c);
 		if (rc)
 			return rc;
 	}
@@ -248,20 +318,65 @@ static enum ev_kind category(struct loader *ld, const struct event *ev)
 	return e->kind;
 }
 
-/* Copy Input Dims (Input type, Concrete Inputs) without whitespace outside strings, interned. */
+/* Copy Input Dims (Input type, Concrete Inputs) without whitespace outside strings, interned;
+ * text seen before (as written) is found in ld->raw_dims instead. */
 static uint32_t intern_dims(struct loader *ld, struct json_str dims)
 {
 	struct json_buf *b = &ld->abuf;
 	int in_str = 0;
+	size_t i = 0;
+	uint32_t n, raw, id;
 
 	if (!dims.len)
 		return 0;
-	if (b->cap < dims.len + 1) {
-		b->s = xrealloc(b->s, dims.len + 1);
-		b->cap = dims.len + 1;
+	if (!ld->raw_dims)
+		ld->raw_dims = intern_new();
+	n = intern_count(ld->raw_dims);
+	raw = intern_add(ld->raw_dims, dims.s, dims.len);
+	if (raw < n)
+		return ld->raw_dims_id[raw];
+	if (raw >= ld->raw_dims_cap) {
+		ld->raw_dims_cap = ld->raw_dims_cap ? 2 * ld->raw_dims_cap : 1024;
+		ld->raw_dims_id =
+			xrealloc(ld->raw_dims_id, ld->raw_dims_cap * sizeof *ld->raw_dims_id);
+	}
+	if (b->cap < dims.len + 16) { /* room for a 16-byte store at any output position */
+		b->s = xrealloc(b->s, dims.len + 16);
+		b->cap = dims.len + 16;
 	}
 	b->len = 0;
-	for (size_t i = 0; i < dims.len; i++) {
+#ifdef __SSE2__
+	/* Sixteen bytes at a time: the bytes before the next quote (or blank, outside strings)
+	 * are copied by one store, that byte on its own as below. */
+	while (i + 16 <= dims.len) {
+		__m128i w = _mm_loadu_si128((const __m128i *)(const void *)(dims.s + i));
+		unsigned q = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(w, _mm_set1_epi8('"')));
+		unsigned m = q;
+		char ch;
+
+		if (!in_str)
+			m |= (unsigned)_mm_movemask_epi8(
+				_mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(w, _mm_set1_epi8(' ')),
+							  _mm_cmpeq_epi8(w, _mm_set1_epi8('\n'))),
+					     _mm_or_si128(_mm_cmpeq_epi8(w, _mm_set1_epi8('\r')),
+							  _mm_cmpeq_epi8(w, _mm_set1_epi8('\t')))));
+		_mm_storeu_si128((__m128i *)(void *)(b->s + b->len), w);
+		if (!m) {
+			b->len += 16;
+			i += 16;
+			continue;
+		}
+		b->len += (unsigned)__builtin_ctz(m);
+		i += (unsigned)__builtin_ctz(m);
+		ch = dims.s[i];
+		if (ch == '"' && (i == 0 || dims.s[i - 1] != '\\'))
+			in_str = !in_str;
+		if (in_str || ch == '"')
+			b->s[b->len++] = ch;
+		i++;
+	}
+#endif
+	for (; i < dims.len; i++) {
 		char ch = dims.s[i];
 
 		if (ch == '"' && (i == 0 || dims.s[i - 1] != '\\'))
@@ -270,7 +385,9 @@ static uint32_t intern_dims(struct loader *ld, struct json_str dims)
 			continue;
 		b->s[b->len++] = ch;
 	}
-	return intern_add(ld->t->strings, b->s, b->len);
+	id = intern_add(ld->t->strings, b->s, b->len);
+	ld->raw_dims_id[raw] = id;
+	return id;
 }
 
 #define BACKWARD_OP "autograd::engine::evaluate_function: "

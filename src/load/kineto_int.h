@@ -48,6 +48,13 @@ struct loader {
 		enum ev_kind kind;
 	} cats[CAT_CACHE];
 	unsigned cat_next; /* round-robin replacement */
+	/* Input Dims, Input type and Concrete Inputs as written (blanks and all), each with the
+	 * id of its compacted copy in t->strings: they repeat, and compacting costs more than
+	 * finding */
+	struct seen_values *seen; /* kineto_event.c; NULL until the first; owned: free() */
+	struct intern *raw_dims;  /* NULL until the first; owned: free with intern_free() */
+	uint32_t *raw_dims_id;	  /* by id in raw_dims */
+	size_t raw_dims_cap;
 	int64_t bad_time, bad_number;
 	int64_t bad_kernels; /* kernel events of bad_time */
 	/* A chunk of the file parsed by a loader of its own (kineto_load.c): in the loader of

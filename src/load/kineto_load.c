@@ -45,14 +45,29 @@ static size_t count_newlines(const char *s, size_t n)
 	const __m128i nl = _mm_set1_epi8('\n'), zero = _mm_setzero_si128();
 
 	while (i + 16 <= n) {
-		__m128i acc = zero, sum;
+		__m128i a0 = zero, a1 = zero, a2 = zero, a3 = zero, sum;
 
-		for (int k = 0; k < 255 && i + 16 <= n; k++, i += 16) {
-			__m128i w = _mm_loadu_si128((const __m128i *)(const void *)(s + i));
+		if (i + 64 <= n) { /* four counters per lane, 64 bytes a step */
+			for (int k = 0; k < 255 && i + 64 <= n; k++, i += 64) {
+				const __m128i *q = (const __m128i *)(const void *)(s + i);
 
-			acc = _mm_sub_epi8(acc, _mm_cmpeq_epi8(w, nl)); /* a match is -1 */
+				/* a match is -1 */
+				a0 = _mm_sub_epi8(a0, _mm_cmpeq_epi8(_mm_loadu_si128(q), nl));
+				a1 = _mm_sub_epi8(a1, _mm_cmpeq_epi8(_mm_loadu_si128(q + 1), nl));
+				a2 = _mm_sub_epi8(a2, _mm_cmpeq_epi8(_mm_loadu_si128(q + 2), nl));
+				a3 = _mm_sub_epi8(a3, _mm_cmpeq_epi8(_mm_loadu_si128(q + 3), nl));
+			}
+		} else { /* the last 16 to 63 bytes */
+			for (; i + 16 <= n; i += 16)
+				a0 = _mm_sub_epi8(
+					a0, _mm_cmpeq_epi8(
+						    _mm_loadu_si128(
+							    (const __m128i *)(const void *)(s + i)),
+						    nl));
 		}
-		sum = _mm_sad_epu8(acc, zero); /* two 64-bit sums of eight lanes each */
+		/* two 64-bit sums of eight lanes each, of each counter */
+		sum = _mm_add_epi64(_mm_add_epi64(_mm_sad_epu8(a0, zero), _mm_sad_epu8(a1, zero)),
+				    _mm_add_epi64(_mm_sad_epu8(a2, zero), _mm_sad_epu8(a3, zero)));
 		count += (size_t)_mm_cvtsi128_si64(sum) +
 			 (size_t)_mm_cvtsi128_si64(_mm_unpackhi_epi64(sum, sum));
 	}
@@ -447,6 +462,14 @@ static void loader_bufs_free(struct loader *ld)
 	json_buf_free(&ld->cbuf);
 	json_buf_free(&ld->abuf);
 	json_buf_free(&ld->lbuf);
+	free(ld->seen); /* NULL after, so that a loader may be freed twice */
+	ld->seen = NULL;
+	if (ld->raw_dims)
+		intern_free(ld->raw_dims);
+	ld->raw_dims = NULL;
+	free(ld->raw_dims_id);
+	ld->raw_dims_id = NULL;
+	ld->raw_dims_cap = 0;
 	free(ld->buf);
 	ld->buf = NULL;
 }
@@ -826,6 +849,14 @@ static int kineto_load(struct trace *t, struct input *in, const char *name,
 	json_buf_free(&ld.cbuf);
 	json_buf_free(&ld.abuf);
 	json_buf_free(&ld.lbuf);
+	free(ld.seen);
+	ld.seen = NULL;
+	if (ld.raw_dims)
+		intern_free(ld.raw_dims);
+	ld.raw_dims = NULL;
+	free(ld.raw_dims_id);
+	ld.raw_dims_id = NULL;
+	ld.raw_dims_cap = 0;
 	free(ld.buf);
 	return rc;
 }
