@@ -462,7 +462,7 @@ static void loader_bufs_free(struct loader *ld)
 	json_buf_free(&ld->cbuf);
 	json_buf_free(&ld->abuf);
 	json_buf_free(&ld->lbuf);
-	free(ld->seen); /* NULL after, so that a loader may be freed twice */
+	free(ld->seen); /* each NULL after, so that a loader may be freed twice */
 	ld->seen = NULL;
 	if (ld->raw_dims)
 		intern_free(ld->raw_dims);
@@ -844,20 +844,7 @@ static int kineto_load(struct trace *t, struct input *in, const char *name,
 			trace_warn(t, "%lld events had numbers beyond 64 bits (clamped)",
 				   (long long)ld.bad_number);
 	}
-	json_buf_free(&ld.kbuf);
-	json_buf_free(&ld.nbuf);
-	json_buf_free(&ld.cbuf);
-	json_buf_free(&ld.abuf);
-	json_buf_free(&ld.lbuf);
-	free(ld.seen);
-	ld.seen = NULL;
-	if (ld.raw_dims)
-		intern_free(ld.raw_dims);
-	ld.raw_dims = NULL;
-	free(ld.raw_dims_id);
-	ld.raw_dims_id = NULL;
-	ld.raw_dims_cap = 0;
-	free(ld.buf);
+	loader_bufs_free(&ld);
 	return rc;
 }
 
