@@ -1,8 +1,8 @@
 #!/bin/sh
 # threads.sh — --report loads both traces in parallel (each gzip inflated on its own reader
-# thread) and builds both sides in parallel, and a plain trace is parsed by two threads (the
-# second half of traceEvents on its own, FUSEDIFF_SPLIT_MIN=1 for these small files): helgrind
-# finds no data race in any of it.
+# thread) and builds both sides in parallel, and a plain trace is parsed by two threads (its
+# traceEvents in chunks that both take in turn, FUSEDIFF_SPLIT_MIN=1 for these small files):
+# helgrind finds no data race in any of it.
 set -u
 command -v valgrind >/dev/null 2>&1 || { echo "valgrind not found"; exit 77; }
 # valgrind cannot run a binary built with AddressSanitizer (make sanitize)
