@@ -106,10 +106,11 @@ json_object_next(struct json_cur *c, int *first, struct json_str *key, struct js
 			*done = 1;
 			return JSON_OK;
 		}
-		if (!*first && *s++ == ',')
-			s = json_blanks16(s);
-		else if (!*first)
-			s = c->p; /* an error: the call below says which */
+		if (!*first) {
+			if (*s != ',') /* an error: the call below says which */
+				return json_object_next_any(c, first, key, kbuf, done);
+			s = json_blanks16(s + 1);
+		}
 		if (*s == '"') {
 			__m128i w = _mm_loadu_si128((const __m128i *)(const void *)++s);
 			unsigned m = (unsigned)_mm_movemask_epi8(
