@@ -134,13 +134,16 @@ START_TEST(test_rocpd_and_csv)
 	ck_assert_int_eq(kernels_named(t, "__amd_rocclr_copyBuffer"), 687);
 	trace_free(t);
 	for (int v = 0; v < 2; v++) {
+		struct trace_dims d;
+
 		t = test_load(
 			test_path(v ? DIR_ "kernel_trace_v2.csv" : DIR_ "kernel_trace_v1.csv.gz"));
 		ck_assert_str_eq(t->format, "rocprofv3 kernel_trace.csv");
 		ck_assert_int_eq(t->platform, PLATFORM_AMD);
 		ck_assert_uint_eq(t->n_kernel_events, 500);
 		ck_assert_int_eq(trace_kernel_time(t), 1504932);
-		ck_assert_int_eq(t->kernels[0].block[0] > 0, 1);
+		trace_dims_get(t, t->kernels[0].dims, &d);
+		ck_assert_int_eq(d.block[0] > 0, 1);
 		trace_free(t);
 	}
 }

@@ -28,6 +28,14 @@ enum kernel_kind { KIND_KERNEL, KIND_MEMCPY, KIND_MEMSET };
  * beyond this (counted in a warning) and rejects a trace whose kernel times add up to more. */
 #define TRACE_TIME_MAX (INT64_C(3) << 61)
 
+/* A launch configuration. Kernels and launches name theirs by an id into trace.dims
+ * (trace_add_dims, trace_dims_get): a trace has a few hundred distinct ones, and 24 bytes in
+ * every record of a 1 GB trace are 20 MB. Id 0 is all zeros (absent). */
+struct trace_dims {
+	int32_t grid[3], block[3];
+};
+#define TRACE_DIMS_MAX (1u << 30) /* ids that struct trace_kernel.dims holds */
+
 /* A GPU kernel, memcpy or memset on the selected device, sorted by start. */
 struct trace_kernel {
 	int64_t start, dur;
@@ -35,8 +43,8 @@ struct trace_kernel {
 	int64_t external_id; /* links to the cpu_op; 0 when absent */
 	uint32_t name;
 	int32_t device, stream;
-	int32_t grid[3], block[3]; /* 0 when absent */
-	uint8_t kind;		   /* enum kernel_kind */
+	uint32_t dims : 30; /* grid and block (trace_dims_get); a bit field, so that a kernel */
+	uint32_t kind : 2;  /* enum kernel_kind                 takes 48 bytes, not 56 */
 };
 
 /* A runtime/driver call (cudaLaunchKernel, hipLaunchKernel, cuLaunchKernel, ...), sorted by
@@ -46,9 +54,9 @@ struct trace_launch {
 	int64_t correlation, external_id;
 	int64_t tid;
 	uint32_t name;
-	uint32_t kernel;	   /* the kernel it launches, when the trace says (args.kernel: a
-				      graph capture records it); 0 otherwise */
-	int32_t grid[3], block[3]; /* with kernel */
+	uint32_t kernel; /* the kernel it launches, when the trace says (args.kernel: a graph
+			    capture records it); 0 otherwise */
+	uint32_t dims;	 /* with kernel: its grid and block (trace_dims_get) */
 };
 
 /* A CPU operator (cpu_op) that launched a kept kernel (the loader drops the others, which
@@ -127,6 +135,7 @@ struct trace_capture {
 struct trace {
 	char *path;		/* as given */
 	struct intern *strings; /* all names */
+	struct intern *dims;	/* the launch configurations, as 24-byte struct trace_dims */
 	struct trace_kernel *kernels;
 	size_t n_kernels;	/* kernels + copies on the selected device */
 	size_t n_kernel_events; /* of which KIND_KERNEL */
@@ -193,6 +202,10 @@ int trace_load_mem(struct trace **out, const char *name, const void *data, size_
 void trace_free(struct trace *t);
 
 /* The interned string with this id (borrowed). */
+/* The grid and block of dims id (struct trace_kernel.dims, struct trace_launch.dims): all
+ * zeros for 0 or an unknown id. */
+void trace_dims_get(const struct trace *t, uint32_t id, struct trace_dims *out);
+
 static inline const char *trace_str(const struct trace *t, uint32_t id)
 {
 	return intern_str(t->strings, id);

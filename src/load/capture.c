@@ -100,11 +100,13 @@ static void lcs(const struct trace *r, const uint32_t *k, size_t nk, const struc
 
 		for (size_t j = 0; j < nc; j++) {
 			const struct trace_launch *l = &cap->launches[c[j]];
+			struct trace_dims kd, cd;
 
 			if (strcmp(kn, trace_str(cap, l->kernel)) != 0)
 				continue;
-			eq[i * nc + j] = 1 + (memcmp(kk->grid, l->grid, sizeof l->grid) == 0 &&
-					      memcmp(kk->block, l->block, sizeof l->block) == 0);
+			trace_dims_get(r, kk->dims, &kd);
+			trace_dims_get(cap, l->dims, &cd);
+			eq[i * nc + j] = 1 + (memcmp(&kd, &cd, sizeof kd) == 0);
 		}
 	}
 	for (size_t i = 1; i <= nk; i++)

@@ -437,8 +437,7 @@ static void commit(struct loader *ld, struct event *ev, enum ev_kind kind)
 				: kind == EV_MEMCPY ? KIND_MEMCPY
 						    : KIND_MEMSET,
 		};
-		memcpy(k.grid, ev->grid, sizeof k.grid);
-		memcpy(k.block, ev->block, sizeof k.block);
+		k.dims = trace_add_dims(ld->t, ev->grid, ev->block);
 		trace_add_kernel(t, &k);
 		break;
 	}
@@ -448,8 +447,7 @@ static void commit(struct loader *ld, struct event *ev, enum ev_kind kind)
 
 		if (ev->kernel.len) { /* a graph capture's launch names the kernel it records */
 			l.kernel = intern_add(t->strings, ev->kernel.s, ev->kernel.len);
-			memcpy(l.grid, ev->grid, sizeof l.grid);
-			memcpy(l.block, ev->block, sizeof l.block);
+			l.dims = trace_add_dims(ld->t, ev->grid, ev->block);
 		}
 		if (ev->correlation)
 			trace_add_launch(t, &l);

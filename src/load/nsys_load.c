@@ -372,10 +372,13 @@ static int read_kernels(struct nsys *ns, const struct span *l, size_t n_l)
 					  .name = str_of(ns, sqlite3_column_int64(st, 5)),
 					  .kind = KIND_KERNEL };
 
+		int32_t grid[3], block[3];
+
 		for (int d = 0; d < 3; d++) {
-			k.grid[d] = (int32_t)sqlite3_column_int64(st, 6 + d);
-			k.block[d] = (int32_t)sqlite3_column_int64(st, 9 + d);
+			grid[d] = (int32_t)sqlite3_column_int64(st, 6 + d);
+			block[d] = (int32_t)sqlite3_column_int64(st, 9 + d);
 		}
+		k.dims = trace_add_dims(ns->t, grid, block);
 		k.correlation =
 			correlation_key(sqlite3_column_int64(st, 12), sqlite3_column_int64(st, 4));
 		k.external_id = ext_of(l, n_l, k.correlation);

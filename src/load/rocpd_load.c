@@ -52,10 +52,13 @@ static int read_kernels(sqlite3 *db, struct trace *t, const char *name, struct f
 					  .stream = (int32_t)sqlite3_column_int64(st, 4),
 					  .kind = KIND_KERNEL };
 
+		int32_t grid[3], block[3];
+
 		for (int d = 0; d < 3; d++) {
-			k.grid[d] = (int32_t)sqlite3_column_int64(st, 5 + d);
-			k.block[d] = (int32_t)sqlite3_column_int64(st, 8 + d);
+			grid[d] = (int32_t)sqlite3_column_int64(st, 5 + d);
+			block[d] = (int32_t)sqlite3_column_int64(st, 8 + d);
 		}
+		k.dims = trace_add_dims(t, grid, block);
 		k.name = rocprof_kernel_name(t, kn ? kn : "");
 		t->n_events++;
 		if (k.start > 0 && k.dur >= 0 && k.start <= TRACE_TIME_MAX - k.dur)

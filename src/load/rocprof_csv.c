@@ -182,6 +182,7 @@ static int csv_load(struct trace *t, struct input *in, const char *name,
 	while ((nf = next_record(c, f, 64)) > 0) {
 		struct trace_kernel k = { .kind = KIND_KERNEL };
 		const char *v[C_COUNT];
+		int32_t grid[3], block[3];
 
 		if (nf == 1 && !*f[0])
 			continue; /* a blank line */
@@ -199,9 +200,10 @@ static int csv_load(struct trace *t, struct input *in, const char *name,
 		k.stream = (int32_t)field_int(v[C_QUEUE]);
 		k.correlation = field_int(v[C_CORR]);
 		for (int d = 0; d < 3; d++) {
-			k.grid[d] = (int32_t)field_int(v[C_GX + d]);
-			k.block[d] = (int32_t)field_int(v[C_WX + d]);
+			grid[d] = (int32_t)field_int(v[C_GX + d]);
+			block[d] = (int32_t)field_int(v[C_WX + d]);
 		}
+		k.dims = trace_add_dims(t, grid, block);
 		k.name = rocprof_kernel_name(t, v[C_NAME]);
 		t->n_events++;
 		if (k.start > 0 && k.dur >= 0 && k.start <= TRACE_TIME_MAX - k.dur)

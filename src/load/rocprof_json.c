@@ -177,10 +177,13 @@ static void read_dispatches(struct rp *r, const cJSON *records)
 
 			k.name = intern_add(r->t->strings, buf, (size_t)n);
 		}
+		int32_t g[3], b[3];
+
 		for (int i = 0; i < 3; i++) {
-			k.grid[i] = (int32_t)num(grid, xyz[i]);
-			k.block[i] = (int32_t)num(wg, xyz[i]);
+			g[i] = (int32_t)num(grid, xyz[i]);
+			b[i] = (int32_t)num(wg, xyz[i]);
 		}
+		k.dims = trace_add_dims(r->t, g, b);
 		if (k.start > 0 && k.dur >= 0 && k.start <= TRACE_TIME_MAX - k.dur)
 			trace_add_kernel(r->t, &k);
 	}

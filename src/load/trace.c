@@ -23,8 +23,8 @@ struct trace_impl {
 	int64_t ops_t0; /* the earliest start of every stashed operator, kept or not */
 	int has_ops_t0;
 	/* Launches until trace_finish() (trace_add_launch): the deltas of start, correlation,
-	 * external_id and tid, then dur, name, kernel and, with a kernel, grid and block. A
-	 * launch is 12-16 bytes so, not 72: they are unpacked into an array of the exact size. */
+	 * external_id and tid, then dur, name, kernel and, with a kernel, its dims. A launch
+	 * is 12-16 bytes so, not 56: they are unpacked into an array of the exact size. */
 	struct stash launches;
 	int64_t launches_t0; /* the earliest start of a stashed launch */
 	int has_launches_t0;
@@ -44,6 +44,12 @@ struct trace *trace_new(const char *path)
 
 	ti->t.path = xstrdup(path);
 	ti->t.strings = intern_new();
+	ti->t.dims = intern_new();
+	{
+		static const struct trace_dims none;
+
+		intern_add(ti->t.dims, (const char *)&none, sizeof none); /* id 0 */
+	}
 	ti->t.rank = ti->t.world_size = -1;
 	ti->t.device = -1;
 	return &ti->t;
@@ -59,6 +65,7 @@ void trace_free(struct trace *t)
 	free(t->path);
 	free(t->capture.path);
 	intern_free(t->strings);
+	intern_free(t->dims);
 	free(t->kernels);
 	free(t->launches);
 	free(t->ops);
@@ -82,15 +89,24 @@ void trace_add_kernel(struct trace *t, const struct trace_kernel *k)
 	VEC_PUSH(t->kernels, t->n_kernels, impl(t)->cap_kernels, *k);
 }
 
-/* int32 as an unsigned varint, small when near 0 either way */
-static uint64_t zigzag32(int32_t v)
+uint32_t trace_add_dims(struct trace *t, const int32_t grid[3], const int32_t block[3])
 {
-	return ((uint64_t)(uint32_t)v << 1) ^ (0 - ((uint64_t)(uint32_t)v >> 31));
+	struct trace_dims d;
+	uint32_t id;
+
+	memcpy(d.grid, grid, sizeof d.grid);
+	memcpy(d.block, block, sizeof d.block);
+	if (!(d.grid[0] | d.grid[1] | d.grid[2] | d.block[0] | d.block[1] | d.block[2]))
+		return 0;
+	id = intern_add(t->dims, (const char *)&d, sizeof d);
+	return id < TRACE_DIMS_MAX ? id : 0; /* beyond the bit field: none rather than another */
 }
 
-static int32_t unzigzag32(uint64_t z)
+void trace_dims_get(const struct trace *t, uint32_t id, struct trace_dims *out)
 {
-	return (int32_t)(uint32_t)((z >> 1) ^ (0 - (z & 1)));
+	memset(out, 0, sizeof *out);
+	if (t->dims && id < intern_count(t->dims) && intern_len(t->dims, id) == sizeof *out)
+		memcpy(out, intern_str(t->dims, id), sizeof *out);
 }
 
 void trace_add_launch(struct trace *t, const struct trace_launch *l)
@@ -114,10 +130,7 @@ void trace_add_launch(struct trace *t, const struct trace_launch *l)
 	stash_put(s, l->name);
 	stash_put(s, l->kernel);
 	if (l->kernel) {
-		for (int i = 0; i < 3; i++)
-			stash_put(s, zigzag32(l->grid[i]));
-		for (int i = 0; i < 3; i++)
-			stash_put(s, zigzag32(l->block[i]));
+		stash_put(s, l->dims);
 		if (l->external_id)
 			VEC_PUSH(ti->kernel_ids, ti->n_kernel_ids, ti->cap_kernel_ids,
 				 l->external_id);
@@ -135,12 +148,8 @@ static void next_launch(struct stash_reader *r, struct trace_launch *l)
 	l->dur = (int64_t)stash_get(r);
 	l->name = (uint32_t)stash_get(r);
 	l->kernel = (uint32_t)stash_get(r);
-	if (l->kernel) {
-		for (int i = 0; i < 3; i++)
-			l->grid[i] = unzigzag32(stash_get(r));
-		for (int i = 0; i < 3; i++)
-			l->block[i] = unzigzag32(stash_get(r));
-	}
+	if (l->kernel)
+		l->dims = (uint32_t)stash_get(r);
 }
 
 struct launch_key {
@@ -317,15 +326,19 @@ static struct trace_op op_renamed(struct trace_op o, const uint32_t *map)
 void trace_merge(struct trace *t, struct trace *part)
 {
 	uint32_t n = intern_count(part->strings), *map = xmalloc((n ? n : 1) * sizeof *map);
+	uint32_t nd = intern_count(part->dims), *dmap = xmalloc((nd ? nd : 1) * sizeof *dmap);
 
 	/* the part's strings in the order it met them: after t's own, as one pass would have */
 	for (uint32_t i = 0; i < n; i++)
 		map[i] = intern_add(t->strings, intern_str(part->strings, i),
 				    intern_len(part->strings, i));
+	for (uint32_t i = 0; i < nd; i++) /* and its launch configurations (0 stays 0) */
+		dmap[i] = intern_add(t->dims, intern_str(part->dims, i), intern_len(part->dims, i));
 	for (size_t i = 0; i < part->n_kernels; i++) {
 		struct trace_kernel k = part->kernels[i];
 
 		k.name = map[k.name];
+		k.dims = k.dims < nd ? dmap[k.dims] : 0;
 		trace_add_kernel(t, &k);
 	}
 	free(part->kernels); /* each array freed once copied: the peak grows by one, not all */
@@ -341,6 +354,7 @@ void trace_merge(struct trace *t, struct trace *part)
 			next_launch(&r, &l);
 			l.name = map[l.name];
 			l.kernel = map[l.kernel];
+			l.dims = l.dims < nd ? dmap[l.dims] : 0;
 			trace_add_launch(t, &l);
 		}
 		stash_free(&impl(part)->launches);
@@ -390,6 +404,7 @@ void trace_merge(struct trace *t, struct trace *part)
 	}
 	t->n_events += part->n_events;
 	free(map);
+	free(dmap);
 }
 
 void trace_warn(struct trace *t, const char *fmt, ...)

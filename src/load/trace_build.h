@@ -14,6 +14,8 @@ static inline int64_t trace_span_dur(int64_t start, int64_t end)
 
 struct trace *trace_new(const char *path);
 void trace_add_kernel(struct trace *t, const struct trace_kernel *k);
+/* The id of a launch configuration (0 when every dimension is 0), for .dims. */
+uint32_t trace_add_dims(struct trace *t, const int32_t grid[3], const int32_t block[3]);
 void trace_add_launch(struct trace *t, const struct trace_launch *l);
 void trace_add_op(struct trace *t, const struct trace_op *o);
 /* An operator kept packed until trace_finish(), which unpacks only those that a kernel or a
@@ -25,7 +27,8 @@ void trace_add_device(struct trace *t, const struct trace_device *d);
 void trace_add_meta(struct trace *t, uint32_t key, uint32_t value);
 void trace_count_category(struct trace *t, uint32_t cat);
 /* Append what a part of the same file (loaded into a trace of its own, kineto_load.c) holds:
- * its strings interned in its order, its records with their names renamed, its category counts
+ * its strings (and launch configurations) interned in its order, its records with their names
+ * (and configurations) renamed, its category counts
  * and events. The result is what one pass over both parts would have built. Only the event
  * records: a part holds no devices, metadata or warnings. The part's record arrays are freed
  * as they are copied (the counts stay): only trace_free() it afterwards. */

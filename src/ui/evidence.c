@@ -41,6 +41,7 @@ void ui_evidence_instances(struct ui *u, struct ui_text *out, const struct compa
 		const struct trace_op *op;
 		char start[32], dur[32], grid[48], block[48], name[4 * KERNEL_COL + 16] = "";
 		char *opname = NULL, *dims = NULL;
+		struct trace_dims cfg;
 
 		if (*budget == 0) {
 			ui_text_add(out, ROLE_DIM, 1, "    ... %u more instances not shown",
@@ -54,8 +55,9 @@ void ui_evidence_instances(struct ui *u, struct ui_text *out, const struct compa
 		op = trace_find_op(t, k->external_id);
 		text_us(start, sizeof start, k->start);
 		text_us(dur, sizeof dur, k->dur);
-		dim3(grid, sizeof grid, k->grid);
-		dim3(block, sizeof block, k->block);
+		trace_dims_get(t, k->dims, &cfg);
+		dim3(grid, sizeof grid, cfg.grid);
+		dim3(block, sizeof block, cfg.block);
 		if (part->n_names > 1) { /* which kernel of the run */
 			const char *n = ui_name(u, side, k->name);
 			char *esc = text_escape_dup(n, strlen(n));
