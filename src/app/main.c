@@ -4,6 +4,9 @@
 #include <fcntl.h>
 #include <regex.h>
 #include <locale.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -320,6 +323,13 @@ int main(int argc, char **argv)
 	int c;
 
 	open_std_fds();
+#ifdef M_MMAP_THRESHOLD
+	/* Large blocks (windows, the gzip ring, record arrays) always mapped, so that each goes
+	 * back to the system when freed: glibc's moving threshold would serve them from the heap
+	 * once the first was freed, where their pages stay. --summary of a 1.2 GB gzip trace:
+	 * peak RSS 80.8 -> 78.0 MB. */
+	mallopt(M_MMAP_THRESHOLD, 128 * 1024);
+#endif
 	setlocale(LC_CTYPE, "");
 	for (size_t i = 0; i < N_OPTIONS; i++)
 		longopts[i] = (struct option){ options[i].name, options[i].has_arg, NULL,
