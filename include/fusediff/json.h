@@ -84,6 +84,26 @@ __attribute__((always_inline)) static inline const char *json_blanks16(const cha
 }
 #endif
 
+#ifdef __SSE2__
+/* The length of the short plain key whose text starts at s (just after its opening quote):
+ * its closing quote within the sixteen bytes from s, no backslash or NUL before it, and the
+ * ':' right after; -1 otherwise. Seventeen bytes must be readable at s. */
+__attribute__((always_inline)) static inline int json_plain_key16(const char *s)
+{
+	__m128i w = _mm_loadu_si128((const __m128i *)(const void *)s);
+	unsigned m = (unsigned)_mm_movemask_epi8(
+		_mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(w, _mm_set1_epi8('"')),
+					  _mm_cmpeq_epi8(w, _mm_set1_epi8('\\'))),
+			     _mm_cmpeq_epi8(w, _mm_setzero_si128())));
+	unsigned n;
+
+	if (!m)
+		return -1;
+	n = (unsigned)__builtin_ctz(m);
+	return s[n] == '"' && s[n + 1] == ':' ? (int)n : -1;
+}
+#endif
+
 /* json_object_next_any(), with the usual case inlined, all well inside the window: blanks,
  * then the '}' that ends the object, or (after a ',' but before the first member) blanks, a
  * short plain key whose ':' follows its closing quote at once, and at most one blank before
@@ -112,24 +132,16 @@ json_object_next(struct json_cur *c, int *first, struct json_str *key, struct js
 			s = json_blanks16(s + 1);
 		}
 		if (*s == '"') {
-			__m128i w = _mm_loadu_si128((const __m128i *)(const void *)++s);
-			unsigned m = (unsigned)_mm_movemask_epi8(
-				_mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(w, _mm_set1_epi8('"')),
-							  _mm_cmpeq_epi8(w, _mm_set1_epi8('\\'))),
-					     _mm_cmpeq_epi8(w, _mm_setzero_si128())));
+			int n = json_plain_key16(++s);
 
-			if (m) {
-				unsigned n = (unsigned)__builtin_ctz(m);
-
-				if (s[n] == '"' && s[n + 1] == ':') {
-					key->s = s;
-					key->len = n;
-					s += n + 2;
-					c->p = s + (*s == ' ' && (unsigned char)s[1] > ' ');
-					*first = 0;
-					*done = 0;
-					return JSON_OK;
-				}
+			if (n >= 0) {
+				key->s = s;
+				key->len = (size_t)n;
+				s += n + 2;
+				c->p = s + (*s == ' ' && (unsigned char)s[1] > ' ');
+				*first = 0;
+				*done = 0;
+				return JSON_OK;
 			}
 		}
 	}

@@ -898,22 +898,14 @@ int json_object_next_any(struct json_cur *c, int *first, struct json_str *key,
 	 * no backslash or NUL before it, and the ':' follows at once. */
 	if (c->end - c->p >= 18) {
 		const char *s = c->p + 1;
-		__m128i w = _mm_loadu_si128((const __m128i *)(const void *)s);
-		unsigned m = (unsigned)_mm_movemask_epi8(
-			_mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(w, _mm_set1_epi8('"')),
-						  _mm_cmpeq_epi8(w, _mm_set1_epi8('\\'))),
-				     _mm_cmpeq_epi8(w, _mm_setzero_si128())));
+		int n = json_plain_key16(s);
 
-		if (m) {
-			unsigned n = (unsigned)__builtin_ctz(m);
-
-			if (s[n] == '"' && s[n + 1] == ':') {
-				key->s = s;
-				key->len = n;
-				c->p = s + n + 2;
-				*first = 0;
-				return JSON_OK;
-			}
+		if (n >= 0) {
+			key->s = s;
+			key->len = (size_t)n;
+			c->p = s + n + 2;
+			*first = 0;
+			return JSON_OK;
 		}
 	}
 #endif
