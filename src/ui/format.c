@@ -100,24 +100,28 @@ const struct kernel_info *ui_name_info(const struct ui *u, int side, uint32_t na
 	return &sd->classes.infos[u->name_info[side][name]];
 }
 
-const char *ui_name(const struct ui *u, int side, uint32_t name)
+/* The name in the current form; ops: the ops form of an Inductor kernel in the short one. */
+static const char *name_in_form(const struct ui *u, int side, uint32_t name, int ops)
 {
 	const struct kernel_info *ki = ui_name_info(u, side, name);
 
-	if (u->names == NAMES_SHORT && ki && ki->ops_name)
+	if (u->names == NAMES_SHORT && ki && ops && ki->ops_name)
 		return ki->ops_name;
-	return ui_name_full(u, side, name);
-}
-
-const char *ui_name_full(const struct ui *u, int side, uint32_t name)
-{
-	const struct kernel_info *ki = ui_name_info(u, side, name);
-
 	if (u->names == NAMES_SHORT && ki && ki->short_name && *ki->short_name)
 		return ki->short_name;
 	if (u->names == NAMES_DEMANGLED && ki && ki->demangled)
 		return ki->demangled;
 	return trace_str(u->c->side[side]->t, name);
+}
+
+const char *ui_name(const struct ui *u, int side, uint32_t name)
+{
+	return name_in_form(u, side, name, 1);
+}
+
+const char *ui_name_full(const struct ui *u, int side, uint32_t name)
+{
+	return name_in_form(u, side, name, 0);
 }
 
 void ui_set_message(struct ui *u, int role, const char *fmt, ...)
@@ -217,17 +221,17 @@ char *ui_pair_names(const struct ui *u, uint32_t first, uint32_t n, const uint32
 
 			for (uint32_t k = 0; k < p->n_names && len < MAX_BYTES; k++) {
 				uint32_t id = p->names[k];
-				const char *name;
+				const char *name, *shown;
 				size_t nl;
 
 				if (seen[s][id])
 					continue;
 				seen[s][id] = 1;
 				/* the name shown and the name in the trace (or the report) */
+				shown = ui_name(u, s, id);
 				for (int form = 0; form < 2; form++) {
-					name = form ? comparison_short_name(c, s, id)
-						    : ui_name(u, s, id);
-					if (form && strcmp(name, ui_name(u, s, id)) == 0)
+					name = form ? comparison_short_name(c, s, id) : shown;
+					if (form && strcmp(name, shown) == 0)
 						break;
 					nl = strlen(name);
 					while (len + nl + 2 > cap)
