@@ -474,6 +474,17 @@ static void loader_bufs_free(struct loader *ld)
 	ld->buf = NULL;
 }
 
+/* Whether ld stands exactly at the start of chunk *next or a later one (*next is then that
+ * chunk); chunks whose start it went past are stepped over. */
+static int at_chunk_start(const struct pool *pl, const struct loader *ld, size_t *next)
+{
+	int64_t off = ld->off0 + (int64_t)ld->pos;
+
+	while (*next < pl->n && off > pl->c[*next].at)
+		(*next)++;
+	return *next < pl->n && off == pl->c[*next].at;
+}
+
 /* Parse chunk i with its own loader from its start until the parse stops exactly at a later
  * chunk's start (stepping over one means that guess was inside a string: parse on to the
  * next) or the array ends. */
@@ -497,11 +508,7 @@ static void chunk_parse(struct pool *pl, struct loader *main_ld, size_t i)
 	ld->line_start = -1;
 	ch->rc = -1;
 	while (first >= 0) {
-		int64_t off = ld->off0 + (int64_t)ld->pos;
-
-		while (next < pl->n && off > pl->c[next].at)
-			next++;
-		if (next < pl->n && off == pl->c[next].at)
+		if (at_chunk_start(pl, ld, &next))
 			break;
 		if (unit(ld, trace_load_event, &first) < 0)
 			goto out;
@@ -714,16 +721,10 @@ static int read_events(struct loader *ld)
 	ld->saw_events = 1;
 	pool_start(ld);
 	while (first >= 0) {
-		if (ld->pool && !first) {
-			int64_t off = ld->off0 + (int64_t)ld->pos;
-
-			while (k < ld->pool->n && off > ld->pool->c[k].at)
-				k++;
-			if (k < ld->pool->n && off == ld->pool->c[k].at) {
-				if (pool_finish(ld, k, &first) < 0)
-					return -1;
-				continue;
-			}
+		if (ld->pool && !first && at_chunk_start(ld->pool, ld, &k)) {
+			if (pool_finish(ld, k, &first) < 0)
+				return -1;
+			continue;
 		}
 		if (unit(ld, trace_load_event, &first) < 0)
 			return -1;
