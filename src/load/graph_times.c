@@ -73,11 +73,46 @@ static int listed_in_order(const struct trace *t, struct gkey *k, size_t n)
 	return back * 8 <= steps;
 }
 
+/* Do two kernels of one stream share a correlation id (other than 0)? Without such a pair there
+ * is no group to repair, and the sorts below are not needed: a hash set of (stream,
+ * correlation), found in one pass. */
+static int any_group(const struct trace *t)
+{
+	size_t cap = 16, found = 0;
+	struct gkey *set;
+
+	while (cap < 2 * t->n_kernels)
+		cap *= 2;
+	set = xcalloc(cap, sizeof *set); /* corr 0: empty */
+	for (size_t i = 0; i < t->n_kernels && !found; i++) {
+		const struct trace_kernel *kn = &t->kernels[i];
+		uint64_t h = ((uint64_t)kn->correlation ^ ((uint64_t)(uint32_t)kn->stream << 40)) *
+			     0x9e3779b97f4a7c15ull;
+		size_t j = (size_t)(h >> 20) & (cap - 1);
+
+		if (kn->correlation == 0)
+			continue;
+		for (; set[j].corr; j = (j + 1) & (cap - 1))
+			if (set[j].corr == kn->correlation && set[j].stream == kn->stream) {
+				found = 1;
+				break;
+			}
+		set[j] = (struct gkey){ kn->correlation, kn->stream, (uint32_t)i };
+	}
+	free(set);
+	return found != 0;
+}
+
 size_t trace_repair_graph_times(struct trace *t)
 {
-	struct gkey *k = xmalloc((t->n_kernels ? t->n_kernels : 1) * sizeof *k);
-	struct slot *s = xmalloc((t->n_kernels ? t->n_kernels : 1) * sizeof *s);
+	struct gkey *k;
+	struct slot *s;
 	size_t n = 0, fixed = 0, groups = 0;
+
+	if (!any_group(t))
+		return 0;
+	k = xmalloc((t->n_kernels ? t->n_kernels : 1) * sizeof *k);
+	s = xmalloc((t->n_kernels ? t->n_kernels : 1) * sizeof *s);
 
 	for (size_t i = 0; i < t->n_kernels; i++)
 		k[n++] = (struct gkey){ t->kernels[i].correlation, t->kernels[i].stream,

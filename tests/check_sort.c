@@ -1,0 +1,160 @@
+/* check_sort.c — sort_runs(): the stable order, whatever the runs, with few comparisons on
+ * arrays that are in order already. */
+#include "testutil.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "fusediff/util.h"
+
+struct item {
+	int64_t key;
+	uint32_t index; /* place before the sort: ties must keep it */
+	char pad[36];	/* a kernel's size: 48 bytes */
+};
+
+static long compares;
+
+static int cmp_key(const void *pa, const void *pb)
+{
+	const struct item *a = pa, *b = pb;
+
+	compares++;
+	return a->key < b->key ? -1 : a->key > b->key;
+}
+
+static int cmp_key_index(const void *pa, const void *pb)
+{
+	const struct item *a = pa, *b = pb;
+
+	if (a->key != b->key)
+		return a->key < b->key ? -1 : 1;
+	return a->index < b->index ? -1 : a->index > b->index;
+}
+
+static uint64_t rng = 88172645463325252ull;
+
+static uint64_t next(void)
+{
+	rng ^= rng << 13;
+	rng ^= rng >> 7;
+	rng ^= rng << 17;
+	return rng;
+}
+
+enum pattern { SORTED, REVERSED, TAIL, RUNS, RANDOM, EQUAL, FEW_KEYS, PATTERNS };
+
+static void fill(struct item *v, size_t n, enum pattern p)
+{
+	for (size_t i = 0; i < n; i++) {
+		int64_t k;
+
+		switch (p) {
+		case SORTED: k = (int64_t)i; break;
+		case REVERSED: k = (int64_t)(n - i); break;
+		case TAIL:
+			k = i < n - n / 5 ? (int64_t)(2 * i) : (int64_t)(next() % (2 * n));
+			break;
+		case RUNS: k = (int64_t)(i % (n / 7 + 1)); break;
+		case RANDOM: k = (int64_t)(next() % 1000003); break;
+		case EQUAL: k = 5; break;
+		default: k = (int64_t)(next() % 4); break;
+		}
+		memset(&v[i], 0, sizeof v[i]);
+		v[i].key = k;
+		v[i].index = (uint32_t)i;
+		v[i].pad[0] = (char)i;
+	}
+}
+
+/* Every pattern at sizes around the thresholds: the result is the stable order (by key, then
+ * place before), the one glibc's merge sort gives. */
+START_TEST(test_stable_order)
+{
+	static const size_t sizes[] = { 0, 1, 2, 3, 15, 16, 17, 33, 100, 1000, 4097, 50000 };
+
+	for (size_t si = 0; si < sizeof sizes / sizeof sizes[0]; si++)
+		for (int p = 0; p < PATTERNS; p++) {
+			size_t n = sizes[si];
+			struct item *v = calloc(n + 1, sizeof *v), *want = calloc(n + 1, sizeof *v);
+
+			fill(v, n, (enum pattern)p);
+			memcpy(want, v, n * sizeof *v);
+			qsort(want, n, sizeof *want, cmp_key_index);
+			sort_runs(v, n, sizeof *v, cmp_key);
+			for (size_t i = 0; i < n; i++) {
+				ck_assert_msg(
+					v[i].key == want[i].key && v[i].index == want[i].index,
+					"n %zu pattern %d: element %zu is %lld/%u, not %lld/%u", n,
+					p, i, (long long)v[i].key, v[i].index,
+					(long long)want[i].key, want[i].index);
+				ck_assert_int_eq(v[i].pad[0], (char)v[i].index);
+			}
+			free(v);
+			free(want);
+		}
+}
+END_TEST
+
+/* What the loader meets: in order (n - 1 comparisons), or in order but for a short stretch of
+ * late elements (far fewer comparisons than a full sort's n log2 n). */
+START_TEST(test_few_compares_when_nearly_sorted)
+{
+	size_t n = 100000;
+	struct item *v = calloc(n, sizeof *v);
+
+	fill(v, n, SORTED);
+	compares = 0;
+	sort_runs(v, n, sizeof *v, cmp_key);
+	ck_assert_int_eq(compares, (long)n - 1);
+
+	fill(v, n, SORTED);
+	for (size_t i = 60000; i < 60100; i++) /* a hundred written late */
+		v[i].key = (int64_t)(i - 30000);
+	compares = 0;
+	sort_runs(v, n, sizeof *v, cmp_key);
+	ck_assert_msg(compares < 2 * (long)n, "%ld comparisons", compares);
+	for (size_t i = 1; i < n; i++)
+		ck_assert(v[i - 1].key <= v[i].key);
+	free(v);
+}
+END_TEST
+
+static int cmp_int32_for_test(const void *pa, const void *pb)
+{
+	int32_t a = *(const int32_t *)pa, b = *(const int32_t *)pb;
+
+	return a < b ? -1 : a > b;
+}
+
+/* Small elements (the ids the report sorts): four bytes each. */
+START_TEST(test_element_sizes)
+{
+	int32_t a[] = { 3, 1, 2, 2, 9, 0, -4, 7, 7, 7, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10 };
+	size_t n = sizeof a / sizeof a[0];
+	int32_t b[sizeof a / sizeof a[0]];
+
+	memcpy(b, a, sizeof a);
+	qsort(b, n, sizeof *b, cmp_int32_for_test);
+	sort_runs(a, n, sizeof *a, cmp_int32_for_test);
+	ck_assert_mem_eq(a, b, sizeof a);
+}
+END_TEST
+
+static Suite *suite(void)
+{
+	Suite *s = suite_create("sort");
+	TCase *tc = tcase_create("sort_runs");
+
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, test_stable_order);
+	tcase_add_test(tc, test_few_compares_when_nearly_sorted);
+	tcase_add_test(tc, test_element_sizes);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	return test_run(suite());
+}
