@@ -32,9 +32,10 @@ struct event {
 	int has_seq;
 	struct json_str kernel; /* a launch's args.kernel (graph captures record it) */
 	int32_t grid[3], block[3];
-	struct json_str dims;	  /* raw Input Dims */
-	struct json_str types;	  /* raw Input type */
-	struct json_str concrete; /* raw Concrete Inputs */
+	struct json_str dims;			    /* raw Input Dims */
+	struct json_str types;			    /* raw Input type */
+	struct json_str concrete;		    /* raw Concrete Inputs */
+	uint32_t dims_raw, types_raw, concrete_raw; /* their ids in ld->raw_dims, or NO_RAW */
 	int bad_number;
 	int bad_time;
 };
@@ -171,8 +172,12 @@ static int parse_dim3(struct json_cur *c, int32_t v[3], int *bad, struct json_bu
 #define SEEN_WAYS 4
 #define SEEN_MAX  160 /* longer texts are not remembered */
 
+#define NO_RAW UINT32_MAX
+
 struct seen_values {
 	uint16_t len[SEEN_SETS][SEEN_WAYS]; /* 0: empty */
+	uint32_t raw[SEEN_SETS][SEEN_WAYS]; /* the text's id in ld->raw_dims, once it has one;
+					       NO_RAW before */
 	uint8_t next[SEEN_SETS];	    /* the way replaced next */
 	char text[SEEN_SETS][SEEN_WAYS][SEEN_MAX];
 };
@@ -191,8 +196,31 @@ static inline unsigned seen_set(const char *p)
 	       (SEEN_SETS - 1);
 }
 
-/* json_skip(), for a container first looked up among those seen before. */
-static int skip_seen(struct loader *ld, struct json_cur *c)
+/* The id of raw (Input Dims as written) in ld->raw_dims, which remembers every such text met. */
+static uint32_t raw_dims_add(struct loader *ld, struct json_str raw)
+{
+	uint32_t id;
+
+	if (!ld->raw_dims)
+		ld->raw_dims = intern_new();
+	id = intern_add(ld->raw_dims, raw.s, raw.len);
+	if (id >= ld->raw_dims_cap) {
+		size_t cap = ld->raw_dims_cap ? 2 * ld->raw_dims_cap : 1024;
+
+		while (cap <= id)
+			cap *= 2;
+		ld->raw_dims_id = xreallocarray(ld->raw_dims_id, cap, sizeof *ld->raw_dims_id);
+		for (size_t i = ld->raw_dims_cap; i < cap; i++)
+			ld->raw_dims_id[i] = NO_RAW; /* not compacted yet */
+		ld->raw_dims_cap = cap;
+	}
+	return id;
+}
+
+/* json_skip(), for a container first looked up among those seen before. With raw (Input Dims
+ * and the like), also the text's id in ld->raw_dims (NO_RAW when it is not a container or too
+ * long to remember): a text seen before has it already, without hashing it again. */
+static int skip_seen(struct loader *ld, struct json_cur *c, uint32_t *raw)
 {
 	struct seen_values *sv = ld->seen;
 	int ch = json_peek(c), rc;
@@ -200,6 +228,8 @@ static int skip_seen(struct loader *ld, struct json_cur *c)
 	unsigned set, w;
 	size_t len;
 
+	if (raw)
+		*raw = NO_RAW;
 	if ((ch != '[' && ch != '{') || c->end - s < 32)
 		return json_skip(c);
 	set = seen_set(s);
@@ -209,18 +239,25 @@ static int skip_seen(struct loader *ld, struct json_cur *c)
 			if (len && len <= (size_t)(c->end - s) &&
 			    memcmp(s, sv->text[set][w], len) == 0) {
 				c->p = s + len;
-				return JSON_OK;
+				goto found;
 			}
 		}
 	if ((rc = json_skip(c)))
 		return rc;
 	len = (size_t)(c->p - s);
-	if (len <= SEEN_MAX) {
-		if (!sv)
-			sv = ld->seen = xcalloc(1, sizeof *sv);
-		w = sv->next[set]++ % SEEN_WAYS;
-		sv->len[set][w] = (uint16_t)len;
-		memcpy(sv->text[set][w], s, len);
+	if (len > SEEN_MAX)
+		return JSON_OK;
+	if (!sv)
+		sv = ld->seen = xcalloc(1, sizeof *sv);
+	w = sv->next[set]++ % SEEN_WAYS;
+	sv->len[set][w] = (uint16_t)len;
+	sv->raw[set][w] = NO_RAW;
+	memcpy(sv->text[set][w], s, len);
+found:
+	if (raw) {
+		if (sv->raw[set][w] == NO_RAW)
+			sv->raw[set][w] = raw_dims_add(ld, (struct json_str){ s, len });
+		*raw = sv->raw[set][w];
 	}
 	return JSON_OK;
 }
@@ -259,17 +296,17 @@ static int parse_args(struct json_cur *c, struct event *ev, enum ev_kind kind, s
 		else if (kind == EV_CPU_OP &&
 			 (JSON_EQ(key, "Input Dims") || JSON_EQ(key, "Input type") ||
 			  JSON_EQ(key, "Concrete Inputs"))) {
-			struct json_str *raw = JSON_EQ(key, "Input Dims")   ? &ev->dims
-					       : JSON_EQ(key, "Input type") ? &ev->types
-									    : &ev->concrete;
+			int d = JSON_EQ(key, "Input Dims"), ty = !d && JSON_EQ(key, "Input type");
+			struct json_str *raw = d ? &ev->dims : ty ? &ev->types : &ev->concrete;
+			uint32_t *id = d ? &ev->dims_raw : ty ? &ev->types_raw : &ev->concrete_raw;
 			const char *s = c->p;
 
-			if ((rc = skip_seen(ld, c)))
+			if ((rc = skip_seen(ld, c, id)))
 				return rc;
 			raw->s = s;
 			raw->len = (size_t)(c->p - s);
 		} else
-			rc = skip_seen(ld, c);
+			rc = skip_seen(ld, c, NULL);
 		if (rc)
 			return rc;
 	}
@@ -319,27 +356,21 @@ static enum ev_kind category(struct loader *ld, const struct event *ev)
 }
 
 /* Copy Input Dims (Input type, Concrete Inputs) without whitespace outside strings, interned;
- * text seen before (as written) is found in ld->raw_dims instead. */
-static uint32_t intern_dims(struct loader *ld, struct json_str dims)
+ * text seen before (as written) is found by its id in ld->raw_dims instead (raw: that id, or
+ * NO_RAW when the parse did not find it). */
+static uint32_t intern_dims(struct loader *ld, struct json_str dims, uint32_t raw)
 {
 	struct json_buf *b = &ld->abuf;
 	int in_str = 0;
 	size_t i = 0;
-	uint32_t n, raw, id;
+	uint32_t id;
 
 	if (!dims.len)
 		return 0;
-	if (!ld->raw_dims)
-		ld->raw_dims = intern_new();
-	n = intern_count(ld->raw_dims);
-	raw = intern_add(ld->raw_dims, dims.s, dims.len);
-	if (raw < n)
+	if (raw == NO_RAW)
+		raw = raw_dims_add(ld, dims);
+	if (ld->raw_dims_id[raw] != NO_RAW)
 		return ld->raw_dims_id[raw];
-	if (raw >= ld->raw_dims_cap) {
-		ld->raw_dims_cap = ld->raw_dims_cap ? 2 * ld->raw_dims_cap : 1024;
-		ld->raw_dims_id =
-			xrealloc(ld->raw_dims_id, ld->raw_dims_cap * sizeof *ld->raw_dims_id);
-	}
 	if (b->cap < dims.len + 16) { /* room for a 16-byte store at any output position */
 		b->s = xrealloc(b->s, dims.len + 16);
 		b->cap = dims.len + 16;
@@ -459,9 +490,9 @@ static void commit(struct loader *ld, struct event *ev, enum ev_kind kind)
 				      .external_id = ev->external_id,
 				      .tid = ev->tid,
 				      .name = name,
-				      .input_dims = intern_dims(ld, ev->dims),
-				      .input_types = intern_dims(ld, ev->types),
-				      .concrete = intern_dims(ld, ev->concrete) };
+				      .input_dims = intern_dims(ld, ev->dims, ev->dims_raw),
+				      .input_types = intern_dims(ld, ev->types, ev->types_raw),
+				      .concrete = intern_dims(ld, ev->concrete, ev->concrete_raw) };
 
 		trace_stash_op(t, &o);
 		/* autograd runs one backward node in each of these: the kernels launched inside
@@ -531,6 +562,7 @@ int trace_load_event(struct loader *ld, struct json_cur *c, void *arg)
 	}
 	memset(&ev, 0, sizeof ev);
 	ev.name.s = "";
+	ev.dims_raw = ev.types_raw = ev.concrete_raw = NO_RAW;
 	if ((rc = json_object_begin(c)))
 		return rc;
 	for (int kf = 1;;) {
