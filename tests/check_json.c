@@ -218,6 +218,65 @@ START_TEST(test_number_rejects)
 }
 END_TEST
 
+/* The inline short-number paths give what the full conversions give, and stop at the same
+ * byte, on every shape of number they take or leave: digits 1 to 17 long, 0 to 9 decimals,
+ * leading zeros, signs, exponents, whatever follows. */
+START_TEST(test_short_numbers_agree)
+{
+	static const char *const tails[] = { ",", "}", " ", "e5", "E-1", ".", "x", "\"" };
+	uint64_t r = 0x9e3779b97f4a7c15ull;
+	char text[96];
+	long taken_int = 0, taken_ns = 0;
+
+	for (int round = 0; round < 20000; round++) {
+		int digits, decimals, len = 0;
+		int64_t a = -1, b = -2;
+		int overflow = 0, conv = 0;
+		struct json_cur c, d;
+
+		r ^= r << 13, r ^= r >> 7, r ^= r << 17;
+		digits = 1 + (int)(r % 17);
+		decimals = (int)((r >> 8) % 10);
+		if ((r >> 16) % 9 == 0)
+			text[len++] = '-';
+		for (int i = 0; i < digits; i++)
+			text[len++] = (char)('0' + ((r >> (20 + i % 40)) % 10));
+		if ((r >> 24) % 7 == 0)
+			text[0] = '0'; /* leading zeros, "0", "0.5" */
+		if (decimals) {
+			text[len++] = '.';
+			for (int i = 0; i < decimals; i++)
+				text[len++] = (char)('0' + ((r >> (30 + i)) % 10));
+		}
+		len += snprintf(text + len, sizeof text - (size_t)len, "%s%s",
+				tails[(r >> 40) % (sizeof tails / sizeof tails[0])],
+				"                                        ");
+		c = (struct json_cur){ text, text + len, 1, NULL, NULL };
+		d = c;
+		if (json_short_uint(&c, &a)) {
+			taken_int++;
+			ck_assert_int_eq(json_number_int64(&d, &b, &overflow, &conv), JSON_OK);
+			ck_assert_msg(a == b && conv == 0 && c.p == d.p,
+				      "int %.30s: %lld, not %lld", text, (long long)a,
+				      (long long)b);
+		}
+		c = (struct json_cur){ text, text + len, 1, NULL, NULL };
+		d = c;
+		if (json_short_us_to_ns(&c, &a)) {
+			taken_ns++;
+			ck_assert_int_eq(json_number_us_to_ns(&d, &b, &overflow, &conv), JSON_OK);
+			ck_assert_msg(a == b && conv == 0 && !overflow && c.p == d.p,
+				      "time %.30s: %lld, not %lld", text, (long long)a,
+				      (long long)b);
+		}
+	}
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	ck_assert_int_gt(taken_int, 100); /* the paths were tried */
+	ck_assert_int_gt(taken_ns, 5000);
+#endif
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("json");
@@ -229,6 +288,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_peek_whitespace);
 	tcase_add_loop_test(tc, test_number_conversions, 0, sizeof numbers / sizeof numbers[0]);
 	tcase_add_test(tc, test_number_rejects);
+	tcase_add_test(tc, test_short_numbers_agree);
 	suite_add_tcase(s, tc);
 	return s;
 }

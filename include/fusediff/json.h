@@ -164,6 +164,129 @@ int json_us_to_ns(struct json_str raw, int64_t *out, int *overflow);
 int json_number_int64(struct json_cur *c, int64_t *out, int *overflow, int *conv);
 int json_number_us_to_ns(struct json_cur *c, int64_t *out, int *overflow, int *conv);
 
+/* ---- short numbers, inline -------------------------------------------------------------
+ * Most numbers of a trace are short: ids, pids, grid sizes, and times in microseconds with
+ * three decimals. These take them eight digits to a load (little-endian SWAR), inline; anything
+ * else (a sign, a leading zero before a digit, an exponent, long runs of digits, the end of the
+ * window near) they leave to json_number_int64() and json_number_us_to_ns(), which give the same
+ * values. */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+static const uint64_t json_pow10[8] = { 1, 10, 100, 1000, 10000, 100000, 1000000, 10000000 };
+
+/* The value of the eight decimal digits at p (little-endian SWAR: pairs, then quads, then
+ * the two halves combined by one multiplication). */
+static inline uint64_t json_digits8_word(uint64_t w)
+{
+	w -= 0x3030303030303030ull;
+	w = w * 10 + (w >> 8);
+	return (((w & 0x000000ff000000ffull) * (100 + (1000000ull << 32))) +
+		(((w >> 16) & 0x000000ff000000ffull) * (1 + (10000ull << 32)))) >>
+	       32;
+}
+
+/* The number of decimal digits that w (eight bytes of text) starts with, 0 to 8 (see
+ * digits_end() in json.c). */
+static inline unsigned json_digit_run8(uint64_t w)
+{
+	uint64_t nd = ((w & 0xf0f0f0f0f0f0f0f0ull) |
+		       (((w + 0x0606060606060606ull) & 0xf0f0f0f0f0f0f0f0ull) >> 4)) ^
+		      0x3333333333333333ull;
+
+	return nd ? (unsigned)__builtin_ctzll(nd) >> 3 : 8;
+}
+
+/* The n (1 to 7) digits that w starts with moved to the top of the word, '0's below them:
+ * for json_json_digits8_word(). */
+static inline uint64_t json_digits_low(uint64_t w, unsigned n)
+{
+	unsigned sh = 8 * (8 - n);
+
+	return (w << sh) | (0x3030303030303030ull & ((1ull << sh) - 1));
+}
+
+/* A plain integer of 1 to 7 digits that does not start with 0, at c->p, with 32 bytes of the
+ * window left: its value in *out, the cursor moved past it, 1; else 0 and nothing moved. */
+__attribute__((always_inline)) static inline int json_short_uint(struct json_cur *c, int64_t *out)
+{
+	const char *p = c->p;
+	uint64_t w;
+	unsigned n;
+
+	if (c->end - p < 32 || (unsigned char)(*p - '1') > 8)
+		return 0;
+	memcpy(&w, p, 8);
+	n = json_digit_run8(w);
+	if (n == 8 || p[n] == '.' || (p[n] | 0x20) == 'e')
+		return 0;
+	*out = (int64_t)json_digits8_word(json_digits_low(w, n));
+	c->p = p + n;
+	return 1;
+}
+
+/* A time in microseconds as a plain number at c->p (up to 15 integer digits, up to 7
+ * decimals, no sign or exponent), with 32 bytes of the window left: in ns as
+ * json_us_to_ns() rounds it (three decimals, half up on the fourth) in *out, the cursor moved
+ * past it, 1; else 0 and nothing moved. */
+__attribute__((always_inline)) static inline int json_short_us_to_ns(struct json_cur *c,
+								     int64_t *out)
+{
+	const char *p = c->p, *q;
+	uint64_t w, v, f;
+	unsigned n;
+
+	if (c->end - p < 32 || (unsigned char)(*p - '0') > 9)
+		return 0;
+	memcpy(&w, p, 8);
+	n = json_digit_run8(w);
+	if (*p == '0') {
+		if (n > 1)
+			return 0; /* a leading zero: json_number_us_to_ns() says what it makes of it */
+		v = 0;
+		q = p + 1;
+	} else if (n < 8) {
+		v = json_digits8_word(json_digits_low(w, n));
+		q = p + n;
+	} else {
+		v = json_digits8_word(w);
+		memcpy(&w, p + 8, 8);
+		n = json_digit_run8(w);
+		if (n == 8)
+			return 0;
+		if (n)
+			v = v * json_pow10[n] + json_digits8_word(json_digits_low(w, n));
+		q = p + 8 + n;
+	}
+	f = 0;
+	if (*q == '.') {
+		memcpy(&w, q + 1, 8);
+		n = json_digit_run8(w);
+		if (n == 0 || n == 8)
+			return 0;
+		if (n >= 3)
+			f = json_digits8_word(json_digits_low(w, 3)) + (n > 3 && q[4] >= '5');
+		else
+			f = json_digits8_word(json_digits_low(w, n)) * (n == 1 ? 100 : 10);
+		q += 1 + n;
+	}
+	if ((*q | 0x20) == 'e')
+		return 0;
+	*out = (int64_t)(v * 1000 + f);
+	c->p = q;
+	return 1;
+}
+#else
+static inline int json_short_uint(struct json_cur *c, int64_t *out)
+{
+	(void)c, (void)out;
+	return 0;
+}
+static inline int json_short_us_to_ns(struct json_cur *c, int64_t *out)
+{
+	(void)c, (void)out;
+	return 0;
+}
+#endif
+
 /* Key comparison helper. */
 static inline int json_str_eq(struct json_str s, const char *lit, size_t litlen)
 {

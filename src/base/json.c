@@ -291,38 +291,7 @@ static inline int is_digit(int ch)
 	return ch >= '0' && ch <= '9';
 }
 
-/* The value of the eight decimal digits at p (little-endian SWAR: pairs, then quads, then
- * the two halves combined by one multiplication). */
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-static inline uint64_t digits8_word(uint64_t w)
-{
-	w -= 0x3030303030303030ull;
-	w = w * 10 + (w >> 8);
-	return (((w & 0x000000ff000000ffull) * (100 + (1000000ull << 32))) +
-		(((w >> 16) & 0x000000ff000000ffull) * (1 + (10000ull << 32)))) >>
-	       32;
-}
-
-/* The number of decimal digits that w (eight bytes of text) starts with, 0 to 8 (see
- * digits_end()). */
-static inline unsigned digit_run8(uint64_t w)
-{
-	uint64_t nd = ((w & 0xf0f0f0f0f0f0f0f0ull) |
-		       (((w + 0x0606060606060606ull) & 0xf0f0f0f0f0f0f0f0ull) >> 4)) ^
-		      0x3333333333333333ull;
-
-	return nd ? (unsigned)__builtin_ctzll(nd) >> 3 : 8;
-}
-
-/* The n (1 to 7) digits that w starts with moved to the top of the word, '0's below them:
- * for digits8_word(). */
-static inline uint64_t digits_low(uint64_t w, unsigned n)
-{
-	unsigned sh = 8 * (8 - n);
-
-	return (w << sh) | (0x3030303030303030ull & ((1ull << sh) - 1));
-}
-
 /* The value of the n (1 to 7) decimal digits at p, with eight bytes readable at p: the digits
  * moved to the top of the word, '0's below them. */
 static inline uint64_t digits_lt8(const char *p, unsigned n)
@@ -331,7 +300,7 @@ static inline uint64_t digits_lt8(const char *p, unsigned n)
 	unsigned sh = 8 * (8 - n);
 
 	memcpy(&w, p, 8);
-	return digits8_word((w << sh) | (0x3030303030303030ull & ((1ull << sh) - 1)));
+	return json_digits8_word((w << sh) | (0x3030303030303030ull & ((1ull << sh) - 1)));
 }
 #endif
 
@@ -379,7 +348,6 @@ static inline const char *digits_end(const char *p, const char *e)
 }
 
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-static const uint64_t pow10[8] = { 1, 10, 100, 1000, 10000, 100000, 1000000, 10000000 };
 #endif
 
 /* A plain number at p, the usual ts, dur, pid or id: at most 15 integer digits, no exponent,
@@ -409,25 +377,26 @@ plain_number(const char *p, const char *e, int *neg, uint64_t *ival, const char 
 			p++;
 		} else {
 			memcpy(&w, p, 8);
-			n = digit_run8(w);
+			n = json_digit_run8(w);
 			if (n == 8) {
-				v = digits8_word(w);
+				v = json_digits8_word(w);
 				p += 8;
 				memcpy(&w, p, 8);
-				n = digit_run8(w);
+				n = json_digit_run8(w);
 				if (n == 8)
 					return NULL; /* 16 digits or more */
 				if (n)
-					v = v * pow10[n] + digits8_word(digits_low(w, (unsigned)n));
+					v = v * json_pow10[n] +
+					    json_digits8_word(json_digits_low(w, (unsigned)n));
 			} else {
-				v = digits8_word(digits_low(w, (unsigned)n));
+				v = json_digits8_word(json_digits_low(w, (unsigned)n));
 			}
 			p += n;
 		}
 		*fs = *fe = p;
 		if (*p == '.') {
 			memcpy(&w, ++p, 8);
-			n = digit_run8(w);
+			n = json_digit_run8(w);
 			if (!n)
 				return NULL;
 			*fs = p;
@@ -451,7 +420,7 @@ plain_number(const char *p, const char *e, int *neg, uint64_t *ival, const char 
 	}
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 	if (n && e - p >= 8) {
-		v = v * pow10[n] + digits_lt8(p, (unsigned)n);
+		v = v * json_pow10[n] + digits_lt8(p, (unsigned)n);
 		p = d;
 	}
 #endif
@@ -531,7 +500,7 @@ static inline int scan_number(struct json_cur *c, struct json_str *raw, struct n
 			if (d - p >= 4 && e - p >= 8) {
 				unsigned n = (unsigned)(d - p);
 
-				v = v * pow10[n] + digits_lt8(p, n);
+				v = v * json_pow10[n] + digits_lt8(p, n);
 				p = d;
 			}
 #endif

@@ -96,6 +96,8 @@ static int parse_int(struct json_cur *c, int64_t *out, int *bad, struct json_buf
 		}
 		return JSON_OK;
 	}
+	if (json_short_uint(c, out))
+		return JSON_OK;
 	if (ch == '-' || (ch >= '0' && ch <= '9') || ch == 'N' || ch == 'I') {
 		int conv;
 
@@ -123,6 +125,8 @@ static int parse_time(struct json_cur *c, int64_t *out, int *ok, struct json_buf
 			return rc;
 		if (json_us_to_ns(raw, out, &overflow) < 0 || overflow)
 			*ok = 0;
+	} else if (json_short_us_to_ns(c, out)) {
+		return JSON_OK;
 	} else if (ch == '-' || (ch >= '0' && ch <= '9') || ch == 'N' || ch == 'I') {
 		int conv;
 
