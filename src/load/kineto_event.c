@@ -163,6 +163,36 @@ static int parse_dim3(struct json_cur *c, int32_t v[3], int *bad, struct json_bu
 	}
 }
 
+/* json_skip(), with the usual scalars inline: a short plain number, a short string without
+ * escapes (its closing quote within 16 bytes, no backslash or NUL before it). Anything else,
+ * blanks before the value included, goes to json_skip(), which validates it the same way. */
+static inline int skip_value(struct json_cur *c)
+{
+	const char *p = c->p;
+	int64_t v;
+
+	if (c->end - p >= 32) {
+#ifdef __SSE2__
+		if (*p == '"') {
+			__m128i w = _mm_loadu_si128((const __m128i *)(const void *)(p + 1));
+			unsigned m = (unsigned)_mm_movemask_epi8(
+				_mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(w, _mm_set1_epi8('"')),
+							  _mm_cmpeq_epi8(w, _mm_set1_epi8('\\'))),
+					     _mm_cmpeq_epi8(w, _mm_setzero_si128())));
+
+			if (m && p[1 + __builtin_ctz(m)] == '"') {
+				c->p = p + 2 + __builtin_ctz(m);
+				return JSON_OK;
+			}
+			return json_skip(c);
+		}
+#endif
+		if (json_short_us_to_ns(c, &v))
+			return JSON_OK;
+	}
+	return json_skip(c);
+}
+
 /* ---- containers seen before ------------------------------------------------------------
  *
  * The arrays in the args of operators (Input Dims, Input Strides, Input type, Concrete Inputs)
@@ -234,7 +264,9 @@ static int skip_seen(struct loader *ld, struct json_cur *c, uint32_t *raw)
 
 	if (raw)
 		*raw = NO_RAW;
-	if ((ch != '[' && ch != '{') || c->end - s < 32)
+	if (ch != '[' && ch != '{')
+		return skip_value(c);
+	if (c->end - s < 32)
 		return json_skip(c);
 	set = seen_set(s);
 	if (sv)
@@ -585,7 +617,7 @@ int trace_load_event(struct loader *ld, struct json_cur *c, void *arg)
 
 				rc = json_string(c, &v, &ld->abuf);
 			} else {
-				rc = json_skip(c);
+				rc = skip_value(c);
 			}
 			goto next;
 		}
@@ -603,7 +635,7 @@ int trace_load_event(struct loader *ld, struct json_cur *c, void *arg)
 					rc = json_string(c, &ev.cat, &ld->cbuf);
 					ev.has_cat = rc == JSON_OK;
 				} else {
-					rc = json_skip(c);
+					rc = skip_value(c);
 				}
 				kind_known = 0;
 				goto known;
@@ -627,7 +659,7 @@ int trace_load_event(struct loader *ld, struct json_cur *c, void *arg)
 				if (json_peek(c) == '"')
 					rc = json_string(c, &ev.name, &ld->nbuf);
 				else
-					rc = json_skip(c);
+					rc = skip_value(c);
 				has_name = 1;
 				goto known;
 			}
@@ -643,7 +675,7 @@ int trace_load_event(struct loader *ld, struct json_cur *c, void *arg)
 					rc = parse_args(c, &ev, kind, ld);
 					ev.args = NULL;
 				} else {
-					rc = json_skip(c);
+					rc = skip_value(c);
 					ev.args = s;
 					ev.args_end = c->p;
 				}
@@ -651,7 +683,7 @@ int trace_load_event(struct loader *ld, struct json_cur *c, void *arg)
 			}
 			break;
 		}
-		rc = json_skip(c);
+		rc = skip_value(c);
 	next:
 		if (rc)
 			return rc;
