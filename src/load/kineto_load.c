@@ -411,7 +411,7 @@ static int unit_cjson(struct loader *ld, struct json_cur *c, void *arg)
 /* The chunks: about CHUNKS of them, none smaller than CHUNK_MIN (but with FUSEDIFF_SPLIT_MIN,
  * which the tests set to 1 so that every file is cut into many). */
 #define CHUNKS	  32
-#define CHUNK_MIN (4 << 20)
+#define CHUNK_MIN (16 << 20)
 /* A chunk's window: smaller than the main loader's, as several are in memory at once */
 #define CHUNK_WINDOW (WINDOW_INITIAL < (1u << 20) ? WINDOW_INITIAL : (1u << 20))
 
