@@ -14,6 +14,7 @@ Commands, per input, one run of each per round (the order rotates from round to 
   fusediff --summary FILE.json
   the same with FUSEDIFF_SERIAL=1 (one thread)
   simdjson anchor FILE.json    bench/simdjson_anchor.cpp (only when libsimdjson-dev is there)
+  simdjson anchor -a FILE.json the same walking every member (and args of the kept events)
   python3 json.load FILE.json  (on G only without --no-big-python)
   gzip -dc FILE.json.gz
   inflate_null FILE.json.gz    zlib's inflate() to nowhere (bench/inflate_null.c)
@@ -160,6 +161,8 @@ def main():
             rows.append((key, "  base --summary %s.json" % key, [base, "--summary", plain]))
         if "anchor" in tools:
             rows.append((key, "simdjson anchor %s.json" % key, [tools["anchor"], plain]))
+            rows.append((key, "simdjson anchor -a %s.json" % key,
+                         [tools["anchor"], "-a", plain]))
         if key == "R" or not args.no_big_python:
             rows.append((key, "python3 json.load %s.json" % key,
                          [sys.executable, "-c", PY_LOAD, plain]))
@@ -220,6 +223,10 @@ def main():
             x = med(p, 1) / med(an, 1)
             print("  %s: --summary CPU / anchor CPU     %5.2fx (<= 1.5x) %s" %
                   (key, x, "ok" if x <= 1.5 else "MISSED"))
+            ae = "simdjson anchor -a %s.json" % key
+            print("  %s: --summary CPU / anchor -a CPU  %5.2fx (simdjson reading every member "
+                  "fusediff reads; anchor -a / anchor %.2fx)" %
+                  (key, med(p, 1) / med(ae, 1), med(ae, 1) / med(an, 1)))
         if py in res:
             x = med(py, 1) / med(p, 1)
             print("  %s: json.load CPU / --summary CPU  %5.1fx (>= 20x) %s" %

@@ -14,6 +14,12 @@
 // writer and nothing else. Built by bench/loader.py when libsimdjson-dev is installed:
 //
 //   g++ -O2 -std=c++17 -o bench/gen/simdjson_anchor bench/simdjson_anchor.cpp -lsimdjson
+//
+// With -a (every field), the aggregation is the same, but each event's members are walked one
+// by one as fusediff's loader walks them: every key, every value found and its raw text taken
+// (a container's whole text), and for the events of the categories fusediff keeps (all but
+// ac2g, overhead, python_function and the like) every member of args too. Nothing is
+// converted or kept: the cost of reading what a loader has to read, with simdjson.
 #include <fcntl.h>
 #include <simdjson.h>
 #include <unistd.h>
@@ -44,17 +50,99 @@ static const char *find_last(const char *s, size_t n, const char *pat, size_t m)
 	return nullptr;
 }
 
+// The raw text of a value: a scalar's token, a container's whole text.
+static error_code raw_of(ondemand::value &v, std::string_view &raw)
+{
+	ondemand::json_type t;
+	error_code e;
+
+	if ((e = v.type().get(t)))
+		return e;
+	if (t == ondemand::json_type::object) {
+		ondemand::object o;
+		if ((e = v.get_object().get(o)))
+			return e;
+		return o.raw_json().get(raw);
+	}
+	if (t == ondemand::json_type::array) {
+		ondemand::array a;
+		if ((e = v.get_array().get(a)))
+			return e;
+		return a.raw_json().get(raw);
+	}
+	raw = v.raw_json_token();
+	return SUCCESS;
+}
+
+static bool kept_category(std::string_view cat)
+{
+	return cat != "ac2g" && cat != "overhead" && cat != "python_function" && cat != "Trace" &&
+	       cat != "fwdbwd";
+}
+
+// -a: every member of the event (and of args, for the categories kept), as described above.
+static error_code walk_event(ondemand::object &ev, std::string_view &cat, std::string_view &name,
+			     double &dur, size_t &bytes)
+{
+	error_code err;
+
+	cat = name = std::string_view();
+	dur = 0;
+	for (auto f : ev) {
+		ondemand::raw_json_string k;
+		std::string_view key, raw;
+
+		if ((err = f.key().get(k)))
+			return err;
+		key = std::string_view(k.raw(), strcspn(k.raw(), "\""));
+		ondemand::value v = f.value();
+		if (key == "cat" || key == "name") {
+			if ((err = v.get_string().get(key == "cat" ? cat : name)))
+				return err;
+		} else if (key == "dur") {
+			if ((err = v.get_double().get(dur)))
+				return err;
+		} else if (key == "args" && kept_category(cat)) {
+			ondemand::object a;
+
+			if ((err = v.get_object().get(a)))
+				return err;
+			for (auto g : a) {
+				ondemand::raw_json_string k2;
+
+				if ((err = g.key().get(k2)))
+					return err;
+				ondemand::value v2 = g.value();
+				if ((err = raw_of(v2, raw)))
+					return err;
+				bytes += raw.size();
+			}
+		} else {
+			if ((err = raw_of(v, raw)))
+				return err;
+			bytes += raw.size();
+		}
+	}
+	return SUCCESS;
+}
+
 int main(int argc, char **argv)
 {
-	size_t win = 8u << 20;
+	size_t win = 8u << 20, bytes = 0;
 	int ai = 1;
+	bool every = false;
 
-	if (argc > 2 && strcmp(argv[1], "-w") == 0) {
-		win = (size_t)atoi(argv[2]) << 20;
-		ai = 3;
+	for (; ai < argc && argv[ai][0] == '-'; ai++) {
+		if (strcmp(argv[ai], "-a") == 0) {
+			every = true;
+		} else if (strcmp(argv[ai], "-w") == 0 && ai + 1 < argc) {
+			win = (size_t)atoi(argv[++ai]) << 20;
+		} else {
+			break;
+		}
 	}
 	if (ai >= argc) {
-		fprintf(stderr, "usage: simdjson_anchor [-w MIB] FILE.json\n");
+		fprintf(stderr, "usage: simdjson_anchor [-a] [-w MIB] FILE.json\n");
 		return 2;
 	}
 	int fd = open(argv[ai], O_RDONLY);
@@ -131,6 +219,20 @@ int main(int argc, char **argv)
 				return 1;
 			}
 			events++;
+			if (every) {
+				if ((err = walk_event(ev, cat, name, dur, bytes))) {
+					fprintf(stderr, "simdjson: %s\n", error_message(err));
+					return 1;
+				}
+				if (cat != "kernel")
+					continue;
+				key.assign(name.data(), name.size());
+				agg &a = by_name[key];
+				a.count++;
+				a.dur += dur;
+				kernels++;
+				continue;
+			}
 			if (ev.find_field_unordered("cat").get_string().get(cat) || cat != "kernel")
 				continue;
 			if (ev.find_field_unordered("name").get_string().get(name))
@@ -155,6 +257,8 @@ int main(int argc, char **argv)
 	std::sort(top.begin(), top.end(),
 		  [](const auto &a, const auto &b) { return a.second.dur > b.second.dur; });
 	printf("%lld events, %lld kernels, %zu kernel names\n", events, kernels, top.size());
+	if (every)
+		printf("%zu bytes of raw values read\n", bytes);
 	for (size_t i = 0; i < top.size() && i < 5; i++)
 		printf("%12.3f us %8lld  %.60s\n", top[i].second.dur, top[i].second.count,
 		       top[i].first.c_str());
