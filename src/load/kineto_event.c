@@ -251,6 +251,36 @@ static uint32_t raw_dims_add(struct loader *ld, struct json_str raw)
 	return id;
 }
 
+/* memcmp(a, b, len) == 0 for a remembered text b (SEEN_MAX bytes readable) and window bytes a
+ * (32 readable): sixteen bytes a compare, inline, where a library call per container cost
+ * as much as the compare itself. */
+static inline int same_text(const char *a, const char *b, size_t len)
+{
+#ifdef __SSE2__
+	size_t i = 0;
+
+	if (len < 16) {
+		unsigned m = (unsigned)_mm_movemask_epi8(
+				 _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(const void *)a),
+						_mm_loadu_si128((const __m128i *)(const void *)b))),
+			 want = (1u << len) - 1;
+
+		return (m & want) == want;
+	}
+	for (; i + 16 <= len; i += 16)
+		if (_mm_movemask_epi8(_mm_cmpeq_epi8(
+			    _mm_loadu_si128((const __m128i *)(const void *)(a + i)),
+			    _mm_loadu_si128((const __m128i *)(const void *)(b + i)))) != 0xffff)
+			return 0;
+	return i == len ||
+	       _mm_movemask_epi8(_mm_cmpeq_epi8(
+		       _mm_loadu_si128((const __m128i *)(const void *)(a + len - 16)),
+		       _mm_loadu_si128((const __m128i *)(const void *)(b + len - 16)))) == 0xffff;
+#else
+	return memcmp(a, b, len) == 0;
+#endif
+}
+
 /* json_skip(), for a container first looked up among those seen before. With raw (Input Dims
  * and the like), also the text's id in ld->raw_dims (NO_RAW when it is not a container or too
  * long to remember): a text seen before has it already, without hashing it again. */
@@ -273,7 +303,7 @@ static int skip_seen(struct loader *ld, struct json_cur *c, uint32_t *raw)
 		for (w = 0; w < SEEN_WAYS; w++) {
 			len = sv->len[set][w];
 			if (len && len <= (size_t)(c->end - s) &&
-			    memcmp(s, sv->text[set][w], len) == 0) {
+			    same_text(s, sv->text[set][w], len)) {
 				c->p = s + len;
 				goto found;
 			}
