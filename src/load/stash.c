@@ -1,6 +1,7 @@
 /* stash.c — packed records in mapped chunks (see stash.h). */
 #include "stash.h"
 
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 
@@ -19,9 +20,24 @@ struct stash_chunk {
 
 #define CHUNK_DATA (STASH_CHUNK - offsetof(struct stash_chunk, data))
 
+static void segment_start(struct stash *s)
+{
+	if (s->n_seg == s->cap_seg) {
+		s->cap_seg = s->cap_seg ? 2 * s->cap_seg : 8;
+		s->seg = xreallocarray(s->seg, s->cap_seg, sizeof *s->seg);
+	}
+	s->seg[s->n_seg++] = s->n;
+	memset(s->prev, 0, sizeof s->prev);
+}
+
 void stash_begin(struct stash *s)
 {
 	struct stash_chunk *c = s->last;
+
+	if (s->appended) { /* after another stash's records: a segment of our own again */
+		segment_start(s);
+		s->appended = 0;
+	}
 
 	if (!c || CHUNK_DATA - c->len < STASH_RECORD_MAX) {
 		/* mapped, not malloc'd: unmapping it returns the memory at once */
@@ -61,6 +77,28 @@ void stash_put_delta(struct stash *s, int i, int64_t x)
 	s->prev[i] = x;
 }
 
+size_t stash_append(struct stash *dst, struct stash *src)
+{
+	size_t k;
+
+	if (!src->n)
+		return 0;
+	segment_start(dst);
+	k = dst->n_seg;
+	if (dst->last)
+		dst->last->next = src->first;
+	else
+		dst->first = src->first;
+	dst->last = src->last;
+	dst->n += src->n;
+	dst->appended = 1;
+	if (src->n_seg)
+		die("stash_append: a stash with segments of its own cannot be appended");
+	src->first = src->last = NULL;
+	stash_free(src);
+	return k;
+}
+
 void stash_free(struct stash *s)
 {
 	struct stash_chunk *c = s->first;
@@ -71,6 +109,7 @@ void stash_free(struct stash *s)
 		munmap(c, STASH_CHUNK);
 		c = next;
 	}
+	free(s->seg);
 	memset(s, 0, sizeof *s);
 }
 
@@ -94,6 +133,11 @@ void stash_next(struct stash_reader *r)
 {
 	struct stash *s = r->s;
 
+	while (r->segment < s->n_seg && r->i == s->seg[r->segment]) {
+		r->segment++;
+		memset(r->prev, 0, sizeof r->prev);
+	}
+	r->i++;
 	if (r->c) { /* scanning */
 		if (r->p == r->end && r->c->next) {
 			r->c = r->c->next;

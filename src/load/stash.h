@@ -3,7 +3,11 @@
  * A record is a few unsigned varints (LEB128) and zigzag deltas from the same field of the
  * record before. The bytes lie in chunks of mapped memory; the reader unmaps each chunk as it
  * leaves it, so that unpacking a stash into an array costs about the array, not the array and
- * the stash. */
+ * the stash.
+ *
+ * The records of another stash can be moved to the end of one as they are (stash_append): the
+ * chunks are linked, not copied, and the records keep being numbered in segments, each read
+ * with its deltas started again, so that the reader can tell whose records it reads. */
 #ifndef FUSEDIFF_STASH_H
 #define FUSEDIFF_STASH_H
 
@@ -19,6 +23,9 @@ struct stash {
 	struct stash_chunk *first, *last;
 	size_t n; /* records */
 	int64_t prev[STASH_DELTAS];
+	size_t *seg; /* seg[k - 1]: the index of segment k's first record (segment 0 starts at 0) */
+	size_t n_seg, cap_seg;
+	int appended; /* the last segment was appended: a record put now starts another */
 };
 
 struct stash_reader {
@@ -26,6 +33,8 @@ struct stash_reader {
 	struct stash_chunk *c; /* stash_scan(): the chunk read, none unmapped */
 	const unsigned char *p, *end;
 	int64_t prev[STASH_DELTAS];
+	size_t i;	/* records begun */
+	size_t segment; /* the segment of the record begun last */
 };
 
 /* Start a record (room for STASH_RECORD_MAX bytes); then put its fields. */
@@ -33,6 +42,9 @@ void stash_begin(struct stash *s);
 void stash_put(struct stash *s, uint64_t v);
 /* x as the zigzag difference from field i of the record before (0 before the first). */
 void stash_put_delta(struct stash *s, int i, int64_t x);
+/* Move src's records to the end of dst as a segment of their own and empty src; returns the
+ * segment's number, or 0 when src has no records (nothing moved). */
+size_t stash_append(struct stash *dst, struct stash *src);
 /* Free what is left of the stash (a reader's chunks included) and empty it. */
 void stash_free(struct stash *s);
 

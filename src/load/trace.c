@@ -31,11 +31,50 @@ struct trace_impl {
 	int finished;	     /* trace_finish() ran: launches go straight into the array */
 	int64_t *kernel_ids; /* the external_id of each stashed launch that names its kernel */
 	size_t n_kernel_ids, cap_kernel_ids;
+	/* The stashes of merged parts are appended as they are (stash_append): their records
+	 * name strings and launch configurations by the part's ids, renamed as they are read.
+	 * op_seg[k], launch_seg[k]: the renaming of segment k (none for a segment of our own). */
+	struct seg_map {
+		uint32_t *map;	/* string ids: owned by maps below */
+		uint32_t *dmap; /* launch configurations, nd of them */
+		uint32_t nd;
+	} * op_seg, *launch_seg;
+	size_t n_op_seg, n_launch_seg;
+	uint32_t **maps; /* the renamings, owned */
+	size_t n_maps;
 };
 
 static struct trace_impl *impl(struct trace *t)
 {
 	return (struct trace_impl *)t;
+}
+
+static void free_seg_maps(struct trace_impl *ti)
+{
+	for (size_t i = 0; i < ti->n_maps; i++)
+		free(ti->maps[i]);
+	free(ti->maps);
+	free(ti->op_seg);
+	free(ti->launch_seg);
+	ti->maps = NULL;
+	ti->op_seg = ti->launch_seg = NULL;
+	ti->n_maps = ti->n_op_seg = ti->n_launch_seg = 0;
+}
+
+/* The renaming of segment k of a stash (NULL: its ids are the trace's own). */
+static const struct seg_map *seg_map_of(const struct seg_map *v, size_t n, size_t k)
+{
+	return k < n && v[k].map ? &v[k] : NULL;
+}
+
+static void seg_map_set(struct seg_map **v, size_t *n, size_t k, struct seg_map m)
+{
+	if (k >= *n) {
+		*v = xreallocarray(*v, k + 1, sizeof **v);
+		memset(*v + *n, 0, (k + 1 - *n) * sizeof **v);
+		*n = k + 1;
+	}
+	(*v)[k] = m;
 }
 
 struct trace *trace_new(const char *path)
@@ -81,6 +120,7 @@ void trace_free(struct trace *t)
 	stash_free(&ti->ops);
 	stash_free(&ti->launches);
 	free(ti->kernel_ids);
+	free_seg_maps(ti);
 	free(ti);
 }
 
@@ -137,8 +177,10 @@ void trace_add_launch(struct trace *t, const struct trace_launch *l)
 	}
 }
 
-static void next_launch(struct stash_reader *r, struct trace_launch *l)
+static void next_launch(const struct trace_impl *ti, struct stash_reader *r, struct trace_launch *l)
 {
+	const struct seg_map *m;
+
 	memset(l, 0, sizeof *l);
 	stash_next(r);
 	l->start = stash_get_delta(r, 0);
@@ -150,6 +192,11 @@ static void next_launch(struct stash_reader *r, struct trace_launch *l)
 	l->kernel = (uint32_t)stash_get(r);
 	if (l->kernel)
 		l->dims = (uint32_t)stash_get(r);
+	if ((m = seg_map_of(ti->launch_seg, ti->n_launch_seg, r->segment))) {
+		l->name = m->map[l->name];
+		l->kernel = m->map[l->kernel];
+		l->dims = l->dims < m->nd ? m->dmap[l->dims] : 0;
+	}
 }
 
 struct launch_key {
@@ -195,7 +242,7 @@ static void unpack_launches(struct trace *t)
 	for (size_t i = 0; i < n; i++) {
 		struct trace_launch l;
 
-		next_launch(&r, &l);
+		next_launch(ti, &r, &l);
 		keys[i] = (struct launch_key){ l.correlation, l.start, (uint32_t)i };
 	}
 	sort_runs(keys, n, sizeof *keys, cmp_launch_key);
@@ -209,7 +256,7 @@ static void unpack_launches(struct trace *t)
 	for (size_t i = 0; i < n; i++) {
 		struct trace_launch *l = &t->launches[place[i]];
 
-		next_launch(&r, l);
+		next_launch(ti, &r, l);
 		l->start -= t->start_ns;
 	}
 	free(place);
@@ -240,8 +287,12 @@ void trace_stash_op(struct trace *t, const struct trace_op *o)
 	ti->has_ops_t0 = 1;
 }
 
-static void next_op(struct stash_reader *r, struct trace_op *o)
+static struct trace_op op_renamed(struct trace_op o, const uint32_t *map);
+
+static void next_op(const struct trace_impl *ti, struct stash_reader *r, struct trace_op *o)
 {
+	const struct seg_map *m;
+
 	stash_next(r);
 	o->start = stash_get_delta(r, 0);
 	o->external_id = stash_get_delta(r, 1);
@@ -251,6 +302,8 @@ static void next_op(struct stash_reader *r, struct trace_op *o)
 	o->input_dims = (uint32_t)stash_get(r);
 	o->input_types = (uint32_t)stash_get(r);
 	o->concrete = (uint32_t)stash_get(r);
+	if ((m = seg_map_of(ti->op_seg, ti->n_op_seg, r->segment)))
+		*o = op_renamed(*o, m->map);
 }
 
 void trace_add_range(struct trace *t, const struct trace_range *r)
@@ -343,21 +396,21 @@ void trace_merge(struct trace *t, struct trace *part)
 	}
 	free(part->kernels); /* each array freed once copied: the peak grows by one, not all */
 	part->kernels = NULL;
-	{
-		struct stash_reader r;
-		size_t nl = impl(part)->launches.n;
+	{ /* the stashed launches as they are, renamed when they are read */
+		struct trace_impl *ti = impl(t), *pi = impl(part);
+		size_t k;
 
-		stash_read(&impl(part)->launches, &r);
-		for (size_t i = 0; i < nl; i++) {
-			struct trace_launch l;
-
-			next_launch(&r, &l);
-			l.name = map[l.name];
-			l.kernel = map[l.kernel];
-			l.dims = l.dims < nd ? dmap[l.dims] : 0;
-			trace_add_launch(t, &l);
-		}
-		stash_free(&impl(part)->launches);
+		if (pi->has_launches_t0 &&
+		    (!ti->has_launches_t0 || pi->launches_t0 < ti->launches_t0))
+			ti->launches_t0 = pi->launches_t0;
+		ti->has_launches_t0 |= pi->has_launches_t0;
+		for (size_t i = 0; i < pi->n_kernel_ids; i++)
+			VEC_PUSH(ti->kernel_ids, ti->n_kernel_ids, ti->cap_kernel_ids,
+				 pi->kernel_ids[i]);
+		k = stash_append(&ti->launches, &pi->launches);
+		if (k)
+			seg_map_set(&ti->launch_seg, &ti->n_launch_seg, k,
+				    (struct seg_map){ map, dmap, nd });
 	}
 	for (size_t i = 0; i < part->n_ops; i++) {
 		struct trace_op o = op_renamed(part->ops[i], map);
@@ -374,19 +427,17 @@ void trace_merge(struct trace *t, struct trace *part)
 	}
 	free(part->ranges);
 	part->ranges = NULL;
-	{
-		struct stash_reader r;
-		size_t no = impl(part)->ops.n;
+	{ /* the stashed operators as they are, renamed when they are read */
+		struct trace_impl *ti = impl(t), *pi = impl(part);
+		size_t k;
 
-		stash_read(&impl(part)->ops, &r);
-		for (size_t i = 0; i < no; i++) {
-			struct trace_op o;
-
-			next_op(&r, &o);
-			o = op_renamed(o, map);
-			trace_stash_op(t, &o);
-		}
-		stash_free(&impl(part)->ops);
+		if (pi->has_ops_t0 && (!ti->has_ops_t0 || pi->ops_t0 < ti->ops_t0))
+			ti->ops_t0 = pi->ops_t0;
+		ti->has_ops_t0 |= pi->has_ops_t0;
+		k = stash_append(&ti->ops, &pi->ops);
+		if (k)
+			seg_map_set(&ti->op_seg, &ti->n_op_seg, k,
+				    (struct seg_map){ map, NULL, 0 });
 	}
 	for (size_t i = 0; i < part->n_fwd_ops; i++)
 		trace_add_fwd_op(t, &part->fwd_ops[i]);
@@ -403,8 +454,13 @@ void trace_merge(struct trace *t, struct trace *part)
 		t->categories[*slot - 1].count += part->categories[i].count;
 	}
 	t->n_events += part->n_events;
-	free(map);
-	free(dmap);
+	{ /* the renamings live as long as the segments that use them */
+		struct trace_impl *ti = impl(t);
+
+		ti->maps = xreallocarray(ti->maps, ti->n_maps + 2, sizeof *ti->maps);
+		ti->maps[ti->n_maps++] = map;
+		ti->maps[ti->n_maps++] = dmap;
+	}
 }
 
 void trace_warn(struct trace *t, const char *fmt, ...)
@@ -740,7 +796,7 @@ static void unpack_ops(struct trace *t)
 	for (size_t i = 0; i < no; i++) {
 		struct trace_op o;
 
-		next_op(&r, &o);
+		next_op(ti, &r, &o);
 		if (has_id(ids, n, o.external_id))
 			trace_add_op(t, &o);
 	}
@@ -835,7 +891,8 @@ kept:
 	keep_launching_ops(t);
 	sort_array(t->ranges, t->n_ranges, sizeof *t->ranges, cmp_range);
 	sort_array(t->fwd_ops, t->n_fwd_ops, sizeof *t->fwd_ops, cmp_fwd_op);
-	unpack_launches(t); /* sorted */
+	unpack_launches(t);	/* sorted */
+	free_seg_maps(impl(t)); /* the merged parts' renamings: every stash is read */
 	detect_platform(t);
 	pick_gpu_name(t);
 	return 0;
