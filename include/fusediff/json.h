@@ -150,7 +150,32 @@ json_object_next(struct json_cur *c, int *first, struct json_str *key, struct js
 }
 /* Array iteration, in the same style; the cursor is left at the next element. */
 int json_array_begin(struct json_cur *c);
-int json_array_next(struct json_cur *c, int *first, int *done);
+int json_array_next_any(struct json_cur *c, int *first, int *done);
+/* json_array_next_any(), with the usual case between two elements inlined, well inside the
+ * window: blanks (spaces and newlines), ',', blanks, then the next element's first byte. */
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
+static inline int
+json_array_next(struct json_cur *c, int *first, int *done)
+{
+#ifdef __SSE2__
+	const char *s = c->p;
+
+	if (!*first && c->end - s >= 64) {
+		s = json_blanks16(s);
+		if (*s == ',') {
+			s = json_blanks16(s + 1);
+			if (*s != ']' && (unsigned char)*s > ' ') {
+				c->p = s;
+				*done = 0;
+				return JSON_OK;
+			}
+		}
+	}
+#endif
+	return json_array_next_any(c, first, done);
+}
 
 /* Raw number text to integers. Returns 0, or -1 when the text is not an integer (a fraction is
  * truncated toward zero). Values out of range saturate and set *overflow to 1. */

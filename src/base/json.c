@@ -891,7 +891,7 @@ int json_array_begin(struct json_cur *c)
 	return expect(c, '[', "expected an array");
 }
 
-int json_array_next(struct json_cur *c, int *first, int *done)
+int json_array_next_any(struct json_cur *c, int *first, int *done)
 {
 	int ch, rc;
 
