@@ -525,6 +525,36 @@ static int at_chunk_start(const struct pool *pl, const struct loader *ld, size_t
 	return *next < pl->n && off == pl->c[*next].at;
 }
 
+/* The elements of traceEvents one after the other, as one unit: ld->pos is moved past each
+ * event as it is parsed, so that a restart goes on from the event that ran out of bytes, not
+ * from the first. Stops at the end of the array (*first is -1) or, with chunks, where ld stands
+ * at a chunk's start (*next is that chunk, at_chunk set): one call per window instead of one
+ * per event. */
+struct events {
+	int first;   /* trace_load_event()'s: 1 before the first element, -1 after the last */
+	size_t next; /* the next chunk start the loader may reach */
+	int at_chunk;
+};
+
+static int unit_events(struct loader *ld, struct json_cur *c, void *arg)
+{
+	struct events *ev = arg;
+
+	for (;;) {
+		int rc;
+
+		if (ld->pool && !ev->first && at_chunk_start(ld->pool, ld, &ev->next)) {
+			ev->at_chunk = 1;
+			return JSON_OK;
+		}
+		if ((rc = trace_load_event(ld, c, &ev->first)))
+			return rc;
+		ld->pos = (size_t)(c->p - ld->buf);
+		if (ev->first < 0)
+			return JSON_OK;
+	}
+}
+
 /* Parse chunk i with its own loader from its start until the parse stops exactly at a later
  * chunk's start (stepping over one means that guess was inside a string: parse on to the
  * next) or the array ends. */
@@ -532,8 +562,7 @@ static void chunk_parse(struct pool *pl, struct loader *main_ld, size_t i)
 {
 	struct chunk *ch = &pl->c[i];
 	struct loader *ld = &ch->ld;
-	size_t next = i + 1;
-	int first = 0;
+	struct events ev = { .first = 0, .next = i + 1 };
 
 	ld->name = main_ld->name;
 	ld->in = input_open_part(main_ld->in, ch->at);
@@ -547,14 +576,10 @@ static void chunk_parse(struct pool *pl, struct loader *main_ld, size_t i)
 	ld->off0 = ch->at;
 	ld->line_start = -1;
 	ch->rc = -1;
-	while (first >= 0) {
-		if (at_chunk_start(pl, ld, &next))
-			break;
-		if (unit(ld, trace_load_event, &first) < 0)
-			goto out;
-	}
+	if (unit(ld, unit_events, &ev) < 0)
+		goto out;
 	drop_consumed(ld);
-	ch->landed = first < 0 ? pl->n : next;
+	ch->landed = ev.first < 0 ? pl->n : ev.next;
 	ch->end = ld->off0;
 	ch->lines = ld->lines0;
 	ch->line_start = ld->line_start;
@@ -755,19 +780,18 @@ static int pool_finish(struct loader *ld, size_t k, int *first)
 
 static int read_events(struct loader *ld)
 {
-	int first = 1;
-	size_t k = 1; /* the next chunk start the main loader may reach */
+	struct events ev = { .first = 1, .next = 1 };
 
 	ld->saw_events = 1;
 	pool_start(ld);
-	while (first >= 0) {
-		if (ld->pool && !first && at_chunk_start(ld->pool, ld, &k)) {
-			if (pool_finish(ld, k, &first) < 0)
-				return -1;
-			continue;
-		}
-		if (unit(ld, trace_load_event, &first) < 0)
+	while (ev.first >= 0) {
+		if (unit(ld, unit_events, &ev) < 0)
 			return -1;
+		if (ev.at_chunk) {
+			ev.at_chunk = 0;
+			if (pool_finish(ld, ev.next, &ev.first) < 0)
+				return -1;
+		}
 	}
 	pool_free(ld); /* the array ended before every chunk's start */
 	return 0;
