@@ -144,27 +144,86 @@ static int pair_shape(const struct comparison *c, const struct comparison_pair *
 	       eff_gemm_shape(trace_str(t, op->input_dims), &mnk[0], &mnk[1], &mnk[2]);
 }
 
+/* A matched GEMM pair with both shapes known. */
+struct shaped {
+	int32_t layer;
+	size_t pair;
+	int64_t mnk[2][3]; /* A's, B's */
+	int side;	   /* the side the sort below orders by */
+};
+
+static int cmp_shaped(const void *pa, const void *pb)
+{
+	const struct shaped *x = pa, *y = pb;
+	int r = CMP(x->layer, y->layer);
+
+	for (int i = 0; i < 3 && !r; i++)
+		r = CMP(x->mnk[x->side][i], y->mnk[y->side][i]);
+	return r ? r : CMP(x->pair, y->pair);
+}
+
+static int shape_cmp(const int64_t a[3], const int64_t b[3])
+{
+	int r = 0;
+
+	for (int i = 0; i < 3 && !r; i++)
+		r = CMP(a[i], b[i]);
+	return r;
+}
+
+/* The GEMM shapes of the matched pairs, compared layer by layer as multisets: a pair of
+ * same-class GEMMs that the alignment matched crosswise (A's q projection with B's k, the
+ * shapes being in the other's layer all the same) is no difference in the workload; a shape
+ * one side has and the other lacks in that layer is. differ counts A's pairs whose shape B's
+ * side of the layer lacks; the example is the first of them in pair order. */
 static void gemm_shapes(const struct comparison *c, struct comparison_shapes *g)
 {
+	struct shaped *a = xmalloc((c->n_pairs + 1) * sizeof *a), *b;
+	size_t n = 0;
+
 	*g = (struct comparison_shapes){ .example = -1 };
 	for (size_t i = 0; i < c->n_pairs; i++) {
 		const struct comparison_pair *p = &c->pairs[i];
-		int64_t a[3], b[3];
+		struct shaped e = { .layer = p->layer, .pair = i };
 
 		if (p->kind != PAIR_MATCH || p->cls != CLASS_GEMM)
 			continue;
 		g->pairs++;
-		if (!pair_shape(c, p, 0, a) || !pair_shape(c, p, 1, b))
+		if (!pair_shape(c, p, 0, e.mnk[0]) || !pair_shape(c, p, 1, e.mnk[1]))
 			continue;
 		g->known++;
-		if (a[0] == b[0] && a[1] == b[1] && a[2] == b[2])
-			continue;
-		if (!g->differ++) {
-			g->example = (int64_t)i;
-			memcpy(g->a, a, sizeof g->a);
-			memcpy(g->b, b, sizeof g->b);
-		}
+		a[n++] = e;
 	}
+	b = xmalloc((n + 1) * sizeof *b);
+	memcpy(b, a, n * sizeof *a);
+	for (size_t i = 0; i < n; i++)
+		b[i].side = 1;
+	qsort(a, n, sizeof *a, cmp_shaped);
+	qsort(b, n, sizeof *b, cmp_shaped);
+	/* both sorted by layer, then shape: each layer's A shapes against its B shapes */
+	for (size_t i = 0, j = 0; i < n;) {
+		int r = j == n ? -1 : CMP(a[i].layer, b[j].layer);
+
+		if (!r)
+			r = shape_cmp(a[i].mnk[0], b[j].mnk[1]);
+		if (r > 0) { /* B's shape not in A's layer: counted from A's side */
+			j++;
+			continue;
+		}
+		if (r == 0) { /* the same shape in the same layer on both sides */
+			i++, j++;
+			continue;
+		}
+		g->differ++;
+		if (g->example < 0 || (int64_t)a[i].pair < g->example) {
+			g->example = (int64_t)a[i].pair;
+			memcpy(g->a, a[i].mnk[0], sizeof g->a);
+			memcpy(g->b, a[i].mnk[1], sizeof g->b);
+		}
+		i++;
+	}
+	free(a);
+	free(b);
 }
 
 static void batch_text(const struct comparison_batch *b, char *buf, size_t cap)
