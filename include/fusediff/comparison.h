@@ -226,8 +226,8 @@ struct comparison_batch {
 struct comparison_shapes {
 	uint32_t pairs;	    /* matched GEMM pairs */
 	uint32_t known;	    /* of those, pairs whose shapes both sides recorded */
-	uint32_t differ;    /* of those, pairs whose shapes differ */
-	int64_t example;    /* the first that differs (index into pairs), -1 when none */
+	uint32_t differ;    /* of those, pairs whose A shape B's pairs of the layer lack */
+	int64_t example;    /* the first of them (index into pairs), -1 when none */
 	int64_t a[3], b[3]; /* its M, N, K on each side */
 };
 
