@@ -199,35 +199,18 @@ static void next_launch(const struct trace_impl *ti, struct stash_reader *r, str
 	}
 }
 
-struct launch_key {
-	int64_t correlation, start;
-	uint32_t i; /* in stash order: the sort is stable */
-};
+static int cmp_launch(const void *pa, const void *pb);
 
-static int cmp_launch_key(const void *pa, const void *pb)
-{
-	const struct launch_key *a = pa, *b = pb;
-	int c;
-
-	if ((c = CMP(a->correlation, b->correlation)))
-		return c;
-	if ((c = CMP(a->start, b->start)))
-		return c;
-	return CMP(a->i, b->i);
-}
-
-/* The stashed launches into t->launches, an array of their number sorted by correlation (then
- * start, then stash order, as the stable sort of cmp_launch), their times made relative like
- * the others' (make_relative counted them in). Each goes straight to its sorted place: the
- * array is never sorted, which would hold a sort's buffer beside it. Last in trace_finish:
- * the array is not held while the other steps run. */
+/* The stashed launches into t->launches, an array of their number sorted by correlation, then
+ * start, then stash order (a stable sort of cmp_launch: the stash is mostly in that order
+ * already, so that the sort needs about n comparisons and little memory beside the array),
+ * their times made relative like the others' (make_relative counted them in). Last in
+ * trace_finish: the array is not held while the other steps run. */
 static void unpack_launches(struct trace *t)
 {
 	struct trace_impl *ti = impl(t);
 	struct stash_reader r;
 	size_t n = ti->launches.n;
-	struct launch_key *keys;
-	uint32_t *place;
 
 	ti->finished = 1;
 	free(ti->kernel_ids); /* the launches that name their kernel are in the array now */
@@ -237,30 +220,17 @@ static void unpack_launches(struct trace *t)
 		return;
 	if (n >= UINT32_MAX)
 		die("too many launches (%zu)", n);
-	keys = xmalloc(n * sizeof *keys);
-	stash_scan(&ti->launches, &r);
-	for (size_t i = 0; i < n; i++) {
-		struct trace_launch l;
-
-		next_launch(ti, &r, &l);
-		keys[i] = (struct launch_key){ l.correlation, l.start, (uint32_t)i };
-	}
-	sort_runs(keys, n, sizeof *keys, cmp_launch_key);
-	place = xmalloc(n * sizeof *place);
-	for (size_t k = 0; k < n; k++)
-		place[keys[k].i] = (uint32_t)k;
-	free(keys);
 	t->launches = xreallocarray(t->launches, n, sizeof *t->launches);
 	ti->cap_launches = t->n_launches = n;
 	stash_read(&ti->launches, &r);
 	for (size_t i = 0; i < n; i++) {
-		struct trace_launch *l = &t->launches[place[i]];
+		struct trace_launch *l = &t->launches[i];
 
 		next_launch(ti, &r, l);
 		l->start -= t->start_ns;
 	}
-	free(place);
 	stash_free(&ti->launches);
+	sort_runs(t->launches, n, sizeof *t->launches, cmp_launch);
 }
 
 void trace_add_op(struct trace *t, const struct trace_op *o)
@@ -757,19 +727,26 @@ void trace_resort(struct trace *t)
 	sort_array(t->ranges, t->n_ranges, sizeof *t->ranges, cmp_range);
 }
 
-static int has_id(const int64_t *ids, size_t n, int64_t id)
+struct id_query {
+	const int64_t *ids;
+	int64_t id;
+};
+
+static int id_before(const void *ctx, size_t i)
 {
-	size_t lo = 0, hi = n;
+	const struct id_query *q = ctx;
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
+	return q->ids[i] < q->id;
+}
 
-		if (ids[mid] < id)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < n && ids[lo] == id;
+/* Whether the sorted ids[0..n) hold id, searched from *at, the place of the query before
+ * (operators come in about the order of their External ids, so the next one is near). */
+static int has_id(const int64_t *ids, size_t n, int64_t id, size_t *at)
+{
+	struct id_query q = { ids, id };
+
+	*at = gallop_prefix(n, *at, id_before, &q);
+	return *at < n && ids[*at] == id;
 }
 
 /* The stashed operators that a kernel or a launch that names its kernel may refer to, into
@@ -780,7 +757,7 @@ static void unpack_ops(struct trace *t)
 	struct trace_impl *ti = impl(t);
 	struct stash_reader r;
 	int64_t *ids;
-	size_t n = 0, no = ti->ops.n;
+	size_t n = 0, no = ti->ops.n, at = 0;
 
 	if (!no)
 		return;
@@ -797,7 +774,7 @@ static void unpack_ops(struct trace *t)
 		struct trace_op o;
 
 		next_op(ti, &r, &o);
-		if (has_id(ids, n, o.external_id))
+		if (has_id(ids, n, o.external_id, &at))
 			trace_add_op(t, &o);
 	}
 	free(ids);
