@@ -5,9 +5,9 @@
  * correlation. glibc's qsort (a merge sort, stable) sorts them again from scratch, with a call
  * of the comparator per step. Here the array is cut into its ascending runs, and neighbouring
  * runs are merged, each merge first skipping what is already in place at both ends (two
- * binary searches), then moving the shorter side out into a buffer of its size (so that sorting an array with a
- * short tail out of order needs little memory beside it). An array in
- * order costs n - 1 comparisons; one with a short out-of-order tail, little more. An array
+ * binary searches), then moving the shorter side out into a buffer of its size, so that an
+ * array with a short stretch out of order needs little memory beside it. An array in order
+ * costs n - 1 comparisons; one with a short out-of-order stretch, little more. An array
  * without long runs (more than one run per 16 elements) goes to qsort as before. The result is
  * the stable order, the one glibc's merge sort gives, so that both agree to the byte. */
 #include <stdlib.h>
