@@ -85,17 +85,36 @@ __attribute__((always_inline)) static inline const char *json_blanks16(const cha
 #endif
 
 #ifdef __SSE2__
-/* The length of the short plain key whose text starts at s (just after its opening quote):
- * its closing quote within the sixteen bytes from s, no backslash or NUL before it, and the
- * ':' right after; -1 otherwise. Seventeen bytes must be readable at s. */
-__attribute__((always_inline)) static inline int json_plain_key16(const char *s)
+/* The bytes among the sixteen from s that are '"', '\\' or NUL, as the bits of a mask: where a
+ * plain string's text (from just after its opening quote) ends, or the scan must be left to
+ * the full parser. Sixteen bytes must be readable at s. */
+__attribute__((always_inline)) static inline unsigned json_specials16(const char *s)
 {
 	__m128i w = _mm_loadu_si128((const __m128i *)(const void *)s);
-	unsigned m = (unsigned)_mm_movemask_epi8(
+
+	return (unsigned)_mm_movemask_epi8(
 		_mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(w, _mm_set1_epi8('"')),
 					  _mm_cmpeq_epi8(w, _mm_set1_epi8('\\'))),
 			     _mm_cmpeq_epi8(w, _mm_setzero_si128())));
-	unsigned n;
+}
+
+/* The length of the short plain string whose text starts at s: its closing quote within the
+ * sixteen bytes from s, no backslash or NUL before it; -1 otherwise. */
+__attribute__((always_inline)) static inline int json_plain_string16(const char *s)
+{
+	unsigned m = json_specials16(s), n;
+
+	if (!m)
+		return -1;
+	n = (unsigned)__builtin_ctz(m);
+	return s[n] == '"' ? (int)n : -1;
+}
+
+/* The same for a key, with the ':' right after its closing quote. Seventeen bytes must be
+ * readable at s. */
+__attribute__((always_inline)) static inline int json_plain_key16(const char *s)
+{
+	unsigned m = json_specials16(s), n;
 
 	if (!m)
 		return -1;
@@ -221,7 +240,7 @@ static inline unsigned json_digit_run8(uint64_t w)
 }
 
 /* The n (1 to 7) digits that w starts with moved to the top of the word, '0's below them:
- * for json_json_digits8_word(). */
+ * for json_digits8_word(). */
 static inline uint64_t json_digits_low(uint64_t w, unsigned n)
 {
 	unsigned sh = 8 * (8 - n);

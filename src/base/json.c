@@ -297,10 +297,9 @@ static inline int is_digit(int ch)
 static inline uint64_t digits_lt8(const char *p, unsigned n)
 {
 	uint64_t w;
-	unsigned sh = 8 * (8 - n);
 
 	memcpy(&w, p, 8);
-	return json_digits8_word((w << sh) | (0x3030303030303030ull & ((1ull << sh) - 1)));
+	return json_digits8_word(json_digits_low(w, n));
 }
 #endif
 
@@ -346,9 +345,6 @@ static inline const char *digits_end(const char *p, const char *e)
 		p++;
 	return p;
 }
-
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-#endif
 
 /* A plain number at p, the usual ts, dur, pid or id: at most 15 integer digits, no exponent,
  * ending inside the window. Returns its end, with its sign in *neg, the value of its integer

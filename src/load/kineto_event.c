@@ -174,17 +174,12 @@ static inline int skip_value(struct json_cur *c)
 	if (c->end - p >= 32) {
 #ifdef __SSE2__
 		if (*p == '"') {
-			__m128i w = _mm_loadu_si128((const __m128i *)(const void *)(p + 1));
-			unsigned m = (unsigned)_mm_movemask_epi8(
-				_mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(w, _mm_set1_epi8('"')),
-							  _mm_cmpeq_epi8(w, _mm_set1_epi8('\\'))),
-					     _mm_cmpeq_epi8(w, _mm_setzero_si128())));
+			int n = json_plain_string16(p + 1);
 
-			if (m && p[1 + __builtin_ctz(m)] == '"') {
-				c->p = p + 2 + __builtin_ctz(m);
-				return JSON_OK;
-			}
-			return json_skip(c);
+			if (n < 0)
+				return json_skip(c);
+			c->p = p + 2 + n;
+			return JSON_OK;
 		}
 #endif
 		if (json_short_us_to_ns(c, &v))
