@@ -99,7 +99,9 @@ static inline size_t gallop_prefix(size_t n, size_t hint, int (*before)(const vo
 
 /* Base name of a path (borrowed pointer into path). */
 /* qsort(), stable and fast on arrays that are mostly in order already (sort_runs.c): the
- * order glibc's merge sort gives, in about n comparisons when few elements are out of place. */
+ * order glibc's merge sort gives, in about n comparisons when few elements are out of place.
+ * The loader's arrays mostly are (operators by External id, launches by correlation, kernels by
+ * start). base may be NULL when n is 0. */
 void sort_runs(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *));
 
 const char *path_basename(const char *path);

@@ -152,16 +152,6 @@ struct shaped {
 	int side;	   /* the side the sort below orders by */
 };
 
-static int cmp_shaped(const void *pa, const void *pb)
-{
-	const struct shaped *x = pa, *y = pb;
-	int r = CMP(x->layer, y->layer);
-
-	for (int i = 0; i < 3 && !r; i++)
-		r = CMP(x->mnk[x->side][i], y->mnk[y->side][i]);
-	return r ? r : CMP(x->pair, y->pair);
-}
-
 static int shape_cmp(const int64_t a[3], const int64_t b[3])
 {
 	int r = 0;
@@ -169,6 +159,16 @@ static int shape_cmp(const int64_t a[3], const int64_t b[3])
 	for (int i = 0; i < 3 && !r; i++)
 		r = CMP(a[i], b[i]);
 	return r;
+}
+
+static int cmp_shaped(const void *pa, const void *pb)
+{
+	const struct shaped *x = pa, *y = pb;
+	int r = CMP(x->layer, y->layer);
+
+	if (!r)
+		r = shape_cmp(x->mnk[x->side], y->mnk[y->side]);
+	return r ? r : CMP(x->pair, y->pair);
 }
 
 /* The GEMM shapes of the matched pairs, compared layer by layer as multisets: a pair of

@@ -506,15 +506,6 @@ static int cmp_device(const void *pa, const void *pb)
 	return CMP(a->id, b->id);
 }
 
-/* sort_runs(), except that an empty array may be NULL: the loader's arrays are mostly in order
- * (operators by External id, launches by correlation, kernels by start), and sorting millions
- * of them again with qsort cost a tenth of the load. */
-static void sort_array(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *))
-{
-	if (n > 1)
-		sort_runs(base, n, size, cmp);
-}
-
 static int cmp_int64(const void *pa, const void *pb)
 {
 	return CMP(*(const int64_t *)pa, *(const int64_t *)pb);
@@ -547,7 +538,7 @@ static void keep_launching_ops(struct trace *t)
 	for (size_t i = 0; i < t->n_launches; i++)
 		if (t->launches[i].kernel && t->launches[i].external_id)
 			ids[n++] = t->launches[i].external_id;
-	sort_array(ids, n, sizeof *ids, cmp_int64);
+	sort_runs(ids, n, sizeof *ids, cmp_int64);
 	for (size_t i = 0; i < t->n_ops; i++) {
 		int64_t id = t->ops[i].external_id;
 
@@ -595,15 +586,15 @@ static void count_devices(struct trace *t)
 
 	for (size_t i = 0; i < t->n_kernels; i++)
 		ids[i] = t->kernels[i].device;
-	sort_array(ids, t->n_kernels, sizeof *ids, cmp_int32);
-	sort_array(t->devices, t->n_devices, sizeof *t->devices, cmp_device);
+	sort_runs(ids, t->n_kernels, sizeof *ids, cmp_int32);
+	sort_runs(t->devices, t->n_devices, sizeof *t->devices, cmp_device);
 	n_listed = t->n_devices;
 	for (size_t i = 0; i < t->n_kernels; i++)
 		if ((i == 0 || ids[i] != ids[i - 1]) && !device_find(t->devices, n_listed, ids[i]))
 			VEC_PUSH(t->devices, t->n_devices, ti->cap_devices,
 				 ((struct trace_device){ .id = ids[i] }));
 	free(ids);
-	sort_array(t->devices, t->n_devices, sizeof *t->devices, cmp_device);
+	sort_runs(t->devices, t->n_devices, sizeof *t->devices, cmp_device);
 	for (size_t i = 0; i < t->n_kernels; i++) {
 		struct trace_device *d =
 			device_find(t->devices, t->n_devices, t->kernels[i].device);
@@ -722,9 +713,9 @@ static void pick_gpu_name(struct trace *t)
 
 void trace_resort(struct trace *t)
 {
-	sort_array(t->launches, t->n_launches, sizeof *t->launches, cmp_launch);
-	sort_array(t->ops, t->n_ops, sizeof *t->ops, cmp_op);
-	sort_array(t->ranges, t->n_ranges, sizeof *t->ranges, cmp_range);
+	sort_runs(t->launches, t->n_launches, sizeof *t->launches, cmp_launch);
+	sort_runs(t->ops, t->n_ops, sizeof *t->ops, cmp_op);
+	sort_runs(t->ranges, t->n_ranges, sizeof *t->ranges, cmp_range);
 }
 
 struct id_query {
@@ -768,7 +759,7 @@ static void unpack_ops(struct trace *t)
 			ids[n++] = t->kernels[i].external_id;
 	for (size_t i = 0; i < ti->n_kernel_ids; i++)
 		ids[n++] = ti->kernel_ids[i];
-	sort_array(ids, n, sizeof *ids, cmp_int64);
+	sort_runs(ids, n, sizeof *ids, cmp_int64);
 	stash_read(&ti->ops, &r);
 	for (size_t i = 0; i < no; i++) {
 		struct trace_op o;
@@ -797,11 +788,11 @@ int trace_finish(struct trace *t, int32_t want, int capture, struct fd_error *er
 		t->device = -1;
 		t->n_other_device = t->n_kernels;
 		t->n_kernels = t->n_kernel_events = 0;
-		sort_array(t->launches, t->n_launches, sizeof *t->launches, cmp_launch);
-		sort_array(t->ops, t->n_ops, sizeof *t->ops, cmp_op);
+		sort_runs(t->launches, t->n_launches, sizeof *t->launches, cmp_launch);
+		sort_runs(t->ops, t->n_ops, sizeof *t->ops, cmp_op);
 		keep_launching_ops(t);
-		sort_array(t->ranges, t->n_ranges, sizeof *t->ranges, cmp_range);
-		sort_array(t->fwd_ops, t->n_fwd_ops, sizeof *t->fwd_ops, cmp_fwd_op);
+		sort_runs(t->ranges, t->n_ranges, sizeof *t->ranges, cmp_range);
+		sort_runs(t->fwd_ops, t->n_fwd_ops, sizeof *t->fwd_ops, cmp_fwd_op);
 		detect_platform(t);
 		return 0;
 	}
@@ -863,11 +854,11 @@ kept:
 		return -1;
 	}
 	trace_repair_graph_times(t); /* kernels are still in listed order here */
-	sort_array(t->kernels, t->n_kernels, sizeof *t->kernels, cmp_kernel);
-	sort_array(t->ops, t->n_ops, sizeof *t->ops, cmp_op);
+	sort_runs(t->kernels, t->n_kernels, sizeof *t->kernels, cmp_kernel);
+	sort_runs(t->ops, t->n_ops, sizeof *t->ops, cmp_op);
 	keep_launching_ops(t);
-	sort_array(t->ranges, t->n_ranges, sizeof *t->ranges, cmp_range);
-	sort_array(t->fwd_ops, t->n_fwd_ops, sizeof *t->fwd_ops, cmp_fwd_op);
+	sort_runs(t->ranges, t->n_ranges, sizeof *t->ranges, cmp_range);
+	sort_runs(t->fwd_ops, t->n_fwd_ops, sizeof *t->fwd_ops, cmp_fwd_op);
 	unpack_launches(t);	/* sorted */
 	free_seg_maps(impl(t)); /* the merged parts' renamings: every stash is read */
 	detect_platform(t);
