@@ -226,6 +226,79 @@ START_TEST(test_mem_and_stdin_equivalent)
 }
 END_TEST
 
+/* Members are taken by the bytes remembered from the events before (key_pred.h): a layout that
+ * changes, keys met in another order, an escaped key, more distinct keys than have slots, and
+ * the same bytes at another level, all parse as the keys they are. */
+START_TEST(test_key_layouts)
+{
+	static const char *const forms[] = {
+		/* the usual layout */
+		"{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"k%d\", \"pid\": 1, \"tid\": 7, "
+		"\"ts\": %d, \"dur\": 2, \"args\": {\"device\": 0, \"stream\": 7, "
+		"\"correlation\": %d}}",
+		/* keys in another order, other blanks */
+		"{ \"name\":\"k%d\",\"cat\":\"kernel\" , \"ph\":\"X\",\"dur\" :2,\"ts\":  %d, "
+		"\"args\":{\"correlation\":%d,\"stream\":7, \"device\":0}, \"pid\":1,\"tid\":7}",
+		/* an escaped key; args holding a "name" and a "ts" of their own */
+		"{\"ph\": \"X\", \"\\u0063at\": \"kernel\", \"name\": \"k%d\", \"pid\": 1, "
+		"\"tid\": 7, \"ts\": %d, \"dur\": 2, \"args\": {\"name\": \"x\", \"ts\": 99, "
+		"\"device\": 0, \"stream\": 7, \"correlation\": %d}}",
+	};
+	enum { N = 600 };
+	size_t cap = 400 * N, len = 0;
+	char *doc = xmalloc(cap), *q, want[120];
+	struct trace *t;
+	struct fd_error err;
+
+	len += (size_t)snprintf(doc + len, cap - len, "{\"traceEvents\": [");
+	for (int i = 0; i < N; i++) {
+		int f = i < 200 ? 0 : i < 300 ? 1 : i < 400 ? 2 : i % 3;
+
+		if (i)
+			doc[len++] = ',';
+		if (i >= 500) /* a key of its own in every event: more than the slots */
+			len += (size_t)snprintf(
+				doc + len, cap - len,
+				"{\"extra %d\": 1, \"ph\": \"X\", \"cat\": \"kernel\", "
+				"\"name\": \"k%d\", \"pid\": 1, \"tid\": 7, \"ts\": %d, "
+				"\"dur\": 2, \"args\": {\"device\": 0, \"stream\": 7, "
+				"\"correlation\": %d}}",
+				i, i, 10 * i, i + 1);
+		else
+			len += (size_t)snprintf(doc + len, cap - len, forms[f], i, 10 * i, i + 1);
+	}
+	len += (size_t)snprintf(doc + len, cap - len, "]}");
+	ck_assert_int_eq(trace_load_mem(&t, "layouts.json", doc, len, NULL, &err), 0);
+	ck_assert_uint_eq(t->n_kernel_events, N);
+	for (size_t i = 0; i < N; i++) {
+		snprintf(want, sizeof want, "k%zu", i);
+		ck_assert_str_eq(trace_str(t, t->kernels[i].name), want);
+		ck_assert_int_eq(t->kernels[i].start, 10000 * (int64_t)i);
+		ck_assert_int_eq(t->kernels[i].dur, 2000);
+		ck_assert_int_eq(t->kernels[i].correlation, (int64_t)i + 1);
+		ck_assert_int_eq(t->kernels[i].stream, 7);
+	}
+	trace_free(t);
+
+	/* after 200 events of one layout, the same bytes without their ',' are still an error */
+	len = 0;
+	len += (size_t)snprintf(doc + len, cap - len, "{\"traceEvents\": [");
+	for (int i = 0; i < 201; i++) {
+		if (i)
+			doc[len++] = ',';
+		len += (size_t)snprintf(doc + len, cap - len, forms[0], i, 10 * i, i + 1);
+	}
+	q = strstr(doc + len - 150, "\"stream\"");
+	q[-2] = ' '; /* "device": 0  "stream": 7 */
+	len += (size_t)snprintf(doc + len, cap - len, "]}");
+	ck_assert_int_eq(trace_load_mem(&t, "layouts.json", doc, len, NULL, &err), -1);
+	snprintf(want, sizeof want,
+		 "layouts.json: line 1, column %td: expected ',' or '}' in object", q - doc + 1);
+	ck_assert_str_eq(err.msg, want);
+	free(doc);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("trace");
@@ -241,6 +314,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_big_numbers);
 	tcase_add_test(tc, test_keys_any_order);
 	tcase_add_test(tc, test_mem_and_stdin_equivalent);
+	tcase_add_test(tc, test_key_layouts);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -12,6 +12,7 @@
 #include "fusediff/json.h"
 #include "fusediff/trace.h"
 #include "trace_build.h"
+#include "key_pred.h"
 #include "kineto_int.h"
 
 /* Times kept, in ns: ts in [-2^60, 2^62] (epoch microseconds reach 2^62 ns in the year 2116),
@@ -325,49 +326,70 @@ found:
 
 static int parse_args(struct json_cur *c, struct event *ev, enum ev_kind kind, struct loader *ld)
 {
-	int first = 1, done, rc;
-	struct json_str key;
+	int first = 1, done, rc, kid = KEY_OTHER;
+	unsigned state = KEY_START;
 
 	if (json_peek(c) != '{')
 		return json_skip(c);
 	if ((rc = json_object_begin(c)))
 		return rc;
 	for (;;) {
-		if ((rc = json_object_next(c, &first, &key, &ld->kbuf, &done)))
+		if ((rc = key_next(ld->kp, 1, c, &first, &state, &kid, &ld->kbuf, &done)))
 			return rc;
 		if (done)
 			return JSON_OK;
-		if (JSON_EQ(key, "External id"))
+		switch (kid) {
+		case KEY_EXTERNAL_ID:
 			rc = parse_int(c, &ev->external_id, &ev->bad_number, &ld->abuf);
-		else if (JSON_EQ(key, "correlation"))
+			break;
+		case KEY_CORRELATION:
 			rc = parse_int(c, &ev->correlation, &ev->bad_number, &ld->abuf);
-		else if (kind == EV_CPU_OP && JSON_EQ(key, "Sequence number")) {
+			break;
+		case KEY_SEQUENCE:
+			if (kind != EV_CPU_OP)
+				goto other;
 			rc = parse_int(c, &ev->seq, &ev->bad_number, &ld->abuf);
 			ev->has_seq = 1;
-		} else if (kind <= EV_MEMSET && JSON_EQ(key, "device"))
-			rc = parse_int(c, &ev->device, &ev->bad_number, &ld->abuf);
-		else if (kind <= EV_MEMSET && JSON_EQ(key, "stream"))
-			rc = parse_int(c, &ev->stream, &ev->bad_number, &ld->abuf);
-		else if ((kind == EV_KERNEL || kind == EV_LAUNCH) && JSON_EQ(key, "grid"))
-			rc = parse_dim3(c, ev->grid, &ev->bad_number, &ld->abuf);
-		else if ((kind == EV_KERNEL || kind == EV_LAUNCH) && JSON_EQ(key, "block"))
-			rc = parse_dim3(c, ev->block, &ev->bad_number, &ld->abuf);
-		else if (kind == EV_LAUNCH && JSON_EQ(key, "kernel") && json_peek(c) == '"')
+			break;
+		case KEY_DEVICE:
+		case KEY_STREAM:
+			if (kind > EV_MEMSET)
+				goto other;
+			rc = parse_int(c, kid == KEY_DEVICE ? &ev->device : &ev->stream,
+				       &ev->bad_number, &ld->abuf);
+			break;
+		case KEY_GRID:
+		case KEY_BLOCK:
+			if (kind != EV_KERNEL && kind != EV_LAUNCH)
+				goto other;
+			rc = parse_dim3(c, kid == KEY_GRID ? ev->grid : ev->block, &ev->bad_number,
+					&ld->abuf);
+			break;
+		case KEY_KERNEL:
+			if (kind != EV_LAUNCH || json_peek(c) != '"')
+				goto other;
 			rc = json_string(c, &ev->kernel, &ld->lbuf);
-		else if (kind == EV_CPU_OP &&
-			 (JSON_EQ(key, "Input Dims") || JSON_EQ(key, "Input type") ||
-			  JSON_EQ(key, "Concrete Inputs"))) {
-			int d = JSON_EQ(key, "Input Dims"), ty = !d && JSON_EQ(key, "Input type");
+			break;
+		case KEY_INPUT_DIMS:
+		case KEY_INPUT_TYPE:
+		case KEY_CONCRETE_INPUTS: {
+			int d = kid == KEY_INPUT_DIMS, ty = kid == KEY_INPUT_TYPE;
 			struct json_str *raw = d ? &ev->dims : ty ? &ev->types : &ev->concrete;
 			uint32_t *id = d ? &ev->dims_raw : ty ? &ev->types_raw : &ev->concrete_raw;
 			const char *s = c->p;
 
+			if (kind != EV_CPU_OP)
+				goto other;
 			if ((rc = skip_seen(ld, c, id)))
 				return rc;
 			raw->s = s;
 			raw->len = (size_t)(c->p - s);
-		} else
+			break;
+		}
+		default:
+		other:
 			rc = skip_seen(ld, c, NULL);
+		}
 		if (rc)
 			return rc;
 	}
@@ -603,7 +625,7 @@ int trace_load_event(struct loader *ld, struct json_cur *c, void *arg)
 {
 	int *first = arg, f = *first, done, rc, ok_ts = 1, ok_dur = 1;
 	struct event ev;
-	struct json_str key;
+	unsigned state = KEY_START;
 	enum ev_kind kind = EV_OTHER;
 	int kind_known = 0, has_name = 0, drop = 0;
 	const struct cat_cache *ce = NULL; /* the category's entry, when kind_known */
@@ -624,19 +646,20 @@ int trace_load_event(struct loader *ld, struct json_cur *c, void *arg)
 	memset(&ev, 0, sizeof ev);
 	ev.name.s = "";
 	ev.dims_raw = ev.types_raw = ev.concrete_raw = NO_RAW;
+	if (!ld->kp)
+		ld->kp = xcalloc(1, sizeof *ld->kp);
 	if ((rc = json_object_begin(c)))
 		return rc;
-	for (int kf = 1;;) {
-		if ((rc = json_object_next(c, &kf, &key, &ld->kbuf, &done)))
+	for (int kf = 1, kid = KEY_OTHER;;) {
+		if ((rc = key_next(ld->kp, 0, c, &kf, &state, &kid, &ld->kbuf, &done)))
 			return rc;
 		if (done)
 			break;
 		/* Once cat and name say the event is not kept, its other members are only
 		 * validated as the parse below would: strings of ts, dur, pid and tid decoded,
 		 * everything else skipped (numbers not converted, args not looked into). */
-		if (drop && !JSON_EQ(key, "cat") && !JSON_EQ(key, "name")) {
-			if ((JSON_EQ(key, "ts") || JSON_EQ(key, "dur") || JSON_EQ(key, "pid") ||
-			     JSON_EQ(key, "tid")) &&
+		if (drop && kid != KEY_CAT && kid != KEY_NAME) {
+			if ((kid == KEY_TS || kid == KEY_DUR || kid == KEY_PID || kid == KEY_TID) &&
 			    json_peek(c) == '"') {
 				struct json_str v;
 
@@ -646,67 +669,52 @@ int trace_load_event(struct loader *ld, struct json_cur *c, void *arg)
 			}
 			goto next;
 		}
-		switch (key.len) {
-		case 2:
-			if (JSON_EQ(key, "ts")) {
-				ev.has_ts = 1;
-				rc = parse_time(c, &ev.ts, &ok_ts, &ld->abuf);
-				goto next;
+		switch (kid) {
+		case KEY_TS:
+			ev.has_ts = 1;
+			rc = parse_time(c, &ev.ts, &ok_ts, &ld->abuf);
+			goto next;
+		case KEY_CAT:
+			if (json_peek(c) == '"') {
+				rc = json_string(c, &ev.cat, &ld->cbuf);
+				ev.has_cat = rc == JSON_OK;
+			} else {
+				rc = skip_value(c);
 			}
-			break;
-		case 3:
-			if (JSON_EQ(key, "cat")) {
-				if (json_peek(c) == '"') {
-					rc = json_string(c, &ev.cat, &ld->cbuf);
-					ev.has_cat = rc == JSON_OK;
-				} else {
-					rc = skip_value(c);
-				}
-				kind_known = 0;
-				goto known;
-			}
-			if (JSON_EQ(key, "dur")) {
-				ev.has_dur = 1;
-				rc = parse_time(c, &ev.dur, &ok_dur, &ld->abuf);
-				goto next;
-			}
-			if (JSON_EQ(key, "pid")) {
-				rc = parse_int(c, &ev.pid, &ev.bad_number, &ld->abuf);
-				goto next;
-			}
-			if (JSON_EQ(key, "tid")) {
-				rc = parse_int(c, &ev.tid, &ev.bad_number, &ld->abuf);
-				goto next;
-			}
-			break;
-		case 4:
-			if (JSON_EQ(key, "name")) {
-				if (json_peek(c) == '"')
-					rc = json_string(c, &ev.name, &ld->nbuf);
-				else
-					rc = skip_value(c);
-				has_name = 1;
-				goto known;
-			}
-			if (JSON_EQ(key, "args")) {
-				const char *s = c->p;
+			kind_known = 0;
+			goto known;
+		case KEY_DUR:
+			ev.has_dur = 1;
+			rc = parse_time(c, &ev.dur, &ok_dur, &ld->abuf);
+			goto next;
+		case KEY_PID: rc = parse_int(c, &ev.pid, &ev.bad_number, &ld->abuf); goto next;
+		case KEY_TID: rc = parse_int(c, &ev.tid, &ev.bad_number, &ld->abuf); goto next;
+		case KEY_NAME:
+			if (json_peek(c) == '"')
+				rc = json_string(c, &ev.name, &ld->nbuf);
+			else
+				rc = skip_value(c);
+			has_name = 1;
+			goto known;
+		case KEY_ARGS: {
+			const char *s = c->p;
 
-				if (ev.has_cat && !kind_known) {
-					ce = cat_lookup(ld, ev.cat);
-					kind = ce->kind;
-					kind_known = 1;
-				}
-				if (kind_known && kind != EV_OTHER && kind != EV_PYTHON) {
-					rc = parse_args(c, &ev, kind, ld);
-					ev.args = NULL;
-				} else {
-					rc = skip_value(c);
-					ev.args = s;
-					ev.args_end = c->p;
-				}
-				goto next;
+			if (ev.has_cat && !kind_known) {
+				ce = cat_lookup(ld, ev.cat);
+				kind = ce->kind;
+				kind_known = 1;
 			}
-			break;
+			if (kind_known && kind != EV_OTHER && kind != EV_PYTHON) {
+				rc = parse_args(c, &ev, kind, ld);
+				ev.args = NULL;
+			} else {
+				rc = skip_value(c);
+				ev.args = s;
+				ev.args_end = c->p;
+			}
+			goto next;
+		}
+		default: break;
 		}
 		rc = skip_value(c);
 	next:

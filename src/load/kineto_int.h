@@ -52,6 +52,7 @@ struct loader {
 	 * id of its compacted copy in t->strings: they repeat, and compacting costs more than
 	 * finding */
 	struct seen_values *seen; /* kineto_event.c; NULL until the first; owned: free() */
+	struct key_pred *kp;	  /* key_pred.h; NULL until the first event; owned: free() */
 	struct intern *raw_dims;  /* NULL until the first; owned: free with intern_free() */
 	uint32_t *raw_dims_id;	  /* by id in raw_dims */
 	size_t raw_dims_cap;

@@ -504,6 +504,8 @@ static void loader_bufs_free(struct loader *ld)
 	json_buf_free(&ld->lbuf);
 	free(ld->seen); /* each NULL after, so that a loader may be freed twice */
 	ld->seen = NULL;
+	free(ld->kp);
+	ld->kp = NULL;
 	if (ld->raw_dims)
 		intern_free(ld->raw_dims);
 	ld->raw_dims = NULL;

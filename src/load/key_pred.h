@@ -1,0 +1,127 @@
+/* key_pred.h — the next member of an event object, predicted from the objects before it.
+ *
+ * A profiler writes every event of a kind with the same keys in the same order and the same
+ * blanks: `, "pid": ` follows the name of every operator, `,\n    "ts": ` its tid. The bytes
+ * from the end of one member's value to the start of the next one's (blanks, the ',', the key,
+ * the ':', blanks; or blanks and the closing '}') are remembered after each key, and where the
+ * same bytes come again they are taken as they are: one compare instead of a key parsed and
+ * then tested against every name the loader knows.
+ *
+ * Taking them is exact, not a guess: the bytes were parsed by json_object_next() once, and the
+ * same bytes, after a member as they were then, parse the same way again. What is remembered
+ * after a key only decides where to look first. A key is known by its slot, one per distinct
+ * key text (up to KEY_SLOTS in a loader), and the slot by what the key means (enum key_id).
+ * Private to src/load. */
+#ifndef FUSEDIFF_KEY_PRED_H
+#define FUSEDIFF_KEY_PRED_H
+
+#include <stdint.h>
+#include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
+#include "fusediff/json.h"
+
+/* What a key means to the loader (any object level: the caller says which matter). */
+enum key_id {
+	KEY_OTHER,
+	KEY_CAT,
+	KEY_NAME,
+	KEY_TS,
+	KEY_DUR,
+	KEY_PID,
+	KEY_TID,
+	KEY_ARGS,
+	KEY_EXTERNAL_ID,
+	KEY_CORRELATION,
+	KEY_SEQUENCE,
+	KEY_DEVICE,
+	KEY_STREAM,
+	KEY_GRID,
+	KEY_BLOCK,
+	KEY_KERNEL,
+	KEY_INPUT_DIMS,
+	KEY_INPUT_TYPE,
+	KEY_CONCRETE_INPUTS,
+};
+
+#define KEY_SLOTS    126 /* distinct key texts with a slot of their own */
+#define KEY_START    126 /* the state before an object's first member */
+#define KEY_UNKNOWN  127 /* after a key with no slot (too long, escaped, or slots full) */
+#define KEY_DONE     255 /* a remembered end of the object */
+#define KEY_SEG_MAX  32	 /* longest remembered run of bytes */
+#define KEY_TEXT_MAX 32	 /* longest key text given a slot */
+#define KEY_LEVELS   2	 /* the event object, its args */
+
+/* One remembered run of bytes and where it leads. */
+struct key_next {
+	char seg[KEY_SEG_MAX];
+	uint8_t len;  /* 0: nothing remembered */
+	uint8_t slot; /* the key it ends at, KEY_UNKNOWN, or KEY_DONE */
+};
+
+struct key_pred {
+	struct key_next next[KEY_LEVELS][KEY_SLOTS + 2][2]; /* by level, state, way */
+	uint8_t kid[KEY_SLOTS + 2];			    /* enum key_id by slot */
+	uint8_t len[KEY_SLOTS];				    /* key text by slot */
+	char text[KEY_SLOTS][KEY_TEXT_MAX];
+	uint8_t hash[256]; /* slot + 1 by hash of the text; 0: free */
+	unsigned n_slots;
+};
+
+/* json_object_next() by way of the bytes remembered: *state is KEY_START before the object's
+ * first member (with *first set) and is left at the slot of the key read; *kid says what the
+ * key means (the key's text itself is not returned). Same returns and cursor as
+ * json_object_next(). kp is zeroed memory before the first call. */
+int key_next_any(struct key_pred *kp, int level, struct json_cur *c, int *first, unsigned *state,
+		 int *kid, struct json_buf *kbuf, int *done);
+
+/* len bytes at s (64 readable) equal to seg (KEY_SEG_MAX readable)? */
+__attribute__((always_inline)) static inline int key_seg_eq(const char *s, const char *seg,
+							    unsigned len)
+{
+#ifdef __SSE2__
+	unsigned m = (unsigned)_mm_movemask_epi8(
+			     _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(const void *)s),
+					    _mm_loadu_si128((const __m128i *)(const void *)seg))) |
+		     (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(
+			     _mm_loadu_si128((const __m128i *)(const void *)(s + 16)),
+			     _mm_loadu_si128((const __m128i *)(const void *)(seg + 16))))
+			     << 16;
+	uint32_t want = len >= 32 ? UINT32_MAX : (UINT32_C(1) << len) - 1;
+
+	return (m & want) == want;
+#else
+	return memcmp(s, seg, len) == 0;
+#endif
+}
+
+__attribute__((always_inline)) static inline int key_next(struct key_pred *kp, int level,
+							  struct json_cur *c, int *first,
+							  unsigned *state, int *kid,
+							  struct json_buf *kbuf, int *done)
+{
+	const char *s = c->p;
+
+	if (c->end - s >= 64) {
+		const struct key_next *n = kp->next[level][*state];
+
+		for (int w = 0; w < 2; w++)
+			if (n[w].len && key_seg_eq(s, n[w].seg, n[w].len)) {
+				c->p = s + n[w].len;
+				if (n[w].slot == KEY_DONE) {
+					*done = 1;
+					return JSON_OK;
+				}
+				*first = 0;
+				*done = 0;
+				*state = n[w].slot;
+				*kid = kp->kid[n[w].slot];
+				return JSON_OK;
+			}
+	}
+	return key_next_any(kp, level, c, first, state, kid, kbuf, done);
+}
+
+#endif
