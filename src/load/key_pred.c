@@ -81,6 +81,10 @@ int key_next_any(struct key_pred *kp, int level, struct json_cur *c, int *first,
 	if ((rc = json_object_next(c, first, &key, kbuf, done)))
 		return rc;
 	if (!*done) {
+		/* as json_object_next() does inside the window (not at its end): one blank
+		 * before the value is part of the bytes remembered, not left to the value */
+		if (c->end - c->p >= 2 && c->p[0] == ' ' && (unsigned char)c->p[1] > ' ')
+			c->p++;
 		/* a key with escapes was decoded into kbuf: its bytes are not the text */
 		slot = kbuf->s && key.s == kbuf->s ? KEY_UNKNOWN : slot_of(kp, key);
 		*kid = slot < KEY_SLOTS ? kp->kid[slot] : key_id_of(key);
@@ -91,10 +95,12 @@ int key_next_any(struct key_pred *kp, int level, struct json_cur *c, int *first,
 
 		if (n[0].len == len && n[0].slot == slot && memcmp(n[0].seg, s, len) == 0)
 			goto out; /* remembered already (the window was too short to look) */
-		n[1] = n[0];	  /* the newest first */
+		memmove(n + 1, n, (KEY_WAYS - 1) * sizeof *n); /* the newest first */
 		memcpy(n[0].seg, s, len);
+		n[0].mask = (UINT64_C(1) << len) - 1; /* len < 64 */
 		n[0].len = (uint8_t)len;
 		n[0].slot = (uint8_t)slot;
+		n[0].kid = (uint8_t)*kid;
 	}
 out:
 	if (!*done)

@@ -50,21 +50,24 @@ enum key_id {
 #define KEY_START    126 /* the state before an object's first member */
 #define KEY_UNKNOWN  127 /* after a key with no slot (too long, escaped, or slots full) */
 #define KEY_DONE     255 /* a remembered end of the object */
-#define KEY_SEG_MAX  32	 /* longest remembered run of bytes */
+#define KEY_SEG_MAX  48	 /* longest remembered run of bytes */
 #define KEY_TEXT_MAX 32	 /* longest key text given a slot */
 #define KEY_LEVELS   2	 /* the event object, its args */
+#define KEY_WAYS     4	 /* runs remembered after a key */
 
 /* One remembered run of bytes and where it leads. */
 struct key_next {
 	char seg[KEY_SEG_MAX];
-	uint8_t len;  /* 0: nothing remembered */
-	uint8_t slot; /* the key it ends at, KEY_UNKNOWN, or KEY_DONE */
+	uint64_t mask; /* the low len bits */
+	uint8_t len;   /* 0: nothing remembered */
+	uint8_t slot;  /* the key it ends at, or KEY_DONE */
+	uint8_t kid;   /* what that key means */
 };
 
 struct key_pred {
-	struct key_next next[KEY_LEVELS][KEY_SLOTS + 2][2]; /* by level, state, way */
-	uint8_t kid[KEY_SLOTS + 2];			    /* enum key_id by slot */
-	uint8_t len[KEY_SLOTS];				    /* key text by slot */
+	struct key_next next[KEY_LEVELS][KEY_SLOTS + 2][KEY_WAYS]; /* by level, state, way */
+	uint8_t kid[KEY_SLOTS];					   /* enum key_id by slot */
+	uint8_t len[KEY_SLOTS];					   /* key text by slot */
 	char text[KEY_SLOTS][KEY_TEXT_MAX];
 	uint8_t hash[256]; /* slot + 1 by hash of the text; 0: free */
 	unsigned n_slots;
@@ -77,23 +80,21 @@ struct key_pred {
 int key_next_any(struct key_pred *kp, int level, struct json_cur *c, int *first, unsigned *state,
 		 int *kid, struct json_buf *kbuf, int *done);
 
-/* len bytes at s (64 readable) equal to seg (KEY_SEG_MAX readable)? */
-__attribute__((always_inline)) static inline int key_seg_eq(const char *s, const char *seg,
-							    unsigned len)
+/* The bytes at s (KEY_SEG_MAX readable) begin with n's? */
+__attribute__((always_inline)) static inline int key_seg_eq(const char *s, const struct key_next *n)
 {
 #ifdef __SSE2__
-	unsigned m = (unsigned)_mm_movemask_epi8(
-			     _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(const void *)s),
-					    _mm_loadu_si128((const __m128i *)(const void *)seg))) |
-		     (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(
-			     _mm_loadu_si128((const __m128i *)(const void *)(s + 16)),
-			     _mm_loadu_si128((const __m128i *)(const void *)(seg + 16))))
-			     << 16;
-	uint32_t want = len >= 32 ? UINT32_MAX : (UINT32_C(1) << len) - 1;
+#define KEY_EQ16(i)                                                                              \
+	((uint64_t)(unsigned)_mm_movemask_epi8(                                                  \
+		 _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(const void *)(s + (i))),       \
+				_mm_loadu_si128((const __m128i *)(const void *)(n->seg + (i))))) \
+	 << (i))
+	uint64_t m = KEY_EQ16(0) | KEY_EQ16(16) | KEY_EQ16(32);
+#undef KEY_EQ16
 
-	return (m & want) == want;
+	return (m & n->mask) == n->mask && n->len;
 #else
-	return memcmp(s, seg, len) == 0;
+	return n->len && memcmp(s, n->seg, n->len) == 0;
 #endif
 }
 
@@ -107,19 +108,19 @@ __attribute__((always_inline)) static inline int key_next(struct key_pred *kp, i
 	if (c->end - s >= 64) {
 		const struct key_next *n = kp->next[level][*state];
 
-		for (int w = 0; w < 2; w++)
-			if (n[w].len && key_seg_eq(s, n[w].seg, n[w].len)) {
-				c->p = s + n[w].len;
-				if (n[w].slot == KEY_DONE) {
-					*done = 1;
-					return JSON_OK;
-				}
-				*first = 0;
-				*done = 0;
-				*state = n[w].slot;
-				*kid = kp->kid[n[w].slot];
+		if (key_seg_eq(s, n) || key_seg_eq(s, ++n) || key_seg_eq(s, ++n) ||
+		    key_seg_eq(s, ++n)) {
+			c->p = s + n->len;
+			if (n->slot == KEY_DONE) {
+				*done = 1;
 				return JSON_OK;
 			}
+			*first = 0;
+			*done = 0;
+			*state = n->slot;
+			*kid = n->kid;
+			return JSON_OK;
+		}
 	}
 	return key_next_any(kp, level, c, first, state, kid, kbuf, done);
 }
