@@ -3,6 +3,8 @@
  * remembers at once, and what it keeps (memory grows with kernels, not with operators). */
 #include "testutil.h"
 
+#include <zlib.h>
+
 struct sbuf {
 	char *s;
 	size_t len, cap;
@@ -70,6 +72,31 @@ START_TEST(test_line_numbers_after_refills)
 	snprintf(want, sizeof want, "big.json: line %zu, column %zu: expected ',' or '}' in object",
 		 line, col);
 	ck_assert_str_eq(err.msg, want);
+
+	/* the same from a file (its lines counted when the error needs them, by reading it
+	 * again, also when a second thread found the error) and from gzip (counted as read) */
+	for (int gz = 0; gz < 2; gz++) {
+		char path[64];
+		int fd;
+
+		snprintf(path, sizeof path, "/tmp/fusediff-check-lines-XXXXXX");
+		ck_assert_int_ge(fd = mkstemp(path), 0);
+		if (gz) {
+			gzFile z = gzdopen(fd, "wb1");
+
+			ck_assert_int_eq(gzwrite(z, b.s, (unsigned)b.len), (int)b.len);
+			ck_assert_int_eq(gzclose(z), Z_OK);
+		} else {
+			ck_assert_int_eq(write(fd, b.s, b.len), (ssize_t)b.len);
+			close(fd);
+		}
+		ck_assert_int_eq(trace_load(&t, path, NULL, &err), -1);
+		unlink(path);
+		snprintf(want, sizeof want,
+			 "%s: line %zu, column %zu: expected ',' or '}' in object", path, line,
+			 col);
+		ck_assert_str_eq(err.msg, want);
+	}
 	free(b.s);
 }
 END_TEST

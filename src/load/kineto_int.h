@@ -32,7 +32,9 @@ struct loader {
 	size_t cap, len, pos;
 	int eof;
 	int64_t off0;	    /* stream offset of buf[0] */
-	int64_t lines0;	    /* newlines before buf[0] */
+	int64_t lines0;	    /* newlines before buf[0] (0 with lines_later) */
+	int lines_later;    /* the input can be read again from its start (a plain file, memory):
+			       newlines are counted only for an error's line and column */
 	int64_t line_start; /* stream offset where the line containing buf[0] starts */
 	struct trace *t;
 	const struct trace_load_opts *opts;

@@ -162,11 +162,43 @@ struct pool {
 	size_t next_free; /* the lowest chunk not taken yet */
 };
 
-/* Drop the consumed bytes from the window, counting their newlines. */
+/* The line (from 1) of byte off of the input and the offset where that line starts, counted
+ * by reading it again from its start: for a loader whose input can be (ld->lines_later). */
+static void lines_later(const struct loader *ld, int64_t off, int64_t *line, int64_t *line_start)
+{
+	struct input *in = input_open_part(ld->in, 0);
+	size_t cap = (size_t)1 << 20;
+	char *buf = xmalloc(cap);
+	int64_t pos = 0;
+	ssize_t n;
+
+	*line = 1;
+	*line_start = 0;
+	while (pos < off &&
+	       (n = input_read(in, buf, off - pos < (int64_t)cap ? (size_t)(off - pos) : cap,
+			       NULL)) > 0) {
+		size_t k = count_newlines(buf, (size_t)n);
+
+		if (k) {
+			const char *nl = buf + n;
+
+			while (*--nl != '\n')
+				;
+			*line += (int64_t)k;
+			*line_start = pos + (nl - buf) + 1;
+		}
+		pos += n;
+	}
+	free(buf);
+	input_close(in);
+}
+
+/* Drop the consumed bytes from the window, counting their newlines (unless they are counted
+ * when an error needs them: ld->lines_later). */
 static void drop_consumed(struct loader *ld)
 {
 	if (ld->pos > 0) {
-		size_t lines = count_newlines(ld->buf, ld->pos);
+		size_t lines = ld->lines_later ? 0 : count_newlines(ld->buf, ld->pos);
 
 		if (lines) {
 			const char *nl = ld->buf + ld->pos;
@@ -235,6 +267,11 @@ static void json_error(struct loader *ld, const char *at, const char *msg)
 	if (at < ld->buf || at > ld->buf + ld->len)
 		at = ld->buf + ld->pos;
 	off = ld->off0 + (at - ld->buf);
+	if (ld->lines_later) { /* counted here, or (a part) by the main loader from off */
+		if (!ld->part)
+			lines_later(ld, off, &line, &line_start);
+		p = at;
+	}
 	while ((nl = memchr(p, '\n', (size_t)(at - p)))) {
 		line++;
 		line_start = ld->off0 + (nl - ld->buf) + 1;
@@ -577,6 +614,7 @@ static void chunk_parse(struct pool *pl, struct loader *main_ld, size_t i)
 	ld->pool = pl;
 	ld->off0 = ch->at;
 	ld->line_start = -1;
+	ld->lines_later = main_ld->lines_later;
 	ch->rc = -1;
 	if (unit(ld, unit_events, &ev) < 0)
 		goto out;
@@ -723,7 +761,14 @@ static int pool_finish(struct loader *ld, size_t k, int *first)
 		if (ch->rc < 0) {
 			const struct part_error *e = &ch->ld.perr;
 
-			if (e->set)
+			if (e->set && ld->lines_later) {
+				int64_t line, line_start;
+
+				lines_later(ld, e->off, &line, &line_start);
+				fd_error_set(ld->err, "%s: line %lld, column %lld: %s", ld->name,
+					     (long long)line, (long long)(e->off - line_start + 1),
+					     e->msg);
+			} else if (e->set)
 				fd_error_set(ld->err, "%s: line %lld, column %lld: %s", ld->name,
 					     (long long)(ld->lines0 + e->lines + 1),
 					     (long long)(e->off -
@@ -891,6 +936,7 @@ static int kineto_load(struct trace *t, struct input *in, const char *name,
 	ld.err = err;
 	ld.t = t;
 	ld.cat_none = intern_add(t->strings, "(none)", 6);
+	ld.lines_later = input_split_size(in) >= 0;
 
 	rc = parse_document(&ld);
 	pool_free(&ld);
