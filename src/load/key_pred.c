@@ -69,7 +69,7 @@ static unsigned slot_of(struct key_pred *kp, struct json_str k)
 	return slot;
 }
 
-int key_next_any(struct key_pred *kp, int level, struct json_cur *c, int *first, unsigned *state,
+int key_next_any(struct key_pred *kp, unsigned ctx, struct json_cur *c, int *first, unsigned *state,
 		 int *kid, struct json_buf *kbuf, int *done)
 {
 	const char *s = c->p;
@@ -91,13 +91,13 @@ int key_next_any(struct key_pred *kp, int level, struct json_cur *c, int *first,
 	}
 	len = (size_t)(c->p - s);
 	if (slot != KEY_UNKNOWN && len <= KEY_SEG_MAX) {
-		struct key_next *n = kp->next[level][*state];
+		struct key_next *n = kp->next[ctx][*state];
 
 		if (n[0].len == len && n[0].slot == slot && memcmp(n[0].seg, s, len) == 0)
 			goto out; /* remembered already (the window was too short to look) */
 		memmove(n + 1, n, (KEY_WAYS - 1) * sizeof *n); /* the newest first */
 		memcpy(n[0].seg, s, len);
-		n[0].mask = (UINT64_C(1) << len) - 1; /* len < 64 */
+		n[0].rest = ~((UINT64_C(1) << len) - 1); /* len < 64 */
 		n[0].len = (uint8_t)len;
 		n[0].slot = (uint8_t)slot;
 		n[0].kid = (uint8_t)*kid;

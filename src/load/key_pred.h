@@ -52,22 +52,26 @@ enum key_id {
 #define KEY_DONE     255 /* a remembered end of the object */
 #define KEY_SEG_MAX  48	 /* longest remembered run of bytes */
 #define KEY_TEXT_MAX 32	 /* longest key text given a slot */
-#define KEY_LEVELS   2	 /* the event object, its args */
-#define KEY_WAYS     4	 /* runs remembered after a key */
+/* Contexts: the event object before its category is known (0) and in each of the loader's
+ * CAT_CACHE categories (1 + the entry), then the same for its args. */
+#define KEY_CAT_CONTEXTS 9
+#define KEY_CONTEXTS	 (2 * KEY_CAT_CONTEXTS)
+#define KEY_WAYS	 4 /* runs remembered after a key */
 
-/* One remembered run of bytes and where it leads. */
+/* One remembered run of bytes and where it leads (a cache line). */
 struct key_next {
 	char seg[KEY_SEG_MAX];
-	uint64_t mask; /* the low len bits */
+	uint64_t rest; /* the bits from len up set, the low len clear: an empty entry (all
+			  clear) matches no bytes, as a compare sets none above bit 47 */
 	uint8_t len;   /* 0: nothing remembered */
 	uint8_t slot;  /* the key it ends at, or KEY_DONE */
 	uint8_t kid;   /* what that key means */
-};
+} __attribute__((aligned(64)));
 
 struct key_pred {
-	struct key_next next[KEY_LEVELS][KEY_SLOTS + 2][KEY_WAYS]; /* by level, state, way */
-	uint8_t kid[KEY_SLOTS];					   /* enum key_id by slot */
-	uint8_t len[KEY_SLOTS];					   /* key text by slot */
+	struct key_next next[KEY_CONTEXTS][KEY_SLOTS + 2][KEY_WAYS]; /* by context, state, way */
+	uint8_t kid[KEY_SLOTS];					     /* enum key_id by slot */
+	uint8_t len[KEY_SLOTS];					     /* key text by slot */
 	char text[KEY_SLOTS][KEY_TEXT_MAX];
 	uint8_t hash[256]; /* slot + 1 by hash of the text; 0: free */
 	unsigned n_slots;
@@ -77,10 +81,11 @@ struct key_pred {
  * first member (with *first set) and is left at the slot of the key read; *kid says what the
  * key means (the key's text itself is not returned). Same returns and cursor as
  * json_object_next(). kp is zeroed memory before the first call. */
-int key_next_any(struct key_pred *kp, int level, struct json_cur *c, int *first, unsigned *state,
+int key_next_any(struct key_pred *kp, unsigned ctx, struct json_cur *c, int *first, unsigned *state,
 		 int *kid, struct json_buf *kbuf, int *done);
 
-/* The bytes at s (KEY_SEG_MAX readable) begin with n's? */
+/* The bytes at s (KEY_SEG_MAX readable) begin with n's? Sixteen bytes a compare; the third
+ * only for the few runs longer than 32 bytes. */
 __attribute__((always_inline)) static inline int key_seg_eq(const char *s, const struct key_next *n)
 {
 #ifdef __SSE2__
@@ -89,16 +94,18 @@ __attribute__((always_inline)) static inline int key_seg_eq(const char *s, const
 		 _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(const void *)(s + (i))),       \
 				_mm_loadu_si128((const __m128i *)(const void *)(n->seg + (i))))) \
 	 << (i))
-	uint64_t m = KEY_EQ16(0) | KEY_EQ16(16) | KEY_EQ16(32);
-#undef KEY_EQ16
+	uint64_t m = KEY_EQ16(0) | KEY_EQ16(16) | (n->rest | 0xffffffff00000000ull);
 
-	return (m & n->mask) == n->mask && n->len;
+	if (m != UINT64_MAX)
+		return 0;
+	return n->len <= 32 || (KEY_EQ16(32) | n->rest | 0xffffffffull) == UINT64_MAX;
+#undef KEY_EQ16
 #else
 	return n->len && memcmp(s, n->seg, n->len) == 0;
 #endif
 }
 
-__attribute__((always_inline)) static inline int key_next(struct key_pred *kp, int level,
+__attribute__((always_inline)) static inline int key_next(struct key_pred *kp, unsigned ctx,
 							  struct json_cur *c, int *first,
 							  unsigned *state, int *kid,
 							  struct json_buf *kbuf, int *done)
@@ -106,7 +113,7 @@ __attribute__((always_inline)) static inline int key_next(struct key_pred *kp, i
 	const char *s = c->p;
 
 	if (c->end - s >= 64) {
-		const struct key_next *n = kp->next[level][*state];
+		const struct key_next *n = kp->next[ctx][*state];
 
 		if (key_seg_eq(s, n) || key_seg_eq(s, ++n) || key_seg_eq(s, ++n) ||
 		    key_seg_eq(s, ++n)) {
@@ -122,7 +129,7 @@ __attribute__((always_inline)) static inline int key_next(struct key_pred *kp, i
 			return JSON_OK;
 		}
 	}
-	return key_next_any(kp, level, c, first, state, kid, kbuf, done);
+	return key_next_any(kp, ctx, c, first, state, kid, kbuf, done);
 }
 
 #endif

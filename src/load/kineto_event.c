@@ -15,6 +15,8 @@
 #include "key_pred.h"
 #include "kineto_int.h"
 
+_Static_assert(CAT_CACHE + 1 <= KEY_CAT_CONTEXTS, "a key context for each remembered category");
+
 /* Times kept, in ns: ts in [-2^60, 2^62] (epoch microseconds reach 2^62 ns in the year 2116),
  * dur in [0, 2^60] (36 years). Then every start relative to the trace start, plus its
  * duration, is at most TRACE_TIME_MAX. Events outside are counted as unreadable. */
@@ -324,7 +326,9 @@ found:
 	return JSON_OK;
 }
 
-static int parse_args(struct json_cur *c, struct event *ev, enum ev_kind kind, struct loader *ld)
+/* args of an event of category context cctx (key_pred.h: the args' layout is the category's). */
+static int parse_args(struct json_cur *c, struct event *ev, enum ev_kind kind, struct loader *ld,
+		      unsigned cctx)
 {
 	int first = 1, done, rc, kid = KEY_OTHER;
 	unsigned state = KEY_START;
@@ -334,7 +338,8 @@ static int parse_args(struct json_cur *c, struct event *ev, enum ev_kind kind, s
 	if ((rc = json_object_begin(c)))
 		return rc;
 	for (;;) {
-		if ((rc = key_next(ld->kp, 1, c, &first, &state, &kid, &ld->kbuf, &done)))
+		if ((rc = key_next(ld->kp, KEY_CAT_CONTEXTS + cctx, c, &first, &state, &kid,
+				   &ld->kbuf, &done)))
 			return rc;
 		if (done)
 			return JSON_OK;
@@ -625,7 +630,7 @@ int trace_load_event(struct loader *ld, struct json_cur *c, void *arg)
 {
 	int *first = arg, f = *first, done, rc, ok_ts = 1, ok_dur = 1;
 	struct event ev;
-	unsigned state = KEY_START;
+	unsigned state = KEY_START, cctx = 0; /* the category's context: 0 before it is known */
 	enum ev_kind kind = EV_OTHER;
 	int kind_known = 0, has_name = 0, drop = 0;
 	const struct cat_cache *ce = NULL; /* the category's entry, when kind_known */
@@ -651,7 +656,7 @@ int trace_load_event(struct loader *ld, struct json_cur *c, void *arg)
 	if ((rc = json_object_begin(c)))
 		return rc;
 	for (int kf = 1, kid = KEY_OTHER;;) {
-		if ((rc = key_next(ld->kp, 0, c, &kf, &state, &kid, &ld->kbuf, &done)))
+		if ((rc = key_next(ld->kp, cctx, c, &kf, &state, &kid, &ld->kbuf, &done)))
 			return rc;
 		if (done)
 			break;
@@ -703,9 +708,10 @@ int trace_load_event(struct loader *ld, struct json_cur *c, void *arg)
 				ce = cat_lookup(ld, ev.cat);
 				kind = ce->kind;
 				kind_known = 1;
+				cctx = 1 + (unsigned)(ce - ld->cats);
 			}
 			if (kind_known && kind != EV_OTHER && kind != EV_PYTHON) {
-				rc = parse_args(c, &ev, kind, ld);
+				rc = parse_args(c, &ev, kind, ld, cctx);
 				ev.args = NULL;
 			} else {
 				rc = skip_value(c);
@@ -724,13 +730,13 @@ int trace_load_event(struct loader *ld, struct json_cur *c, void *arg)
 	known: /* after cat or name: is the event kept? */
 		if (rc)
 			return rc;
-		drop = 0;
-		if (ev.has_cat && has_name) {
+		if (ev.has_cat && !kind_known) { /* the cat just read */
 			ce = cat_lookup(ld, ev.cat);
 			kind = ce->kind;
 			kind_known = 1;
-			drop = !kept(kind, ev.name);
+			cctx = 1 + (unsigned)(ce - ld->cats);
 		}
+		drop = kind_known && has_name && !kept(kind, ev.name);
 	}
 	/* The event parsed completely: from here on nothing can ask for a restart. */
 	*first = 0;
@@ -747,7 +753,7 @@ int trace_load_event(struct loader *ld, struct json_cur *c, void *arg)
 		struct json_cur a = { ev.args, ev.args_end, 1, NULL, NULL };
 
 		/* json_skip() validated the structure but not the escapes in strings. */
-		if (parse_args(&a, &ev, kind, ld) != JSON_OK) {
+		if (parse_args(&a, &ev, kind, ld, 0) != JSON_OK) {
 			c->err_at = a.err_at;
 			c->err_msg = a.err_msg;
 			return JSON_ERR;
