@@ -299,6 +299,54 @@ START_TEST(test_key_layouts)
 }
 END_TEST
 
+/* Grids and blocks are taken from the texts met last when the same text comes again: each
+ * kernel still gets its own, a shorter array after a longer one leaves the rest zero, and a
+ * number beyond 64 bits is counted in every event that has it. */
+START_TEST(test_grids_remembered)
+{
+	static const char *const grids[] = {
+		"[1, 2, 3]", "[1, 2, 3]",
+		"[4, 5]",    "[1, 2, 3]",
+		"[6,7,8]",   "[99999999999999999999, 1, 1]",
+		"[4, 5]",    "[99999999999999999999, 1, 1]",
+		"[1, 2, 3]", "[1, 2, 3]",
+	};
+	static const int32_t want[][3] = {
+		{ 1, 2, 3 },	     { 1, 2, 3 }, { 4, 5, 0 },	       { 1, 2, 3 }, { 6, 7, 8 },
+		{ INT32_MAX, 1, 1 }, { 4, 5, 0 }, { INT32_MAX, 1, 1 }, { 1, 2, 3 }, { 1, 2, 3 },
+	};
+	enum { N = sizeof grids / sizeof grids[0] };
+	char doc[4096];
+	size_t len = 0;
+	struct trace *t;
+	struct fd_error err;
+	struct trace_dims d;
+
+	len += (size_t)snprintf(doc + len, sizeof doc - len, "{\"traceEvents\": [");
+	for (int i = 0; i < N; i++)
+		len += (size_t)snprintf(doc + len, sizeof doc - len,
+					"%s{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"k\", "
+					"\"ts\": %d, \"dur\": 1, \"args\": {\"device\": 0, "
+					"\"stream\": 7, \"correlation\": %d, \"grid\": %s, "
+					"\"block\": [128, 1, 1]}}",
+					i ? ", " : "", 10 * i, i + 1, grids[i]);
+	len += (size_t)snprintf(doc + len, sizeof doc - len, "]}");
+	ck_assert_uint_lt(len, sizeof doc - 1);
+	ck_assert_int_eq(trace_load_mem(&t, "grids.json", doc, len, NULL, &err), 0);
+	ck_assert_uint_eq(t->n_kernel_events, N);
+	for (size_t i = 0; i < N; i++) {
+		trace_dims_get(t, t->kernels[i].dims, &d);
+		ck_assert_int_eq(d.grid[0], want[i][0]);
+		ck_assert_int_eq(d.grid[1], want[i][1]);
+		ck_assert_int_eq(d.grid[2], want[i][2]);
+		ck_assert_int_eq(d.block[0], 128);
+	}
+	ck_assert_uint_eq(t->n_warnings, 1);
+	ck_assert_str_eq(t->warnings[0], "2 events had numbers beyond 64 bits (clamped)");
+	trace_free(t);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("trace");
@@ -315,6 +363,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_keys_any_order);
 	tcase_add_test(tc, test_mem_and_stdin_equivalent);
 	tcase_add_test(tc, test_key_layouts);
+	tcase_add_test(tc, test_grids_remembered);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -144,9 +144,39 @@ static int parse_time(struct json_cur *c, int64_t *out, int *ok, struct json_buf
 	return JSON_OK;
 }
 
-static int parse_dim3(struct json_cur *c, int32_t v[3], int *bad, struct json_buf *buf)
+/* memcmp(a, b, len) == 0 for a remembered text b (max(len, 16) bytes readable) and window bytes a
+ * (32 readable): sixteen bytes a compare, inline, where a library call per container cost
+ * as much as the compare itself. */
+static inline int same_text(const char *a, const char *b, size_t len)
 {
-	int first = 1, done, rc, i = 0;
+#ifdef __SSE2__
+	size_t i = 0;
+
+	if (len < 16) {
+		unsigned m = (unsigned)_mm_movemask_epi8(
+				 _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(const void *)a),
+						_mm_loadu_si128((const __m128i *)(const void *)b))),
+			 want = (1u << len) - 1;
+
+		return (m & want) == want;
+	}
+	for (; i + 16 <= len; i += 16)
+		if (_mm_movemask_epi8(_mm_cmpeq_epi8(
+			    _mm_loadu_si128((const __m128i *)(const void *)(a + i)),
+			    _mm_loadu_si128((const __m128i *)(const void *)(b + i)))) != 0xffff)
+			return 0;
+	return i == len ||
+	       _mm_movemask_epi8(_mm_cmpeq_epi8(
+		       _mm_loadu_si128((const __m128i *)(const void *)(a + len - 16)),
+		       _mm_loadu_si128((const __m128i *)(const void *)(b + len - 16)))) == 0xffff;
+#else
+	return memcmp(a, b, len) == 0;
+#endif
+}
+
+static int parse_dim3(struct json_cur *c, int32_t v[3], int *bad, struct json_buf *buf, int *n)
+{
+	int first = 1, done, rc;
 
 	if (json_peek(c) != '[')
 		return json_skip(c);
@@ -161,9 +191,40 @@ static int parse_dim3(struct json_cur *c, int32_t v[3], int *bad, struct json_bu
 			return JSON_OK;
 		if ((rc = parse_int(c, &x, bad, buf)))
 			return rc;
-		if (i < 3)
-			v[i++] = x > INT32_MAX ? INT32_MAX : x < 0 ? 0 : (int32_t)x;
+		if (*n < 3)
+			v[(*n)++] = x > INT32_MAX ? INT32_MAX : x < 0 ? 0 : (int32_t)x;
 	}
+}
+
+/* A grid or a block, its text looked up first among the last few met (ld->dim3s[which]):
+ * they repeat, and the text decides the values. */
+static int grid_or_block(struct loader *ld, struct json_cur *c, int which, int32_t v[3], int *bad)
+{
+	struct dim3_seen *d = ld->dim3s[which];
+	const char *s = c->p;
+	int32_t got[3] = { 0, 0, 0 };
+	int n = 0, was_bad = *bad, rc;
+	size_t len;
+
+	if (c->end - s >= 64)
+		for (int w = 0; w < DIM3_WAYS; w++)
+			if (d[w].len && same_text(s, d[w].text, d[w].len)) {
+				c->p = s + d[w].len;
+				memcpy(v, d[w].v, (size_t)d[w].n * sizeof *v);
+				return JSON_OK;
+			}
+	if ((rc = parse_dim3(c, got, bad, &ld->abuf, &n)))
+		return rc;
+	memcpy(v, got, (size_t)n * sizeof *v);
+	len = (size_t)(c->p - s);
+	if (len <= DIM3_TEXT && *bad == was_bad && *s == '[') {
+		memmove(d + 1, d, (DIM3_WAYS - 1) * sizeof *d); /* the newest first */
+		memcpy(d->text, s, len);
+		d->len = (uint8_t)len;
+		d->n = (uint8_t)n;
+		memcpy(d->v, got, sizeof got);
+	}
+	return JSON_OK;
 }
 
 /* json_skip(), with the usual scalars inline: a short plain number, a short string without
@@ -247,36 +308,6 @@ static uint32_t raw_dims_add(struct loader *ld, struct json_str raw)
 		ld->raw_dims_cap = cap;
 	}
 	return id;
-}
-
-/* memcmp(a, b, len) == 0 for a remembered text b (SEEN_MAX bytes readable) and window bytes a
- * (32 readable): sixteen bytes a compare, inline, where a library call per container cost
- * as much as the compare itself. */
-static inline int same_text(const char *a, const char *b, size_t len)
-{
-#ifdef __SSE2__
-	size_t i = 0;
-
-	if (len < 16) {
-		unsigned m = (unsigned)_mm_movemask_epi8(
-				 _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(const void *)a),
-						_mm_loadu_si128((const __m128i *)(const void *)b))),
-			 want = (1u << len) - 1;
-
-		return (m & want) == want;
-	}
-	for (; i + 16 <= len; i += 16)
-		if (_mm_movemask_epi8(_mm_cmpeq_epi8(
-			    _mm_loadu_si128((const __m128i *)(const void *)(a + i)),
-			    _mm_loadu_si128((const __m128i *)(const void *)(b + i)))) != 0xffff)
-			return 0;
-	return i == len ||
-	       _mm_movemask_epi8(_mm_cmpeq_epi8(
-		       _mm_loadu_si128((const __m128i *)(const void *)(a + len - 16)),
-		       _mm_loadu_si128((const __m128i *)(const void *)(b + len - 16)))) == 0xffff;
-#else
-	return memcmp(a, b, len) == 0;
-#endif
 }
 
 /* json_skip(), for a container first looked up among those seen before. With raw (Input Dims
@@ -367,8 +398,8 @@ static int parse_args(struct json_cur *c, struct event *ev, enum ev_kind kind, s
 		case KEY_BLOCK:
 			if (kind != EV_KERNEL && kind != EV_LAUNCH)
 				goto other;
-			rc = parse_dim3(c, kid == KEY_GRID ? ev->grid : ev->block, &ev->bad_number,
-					&ld->abuf);
+			rc = grid_or_block(ld, c, kid == KEY_BLOCK,
+					   kid == KEY_GRID ? ev->grid : ev->block, &ev->bad_number);
 			break;
 		case KEY_KERNEL:
 			if (kind != EV_LAUNCH || json_peek(c) != '"')

@@ -9,6 +9,10 @@
 #include "fusediff/json.h"
 #include "fusediff/trace.h"
 
+/* Grids and blocks remembered (kineto_event.c), as texts of up to DIM3_TEXT bytes. */
+#define DIM3_WAYS 4
+#define DIM3_TEXT 32
+
 /* Categories remembered by the loader (Kineto interleaves about five). */
 #define CAT_CACHE 8
 
@@ -54,9 +58,15 @@ struct loader {
 	 * id of its compacted copy in t->strings: they repeat, and compacting costs more than
 	 * finding */
 	struct seen_values *seen; /* kineto_event.c; NULL until the first; owned: free() */
-	struct key_pred *kp;	  /* key_pred.h; NULL until the first event; owned: free() */
-	struct intern *raw_dims;  /* NULL until the first; owned: free with intern_free() */
-	uint32_t *raw_dims_id;	  /* by id in raw_dims */
+	/* the grids and blocks met last, the newest first (kineto_event.c) */
+	struct dim3_seen {
+		char text[DIM3_TEXT];
+		uint8_t len, n; /* len 0: empty */
+		int32_t v[3];
+	} dim3s[2][DIM3_WAYS];
+	struct key_pred *kp;	 /* key_pred.h; NULL until the first event; owned: free() */
+	struct intern *raw_dims; /* NULL until the first; owned: free with intern_free() */
+	uint32_t *raw_dims_id;	 /* by id in raw_dims */
 	size_t raw_dims_cap;
 	int64_t bad_time, bad_number;
 	int64_t bad_kernels; /* kernel events of bad_time */
