@@ -347,6 +347,47 @@ START_TEST(test_grids_remembered)
 }
 END_TEST
 
+/* Names are found among those interned before by a few of their words: 300 names of one
+ * length that differ in one byte, and two that differ only past the words looked at, each
+ * kernel keeps its own. */
+START_TEST(test_names_remembered)
+{
+	enum { N = 3000 };
+	size_t cap = 300 * N, len = 0;
+	char *doc = xmalloc(cap), want[128];
+	struct trace *t;
+	struct fd_error err;
+
+	len += (size_t)snprintf(doc + len, cap - len, "{\"traceEvents\": [");
+	for (int i = 0; i < N; i++) {
+		if (i % 3 == 2)
+			snprintf(want, sizeof want,
+				 "nvjet_sm90_tst_64x8_64x16_%dx1_v_bz_splitK_TNT", i % 2 ? 4 : 2);
+		else
+			snprintf(want, sizeof want, "void kern<%03d, float>(float*, int)",
+				 i * 7 % 300);
+		len += (size_t)snprintf(doc + len, cap - len,
+					"%s{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"%s\", "
+					"\"ts\": %d, \"dur\": 1, \"args\": {\"correlation\": %d}}",
+					i ? ", " : "", want, 10 * i, i + 1);
+	}
+	len += (size_t)snprintf(doc + len, cap - len, "]}");
+	ck_assert_int_eq(trace_load_mem(&t, "names.json", doc, len, NULL, &err), 0);
+	ck_assert_uint_eq(t->n_kernel_events, N);
+	for (int i = 0; i < N; i++) {
+		if (i % 3 == 2)
+			snprintf(want, sizeof want,
+				 "nvjet_sm90_tst_64x8_64x16_%dx1_v_bz_splitK_TNT", i % 2 ? 4 : 2);
+		else
+			snprintf(want, sizeof want, "void kern<%03d, float>(float*, int)",
+				 i * 7 % 300);
+		ck_assert_str_eq(trace_str(t, t->kernels[i].name), want);
+	}
+	trace_free(t);
+	free(doc);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("trace");
@@ -364,6 +405,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_mem_and_stdin_equivalent);
 	tcase_add_test(tc, test_key_layouts);
 	tcase_add_test(tc, test_grids_remembered);
+	tcase_add_test(tc, test_names_remembered);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -552,6 +552,37 @@ static int backward_node(struct json_str name)
 	return name.len >= 10 && memcmp(name.s, "autograd::", 10) == 0;
 }
 
+/* intern_add() of an event's name, by way of the names met before: a trace has a few hundred
+ * distinct names in a million events, and most names are found here by their length and five
+ * of their words, then one compare, without hashing the whole name (kernel names run to
+ * kilobytes). Names of one length often differ in a few bytes only (template arguments): a
+ * set holds four. */
+static uint32_t intern_name(struct loader *ld, struct json_str name)
+{
+	uint64_t h = name.len * 0x9e3779b97f4a7c15ull, w = 0;
+	struct name_seen *set;
+
+	if (name.len >= 8) {
+		for (int i = 0; i < 4; i++) {
+			memcpy(&w, name.s + (name.len - 8) * (size_t)i / 4, 8);
+			h = (h ^ w) * 0xff51afd7ed558ccdull;
+		}
+		memcpy(&w, name.s + name.len - 8, 8);
+	} else {
+		memcpy(&w, name.s, name.len);
+	}
+	h = (h ^ w) * 0xc2b2ae3d27d4eb4full;
+	set = ld->names[(h >> 40) & (NAMES_SETS - 1)];
+	for (int i = 0; i < NAMES_WAYS; i++)
+		if (set[i].s && set[i].len == name.len && memcmp(set[i].s, name.s, name.len) == 0)
+			return set[i].id;
+	memmove(set + 1, set, (NAMES_WAYS - 1) * sizeof *set); /* the newest first */
+	set->id = intern_add(ld->t->strings, name.s, name.len);
+	set->s = intern_str(ld->t->strings, set->id);
+	set->len = name.len;
+	return set->id;
+}
+
 static void commit(struct loader *ld, struct event *ev, enum ev_kind kind)
 {
 	struct trace *t = ld->t;
@@ -566,7 +597,7 @@ static void commit(struct loader *ld, struct event *ev, enum ev_kind kind)
 		ld->bad_kernels += kind == EV_KERNEL;
 		return;
 	}
-	name = intern_add(t->strings, ev->name.s, ev->name.len);
+	name = intern_name(ld, ev->name);
 	switch (kind) {
 	case EV_KERNEL:
 	case EV_MEMCPY:
@@ -596,7 +627,7 @@ static void commit(struct loader *ld, struct event *ev, enum ev_kind kind)
 					  ev->external_id, ev->tid, name };
 
 		if (ev->kernel.len) { /* a graph capture's launch names the kernel it records */
-			l.kernel = intern_add(t->strings, ev->kernel.s, ev->kernel.len);
+			l.kernel = intern_name(ld, ev->kernel);
 			l.dims = trace_add_dims(ld->t, ev->grid, ev->block);
 		}
 		if (ev->correlation)

@@ -13,6 +13,10 @@
 #define DIM3_WAYS 4
 #define DIM3_TEXT 32
 
+/* Names remembered (kineto_event.c: intern_name). */
+#define NAMES_SETS 256
+#define NAMES_WAYS 4
+
 /* Categories remembered by the loader (Kineto interleaves about five). */
 #define CAT_CACHE 8
 
@@ -64,6 +68,12 @@ struct loader {
 		uint8_t len, n; /* len 0: empty */
 		int32_t v[3];
 	} dim3s[2][DIM3_WAYS];
+	/* names interned before (kineto_event.c: intern_name) */
+	struct name_seen {
+		const char *s; /* the interned copy; NULL: empty */
+		size_t len;
+		uint32_t id;
+	} names[NAMES_SETS][NAMES_WAYS];
 	struct key_pred *kp;	 /* key_pred.h; NULL until the first event; owned: free() */
 	struct intern *raw_dims; /* NULL until the first; owned: free with intern_free() */
 	uint32_t *raw_dims_id;	 /* by id in raw_dims */
