@@ -239,8 +239,8 @@ START_TEST(test_key_layouts)
 		/* keys in another order, other blanks */
 		"{ \"name\":\"k%d\",\"cat\":\"kernel\" , \"ph\":\"X\",\"dur\" :2,\"ts\":  %d, "
 		"\"args\":{\"correlation\":%d,\"stream\":7, \"device\":0}, \"pid\":1,\"tid\":7}",
-		/* an escaped key; args holding a "name" and a "ts" of their own */
-		"{\"ph\": \"X\", \"\\u0063at\": \"kernel\", \"name\": \"k%d\", \"pid\": 1, "
+		/* an escaped key and category; args holding a "name" and a "ts" of their own */
+		"{\"ph\": \"X\", \"\\u0063at\": \"k\\u0065rnel\", \"name\": \"k%d\", \"pid\": 1, "
 		"\"tid\": 7, \"ts\": %d, \"dur\": 2, \"args\": {\"name\": \"x\", \"ts\": 99, "
 		"\"device\": 0, \"stream\": 7, \"correlation\": %d}}",
 	};

@@ -457,7 +457,36 @@ static const struct cat_cache *cat_lookup(struct loader *ld, struct json_str cat
 	e->s = intern_str(ld->t->strings, e->id);
 	e->len = cat.len;
 	e->kind = kind_of(cat);
+	e->qmask = 0;
+	if (cat.len + 2 <= sizeof e->quoted) {
+		memset(e->quoted, 0, sizeof e->quoted);
+		e->quoted[0] = '"';
+		memcpy(e->quoted + 1, cat.s, cat.len);
+		e->quoted[cat.len + 1] = '"';
+		e->qmask = (1u << (cat.len + 2)) - 1;
+	}
 	return e;
+}
+
+/* The remembered category whose value is the string at p (16 bytes readable), written plain as
+ * when it was met (no escapes: the bytes are the text, quotes included); NULL when none. */
+static const struct cat_cache *cat_written(const struct loader *ld, const char *p)
+{
+#ifdef __SSE2__
+	__m128i w = _mm_loadu_si128((const __m128i *)(const void *)p);
+
+	for (unsigned i = 0; i < CAT_CACHE; i++) {
+		const struct cat_cache *e = &ld->cats[i];
+		unsigned m = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(
+			w, _mm_loadu_si128((const __m128i *)(const void *)e->quoted)));
+
+		if (e->qmask && (m & e->qmask) == e->qmask)
+			return e;
+	}
+#else
+	(void)ld, (void)p;
+#endif
+	return NULL;
 }
 
 /* Count the event's category; what kind of event it is. */
@@ -742,6 +771,16 @@ int trace_load_event(struct loader *ld, struct json_cur *c, void *arg)
 			rc = parse_time(c, &ev.ts, &ok_ts, &ld->abuf);
 			goto next;
 		case KEY_CAT:
+			if (c->end - c->p >= 32 && *c->p == '"' && (ce = cat_written(ld, c->p))) {
+				ev.cat = (struct json_str){ c->p + 1, ce->len };
+				ev.has_cat = 1;
+				c->p += ce->len + 2;
+				kind = ce->kind;
+				kind_known = 1;
+				cctx = 1 + (unsigned)(ce - ld->cats);
+				rc = JSON_OK;
+				goto known;
+			}
 			if (json_peek(c) == '"') {
 				rc = json_string(c, &ev.cat, &ld->cbuf);
 				ev.has_cat = rc == JSON_OK;
