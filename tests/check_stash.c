@@ -53,6 +53,30 @@ END_TEST
 
 /* A, then B appended (segment 1), then more of A's own (segment 2), then C (segment 3): each
  * read with its deltas from zero, as if it had been put alone. */
+/* Fields passed by with stash_skip() (one byte to ten each) leave the reader at the next. */
+START_TEST(test_skip)
+{
+	struct stash s = { 0 };
+	struct stash_reader r;
+	const int64_t n = 200000;
+
+	for (int64_t i = 0; i < n; i++)
+		put_record(&s, 3, i);
+	stash_read(&s, &r);
+	for (int64_t i = 0; i < n; i++) {
+		if (i % 2) {
+			check_record(&r, 3, i, 0);
+			continue;
+		}
+		stash_next(&r);
+		ck_assert_int_eq(stash_get_delta(&r, 0), 3 * 1000000 + i * 7);
+		ck_assert_int_eq(stash_get_delta(&r, 1), (i % 3) ? -i : i * i);
+		stash_skip(&r, 2);
+	}
+	stash_free(&s);
+}
+END_TEST
+
 START_TEST(test_append_segments)
 {
 	struct stash a = { 0 }, b = { 0 }, c = { 0 }, empty = { 0 };
@@ -116,6 +140,7 @@ static Suite *suite(void)
 
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_put_and_read);
+	tcase_add_test(tc, test_skip);
 	tcase_add_test(tc, test_append_segments);
 	tcase_add_test(tc, test_append_into_empty);
 	suite_add_tcase(s, tc);

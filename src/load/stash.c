@@ -168,6 +168,12 @@ uint64_t stash_get(struct stash_reader *r)
 	return v | (uint64_t)*r->p++ << shift;
 }
 
+void stash_skip(struct stash_reader *r, unsigned n)
+{
+	while (n)
+		n -= !(*r->p++ & 0x80);
+}
+
 int64_t stash_get_delta(struct stash_reader *r, int i)
 {
 	uint64_t z = stash_get(r), d = (z >> 1) ^ (0 - (z & 1));

@@ -56,5 +56,7 @@ void stash_scan(struct stash *s, struct stash_reader *r);
 void stash_next(struct stash_reader *r);
 uint64_t stash_get(struct stash_reader *r);
 int64_t stash_get_delta(struct stash_reader *r, int i);
+/* Pass n fields put by stash_put() (not stash_put_delta(): the deltas must be read). */
+void stash_skip(struct stash_reader *r, unsigned n);
 
 #endif

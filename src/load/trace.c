@@ -259,14 +259,21 @@ void trace_stash_op(struct trace *t, const struct trace_op *o)
 
 static struct trace_op op_renamed(struct trace_op o, const uint32_t *map);
 
-static void next_op(const struct trace_impl *ti, struct stash_reader *r, struct trace_op *o)
+/* The next stashed operator: its first fields (start, external id, tid), then next_op_rest() for
+ * the others or stash_skip() of OP_REST fields to pass them by. */
+#define OP_REST 5
+static void next_op_head(struct stash_reader *r, struct trace_op *o)
 {
-	const struct seg_map *m;
-
 	stash_next(r);
 	o->start = stash_get_delta(r, 0);
 	o->external_id = stash_get_delta(r, 1);
 	o->tid = stash_get_delta(r, 2);
+}
+
+static void next_op_rest(const struct trace_impl *ti, struct stash_reader *r, struct trace_op *o)
+{
+	const struct seg_map *m;
+
 	o->dur = (int64_t)stash_get(r);
 	o->name = (uint32_t)stash_get(r);
 	o->input_dims = (uint32_t)stash_get(r);
@@ -764,9 +771,13 @@ static void unpack_ops(struct trace *t)
 	for (size_t i = 0; i < no; i++) {
 		struct trace_op o;
 
-		next_op(ti, &r, &o);
-		if (has_id(ids, n, o.external_id, &at))
+		next_op_head(&r, &o);
+		if (has_id(ids, n, o.external_id, &at)) {
+			next_op_rest(ti, &r, &o);
 			trace_add_op(t, &o);
+		} else {
+			stash_skip(&r, OP_REST); /* most operators launched nothing */
+		}
 	}
 	free(ids);
 	stash_free(&ti->ops);
