@@ -307,14 +307,17 @@ int trace_summary_print(FILE *out, const struct trace *t, const struct trace_cla
 		if (j == streams && streams < 16) /* the first 16, in the order they appear */
 			seen_streams[streams++] = t->kernels[i].stream;
 	}
-	ids = xmalloc((t->n_kernels + 1) * sizeof *ids); /* all of them, counted by one sort */
-	for (size_t i = 0; i < t->n_kernels; i++)
-		ids[i] = t->kernels[i].stream;
-	qsort(ids, t->n_kernels, sizeof *ids, cmp_int32);
-	nk = 0;
-	for (size_t i = 0; i < t->n_kernels; i++)
-		nk += i == 0 || ids[i] != ids[i - 1];
-	free(ids);
+	nk = streams; /* all of them, when fewer than 16; else counted by one sort */
+	if (streams == 16) {
+		ids = xmalloc((t->n_kernels + 1) * sizeof *ids);
+		for (size_t i = 0; i < t->n_kernels; i++)
+			ids[i] = t->kernels[i].stream;
+		qsort(ids, t->n_kernels, sizeof *ids, cmp_int32);
+		nk = 0;
+		for (size_t i = 0; i < t->n_kernels; i++)
+			nk += i == 0 || ids[i] != ids[i - 1];
+		free(ids);
+	}
 	fprintf(out, "  %-22s %zu:", "streams", nk);
 	for (size_t j = 0; j < streams; j++)
 		fprintf(out, " %d", seen_streams[j]);
