@@ -1,6 +1,8 @@
 /* main.c — fusediff's command line: parse options, load traces, hand over to a mode. */
 #include <errno.h>
 #include <getopt.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <fcntl.h>
 #include <regex.h>
 #include <locale.h>
@@ -250,6 +252,35 @@ static int parse_int(const char *s, long *out)
 	return errno || end == s || *end ? -1 : 0;
 }
 
+/* The classifier of --summary, built on a thread of its own while the trace loads (its regular
+ * expressions take milliseconds that would otherwise come before the load); a mistake in the
+ * rules stops the load at its next progress report. */
+struct classifier_job {
+	const char *rules;
+	struct classifier *cl;
+	struct fd_error err;
+	int rc;
+	atomic_int failed;
+	struct progress *pr;
+};
+
+static void *classifier_thread(void *arg)
+{
+	struct classifier_job *j = arg;
+
+	j->rc = classifier_new(&j->cl, j->rules, &j->err);
+	if (j->rc < 0)
+		atomic_store(&j->failed, 1);
+	return NULL;
+}
+
+static int summary_progress(void *user, int64_t done, int64_t total)
+{
+	struct classifier_job *j = user;
+
+	return atomic_load(&j->failed) ? 1 : progress_trace(j->pr, done, total);
+}
+
 static int run_summary(const char *path, const struct trace_load_opts *lo, const char *rules,
 		       const struct app_opts *o)
 {
@@ -260,24 +291,30 @@ static int run_summary(const char *path, const struct trace_load_opts *lo, const
 	struct progress pr;
 	struct trace_load_opts plo = *lo;
 	struct peak_table peaks = { 0 };
-	int rc;
+	struct classifier_job cj = { .rules = rules, .pr = &pr };
+	pthread_t th;
+	int rc, threaded;
 
 	if (o->peaks && peak_table_load(&peaks, o->peaks, &err) < 0) {
 		app_error(err.msg);
 		return 1;
 	}
 	progress_init(&pr, path, NULL);
-	plo.progress = progress_trace;
-	plo.progress_user = &pr;
-	if (classifier_new(&cl, rules, &err) < 0) {
-		app_error(err.msg);
-		peak_table_free(&peaks);
-		return 1;
-	}
-	rc = trace_load(&t, path, &plo, &err);
+	plo.progress = summary_progress;
+	plo.progress_user = &cj;
+	atomic_init(&cj.failed, 0);
+	threaded = pthread_create(&th, NULL, classifier_thread, &cj) == 0;
+	if (!threaded)
+		classifier_thread(&cj);
+	rc = cj.failed ? -1 : trace_load(&t, path, &plo, &err);
+	if (threaded)
+		pthread_join(th, NULL);
 	progress_end(&pr);
-	if (rc < 0) {
-		app_error(err.msg);
+	cl = cj.cl;
+	if (cj.rc < 0 || rc < 0) { /* the rules' mistake first: it may have stopped the load */
+		app_error(cj.rc < 0 ? cj.err.msg : err.msg);
+		if (rc == 0)
+			trace_free(t);
 		classifier_free(cl);
 		peak_table_free(&peaks);
 		return 1;

@@ -16,7 +16,18 @@ expect_error() { # rules-file expected-stderr
 	[ $rc -eq 1 ] || { echo "--rules $1: exit status $rc, want 1"; cat "$tmp/err"; exit 1; }
 	printf '%s\n' "$2" >"$tmp/want"
 	cmp -s "$tmp/err" "$tmp/want" || { echo "--rules $1:"; diff "$tmp/want" "$tmp/err"; exit 1; }
+	# --summary builds the classifier while the trace loads: the same error, not the load's
+	for t in "$A" "$big"; do
+		"$FUSEDIFF" --rules "$1" --summary "$t" >"$tmp/out" 2>"$tmp/err"
+		rc=$?
+		[ $rc -eq 1 ] || { echo "--summary --rules $1: exit $rc, want 1"; cat "$tmp/err"; exit 1; }
+		cmp -s "$tmp/err" "$tmp/want" ||
+			{ echo "--summary --rules $1:"; diff "$tmp/want" "$tmp/err"; exit 1; }
+	done
 }
+# a trace that takes a while to load (the rules' mistake stops it)
+big=$tmp/big.json
+gzip -dc examples/llama8l_eager_sdpa.json.gz >"$big" || exit 1
 expect_error tests/data/rules/bad_class.rules \
 	"fusediff: tests/data/rules/bad_class.rules: line 5: unknown class 'gem'"
 expect_error tests/data/rules/bad_atom.rules \
