@@ -110,6 +110,25 @@ START_TEST(test_append_segments)
 			check_record(&r, 4, i, 2);
 		for (int64_t i = 0; i < nc; i++)
 			check_record(&r, 3, i, 3);
+		if (pass == 1)
+			break;
+		/* each segment read from its own start, as two threads do (the last shares a
+		 * chunk with the one before: segment 2 was put after b's records) */
+		ck_assert_uint_eq(stash_segment_first(&a, 0), 0);
+		ck_assert_uint_eq(stash_segment_first(&a, 2), (size_t)(na + nb));
+		ck_assert_uint_eq(stash_segment_first(&a, 4), a.n);
+		stash_scan_segment(&a, 3, &r);
+		for (int64_t i = 0; i < nc; i++)
+			check_record(&r, 3, i, 3);
+		stash_scan_segment(&a, 2, &r);
+		for (int64_t i = 0; i < na2; i++)
+			check_record(&r, 4, i, 2);
+		stash_scan_segment(&a, 1, &r);
+		for (int64_t i = 0; i < nb; i++)
+			check_record(&r, 2, i, 1);
+		stash_scan_segment(&a, 0, &r);
+		for (int64_t i = 0; i < na; i++)
+			check_record(&r, 1, i, 0);
 	}
 	stash_free(&a);
 	stash_free(&b);

@@ -20,12 +20,15 @@ struct stash_chunk {
 
 #define CHUNK_DATA (STASH_CHUNK - offsetof(struct stash_chunk, data))
 
-static void segment_start(struct stash *s)
+/* A segment starts with the next record, at byte off of chunk c. */
+static void segment_start(struct stash *s, struct stash_chunk *c, size_t off)
 {
 	if (s->n_seg == s->cap_seg) {
 		s->cap_seg = s->cap_seg ? 2 * s->cap_seg : 8;
 		s->seg = xreallocarray(s->seg, s->cap_seg, sizeof *s->seg);
+		s->seg_at = xreallocarray(s->seg_at, s->cap_seg, sizeof *s->seg_at);
 	}
+	s->seg_at[s->n_seg] = (struct stash_at){ c, off };
 	s->seg[s->n_seg++] = s->n;
 	memset(s->prev, 0, sizeof s->prev);
 }
@@ -33,11 +36,6 @@ static void segment_start(struct stash *s)
 void stash_begin(struct stash *s)
 {
 	struct stash_chunk *c = s->last;
-
-	if (s->appended) { /* after another stash's records: a segment of our own again */
-		segment_start(s);
-		s->appended = 0;
-	}
 
 	if (!c || CHUNK_DATA - c->len < STASH_RECORD_MAX) {
 		/* mapped, not malloc'd: unmapping it returns the memory at once */
@@ -54,6 +52,10 @@ void stash_begin(struct stash *s)
 		else
 			s->first = c;
 		s->last = c;
+	}
+	if (s->appended) { /* after another stash's records: a segment of our own again */
+		segment_start(s, c, c->len);
+		s->appended = 0;
 	}
 	s->n++;
 }
@@ -83,7 +85,7 @@ size_t stash_append(struct stash *dst, struct stash *src)
 
 	if (!src->n)
 		return 0;
-	segment_start(dst);
+	segment_start(dst, src->first, 0);
 	k = dst->n_seg;
 	if (dst->last)
 		dst->last->next = src->first;
@@ -110,6 +112,7 @@ void stash_free(struct stash *s)
 		c = next;
 	}
 	free(s->seg);
+	free(s->seg_at);
 	memset(s, 0, sizeof *s);
 }
 
@@ -127,6 +130,23 @@ void stash_scan(struct stash *s, struct stash_reader *r)
 {
 	stash_read(s, r);
 	r->c = s->first;
+}
+
+size_t stash_segment_first(const struct stash *s, size_t k)
+{
+	return k == 0 ? 0 : k <= s->n_seg ? s->seg[k - 1] : s->n;
+}
+
+void stash_scan_segment(struct stash *s, size_t k, struct stash_reader *r)
+{
+	stash_scan(s, r);
+	if (k == 0 || k > s->n_seg)
+		return;
+	r->c = s->seg_at[k - 1].c;
+	r->p = r->c->data + s->seg_at[k - 1].off;
+	r->end = r->c->data + r->c->len;
+	r->i = s->seg[k - 1];
+	r->segment = k;
 }
 
 void stash_next(struct stash_reader *r)

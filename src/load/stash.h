@@ -24,6 +24,10 @@ struct stash {
 	size_t n; /* records */
 	int64_t prev[STASH_DELTAS];
 	size_t *seg; /* seg[k - 1]: the index of segment k's first record (segment 0 starts at 0) */
+	struct stash_at {
+		struct stash_chunk *c;
+		size_t off;
+	} * seg_at; /* seg_at[k - 1]: where segment k's first record lies */
 	size_t n_seg, cap_seg;
 	int appended; /* the last segment was appended: a record put now starts another */
 };
@@ -53,6 +57,11 @@ void stash_free(struct stash *s);
 void stash_read(struct stash *s, struct stash_reader *r);
 /* The same, leaving the stash as it is (to read it again with stash_read()). */
 void stash_scan(struct stash *s, struct stash_reader *r);
+/* stash_scan() from the first record of segment k (k up to s->n_seg), which is record
+ * stash_segment_first(s, k); segment s->n_seg + 1 "starts" at s->n. Readers of different
+ * segments may run at once (on different threads). */
+void stash_scan_segment(struct stash *s, size_t k, struct stash_reader *r);
+size_t stash_segment_first(const struct stash *s, size_t k);
 void stash_next(struct stash_reader *r);
 uint64_t stash_get(struct stash_reader *r);
 int64_t stash_get_delta(struct stash_reader *r, int i);

@@ -1,4 +1,5 @@
 /* trace.c — the loaded trace: building, finishing (times, device, platform), lookups. */
+#include <pthread.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -750,12 +751,61 @@ static int has_id(const int64_t *ids, size_t n, int64_t id, size_t *at)
 /* The stashed operators that a kernel or a launch that names its kernel may refer to, into
  * t->ops in the order they were stashed: a superset of what keep_launching_ops keeps (it runs
  * after the device is chosen), so that the result is the same as if all had been added. */
+/* The kept operators of the stash's segments [seg0, seg1): those whose external id is among
+ * ids[0..n_ids), added to t (or, when own, to ops). A job of its own, so that two threads
+ * can take a half each; one job of all segments reads the stash as stash_read() does, unmapping
+ * it as it goes. */
+struct op_job {
+	struct trace *t;
+	int own;
+	struct stash *s;
+	size_t seg0, seg1;
+	const int64_t *ids;
+	size_t n_ids;
+	struct trace_op *ops; /* when own; owned: free() */
+	size_t n, cap;
+};
+
+static void *unpack_op_job(void *arg)
+{
+	struct op_job *j = arg;
+	const struct trace_impl *ti = impl(j->t);
+	struct stash_reader r;
+	size_t at = 0, end = stash_segment_first(j->s, j->seg1);
+
+	if (j->seg0 == 0 && j->seg1 == j->s->n_seg + 1)
+		stash_read(j->s, &r);
+	else
+		stash_scan_segment(j->s, j->seg0, &r);
+	for (size_t i = stash_segment_first(j->s, j->seg0); i < end; i++) {
+		struct trace_op o;
+
+		next_op_head(&r, &o);
+		if (!has_id(j->ids, j->n_ids, o.external_id, &at)) {
+			stash_skip(&r, OP_REST); /* most operators launched nothing */
+			continue;
+		}
+		next_op_rest(ti, &r, &o);
+		if (j->own)
+			VEC_PUSH(j->ops, j->n, j->cap, o);
+		else
+			trace_add_op(j->t, &o);
+	}
+	return NULL;
+}
+
+/* Stashes with this many operators in more than one segment (the parts of a file parsed by
+ * two threads) are unpacked by two threads too, a half of the segments each. */
+#define OPS_PARALLEL 16384
+
 static void unpack_ops(struct trace *t)
 {
 	struct trace_impl *ti = impl(t);
-	struct stash_reader r;
 	int64_t *ids;
-	size_t n = 0, no = ti->ops.n, at = 0;
+	size_t n = 0, no = ti->ops.n, nseg = ti->ops.n_seg + 1, mid = nseg;
+	struct op_job j[2];
+	pthread_t th;
+	int threaded = 0;
 
 	if (!no)
 		return;
@@ -767,18 +817,23 @@ static void unpack_ops(struct trace *t)
 	for (size_t i = 0; i < ti->n_kernel_ids; i++)
 		ids[n++] = ti->kernel_ids[i];
 	sort_runs(ids, n, sizeof *ids, cmp_int64);
-	stash_read(&ti->ops, &r);
-	for (size_t i = 0; i < no; i++) {
-		struct trace_op o;
-
-		next_op_head(&r, &o);
-		if (has_id(ids, n, o.external_id, &at)) {
-			next_op_rest(ti, &r, &o);
-			trace_add_op(t, &o);
-		} else {
-			stash_skip(&r, OP_REST); /* most operators launched nothing */
-		}
-	}
+	if (nseg >= 2 && no >= OPS_PARALLEL) /* split where about half the records lie before */
+		for (mid = 1; mid + 1 < nseg && stash_segment_first(&ti->ops, mid) < no / 2;)
+			mid++;
+	j[0] = (struct op_job){
+		.t = t, .s = &ti->ops, .seg0 = 0, .seg1 = mid, .ids = ids, .n_ids = n
+	};
+	j[1] = (struct op_job){
+		.t = t, .own = 1, .s = &ti->ops, .seg0 = mid, .seg1 = nseg, .ids = ids, .n_ids = n
+	};
+	if (mid < nseg && !(threaded = pthread_create(&th, NULL, unpack_op_job, &j[1]) == 0))
+		unpack_op_job(&j[1]);
+	unpack_op_job(&j[0]);
+	if (threaded)
+		pthread_join(th, NULL);
+	for (size_t i = 0; i < j[1].n; i++) /* after the first half's, in stash order */
+		trace_add_op(t, &j[1].ops[i]);
+	free(j[1].ops);
 	free(ids);
 	stash_free(&ti->ops);
 }
