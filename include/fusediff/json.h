@@ -63,7 +63,15 @@ int json_skip(struct json_cur *c);
 
 /* Object iteration: call json_object_begin once, then json_object_next until it sets *done.
  * Each call leaves the cursor at the member's value, or at blanks before it (key in *key). */
-int json_object_begin(struct json_cur *c);
+int json_object_begin_any(struct json_cur *c);
+static inline int json_object_begin(struct json_cur *c)
+{
+	if (c->p < c->end && *c->p == '{') { /* the usual case, inline: no blank before it */
+		c->p++;
+		return JSON_OK;
+	}
+	return json_object_begin_any(c);
+}
 int json_object_next_any(struct json_cur *c, int *first, struct json_str *key,
 			 struct json_buf *kbuf, int *done);
 #ifdef __SSE2__
@@ -248,7 +256,7 @@ static inline uint64_t json_digits_low(uint64_t w, unsigned n)
 	return (w << sh) | (0x3030303030303030ull & ((1ull << sh) - 1));
 }
 
-/* A plain integer of 1 to 7 digits that does not start with 0, at c->p, with 32 bytes of the
+/* A plain integer of 1 to 7 digits (a 0 only alone), at c->p, with 32 bytes of the
  * window left: its value in *out, the cursor moved past it, 1; else 0 and nothing moved. */
 __attribute__((always_inline)) static inline int json_short_uint(struct json_cur *c, int64_t *out)
 {
@@ -256,11 +264,11 @@ __attribute__((always_inline)) static inline int json_short_uint(struct json_cur
 	uint64_t w;
 	unsigned n;
 
-	if (c->end - p < 32 || (unsigned char)(*p - '1') > 8)
+	if (c->end - p < 32 || (unsigned char)(*p - '0') > 9)
 		return 0;
 	memcpy(&w, p, 8);
 	n = json_digit_run8(w);
-	if (n == 8 || p[n] == '.' || (p[n] | 0x20) == 'e')
+	if (n == 8 || p[n] == '.' || (p[n] | 0x20) == 'e' || (*p == '0' && n > 1))
 		return 0;
 	*out = (int64_t)json_digits8_word(json_digits_low(w, n));
 	c->p = p + n;

@@ -824,7 +824,7 @@ int json_skip(struct json_cur *c)
 	return strict_skip(c);
 }
 
-int json_object_begin(struct json_cur *c)
+int json_object_begin_any(struct json_cur *c)
 {
 	return expect(c, '{', "expected an object");
 }

@@ -423,8 +423,9 @@ static int parse_args(struct json_cur *c, struct event *ev, enum ev_kind kind, s
 			break;
 		}
 		default:
-		other:
-			rc = skip_seen(ld, c, NULL);
+		other: /* numbers and strings inline, containers looked up among those seen */
+			rc = c->p < c->end && *c->p != '[' && *c->p != '{' ? skip_value(c)
+									   : skip_seen(ld, c, NULL);
 		}
 		if (rc)
 			return rc;
