@@ -160,6 +160,9 @@ struct pool {
 	int has_thread;
 	atomic_int cancel; /* the main loader needs no more chunks */
 	struct chunk *c;   /* c[0] is the main loader's own (its loader is not used) */
+	int64_t *starts;   /* c[k].at, apart: every event looks at the next chunk's start, and
+			      c[k].at shares a cache line with the fields that chunk k's thread
+			      writes at every event */
 	size_t n;
 	size_t next_free; /* the lowest chunk not taken yet */
 };
@@ -561,9 +564,9 @@ static int at_chunk_start(const struct pool *pl, const struct loader *ld, size_t
 {
 	int64_t off = ld->off0 + (int64_t)ld->pos;
 
-	while (*next < pl->n && off > pl->c[*next].at)
+	while (*next < pl->n && off > pl->starts[*next])
 		(*next)++;
-	return *next < pl->n && off == pl->c[*next].at;
+	return *next < pl->n && off == pl->starts[*next];
 }
 
 /* The elements of traceEvents one after the other, as one unit: ld->pos is moved past each
@@ -689,6 +692,7 @@ static void pool_free(struct loader *ld)
 	pthread_mutex_destroy(&pl->mu);
 	pthread_cond_destroy(&pl->cond);
 	free(pl->c);
+	free(pl->starts);
 	free(pl);
 	ld->pool = NULL;
 }
@@ -724,6 +728,9 @@ static void pool_start(struct loader *ld)
 		if (at > guess)
 			guess = at - 1; /* the next guess a step after this one */
 	}
+	pl->starts = xmalloc(pl->n * sizeof *pl->starts);
+	for (size_t k = 0; k < pl->n; k++)
+		pl->starts[k] = pl->c[k].at;
 	pthread_mutex_init(&pl->mu, NULL);
 	pthread_cond_init(&pl->cond, NULL);
 	pl->next_free = 1;
