@@ -1,0 +1,246 @@
+/* trace_lookup.c — finding in a finished trace: launches by correlation, operators by
+ * External id, the launch and operator of each kernel, module calls, forward operators,
+ * metadata and category counts. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "fusediff/trace.h"
+#include "fusediff/util.h"
+
+const char *trace_platform_name(enum trace_platform p)
+{
+	switch (p) {
+	case PLATFORM_AMD: return "AMD";
+	case PLATFORM_NVIDIA: return "NVIDIA";
+	default: return "unknown";
+	}
+}
+
+/* An array of elements of the given size, sorted by the int64_t key at offset off, and a key. */
+struct keyed {
+	const char *base;
+	size_t size, off;
+	int64_t x;
+};
+
+static int key_before(const void *ctx, size_t i)
+{
+	const struct keyed *k = ctx;
+
+	return *(const int64_t *)(const void *)(k->base + i * k->size + k->off) < k->x;
+}
+
+static int64_t key_at(const struct keyed *k, size_t i)
+{
+	return *(const int64_t *)(const void *)(k->base + i * k->size + k->off);
+}
+
+/* The first index in [0, n) whose key is >= x; n when none. The ids looked up are counters,
+ * spread nearly evenly: the search starts where x would be if they were exactly even, so a
+ * lookup costs a few nearby probes instead of twenty scattered ones. */
+static size_t lower_bound_i64(const void *base, size_t n, size_t size, size_t off, int64_t x)
+{
+	const struct keyed k = { base, size, off, x };
+	int64_t first, last;
+	size_t g;
+
+	if (n == 0 || x <= (first = key_at(&k, 0)))
+		return 0;
+	if (x > (last = key_at(&k, n - 1)))
+		return n;
+	g = (size_t)(((double)x - (double)first) / ((double)last - (double)first) *
+		     (double)(n - 1));
+	return gallop_prefix(n, g, key_before, &k);
+}
+
+const struct trace_launch *trace_find_launch(const struct trace *t, int64_t correlation)
+{
+	size_t i = lower_bound_i64(t->launches, t->n_launches, sizeof *t->launches,
+				   offsetof(struct trace_launch, correlation), correlation);
+
+	return i < t->n_launches && t->launches[i].correlation == correlation ? &t->launches[i]
+									      : NULL;
+}
+
+const struct trace_op *trace_find_op(const struct trace *t, int64_t external_id)
+{
+	size_t i = lower_bound_i64(t->ops, t->n_ops, sizeof *t->ops,
+				   offsetof(struct trace_op, external_id), external_id);
+
+	return i < t->n_ops && t->ops[i].external_id == external_id ? &t->ops[i] : NULL;
+}
+
+/* The same lower bound, searched from a hint (the answer of a nearby query). */
+static size_t lower_bound_near(const void *base, size_t n, size_t size, size_t off, int64_t x,
+			       size_t h)
+{
+	const struct keyed k = { base, size, off, x };
+
+	return gallop_prefix(n, h, key_before, &k);
+}
+
+void trace_link_kernels(const struct trace *t, uint32_t *launch_of, uint32_t *op_of)
+{
+	const size_t l_off = offsetof(struct trace_launch, correlation);
+	const size_t o_off = offsetof(struct trace_op, external_id);
+	size_t hl = 0, ho = 0, nl = t->n_launches, no = t->n_ops;
+
+	for (size_t i = 0; i < t->n_kernels; i++) {
+		int64_t corr = t->kernels[i].correlation, ext = t->kernels[i].external_id;
+
+		if (launch_of) {
+			launch_of[i] = UINT32_MAX;
+			if (corr) {
+				hl = lower_bound_near(t->launches, nl, sizeof *t->launches, l_off,
+						      corr, hl);
+				if (hl < nl && t->launches[hl].correlation == corr)
+					launch_of[i] = (uint32_t)hl;
+			}
+		}
+		if (op_of) {
+			op_of[i] = UINT32_MAX;
+			if (ext) {
+				ho = lower_bound_near(t->ops, no, sizeof *t->ops, o_off, ext, ho);
+				if (ho < no && t->ops[ho].external_id == ext)
+					op_of[i] = (uint32_t)ho;
+			}
+		}
+	}
+}
+
+/* Module ranges by (thread, start, longest first). */
+struct mref {
+	int64_t tid, start, end;
+	uint32_t range;
+};
+
+static int cmp_mref(const void *pa, const void *pb)
+{
+	const struct mref *a = pa, *b = pb;
+	int r = CMP(a->tid, b->tid);
+
+	if (!r)
+		r = CMP(a->start, b->start);
+	if (!r)
+		r = CMP(b->end, a->end);
+	return r ? r : CMP(a->range, b->range);
+}
+
+struct mref_query {
+	const struct mref *m;
+	int64_t tid, ts;
+};
+
+/* Module ranges that start at or before the launch (on its thread or an earlier one). */
+static int mref_before(const void *ctx, size_t i)
+{
+	const struct mref_query *q = ctx;
+
+	return q->m[i].tid < q->tid || (q->m[i].tid == q->tid && q->m[i].start <= q->ts);
+}
+
+void trace_module_calls(const struct trace *t, const uint32_t *launch_of, uint32_t *module_of,
+			uint32_t *parent)
+{
+	struct mref *m = NULL;
+	uint32_t *up, *stack;
+	size_t n = 0, sp = 0, hint = 0;
+
+	for (size_t i = 0; parent && i < t->n_ranges; i++)
+		parent[i] = UINT32_MAX;
+	for (size_t k = 0; k < t->n_kernels; k++)
+		module_of[k] = UINT32_MAX;
+	for (size_t i = 0; i < t->n_ranges; i++)
+		n += t->ranges[i].kind == RANGE_MODULE;
+	if (n == 0)
+		return;
+	m = xmalloc(n * sizeof *m);
+	n = 0;
+	for (size_t i = 0; i < t->n_ranges; i++) {
+		const struct trace_range *r = &t->ranges[i];
+
+		if (r->kind == RANGE_MODULE)
+			m[n++] = (struct mref){ r->tid, r->start, r->start + r->dur, (uint32_t)i };
+	}
+	qsort(m, n, sizeof *m, cmp_mref);
+	/* each range's parent: the innermost earlier range on its thread that contains it */
+	up = xmalloc(n * sizeof *up);
+	stack = xmalloc(n * sizeof *stack);
+	for (size_t i = 0; i < n; i++) {
+		while (sp > 0 &&
+		       (m[stack[sp - 1]].tid != m[i].tid || m[stack[sp - 1]].end < m[i].end))
+			sp--;
+		up[i] = sp > 0 ? stack[sp - 1] : UINT32_MAX;
+		if (parent)
+			parent[m[i].range] = up[i] != UINT32_MAX ? m[up[i]].range : UINT32_MAX;
+		stack[sp++] = (uint32_t)i;
+	}
+	for (size_t k = 0; k < t->n_kernels; k++) {
+		const struct trace_launch *l;
+		struct mref_query q;
+		size_t j;
+
+		if (launch_of[k] == UINT32_MAX)
+			continue;
+		l = &t->launches[launch_of[k]];
+		q = (struct mref_query){ m, l->tid, l->start };
+		hint = j = gallop_prefix(n, hint, mref_before, &q);
+		/* the last range starting at or before the launch, then out to one around it */
+		for (uint32_t x = j > 0 ? (uint32_t)(j - 1) : UINT32_MAX;
+		     x != UINT32_MAX && m[x].tid == l->tid; x = up[x])
+			if (l->start <= m[x].end) {
+				module_of[k] = m[x].range;
+				break;
+			}
+	}
+	free(stack);
+	free(up);
+	free(m);
+}
+
+const struct trace_fwd_op *trace_find_fwd_op(const struct trace *t, int64_t seq)
+{
+	size_t lo = 0, hi = t->n_fwd_ops;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (t->fwd_ops[mid].seq < seq)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < t->n_fwd_ops && t->fwd_ops[lo].seq == seq ? &t->fwd_ops[lo] : NULL;
+}
+
+const char *trace_meta_get(const struct trace *t, const char *key)
+{
+	uint32_t id = intern_find(t->strings, key, strlen(key));
+
+	if (id == UINT32_MAX)
+		return NULL;
+	for (size_t i = 0; i < t->n_meta; i++)
+		if (t->meta[i].key == id)
+			return trace_str(t, t->meta[i].value);
+	return NULL;
+}
+
+int64_t trace_category_count(const struct trace *t, const char *cat)
+{
+	uint32_t id = intern_find(t->strings, cat, strlen(cat));
+
+	for (size_t i = 0; id != UINT32_MAX && i < t->n_categories; i++)
+		if (t->categories[i].name == id)
+			return t->categories[i].count;
+	return 0;
+}
+
+int64_t trace_kernel_time(const struct trace *t)
+{
+	int64_t sum = 0;
+
+	for (size_t i = 0; i < t->n_kernels; i++)
+		if (t->kernels[i].kind == KIND_KERNEL)
+			sum += t->kernels[i].dur;
+	return sum;
+}
