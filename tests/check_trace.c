@@ -295,6 +295,15 @@ START_TEST(test_key_layouts)
 	snprintf(want, sizeof want,
 		 "layouts.json: line 1, column %td: expected ',' or '}' in object", q - doc + 1);
 	ck_assert_str_eq(err.msg, want);
+
+	/* NUL bytes where a member should start match no run remembered (an empty one is all
+	 * zeros): the same error as without remembering */
+	q = strstr(doc + len / 2, ", \"stream\"");
+	memset(q, 0, 100);
+	ck_assert_int_eq(trace_load_mem(&t, "layouts.json", doc, len, NULL, &err), -1);
+	snprintf(want, sizeof want,
+		 "layouts.json: line 1, column %td: expected ',' or '}' in object", q - doc + 1);
+	ck_assert_str_eq(err.msg, want);
 	free(doc);
 }
 END_TEST

@@ -61,9 +61,9 @@ enum key_id {
 /* One remembered run of bytes and where it leads (a cache line). */
 struct key_next {
 	char seg[KEY_SEG_MAX];
-	uint64_t rest; /* the bits from len up set, the low len clear: an empty entry (all
-			  clear) matches no bytes, as a compare sets none above bit 47 */
-	uint8_t len;   /* 0: nothing remembered */
+	uint64_t rest; /* the bits from len up set, the low len clear */
+	uint8_t len;   /* 0: nothing remembered (an empty entry matches nothing, not even
+			  bytes equal to its zeros) */
 	uint8_t slot;  /* the key it ends at, or KEY_DONE */
 	uint8_t kid;   /* what that key means */
 } __attribute__((aligned(64)));
@@ -96,7 +96,7 @@ __attribute__((always_inline)) static inline int key_seg_eq(const char *s, const
 	 << (i))
 	uint64_t m = KEY_EQ16(0) | KEY_EQ16(16) | (n->rest | 0xffffffff00000000ull);
 
-	if (m != UINT64_MAX)
+	if (m != UINT64_MAX || !n->len)
 		return 0;
 	return n->len <= 32 || (KEY_EQ16(32) | n->rest | 0xffffffffull) == UINT64_MAX;
 #undef KEY_EQ16
