@@ -90,7 +90,7 @@ int key_next_any(struct key_pred *kp, unsigned ctx, struct json_cur *c, int *fir
 		*kid = slot < KEY_SLOTS ? kp->kid[slot] : key_id_of(key);
 	}
 	len = (size_t)(c->p - s);
-	if (slot != KEY_UNKNOWN && len <= KEY_SEG_MAX) {
+	if (slot != KEY_UNKNOWN && len <= KEY_SEG_MAX && !kp->off) {
 		struct key_next *n = kp->next[ctx][*state];
 
 		if (n[0].len == len && n[0].slot == slot && memcmp(n[0].seg, s, len) == 0)

@@ -75,6 +75,7 @@ struct key_pred {
 	char text[KEY_SLOTS][KEY_TEXT_MAX];
 	uint8_t hash[256]; /* slot + 1 by hash of the text; 0: free */
 	unsigned n_slots;
+	int off; /* remember nothing (FUSEDIFF_NO_MEMO): with no run remembered, none is taken */
 };
 
 /* json_object_next() by way of the bytes remembered: *state is KEY_START before the object's
@@ -94,9 +95,10 @@ __attribute__((always_inline)) static inline int key_seg_eq(const char *s, const
 		 _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(const void *)(s + (i))),       \
 				_mm_loadu_si128((const __m128i *)(const void *)(n->seg + (i))))) \
 	 << (i))
-	uint64_t m = KEY_EQ16(0) | KEY_EQ16(16) | (n->rest | 0xffffffff00000000ull);
+	/* bit 63 only from rest: set in every entry remembered (len < 64), clear in an empty one */
+	uint64_t m = KEY_EQ16(0) | KEY_EQ16(16) | (n->rest | 0x7fffffff00000000ull);
 
-	if (m != UINT64_MAX || !n->len)
+	if (m != UINT64_MAX)
 		return 0;
 	return n->len <= 32 || (KEY_EQ16(32) | n->rest | 0xffffffffull) == UINT64_MAX;
 #undef KEY_EQ16

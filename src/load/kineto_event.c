@@ -217,7 +217,7 @@ static int grid_or_block(struct loader *ld, struct json_cur *c, int which, int32
 		return rc;
 	memcpy(v, got, (size_t)n * sizeof *v);
 	len = (size_t)(c->p - s);
-	if (len <= DIM3_TEXT && *bad == was_bad && *s == '[') {
+	if (len <= DIM3_TEXT && *bad == was_bad && *s == '[' && !ld->no_memo) {
 		memmove(d + 1, d, (DIM3_WAYS - 1) * sizeof *d); /* the newest first */
 		memcpy(d->text, s, len);
 		d->len = (uint8_t)len;
@@ -340,7 +340,7 @@ static int skip_seen(struct loader *ld, struct json_cur *c, uint32_t *raw)
 	if ((rc = json_skip(c)))
 		return rc;
 	len = (size_t)(c->p - s);
-	if (len > SEEN_MAX)
+	if (len > SEEN_MAX || ld->no_memo)
 		return JSON_OK;
 	if (!sv)
 		sv = ld->seen = xcalloc(1, sizeof *sv);
@@ -459,7 +459,7 @@ static const struct cat_cache *cat_lookup(struct loader *ld, struct json_str cat
 	e->len = cat.len;
 	e->kind = kind_of(cat);
 	e->qmask = 0;
-	if (cat.len + 2 <= sizeof e->quoted) {
+	if (cat.len + 2 <= sizeof e->quoted && !ld->no_memo) {
 		memset(e->quoted, 0, sizeof e->quoted);
 		e->quoted[0] = '"';
 		memcpy(e->quoted + 1, cat.s, cat.len);
@@ -592,6 +592,8 @@ static uint32_t intern_name(struct loader *ld, struct json_str name)
 	uint64_t h = name.len * 0x9e3779b97f4a7c15ull, w = 0;
 	struct name_seen *set;
 
+	if (ld->no_memo)
+		return intern_add(ld->t->strings, name.s, name.len);
 	if (name.len >= 8) {
 		for (int i = 0; i < 4; i++) {
 			memcpy(&w, name.s + (name.len - 8) * (size_t)i / 4, 8);
@@ -743,8 +745,10 @@ int trace_load_event(struct loader *ld, struct json_cur *c, void *arg)
 	memset(&ev, 0, sizeof ev);
 	ev.name.s = "";
 	ev.dims_raw = ev.types_raw = ev.concrete_raw = NO_RAW;
-	if (!ld->kp)
+	if (!ld->kp) {
 		ld->kp = xcalloc(1, sizeof *ld->kp);
+		ld->kp->off = ld->no_memo;
+	}
 	if ((rc = json_object_begin(c)))
 		return rc;
 	for (int kf = 1, kid = KEY_OTHER;;) {

@@ -620,6 +620,7 @@ static void chunk_parse(struct pool *pl, struct loader *main_ld, size_t i)
 	ld->off0 = ch->at;
 	ld->line_start = -1;
 	ld->lines_later = main_ld->lines_later;
+	ld->no_memo = main_ld->no_memo;
 	ch->rc = -1;
 	if (unit(ld, unit_events, &ev) < 0)
 		goto out;
@@ -946,6 +947,11 @@ static int kineto_load(struct trace *t, struct input *in, const char *name,
 	ld.t = t;
 	ld.cat_none = intern_add(t->strings, "(none)", 6);
 	ld.lines_later = input_split_size(in) >= 0;
+	{
+		const char *nm = getenv("FUSEDIFF_NO_MEMO");
+
+		ld.no_memo = nm && *nm && strcmp(nm, "0") != 0;
+	}
 
 	rc = parse_document(&ld);
 	pool_free(&ld);

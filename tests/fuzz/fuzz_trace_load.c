@@ -5,9 +5,10 @@
  * broken: a failed load leaves *out NULL and one non-empty line that names the file; a
  * successful one has at least one kernel, sorted by start, with times that cannot overflow
  * when added, and every array sorted as documented. Each input is also loaded with its
- * traceEvents cut into chunks that two threads parse (FUSEDIFF_SPLIT_MIN=1: up to 32 chunks),
- * which must fail with the same message or print the same summary as the load by one
- * thread. */
+ * traceEvents cut into chunks that two threads parse (FUSEDIFF_SPLIT_MIN=1: up to 32 chunks)
+ * and nothing remembered from one event for the next (FUSEDIFF_NO_MEMO=1: every byte parsed
+ * by the strict parser alone), which must fail with the same message or print the same
+ * summary as the load by one thread with its fast paths. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -103,7 +104,8 @@ static char *summary_text(const struct trace *t, size_t *len)
 	return buf;
 }
 
-/* The same bytes loaded by two threads: the same error, or the same summary. */
+/* The same bytes loaded by two threads, without the fast paths: the same error, or the same
+ * summary. */
 static void check_split(const uint8_t *data, size_t size, const struct trace *t,
 			const struct fd_error *err)
 {
@@ -113,8 +115,10 @@ static void check_split(const uint8_t *data, size_t size, const struct trace *t,
 	int rc;
 
 	setenv("FUSEDIFF_SPLIT_MIN", "1", 1);
+	setenv("FUSEDIFF_NO_MEMO", "1", 1);
 	rc = trace_load_mem(&u, NAME, data, size, &lo, &err2);
 	setenv("FUSEDIFF_SPLIT_MIN", "999999999999", 1);
+	unsetenv("FUSEDIFF_NO_MEMO");
 	if (!t) {
 		require(rc < 0, "two threads load what one thread rejects");
 		require(strcmp(err->msg, err2.msg) == 0, "two threads fail with the same message");

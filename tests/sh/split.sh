@@ -5,7 +5,9 @@
 # error messages (line and column) of damage early, in the middle and late, with the chunks'
 # guessed starts right, wrong (the pattern inside a string) or beyond the array.
 # FUSEDIFF_SPLIT_MIN=1 cuts even the smallest file into up to 32 chunks; FUSEDIFF_SERIAL=1
-# parses with one thread.
+# parses with one thread. Each is also parsed with FUSEDIFF_NO_MEMO=1, nothing remembered from
+# one event for the next (runs of keys, categories, grids, names, containers: every byte by the
+# strict parser alone), which must print the same again.
 set -u
 : "${FUSEDIFF:?}"
 . tests/sh/lib/cases.sh
@@ -20,6 +22,10 @@ same() {
 	echo "status $?" >>"$tmp/$name.2"
 	cmp -s "$tmp/$name.1" "$tmp/$name.2" ||
 		fail "$name: two threads print otherwise: $(diff "$tmp/$name.1" "$tmp/$name.2" | head -c 600)"
+	FUSEDIFF_SERIAL=1 FUSEDIFF_NO_MEMO=1 limit "$FUSEDIFF" "$@" >"$tmp/$name.3" 2>&1 </dev/null
+	echo "status $?" >>"$tmp/$name.3"
+	cmp -s "$tmp/$name.1" "$tmp/$name.3" ||
+		fail "$name: the parser alone prints otherwise: $(diff "$tmp/$name.1" "$tmp/$name.3" | head -c 600)"
 }
 
 n=0
