@@ -356,6 +356,16 @@ START_TEST(test_grids_remembered)
 }
 END_TEST
 
+/* Kernel i's name in test_names_remembered: one of 300 of one length, or of two that differ
+ * only past the words looked at. */
+static void kernel_name(char *buf, size_t cap, int i)
+{
+	if (i % 3 == 2)
+		snprintf(buf, cap, "nvjet_sm90_tst_64x8_64x16_%dx1_v_bz_splitK_TNT", i % 2 ? 4 : 2);
+	else
+		snprintf(buf, cap, "void kern<%03d, float>(float*, int)", i * 7 % 300);
+}
+
 /* Names are found among those interned before by a few of their words: 300 names of one
  * length that differ in one byte, and two that differ only past the words looked at, each
  * kernel keeps its own. */
@@ -369,12 +379,7 @@ START_TEST(test_names_remembered)
 
 	len += (size_t)snprintf(doc + len, cap - len, "{\"traceEvents\": [");
 	for (int i = 0; i < N; i++) {
-		if (i % 3 == 2)
-			snprintf(want, sizeof want,
-				 "nvjet_sm90_tst_64x8_64x16_%dx1_v_bz_splitK_TNT", i % 2 ? 4 : 2);
-		else
-			snprintf(want, sizeof want, "void kern<%03d, float>(float*, int)",
-				 i * 7 % 300);
+		kernel_name(want, sizeof want, i);
 		len += (size_t)snprintf(doc + len, cap - len,
 					"%s{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"%s\", "
 					"\"ts\": %d, \"dur\": 1, \"args\": {\"correlation\": %d}}",
@@ -384,12 +389,7 @@ START_TEST(test_names_remembered)
 	ck_assert_int_eq(trace_load_mem(&t, "names.json", doc, len, NULL, &err), 0);
 	ck_assert_uint_eq(t->n_kernel_events, N);
 	for (int i = 0; i < N; i++) {
-		if (i % 3 == 2)
-			snprintf(want, sizeof want,
-				 "nvjet_sm90_tst_64x8_64x16_%dx1_v_bz_splitK_TNT", i % 2 ? 4 : 2);
-		else
-			snprintf(want, sizeof want, "void kern<%03d, float>(float*, int)",
-				 i * 7 % 300);
+		kernel_name(want, sizeof want, i);
 		ck_assert_str_eq(trace_str(t, t->kernels[i].name), want);
 	}
 	trace_free(t);
