@@ -203,6 +203,57 @@ static void next_launch(const struct trace_impl *ti, struct stash_reader *r, str
 
 static int cmp_launch(const void *pa, const void *pb);
 
+/* Stashes with this many records in more than one segment (the parts of a file parsed by two
+ * threads) are unpacked by two threads too, a half of the segments each. */
+#define UNPACK_PARALLEL 16384
+
+/* The segment at which about half of stash s's records lie before, or s->n_seg + 1 (one
+ * thread for all) when the stash is too small or has one segment. */
+static size_t segment_half(const struct stash *s)
+{
+	size_t nseg = s->n_seg + 1, mid = 1;
+
+	if (nseg < 2 || s->n < UNPACK_PARALLEL)
+		return nseg;
+	while (mid + 1 < nseg && stash_segment_first(s, mid) < s->n / 2)
+		mid++;
+	return mid;
+}
+
+/* A reader of the segments [seg0, ...) of s: one of all of them reads as stash_read() does,
+ * unmapping the stash as it goes; one of some scans from the first (stash_scan_segment()). */
+static void segments_read(struct stash *s, size_t seg0, size_t seg1, struct stash_reader *r)
+{
+	if (seg0 == 0 && seg1 == s->n_seg + 1)
+		stash_read(s, r);
+	else
+		stash_scan_segment(s, seg0, r);
+}
+
+/* The launches of the stash's segments [seg0, seg1) into out at their indices, their starts
+ * made relative: a job of its own, so that two threads can take a half each. */
+struct launch_job {
+	const struct trace_impl *ti;
+	struct stash *s;
+	size_t seg0, seg1;
+	struct trace_launch *out;
+	int64_t start_ns;
+};
+
+static void *unpack_launch_job(void *arg)
+{
+	struct launch_job *j = arg;
+	struct stash_reader r;
+	size_t end = stash_segment_first(j->s, j->seg1);
+
+	segments_read(j->s, j->seg0, j->seg1, &r);
+	for (size_t i = stash_segment_first(j->s, j->seg0); i < end; i++) {
+		next_launch(j->ti, &r, &j->out[i]);
+		j->out[i].start -= j->start_ns;
+	}
+	return NULL;
+}
+
 /* The stashed launches into t->launches, an array of their number sorted by correlation, then
  * start, then stash order (a stable sort of cmp_launch: the stash is mostly in that order
  * already, so that the sort needs about n comparisons and little memory beside the array),
@@ -211,8 +262,10 @@ static int cmp_launch(const void *pa, const void *pb);
 static void unpack_launches(struct trace *t)
 {
 	struct trace_impl *ti = impl(t);
-	struct stash_reader r;
-	size_t n = ti->launches.n;
+	size_t n = ti->launches.n, nseg = ti->launches.n_seg + 1, mid;
+	struct launch_job j[2];
+	pthread_t th;
+	int threaded = 0;
 
 	ti->finished = 1;
 	free(ti->kernel_ids); /* the launches that name their kernel are in the array now */
@@ -224,13 +277,15 @@ static void unpack_launches(struct trace *t)
 		die("too many launches (%zu)", n);
 	t->launches = xreallocarray(t->launches, n, sizeof *t->launches);
 	ti->cap_launches = t->n_launches = n;
-	stash_read(&ti->launches, &r);
-	for (size_t i = 0; i < n; i++) {
-		struct trace_launch *l = &t->launches[i];
-
-		next_launch(ti, &r, l);
-		l->start -= t->start_ns;
-	}
+	mid = segment_half(&ti->launches);
+	for (int k = 0; k < 2; k++)
+		j[k] = (struct launch_job){ ti,		 &ti->launches, k ? mid : 0, k ? nseg : mid,
+					    t->launches, t->start_ns };
+	if (mid < nseg && !(threaded = pthread_create(&th, NULL, unpack_launch_job, &j[1]) == 0))
+		unpack_launch_job(&j[1]);
+	unpack_launch_job(&j[0]);
+	if (threaded)
+		pthread_join(th, NULL);
 	stash_free(&ti->launches);
 	sort_runs(t->launches, n, sizeof *t->launches, cmp_launch);
 }
@@ -774,10 +829,7 @@ static void *unpack_op_job(void *arg)
 	struct stash_reader r;
 	size_t at = 0, end = stash_segment_first(j->s, j->seg1);
 
-	if (j->seg0 == 0 && j->seg1 == j->s->n_seg + 1)
-		stash_read(j->s, &r);
-	else
-		stash_scan_segment(j->s, j->seg0, &r);
+	segments_read(j->s, j->seg0, j->seg1, &r);
 	for (size_t i = stash_segment_first(j->s, j->seg0); i < end; i++) {
 		struct trace_op o;
 
@@ -794,10 +846,6 @@ static void *unpack_op_job(void *arg)
 	}
 	return NULL;
 }
-
-/* Stashes with this many operators in more than one segment (the parts of a file parsed by
- * two threads) are unpacked by two threads too, a half of the segments each. */
-#define OPS_PARALLEL 16384
 
 static void unpack_ops(struct trace *t)
 {
@@ -818,9 +866,7 @@ static void unpack_ops(struct trace *t)
 	for (size_t i = 0; i < ti->n_kernel_ids; i++)
 		ids[n++] = ti->kernel_ids[i];
 	sort_runs(ids, n, sizeof *ids, cmp_int64);
-	if (nseg >= 2 && no >= OPS_PARALLEL) /* split where about half the records lie before */
-		for (mid = 1; mid + 1 < nseg && stash_segment_first(&ti->ops, mid) < no / 2;)
-			mid++;
+	mid = segment_half(&ti->ops);
 	j[0] = (struct op_job){
 		.t = t, .s = &ti->ops, .seg0 = 0, .seg1 = mid, .ids = ids, .n_ids = n
 	};
