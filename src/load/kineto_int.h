@@ -87,12 +87,13 @@ struct loader {
 	int64_t bad_time, bad_number;
 	int64_t bad_kernels; /* kernel events of bad_time */
 	/* A chunk of the file parsed by a loader of its own (kineto_load.c): in the loader of
-	 * the chunk, where an error was found, kept for the main loader to report (lines counted
-	 * from the chunk's start); pool: the chunks (the main loader's, shared with its chunks'). */
+	 * the chunk, where an error was found, kept for the main loader to report (its line and
+	 * column counted by reading the file again: chunks are made only of inputs that can be,
+	 * lines_later); pool: the chunks (the main loader's, shared with its chunks'). */
 	int part;
 	struct part_error {
 		int set;
-		int64_t off, lines, line_start; /* line_start -1: before the part's start */
+		int64_t off;
 		const char *msg;
 	} perr;
 	struct pool *pool;

@@ -144,10 +144,9 @@ struct chunk {
 	int state;	  /* CHUNK_FREE, CHUNK_TAKEN, CHUNK_DONE */
 	struct loader ld; /* its loader, trace and error */
 	struct fd_error err;
-	int rc;			   /* 0: parsed to a later chunk's start or the array's end */
-	size_t landed;		   /* then: the index of that chunk, n_chunks for the end */
-	int64_t end;		   /* the offset it stopped at (just after ']' at the end) */
-	int64_t lines, line_start; /* newlines in [at, end), the start of the last line or -1 */
+	int rc;	       /* 0: parsed to a later chunk's start or the array's end */
+	size_t landed; /* then: the index of that chunk, n_chunks for the end */
+	int64_t end;   /* the offset it stopped at (just after ']' at the end) */
 };
 
 enum { CHUNK_FREE, CHUNK_TAKEN, CHUNK_DONE };
@@ -167,9 +166,25 @@ struct pool {
 	size_t next_free; /* the lowest chunk not taken yet */
 };
 
-/* The line (from 1) of byte off of the input and the offset where that line starts, counted
- * by reading it again from its start: for a loader whose input can be (ld->lines_later). */
-static void lines_later(const struct loader *ld, int64_t off, int64_t *line, int64_t *line_start)
+/* The newlines of s[0..n), whose first byte is byte base of the input, added to *lines; the
+ * offset after the last one in *line_start (unchanged when there is none). */
+static void count_lines(const char *s, size_t n, int64_t base, int64_t *lines, int64_t *line_start)
+{
+	size_t k = count_newlines(s, n);
+
+	if (k) {
+		const char *nl = s + n;
+
+		while (*--nl != '\n')
+			;
+		*lines += (int64_t)k;
+		*line_start = base + (nl - s) + 1;
+	}
+}
+
+/* The newlines before byte off of the input and the offset where its line starts, counted by
+ * reading it again from its start: for a loader whose input can be (ld->lines_later). */
+static void lines_later(const struct loader *ld, int64_t off, int64_t *lines, int64_t *line_start)
 {
 	struct input *in = input_open_part(ld->in, 0);
 	size_t cap = (size_t)1 << 20;
@@ -177,21 +192,12 @@ static void lines_later(const struct loader *ld, int64_t off, int64_t *line, int
 	int64_t pos = 0;
 	ssize_t n;
 
-	*line = 1;
+	*lines = 0;
 	*line_start = 0;
 	while (pos < off &&
 	       (n = input_read(in, buf, off - pos < (int64_t)cap ? (size_t)(off - pos) : cap,
 			       NULL)) > 0) {
-		size_t k = count_newlines(buf, (size_t)n);
-
-		if (k) {
-			const char *nl = buf + n;
-
-			while (*--nl != '\n')
-				;
-			*line += (int64_t)k;
-			*line_start = pos + (nl - buf) + 1;
-		}
+		count_lines(buf, (size_t)n, pos, lines, line_start);
 		pos += n;
 	}
 	free(buf);
@@ -203,16 +209,8 @@ static void lines_later(const struct loader *ld, int64_t off, int64_t *line, int
 static void drop_consumed(struct loader *ld)
 {
 	if (ld->pos > 0) {
-		size_t lines = ld->lines_later ? 0 : count_newlines(ld->buf, ld->pos);
-
-		if (lines) {
-			const char *nl = ld->buf + ld->pos;
-
-			while (*--nl != '\n')
-				;
-			ld->lines0 += (int64_t)lines;
-			ld->line_start = ld->off0 + (nl - ld->buf) + 1;
-		}
+		if (!ld->lines_later)
+			count_lines(ld->buf, ld->pos, ld->off0, &ld->lines0, &ld->line_start);
 		memmove(ld->buf, ld->buf + ld->pos, ld->len - ld->pos);
 		ld->off0 += (int64_t)ld->pos;
 		ld->len -= ld->pos;
@@ -262,33 +260,34 @@ static int fill(struct loader *ld)
 	return added > 0;
 }
 
+/* "NAME: line N, column M: MSG" for an error at byte off of the input, its lines counted from
+ * the start again (ld->lines_later) or those before the window and in it. */
+static void error_at(struct loader *ld, int64_t off, const char *msg)
+{
+	int64_t lines = ld->lines0, line_start = ld->line_start;
+
+	if (ld->lines_later)
+		lines_later(ld, off, &lines, &line_start);
+	else
+		count_lines(ld->buf, (size_t)(off - ld->off0), ld->off0, &lines, &line_start);
+	fd_error_set(ld->err, "%s: line %lld, column %lld: %s", ld->name, (long long)(lines + 1),
+		     (long long)(off - line_start + 1), msg);
+}
+
 /* Report a JSON error at byte `at` of the window. */
 static void json_error(struct loader *ld, const char *at, const char *msg)
 {
-	int64_t line = ld->lines0 + 1, line_start = ld->line_start;
-	const char *p = ld->buf, *nl;
 	int64_t off;
 
 	if (at < ld->buf || at > ld->buf + ld->len)
 		at = ld->buf + ld->pos;
 	off = ld->off0 + (at - ld->buf);
-	if (ld->lines_later) { /* counted here, or (a part) by the main loader from off */
-		if (!ld->part)
-			lines_later(ld, off, &line, &line_start);
-		p = at;
-	}
-	while ((nl = memchr(p, '\n', (size_t)(at - p)))) {
-		line++;
-		line_start = ld->off0 + (nl - ld->buf) + 1;
-		p = nl + 1;
-	}
-	if (ld->part) { /* lines counted from the part's start: the main loader reports it */
-		ld->perr = (struct part_error){ 1, off, line - 1, line_start, msg };
+	if (ld->part) { /* a chunk (of a file read again for the lines): the main loader says it */
+		ld->perr = (struct part_error){ 1, off, msg };
 		fd_error_set(ld->err, "%s", msg);
 		return;
 	}
-	fd_error_set(ld->err, "%s: line %lld, column %lld: %s", ld->name, (long long)line,
-		     (long long)(off - line_start + 1), msg);
+	error_at(ld, off, msg);
 }
 
 typedef int (*unit_fn)(struct loader *ld, struct json_cur *c, void *arg);
@@ -618,7 +617,6 @@ static void chunk_parse(struct pool *pl, struct loader *main_ld, size_t i)
 	ld->part = 1;
 	ld->pool = pl;
 	ld->off0 = ch->at;
-	ld->line_start = -1;
 	ld->lines_later = main_ld->lines_later;
 	ld->no_memo = main_ld->no_memo;
 	ch->rc = -1;
@@ -627,8 +625,6 @@ static void chunk_parse(struct pool *pl, struct loader *main_ld, size_t i)
 	drop_consumed(ld);
 	ch->landed = ev.first < 0 ? pl->n : ev.next;
 	ch->end = ld->off0;
-	ch->lines = ld->lines0;
-	ch->line_start = ld->line_start;
 	ch->rc = 0;
 out:
 	input_close(ld->in);
@@ -771,21 +767,8 @@ static int pool_finish(struct loader *ld, size_t k, int *first)
 		if (ch->rc < 0) {
 			const struct part_error *e = &ch->ld.perr;
 
-			if (e->set && ld->lines_later) {
-				int64_t line, line_start;
-
-				lines_later(ld, e->off, &line, &line_start);
-				fd_error_set(ld->err, "%s: line %lld, column %lld: %s", ld->name,
-					     (long long)line, (long long)(e->off - line_start + 1),
-					     e->msg);
-			} else if (e->set)
-				fd_error_set(ld->err, "%s: line %lld, column %lld: %s", ld->name,
-					     (long long)(ld->lines0 + e->lines + 1),
-					     (long long)(e->off -
-							 (e->line_start >= 0 ? e->line_start
-									     : ld->line_start) +
-							 1),
-					     e->msg);
+			if (e->set)
+				error_at(ld, e->off, e->msg);
 			else
 				fd_error_set(ld->err, "%s", ch->err.msg);
 			pool_free(ld);
@@ -797,9 +780,6 @@ static int pool_finish(struct loader *ld, size_t k, int *first)
 		ld->bad_time += ch->ld.bad_time;
 		ld->bad_number += ch->ld.bad_number;
 		ld->bad_kernels += ch->ld.bad_kernels;
-		ld->lines0 += ch->lines;
-		if (ch->line_start >= 0)
-			ld->line_start = ch->line_start;
 		if (ld->opts && ld->opts->progress &&
 		    ld->opts->progress(ld->opts->progress_user, ch->end, input_raw_size(ld->in))) {
 			fd_error_set(ld->err, "%s: loading cancelled", ld->name);
