@@ -32,6 +32,10 @@ char *xstrndup(const char *s, size_t n);
 char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 char *xvasprintf(const char *fmt, va_list ap) __attribute__((format(printf, 1, 0)));
 
+/* fn(arg0) on this thread and fn(arg1) on another at the same time (or after, on this one,
+ * when no thread can be started); returns when both are done. */
+void run_both(void *(*fn)(void *), void *arg0, void *arg1);
+
 /* Make room for one more element in a growable array (ptr, len, cap). */
 #define VEC_RESERVE(ptr, len, cap)                                          \
 	do {                                                                \

@@ -1,6 +1,7 @@
 /* util.c — errors and allocation helpers. */
 #include "fusediff/util.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -128,4 +129,16 @@ const char *path_basename(const char *path)
 	const char *slash = strrchr(path, '/');
 
 	return slash && slash[1] ? slash + 1 : path;
+}
+
+void run_both(void *(*fn)(void *), void *arg0, void *arg1)
+{
+	pthread_t th;
+	int threaded = pthread_create(&th, NULL, fn, arg1) == 0;
+
+	fn(arg0);
+	if (threaded)
+		pthread_join(th, NULL);
+	else
+		fn(arg1);
 }

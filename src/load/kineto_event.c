@@ -810,12 +810,7 @@ int trace_load_event(struct loader *ld, struct json_cur *c, void *arg)
 		case KEY_ARGS: {
 			const char *s = c->p;
 
-			if (ev.has_cat && !kind_known) {
-				ce = cat_lookup(ld, ev.cat);
-				kind = ce->kind;
-				kind_known = 1;
-				cctx = 1 + (unsigned)(ce - ld->cats);
-			}
+			/* a cat before it was looked up when read (known: below) */
 			if (kind_known && kind != EV_OTHER && kind != EV_PYTHON) {
 				rc = parse_args(c, &ev, kind, ld, cctx);
 				ev.args = NULL;

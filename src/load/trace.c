@@ -1,6 +1,5 @@
 /* trace.c — the loaded trace: building and finishing (times, device, platform); the lookups
  * are in trace_lookup.c. */
-#include <pthread.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -264,8 +263,6 @@ static void unpack_launches(struct trace *t)
 	struct trace_impl *ti = impl(t);
 	size_t n = ti->launches.n, nseg = ti->launches.n_seg + 1, mid;
 	struct launch_job j[2];
-	pthread_t th;
-	int threaded = 0;
 
 	ti->finished = 1;
 	free(ti->kernel_ids); /* the launches that name their kernel are in the array now */
@@ -281,11 +278,10 @@ static void unpack_launches(struct trace *t)
 	for (int k = 0; k < 2; k++)
 		j[k] = (struct launch_job){ ti,		 &ti->launches, k ? mid : 0, k ? nseg : mid,
 					    t->launches, t->start_ns };
-	if (mid < nseg && !(threaded = pthread_create(&th, NULL, unpack_launch_job, &j[1]) == 0))
-		unpack_launch_job(&j[1]);
-	unpack_launch_job(&j[0]);
-	if (threaded)
-		pthread_join(th, NULL);
+	if (mid < nseg)
+		run_both(unpack_launch_job, &j[0], &j[1]);
+	else
+		unpack_launch_job(&j[0]);
 	stash_free(&ti->launches);
 	sort_runs(t->launches, n, sizeof *t->launches, cmp_launch);
 }
@@ -853,8 +849,6 @@ static void unpack_ops(struct trace *t)
 	int64_t *ids;
 	size_t n = 0, no = ti->ops.n, nseg = ti->ops.n_seg + 1, mid = nseg;
 	struct op_job j[2];
-	pthread_t th;
-	int threaded = 0;
 
 	if (!no)
 		return;
@@ -873,11 +867,10 @@ static void unpack_ops(struct trace *t)
 	j[1] = (struct op_job){
 		.t = t, .own = 1, .s = &ti->ops, .seg0 = mid, .seg1 = nseg, .ids = ids, .n_ids = n
 	};
-	if (mid < nseg && !(threaded = pthread_create(&th, NULL, unpack_op_job, &j[1]) == 0))
-		unpack_op_job(&j[1]);
-	unpack_op_job(&j[0]);
-	if (threaded)
-		pthread_join(th, NULL);
+	if (mid < nseg)
+		run_both(unpack_op_job, &j[0], &j[1]);
+	else
+		unpack_op_job(&j[0]);
 	for (size_t i = 0; i < j[1].n; i++) /* after the first half's, in stash order */
 		trace_add_op(t, &j[1].ops[i]);
 	free(j[1].ops);

@@ -80,20 +80,6 @@ static void *load_thread(void *arg)
 	return NULL;
 }
 
-/* Run fn(arg1) on a second thread and fn(arg0) on this one (both here when no thread can be
- * had), and wait for both. */
-static void run_both(void *(*fn)(void *), void *arg0, void *arg1)
-{
-	pthread_t th;
-	int threaded = pthread_create(&th, NULL, fn, arg1) == 0;
-
-	fn(arg0);
-	if (threaded)
-		pthread_join(th, NULL);
-	else
-		fn(arg1);
-}
-
 static int load_both(struct trace *out[2], const char *const path[2], const struct session_opts *o,
 		     struct fd_error *err)
 {
