@@ -458,35 +458,26 @@ static const struct cat_cache *cat_lookup(struct loader *ld, struct json_str cat
 	e->s = intern_str(ld->t->strings, e->id);
 	e->len = cat.len;
 	e->kind = kind_of(cat);
-	e->qmask = 0;
+	e->qlen = 0;
 	if (cat.len + 2 <= sizeof e->quoted && !ld->no_memo) {
-		memset(e->quoted, 0, sizeof e->quoted);
 		e->quoted[0] = '"';
 		memcpy(e->quoted + 1, cat.s, cat.len);
 		e->quoted[cat.len + 1] = '"';
-		e->qmask = (1u << (cat.len + 2)) - 1;
+		e->qlen = (unsigned char)(cat.len + 2);
 	}
 	return e;
 }
 
-/* The remembered category whose value is the string at p (16 bytes readable), written plain as
+/* The remembered category whose value is the string at p (32 bytes readable), written plain as
  * when it was met (no escapes: the bytes are the text, quotes included); NULL when none. */
 static const struct cat_cache *cat_written(const struct loader *ld, const char *p)
 {
-#ifdef __SSE2__
-	__m128i w = _mm_loadu_si128((const __m128i *)(const void *)p);
-
 	for (unsigned i = 0; i < CAT_CACHE; i++) {
 		const struct cat_cache *e = &ld->cats[i];
-		unsigned m = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(
-			w, _mm_loadu_si128((const __m128i *)(const void *)e->quoted)));
 
-		if (e->qmask && (m & e->qmask) == e->qmask)
+		if (e->qlen && same_text(p, e->quoted, e->qlen))
 			return e;
 	}
-#else
-	(void)ld, (void)p;
-#endif
 	return NULL;
 }
 

@@ -60,8 +60,8 @@ struct loader {
 		size_t len;
 		uint32_t id;
 		enum ev_kind kind;
-		char quoted[16]; /* "s", as a plain JSON string of up to 16 bytes is written */
-		unsigned qmask;	 /* its bytes' bits; 0: longer */
+		char quoted[16];    /* "s", as a plain JSON string of up to 16 bytes is written */
+		unsigned char qlen; /* its length; 0: longer */
 	} cats[CAT_CACHE];
 	unsigned cat_next; /* round-robin replacement */
 	/* Input Dims, Input type and Concrete Inputs as written (blanks and all), each with the
