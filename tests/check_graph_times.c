@@ -191,6 +191,48 @@ START_TEST(test_file_out_of_order_kept)
 }
 END_TEST
 
+/* A graph launch a, b (one correlation id) listed with other kernels between them, on other
+ * streams and on its own, as they come: its two kernels are in different increasing runs of the
+ * stream's ids, and the group is found whether the runs are few (walked side by side), many, or
+ * on more streams than the quick way follows (a hash set). */
+static void check_group_found(int streams, int runs)
+{
+	struct gk k[256];
+	char names[256][8];
+	size_t n = 0;
+	struct trace *t;
+	double ts = 0;
+
+	for (int r = 0; r < runs; r++) /* runs of stream 7: ids 1000 - 10 r, 1001 - 10 r */
+		for (int j = 0; j < 2; j++, n++) {
+			snprintf(names[n], sizeof names[n], "r%d", (int)n);
+			k[n] = (struct gk){ names[n], 7, 1000 - 10 * r + j, ts += 10, 1 };
+		}
+	for (int s = 0; s < streams; s++, n++) {
+		snprintf(names[n], sizeof names[n], "s%d", s);
+		k[n] = (struct gk){ names[n], 20 + s, 5, ts += 10, 1 };
+	}
+	k[n++] = (struct gk){ "a", 7, 2000, 300 + ts, 3 };
+	k[n++] = (struct gk){ "x", 7, 2001, 310 + ts, 1 };
+	k[n++] = (struct gk){ "y", 8, 2002, 311 + ts, 1 };
+	k[n++] = (struct gk){ "b", 7, 2000, 100 + ts, 1 };
+	t = load_listed(k, n);
+	ck_assert_uint_eq(t->n_warnings, 1);
+	ck_assert_str_eq(t->warnings[0], "the times of 2 kernels of 1 graph launch disagreed with "
+					 "their launch order: reassigned in stream order");
+	ck_assert_int_eq(start_of(t, "a"), (int64_t)(100 + ts) * 1000);
+	ck_assert_int_eq(start_of(t, "b"), (int64_t)(300 + ts) * 1000);
+	trace_free(t);
+}
+
+START_TEST(test_group_across_runs)
+{
+	check_group_found(2, 4);  /* a few runs: walked */
+	check_group_found(2, 40); /* more runs than RUNS_SEEN */
+	check_group_found(20, 4); /* more streams than STREAMS_SEEN */
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("graph_times");
@@ -202,6 +244,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_hand_written);
 	tcase_add_test(tc, test_shuffled_listing_kept);
 	tcase_add_test(tc, test_file_out_of_order_kept);
+	tcase_add_test(tc, test_group_across_runs);
 	suite_add_tcase(s, tc);
 	return s;
 }

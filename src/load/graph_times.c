@@ -73,14 +73,100 @@ static int listed_in_order(const struct trace *t, struct gkey *k, size_t n)
 	return back * 8 <= steps;
 }
 
+/* Most traces list each stream's correlation ids (other than 0) in increasing runs: one run
+ * for an eager trace, a few where the profiler's buffers were written out of order. Within a run
+ * no two are equal, so the runs of a stream whose ranges overlap are walked side by side for
+ * an id in both. Returns whether two kernels of one stream share an id, or -1 when there are
+ * too many streams or runs, or the walks would be too long, for this to be the quick way. */
+#define STREAMS_SEEN 16
+#define RUNS_SEEN    32
+
+struct corr_run {
+	size_t i0, i1; /* the kernels [i0, i1) hold it, with those of other streams */
+	int32_t stream;
+	int64_t lo, hi; /* its first and last id */
+};
+
+/* The next kernel of run r at or after *i with an id, or 0 at the run's end. */
+static int64_t run_next(const struct trace *t, const struct corr_run *r, size_t *i)
+{
+	for (; *i < r->i1; ++*i)
+		if (t->kernels[*i].stream == r->stream && t->kernels[*i].correlation)
+			return t->kernels[*i].correlation;
+	return 0;
+}
+
+static int runs_share_id(const struct trace *t, const struct corr_run *a, const struct corr_run *b)
+{
+	size_t i = a->i0, j = b->i0;
+	int64_t x = run_next(t, a, &i), y = run_next(t, b, &j);
+
+	while (x && y) {
+		if (x == y)
+			return 1;
+		if (x < y)
+			i++, x = run_next(t, a, &i);
+		else
+			j++, y = run_next(t, b, &j);
+	}
+	return 0;
+}
+
+static int group_in_runs(const struct trace *t)
+{
+	struct corr_run run[RUNS_SEEN];
+	size_t cur[STREAMS_SEEN], n_streams = 0, n = 0, at = 0, work = 0;
+
+	for (size_t i = 0; i < t->n_kernels; i++) {
+		const struct trace_kernel *kn = &t->kernels[i];
+		struct corr_run *r;
+
+		if (kn->correlation == 0)
+			continue;
+		if (n_streams == 0 || run[cur[at]].stream != kn->stream) {
+			for (at = 0; at < n_streams && run[cur[at]].stream != kn->stream; at++)
+				;
+			if (at == n_streams && n_streams == STREAMS_SEEN)
+				return -1;
+		}
+		r = at < n_streams ? &run[cur[at]] : NULL;
+		if (r && kn->correlation > r->hi) {
+			r->hi = kn->correlation;
+			r->i1 = i + 1;
+			continue;
+		}
+		if (n == RUNS_SEEN)
+			return -1;
+		if (at == n_streams)
+			n_streams++;
+		cur[at] = n;
+		run[n++] =
+			(struct corr_run){ i, i + 1, kn->stream, kn->correlation, kn->correlation };
+	}
+	for (size_t a = 0; a < n; a++)
+		for (size_t b = a + 1; b < n; b++)
+			if (run[a].stream == run[b].stream && run[a].lo <= run[b].hi &&
+			    run[b].lo <= run[a].hi) {
+				work += (run[a].i1 - run[a].i0) + (run[b].i1 - run[b].i0);
+				if (work > 4 * t->n_kernels)
+					return -1;
+				if (runs_share_id(t, &run[a], &run[b]))
+					return 1;
+			}
+	return 0;
+}
+
 /* Do two kernels of one stream share a correlation id (other than 0)? Without such a pair there
- * is no group to repair, and the sorts below are not needed: a hash set of (stream,
- * correlation), found in one pass. */
+ * is no group to repair, and the sorts below are not needed: found in the increasing runs of
+ * ids (above), or else with a hash set of (stream, correlation), in one pass. */
 static int any_group(const struct trace *t)
 {
 	size_t cap = 16, found = 0;
 	struct gkey *set;
+	int quick = group_in_runs(t);
 
+	if (quick >= 0)
+		return quick;
 	while (cap < 2 * t->n_kernels)
 		cap *= 2;
 	set = xcalloc(cap, sizeof *set); /* corr 0: empty */
