@@ -417,15 +417,26 @@ void trace_merge(struct trace *t, struct trace *part)
 				    intern_len(part->strings, i));
 	for (uint32_t i = 0; i < nd; i++) /* and its launch configurations (0 stays 0) */
 		dmap[i] = intern_add(t->dims, intern_str(part->dims, i), intern_len(part->dims, i));
+	/* each array renamed and taken as it is where t has none yet (the parts' kernels come
+	 * last, most of them in one part), else copied and freed: the peak grows by one, not all */
 	for (size_t i = 0; i < part->n_kernels; i++) {
-		struct trace_kernel k = part->kernels[i];
+		struct trace_kernel *k = &part->kernels[i];
 
-		k.name = map[k.name];
-		k.dims = k.dims < nd ? dmap[k.dims] : 0;
-		trace_add_kernel(t, &k);
+		k->name = map[k->name];
+		k->dims = k->dims < nd ? dmap[k->dims] : 0;
 	}
-	free(part->kernels); /* each array freed once copied: the peak grows by one, not all */
+	if (!t->n_kernels) {
+		free(t->kernels);
+		t->kernels = part->kernels;
+		t->n_kernels = part->n_kernels;
+		impl(t)->cap_kernels = impl(part)->cap_kernels;
+	} else {
+		for (size_t i = 0; i < part->n_kernels; i++)
+			trace_add_kernel(t, &part->kernels[i]);
+		free(part->kernels);
+	}
 	part->kernels = NULL;
+	part->n_kernels = 0;
 	{ /* the stashed launches as they are, renamed when they are read */
 		struct trace_impl *ti = impl(t), *pi = impl(part);
 		size_t k;
