@@ -164,6 +164,12 @@ struct pool {
 			      writes at every event */
 	size_t n;
 	size_t next_free; /* the lowest chunk not taken yet */
+	/* the window of a thread's last chunk, for its next one (fresh memory costs a page fault
+	 * a page): [0] the main thread's, [1] the helper's */
+	struct spare_window {
+		char *buf;
+		size_t cap;
+	} spare[2];
 };
 
 /* The newlines of s[0..n), whose first byte is byte base of the input, added to *lines; the
@@ -601,7 +607,7 @@ static int unit_events(struct loader *ld, struct json_cur *c, void *arg)
 /* Parse chunk i with its own loader from its start until the parse stops exactly at a later
  * chunk's start (stepping over one means that guess was inside a string: parse on to the
  * next) or the array ends. */
-static void chunk_parse(struct pool *pl, struct loader *main_ld, size_t i)
+static void chunk_parse(struct pool *pl, struct loader *main_ld, size_t i, struct spare_window *sw)
 {
 	struct chunk *ch = &pl->c[i];
 	struct loader *ld = &ch->ld;
@@ -609,8 +615,9 @@ static void chunk_parse(struct pool *pl, struct loader *main_ld, size_t i)
 
 	ld->name = main_ld->name;
 	ld->in = input_open_part(main_ld->in, ch->at);
-	ld->cap = CHUNK_WINDOW;
-	ld->buf = xmalloc(ld->cap);
+	ld->cap = sw->buf ? sw->cap : CHUNK_WINDOW;
+	ld->buf = sw->buf ? sw->buf : xmalloc(ld->cap);
+	sw->buf = NULL;
 	ld->err = &ch->err;
 	ld->t = trace_new(main_ld->name);
 	ld->cat_none = intern_add(ld->t->strings, "(none)", 6);
@@ -629,7 +636,9 @@ static void chunk_parse(struct pool *pl, struct loader *main_ld, size_t i)
 out:
 	input_close(ld->in);
 	ld->in = NULL;
-	loader_bufs_free(ld); /* the window, before the chunk waits to be merged */
+	*sw = (struct spare_window){ ld->buf, ld->cap }; /* the window for the thread's next */
+	ld->buf = NULL;
+	loader_bufs_free(ld); /* before the chunk waits to be merged */
 }
 
 /* Take the lowest chunk not taken yet (pl->mu held): its index, or 0 when there is none. */
@@ -662,7 +671,7 @@ static void *pool_main(void *arg)
 		pthread_mutex_unlock(&pl->mu);
 		if (!i)
 			return NULL;
-		chunk_parse(pl, main_ld, i);
+		chunk_parse(pl, main_ld, i, &pl->spare[1]);
 		chunk_done(pl, i);
 	}
 }
@@ -686,6 +695,8 @@ static void pool_free(struct loader *ld)
 			trace_free(c->t);
 		loader_bufs_free(c);
 	}
+	free(pl->spare[0].buf);
+	free(pl->spare[1].buf);
 	pthread_mutex_destroy(&pl->mu);
 	pthread_cond_destroy(&pl->cond);
 	free(pl->c);
@@ -756,7 +767,7 @@ static int pool_finish(struct loader *ld, size_t k, int *first)
 		while (ch->state != CHUNK_DONE) {
 			if ((i = chunk_take(pl))) {
 				pthread_mutex_unlock(&pl->mu);
-				chunk_parse(pl, ld, i);
+				chunk_parse(pl, ld, i, &pl->spare[0]);
 				chunk_done(pl, i);
 				pthread_mutex_lock(&pl->mu);
 			} else if (ch->state != CHUNK_DONE) {
