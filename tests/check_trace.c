@@ -94,6 +94,58 @@ START_TEST(test_links_and_ranges)
 }
 END_TEST
 
+/* The operators kept are those a kernel names by External id, whether the ids are dense (a
+ * bitmap of them) or spread over 64 bits (sorted and searched). */
+static void check_ops_kept(const long long *op_ids, size_t n_ops, const long long *kernel_ids,
+			   size_t n_kernels)
+{
+	char *doc = NULL;
+	size_t len = 0, kept = 0;
+	FILE *f = open_memstream(&doc, &len);
+	struct trace *t;
+	struct fd_error err;
+
+	fputs("{\"traceEvents\":[", f);
+	for (size_t i = 0; i < n_ops; i++)
+		fprintf(f,
+			"{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"op%zu\",\"ts\":%zu,"
+			"\"dur\":1,\"args\":{\"External id\":%lld}},",
+			i, i * 10, op_ids[i]);
+	for (size_t i = 0; i < n_kernels; i++)
+		fprintf(f,
+			"%s{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"k\",\"ts\":%zu,"
+			"\"dur\":1,\"args\":{\"device\":0,\"stream\":7,\"correlation\":%zu,"
+			"\"External id\":%lld}}",
+			i ? "," : "", i * 10 + 5, i + 1, kernel_ids[i]);
+	fputs("]}", f);
+	fclose(f);
+	ck_assert_int_eq(trace_load_mem(&t, "ops.json", doc, len, NULL, &err), 0);
+	free(doc);
+	for (size_t i = 0; i < n_ops; i++) {
+		int named = 0;
+
+		for (size_t k = 0; k < n_kernels; k++)
+			named |= kernel_ids[k] == op_ids[i];
+		ck_assert_int_eq(trace_find_op(t, op_ids[i]) != NULL, named);
+		kept += named;
+	}
+	ck_assert_uint_eq(t->n_ops, kept);
+	trace_free(t);
+}
+
+START_TEST(test_ops_kept_by_id)
+{
+	static const long long dense_ops[] = { 7, 8, 9, 10, 11, 12, 13 },
+			       dense_kernels[] = { 8, 12, 12, 13, 99 },
+			       spread_ops[] = { 3, 4000000000000000000LL, 5, -9,
+						4000000000000000001LL },
+			       spread_kernels[] = { 4000000000000000001LL, 3, -9 };
+
+	check_ops_kept(dense_ops, 7, dense_kernels, 5);
+	check_ops_kept(spread_ops, 5, spread_kernels, 3);
+}
+END_TEST
+
 /* Damaged inputs that must be rejected with one exact line. */
 static const struct {
 	const char *file, *msg;
@@ -406,6 +458,7 @@ static Suite *suite(void)
 	tcase_add_loop_test(tc, test_real_trace, 0, sizeof real / sizeof real[0]);
 	tcase_add_test(tc, test_large_shared_trace);
 	tcase_add_test(tc, test_links_and_ranges);
+	tcase_add_test(tc, test_ops_kept_by_id);
 	tcase_add_loop_test(tc, test_bad_input, 0, sizeof bad / sizeof bad[0]);
 	tcase_add_test(tc, test_damage_kept_visible);
 	tcase_add_test(tc, test_huge_name);

@@ -149,7 +149,7 @@ void stash_scan_segment(struct stash *s, size_t k, struct stash_reader *r)
 	r->segment = k;
 }
 
-void stash_next(struct stash_reader *r)
+void stash_next_slow(struct stash_reader *r)
 {
 	struct stash *s = r->s;
 
@@ -174,29 +174,4 @@ void stash_next(struct stash_reader *r)
 		r->p = s->first->data;
 		r->end = r->p + s->first->len;
 	}
-}
-
-uint64_t stash_get(struct stash_reader *r)
-{
-	uint64_t v = 0;
-	unsigned shift = 0;
-
-	while (*r->p & 0x80) {
-		v |= (uint64_t)(*r->p++ & 0x7f) << shift;
-		shift += 7;
-	}
-	return v | (uint64_t)*r->p++ << shift;
-}
-
-void stash_skip(struct stash_reader *r, unsigned n)
-{
-	while (n)
-		n -= !(*r->p++ & 0x80);
-}
-
-int64_t stash_get_delta(struct stash_reader *r, int i)
-{
-	uint64_t z = stash_get(r), d = (z >> 1) ^ (0 - (z & 1));
-
-	return r->prev[i] = (int64_t)((uint64_t)r->prev[i] + d);
 }

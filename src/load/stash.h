@@ -62,10 +62,47 @@ void stash_scan(struct stash *s, struct stash_reader *r);
  * segments may run at once (on different threads). */
 void stash_scan_segment(struct stash *s, size_t k, struct stash_reader *r);
 size_t stash_segment_first(const struct stash *s, size_t k);
-void stash_next(struct stash_reader *r);
-uint64_t stash_get(struct stash_reader *r);
-int64_t stash_get_delta(struct stash_reader *r, int i);
+/* (inline: they run for every field of every record, the costly part of unpacking) */
+static inline void stash_next(struct stash_reader *r);
+static inline uint64_t stash_get(struct stash_reader *r);
+static inline int64_t stash_get_delta(struct stash_reader *r, int i);
 /* Pass n fields put by stash_put() (not stash_put_delta(): the deltas must be read). */
-void stash_skip(struct stash_reader *r, unsigned n);
+static inline void stash_skip(struct stash_reader *r, unsigned n);
+
+/* stash_next() where a segment starts or the chunk ends (stash.c) */
+void stash_next_slow(struct stash_reader *r);
+
+static inline void stash_next(struct stash_reader *r)
+{
+	if ((r->segment < r->s->n_seg && r->i == r->s->seg[r->segment]) || r->p == r->end)
+		stash_next_slow(r);
+	else
+		r->i++;
+}
+
+static inline uint64_t stash_get(struct stash_reader *r)
+{
+	uint64_t v = 0;
+	unsigned shift = 0;
+
+	while (*r->p & 0x80) {
+		v |= (uint64_t)(*r->p++ & 0x7f) << shift;
+		shift += 7;
+	}
+	return v | (uint64_t)*r->p++ << shift;
+}
+
+static inline void stash_skip(struct stash_reader *r, unsigned n)
+{
+	while (n)
+		n -= !(*r->p++ & 0x80);
+}
+
+static inline int64_t stash_get_delta(struct stash_reader *r, int i)
+{
+	uint64_t z = stash_get(r), d = (z >> 1) ^ (0 - (z & 1));
+
+	return r->prev[i] = (int64_t)((uint64_t)r->prev[i] + d);
+}
 
 #endif

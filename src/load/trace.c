@@ -203,18 +203,18 @@ static void next_launch(const struct trace_impl *ti, struct stash_reader *r, str
 static int cmp_launch(const void *pa, const void *pb);
 
 /* Stashes with this many records in more than one segment (the parts of a file parsed by two
- * threads) are unpacked by two threads too, a half of the segments each. */
+ * threads) are unpacked by two threads too, a share of the segments each. */
 #define UNPACK_PARALLEL 16384
 
-/* The segment at which about half of stash s's records lie before, or s->n_seg + 1 (one
+/* The segment before which about share (0 to 1) of stash s's records lie, or s->n_seg + 1 (one
  * thread for all) when the stash is too small or has one segment. */
-static size_t segment_half(const struct stash *s)
+static size_t segment_at(const struct stash *s, double share)
 {
 	size_t nseg = s->n_seg + 1, mid = 1;
 
 	if (nseg < 2 || s->n < UNPACK_PARALLEL)
 		return nseg;
-	while (mid + 1 < nseg && stash_segment_first(s, mid) < s->n / 2)
+	while (mid + 1 < nseg && (double)stash_segment_first(s, mid) < share * (double)s->n)
 		mid++;
 	return mid;
 }
@@ -274,7 +274,7 @@ static void unpack_launches(struct trace *t)
 		die("too many launches (%zu)", n);
 	t->launches = xreallocarray(t->launches, n, sizeof *t->launches);
 	ti->cap_launches = t->n_launches = n;
-	mid = segment_half(&ti->launches);
+	mid = segment_at(&ti->launches, 0.5);
 	for (int k = 0; k < 2; k++)
 		j[k] = (struct launch_job){ ti,		 &ti->launches, k ? mid : 0, k ? nseg : mid,
 					    t->launches, t->start_ns };
@@ -590,6 +590,73 @@ static int cmp_fwd_op(const void *pa, const void *pb)
 	return r ? r : CMP(x->start, y->start);
 }
 
+/* The external ids that kernels and launches refer to: a bitmap of [lo, lo + span) where the
+ * ids are dense enough (a profiler numbers its operators 1, 2, 3, ...: R's 49144 kernels name
+ * ids within a span of 154397), else the ids sorted, searched by galloping from the place of
+ * the query before (operators come in about the order of their ids). */
+struct id_set {
+	int64_t lo;
+	uint64_t span; /* 0: no bitmap */
+	uint64_t *bits;
+	int64_t *ids; /* sorted, without a bitmap */
+	size_t n;
+};
+
+struct id_query {
+	const int64_t *ids;
+	int64_t id;
+};
+
+static int id_before(const void *ctx, size_t i)
+{
+	const struct id_query *q = ctx;
+
+	return q->ids[i] < q->id;
+}
+
+/* The set of ids[0..n) (owned by it from now on). */
+static void id_set_make(struct id_set *set, int64_t *ids, size_t n)
+{
+	int64_t lo = n ? ids[0] : 0, hi = lo;
+
+	for (size_t i = 1; i < n; i++) {
+		lo = ids[i] < lo ? ids[i] : lo;
+		hi = ids[i] > hi ? ids[i] : hi;
+	}
+	*set = (struct id_set){ .lo = lo, .ids = ids, .n = n };
+	if (n && (uint64_t)hi - (uint64_t)lo < 64 * (uint64_t)n) { /* no more than the array */
+		set->span = (uint64_t)hi - (uint64_t)lo + 1;
+		set->bits = xcalloc((size_t)(set->span / 64 + 1), sizeof *set->bits);
+		for (size_t i = 0; i < n; i++) {
+			uint64_t b = (uint64_t)ids[i] - (uint64_t)lo;
+
+			set->bits[b / 64] |= (uint64_t)1 << (b % 64);
+		}
+		free(ids);
+		set->ids = NULL;
+		return;
+	}
+	sort_runs(ids, n, sizeof *ids, cmp_int64);
+}
+
+static void id_set_free(struct id_set *set)
+{
+	free(set->bits);
+	free(set->ids);
+}
+
+/* Whether the set holds id; *at: the place of the query before, for the sorted ids. */
+static int id_set_has(const struct id_set *set, int64_t id, size_t *at)
+{
+	struct id_query q = { set->ids, id };
+	uint64_t b = (uint64_t)id - (uint64_t)set->lo;
+
+	if (set->span)
+		return b < set->span && (set->bits[b / 64] >> (b % 64) & 1);
+	*at = gallop_prefix(set->n, *at, id_before, &q);
+	return *at < set->n && set->ids[*at] == id;
+}
+
 /* Keep only the cpu_ops that launched a kept kernel (t->ops sorted by external_id): nothing
  * else refers to an operator, and operators outnumber kernels several times over, so memory
  * now grows with the kernels. */
@@ -597,7 +664,8 @@ static void keep_launching_ops(struct trace *t)
 {
 	struct trace_impl *ti = impl(t);
 	int64_t *ids = xmalloc((t->n_kernels + t->n_launches + ti->n_kernel_ids + 1) * sizeof *ids);
-	size_t n = 0, kept = 0, j = 0;
+	size_t n = 0, kept = 0, at = 0;
+	struct id_set set;
 
 	for (size_t i = 0; i < t->n_kernels; i++)
 		if (t->kernels[i].external_id)
@@ -609,16 +677,11 @@ static void keep_launching_ops(struct trace *t)
 	for (size_t i = 0; i < t->n_launches; i++)
 		if (t->launches[i].kernel && t->launches[i].external_id)
 			ids[n++] = t->launches[i].external_id;
-	sort_runs(ids, n, sizeof *ids, cmp_int64);
-	for (size_t i = 0; i < t->n_ops; i++) {
-		int64_t id = t->ops[i].external_id;
-
-		while (j < n && ids[j] < id)
-			j++;
-		if (j < n && ids[j] == id)
+	id_set_make(&set, ids, n);
+	for (size_t i = 0; i < t->n_ops; i++)
+		if (id_set_has(&set, t->ops[i].external_id, &at))
 			t->ops[kept++] = t->ops[i];
-	}
-	free(ids);
+	id_set_free(&set);
 	if (kept < t->n_ops) {
 		t->n_ops = kept;
 		t->ops = xreallocarray(t->ops, kept ? kept : 1, sizeof *t->ops);
@@ -679,6 +742,10 @@ static void count_devices(struct trace *t)
 	}
 }
 
+/* t->start_ns, the earliest start of everything, and the starts of the launches, operators,
+ * ranges and forward operators held in arrays made relative to it: the kernels' are made
+ * relative later (finish_kernels()), the stashed operators' and launches' as they are
+ * unpacked. */
 static void make_relative(struct trace *t)
 {
 	int64_t t0 = INT64_MAX;
@@ -702,8 +769,6 @@ static void make_relative(struct trace *t)
 	if (t0 == INT64_MAX)
 		t0 = 0;
 	t->start_ns = t0;
-	for (size_t i = 0; i < t->n_kernels; i++)
-		t->kernels[i].start -= t0;
 	for (size_t i = 0; i < t->n_launches; i++)
 		t->launches[i].start -= t0;
 	for (size_t i = 0; i < t->n_ops; i++)
@@ -789,45 +854,29 @@ void trace_resort(struct trace *t)
 	sort_runs(t->ranges, t->n_ranges, sizeof *t->ranges, cmp_range);
 }
 
-struct id_query {
-	const int64_t *ids;
-	int64_t id;
-};
-
-static int id_before(const void *ctx, size_t i)
-{
-	const struct id_query *q = ctx;
-
-	return q->ids[i] < q->id;
-}
-
-/* Whether the sorted ids[0..n) hold id, searched from *at, the place of the query before
- * (operators come in about the order of their External ids, so the next one is near). */
-static int has_id(const int64_t *ids, size_t n, int64_t id, size_t *at)
-{
-	struct id_query q = { ids, id };
-
-	*at = gallop_prefix(n, *at, id_before, &q);
-	return *at < n && ids[*at] == id;
-}
-
-/* The stashed operators that a kernel or a launch that names its kernel may refer to, into
- * t->ops in the order they were stashed: a superset of what keep_launching_ops keeps (it runs
- * after the device is chosen), so that the result is the same as if all had been added. */
 /* The kept operators of the stash's segments [seg0, seg1): those whose external id is among
- * ids[0..n_ids), added to t (or, when own, to ops). A job of its own, so that two threads
- * can take a half each; one job of all segments reads the stash as stash_read() does, unmapping
- * it as it goes. */
+ * ids, into an array of their own, their starts made relative (by start_ns). A job of
+ * its own, so that two threads can take a share each; one job of all segments reads the stash
+ * as stash_read() does, unmapping it as it goes. With kernels, the job goes on with the
+ * kernels' part of trace_finish (which touches no operator). */
 struct op_job {
 	struct trace *t;
-	int own;
 	struct stash *s;
 	size_t seg0, seg1;
-	const int64_t *ids;
-	size_t n_ids;
-	struct trace_op *ops; /* when own; owned: free() */
+	const struct id_set *ids;
+	struct trace_op *ops; /* owned: free() */
 	size_t n, cap;
+	struct kernel_job *kernels;
 };
+
+/* The kernels' part of trace_finish (finish_kernels()) and what it returns. */
+struct kernel_job {
+	int32_t want;
+	struct fd_error *err;
+	int rc;
+};
+
+static int finish_kernels(struct trace *t, int32_t want, struct fd_error *err);
 
 static void *unpack_op_job(void *arg)
 {
@@ -841,28 +890,33 @@ static void *unpack_op_job(void *arg)
 		struct trace_op o;
 
 		next_op_head(&r, &o);
-		if (!has_id(j->ids, j->n_ids, o.external_id, &at)) {
+		if (!id_set_has(j->ids, o.external_id, &at)) {
 			stash_skip(&r, OP_REST); /* most operators launched nothing */
 			continue;
 		}
 		next_op_rest(ti, &r, &o);
-		if (j->own)
-			VEC_PUSH(j->ops, j->n, j->cap, o);
-		else
-			trace_add_op(j->t, &o);
+		o.start -= j->t->start_ns;
+		VEC_PUSH(j->ops, j->n, j->cap, o);
 	}
+	if (j->kernels)
+		j->kernels->rc = finish_kernels(j->t, j->kernels->want, j->kernels->err);
 	return NULL;
 }
 
-static void unpack_ops(struct trace *t)
+/* The stashed operators that a kernel or a launch that names its kernel may refer to, after
+ * t->ops in the order they were stashed (a superset of what keep_launching_ops keeps: it runs
+ * after the device is chosen, so that the result is the same as if all had been added), their
+ * starts made relative; with kj, finish_kernels() meanwhile: two threads share the work (the
+ * one that takes the kernels a third of the operators) where the stash has several segments.
+ * Returns kj's result, or 0. */
+static int unpack_ops(struct trace *t, struct kernel_job *kj)
 {
 	struct trace_impl *ti = impl(t);
 	int64_t *ids;
-	size_t n = 0, no = ti->ops.n, nseg = ti->ops.n_seg + 1, mid = nseg;
+	size_t n = 0, nseg = ti->ops.n_seg + 1, mid;
 	struct op_job j[2];
+	struct id_set set;
 
-	if (!no)
-		return;
 	/* the launches are still stashed: those that name their kernel were listed */
 	ids = xmalloc((t->n_kernels + ti->n_kernel_ids + 1) * sizeof *ids);
 	for (size_t i = 0; i < t->n_kernels; i++)
@@ -870,56 +924,50 @@ static void unpack_ops(struct trace *t)
 			ids[n++] = t->kernels[i].external_id;
 	for (size_t i = 0; i < ti->n_kernel_ids; i++)
 		ids[n++] = ti->kernel_ids[i];
-	sort_runs(ids, n, sizeof *ids, cmp_int64);
-	mid = segment_half(&ti->ops);
-	j[0] = (struct op_job){
-		.t = t, .s = &ti->ops, .seg0 = 0, .seg1 = mid, .ids = ids, .n_ids = n
-	};
-	j[1] = (struct op_job){
-		.t = t, .own = 1, .s = &ti->ops, .seg0 = mid, .seg1 = nseg, .ids = ids, .n_ids = n
-	};
-	if (mid < nseg)
+	id_set_make(&set, ids, n);
+	mid = ti->ops.n ? segment_at(&ti->ops, kj ? 2.0 / 3 : 0.5) : nseg;
+	for (int k = 0; k < 2; k++)
+		j[k] = (struct op_job){ .t = t,
+					.s = &ti->ops,
+					.seg0 = k ? mid : 0,
+					.seg1 = k ? nseg : mid,
+					.ids = &set,
+					.kernels = k ? kj : NULL };
+	if (mid < nseg) {
 		run_both(unpack_op_job, &j[0], &j[1]);
-	else
+	} else {
+		j[0].seg1 = nseg; /* all of them, then the kernels */
+		j[0].kernels = kj;
 		unpack_op_job(&j[0]);
-	for (size_t i = 0; i < j[1].n; i++) /* after the first half's, in stash order */
-		trace_add_op(t, &j[1].ops[i]);
-	free(j[1].ops);
-	free(ids);
+	}
+	for (int k = 0; k < 2; k++) {
+		if (!t->n_ops && j[k].n) { /* taken as it is */
+			free(t->ops);
+			t->ops = j[k].ops;
+			t->n_ops = j[k].n;
+			ti->cap_ops = j[k].cap;
+			continue;
+		}
+		for (size_t i = 0; i < j[k].n; i++)
+			trace_add_op(t, &j[k].ops[i]);
+		free(j[k].ops);
+	}
+	id_set_free(&set);
 	stash_free(&ti->ops);
+	return kj ? kj->rc : 0;
 }
 
-int trace_finish(struct trace *t, int32_t want, int capture, struct fd_error *err)
+/* The kernels' part of trace_finish: their starts made relative, the device chosen (its
+ * kernels kept), the times checked and repaired, the kernels sorted. 0, or -1 with err set. */
+static int finish_kernels(struct trace *t, int32_t want, struct fd_error *err)
 {
 	size_t kept = 0;
 	struct trace_device *best = NULL;
-	int64_t total = 0;
+	int64_t total;
 
-	unpack_ops(t);
-	make_relative(t);
-	count_devices(t);
 	for (size_t i = 0; i < t->n_kernels; i++)
-		total += t->kernels[i].kind == KIND_KERNEL;
-	if (total == 0 && capture) { /* a graph capture: its launches ran no kernel */
-		unpack_launches(t);
-		t->device = -1;
-		t->n_other_device = t->n_kernels;
-		t->n_kernels = t->n_kernel_events = 0;
-		sort_runs(t->launches, t->n_launches, sizeof *t->launches, cmp_launch);
-		sort_runs(t->ops, t->n_ops, sizeof *t->ops, cmp_op);
-		keep_launching_ops(t);
-		sort_runs(t->ranges, t->n_ranges, sizeof *t->ranges, cmp_range);
-		sort_runs(t->fwd_ops, t->n_fwd_ops, sizeof *t->fwd_ops, cmp_fwd_op);
-		detect_platform(t);
-		return 0;
-	}
-	if (total == 0) {
-		fd_error_set(
-			err,
-			"%s: no GPU kernels in this trace (record it with ProfilerActivity.CUDA)",
-			t->path);
-		return -1;
-	}
+		t->kernels[i].start -= t->start_ns;
+	count_devices(t);
 	if (want == TRACE_ALL_DEVICES) { /* --device all: every device's kernels, as one */
 		t->device = TRACE_ALL_DEVICES;
 		goto kept;
@@ -972,6 +1020,43 @@ kept:
 	}
 	trace_repair_graph_times(t); /* kernels are still in listed order here */
 	sort_runs(t->kernels, t->n_kernels, sizeof *t->kernels, cmp_kernel);
+	return 0;
+}
+
+int trace_finish(struct trace *t, int32_t want, int capture, struct fd_error *err)
+{
+	struct kernel_job kj = { want, err, 0 };
+	int64_t total = 0;
+
+	for (size_t i = 0; i < t->n_kernels; i++)
+		total += t->kernels[i].kind == KIND_KERNEL;
+	if (total == 0 && !capture) {
+		fd_error_set(
+			err,
+			"%s: no GPU kernels in this trace (record it with ProfilerActivity.CUDA)",
+			t->path);
+		return -1;
+	}
+	make_relative(t);
+	if (total == 0) { /* a graph capture: its launches ran no kernel */
+		unpack_ops(t, NULL);
+		for (size_t i = 0; i < t->n_kernels; i++)
+			t->kernels[i].start -= t->start_ns;
+		count_devices(t);
+		unpack_launches(t);
+		t->device = -1;
+		t->n_other_device = t->n_kernels;
+		t->n_kernels = t->n_kernel_events = 0;
+		sort_runs(t->launches, t->n_launches, sizeof *t->launches, cmp_launch);
+		sort_runs(t->ops, t->n_ops, sizeof *t->ops, cmp_op);
+		keep_launching_ops(t);
+		sort_runs(t->ranges, t->n_ranges, sizeof *t->ranges, cmp_range);
+		sort_runs(t->fwd_ops, t->n_fwd_ops, sizeof *t->fwd_ops, cmp_fwd_op);
+		detect_platform(t);
+		return 0;
+	}
+	if (unpack_ops(t, &kj) < 0)
+		return -1;
 	sort_runs(t->ops, t->n_ops, sizeof *t->ops, cmp_op);
 	keep_launching_ops(t);
 	sort_runs(t->ranges, t->n_ranges, sizeof *t->ranges, cmp_range);
