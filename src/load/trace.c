@@ -743,16 +743,14 @@ static void count_devices(struct trace *t)
 }
 
 /* t->start_ns, the earliest start of everything, and the starts of the launches, operators,
- * ranges and forward operators held in arrays made relative to it: the kernels' are made
+ * ranges and forward operators held in arrays made relative to it (kernels_t0: the kernels'
+ * earliest start, INT64_MAX without kernels): the kernels' are made
  * relative later (finish_kernels()), the stashed operators' and launches' as they are
  * unpacked. */
-static void make_relative(struct trace *t)
+static void make_relative(struct trace *t, int64_t kernels_t0)
 {
-	int64_t t0 = INT64_MAX;
+	int64_t t0 = kernels_t0;
 
-	for (size_t i = 0; i < t->n_kernels; i++)
-		if (t->kernels[i].start < t0)
-			t0 = t->kernels[i].start;
 	for (size_t i = 0; i < t->n_launches; i++)
 		if (t->launches[i].start < t0)
 			t0 = t->launches[i].start;
@@ -903,25 +901,22 @@ static void *unpack_op_job(void *arg)
 	return NULL;
 }
 
-/* The stashed operators that a kernel or a launch that names its kernel may refer to, after
+/* The stashed operators that a kernel (ids[0..n), owned from now on: the External ids of every
+ * kernel) or a launch that names its kernel may refer to, after
  * t->ops in the order they were stashed (a superset of what keep_launching_ops keeps: it runs
  * after the device is chosen, so that the result is the same as if all had been added), their
  * starts made relative; with kj, finish_kernels() meanwhile: two threads share the work (the
  * one that takes the kernels a third of the operators) where the stash has several segments.
  * Returns kj's result, or 0. */
-static int unpack_ops(struct trace *t, struct kernel_job *kj)
+static int unpack_ops(struct trace *t, int64_t *ids, size_t n, struct kernel_job *kj)
 {
 	struct trace_impl *ti = impl(t);
-	int64_t *ids;
-	size_t n = 0, nseg = ti->ops.n_seg + 1, mid;
+	size_t nseg = ti->ops.n_seg + 1, mid;
 	struct op_job j[2];
 	struct id_set set;
 
 	/* the launches are still stashed: those that name their kernel were listed */
-	ids = xmalloc((t->n_kernels + ti->n_kernel_ids + 1) * sizeof *ids);
-	for (size_t i = 0; i < t->n_kernels; i++)
-		if (t->kernels[i].external_id)
-			ids[n++] = t->kernels[i].external_id;
+	ids = xreallocarray(ids, n + ti->n_kernel_ids + 1, sizeof *ids);
 	for (size_t i = 0; i < ti->n_kernel_ids; i++)
 		ids[n++] = ti->kernel_ids[i];
 	id_set_make(&set, ids, n);
@@ -1026,20 +1021,30 @@ kept:
 int trace_finish(struct trace *t, int32_t want, int capture, struct fd_error *err)
 {
 	struct kernel_job kj = { want, err, 0 };
-	int64_t total = 0;
+	int64_t total = 0, t0 = INT64_MAX;
+	int64_t *ids = xmalloc((t->n_kernels + 1) * sizeof *ids);
+	size_t n = 0, ops_before = t->n_ops;
 
-	for (size_t i = 0; i < t->n_kernels; i++)
-		total += t->kernels[i].kind == KIND_KERNEL;
+	/* one pass over the kernels for what comes before the operators are unpacked */
+	for (size_t i = 0; i < t->n_kernels; i++) {
+		const struct trace_kernel *k = &t->kernels[i];
+
+		total += k->kind == KIND_KERNEL;
+		t0 = k->start < t0 ? k->start : t0;
+		if (k->external_id)
+			ids[n++] = k->external_id;
+	}
 	if (total == 0 && !capture) {
+		free(ids);
 		fd_error_set(
 			err,
 			"%s: no GPU kernels in this trace (record it with ProfilerActivity.CUDA)",
 			t->path);
 		return -1;
 	}
-	make_relative(t);
+	make_relative(t, t0);
 	if (total == 0) { /* a graph capture: its launches ran no kernel */
-		unpack_ops(t, NULL);
+		unpack_ops(t, ids, n, NULL);
 		for (size_t i = 0; i < t->n_kernels; i++)
 			t->kernels[i].start -= t->start_ns;
 		count_devices(t);
@@ -1055,10 +1060,13 @@ int trace_finish(struct trace *t, int32_t want, int capture, struct fd_error *er
 		detect_platform(t);
 		return 0;
 	}
-	if (unpack_ops(t, &kj) < 0)
+	if (unpack_ops(t, ids, n, &kj) < 0)
 		return -1;
 	sort_runs(t->ops, t->n_ops, sizeof *t->ops, cmp_op);
-	keep_launching_ops(t);
+	/* unpack_ops kept what keep_launching_ops would where every operator came from the stash
+	 * and every kernel stayed */
+	if (ops_before || t->n_other_device || t->n_launches)
+		keep_launching_ops(t);
 	sort_runs(t->ranges, t->n_ranges, sizeof *t->ranges, cmp_range);
 	sort_runs(t->fwd_ops, t->n_fwd_ops, sizeof *t->fwd_ops, cmp_fwd_op);
 	unpack_launches(t);	/* sorted */
