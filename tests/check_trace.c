@@ -1,6 +1,9 @@
 /* check_trace.c — the loader on every real trace and on damaged inputs. */
 #include "testutil.h"
 
+#include <unistd.h>
+#include <zlib.h>
+
 #include "fusediff/text.h"
 
 /* Kernel counts and platforms of the real traces (shared/traces/SOURCES.md). */
@@ -143,6 +146,45 @@ START_TEST(test_ops_kept_by_id)
 
 	check_ops_kept(dense_ops, 7, dense_kernels, 5);
 	check_ops_kept(spread_ops, 5, spread_kernels, 3);
+}
+END_TEST
+
+/* trace_load_opts.started is called once, as the events begin, for a plain file cut into
+ * chunks and for a gzip one. */
+static void count_started(void *user)
+{
+	++*(int *)user;
+}
+
+START_TEST(test_started_once)
+{
+	char plain[] = "/tmp/fusediff-started-XXXXXX";
+	const char *gz = test_trace("llama8l_eager_sdpa.json.gz");
+	gzFile in = gzopen(gz, "rb");
+	int fd = mkstemp(plain), n;
+	char buf[65536];
+
+	ck_assert_ptr_nonnull(in);
+	ck_assert_int_ge(fd, 0);
+	while ((n = gzread(in, buf, sizeof buf)) > 0)
+		ck_assert_int_eq(write(fd, buf, (size_t)n), n);
+	gzclose(in);
+	close(fd);
+	setenv("FUSEDIFF_SPLIT_MIN", "1", 1); /* the plain file cut into chunks */
+	for (int f = 0; f < 2; f++) {
+		int calls = 0;
+		struct trace_load_opts lo = { .device = -1,
+					      .started = count_started,
+					      .started_user = &calls };
+		struct trace *t;
+		struct fd_error err;
+
+		ck_assert_msg(trace_load(&t, f ? plain : gz, &lo, &err) == 0, "%s", err.msg);
+		ck_assert_int_eq(calls, 1);
+		trace_free(t);
+	}
+	unsetenv("FUSEDIFF_SPLIT_MIN");
+	unlink(plain);
 }
 END_TEST
 
@@ -459,6 +501,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_large_shared_trace);
 	tcase_add_test(tc, test_links_and_ranges);
 	tcase_add_test(tc, test_ops_kept_by_id);
+	tcase_add_test(tc, test_started_once);
 	tcase_add_loop_test(tc, test_bad_input, 0, sizeof bad / sizeof bad[0]);
 	tcase_add_test(tc, test_damage_kept_visible);
 	tcase_add_test(tc, test_huge_name);

@@ -253,8 +253,9 @@ static int parse_int(const char *s, long *out)
 }
 
 /* The classifier of --summary, built on a thread of its own while the trace loads (its regular
- * expressions take milliseconds that would otherwise come before the load); a mistake in the
- * rules stops the load at its next progress report. */
+ * expressions take milliseconds that would otherwise come before the load), started once the
+ * loader's threads run (trace_load_opts.started), or else built after the load; a mistake in
+ * the rules stops the load at its next progress report. */
 struct classifier_job {
 	const char *rules;
 	struct classifier *cl;
@@ -262,6 +263,8 @@ struct classifier_job {
 	int rc;
 	atomic_int failed;
 	struct progress *pr;
+	pthread_t th;
+	int threaded;
 };
 
 static void *classifier_thread(void *arg)
@@ -272,6 +275,13 @@ static void *classifier_thread(void *arg)
 	if (j->rc < 0)
 		atomic_store(&j->failed, 1);
 	return NULL;
+}
+
+static void classifier_start(void *user)
+{
+	struct classifier_job *j = user;
+
+	j->threaded = thread_start(&j->th, classifier_thread, j) == 0;
 }
 
 static int summary_progress(void *user, int64_t done, int64_t total)
@@ -292,8 +302,7 @@ static int run_summary(const char *path, const struct trace_load_opts *lo, const
 	struct trace_load_opts plo = *lo;
 	struct peak_table peaks = { 0 };
 	struct classifier_job cj = { .rules = rules, .pr = &pr };
-	pthread_t th;
-	int rc, threaded;
+	int rc;
 
 	if (o->peaks && peak_table_load(&peaks, o->peaks, &err) < 0) {
 		app_error(err.msg);
@@ -302,13 +311,14 @@ static int run_summary(const char *path, const struct trace_load_opts *lo, const
 	progress_init(&pr, path, NULL);
 	plo.progress = summary_progress;
 	plo.progress_user = &cj;
+	plo.started = classifier_start;
+	plo.started_user = &cj;
 	atomic_init(&cj.failed, 0);
-	threaded = pthread_create(&th, NULL, classifier_thread, &cj) == 0;
-	if (!threaded)
+	rc = trace_load(&t, path, &plo, &err);
+	if (cj.threaded)
+		pthread_join(cj.th, NULL);
+	else
 		classifier_thread(&cj);
-	rc = cj.failed ? -1 : trace_load(&t, path, &plo, &err);
-	if (threaded)
-		pthread_join(th, NULL);
 	progress_end(&pr);
 	cl = cj.cl;
 	if (cj.rc < 0 || rc < 0) { /* the rules' mistake first: it may have stopped the load */

@@ -743,7 +743,7 @@ static void pool_start(struct loader *ld)
 	pthread_cond_init(&pl->cond, NULL);
 	pl->next_free = 1;
 	ld->pool = pl;
-	if (pl->n < 2 || pthread_create(&pl->thread, NULL, pool_main, ld) != 0) {
+	if (pl->n < 2 || thread_start(&pl->thread, pool_main, ld) != 0) {
 		pool_free(ld);
 		return;
 	}
@@ -832,6 +832,8 @@ static int read_events(struct loader *ld)
 
 	ld->saw_events = 1;
 	pool_start(ld);
+	if (ld->opts && ld->opts->started)
+		ld->opts->started(ld->opts->started_user);
 	while (ev.first >= 0) {
 		if (unit(ld, unit_events, &ev) < 0)
 			return -1;
