@@ -1,7 +1,9 @@
 /* util.c — errors and allocation helpers. */
+#define _GNU_SOURCE /* sched_getcpu(), pthread_attr_setaffinity_np() */
 #include "fusediff/util.h"
 
 #include <pthread.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -131,10 +133,56 @@ const char *path_basename(const char *path)
 	return slash && slash[1] ? slash + 1 : path;
 }
 
+#ifdef CPU_SET
+/* A thread started on the other cores, which lets itself onto all of them again first. */
+struct thread_boot {
+	void *(*fn)(void *);
+	void *arg;
+	cpu_set_t all;
+};
+
+static void *thread_boot(void *p)
+{
+	struct thread_boot b = *(struct thread_boot *)p;
+
+	free(p);
+	(void)pthread_setaffinity_np(pthread_self(), sizeof b.all, &b.all);
+	return b.fn(b.arg);
+}
+#endif
+
+int thread_start(pthread_t *th, void *(*fn)(void *), void *arg)
+{
+#ifdef CPU_SET
+	cpu_set_t all;
+	int cpu = sched_getcpu();
+
+	if (cpu >= 0 && cpu < CPU_SETSIZE && sched_getaffinity(0, sizeof all, &all) == 0 &&
+	    CPU_ISSET(cpu, &all) && CPU_COUNT(&all) > 1) {
+		struct thread_boot *b = xmalloc(sizeof *b);
+		cpu_set_t other = all;
+		pthread_attr_t attr;
+		int rc = -1;
+
+		CPU_CLR(cpu, &other);
+		*b = (struct thread_boot){ fn, arg, all };
+		if (pthread_attr_init(&attr) == 0) {
+			if (pthread_attr_setaffinity_np(&attr, sizeof other, &other) == 0)
+				rc = pthread_create(th, &attr, thread_boot, b);
+			pthread_attr_destroy(&attr);
+		}
+		if (rc == 0)
+			return 0;
+		free(b);
+	}
+#endif
+	return pthread_create(th, NULL, fn, arg);
+}
+
 void run_both(void *(*fn)(void *), void *arg0, void *arg1)
 {
 	pthread_t th;
-	int threaded = pthread_create(&th, NULL, fn, arg1) == 0;
+	int threaded = thread_start(&th, fn, arg1) == 0;
 
 	fn(arg0);
 	if (threaded)

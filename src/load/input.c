@@ -611,7 +611,7 @@ static int reader_start(struct input *in)
 	pthread_cond_init(&rd->emptied, NULL);
 	rd->raw_done = in->raw_hi;
 	in->rd = rd;
-	if (pthread_create(&rd->thread, NULL, reader_main, in) != 0) {
+	if (thread_start(&rd->thread, reader_main, in) != 0) {
 		in->rd = NULL;
 		for (size_t i = 0; i < RING_BLOCKS; i++)
 			free(rd->ring[i].data);
