@@ -30,8 +30,9 @@ void trace_count_category(struct trace *t, uint32_t cat);
  * its strings (and launch configurations) interned in its order, its records with their names
  * (and configurations) renamed, its category counts
  * and events. The result is what one pass over both parts would have built. Only the event
- * records: a part holds no devices, metadata or warnings. The part's record arrays are freed
- * as they are copied (the counts stay): only trace_free() it afterwards. */
+ * records: a part holds no devices, metadata or warnings. The part's record arrays are taken
+ * (its kernels, while t has none) or freed as they are copied: only trace_free() it
+ * afterwards. */
 void trace_merge(struct trace *t, struct trace *part);
 /* Kernels of one graph launch whose times are attached to the wrong kernels (listed order
  * and time order disagree) get the group's time slots in listed order (graph_times.c).

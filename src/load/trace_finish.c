@@ -1,0 +1,702 @@
+/* trace_finish.c — the loaded trace finished (trace_finish): the stashed operators and
+ * launches unpacked, times made relative, the device chosen, the records sorted, the platform
+ * and the GPU named. */
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fusediff/trace.h"
+#include "trace_impl.h"
+
+/* The next stashed launch (as trace_add_launch() packs it), renamed when its segment is a
+ * merged part's. */
+static void next_launch(const struct trace_impl *ti, struct stash_reader *r, struct trace_launch *l)
+{
+	const struct seg_map *m;
+
+	memset(l, 0, sizeof *l);
+	stash_next(r);
+	l->start = stash_get_delta(r, 0);
+	l->correlation = stash_get_delta(r, 1);
+	l->external_id = stash_get_delta(r, 2);
+	l->tid = stash_get_delta(r, 3);
+	l->dur = (int64_t)stash_get(r);
+	l->name = (uint32_t)stash_get(r);
+	l->kernel = (uint32_t)stash_get(r);
+	if (l->kernel)
+		l->dims = (uint32_t)stash_get(r);
+	if ((m = seg_map_of(ti->launch_seg, ti->n_launch_seg, r->segment))) {
+		l->name = m->map[l->name];
+		l->kernel = m->map[l->kernel];
+		l->dims = l->dims < m->nd ? m->dmap[l->dims] : 0;
+	}
+}
+
+static int cmp_launch(const void *pa, const void *pb);
+
+/* Stashes with this many records in more than one segment (the parts of a file parsed by two
+ * threads) are unpacked by two threads too, a share of the segments each. */
+#define UNPACK_PARALLEL 16384
+
+/* The segment before which about share (0 to 1) of stash s's records lie, or s->n_seg + 1 (one
+ * thread for all) when the stash is too small or has one segment. */
+static size_t segment_at(const struct stash *s, double share)
+{
+	size_t nseg = s->n_seg + 1, mid = 1;
+
+	if (nseg < 2 || s->n < UNPACK_PARALLEL)
+		return nseg;
+	while (mid + 1 < nseg && (double)stash_segment_first(s, mid) < share * (double)s->n)
+		mid++;
+	return mid;
+}
+
+/* A reader of the segments [seg0, ...) of s: one of all of them reads as stash_read() does,
+ * unmapping the stash as it goes; one of some scans from the first (stash_scan_segment()). */
+static void segments_read(struct stash *s, size_t seg0, size_t seg1, struct stash_reader *r)
+{
+	if (seg0 == 0 && seg1 == s->n_seg + 1)
+		stash_read(s, r);
+	else
+		stash_scan_segment(s, seg0, r);
+}
+
+/* The launches of the stash's segments [seg0, seg1) into out at their indices, their starts
+ * made relative: a job of its own, so that two threads can take a half each. */
+struct launch_job {
+	const struct trace_impl *ti;
+	struct stash *s;
+	size_t seg0, seg1;
+	struct trace_launch *out;
+	int64_t start_ns;
+};
+
+static void *unpack_launch_job(void *arg)
+{
+	struct launch_job *j = arg;
+	struct stash_reader r;
+	size_t end = stash_segment_first(j->s, j->seg1);
+
+	segments_read(j->s, j->seg0, j->seg1, &r);
+	for (size_t i = stash_segment_first(j->s, j->seg0); i < end; i++) {
+		next_launch(j->ti, &r, &j->out[i]);
+		j->out[i].start -= j->start_ns;
+	}
+	return NULL;
+}
+
+/* The stashed launches into t->launches, an array of their number sorted by correlation, then
+ * start, then stash order (a stable sort of cmp_launch: the stash is mostly in that order
+ * already, so that the sort needs about n comparisons and little memory beside the array),
+ * their times made relative like the others' (make_relative counted them in). Last in
+ * trace_finish: the array is not held while the other steps run. */
+static void unpack_launches(struct trace *t)
+{
+	struct trace_impl *ti = impl(t);
+	size_t n = ti->launches.n, nseg = ti->launches.n_seg + 1, mid;
+	struct launch_job j[2];
+
+	ti->finished = 1;
+	free(ti->kernel_ids); /* the launches that name their kernel are in the array now */
+	ti->kernel_ids = NULL;
+	ti->n_kernel_ids = ti->cap_kernel_ids = 0;
+	if (!n)
+		return;
+	if (n >= UINT32_MAX)
+		die("too many launches (%zu)", n);
+	t->launches = xreallocarray(t->launches, n, sizeof *t->launches);
+	ti->cap_launches = t->n_launches = n;
+	mid = segment_at(&ti->launches, 0.5);
+	for (int k = 0; k < 2; k++)
+		j[k] = (struct launch_job){ ti,		 &ti->launches, k ? mid : 0, k ? nseg : mid,
+					    t->launches, t->start_ns };
+	if (mid < nseg)
+		run_both(unpack_launch_job, &j[0], &j[1]);
+	else
+		unpack_launch_job(&j[0]);
+	stash_free(&ti->launches);
+	sort_runs(t->launches, n, sizeof *t->launches, cmp_launch);
+}
+
+/* The next stashed operator: its first fields (start, external id, tid), then next_op_rest() for
+ * the others or stash_skip() of OP_REST fields to pass them by. */
+#define OP_REST 5
+static void next_op_head(struct stash_reader *r, struct trace_op *o)
+{
+	stash_next(r);
+	o->start = stash_get_delta(r, 0);
+	o->external_id = stash_get_delta(r, 1);
+	o->tid = stash_get_delta(r, 2);
+}
+
+static void next_op_rest(const struct trace_impl *ti, struct stash_reader *r, struct trace_op *o)
+{
+	const struct seg_map *m;
+
+	o->dur = (int64_t)stash_get(r);
+	o->name = (uint32_t)stash_get(r);
+	o->input_dims = (uint32_t)stash_get(r);
+	o->input_types = (uint32_t)stash_get(r);
+	o->concrete = (uint32_t)stash_get(r);
+	if ((m = seg_map_of(ti->op_seg, ti->n_op_seg, r->segment)))
+		*o = op_renamed(*o, m->map);
+}
+
+/* ---- sorting, the device, the platform ------------------------------------------------ */
+
+static int cmp_kernel(const void *pa, const void *pb)
+{
+	const struct trace_kernel *a = pa, *b = pb;
+	int c;
+
+	if ((c = CMP(a->start, b->start)))
+		return c;
+	if ((c = CMP(a->stream, b->stream)))
+		return c;
+	if ((c = CMP(a->correlation, b->correlation)))
+		return c;
+	if ((c = CMP(a->dur, b->dur)))
+		return c;
+	return CMP(a->name, b->name);
+}
+
+static int cmp_launch(const void *pa, const void *pb)
+{
+	const struct trace_launch *a = pa, *b = pb;
+	int c;
+
+	if ((c = CMP(a->correlation, b->correlation)))
+		return c;
+	return CMP(a->start, b->start);
+}
+
+static int cmp_op(const void *pa, const void *pb)
+{
+	const struct trace_op *a = pa, *b = pb;
+	int c;
+
+	if ((c = CMP(a->external_id, b->external_id)))
+		return c;
+	return CMP(a->start, b->start);
+}
+
+static int cmp_range(const void *pa, const void *pb)
+{
+	const struct trace_range *a = pa, *b = pb;
+	int c;
+
+	if ((c = CMP(a->start, b->start)))
+		return c;
+	if ((c = CMP(b->dur, a->dur)))
+		return c;
+	if ((c = CMP(a->kind, b->kind)))
+		return c;
+	return CMP(a->name, b->name);
+}
+
+static int cmp_device(const void *pa, const void *pb)
+{
+	const struct trace_device *a = pa, *b = pb;
+
+	return CMP(a->id, b->id);
+}
+
+static int cmp_int64(const void *pa, const void *pb)
+{
+	return CMP(*(const int64_t *)pa, *(const int64_t *)pb);
+}
+
+static int cmp_fwd_op(const void *pa, const void *pb)
+{
+	const struct trace_fwd_op *x = pa, *y = pb;
+	int r = CMP(x->seq, y->seq);
+
+	return r ? r : CMP(x->start, y->start);
+}
+
+/* The external ids that kernels and launches refer to: a bitmap of [lo, lo + span) where the
+ * ids are dense enough (a profiler numbers its operators 1, 2, 3, ...: R's 49144 kernels name
+ * ids within a span of 154397), else the ids sorted, searched by galloping from the place of
+ * the query before (operators come in about the order of their ids). */
+struct id_set {
+	int64_t lo;
+	uint64_t span; /* 0: no bitmap */
+	uint64_t *bits;
+	int64_t *ids; /* sorted, without a bitmap */
+	size_t n;
+};
+
+struct id_query {
+	const int64_t *ids;
+	int64_t id;
+};
+
+static int id_before(const void *ctx, size_t i)
+{
+	const struct id_query *q = ctx;
+
+	return q->ids[i] < q->id;
+}
+
+/* The set of ids[0..n) (owned by it from now on). */
+static void id_set_make(struct id_set *set, int64_t *ids, size_t n)
+{
+	int64_t lo = n ? ids[0] : 0, hi = lo;
+
+	for (size_t i = 1; i < n; i++) {
+		lo = ids[i] < lo ? ids[i] : lo;
+		hi = ids[i] > hi ? ids[i] : hi;
+	}
+	*set = (struct id_set){ .lo = lo, .ids = ids, .n = n };
+	if (n && (uint64_t)hi - (uint64_t)lo < 64 * (uint64_t)n) { /* no more than the array */
+		set->span = (uint64_t)hi - (uint64_t)lo + 1;
+		set->bits = xcalloc((size_t)(set->span / 64 + 1), sizeof *set->bits);
+		for (size_t i = 0; i < n; i++) {
+			uint64_t b = (uint64_t)ids[i] - (uint64_t)lo;
+
+			set->bits[b / 64] |= (uint64_t)1 << (b % 64);
+		}
+		free(ids);
+		set->ids = NULL;
+		return;
+	}
+	sort_runs(ids, n, sizeof *ids, cmp_int64);
+}
+
+static void id_set_free(struct id_set *set)
+{
+	free(set->bits);
+	free(set->ids);
+}
+
+/* Whether the set holds id; *at: the place of the query before, for the sorted ids. */
+static int id_set_has(const struct id_set *set, int64_t id, size_t *at)
+{
+	struct id_query q = { set->ids, id };
+	uint64_t b = (uint64_t)id - (uint64_t)set->lo;
+
+	if (set->span)
+		return b < set->span && (set->bits[b / 64] >> (b % 64) & 1);
+	*at = gallop_prefix(set->n, *at, id_before, &q);
+	return *at < set->n && set->ids[*at] == id;
+}
+
+/* Keep only the cpu_ops that launched a kept kernel (t->ops sorted by external_id): nothing
+ * else refers to an operator, and operators outnumber kernels several times over, so memory
+ * now grows with the kernels. */
+static void keep_launching_ops(struct trace *t)
+{
+	struct trace_impl *ti = impl(t);
+	int64_t *ids = xmalloc((t->n_kernels + t->n_launches + ti->n_kernel_ids + 1) * sizeof *ids);
+	size_t n = 0, kept = 0, at = 0;
+	struct id_set set;
+
+	for (size_t i = 0; i < t->n_kernels; i++)
+		if (t->kernels[i].external_id)
+			ids[n++] = t->kernels[i].external_id;
+	/* a graph capture's launches name their kernels: their operators are kept too (listed
+	 * aside while the launches are stashed) */
+	for (size_t i = 0; i < ti->n_kernel_ids; i++)
+		ids[n++] = ti->kernel_ids[i];
+	for (size_t i = 0; i < t->n_launches; i++)
+		if (t->launches[i].kernel && t->launches[i].external_id)
+			ids[n++] = t->launches[i].external_id;
+	id_set_make(&set, ids, n);
+	for (size_t i = 0; i < t->n_ops; i++)
+		if (id_set_has(&set, t->ops[i].external_id, &at))
+			t->ops[kept++] = t->ops[i];
+	id_set_free(&set);
+	if (kept < t->n_ops) {
+		t->n_ops = kept;
+		t->ops = xreallocarray(t->ops, kept ? kept : 1, sizeof *t->ops);
+		impl(t)->cap_ops = kept ? kept : 1;
+	}
+}
+
+static int cmp_int32(const void *pa, const void *pb)
+{
+	return CMP(*(const int32_t *)pa, *(const int32_t *)pb);
+}
+
+/* The device with this id among devs[0..n), sorted by id, or NULL. */
+static struct trace_device *device_find(struct trace_device *devs, size_t n, int32_t id)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (devs[mid].id < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < n && devs[lo].id == id ? &devs[lo] : NULL;
+}
+
+/* List every device the kernels ran on (sorted by id) and count its kernels and kernel time.
+ * n log n, also for a hostile trace with a million kernels on as many devices. */
+static void count_devices(struct trace *t)
+{
+	struct trace_impl *ti = impl(t);
+	int32_t *ids = xmalloc((t->n_kernels + 1) * sizeof *ids);
+	size_t n_listed;
+
+	for (size_t i = 0; i < t->n_kernels; i++)
+		ids[i] = t->kernels[i].device;
+	sort_runs(ids, t->n_kernels, sizeof *ids, cmp_int32);
+	sort_runs(t->devices, t->n_devices, sizeof *t->devices, cmp_device);
+	n_listed = t->n_devices;
+	for (size_t i = 0; i < t->n_kernels; i++)
+		if ((i == 0 || ids[i] != ids[i - 1]) && !device_find(t->devices, n_listed, ids[i]))
+			VEC_PUSH(t->devices, t->n_devices, ti->cap_devices,
+				 ((struct trace_device){ .id = ids[i] }));
+	free(ids);
+	sort_runs(t->devices, t->n_devices, sizeof *t->devices, cmp_device);
+	for (size_t i = 0; i < t->n_kernels; i++) {
+		struct trace_device *d =
+			device_find(t->devices, t->n_devices, t->kernels[i].device);
+
+		d->kernels++;
+		d->kernel_events += t->kernels[i].kind == KIND_KERNEL;
+		if (t->kernels[i].kind == KIND_KERNEL)
+			d->kernel_time = t->kernels[i].dur > INT64_MAX - d->kernel_time
+						 ? INT64_MAX
+						 : d->kernel_time + t->kernels[i].dur;
+	}
+}
+
+/* t->start_ns, the earliest start of everything, and the starts of the launches, operators,
+ * ranges and forward operators held in arrays made relative to it (kernels_t0: the kernels'
+ * earliest start, INT64_MAX without kernels): the kernels' are made
+ * relative later (finish_kernels()), the stashed operators' and launches' as they are
+ * unpacked. */
+static void make_relative(struct trace *t, int64_t kernels_t0)
+{
+	int64_t t0 = kernels_t0;
+
+	for (size_t i = 0; i < t->n_launches; i++)
+		if (t->launches[i].start < t0)
+			t0 = t->launches[i].start;
+	for (size_t i = 0; i < t->n_ops; i++)
+		if (t->ops[i].start < t0)
+			t0 = t->ops[i].start;
+	for (size_t i = 0; i < t->n_ranges; i++)
+		if (t->ranges[i].start < t0)
+			t0 = t->ranges[i].start;
+	if (impl(t)->has_ops_t0 && impl(t)->ops_t0 < t0) /* stashed operators that were dropped */
+		t0 = impl(t)->ops_t0;
+	if (impl(t)->has_launches_t0 && impl(t)->launches_t0 < t0) /* launches still stashed */
+		t0 = impl(t)->launches_t0;
+	if (t0 == INT64_MAX)
+		t0 = 0;
+	t->start_ns = t0;
+	for (size_t i = 0; i < t->n_launches; i++)
+		t->launches[i].start -= t0;
+	for (size_t i = 0; i < t->n_ops; i++)
+		t->ops[i].start -= t0;
+	for (size_t i = 0; i < t->n_ranges; i++)
+		t->ranges[i].start -= t0;
+	for (size_t i = 0; i < t->n_fwd_ops; i++)
+		t->fwd_ops[i].start -= t0;
+}
+
+static void detect_platform(struct trace *t)
+{
+	static const char *const amd_keys[] = { "roctracer_version", "hip_runtime_version",
+						"hip_driver_version" };
+	static const char *const nv_keys[] = { "cuda_runtime_version", "cupti_version",
+					       "cuda_driver_version" };
+	const char *amd = NULL, *nv = NULL;
+	int32_t warp = 0;
+
+	if (t->platform != PLATFORM_UNKNOWN && t->platform_reason)
+		return; /* the format says (a CUPTI or rocprofiler export) */
+
+	for (size_t i = 0; i < 3; i++) {
+		if (!amd && trace_meta_get(t, amd_keys[i]))
+			amd = amd_keys[i];
+		if (!nv && trace_meta_get(t, nv_keys[i]))
+			nv = nv_keys[i];
+	}
+	for (size_t i = 0; i < t->n_devices; i++)
+		if ((t->devices[i].id == t->device || t->device == TRACE_ALL_DEVICES) &&
+		    t->devices[i].warp_size)
+			warp = t->devices[i].warp_size;
+	for (size_t i = 0; !warp && i < t->n_devices; i++)
+		warp = t->devices[i].warp_size;
+
+	if (amd && !nv) {
+		t->platform = PLATFORM_AMD;
+		t->platform_reason = amd;
+	} else if (nv && !amd) {
+		t->platform = PLATFORM_NVIDIA;
+		t->platform_reason = nv;
+	} else if (warp == 64) {
+		t->platform = PLATFORM_AMD;
+		t->platform_reason = "warpSize 64";
+	} else if (warp == 32) {
+		t->platform = PLATFORM_NVIDIA;
+		t->platform_reason = "warpSize 32";
+	} else {
+		t->platform = PLATFORM_UNKNOWN;
+		t->platform_reason =
+			amd ? "both AMD and NVIDIA version keys" : "no version keys or warpSize";
+	}
+}
+
+static void pick_gpu_name(struct trace *t)
+{
+	uint32_t only = 0;
+	int same = 1;
+
+	for (size_t i = 0; i < t->n_devices; i++) {
+		const struct trace_device *d = &t->devices[i];
+
+		if (d->id == t->device && d->name && t->device != TRACE_ALL_DEVICES) {
+			t->gpu_name = d->name;
+			return;
+		}
+		if (d->name) {
+			if (only && only != d->name)
+				same = 0;
+			only = d->name;
+		}
+	}
+	/* The kernels' device is not listed (the process saw one GPU under another number, as
+	 * with HIP_VISIBLE_DEVICES): when all listed devices are the same GPU, it is that one. */
+	if (same)
+		t->gpu_name = only;
+}
+
+void trace_resort(struct trace *t)
+{
+	sort_runs(t->launches, t->n_launches, sizeof *t->launches, cmp_launch);
+	sort_runs(t->ops, t->n_ops, sizeof *t->ops, cmp_op);
+	sort_runs(t->ranges, t->n_ranges, sizeof *t->ranges, cmp_range);
+}
+
+/* The kept operators of the stash's segments [seg0, seg1): those whose external id is among
+ * ids, into an array of their own, their starts made relative (by start_ns). A job of
+ * its own, so that two threads can take a share each; one job of all segments reads the stash
+ * as stash_read() does, unmapping it as it goes. With kernels, the job goes on with the
+ * kernels' part of trace_finish (which touches no operator). */
+struct op_job {
+	struct trace *t;
+	struct stash *s;
+	size_t seg0, seg1;
+	const struct id_set *ids;
+	struct trace_op *ops; /* owned: free() */
+	size_t n, cap;
+	struct kernel_job *kernels;
+};
+
+/* The kernels' part of trace_finish (finish_kernels()) and what it returns. */
+struct kernel_job {
+	int32_t want;
+	struct fd_error *err;
+	int rc;
+};
+
+static int finish_kernels(struct trace *t, int32_t want, struct fd_error *err);
+
+static void *unpack_op_job(void *arg)
+{
+	struct op_job *j = arg;
+	const struct trace_impl *ti = impl(j->t);
+	struct stash_reader r;
+	size_t at = 0, end = stash_segment_first(j->s, j->seg1);
+
+	segments_read(j->s, j->seg0, j->seg1, &r);
+	for (size_t i = stash_segment_first(j->s, j->seg0); i < end; i++) {
+		struct trace_op o;
+
+		next_op_head(&r, &o);
+		if (!id_set_has(j->ids, o.external_id, &at)) {
+			stash_skip(&r, OP_REST); /* most operators launched nothing */
+			continue;
+		}
+		next_op_rest(ti, &r, &o);
+		o.start -= j->t->start_ns;
+		VEC_PUSH(j->ops, j->n, j->cap, o);
+	}
+	if (j->kernels)
+		j->kernels->rc = finish_kernels(j->t, j->kernels->want, j->kernels->err);
+	return NULL;
+}
+
+/* The stashed operators that a kernel (ids[0..n), owned from now on: the External ids of every
+ * kernel) or a launch that names its kernel may refer to, after
+ * t->ops in the order they were stashed (a superset of what keep_launching_ops keeps: it runs
+ * after the device is chosen, so that the result is the same as if all had been added), their
+ * starts made relative; with kj, finish_kernels() meanwhile: two threads share the work (the
+ * one that takes the kernels a third of the operators) where the stash has several segments.
+ * Returns kj's result, or 0. */
+static int unpack_ops(struct trace *t, int64_t *ids, size_t n, struct kernel_job *kj)
+{
+	struct trace_impl *ti = impl(t);
+	size_t nseg = ti->ops.n_seg + 1, mid;
+	struct op_job j[2];
+	struct id_set set;
+
+	/* the launches are still stashed: those that name their kernel were listed */
+	ids = xreallocarray(ids, n + ti->n_kernel_ids + 1, sizeof *ids);
+	for (size_t i = 0; i < ti->n_kernel_ids; i++)
+		ids[n++] = ti->kernel_ids[i];
+	id_set_make(&set, ids, n);
+	mid = ti->ops.n ? segment_at(&ti->ops, kj ? 2.0 / 3 : 0.5) : nseg;
+	for (int k = 0; k < 2; k++)
+		j[k] = (struct op_job){ .t = t,
+					.s = &ti->ops,
+					.seg0 = k ? mid : 0,
+					.seg1 = k ? nseg : mid,
+					.ids = &set,
+					.kernels = k ? kj : NULL };
+	if (mid < nseg) {
+		run_both(unpack_op_job, &j[0], &j[1]);
+	} else {
+		j[0].seg1 = nseg; /* all of them, then the kernels */
+		j[0].kernels = kj;
+		unpack_op_job(&j[0]);
+	}
+	for (int k = 0; k < 2; k++) {
+		if (!t->n_ops && j[k].n) { /* taken as it is */
+			free(t->ops);
+			t->ops = j[k].ops;
+			t->n_ops = j[k].n;
+			ti->cap_ops = j[k].cap;
+			continue;
+		}
+		for (size_t i = 0; i < j[k].n; i++)
+			trace_add_op(t, &j[k].ops[i]);
+		free(j[k].ops);
+	}
+	id_set_free(&set);
+	stash_free(&ti->ops);
+	return kj ? kj->rc : 0;
+}
+
+/* The kernels' part of trace_finish: their starts made relative, the device chosen (its
+ * kernels kept), the times checked and repaired, the kernels sorted. 0, or -1 with err set. */
+static int finish_kernels(struct trace *t, int32_t want, struct fd_error *err)
+{
+	size_t kept = 0;
+	struct trace_device *best = NULL;
+	int64_t total;
+
+	for (size_t i = 0; i < t->n_kernels; i++)
+		t->kernels[i].start -= t->start_ns;
+	count_devices(t);
+	if (want == TRACE_ALL_DEVICES) { /* --device all: every device's kernels, as one */
+		t->device = TRACE_ALL_DEVICES;
+		goto kept;
+	}
+	for (size_t i = 0; i < t->n_devices; i++) {
+		struct trace_device *d = &t->devices[i];
+
+		if (want >= 0 ? d->id == want
+			      : d->kernels && (!best || d->kernel_time > best->kernel_time))
+			best = d;
+	}
+	if (!best || !best->kernels) {
+		char list[256] = "";
+		size_t n = 0;
+
+		for (size_t i = 0; i < t->n_devices && n < sizeof list - 16; i++)
+			if (t->devices[i].kernels)
+				n += (size_t)snprintf(list + n, sizeof list - n, "%s%d",
+						      n ? ", " : "", t->devices[i].id);
+		fd_error_set(err, "%s: no kernels on device %d (kernels ran on device %s)", t->path,
+			     want, list);
+		return -1;
+	}
+	t->device = best->id;
+	for (size_t i = 0; i < t->n_kernels; i++)
+		if (t->kernels[i].device == t->device)
+			t->kernels[kept++] = t->kernels[i];
+	t->n_other_device = t->n_kernels - kept;
+	t->n_kernels = kept;
+kept:
+	kept = t->n_kernels;
+	t->n_kernel_events = 0;
+	for (size_t i = 0; i < kept; i++)
+		t->n_kernel_events += t->kernels[i].kind == KIND_KERNEL;
+	if (t->n_kernel_events == 0) {
+		fd_error_set(err, "%s: no GPU kernels on device %d", t->path, t->device);
+		return -1;
+	}
+	/* The sum of the durations must fit too, for everyone who adds them up. */
+	total = 0;
+	for (size_t i = 0; i < kept && total <= TRACE_TIME_MAX; i++)
+		total = t->kernels[i].dur > TRACE_TIME_MAX - total ? TRACE_TIME_MAX + 1
+								   : total + t->kernels[i].dur;
+	if (total > TRACE_TIME_MAX) {
+		fd_error_set(
+			err,
+			"%s: kernel durations add up to more than 200 years: the times are damaged",
+			t->path);
+		return -1;
+	}
+	trace_repair_graph_times(t); /* kernels are still in listed order here */
+	sort_runs(t->kernels, t->n_kernels, sizeof *t->kernels, cmp_kernel);
+	return 0;
+}
+
+int trace_finish(struct trace *t, int32_t want, int capture, struct fd_error *err)
+{
+	struct kernel_job kj = { want, err, 0 };
+	int64_t total = 0, t0 = INT64_MAX;
+	int64_t *ids = xmalloc((t->n_kernels + 1) * sizeof *ids);
+	size_t n = 0, ops_before = t->n_ops;
+
+	/* one pass over the kernels for what comes before the operators are unpacked */
+	for (size_t i = 0; i < t->n_kernels; i++) {
+		const struct trace_kernel *k = &t->kernels[i];
+
+		total += k->kind == KIND_KERNEL;
+		t0 = k->start < t0 ? k->start : t0;
+		if (k->external_id)
+			ids[n++] = k->external_id;
+	}
+	if (total == 0 && !capture) {
+		free(ids);
+		fd_error_set(
+			err,
+			"%s: no GPU kernels in this trace (record it with ProfilerActivity.CUDA)",
+			t->path);
+		return -1;
+	}
+	make_relative(t, t0);
+	if (total == 0) { /* a graph capture: its launches ran no kernel */
+		unpack_ops(t, ids, n, NULL);
+		for (size_t i = 0; i < t->n_kernels; i++)
+			t->kernels[i].start -= t->start_ns;
+		count_devices(t);
+		unpack_launches(t);
+		t->device = -1;
+		t->n_other_device = t->n_kernels;
+		t->n_kernels = t->n_kernel_events = 0;
+		sort_runs(t->launches, t->n_launches, sizeof *t->launches, cmp_launch);
+		sort_runs(t->ops, t->n_ops, sizeof *t->ops, cmp_op);
+		keep_launching_ops(t);
+		sort_runs(t->ranges, t->n_ranges, sizeof *t->ranges, cmp_range);
+		sort_runs(t->fwd_ops, t->n_fwd_ops, sizeof *t->fwd_ops, cmp_fwd_op);
+		detect_platform(t);
+		return 0;
+	}
+	if (unpack_ops(t, ids, n, &kj) < 0)
+		return -1;
+	sort_runs(t->ops, t->n_ops, sizeof *t->ops, cmp_op);
+	/* unpack_ops kept what keep_launching_ops would where every operator came from the stash
+	 * and every kernel stayed */
+	if (ops_before || t->n_other_device || t->n_launches)
+		keep_launching_ops(t);
+	sort_runs(t->ranges, t->n_ranges, sizeof *t->ranges, cmp_range);
+	sort_runs(t->fwd_ops, t->n_fwd_ops, sizeof *t->fwd_ops, cmp_fwd_op);
+	unpack_launches(t);	      /* sorted */
+	trace_free_seg_maps(impl(t)); /* the merged parts' renamings: every stash is read */
+	detect_platform(t);
+	pick_gpu_name(t);
+	return 0;
+}
