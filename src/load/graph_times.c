@@ -75,9 +75,8 @@ static int listed_in_order(const struct trace *t, struct gkey *k, size_t n)
 
 /* Most traces list each stream's correlation ids (other than 0) in increasing runs: one run
  * for an eager trace, a few where the profiler's buffers were written out of order. Within a run
- * no two are equal, so the runs of a stream whose ranges overlap are walked side by side for
- * an id in both. Returns whether two kernels of one stream share an id, or -1 when there are
- * too many streams or runs, or the walks would be too long, for this to be the quick way. */
+ * no two are equal, so only the runs of a stream whose ranges overlap need looking at, walked
+ * side by side for an id in both (group_in_runs). */
 #define STREAMS_SEEN 16
 #define RUNS_SEEN    32
 
@@ -112,6 +111,8 @@ static int runs_share_id(const struct trace *t, const struct corr_run *a, const 
 	return 0;
 }
 
+/* Whether two kernels of one stream share an id, found in the runs; -1 when there are too many
+ * streams or runs, or the walks would be too long, for this to be the quick way. */
 static int group_in_runs(const struct trace *t)
 {
 	struct corr_run run[RUNS_SEEN];

@@ -1,8 +1,10 @@
 #!/bin/sh
 # threads.sh — --report loads both traces in parallel (each gzip inflated on its own reader
 # thread) and builds both sides in parallel, and a plain trace is parsed by two threads (its
-# traceEvents in chunks that both take in turn, FUSEDIFF_SPLIT_MIN=1 for these small files):
-# helgrind finds no data race in any of it.
+# traceEvents in chunks that both take in turn, FUSEDIFF_SPLIT_MIN=1 for these small files);
+# --summary builds its classifier on a thread of its own meanwhile and, for a trace with enough
+# operators, unpacks them on two threads, the kernels' part beside them: helgrind finds no data
+# race in any of it.
 set -u
 command -v valgrind >/dev/null 2>&1 || { echo "valgrind not found"; exit 77; }
 # valgrind cannot run a binary built with AddressSanitizer (make sanitize)
@@ -19,4 +21,9 @@ out=$(FUSEDIFF_SPLIT_MIN=1 valgrind --tool=helgrind -q --error-exitcode=9 "$FUSE
 	"$tmp/a.json" "$tmp/b.json" 2>&1 >/dev/null)
 rc=$?
 [ $rc -eq 0 ] || { echo "helgrind, plain files split: exit $rc"; printf '%s\n' "$out" | head -40; exit 1; }
+gzip -dc examples/llama8l_eager_sdpa.json.gz >"$tmp/eager.json" || exit 1 # 22407 operators
+out=$(FUSEDIFF_SPLIT_MIN=1 valgrind --tool=helgrind -q --error-exitcode=9 "$FUSEDIFF" --summary \
+	"$tmp/eager.json" 2>&1 >/dev/null)
+rc=$?
+[ $rc -eq 0 ] || { echo "helgrind, --summary split: exit $rc"; printf '%s\n' "$out" | head -40; exit 1; }
 exit 0
