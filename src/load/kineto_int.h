@@ -1,5 +1,6 @@
 /* kineto_int.h — what the streaming loader (kineto_load.c: the window, units, the top
- * level) shares with the parser of one event (kineto_event.c). Private to src/load. */
+ * level), its traceEvents on one or both cores (kineto_chunks.c) and the parser of one event
+ * (kineto_event.c) share. Private to src/load. */
 #ifndef FUSEDIFF_KINETO_INT_H
 #define FUSEDIFF_KINETO_INT_H
 
@@ -86,7 +87,7 @@ struct loader {
 	size_t raw_dims_cap;
 	int64_t bad_time, bad_number;
 	int64_t bad_kernels; /* kernel events of bad_time */
-	/* A chunk of the file parsed by a loader of its own (kineto_load.c): in the loader of
+	/* A chunk of the file parsed by a loader of its own (kineto_chunks.c): in the loader of
 	 * the chunk, where an error was found, kept for the main loader to report (its line and
 	 * column counted by reading the file again: chunks are made only of inputs that can be,
 	 * lines_later); pool: the chunks (the main loader's, shared with its chunks'). */
@@ -98,6 +99,32 @@ struct loader {
 	} perr;
 	struct pool *pool;
 };
+
+/* The window's first size (it doubles when one unit fills it): small enough that what read()
+ * copies into it is still in the core's cache when it is parsed, which is faster than 4 MiB
+ * was. The fuzz build makes it tiny, so that every unit is restarted many times. */
+#ifndef WINDOW_INITIAL
+#define WINDOW_INITIAL (512u << 10)
+#endif
+
+/* kineto_load.c: the window and its units. A unit parses from c and returns JSON_OK, JSON_MORE
+ * (restart it with more bytes) or JSON_ERR; loader_unit() reads more and restarts it until it
+ * fits, reporting an error in ld->err (-1). */
+typedef int (*unit_fn)(struct loader *ld, struct json_cur *c, void *arg);
+int loader_unit(struct loader *ld, unit_fn fn, void *arg);
+/* Drop the consumed bytes from the window, counting their newlines where they are counted. */
+void loader_drop_consumed(struct loader *ld);
+/* "NAME: line N, column M: MSG" for an error at byte off of the input, in ld->err. */
+void loader_error_at(struct loader *ld, int64_t off, const char *msg);
+void loader_bufs_free(struct loader *ld);
+
+/* kineto_chunks.c: the elements of traceEvents, from after its '[' to after its ']', cut into
+ * chunks for both cores where the input allows (0, or -1 with ld->err set); and the chunks
+ * freed, their helper stopped (may be called again). */
+int loader_read_events(struct loader *ld);
+void loader_pool_free(struct loader *ld);
+/* Whether the main loader needs no more of what the chunk's loader ld parses. */
+int loader_part_cancelled(const struct loader *ld);
 
 /* One element of traceEvents, with the separator before it, as a unit of the loader: parse
  * it from c and, once it parsed completely, add what it holds to ld->t (a kernel, launch,
