@@ -46,7 +46,7 @@ int input_is_gzip(const struct input *in);
 int64_t input_raw_done(const struct input *in);
 int64_t input_raw_size(const struct input *in);
 
-/* Splitting a plain file among threads (kineto_load.c). input_split_size: the file's size when
+/* Splitting a plain file among threads (kineto_chunks.c). input_split_size: the file's size when
  * in reads a regular file opened by its path, or memory, as it is (not gzip, no byte order mark dropped, so that
  * an offset of the data is an offset of the file), -1 otherwise. input_open_part: a second
  * input on the same file, reading with pread() from off (its own position), or on the same

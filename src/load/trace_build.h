@@ -26,7 +26,7 @@ void trace_add_fwd_op(struct trace *t, const struct trace_fwd_op *o);
 void trace_add_device(struct trace *t, const struct trace_device *d);
 void trace_add_meta(struct trace *t, uint32_t key, uint32_t value);
 void trace_count_category(struct trace *t, uint32_t cat);
-/* Append what a part of the same file (loaded into a trace of its own, kineto_load.c) holds:
+/* Append what a part of the same file (loaded into a trace of its own, kineto_chunks.c) holds:
  * its strings (and launch configurations) interned in its order, its records with their names
  * (and configurations) renamed, its category counts
  * and events. The result is what one pass over both parts would have built. Only the event

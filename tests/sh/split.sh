@@ -1,5 +1,5 @@
 #!/bin/sh
-# split.sh — a plain trace parsed by two threads (kineto_load.c: traceEvents cut into chunks
+# split.sh — a plain trace parsed by two threads (kineto_chunks.c: traceEvents cut into chunks
 # that both threads take in turn, merged in order) prints exactly what one thread prints: the
 # summaries and reports of every trace and damaged file of tests/data and examples/, and the
 # error messages (line and column) of damage early, in the middle and late, with the chunks'
