@@ -282,9 +282,9 @@ static int id_set_has(const struct id_set *set, int64_t id, size_t *at)
 	return *at < set->n && set->ids[*at] == id;
 }
 
-/* Keep only the cpu_ops that launched a kept kernel (t->ops sorted by external_id): nothing
- * else refers to an operator, and operators outnumber kernels several times over, so memory
- * now grows with the kernels. */
+/* Keep only the cpu_ops that launched a kept kernel, in their order: nothing else refers to an
+ * operator, and operators outnumber kernels several times over, so memory now grows with the
+ * kernels. */
 static void keep_launching_ops(struct trace *t)
 {
 	struct trace_impl *ti = impl(t);
@@ -367,11 +367,10 @@ static void count_devices(struct trace *t)
 	}
 }
 
-/* t->start_ns, the earliest start of everything, and the starts of the launches, operators,
- * ranges and forward operators held in arrays made relative to it (kernels_t0: the kernels'
- * earliest start, INT64_MAX without kernels): the kernels' are made
- * relative later (finish_kernels()), the stashed operators' and launches' as they are
- * unpacked. */
+/* t->start_ns, the earliest start of everything (kernels_t0: the kernels' earliest start,
+ * INT64_MAX without kernels), and the starts of the launches, operators, ranges and forward
+ * operators held in arrays made relative to it: the kernels' are made relative later
+ * (finish_kernels()), the stashed operators' and launches' as they are unpacked. */
 static void make_relative(struct trace *t, int64_t kernels_t0)
 {
 	int64_t t0 = kernels_t0;
@@ -544,7 +543,7 @@ static int unpack_ops(struct trace *t, int64_t *ids, size_t n, struct kernel_job
 	for (size_t i = 0; i < ti->n_kernel_ids; i++)
 		ids[n++] = ti->kernel_ids[i];
 	id_set_make(&set, ids, n);
-	mid = ti->ops.n ? segment_at(&ti->ops, kj ? 2.0 / 3 : 0.5) : nseg;
+	mid = segment_at(&ti->ops, kj ? 2.0 / 3 : 0.5);
 	for (int k = 0; k < 2; k++)
 		j[k] = (struct op_job){ .t = t,
 					.s = &ti->ops,
@@ -672,11 +671,10 @@ int trace_finish(struct trace *t, int32_t want, int capture, struct fd_error *er
 		for (size_t i = 0; i < t->n_kernels; i++)
 			t->kernels[i].start -= t->start_ns;
 		count_devices(t);
-		unpack_launches(t);
+		unpack_launches(t); /* sorted */
 		t->device = -1;
 		t->n_other_device = t->n_kernels;
 		t->n_kernels = t->n_kernel_events = 0;
-		sort_runs(t->launches, t->n_launches, sizeof *t->launches, cmp_launch);
 		sort_runs(t->ops, t->n_ops, sizeof *t->ops, cmp_op);
 		keep_launching_ops(t);
 		sort_runs(t->ranges, t->n_ranges, sizeof *t->ranges, cmp_range);
