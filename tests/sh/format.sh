@@ -12,12 +12,21 @@ command -v clang-format >/dev/null 2>&1 || { echo "clang-format not installed"; 
 have=$(clang-format --version | sed -n 's/.*version \([0-9][0-9]*\)\..*/\1/p')
 [ "$have" = "$want" ] || { echo "clang-format $have, not $want: layouts differ"; exit 77; }
 
-# one clang-format per file, as many at a time as there are cores
-find src include tests bench -name '*.[ch]' ! -path 'tests/data/*' | sort |
-	xargs -P "$(nproc 2>/dev/null || echo 2)" -I{} sh -c '
-		if ! clang-format --style=file "$1" | cmp -s - "$1"; then
-			echo "$1: not formatted (clang-format -i $1):"
-			clang-format --style=file "$1" | diff "$1" - | head -n 10
-			exit 1
-		fi' sh {} || exit 1
-exit 0
+# One clang-format over every file (--dry-run --Werror: an error for each change it would
+# make), not one per file: its start-up (loading LLVM) cost 0.15 s of CPU a file, 27 s in all.
+# Only the files it names are formatted again, one at a time, to show the diff.
+files=$(find src include tests bench -name '*.[ch]' ! -path 'tests/data/*' | sort)
+[ -n "$files" ] || { echo "no C files found"; exit 1; }
+# shellcheck disable=SC2086 # the paths have no spaces
+out=$(clang-format --style=file --dry-run --Werror $files 2>&1) && exit 0
+bad=$(printf '%s\n' "$out" |
+	sed -n 's/^\(.*\):[0-9]*:[0-9]*: error: code should be clang-formatted.*/\1/p' | uniq)
+if [ -z "$bad" ]; then # clang-format failed for another reason
+	printf '%s\n' "$out" | head -n 20
+	exit 1
+fi
+for f in $bad; do
+	echo "$f: not formatted (clang-format -i $f):"
+	clang-format --style=file "$f" | diff "$f" - | head -n 10
+done
+exit 1
