@@ -249,6 +249,8 @@ struct comparison {
 	uint16_t model[2];  /* the model compared on each side (index into side->models) */
 	uint32_t passes[2]; /* passes of the phase on each side */
 	double ns[2];	    /* GPU kernel time per pass, both sides */
+	double compared_share[2]; /* the compared passes' share of the side's kernel time (its
+				     struct side_coverage.total_ns), 0..1 */
 	struct comparison_time {
 		double wall_ns;	   /* first kernel start to last kernel end on the device */
 		double busy_ns;	   /* union of the kernels' intervals over every stream */

@@ -108,6 +108,38 @@ struct side_model {
 	int64_t dur;			    /* kernel time of its passes, ns */
 };
 
+/* Where the kernel time of the analysed device lies: every kernel and copy of the trace is in
+ * a pass, in a partial pass left out, or outside every pass (struct side.cover). */
+enum { OUTSIDE_BEFORE, OUTSIDE_BETWEEN, OUTSIDE_AFTER, OUTSIDE_WHERE };
+
+struct side_coverage {
+	int64_t total_ns;		  /* every kernel and copy of the trace */
+	int64_t pass_ns;		  /* in the passes (any phase, any model) */
+	int64_t partial_ns;		  /* in partial passes left out: a pass the recording's
+					     start or end cut, or the tail of a step queued
+					     before the recording started (kernels without a
+					     launch event before the first pass) */
+	int64_t outside_ns[OUTSIDE_WHERE]; /* the rest: before the first pass's first kernel,
+					     between passes, after the last pass's last one */
+	int64_t outside_class_ns[CLASS_COUNT]; /* the rest by class */
+	uint32_t outside_class_n[CLASS_COUNT];
+	size_t total_kernels, pass_kernels, partial_kernels;
+};
+
+/* Share of the kernel time in passes (partial ones included), 0..1; 1 for a trace without
+ * kernel time. */
+double side_coverage_share(const struct side_coverage *c);
+/* The same counting kernels instead of their time. */
+double side_coverage_kernels_share(const struct side_coverage *c);
+/* The classes of the kernel time outside every pass, most time first (classes with none left
+ * out; ties by class), at most max of them into cls; returns how many. */
+size_t side_coverage_top(const struct side_coverage *c, uint8_t *cls, size_t max);
+/* The coverage in words, for the reports: "98% of the kernel time in passes (97% compared);
+ * outside: 2% (Sampling 1.5%, Copy 0.5%)", with "(30% in a partial pass left out; 70%
+ * compared)" when the recording cut a pass. compared: the compared passes' share, or < 0 when
+ * nothing is compared (--summary). Always terminated. */
+void side_coverage_text(const struct side_coverage *c, double compared, char *buf, size_t cap);
+
 /* One side of a comparison: a trace with its classification and structure. Borrows the trace. */
 struct side {
 	const struct trace *t;
@@ -135,6 +167,7 @@ struct side {
 				   "attention anchors", "period of the op sequence" */
 	size_t n_unassigned;	/* kernels outside every pass (before the first, between, after;
 				   n_order + n_unassigned == t->n_kernels) */
+	struct side_coverage cover;
 };
 
 /* The name of model m of side s without the "nn.Module: " prefix ("SD3Transformer2DModel_0"),

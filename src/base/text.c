@@ -287,6 +287,23 @@ void text_us(char *buf, size_t cap, int64_t ns)
 		snprintf(buf, cap, "%.0f", us);
 }
 
+void text_percent(char *buf, size_t cap, double share)
+{
+	double v = share * 100.0;
+
+	if (v > 0 && v < 0.05)
+		snprintf(buf, cap, "<0.1%%");
+	else if (v < 9.95)
+		snprintf(buf, cap, "%.1f%%", v);
+	else
+		snprintf(buf, cap, "%.0f%%", v);
+	for (char *p = buf; *p; p++) /* '.' whatever LC_NUMERIC says */
+		if (*p == ',')
+			*p = '.';
+	if (strcmp(buf, "0.0%") == 0)
+		snprintf(buf, cap, "0%%");
+}
+
 void text_duration(char *buf, size_t cap, int64_t ns)
 {
 	double a = (double)(ns < 0 ? -ns : ns);

@@ -21,6 +21,8 @@
 /* The share of kernel time in class Other above which a side's classes, and so its pairs and
  * fusions, are not to be trusted without a look. */
 #define OTHER_SHARE_WARN 0.10
+/* Below this share of a side's kernel time in passes, the comparison warns (low_coverage). */
+#define COVERAGE_WARN 0.9
 
 const char *comparison_warn(struct comparison *c, const char *code, const char *fmt, ...)
 {
@@ -327,6 +329,27 @@ void comparability_build(struct comparison *c)
 				"%.0f%% of %c's kernel time is in kernels fusediff does not "
 				"classify (Other): its pairs and fusions may be wrong there",
 				share * 100.0, s ? 'B' : 'A');
+	}
+	for (int s = 0; s < 2; s++) {
+		const struct side_coverage *cv = &c->side[s]->cover;
+		double share = side_coverage_share(cv);
+		uint8_t top[3];
+		size_t n = side_coverage_top(cv, top, 3);
+		char list[160] = "", held[16], one[16];
+
+		if (share >= COVERAGE_WARN)
+			continue;
+		for (size_t i = 0, len = 0; i < n && len < sizeof list; i++) {
+			text_percent(one, sizeof one,
+				     (double)cv->outside_class_ns[top[i]] / (double)cv->total_ns);
+			len += (size_t)snprintf(list + len, sizeof list - len, "%s%s %s",
+						i ? ", " : "", class_name(top[i]), one);
+		}
+		text_percent(held, sizeof held, share);
+		comparison_warn(c, "low_coverage",
+				"%c's passes hold %s of its kernel time; outside them: %s "
+				"(--pass chooses the passes)",
+				s ? 'B' : 'A', held, list);
 	}
 	k->why = why;
 	k->comparable = !why;

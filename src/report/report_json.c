@@ -256,6 +256,39 @@ static void j_pair_eff(FILE *out, const struct comparison_pair *p)
 	}
 }
 
+/* Where side s's kernel time lies (struct side_coverage). */
+static void j_coverage(FILE *out, const struct comparison *c, int s)
+{
+	const struct side_coverage *cv = &c->side[s]->cover;
+	uint8_t top[CLASS_COUNT];
+	size_t n = side_coverage_top(cv, top, CLASS_COUNT);
+
+	fputs("{\"kernel_time_share\":", out);
+	j_num(out, side_coverage_share(cv), 6);
+	fputs(",\"compared_share\":", out);
+	j_num(out, c->compared_share[s], 6);
+	fputs(",\"kernels_share\":", out);
+	j_num(out, side_coverage_kernels_share(cv), 6);
+	fputs(",\"partial_us\":", out);
+	j_us(out, (double)cv->partial_ns);
+	fputs(",\"outside_us\":", out);
+	j_us(out, (double)(cv->outside_ns[OUTSIDE_BEFORE] + cv->outside_ns[OUTSIDE_BETWEEN] +
+			   cv->outside_ns[OUTSIDE_AFTER]));
+	fputs(",\"outside_before_us\":", out);
+	j_us(out, (double)cv->outside_ns[OUTSIDE_BEFORE]);
+	fputs(",\"outside_between_us\":", out);
+	j_us(out, (double)cv->outside_ns[OUTSIDE_BETWEEN]);
+	fputs(",\"outside_after_us\":", out);
+	j_us(out, (double)cv->outside_ns[OUTSIDE_AFTER]);
+	fputs(",\"outside_top\":[", out);
+	for (size_t i = 0; i < n; i++) {
+		fprintf(out, "%s{\"class\":\"%s\",\"us\":", i ? "," : "", class_name(top[i]));
+		j_us(out, (double)cv->outside_class_ns[top[i]]);
+		fprintf(out, ",\"kernels\":%u}", cv->outside_class_n[top[i]]);
+	}
+	fputs("]}", out);
+}
+
 /* The GPU peaks a side's figures are measured against, or null. */
 static void j_peak(FILE *out, const struct gpu_peak *pk)
 {
@@ -348,6 +381,8 @@ static void j_trace(FILE *out, const struct comparison *c, int s)
 	}
 	fputs(",\"peak\":", out);
 	j_peak(out, c->peak[s]);
+	fputs(",\"coverage\":", out);
+	j_coverage(out, c, s);
 	fputs(",\"pass_source\":", out);
 	j_cstr(out, sd->pass_source);
 	fputs(",\"layer_source\":", out);

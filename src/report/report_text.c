@@ -280,6 +280,15 @@ static void traces_section(FILE *out, const struct comparison *c, int md)
 			*model ? " of " : "", model, md_->phase_passes[PHASE_PREFILL],
 			md_->phase_passes[PHASE_DECODE], md_->phase_passes[PHASE_MIXED], train,
 			md_->layers_per_pass, share);
+		{
+			char cov[256];
+
+			char *src = text_escape_dup(sd->pass_source, strlen(sd->pass_source));
+
+			side_coverage_text(&sd->cover, c->compared_share[s], cov, sizeof cov);
+			fprintf(out, "%spasses from %s; %s\n", md ? "  " : "   ", src, cov);
+			free(src);
+		}
 		if (t->n_other_device) {
 			size_t ran = 0;
 

@@ -720,13 +720,16 @@ static int build_model_passes(struct build *b, const uint32_t *k, size_t n, int 
 /* --- incomplete passes ----------------------------------------------------------------- */
 
 /* Remove pass p (the first or the last one): its kernels, steps and layers go, the others move
- * down. Its kernels become unassigned. */
-static void remove_edge_pass(struct side *s, size_t p)
+ * down. Its kernels become unassigned, marked COVER_PARTIAL in where[] (per trace kernel). */
+static void remove_edge_pass(struct side *s, size_t p, uint8_t *where)
 {
 	const struct pass *ps = &s->passes[p];
 	const struct layer *last = &s->layers[ps->layer_first + ps->layer_n - 1];
 	uint32_t k0 = ps->first, kn = ps->n, l0 = ps->layer_first, ln = ps->layer_n;
 	uint32_t st0 = s->layers[l0].step_first, stn = last->step_first + last->step_n - st0;
+
+	for (uint32_t i = k0; i < k0 + kn; i++)
+		where[s->order[i]] = COVER_PARTIAL;
 
 	if (p + 1 == s->n_passes) {
 		s->n_order -= kn;
@@ -760,7 +763,7 @@ static void remove_edge_pass(struct side *s, size_t p)
  * the profiler stopped inside. Compared with whole passes it would halve the per-pass figures
  * of the layers it lacks, so it is left out (its kernels are unassigned) and the pass source
  * says so. */
-static void drop_incomplete_passes(struct side *s)
+static void drop_incomplete_passes(struct side *s, uint8_t *where)
 {
 	uint32_t usual = 0;
 	size_t n, len, first_p = 0, last_p = 0, *of;
@@ -816,9 +819,9 @@ static void drop_incomplete_passes(struct side *s)
 			 first ? "first" : "last", s->passes[first ? first_p : last_p].n_layers,
 			 usual);
 	if (last)
-		remove_edge_pass(s, s->n_passes - 1);
+		remove_edge_pass(s, s->n_passes - 1, where);
 	if (first)
-		remove_edge_pass(s, 0);
+		remove_edge_pass(s, 0, where);
 	len = strlen(s->pass_source);
 	snprintf(s->pass_source + len, sizeof s->pass_source - len, "%s", note);
 }
@@ -929,7 +932,7 @@ int side_build(struct side *s, const struct trace *t, const struct classifier *c
 	struct build b = { 0 };
 	size_t nk = t->n_kernels, n_pass, *start, split = 0, by_models = 0, n_backward = 0;
 	uint32_t *bucket, *launch_of, *node = NULL;
-	uint8_t *prim, *part;
+	uint8_t *prim, *part, *where;
 
 	memset(s, 0, sizeof *s);
 	s->t = t;
@@ -1063,8 +1066,11 @@ int side_build(struct side *s, const struct trace *t, const struct classifier *c
 		text_utf8_trim(s->pass_source);
 		free(src);
 	}
-	drop_incomplete_passes(s);
+	where = xcalloc(nk ? nk : 1, 1);
+	drop_incomplete_passes(s, where);
 	s->n_unassigned = nk - s->n_order;
+	coverage_build(s, where);
+	free(where);
 	summarize(s, &b, &mods);
 
 	free(b.seq);

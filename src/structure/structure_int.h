@@ -23,6 +23,15 @@ enum { PART_FORWARD, PART_BACKWARD, PART_OPTIMIZER };
 uint8_t *train_parts(const struct trace *t, const struct trace_classes *tc,
 		     const uint32_t *launch_of, size_t *n_backward, uint32_t **node);
 
+/* --- coverage.c ----------------------------------------------------------------------- */
+
+/* Per trace kernel, while the side is built: where it lies (COVER_*). */
+enum { COVER_OUTSIDE, COVER_PASS, COVER_PARTIAL };
+
+/* Fill s->cover from the finished passes (s->order) and where[] (per trace kernel:
+ * COVER_PARTIAL for the kernels of the partial passes left out; the others are set here). */
+void coverage_build(struct side *s, uint8_t *where);
+
 /* --- passes.c ------------------------------------------------------------------------- */
 
 struct plan_pass {

@@ -20,10 +20,22 @@ static void signed_duration(char *buf, size_t cap, double ns)
 }
 
 /* The two side lines share their columns: label, GPU (or file), kernels, passes, layers, time
- * per pass, the idle share of the pass's wall time, Other share. When the screen is narrow the least useful columns go first. */
-enum { HS_LABEL, HS_GPU, HS_KERNELS, HS_PASSES, HS_LAYERS, HS_TIME, HS_IDLE, HS_OTHER, HS_COUNT };
-static const int hs_drop_order[] = { HS_IDLE,	HS_OTHER,   HS_GPU, HS_PASSES,
-				     HS_LAYERS, HS_KERNELS, HS_TIME };
+ * per pass, the idle share of the pass's wall time, Other share, the share of the kernel time in
+ * passes. When the screen is narrow the least useful columns go first. */
+enum {
+	HS_LABEL,
+	HS_GPU,
+	HS_KERNELS,
+	HS_PASSES,
+	HS_LAYERS,
+	HS_TIME,
+	HS_IDLE,
+	HS_OTHER,
+	HS_COVER,
+	HS_COUNT
+};
+static const int hs_drop_order[] = { HS_IDLE,	HS_OTHER,  HS_GPU,     HS_COVER,
+				     HS_PASSES, HS_LAYERS, HS_KERNELS, HS_TIME };
 
 static void side_fields(struct ui *u, int side, char f[HS_COUNT][256])
 {
@@ -63,6 +75,13 @@ static void side_fields(struct ui *u, int side, char f[HS_COUNT][256])
 	/* "Other 0.1%": a small share is not rounded away; none at all is "Other 0%" */
 	other = 100 * sd->classes.other_share;
 	snprintf(f[HS_OTHER], 256, "Other %.*f%%", other > 0 && other < 9.95 ? 1 : 0, other);
+	/* the share of the kernel time the passes hold: what the figures speak for */
+	{
+		char pct[16];
+
+		text_percent(pct, sizeof pct, side_coverage_share(&sd->cover));
+		snprintf(f[HS_COVER], 256, "in passes %s", pct);
+	}
 }
 
 static void draw_sides(struct ui *u)
@@ -105,7 +124,8 @@ static void draw_sides(struct ui *u)
 		x += ui_putf(u->s, y, x, w - x, side ? ROLE_BAR_B : ROLE_BAR_A, 0, "%c ",
 			     side ? 'B' : 'A');
 		for (int i = 0; i < HS_COUNT; i++) {
-			int right = i >= HS_KERNELS && i != HS_OTHER && i != HS_IDLE;
+			int right = i >= HS_KERNELS && i != HS_OTHER && i != HS_IDLE &&
+				    i != HS_COVER;
 
 			if (!shown[i])
 				continue;
