@@ -113,13 +113,13 @@ struct side_model {
 enum { OUTSIDE_BEFORE, OUTSIDE_BETWEEN, OUTSIDE_AFTER, OUTSIDE_WHERE };
 
 struct side_coverage {
-	int64_t total_ns;		  /* every kernel and copy of the trace */
-	int64_t pass_ns;		  /* in the passes (any phase, any model) */
-	int64_t partial_ns;		  /* in partial passes left out: a pass the recording's
+	int64_t total_ns;		       /* every kernel and copy of the trace */
+	int64_t pass_ns;		       /* in the passes (any phase, any model) */
+	int64_t partial_ns;		       /* in partial passes left out: a pass the recording's
 					     start or end cut, or the tail of a step queued
 					     before the recording started (kernels without a
 					     launch event before the first pass) */
-	int64_t outside_ns[OUTSIDE_WHERE]; /* the rest: before the first pass's first kernel,
+	int64_t outside_ns[OUTSIDE_WHERE];     /* the rest: before the first pass's first kernel,
 					     between passes, after the last pass's last one */
 	int64_t outside_class_ns[CLASS_COUNT]; /* the rest by class */
 	uint32_t outside_class_n[CLASS_COUNT];

@@ -601,8 +601,8 @@ static void layer_totals(struct comparison *c, struct work *w)
 			for (uint32_t i = 0; i < ps->n; i++)
 				c->ns[s] += (double)sd->t->kernels[sd->order[ps->first + i]].dur;
 		}
-		c->compared_share[s] = sd->cover.total_ns > 0 ? c->ns[s] / (double)sd->cover.total_ns
-							      : 0;
+		c->compared_share[s] =
+			sd->cover.total_ns > 0 ? c->ns[s] / (double)sd->cover.total_ns : 0;
 		if (c->passes[s]) {
 			/* a layer per pass that has it: never averaged over passes without it */
 			for (size_t k = 0; k < c->n_layers; k++)

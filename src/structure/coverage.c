@@ -15,9 +15,9 @@ double side_coverage_share(const struct side_coverage *c)
 
 double side_coverage_kernels_share(const struct side_coverage *c)
 {
-	return c->total_kernels ? (double)(c->pass_kernels + c->partial_kernels) /
-					  (double)c->total_kernels
-				: 1.0;
+	return c->total_kernels
+		       ? (double)(c->pass_kernels + c->partial_kernels) / (double)c->total_kernels
+		       : 1.0;
 }
 
 size_t side_coverage_top(const struct side_coverage *c, uint8_t *cls, size_t max)
@@ -121,8 +121,9 @@ void coverage_build(struct side *s, uint8_t *where)
 			c->partial_kernels++;
 			continue;
 		}
-		at = k->start < first ? OUTSIDE_BEFORE : k->start >= last ? OUTSIDE_AFTER
-									   : OUTSIDE_BETWEEN;
+		at = k->start < first	? OUTSIDE_BEFORE
+		     : k->start >= last ? OUTSIDE_AFTER
+					: OUTSIDE_BETWEEN;
 		c->outside_ns[at] += k->dur;
 		ki = trace_classes_get(&s->classes, (uint32_t)i);
 		c->outside_class_ns[ki->cls] += k->dur;

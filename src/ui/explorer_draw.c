@@ -124,8 +124,8 @@ static void draw_sides(struct ui *u)
 		x += ui_putf(u->s, y, x, w - x, side ? ROLE_BAR_B : ROLE_BAR_A, 0, "%c ",
 			     side ? 'B' : 'A');
 		for (int i = 0; i < HS_COUNT; i++) {
-			int right = i >= HS_KERNELS && i != HS_OTHER && i != HS_IDLE &&
-				    i != HS_COVER;
+			int right =
+				i >= HS_KERNELS && i != HS_OTHER && i != HS_IDLE && i != HS_COVER;
 
 			if (!shown[i])
 				continue;
