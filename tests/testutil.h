@@ -3,6 +3,18 @@
 #define FUSEDIFF_TESTUTIL_H
 
 #include <check.h>
+
+/* Check's ck_assert_msg(), which every ck_assert_*() expands to, calls _mark_point() on success:
+ * a write() to the runner's message file per assertion passed, only so that a test killed by a
+ * signal names the last one. check_stash's 1.6 million assertions made 3.2 million write()s
+ * (6.5 s of system time). The same assertion without it: a crash is still reported (at the
+ * test's start, or at an explicit mark_point()), and failures exactly as before. */
+#undef ck_assert_msg
+#define ck_assert_msg(expr, ...)                                                        \
+	((expr) ? (void)0                                                               \
+		: _ck_assert_failed(__FILE__, __LINE__, "Assertion '" #expr "' failed", \
+				    ##__VA_ARGS__))
+
 #include <locale.h>
 #include <stdio.h>
 #include <stdlib.h>
