@@ -160,10 +160,10 @@ struct side {
 	uint32_t phase_passes[PHASE_COUNT]; /* passes per phase, of the main model */
 	uint32_t layers_per_pass;	    /* the usual number of repeated layers in a pass of the
 					       main model */
-	char pass_source[160];	/* how passes were found, for the user: "gpu_user_annotation
+	char pass_source[256];	/* how passes were found, for the user: "gpu_user_annotation
 				   'prefill', 'decode'", "repetition of the layer structure", ...,
 				   with "; the last pass is incomplete (4 of 8 layers): left out" */
-	char layer_source[160]; /* how layers were found: "nn.Module LlamaDecoderLayer",
+	char layer_source[256]; /* how layers were found: "nn.Module LlamaDecoderLayer",
 				   "attention anchors", "period of the op sequence" */
 	size_t n_unassigned;	/* kernels outside every pass (before the first, between, after;
 				   n_order + n_unassigned == t->n_kernels) */

@@ -561,7 +561,8 @@ static uint32_t intern_dims(struct loader *ld, struct json_str dims, uint32_t ra
 	return id;
 }
 
-#define BACKWARD_OP "autograd::engine::evaluate_function: "
+#define BACKWARD_OP   "autograd::engine::evaluate_function: "
+#define PROFILER_STEP "ProfilerStep#"
 
 /* A backward node's own operator ("MulBackward0", "autograd::..."): numbered like the forward
  * op it differentiates, but not a forward op. */
@@ -686,6 +687,20 @@ static void commit(struct loader *ld, struct event *ev, enum ev_kind kind)
 			struct trace_fwd_op f = { ev->seq, ev->ts, ev->tid };
 
 			trace_add_fwd_op(t, &f);
+		} else if (ev->name.len > sizeof PROFILER_STEP - 1 &&
+			   memcmp(ev->name.s, PROFILER_STEP, sizeof PROFILER_STEP - 1) == 0) {
+			/* PyTorch 1.x records the profiler's steps as operators (category
+			 * "Operator"): they are the same ranges as a user_annotation's */
+			struct trace_range r = { .start = ev->ts,
+						 .dur = ev->dur,
+						 .external_id = ev->external_id,
+						 .seq = -1,
+						 .pid = ev->pid,
+						 .tid = ev->tid,
+						 .name = name,
+						 .kind = RANGE_USER };
+
+			trace_add_range(t, &r);
 		}
 		break;
 	}

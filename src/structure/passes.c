@@ -400,8 +400,7 @@ static int cmp_i64(const void *pa, const void *pb)
 	return CMP(*x, *y);
 }
 
-/* v[0..n) sorted and without repeats; returns the new n. */
-static size_t sort_unique(int64_t *v, size_t n)
+size_t passes_sort_unique(int64_t *v, size_t n)
 {
 	size_t m = 0;
 
@@ -413,40 +412,19 @@ static size_t sort_unique(int64_t *v, size_t n)
 	return m;
 }
 
-static int has_i64(const int64_t *v, size_t n, int64_t x)
+int passes_has_i64(const int64_t *v, size_t n, int64_t x)
 {
 	return n && bsearch(&x, v, n, sizeof *v, cmp_i64) != NULL;
 }
 
-/* Kernels that no annotation placed but that ran on the GPU inside a pass's window (its first
- * kernel's start to its last kernel's end) belong to that pass: collectives launched from a
- * communication thread, work of autograd's or a data-parallel reducer's threads, kernels
- * without a launch event on a stream no pass's GPU range covers. Not a kernel that the thread
- * of a pass launched outside every pass (a serving loop preparing the next step on a side
- * stream while the GPU still runs this one), nor one without a launch event on a stream where
- * the passes' GPU ranges say where it belongs. Where windows overlap, the pass that started
- * last takes it. Kernels are sorted by start, and a pass's first kernel is its earliest, so the
- * windows are in start order. */
-static void place_by_window(const struct trace *t, const uint32_t *launch_of, const struct ann *a,
-			    size_t n_ann, const int32_t *range_ann, int32_t *pass_of,
-			    size_t n_passes)
+void passes_place_by_window(const struct trace *t, int32_t *pass_of, size_t n_passes,
+			    const uint8_t *eligible)
 {
-	int64_t *lo, *hi, *tids, *streams;
-	size_t p = 0, n_tids = 0, n_streams = 0;
+	int64_t *lo, *hi;
+	size_t p = 0;
 
 	if (n_passes == 0)
 		return;
-	tids = xmalloc((n_ann ? n_ann : 1) * sizeof *tids);
-	for (size_t i = 0; i < n_ann; i++)
-		if (a[i].pass >= 0 && a[i].has_cpu)
-			tids[n_tids++] = a[i].tid;
-	n_tids = sort_unique(tids, n_tids);
-	streams = xmalloc((t->n_ranges ? t->n_ranges : 1) * sizeof *streams);
-	for (size_t i = 0; i < t->n_ranges; i++)
-		if (range_ann[i] >= 0 && a[range_ann[i]].pass >= 0)
-			streams[n_streams++] = t->ranges[i].tid;
-	n_streams = sort_unique(streams, n_streams);
-
 	lo = xmalloc(n_passes * sizeof *lo);
 	hi = xmalloc(n_passes * sizeof *hi);
 	for (size_t i = 0; i < n_passes; i++) {
@@ -471,9 +449,7 @@ static void place_by_window(const struct trace *t, const uint32_t *launch_of, co
 			continue;
 		while (p + 1 < n_passes && lo[p + 1] <= k->start)
 			p++;
-		if (launch_of[i] != UINT32_MAX
-			    ? has_i64(tids, n_tids, t->launches[launch_of[i]].tid)
-			    : has_i64(streams, n_streams, k->stream))
+		if (!eligible[i])
 			continue;
 		for (size_t q = p + 1, tries = 0; q-- > 0 && tries < 8; tries++)
 			if (lo[q] <= k->start && k->start < hi[q]) {
@@ -483,6 +459,36 @@ static void place_by_window(const struct trace *t, const uint32_t *launch_of, co
 	}
 	free(lo);
 	free(hi);
+}
+
+/* The kernels that passes_place_by_window() may place, of passes found from annotations: not
+ * one that the thread of a pass launched outside every pass (a serving loop preparing the next
+ * step on a side stream while the GPU still runs this one), nor one without a launch event on
+ * a stream where the passes' GPU ranges say where it belongs. */
+static void place_by_window(const struct trace *t, const uint32_t *launch_of, const struct ann *a,
+			    size_t n_ann, const int32_t *range_ann, int32_t *pass_of,
+			    size_t n_passes)
+{
+	int64_t *tids, *streams;
+	size_t n_tids = 0, n_streams = 0;
+	uint8_t *eligible = big_alloc(t->n_kernels, 1);
+
+	tids = xmalloc((n_ann ? n_ann : 1) * sizeof *tids);
+	for (size_t i = 0; i < n_ann; i++)
+		if (a[i].pass >= 0 && a[i].has_cpu)
+			tids[n_tids++] = a[i].tid;
+	n_tids = passes_sort_unique(tids, n_tids);
+	streams = xmalloc((t->n_ranges ? t->n_ranges : 1) * sizeof *streams);
+	for (size_t i = 0; i < t->n_ranges; i++)
+		if (range_ann[i] >= 0 && a[range_ann[i]].pass >= 0)
+			streams[n_streams++] = t->ranges[i].tid;
+	n_streams = passes_sort_unique(streams, n_streams);
+	for (size_t i = 0; i < t->n_kernels; i++)
+		eligible[i] = launch_of[i] != UINT32_MAX
+				      ? !passes_has_i64(tids, n_tids, t->launches[launch_of[i]].tid)
+				      : !passes_has_i64(streams, n_streams, t->kernels[i].stream);
+	passes_place_by_window(t, pass_of, n_passes, eligible);
+	free(eligible);
 	free(tids);
 	free(streams);
 }

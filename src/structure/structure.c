@@ -924,6 +924,67 @@ static void summarize(struct side *s, const struct build *b, const struct module
 		snprintf(s->layer_source, sizeof s->layer_source, "%s", layer_source_text(src));
 }
 
+/* Whether every pass of plan is a ProfilerStep#N range: the profiler's own steps, the most
+ * trusted unit whatever they cover. */
+static int plan_is_profiler_step(const struct trace *t, const struct pass_plan *plan)
+{
+	for (size_t i = 0; i < plan->n_passes; i++)
+		if (strncmp(trace_str(t, plan->passes[i].name), "ProfilerStep#", 13) != 0)
+			return 0;
+	return plan->n_passes > 0;
+}
+
+/* The passes, from the candidates in their order of trust: annotations (ProfilerStep among
+ * them), calls of the model's top-level module, the whole trace. Annotations that hold less
+ * than half the kernel time (a collective's 24 us ranges, one Optimizer.step) are not chosen
+ * over the calls or the whole trace, which hold more; dropped then says so (for pass_source).
+ * A training trace without annotations has a step per top-level call. --pass (regex) names
+ * annotations, else module calls. */
+static int choose_passes(const struct trace *t, const struct module_map *mods,
+			 const uint32_t *launch_of, const uint8_t *part, const char *regex,
+			 struct pass_plan *plan, char *dropped, struct fd_error *err)
+{
+	struct fd_error aerr = { { 0 } };
+	int64_t held = 0, total = 0;
+
+	if (passes_from_annotations(t, launch_of, part, regex, plan, &aerr) < 0) {
+		/* --pass names no annotation: nn.Module calls, then */
+		if (passes_from_calls(t, mods, launch_of, part, regex, plan, err) < 0)
+			return -1;
+		if (plan->n_passes)
+			return 0;
+		fd_error_set(err, "%s%s", aerr.msg,
+			     strstr(aerr.msg, "matches no annotation") ? " or nn.Module call" : "");
+		return -1;
+	}
+	if (regex || !plan->n_passes)
+		goto calls;
+	for (size_t k = 0; k < t->n_kernels; k++) {
+		total += t->kernels[k].dur;
+		held += plan->pass_of[k] >= 0 ? t->kernels[k].dur : 0;
+	}
+	if (plan_is_profiler_step(t, plan) || 2 * held >= total)
+		return 0;
+	{
+		char *src = xstrdup(plan->source), *by = strstr(src, " (kernels by launch");
+
+		if (by)
+			*by = '\0';
+		text_cut(src, 64);
+		snprintf(dropped, STRUCT_SOURCE_MAX,
+			 "; annotations (%s) hold %.1f%% of the kernel time: not passes", src,
+			 total ? 100.0 * (double)held / (double)total : 0.0);
+		text_utf8_trim(dropped);
+		free(src);
+	}
+	pass_plan_clear(plan);
+calls:
+	/* training without annotations: a step per call of the model */
+	if (!plan->n_passes && part && !regex)
+		return passes_from_calls(t, mods, launch_of, part, NULL, plan, err);
+	return 0;
+}
+
 int side_build(struct side *s, const struct trace *t, const struct classifier *c,
 	       const struct side_opts *o, struct fd_error *err)
 {
@@ -931,6 +992,7 @@ int side_build(struct side *s, const struct trace *t, const struct classifier *c
 	struct module_map mods;
 	struct build b = { 0 };
 	size_t nk = t->n_kernels, n_pass, *start, split = 0, by_models = 0, n_backward = 0;
+	char dropped[STRUCT_SOURCE_MAX] = "";
 	uint32_t *bucket, *launch_of, *node = NULL;
 	uint8_t *prim, *part, *where;
 
@@ -945,14 +1007,16 @@ int side_build(struct side *s, const struct trace *t, const struct classifier *c
 		free(part);
 		part = NULL;
 	}
-	if (passes_from_annotations(t, launch_of, part, o ? o->pass_regex : NULL, &plan, err) < 0) {
+	module_map_build(t, launch_of, &mods);
+	if (choose_passes(t, &mods, launch_of, part, o ? o->pass_regex : NULL, &plan, dropped,
+			  err) < 0) {
 		free(launch_of);
 		free(part);
 		free(node);
+		module_map_clear(&mods);
 		trace_classes_clear(&s->classes);
 		return -1;
 	}
-	module_map_build(t, launch_of, &mods);
 	/* the forward layer call each backward kernel computes the gradient of: its node's
 	 * forward op (same sequence number), inside a layer call */
 	if (part && mods.n_calls) {
@@ -1052,8 +1116,9 @@ int side_build(struct side *s, const struct trace *t, const struct classifier *c
 		text_cut(src, by_models ? 80 : 100); /* at a character boundary */
 		if (by_models)
 			snprintf(s->pass_source, sizeof s->pass_source,
-				 "calls of top-level nn.Modules with layers (%zu models)%s%s",
-				 s->n_models, plan.n_passes ? " in " : "", src);
+				 "calls of top-level nn.Modules with layers (%zu model%s)%s%s",
+				 s->n_models, s->n_models == 1 ? "" : "s",
+				 plan.n_passes ? " in " : "", src);
 		else if (plan.n_passes)
 			snprintf(s->pass_source, sizeof s->pass_source, "%s%s", src,
 				 split ? ", split by the layer structure" : "");
@@ -1063,6 +1128,11 @@ int side_build(struct side *s, const struct trace *t, const struct classifier *c
 		else
 			snprintf(s->pass_source, sizeof s->pass_source,
 				 "whole trace (no pass annotations)");
+		if (*dropped) {
+			size_t len = strlen(s->pass_source);
+
+			snprintf(s->pass_source + len, sizeof s->pass_source - len, "%s", dropped);
+		}
 		text_utf8_trim(s->pass_source);
 		free(src);
 	}

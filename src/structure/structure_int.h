@@ -9,7 +9,7 @@
 
 #include "fusediff/structure.h"
 
-#define STRUCT_SOURCE_MAX 160
+#define STRUCT_SOURCE_MAX 256
 
 /* --- train.c -------------------------------------------------------------------------- */
 
@@ -59,6 +59,32 @@ struct pass_plan {
 int passes_from_annotations(const struct trace *t, const uint32_t *launch_of, const uint8_t *part,
 			    const char *regex, struct pass_plan *out, struct fd_error *err);
 void pass_plan_clear(struct pass_plan *p);
+
+/* Kernels that no pass holds (pass_of[k] < 0) but that ran on the GPU inside a pass's window
+ * (its first kernel's start to its last kernel's end) belong to that pass, when eligible[k]:
+ * collectives launched from a communication thread, work of autograd's or a data-parallel
+ * reducer's threads, kernels without a launch event. Where windows overlap, the pass that
+ * started last takes it. Passes must be numbered in the order of their first kernel. */
+void passes_place_by_window(const struct trace *t, int32_t *pass_of, size_t n_passes,
+			    const uint8_t *eligible);
+/* v[0..n) sorted and without repeats; returns the new n. */
+size_t passes_sort_unique(int64_t *v, size_t n);
+/* Whether x is in v[0..n) (sorted by passes_sort_unique()). */
+int passes_has_i64(const int64_t *v, size_t n, int64_t x);
+
+struct module_map;
+
+/* --- calls.c -------------------------------------------------------------------------- */
+
+/* Passes from nn.Module calls (see calls.c): the calls of the modules whose name ("Net_0") or
+ * class ("Net") matches regex, or without one, the calls of the model's top-level module when
+ * it is called at least twice. part: as for passes_from_annotations(), NULL in inference; in
+ * training each pass is a step. Returns 0 with out->n_passes == 0 when no call qualifies (the
+ * trace has no module ranges, or the regex matches none); -1 with a message in err when the
+ * calls the regex matches launched no kernel. Owned by caller: release with pass_plan_clear(). */
+int passes_from_calls(const struct trace *t, const struct module_map *m, const uint32_t *launch_of,
+		      const uint8_t *part, const char *regex, struct pass_plan *out,
+		      struct fd_error *err);
 
 /* The phase an annotation name states ("prefill", "step[DECODE bs=16]",
  * "execute_16_context_0(...)_generation_16(...)" = decode), or -1 when it says none. */

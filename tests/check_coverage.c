@@ -1,0 +1,313 @@
+/* check_coverage.c — what is compared: passes that hold the GPU's work on every thread and
+ * stream, the pass source chosen by what it covers, and the coverage figures (structure.h,
+ * struct side_coverage), on small hand-written traces built from real kernel names. */
+#include "jtrace.h"
+
+#include "fusediff/structure.h"
+
+static struct classifier *cl;
+
+static void setup(void)
+{
+	struct fd_error err = { { 0 } };
+
+	setenv("XDG_CONFIG_HOME", "/nonexistent", 1); /* no per-user rules */
+	if (classifier_new(&cl, NULL, &err) < 0)
+		ck_abort_msg("classifier: %s", err.msg);
+}
+
+static void teardown(void)
+{
+	classifier_free(cl);
+}
+
+/* A kernel of dur us launched at cpu_ts from thread tid (cudaLaunchKernel, no operator) and
+ * run at gpu_ts on stream. */
+static void jlaunch(struct jbuf *b, const char *name, int tid, double cpu_ts, double gpu_ts,
+		    int stream, double dur)
+{
+	char args[256];
+
+	b->corr++;
+	snprintf(args, sizeof args, "\"correlation\":%lld", (long long)b->corr);
+	jevent(b, "cuda_runtime", "cudaLaunchKernel", 1, tid, cpu_ts, 1, args);
+	snprintf(args, sizeof args, "\"device\":0,\"stream\":%d,\"correlation\":%lld", stream,
+		 (long long)b->corr);
+	jevent(b, "kernel", name, 0, stream, gpu_ts, dur, args);
+}
+
+static void build(struct side *s, const struct trace *t, const char *regex)
+{
+	struct fd_error err = { { 0 } };
+	struct side_opts o = { .pass_regex = regex };
+
+	if (side_build(s, t, cl, &o, &err) < 0)
+		ck_abort_msg("side_build: %s", err.msg);
+}
+
+/* Three data-parallel training steps (ProfilerStep#N on thread 1): forward and backward
+ * GEMMs launched by thread 1, and in each step an all-reduce that the reducer's thread 2
+ * launches, on its own stream, while the backward runs. Between the steps thread 1 launches
+ * a copy of the next batch: outside every step. Every kernel takes 10 us, the all-reduce 30. */
+START_TEST(test_comm_thread_in_steps)
+{
+	struct jbuf b = { .first = 1 };
+	struct trace *t;
+	struct side s;
+	double cpu = 0, gpu = 1000;
+
+	for (int step = 0; step < 3; step++) {
+		char name[32];
+
+		snprintf(name, sizeof name, "ProfilerStep#%d", step + 1);
+		jevent(&b, "user_annotation", name, 1, 1, cpu, 90, "");
+		for (int i = 0; i < 4; i++)
+			jlaunch(&b, "sm90_xmma_gemm_bf16bf16_bf16f32_f32_tn_n_tilesize128x128x64",
+				1, cpu + 1 + i, gpu + 20 * i, 7, 10);
+		/* launched outside the step's CPU range, by another thread: the GPU window holds it */
+		jlaunch(&b, "ncclDevKernel_AllReduce_Sum_bf16_RING_LL", 2, cpu + 95, gpu + 40, 20,
+			30);
+		jlaunch(&b, "Memcpy HtoD (Pinned -> Device)", 1, cpu + 100, gpu + 200, 7, 10);
+		cpu += 200;
+		gpu += 400;
+	}
+	t = jload(&b);
+	build(&s, t, NULL);
+	ck_assert_uint_eq(s.n_passes, 3);
+	for (size_t p = 0; p < 3; p++)
+		ck_assert_uint_eq(s.passes[p].n, 5);
+	ck_assert_uint_eq(s.n_unassigned, 3); /* the copies between the steps */
+	/* 3 x (4 x 10 + 30) in passes, 3 x 10 after each step: 210 of 240 us */
+	ck_assert_int_eq(s.cover.total_ns, 240000);
+	ck_assert_int_eq(s.cover.pass_ns, 210000);
+	ck_assert_int_eq(s.cover.partial_ns, 0);
+	ck_assert_int_eq(s.cover.outside_ns[OUTSIDE_BETWEEN], 20000);
+	ck_assert_int_eq(s.cover.outside_ns[OUTSIDE_AFTER], 10000);
+	ck_assert_uint_eq(s.cover.total_kernels, 18);
+	ck_assert_uint_eq(s.cover.pass_kernels, 15);
+	ck_assert_double_eq_tol(side_coverage_share(&s.cover), 0.875, 1e-12);
+	ck_assert_double_eq_tol(side_coverage_kernels_share(&s.cover), 15.0 / 18.0, 1e-12);
+	{
+		uint8_t top[4];
+
+		ck_assert_uint_eq(side_coverage_top(&s.cover, top, 4), 1);
+		ck_assert_str_eq(class_name(top[0]), "Copy");
+		ck_assert_int_eq(s.cover.outside_class_ns[top[0]], 30000);
+	}
+	{
+		char text[256];
+
+		side_coverage_text(&s.cover, 0.875, text, sizeof text);
+		ck_assert_str_eq(text, "88% of the kernel time in passes (88% compared); outside: "
+				       "12% (Copy 12%)");
+	}
+	side_clear(&s);
+	trace_free(t);
+}
+END_TEST
+
+/* The tail of a step queued before the recording started (kernels without launch events
+ * before the first pass) is a partial pass: counted in the coverage, never compared. */
+START_TEST(test_queued_before_recording)
+{
+	struct jbuf b = { .first = 1 };
+	char args[128];
+	struct trace *t;
+	struct side s;
+
+	for (int i = 0; i < 3; i++) {
+		snprintf(args, sizeof args, "\"device\":0,\"stream\":7,\"correlation\":%d",
+			 900 + i);
+		jevent(&b, "kernel", "sm90_xmma_gemm_bf16bf16_bf16f32_f32_tn_n_tilesize128x128x64",
+		       0, 7, 100 + 10 * i, 10, args);
+	}
+	jevent(&b, "user_annotation", "ProfilerStep#6", 1, 1, 0, 50, "");
+	for (int i = 0; i < 4; i++)
+		jlaunch(&b, "sm90_xmma_gemm_bf16bf16_bf16f32_f32_tn_n_tilesize128x128x64", 1, 1 + i,
+			200 + 10 * i, 7, 10);
+	t = jload(&b);
+	build(&s, t, NULL);
+	ck_assert_uint_eq(s.n_passes, 1);
+	ck_assert_int_eq(s.cover.pass_ns, 40000);
+	ck_assert_int_eq(s.cover.partial_ns, 30000);
+	ck_assert_uint_eq(s.cover.partial_kernels, 3);
+	ck_assert_double_eq_tol(side_coverage_share(&s.cover), 1.0, 1e-12);
+	{
+		char text[256];
+
+		side_coverage_text(&s.cover, 4.0 / 7.0, text, sizeof text);
+		ck_assert_str_eq(text, "100% of the kernel time in passes (43% in partial passes "
+				       "left out; 57% compared)");
+	}
+	side_clear(&s);
+	trace_free(t);
+}
+END_TEST
+
+/* PyTorch 1.x records the profiler's steps as operators (category "Operator"). */
+START_TEST(test_profiler_step_as_operator)
+{
+	struct jbuf b = { .first = 1 };
+	struct trace *t;
+	struct side s;
+
+	for (int step = 0; step < 2; step++) {
+		char name[32];
+
+		snprintf(name, sizeof name, "ProfilerStep#%d", 7 + step);
+		jevent(&b, "Operator", name, 1, 1, 100.0 * step, 50, "");
+		for (int i = 0; i < 3; i++)
+			jlaunch(&b, "volta_sgemm_128x64_nn", 1, 100.0 * step + 1 + i,
+				1000 + 100.0 * step + 10 * i, 7, 5);
+	}
+	t = jload(&b);
+	build(&s, t, NULL);
+	ck_assert_uint_eq(s.n_passes, 2);
+	ck_assert_str_eq(trace_str(t, s.passes[0].name), "ProfilerStep#7");
+	ck_assert_str_eq(trace_str(t, s.passes[1].name), "ProfilerStep#8");
+	ck_assert_uint_eq(s.n_unassigned, 0);
+	side_clear(&s);
+	trace_free(t);
+	/* and --pass names them */
+	for (int step = 0; step < 2; step++) {
+		char name[32];
+
+		snprintf(name, sizeof name, "ProfilerStep#%d", 7 + step);
+		jevent(&b, "Operator", name, 1, 1, 100.0 * step, 50, "");
+		jlaunch(&b, "volta_sgemm_128x64_nn", 1, 100.0 * step + 1, 1000 + 100.0 * step, 7,
+			5);
+	}
+	t = jload(&b);
+	build(&s, t, "ProfilerStep");
+	ck_assert_uint_eq(s.n_passes, 2);
+	side_clear(&s);
+	trace_free(t);
+}
+END_TEST
+
+/* A model's forward pass inside a top-level module call, with n layers of layer calls. */
+static double jmodel_call(struct jbuf *b, int n_layers, double cpu, double *gpu)
+{
+	double start = cpu;
+	size_t nk = sizeof layer_kernels / sizeof layer_kernels[0];
+
+	jmodule_call(b, "LlamaForCausalLM_0", cpu, 4.0 + n_layers * (double)nk + 4);
+	jkernel(b, "indexSelectLargeIndex_embedding", cpu + 1, *gpu, 7);
+	*gpu += 10;
+	cpu += 2;
+	for (int l = 0; l < n_layers; l++) {
+		char name[64];
+
+		snprintf(name, sizeof name, "LlamaDecoderLayer_%d", l);
+		jmodule_call(b, name, cpu, (double)nk);
+		for (size_t i = 0; i < nk; i++) {
+			jkernel(b, layer_kernels[i], cpu + (double)i, *gpu, 7);
+			*gpu += 10;
+		}
+		cpu += (double)nk;
+	}
+	jkernel(b, "fused_add_rms_norm_kernel", cpu, *gpu, 7);
+	*gpu += 10;
+	jkernel(b, "nvjet_lm_head_gemm", cpu + 1, *gpu, 7);
+	*gpu += 10;
+	return start + 4.0 + n_layers * (double)nk + 10;
+}
+
+/* A tensor-parallel serving trace: the only annotations are the collectives' own
+ * (nccl:_all_gather_base, one short kernel each); the model's top-level module is called
+ * three times. The calls are the passes, not the annotations. */
+START_TEST(test_tiny_annotation_loses_to_calls)
+{
+	struct jbuf b = { .first = 1 };
+	struct trace *t;
+	struct side s;
+	double cpu = 0, gpu = 1000;
+
+	for (int call = 0; call < 3; call++) {
+		char args[64];
+
+		cpu = jmodel_call(&b, 4, cpu, &gpu);
+		snprintf(args, sizeof args, "\"External id\":%d", 5000 + call);
+		jevent(&b, "user_annotation", "nccl:_all_gather_base", 1, 1, cpu, 3, args);
+		jevent(&b, "gpu_user_annotation", "nccl:_all_gather_base", 0, 7, gpu, 5, args);
+		jkernel(&b, "ncclDevKernel_AllGather_RING_LL", cpu + 1, gpu, 7);
+		gpu += 10;
+		cpu += 10;
+	}
+	t = jload(&b);
+	build(&s, t, NULL);
+	ck_assert_uint_eq(s.n_passes, 3);
+	for (size_t p = 0; p < 3; p++)
+		ck_assert_uint_eq(s.passes[p].n_layers, 4);
+	ck_assert_str_eq(s.pass_source,
+			 "calls of top-level nn.Modules with layers (1 model); annotations "
+			 "(gpu_user_annotation 'nccl:_all_gather_base') hold 2.8% of the kernel "
+			 "time: not passes");
+	side_clear(&s);
+	trace_free(t);
+}
+END_TEST
+
+/* A training trace without ProfilerStep: one Optimizer.step range (a sliver of the kernel
+ * time) and the model's top-level module called three times, with autograd's backward on
+ * its own thread after each call. Each call with its backward and optimizer is a step. */
+START_TEST(test_optimizer_range_loses_to_training_calls)
+{
+	struct jbuf b = { .first = 1 };
+	struct trace *t;
+	struct side s;
+	double cpu = 0, gpu = 1000;
+
+	for (int call = 0; call < 3; call++) {
+		cpu = jmodel_call(&b, 2, cpu, &gpu);
+		/* backward, launched by autograd's thread inside its evaluate_function nodes */
+		for (int i = 0; i < 6; i++) {
+			jevent(&b, "cpu_op", "autograd::engine::evaluate_function: MmBackward0", 1,
+			       3, cpu + 2 * i, 2, "");
+			jlaunch(&b, "nvjet_tst_128x64_64x4_1x2_h_bz_coopA_NTN", 3,
+				cpu + 2 * i + 0.5, gpu, 7, 10);
+			gpu += 10;
+		}
+		cpu += 20;
+		if (call == 2) {
+			jevent(&b, "user_annotation", "Optimizer.step#SGD.step", 1, 1, cpu, 5, "");
+			jlaunch(&b, "multi_tensor_apply_kernel<TensorListMetadata<3>, SGDFunctor>",
+				1, cpu + 1, gpu, 7, 10);
+			gpu += 10;
+		}
+		cpu += 10;
+	}
+	t = jload(&b);
+	build(&s, t, NULL);
+	ck_assert_uint_eq(s.n_passes, 3);
+	for (size_t p = 0; p < 3; p++)
+		ck_assert_int_eq(s.passes[p].phase, PHASE_TRAIN);
+	ck_assert_str_eq(s.pass_source,
+			 "calls of nn.Module LlamaForCausalLM, each with the work up to the next; "
+			 "annotations (user_annotation 'Optimizer.step#SGD.step') hold 2.1% of the "
+			 "kernel time: not passes");
+	ck_assert_int_eq(s.cover.pass_ns, s.cover.total_ns);
+	side_clear(&s);
+	trace_free(t);
+}
+END_TEST
+
+static Suite *coverage_suite(void)
+{
+	Suite *s = suite_create("coverage");
+	TCase *tc = tcase_create("coverage");
+
+	tcase_add_unchecked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, test_comm_thread_in_steps);
+	tcase_add_test(tc, test_queued_before_recording);
+	tcase_add_test(tc, test_profiler_step_as_operator);
+	tcase_add_test(tc, test_tiny_annotation_loses_to_calls);
+	tcase_add_test(tc, test_optimizer_range_loses_to_training_calls);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	return test_run(coverage_suite());
+}
