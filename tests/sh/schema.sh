@@ -42,19 +42,7 @@ rep tests/data/report/names_a.json tests/data/report/names_b.json
 rep "$E" "$P/rocpd_built.db" # no common phase
 rep tests/data/compare/down_once.json tests/data/compare/down_twice.json
 [ $n -ge 18 ] || { echo "only $n reports"; exit 1; }
-schema_validate "$tmp"/*.json || exit 1
-
-# the schema is strict: an unknown member, a wrong type, a missing member each fail
-python3 - "$tmp/1.json" "$tmp" <<'PY' || exit 1
-import json, sys
-doc = json.load(open(sys.argv[1]))
-bad = [dict(doc, surprise=1), dict(doc, a_us="12"), {k: v for k, v in doc.items() if k != "pairs"}]
-bad.append(json.loads(json.dumps(doc)))
-bad[-1]["warnings"] = [{"code": "no_such_code", "message": "x"}]
-for i, d in enumerate(bad):
-    json.dump(d, open("%s/bad%d.json" % (sys.argv[2], i), "w"))
-PY
-for f in "$tmp"/bad*.json; do
-	schema_validate "$f" >/dev/null && { echo "$f validates but should not"; exit 1; }
-done
+# and the schema is strict: an unknown member, a wrong type, a missing member each fail (copies
+# of the first report, checked in the same python process)
+schema_validate --broken-from "$tmp/1.json" "$tmp"/*.json || exit 1
 echo "schema: $n reports validate, 4 broken ones do not"

@@ -1,7 +1,10 @@
-"""validate_report.py SCHEMA REPORT... — check fusediff JSON reports against the JSON Schema
-that `fusediff --print-schema` prints (jsonschema, Draft 2020-12). Prints one line per report
-that does not validate, with the path of the first error, and exits 1; exit 77 (a skip for
-tests/run-one.sh) when the jsonschema module is missing."""
+"""validate_report.py SCHEMA [--broken-from REPORT] REPORT... — check fusediff JSON reports
+against the JSON Schema that `fusediff --print-schema` prints (jsonschema, Draft 2020-12).
+Prints one line per report that does not validate, with the path of the first error, and exits
+1; exit 77 (a skip for tests/run-one.sh) when the jsonschema module is missing.
+--broken-from REPORT also checks that the schema is strict: copies of REPORT with a member the
+schema does not know, a wrong type, a missing member and an unknown warning code must each fail
+(tests/sh/schema.sh; in this process, not one more per copy)."""
 import json
 import sys
 
@@ -11,11 +14,15 @@ except ImportError:
     print("python3 has no jsonschema module (Debian: python3-jsonschema)")
     sys.exit(77)
 
+args = sys.argv[2:]
+broken_from = None
+if args[:1] == ["--broken-from"]:
+    broken_from, args = args[1], args[2:]
 schema = json.load(open(sys.argv[1], encoding="utf-8"))
 jsonschema.Draft202012Validator.check_schema(schema)
 validator = jsonschema.Draft202012Validator(schema)
 bad = 0
-for path in sys.argv[2:]:
+for path in args:
     doc = json.load(open(path, encoding="utf-8"))
     errors = sorted(validator.iter_errors(doc), key=lambda e: list(e.absolute_path))
     if errors:
@@ -23,4 +30,16 @@ for path in sys.argv[2:]:
         where = "/".join(str(p) for p in e.absolute_path) or "(top)"
         print("%s: %s: %s (%d errors)" % (path, where, e.message[:300], len(errors)))
         bad = 1
+if broken_from:
+    doc = json.load(open(broken_from, encoding="utf-8"))
+    broken = {
+        "an unknown member": dict(doc, surprise=1),
+        "a_us as a string": dict(doc, a_us="12"),
+        "no pairs": {k: v for k, v in doc.items() if k != "pairs"},
+        "an unknown warning code": dict(doc, warnings=[{"code": "no_such_code", "message": "x"}]),
+    }
+    for what, d in broken.items():
+        if validator.is_valid(d):
+            print("%s with %s validates but should not" % (broken_from, what))
+            bad = 1
 sys.exit(bad)
