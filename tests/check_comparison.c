@@ -384,7 +384,7 @@ START_TEST(test_session_api)
 	ck_assert_ptr_eq(test_compare(fx.ses, PHASE_COUNT), decode);
 	ck_assert_ptr_eq(test_compare(fx.ses, -1), fx.c);
 	ck_assert_ptr_null(session_compare(fx.ses, PHASE_COUNT + 1, &err));
-	ck_assert_str_eq(err.msg, "no such phase (5)");
+	ck_assert_str_eq(err.msg, "no such phase (6)");
 	session_close(fx.ses);
 
 	ck_assert_int_eq(session_open(&s, test_trace(EAGER), "/nonexistent.json", NULL, &err), -1);

@@ -292,6 +292,104 @@ START_TEST(test_optimizer_range_loses_to_training_calls)
 }
 END_TEST
 
+/* jb's events as a trace file in dir; returns its path (static per slot). */
+static const char *jwrite(struct jbuf *b, const char *dir, const char *name)
+{
+	static char path[2][512];
+	static int slot;
+	char *p = path[slot++ & 1];
+	FILE *f;
+
+	snprintf(p, 512, "%s/%s", dir, name);
+	f = fopen(p, "w");
+	ck_assert_ptr_nonnull(f);
+	fprintf(f, "{\"traceEvents\":[\n%s\n],\"cuda_runtime_version\":12080}", b->s ? b->s : "");
+	fclose(f);
+	free(b->s);
+	memset(b, 0, sizeof *b);
+	b->first = 1;
+	return p;
+}
+
+/* A kernel without a launch on device dev. */
+static void jdev_kernel(struct jbuf *b, int dev, double ts, double dur)
+{
+	char args[96];
+
+	snprintf(args, sizeof args, "\"device\":%d,\"stream\":7", dev);
+	jevent(b, "kernel", "sm90_xmma_gemm_bf16bf16_bf16f32_f32_tn_n_tilesize128x128x64", dev, 7,
+	       ts, dur, args);
+}
+
+/* Two GPUs in each file; A's busiest is GPU 0, B's GPU 1. Both sides analyse A's busiest (B
+ * loaded again on it), unless --device says; a side with one GPU against two: all on both. */
+START_TEST(test_same_device)
+{
+	char dir[] = "/tmp/fusediff-dev-XXXXXX";
+	struct jbuf b = { .first = 1 };
+	struct session *ses;
+	struct session_opts o = { .device = -1 };
+	struct fd_error err = { { 0 } };
+	const char *pa, *pb, *pc;
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	for (int i = 0; i < 4; i++)
+		jdev_kernel(&b, 0, 100 + 20 * i, 10);
+	jdev_kernel(&b, 1, 100, 10);
+	pa = jwrite(&b, dir, "a.json");
+	jdev_kernel(&b, 0, 100, 10);
+	for (int i = 0; i < 4; i++)
+		jdev_kernel(&b, 1, 100 + 20 * i, 10);
+	pb = jwrite(&b, dir, "b.json");
+	ck_assert_int_eq(session_open(&ses, pa, pb, &o, &err), 0);
+	ck_assert_int_eq(session_side(ses, 0)->t->device, 0);
+	ck_assert_int_eq(session_side(ses, 1)->t->device, 0);
+	ck_assert_uint_eq(session_side(ses, 1)->t->n_kernels, 1);
+	session_close(ses);
+	o.device = 1;
+	ck_assert_int_eq(session_open(&ses, pa, pb, &o, &err), 0);
+	ck_assert_int_eq(session_side(ses, 0)->t->device, 1);
+	ck_assert_int_eq(session_side(ses, 1)->t->device, 1);
+	session_close(ses);
+	/* one GPU against two: every device on both sides */
+	for (int i = 0; i < 4; i++)
+		jdev_kernel(&b, 0, 100 + 20 * i, 10);
+	pc = jwrite(&b, dir, "c.json");
+	o.device = -1;
+	ck_assert_int_eq(session_open(&ses, pc, pb, &o, &err), 0);
+	ck_assert_int_eq(session_side(ses, 0)->t->device, TRACE_ALL_DEVICES);
+	ck_assert_int_eq(session_side(ses, 1)->t->device, TRACE_ALL_DEVICES);
+	ck_assert_uint_eq(session_side(ses, 1)->t->n_kernels, 5);
+	session_close(ses);
+	{
+		char cmd[600];
+
+		snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+		ck_assert_int_eq(system(cmd), 0);
+	}
+}
+END_TEST
+
+/* A graph capture given as a trace to compare is refused, naming the option it belongs to. */
+START_TEST(test_capture_refused)
+{
+	struct session *ses;
+	struct fd_error err = { { 0 } };
+	char want[1024];
+
+	ck_assert_int_eq(
+		session_open(&ses, test_trace("llama8l_eager_sdpa.json.gz"),
+			     test_path("tests/data/capture/qwen3-8b_capture_bs32_mi300x.json.gz"),
+			     NULL, &err),
+		-1);
+	snprintf(want, sizeof want,
+		 "%s: a graph capture (546 launches captured, 2 kernels ran), not an execution: "
+		 "give it with --capture-b beside the trace of its replay",
+		 test_path("tests/data/capture/qwen3-8b_capture_bs32_mi300x.json.gz"));
+	ck_assert_str_eq(err.msg, want);
+}
+END_TEST
+
 static Suite *coverage_suite(void)
 {
 	Suite *s = suite_create("coverage");
@@ -303,6 +401,8 @@ static Suite *coverage_suite(void)
 	tcase_add_test(tc, test_profiler_step_as_operator);
 	tcase_add_test(tc, test_tiny_annotation_loses_to_calls);
 	tcase_add_test(tc, test_optimizer_range_loses_to_training_calls);
+	tcase_add_test(tc, test_same_device);
+	tcase_add_test(tc, test_capture_refused);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -29,6 +29,11 @@
 int trace_join_capture(struct trace *replay, const struct trace *capture, const char *path,
 		       struct fd_error *err);
 
+/* Whether t is a graph capture rather than an execution: launches that record the kernel they
+ * capture, and no more than half as many kernels run. *n_captured (may be NULL) receives the
+ * number of captured launches. */
+int trace_is_capture(const struct trace *t, size_t *n_captured);
+
 /* The capture for replay at path: a capture trace, or a directory of them (the one that joins
  * the most kernels). Loads, joins and frees the captures. Returns 0, or -1 with err (the path
  * cannot be read, holds no capture trace, or a capture is not one). */

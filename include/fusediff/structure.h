@@ -35,11 +35,13 @@
 #include "fusediff/trace.h"
 
 /* A pass is a forward pass (prefill, decode or a batch mixing both) or one training step
- * (forward, backward and optimizer). */
-enum phase { PHASE_PREFILL, PHASE_DECODE, PHASE_MIXED, PHASE_TRAIN, PHASE_COUNT };
-/* "prefill", "decode", "mixed", "train". */
+ * (forward, backward and optimizer); unknown when neither its name nor its kernels say (a
+ * window of a trace without annotations or model calls, a micro-benchmark). */
+enum phase { PHASE_PREFILL, PHASE_DECODE, PHASE_MIXED, PHASE_TRAIN, PHASE_UNKNOWN, PHASE_COUNT };
+/* "prefill", "decode", "mixed", "train", "unknown"; "all" for PHASE_COUNT. */
 const char *phase_name(enum phase p);
-/* PHASE_* for "prefill", "decode", "mixed", "train"; PHASE_COUNT for "all"; -1 otherwise. */
+/* PHASE_* for "prefill", "decode", "mixed", "train", "unknown"; PHASE_COUNT for "all"; -1
+ * otherwise. */
 int phase_from_name(const char *s);
 
 enum step_kind {

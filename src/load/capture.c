@@ -261,6 +261,17 @@ static size_t join(struct trace *r, const struct trace *cap, const uint32_t *c, 
 	return joined;
 }
 
+int trace_is_capture(const struct trace *t, size_t *n_captured)
+{
+	size_t nc = 0;
+
+	for (size_t i = 0; i < t->n_launches; i++)
+		nc += t->launches[i].kernel != 0;
+	if (n_captured)
+		*n_captured = nc;
+	return nc > 0 && t->n_kernel_events <= nc / 2;
+}
+
 /* Whether cap is a graph capture: captured launches, and few kernels run. */
 static int check_capture(const struct trace *cap, size_t nc, const char *path, struct fd_error *err)
 {

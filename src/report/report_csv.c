@@ -124,11 +124,10 @@ static void c_layers(FILE *out, const struct comparison *c, const int32_t *l, ui
 
 static void t_traces(FILE *out, const struct comparison *c, const uint32_t *rows, size_t n_rows)
 {
-	fputs("table,side,label,path,platform,gpu,kernels,gpu_time_us,passes,prefill_passes,decode_"
-	      "passes,"
-	      "mixed_passes,train_passes,layers,other_share,phase,compared_passes,pass_us,pass_"
-	      "wall_"
-	      "us,pass_busy_us,pass_idle_us,pass_overlap_us,launches_per_pass\n",
+	fputs("table,side,label,path,platform,gpu,kernels,gpu_time_us,passes,prefill_passes,"
+	      "decode_passes,mixed_passes,train_passes,unknown_passes,layers,other_share,phase,"
+	      "compared_passes,pass_us,pass_wall_us,pass_busy_us,pass_idle_us,pass_overlap_us,"
+	      "launches_per_pass,kernel_time_share,compared_share\n",
 	      out);
 	EACH(s, 2)
 	{
@@ -149,11 +148,12 @@ static void t_traces(FILE *out, const struct comparison *c, const uint32_t *rows
 			fputc(',', out);
 		fprintf(out, ",%zu", sd->t->n_kernel_events);
 		c_us(out, (double)trace_kernel_time(sd->t));
-		fprintf(out, ",%u,%u,%u,%u,%u,%u", comparison_model(c, s)->n_passes,
+		fprintf(out, ",%u,%u,%u,%u,%u,%u,%u", comparison_model(c, s)->n_passes,
 			comparison_model(c, s)->phase_passes[PHASE_PREFILL],
 			comparison_model(c, s)->phase_passes[PHASE_DECODE],
 			comparison_model(c, s)->phase_passes[PHASE_MIXED],
 			comparison_model(c, s)->phase_passes[PHASE_TRAIN],
+			comparison_model(c, s)->phase_passes[PHASE_UNKNOWN],
 			comparison_model(c, s)->layers_per_pass);
 		c_num(out, sd->classes.other_share, 6);
 		fprintf(out, ",%s,%u", phase_name((enum phase)c->phase), c->passes[s]);
@@ -163,6 +163,8 @@ static void t_traces(FILE *out, const struct comparison *c, const uint32_t *rows
 		c_us(out, c->time[s].idle_ns);
 		c_us(out, c->time[s].overlap_ns);
 		c_num(out, c->time[s].launches, 3);
+		c_num(out, side_coverage_share(&sd->cover), 6);
+		c_num(out, c->compared_share[s], 6);
 		fputc('\n', out);
 	}
 }

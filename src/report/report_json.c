@@ -338,10 +338,10 @@ static void j_trace(FILE *out, const struct comparison *c, int s)
 
 		fprintf(out,
 			",\"passes\":%u,\"phases\":{\"prefill\":%u,\"decode\":%u,\"mixed\":%u,"
-			"\"train\":%u},\"layers\":%u",
+			"\"train\":%u,\"unknown\":%u},\"layers\":%u",
 			m->n_passes, m->phase_passes[PHASE_PREFILL], m->phase_passes[PHASE_DECODE],
 			m->phase_passes[PHASE_MIXED], m->phase_passes[PHASE_TRAIN],
-			m->layers_per_pass);
+			m->phase_passes[PHASE_UNKNOWN], m->layers_per_pass);
 	}
 	fputs(",\"model\":", out);
 	j_cstr(out, *side_model_name(sd, c->model[s]) ? side_model_name(sd, c->model[s]) : NULL);
@@ -381,6 +381,30 @@ static void j_trace(FILE *out, const struct comparison *c, int s)
 	}
 	fputs(",\"peak\":", out);
 	j_peak(out, c->peak[s]);
+	fputs(",\"device\":", out);
+	if (t->device == TRACE_ALL_DEVICES)
+		fputs("\"all\"", out);
+	else if (t->device >= 0)
+		fprintf(out, "%d", t->device);
+	else
+		fputs("null", out);
+	fputs(",\"devices\":[", out);
+	for (size_t i = 0, k = 0; i < t->n_devices; i++) {
+		const struct trace_device *d = &t->devices[i];
+
+		if (!d->kernels)
+			continue;
+		fprintf(out, "%s{\"id\":%d,\"gpu\":", k++ ? "," : "", d->id);
+		if (d->name)
+			j_name(out, t, d->name);
+		else
+			fputs("null", out);
+		fprintf(out, ",\"kernels\":%lld,\"kernel_time_us\":", (long long)d->kernel_events);
+		j_us(out, (double)d->kernel_time);
+		fprintf(out, ",\"analysed\":%s}",
+			t->device == d->id || t->device == TRACE_ALL_DEVICES ? "true" : "false");
+	}
+	fputc(']', out);
 	fputs(",\"coverage\":", out);
 	j_coverage(out, c, s);
 	fputs(",\"pass_source\":", out);

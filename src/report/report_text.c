@@ -262,10 +262,18 @@ static void traces_section(FILE *out, const struct comparison *c, int md)
 					    intern_len(t->strings, t->gpu_name));
 		const struct side_model *md_ = comparison_model(c, s);
 		const char *model = side_model_name(sd, c->model[s]);
-		char gt[64], share[64], train[32] = "";
+		char gt[64], share[64], train[48] = "";
 
-		if (md_->phase_passes[PHASE_TRAIN])
-			snprintf(train, sizeof train, ", %u train", md_->phase_passes[PHASE_TRAIN]);
+		if (md_->phase_passes[PHASE_TRAIN] || md_->phase_passes[PHASE_UNKNOWN]) {
+			size_t len = 0;
+
+			if (md_->phase_passes[PHASE_TRAIN])
+				len = (size_t)snprintf(train, sizeof train, ", %u train",
+						       md_->phase_passes[PHASE_TRAIN]);
+			if (md_->phase_passes[PHASE_UNKNOWN] && len < sizeof train)
+				snprintf(train + len, sizeof train - len, ", %u unknown",
+					 md_->phase_passes[PHASE_UNKNOWN]);
+		}
 		report_number(share, sizeof share, sd->classes.other_share * 100.0, 1);
 		report_number(gt, sizeof gt, (double)trace_kernel_time(t) / 1e6, 2);
 		fprintf(out, "%s%c: %s (%s)%s\n", md ? "- **" : "", "AB"[s], c -> label[s], path,
@@ -300,8 +308,12 @@ static void traces_section(FILE *out, const struct comparison *c, int md)
 				"the others left out (--device all takes them all)\n",
 				md ? "  " : "   ", t->device, ran, t->n_other_device);
 		} else if (t->device == TRACE_ALL_DEVICES && t->n_devices > 1) {
-			fprintf(out, "%sall %zu devices as one timeline (--device all)\n",
-				md ? "  " : "   ", t->n_devices);
+			size_t ran = 0;
+
+			for (size_t i = 0; i < t->n_devices; i++)
+				ran += t->devices[i].kernels > 0;
+			fprintf(out, "%sall %zu devices that ran kernels as one timeline\n",
+				md ? "  " : "   ", ran);
 		}
 		if (t->capture.path) {
 			char *cp = text_escape_dup(t->capture.path, strlen(t->capture.path));
@@ -695,6 +707,61 @@ static void whole_section(FILE *out, const struct comparison *c, int md)
 	rt_print(out, &t, md);
 }
 
+/* Each device's kernels and kernel time on both sides, when a side ran on several: which GPU
+ * each side's figures are of (*), and what the others did. */
+static void devices_section(FILE *out, const struct comparison *c, int md)
+{
+	static const char *const head[] = { "device", "A kernels", "A ms", "B kernels", "B ms" };
+	struct rtable t = { .ncol = 5, .head = head, .fmt = "lrrrr" };
+	int32_t ids[64];
+	size_t n = 0, ran[2] = { 0, 0 };
+	char b1[64];
+
+	for (int s = 0; s < 2; s++)
+		for (size_t i = 0; i < c->side[s]->t->n_devices; i++) {
+			const struct trace_device *d = &c->side[s]->t->devices[i];
+			size_t j;
+
+			if (!d->kernels)
+				continue;
+			ran[s]++;
+			for (j = 0; j < n && ids[j] != d->id; j++)
+				;
+			if (j == n && n < sizeof ids / sizeof ids[0])
+				ids[n++] = d->id;
+		}
+	if (ran[0] < 2 && ran[1] < 2)
+		return;
+	for (size_t i = 1; i < n; i++) /* by id (a few, insertion) */
+		for (size_t j = i; j > 0 && ids[j - 1] > ids[j]; j--) {
+			int32_t x = ids[j];
+
+			ids[j] = ids[j - 1];
+			ids[j - 1] = x;
+		}
+	heading(out, md, "Devices (kernels and kernel time of the whole trace; * analysed)");
+	for (size_t i = 0; i < n; i++) {
+		rt_add(&t, "%d", ids[i]);
+		for (int s = 0; s < 2; s++) {
+			const struct trace *tr = c->side[s]->t;
+			const struct trace_device *d = NULL;
+
+			for (size_t j = 0; j < tr->n_devices; j++)
+				if (tr->devices[j].id == ids[i])
+					d = &tr->devices[j];
+			if (!d || !d->kernels) {
+				rt_add(&t, "-");
+				rt_add(&t, "-");
+				continue;
+			}
+			rt_add(&t, "%lld%s", (long long)d->kernel_events,
+			       tr->device == ids[i] || tr->device == TRACE_ALL_DEVICES ? " *" : "");
+			rt_add(&t, "%s", ms(b1, sizeof b1, d->kernel_time, 0));
+		}
+	}
+	rt_print(out, &t, md);
+}
+
 static const char *const pair_head[] = {
 	"layer", "kind", "class", "atoms", "A n",	"B n",
 	"A us",	 "B us", "B - A", "B/A",   "A kernels", "B kernels"
@@ -842,6 +909,7 @@ int report_write_text(FILE *out, const struct comparison *c, int md)
 	if (c->passes[0] && c->passes[1])
 		time_section(out, c, md);
 	whole_section(out, c, md);
+	devices_section(out, c, md);
 
 	{
 		static const char *const head[] = { "layer", "A us",	  "B us",      "B - A",

@@ -80,11 +80,68 @@ static void *load_thread(void *arg)
 	return NULL;
 }
 
+/* The devices of t that ran kernels. */
+static size_t devices_ran(const struct trace *t)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < t->n_devices; i++)
+		n += t->devices[i].kernels > 0;
+	return n;
+}
+
+static int ran_on(const struct trace *t, int32_t id)
+{
+	for (size_t i = 0; i < t->n_devices; i++)
+		if (t->devices[i].id == id)
+			return t->devices[i].kernels > 0;
+	return 0;
+}
+
+/* Both sides analyse the same device: with several GPUs and no --device, each side loaded its
+ * busiest one; B is loaded again on A's when they differ, and both on all devices when the
+ * sides ran on different numbers of devices. When B never ran on A's device the ids say
+ * nothing about each other (two machines): each keeps its busiest. A trace read from standard
+ * input cannot be read again: it keeps its own. */
+static int same_device(struct trace *t[2], const char *const path[2], const struct session_opts *o,
+		       struct load_shared *sh, struct fd_error *err)
+{
+	size_t n[2] = { devices_ran(t[0]), devices_ran(t[1]) };
+	int32_t want[2] = { t[0]->device, t[1]->device };
+
+	if (o->device != -1 || (n[0] < 2 && n[1] < 2))
+		return 0;
+	if (n[0] != n[1])
+		want[0] = want[1] = TRACE_ALL_DEVICES;
+	else if (ran_on(t[1], t[0]->device))
+		want[1] = t[0]->device;
+	for (int s = 0; s < 2; s++) {
+		struct load_job job = {
+			.sh = sh, .side = s, .path = path[s], .device = want[s], .sha256 = o->sha256
+		};
+
+		if (want[s] == t[s]->device || strcmp(path[s], "-") == 0)
+			continue;
+		load_thread(&job);
+		if (job.rc < 0) {
+			*err = job.err;
+			trace_free(t[0]);
+			trace_free(t[1]);
+			t[0] = t[1] = NULL;
+			return -1;
+		}
+		trace_free(t[s]);
+		t[s] = job.t;
+	}
+	return 0;
+}
+
 static int load_both(struct trace *out[2], const char *const path[2], const struct session_opts *o,
 		     struct fd_error *err)
 {
 	struct load_shared sh = { .fn = o->progress, .user = o->progress_user };
 	struct load_job job[2];
+	int rc;
 
 	pthread_mutex_init(&sh.mu, NULL);
 	for (int s = 0; s < 2; s++)
@@ -94,7 +151,6 @@ static int load_both(struct trace *out[2], const char *const path[2], const stru
 					    .device = o->device,
 					    .sha256 = o->sha256 };
 	run_both(load_thread, &job[0], &job[1]);
-	pthread_mutex_destroy(&sh.mu);
 	if (job[0].rc < 0 || job[1].rc < 0) {
 		/* The load that failed by itself, A first; else both were stopped by the caller. */
 		int s = job[0].rc < 0 && !job[0].stopped   ? 0
@@ -105,11 +161,14 @@ static int load_both(struct trace *out[2], const char *const path[2], const stru
 		*err = job[s].err;
 		trace_free(job[0].t);
 		trace_free(job[1].t);
+		pthread_mutex_destroy(&sh.mu);
 		return -1;
 	}
 	out[0] = job[0].t;
 	out[1] = job[1].t;
-	return 0;
+	rc = same_device(out, path, o, &sh, err);
+	pthread_mutex_destroy(&sh.mu);
+	return rc;
 }
 
 /* --- classification and structure ------------------------------------------------------- */
@@ -173,6 +232,26 @@ static struct session *session_new(const struct session_opts *o)
 	s->co.model = s->model;
 	s->co.ranks = o->ranks;
 	return s;
+}
+
+/* A graph capture given as a trace to compare: its launches did not run, so it is no
+ * execution (its few kernels are the capture's own setup). */
+static int refuse_captures(struct trace *const t[2], struct fd_error *err)
+{
+	for (int s = 0; s < 2; s++) {
+		size_t nc;
+
+		if (!trace_is_capture(t[s], &nc))
+			continue;
+		fd_error_set(
+			err,
+			"%s: a graph capture (%zu launches captured, %zu kernel%s ran), not an "
+			"execution: give it with --capture-%c beside the trace of its replay",
+			t[s]->path, nc, t[s]->n_kernel_events,
+			t[s]->n_kernel_events == 1 ? "" : "s", s ? 'b' : 'a');
+		return -1;
+	}
+	return 0;
 }
 
 /* Each side's graph capture: the one asked for (an error when it cannot be used), else the
@@ -241,7 +320,7 @@ int session_open(struct session **out, const char *path_a, const char *path_b,
 		return -1;
 	}
 	timings_stage(&s->tm, "load");
-	if (attach_captures(s->owned, o, err) < 0) {
+	if (refuse_captures(s->owned, err) < 0 || attach_captures(s->owned, o, err) < 0) {
 		session_close(s);
 		return -1;
 	}

@@ -23,6 +23,7 @@ const char *phase_name(enum phase p)
 	case PHASE_DECODE: return "decode";
 	case PHASE_MIXED: return "mixed";
 	case PHASE_TRAIN: return "train";
+	case PHASE_UNKNOWN: return "unknown";
 	default: return "all";
 	}
 }
@@ -98,7 +99,7 @@ static enum phase phase_from_kernels(const struct side *s, const uint32_t *k, si
 		if (q > 1)
 			return PHASE_PREFILL;
 	}
-	return PHASE_PREFILL;
+	return PHASE_UNKNOWN;
 }
 
 /* --- one pass ------------------------------------------------------------------------------ */
@@ -597,6 +598,20 @@ static size_t split_pass(struct build *b, size_t o0, size_t st0, size_t l0, size
 	for (size_t k = 0; k < n_parts; k++)
 		if (off[k + 1] > off[k])
 			build_pass(b, kern + off[k], off[k + 1] - off[k], name, -1, model);
+	/* The parts are passes only when they show the structure that cut them: each (the
+	 * first and the last aside, which the recording may cut) with at least three layers.
+	 * Else the stretch stays one pass: a window of a model without repeated passes is not
+	 * cut into slivers of two layers. */
+	for (size_t p = p0 + 1; p + 1 < s->n_passes; p++)
+		if (s->passes[p].n_layers < 3) {
+			s->n_order = o0;
+			s->n_steps = st0;
+			s->n_layers = l0;
+			s->n_passes = p0;
+			build_pass(b, kern, off[n_parts], name, -1, model);
+			n_parts = 0;
+			break;
+		}
 	free(kern);
 	free(off);
 	free(starts);

@@ -62,6 +62,18 @@ static void side_fields(struct ui *u, int side, char f[HS_COUNT][256])
 			snprintf(f[HS_GPU], 256, "%s", name);
 		else
 			snprintf(f[HS_GPU], 256, "%s %s", plat, *name ? name : "(no GPU name)");
+		/* which GPU of several the figures are of */
+		{
+			size_t ran = 0, len = strlen(f[HS_GPU]);
+
+			for (size_t i = 0; i < t->n_devices; i++)
+				ran += t->devices[i].kernels > 0;
+			if (ran > 1 && t->device == TRACE_ALL_DEVICES)
+				snprintf(f[HS_GPU] + len, 256 - len, ", all %zu devices", ran);
+			else if (ran > 1)
+				snprintf(f[HS_GPU] + len, 256 - len, ", device %d of %zu",
+					 t->device, ran);
+		}
 	}
 	text_duration(time, sizeof time, (int64_t)llround(c->ns[side]));
 	snprintf(f[HS_KERNELS], 256, "%zu kernels", t->n_kernel_events);
