@@ -390,6 +390,28 @@ START_TEST(test_capture_refused)
 }
 END_TEST
 
+/* A micro-benchmark without annotations or module calls: one attention kernel and its
+ * neighbours are one whole-trace unit of unknown phase, without invented layers. */
+START_TEST(test_no_structure_without_evidence)
+{
+	struct jbuf b = { .first = 1 };
+	struct trace *t;
+	struct side s;
+
+	jlaunch(&b, "nvjet_tst_128x64_64x4_1x2_h_bz_coopA_NTN", 1, 1, 100, 7, 10);
+	jlaunch(&b, "flash_fwd_kernel", 1, 2, 120, 7, 30);
+	jlaunch(&b, "nvjet_tst_128x64_64x4_1x2_h_bz_coopA_NTN", 1, 3, 160, 7, 10);
+	t = jload(&b);
+	build(&s, t, NULL);
+	ck_assert_uint_eq(s.n_passes, 1);
+	ck_assert_uint_eq(s.passes[0].n_layers, 0);
+	ck_assert_int_eq(s.passes[0].phase, PHASE_UNKNOWN);
+	ck_assert_str_eq(s.pass_source, "whole trace (no pass annotations)");
+	side_clear(&s);
+	trace_free(t);
+}
+END_TEST
+
 static Suite *coverage_suite(void)
 {
 	Suite *s = suite_create("coverage");
@@ -403,6 +425,7 @@ static Suite *coverage_suite(void)
 	tcase_add_test(tc, test_optimizer_range_loses_to_training_calls);
 	tcase_add_test(tc, test_same_device);
 	tcase_add_test(tc, test_capture_refused);
+	tcase_add_test(tc, test_no_structure_without_evidence);
 	suite_add_tcase(s, tc);
 	return s;
 }

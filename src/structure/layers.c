@@ -422,6 +422,20 @@ void layers_find(const struct layer_input *in, struct layer_cuts *out)
 	out->n = 0;
 	out->epi = (uint32_t)in->n;
 done:
+	if (out->how == LAYER_SRC_ANCHOR || out->how == LAYER_SRC_PERIOD) {
+		/* layers found without module ranges must show a repeated structure: at least
+		 * three of them, over at least half of the pass's kernel time (one attention
+		 * kernel in a micro-benchmark is no layer) */
+		int64_t all = 0, in_layers = 0;
+
+		for (size_t i = 0; i < in->n; i++) {
+			all += in->steps[i].dur;
+			if (out->n && i >= out->cut[0] && i < out->epi)
+				in_layers += in->steps[i].dur;
+		}
+		if (out->n < 3 || 2 * in_layers < all)
+			out->how = LAYER_SRC_NONE;
+	}
 	if (out->how == LAYER_SRC_NONE) {
 		out->n = 0; /* everything in the prologue */
 		out->epi = (uint32_t)in->n;
