@@ -296,7 +296,7 @@ static int run_summary(const char *path, const struct trace_load_opts *lo, const
 {
 	struct trace *t;
 	struct classifier *cl;
-	struct trace_classes tc;
+	struct side sd;
 	struct fd_error err;
 	struct progress pr;
 	struct trace_load_opts plo = *lo;
@@ -347,10 +347,24 @@ static int run_summary(const char *path, const struct trace_load_opts *lo, const
 		}
 		free(dir);
 	}
-	classify_trace(cl, t, &tc);
-	rc = trace_summary_print(stdout, t, &tc, &peaks);
+	/* its structure: the passes, layers and coverage a comparison would see */
+	{
+		struct side_opts so = { .pass_regex = o->pass_regex };
+
+		if (side_build(&sd, t, cl, &so, &err) < 0) {
+			char *msg = xasprintf("%s: %s", t->path, err.msg);
+
+			app_error(msg);
+			free(msg);
+			trace_free(t);
+			classifier_free(cl);
+			peak_table_free(&peaks);
+			return 1;
+		}
+	}
+	rc = trace_summary_print(stdout, t, &sd.classes, &sd, &peaks);
 	peak_table_free(&peaks);
-	trace_classes_clear(&tc);
+	side_clear(&sd);
 	classifier_free(cl);
 	trace_free(t);
 	if (rc < 0 || fflush(stdout) != 0) {

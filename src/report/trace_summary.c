@@ -218,8 +218,34 @@ static int cmp_int32(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+/* The passes and layers of the main model, where they came from, and what they cover. */
+static void print_structure(FILE *out, const struct side *sd)
+{
+	const struct side_model *m = &sd->models[sd->main_model];
+	char *src = text_escape_dup(sd->pass_source, strlen(sd->pass_source));
+	char cov[256];
+	int first = 1;
+
+	fprintf(out, "  %-22s %u (", "passes", m->n_passes);
+	for (int p = 0; p < PHASE_COUNT; p++)
+		if (m->phase_passes[p]) {
+			fprintf(out, "%s%u %s", first ? "" : ", ", m->phase_passes[p],
+				phase_name((enum phase)p));
+			first = 0;
+		}
+	fprintf(out, "%s), %u layers per pass (%s)\n", first ? "none" : "", m->layers_per_pass,
+		sd->layer_source);
+	if (*side_model_name(sd, sd->main_model))
+		fprintf(out, "  %-22s %s, of %zu models\n", "model",
+			side_model_name(sd, sd->main_model), sd->n_models);
+	fprintf(out, "  %-22s %s\n", "passes from", src);
+	side_coverage_text(&sd->cover, -1, cov, sizeof cov);
+	fprintf(out, "  %-22s %s\n", "coverage", cov);
+	free(src);
+}
+
 int trace_summary_print(FILE *out, const struct trace *t, const struct trace_classes *tc,
-			const struct peak_table *peaks)
+			const struct side *sd, const struct peak_table *peaks)
 {
 	char b1[64], b2[64];
 	size_t nk, streams = 0, copies = 0;
@@ -365,6 +391,8 @@ int trace_summary_print(FILE *out, const struct trace *t, const struct trace_cla
 		fprintf(out, "  %-22s %zu%s\n", "nn.Module ranges", mods,
 			mods ? "" : " (record with with_stack=True for module boundaries)");
 	}
+	if (sd && sd->n_models)
+		print_structure(out, sd);
 
 	if (t->n_categories)
 		fprintf(out, "\nEvents by category\n");

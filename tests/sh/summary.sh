@@ -15,6 +15,10 @@ expect '^Kernel time by class \(Other: 0\.0%\)$'
 expect '^  GEMM +129 '
 expect '^  Attention +64 '
 expect '^Top 15 kernels by total time'
+# the passes a comparison would see, and the share of the kernel time they hold
+expect '^  passes +1 \(1 decode\), 32 layers per pass \(attention anchors\)$'
+expect "^  passes from +gpu_user_annotation 'execute_16_context_0"
+expect '^  coverage +97% of the kernel time in passes; outside: 3\.3% \(Elementwise 3\.0%, Copy 0\.3%\)$'
 # the kernels of class Other, each with a rules-file line that classifies it once completed
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
