@@ -8,13 +8,25 @@
 # had (under nohup SIGHUP is ignored on entry, and a test of signal handling would hang), in
 # the C locale, and under a time limit: $FUSEDIFF_TEST_TIMEOUT seconds (default 300), then
 # SIGTERM and, 10 s later, SIGKILL. FUSEDIFF_VALGRIND=1 runs a Check binary under valgrind.
+#
+# Check's own limit per test (4 s where a suite sets none) failed tests on a loaded machine: 60 s
+# here, and every Check limit (the suites' own too) multiplied by 10 for a sanitized build
+# (FUSEDIFF_SANITIZED=1, make sanitize) and by 30 under valgrind. The shell tests' `limit`
+# (tests/sh/lib/cases.sh) adds no time limit of its own under this one (FUSEDIFF_TEST_LIMITED).
 set -u
 result=$1
 shift
-name=$(basename "$result")
-mkdir -p "$(dirname "$result")"
+name=${result##*/}
+case $result in */*) [ -d "${result%/*}" ] || mkdir -p "${result%/*}" ;; esac
 export LC_ALL=C
 limit=${FUSEDIFF_TEST_TIMEOUT:-300}
+export FUSEDIFF_TEST_LIMITED=$limit
+export CK_DEFAULT_TIMEOUT="${CK_DEFAULT_TIMEOUT:-60}"
+if [ "${FUSEDIFF_VALGRIND:-0}" = 1 ]; then
+	export CK_TIMEOUT_MULTIPLIER="${CK_TIMEOUT_MULTIPLIER:-30}"
+elif [ "${FUSEDIFF_SANITIZED:-0}" = 1 ]; then
+	export CK_TIMEOUT_MULTIPLIER="${CK_TIMEOUT_MULTIPLIER:-10}"
+fi
 if [ "${FUSEDIFF_VALGRIND:-0}" = 1 ]; then
 	set -- env CK_FORK=no valgrind -q --error-exitcode=9 --leak-check=full \
 		--errors-for-leak-kinds=definite,indirect "$@"
