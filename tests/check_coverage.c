@@ -144,6 +144,41 @@ START_TEST(test_queued_before_recording)
 }
 END_TEST
 
+/* The collectives' own annotations (nccl:all_reduce, on the thread that launches them, one
+ * kernel each) are not passes beside the profiler's steps: the steps hold them. */
+START_TEST(test_tiny_annotation_loses_to_profiler_step)
+{
+	struct jbuf b = { .first = 1 };
+	struct trace *t;
+	struct side s;
+	double cpu = 0, gpu = 1000;
+
+	for (int step = 0; step < 2; step++) {
+		char name[32];
+
+		snprintf(name, sizeof name, "ProfilerStep#%d", step + 1);
+		jevent(&b, "user_annotation", name, 1, 1, cpu, 90, "");
+		for (int i = 0; i < 4; i++)
+			jlaunch(&b, "nvjet_tst_128x64_64x4_1x2_h_bz_coopA_NTN", 1, cpu + 1 + i,
+				gpu + 20 * i, 7, 10);
+		jevent(&b, "user_annotation", "nccl:all_reduce", 1, 2, cpu + 50, 5, "");
+		jlaunch(&b, "ncclDevKernel_AllReduce_Sum_bf16_RING_LL", 2, cpu + 51, gpu + 80, 20,
+			10);
+		cpu += 200;
+		gpu += 400;
+	}
+	t = jload(&b);
+	build(&s, t, NULL);
+	ck_assert_uint_eq(s.n_passes, 2);
+	ck_assert_str_eq(trace_str(t, s.passes[0].name), "ProfilerStep#1");
+	ck_assert_uint_eq(s.passes[0].n, 5);
+	ck_assert_uint_eq(s.passes[1].n, 5);
+	ck_assert_int_eq(s.cover.pass_ns, s.cover.total_ns);
+	side_clear(&s);
+	trace_free(t);
+}
+END_TEST
+
 /* PyTorch 1.x records the profiler's steps as operators (category "Operator"). */
 START_TEST(test_profiler_step_as_operator)
 {
@@ -421,6 +456,7 @@ static Suite *coverage_suite(void)
 	tcase_add_test(tc, test_comm_thread_in_steps);
 	tcase_add_test(tc, test_queued_before_recording);
 	tcase_add_test(tc, test_profiler_step_as_operator);
+	tcase_add_test(tc, test_tiny_annotation_loses_to_profiler_step);
 	tcase_add_test(tc, test_tiny_annotation_loses_to_calls);
 	tcase_add_test(tc, test_optimizer_range_loses_to_training_calls);
 	tcase_add_test(tc, test_same_device);

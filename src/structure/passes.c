@@ -461,36 +461,90 @@ void passes_place_by_window(const struct trace *t, int32_t *pass_of, size_t n_pa
 	free(hi);
 }
 
-/* The kernels that passes_place_by_window() may place, of passes found from annotations: not
+/* A pass's CPU range (the annotation that is the pass), for kernels other threads launched. */
+struct cpu_win {
+	int64_t start, end;
+	int32_t pass;
+};
+
+static int cmp_cpu_win(const void *pa, const void *pb)
+{
+	const struct cpu_win *x = pa, *y = pb;
+	int r = CMP(x->start, y->start);
+
+	return r ? r : CMP(x->pass, y->pass);
+}
+
+struct win_query {
+	const struct cpu_win *v;
+	int64_t x;
+};
+
+static int win_before(const void *ctx, size_t j)
+{
+	const struct win_query *q = ctx;
+
+	return q->v[j].start <= q->x;
+}
+
+/* Kernels that no pass holds, of passes found from annotations (renum: annotation's pass index
+ * to the final one). A kernel that a thread without passes launched while a pass's CPU range
+ * was open (a data-parallel reducer's all-reduce, a collective on its own thread) belongs to
+ * that pass; the rest, to the pass whose GPU window holds it (passes_place_by_window()) — not
  * one that the thread of a pass launched outside every pass (a serving loop preparing the next
  * step on a side stream while the GPU still runs this one), nor one without a launch event on
  * a stream where the passes' GPU ranges say where it belongs. */
 static void place_by_window(const struct trace *t, const uint32_t *launch_of, const struct ann *a,
-			    size_t n_ann, const int32_t *range_ann, int32_t *pass_of,
-			    size_t n_passes)
+			    size_t n_ann, const int32_t *range_ann, const int32_t *renum,
+			    int32_t *pass_of, size_t n_passes)
 {
 	int64_t *tids, *streams;
-	size_t n_tids = 0, n_streams = 0;
+	size_t n_tids = 0, n_streams = 0, n_win = 0, hint = 0;
 	uint8_t *eligible = big_alloc(t->n_kernels, 1);
+	struct cpu_win *win = xmalloc((n_ann ? n_ann : 1) * sizeof *win);
 
 	tids = xmalloc((n_ann ? n_ann : 1) * sizeof *tids);
 	for (size_t i = 0; i < n_ann; i++)
-		if (a[i].pass >= 0 && a[i].has_cpu)
+		if (a[i].pass >= 0 && a[i].has_cpu) {
 			tids[n_tids++] = a[i].tid;
+			if (a[i].state == ANN_PASS)
+				win[n_win++] =
+					(struct cpu_win){ a[i].start, a[i].end, renum[a[i].pass] };
+		}
 	n_tids = passes_sort_unique(tids, n_tids);
+	if (n_win)
+		qsort(win, n_win, sizeof *win, cmp_cpu_win);
 	streams = xmalloc((t->n_ranges ? t->n_ranges : 1) * sizeof *streams);
 	for (size_t i = 0; i < t->n_ranges; i++)
 		if (range_ann[i] >= 0 && a[range_ann[i]].pass >= 0)
 			streams[n_streams++] = t->ranges[i].tid;
 	n_streams = passes_sort_unique(streams, n_streams);
-	for (size_t i = 0; i < t->n_kernels; i++)
-		eligible[i] = launch_of[i] != UINT32_MAX
-				      ? !passes_has_i64(tids, n_tids, t->launches[launch_of[i]].tid)
-				      : !passes_has_i64(streams, n_streams, t->kernels[i].stream);
+	for (size_t i = 0; i < t->n_kernels; i++) {
+		const struct trace_launch *l =
+			launch_of[i] != UINT32_MAX ? &t->launches[launch_of[i]] : NULL;
+
+		eligible[i] = l ? !passes_has_i64(tids, n_tids, l->tid)
+				: !passes_has_i64(streams, n_streams, t->kernels[i].stream);
+		if (pass_of[i] >= 0 || !eligible[i] || !l || !n_win)
+			continue;
+		{
+			/* the last pass whose CPU range opened before the launch, if still open */
+			struct win_query q = { win, l->start };
+			size_t lo = gallop_prefix(n_win, hint, win_before, &q);
+
+			hint = lo;
+			for (size_t j = lo, tries = 0; j-- > 0 && tries < 8; tries++)
+				if (l->start <= win[j].end) {
+					pass_of[i] = win[j].pass;
+					break;
+				}
+		}
+	}
 	passes_place_by_window(t, pass_of, n_passes, eligible);
 	free(eligible);
 	free(tids);
 	free(streams);
+	free(win);
 }
 
 /* Append "'name'" (shortened) to buf. */
@@ -716,7 +770,7 @@ int passes_from_annotations(const struct trace *t, const uint32_t *launch_of, co
 
 			kernel_ann[i] = an >= 0 && a[an].pass >= 0 ? renum[a[an].pass] : -1;
 		}
-		place_by_window(t, launch_of, a, n, range_ann, kernel_ann, out->n_passes);
+		place_by_window(t, launch_of, a, n, range_ann, renum, kernel_ann, out->n_passes);
 		out->pass_of = kernel_ann;
 		kernel_ann = NULL;
 		free(renum);
