@@ -152,7 +152,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	}
 	check_trace(t);
-	require(trace_summary_print(sink, t, NULL, NULL, NULL) == 0, "trace_summary_print() writes");
+	require(trace_summary_print(sink, t, NULL, NULL, NULL) == 0,
+		"trace_summary_print() writes");
 	check_split(data, size, t, &err);
 	/* --device N: the device with the fewest kernels must load as well. */
 	for (size_t i = 0; i < t->n_devices; i++)
