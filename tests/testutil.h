@@ -37,18 +37,26 @@ static inline void test_remove_locale_dir(void)
 }
 
 /* Switch category (LC_ALL, LC_NUMERIC) to a locale whose decimal point is a comma: an
- * installed one, else one compiled once with localedef(1) into a temporary directory
- * (LOCPATH). Returns 0 when none can be had. */
+ * installed one, else the de_DE that make check compiles once into $FUSEDIFF_TEST_LOCPATH,
+ * else one compiled with localedef(1) into a temporary directory (LOCPATH; 0.7 s of CPU, once
+ * per test process). Returns 0 when none can be had. */
 static inline int test_comma_locale(int category)
 {
 	static const char *const installed[] = { "de_DE.UTF-8", "de_DE.utf8", "fr_FR.UTF-8",
 						 "nl_NL.UTF-8" };
 	static int made = -1;
+	const char *prebuilt = getenv("FUSEDIFF_TEST_LOCPATH");
 	char cmd[512];
 
 	for (size_t i = 0; i < sizeof installed / sizeof installed[0]; i++)
 		if (setlocale(category, installed[i]))
 			return 1;
+	if (made < 0 && prebuilt && *prebuilt) {
+		setenv("LOCPATH", prebuilt, 1);
+		if (setlocale(category, "de_DE"))
+			return made = 1;
+		unsetenv("LOCPATH");
+	}
 	if (made < 0) {
 		made = 0;
 		if (mkdtemp(test_locale_dir)) {
