@@ -52,10 +52,18 @@ EXAMPLE_A := examples/llama8l_eager_sdpa.json.gz
 EXAMPLE_B := examples/llama8l_compiled_sdpa.json.gz
 
 .SECONDARY:
-.PHONY: all run check sanitize valgrind install uninstall clean distclean tests
+.PHONY: all run check sanitize valgrind install uninstall clean distclean tests build-all-cores
 .DEFAULT_GOAL := all
+NPROC := $(shell nproc 2>/dev/null || echo 2)
 
-all: fusediff
+# `make` and `make run` build on every core: the top-level make builds the program through a
+# sub-make, given -j$(NPROC) unless the caller gave a -j of its own (make 4.3 shows it in
+# MAKEFLAGS only inside a recipe). configure runs first, in the top-level make.
+all: $(if $(filter 0,$(MAKELEVEL)),build-all-cores,fusediff)
+
+build-all-cores:
+	@case " $(MAKEFLAGS)" in *" -j"*) j= ;; *) j=-j$(NPROC) ;; esac; \
+		$(MAKE) --no-print-directory $$j fusediff
 
 fusediff: $(PROG)
 	cp $(PROG) $@
@@ -110,7 +118,7 @@ $(B)/src/app/report_schema.o: FD_CFLAGS += -I$(B)/src/app
 -include $(wildcard $(B)/src/*/*.d $(B)/src/*/*/*.d $(B)/tests/*.d)
 
 # --- running -------------------------------------------------------------------
-run: fusediff
+run: all
 	./fusediff $(EXAMPLE_A) $(EXAMPLE_B)
 
 # make bench [BENCH_ARGS="--reps 5 --size 1G --big 4G"]: see bench/README.md
@@ -148,7 +156,6 @@ SLOW_TESTS := check_hostile tmux_signals tmux_smoke check_structure format repor
 	check_acceptance
 RESULTS := $(addprefix $(B)/results/,$(filter $(TEST_NAMES),$(SLOW_TESTS)) \
 	$(filter-out $(SLOW_TESTS),$(TEST_NAMES)))
-NPROC := $(shell nproc 2>/dev/null || echo 2)
 # python3 on PATH may be a shim (pyenv's is a bash script that forks about 100 processes: 0.5 s
 # of CPU a start, 2333 processes for check_acceptance alone): the tests find $(PYBIN)/python3
 # first, which runs the interpreter the shim chose, found once.
