@@ -373,6 +373,7 @@ START_TEST(test_math_attention)
 	ck_assert_int_eq(e->kind, ALIGN_FUSED);
 	ck_assert_int_eq(e->fused_side, 0);
 	ck_assert_uint_eq(e->n[1], 10);
+	ck_assert_int_eq(e->proof, PROOF_MATH_ATTN);
 	alignment_clear(&l.al);
 
 	/* the same attention on both sides, with a workspace copy on one: a match and a gap */
@@ -536,6 +537,120 @@ START_TEST(test_horizontal_groups)
 }
 END_TEST
 
+/* No fused entry anywhere in the layer: every entry is a match or one-sided. */
+static void assert_no_fusion(const struct align_layer *l)
+{
+	for (size_t i = 0; i < l->al.n; i++)
+		ck_assert_msg(l->al.e[i].kind != ALIGN_FUSED, "entry %zu is fused", i);
+}
+
+/* A fusion is a claim with a proof: the unfused kernels must carry the fused kernel's work.
+ * Each case is a false finding seen on real pairs; none may be a fusion. */
+START_TEST(test_unproven_fusions_rejected)
+{
+	static const struct align_item FINAL_NORM = { CLASS_NORM, STEP_SINGLE, 1,
+						      A(ADD) | A(RMSNORM), "fused_add_rms_norm" };
+	static const struct align_item RMS = { CLASS_NORM, STEP_SINGLE, 1, A(RMSNORM),
+					       "rms_norm_kernel" };
+	struct align_item meta = { CLASS_ELEMENTWISE, STEP_SINGLE, 1, A(ADD), "index_add_meta" };
+	static const struct align_item LM_HEAD = { CLASS_GEMM, STEP_SINGLE, 1, A(GEMM),
+						   "nvjet_lm_head" };
+	static const struct align_item FILL = { CLASS_ELEMENTWISE, STEP_SINGLE, 1, A(COPY),
+						"FillFunctor" };
+	static const struct align_item LN_BWD = { CLASS_NORM, STEP_SINGLE, 1,
+						  A(LAYERNORM) | A(GRAD),
+						  "layer_norm_grad_input_kernel" };
+	static const struct align_item COPY = { CLASS_COPY, STEP_SINGLE, 1, A(COPY),
+						"direct_copy_kernel" };
+	static const struct align_item TANH_BWD = { CLASS_ELEMENTWISE, STEP_SINGLE, 1, A(GRAD),
+						    "tanh_backward_kernel" };
+	static const struct align_item ROPE_FUSED = { CLASS_ROPE, STEP_SINGLE, 1,
+						      A(ROPE) | A(MUL) | A(ADD), "rotary_kernel" };
+	static const struct align_item K_SMOOTH = { CLASS_ELEMENTWISE, STEP_SINGLE, 1, A(ADD),
+						    "sub_mean_kernel" };
+	static const struct align_item SCALE = { CLASS_ELEMENTWISE, STEP_SINGLE, 1, A(MUL),
+						 "scale_prep_kernel" };
+	static const struct align_item WGRAD = { CLASS_CONV, STEP_SINGLE, 1, A(CONV) | A(GRAD),
+						 "cudnn_wgrad_kernel" };
+	struct align_item offsets = { CLASS_ELEMENTWISE, STEP_SINGLE, 1, A(GRAD),
+				      "compute_offsets" };
+	struct align_item attn = ATTN;
+	struct align_layer l;
+
+	/* a final norm against a norm and a one-block metadata kernel */
+	meta.tiny = 1;
+	{
+		const struct align_item a[] = { FINAL_NORM, LM_HEAD }, b[] = { RMS, meta, LM_HEAD };
+
+		align_one(a, 2, b, 3, &l);
+		align_absorb(&l, 1, 0);
+		check_cover(&l);
+		assert_no_fusion(&l);
+		assert_match(&l, 0, 0);
+		alignment_clear(&l.al);
+	}
+	/* attention against two fill kernels where the other side has no attention */
+	attn.covers_math_attn = 1;
+	{
+		const struct align_item a[] = { GEMM_QKV, attn, GEMM_O },
+					b[] = { GEMM_QKV, FILL, FILL, GEMM_O };
+
+		align_one(a, 3, b, 4, &l);
+		align_absorb(&l, 1, 0);
+		check_cover(&l);
+		assert_no_fusion(&l);
+		alignment_clear(&l.al);
+	}
+	/* copy + tanh_backward is no layernorm backward */
+	{
+		const struct align_item a[] = { LN_BWD }, b[] = { COPY, TANH_BWD };
+
+		align_one(a, 1, b, 2, &l);
+		align_absorb(&l, 1, 0);
+		assert_no_fusion(&l);
+		alignment_clear(&l.al);
+	}
+	/* a RoPE kernel against kernels that smooth and scale (extra work, not the rotation) */
+	{
+		const struct align_item a[] = { ROPE_FUSED, ATTN }, b[] = { K_SMOOTH, SCALE, ATTN };
+
+		align_one(a, 2, b, 3, &l);
+		align_absorb(&l, 1, 0);
+		assert_no_fusion(&l);
+		alignment_clear(&l.al);
+	}
+	/* a convolution's wgrad and a one-block offsets helper against the wgrad alone */
+	offsets.tiny = 1;
+	{
+		const struct align_item a[] = { WGRAD }, b[] = { WGRAD, offsets };
+
+		align_one(a, 1, b, 2, &l);
+		align_absorb(&l, 1, 0);
+		assert_no_fusion(&l);
+		assert_match(&l, 0, 0);
+		alignment_clear(&l.al);
+	}
+}
+END_TEST
+
+/* Each fusion records the rule that proved it. */
+START_TEST(test_fusion_proofs)
+{
+	const struct align_item a[] = { ATTN, GEMM_O, ADD, NORM_RUN, MEMSET, GEMM_UP, SILU, MUL };
+	const struct align_item b[] = { ATTN, GEMM_O, ADD_NORM_TRITON, MEMSET, GEMM_UP, MUL_SILU };
+	struct align_layer l;
+
+	align_one(a, 8, b, 6, &l);
+	align_absorb(&l, 1, 0);
+	ck_assert_int_eq(entry_with(&l, 1, 2)->kind, ALIGN_FUSED);
+	ck_assert_int_eq(entry_with(&l, 1, 2)->proof, PROOF_CLASS_WORK);
+	ck_assert_int_eq(entry_with(&l, 1, 5)->kind, ALIGN_FUSED);
+	ck_assert_int_eq(entry_with(&l, 1, 5)->proof, PROOF_CLASS_WORK);
+	ck_assert_str_eq(align_proof_name(PROOF_CLASS_WORK), "class_work");
+	alignment_clear(&l.al);
+}
+END_TEST
+
 static Suite *align_suite(void)
 {
 	Suite *s = suite_create("align");
@@ -557,6 +672,8 @@ static Suite *align_suite(void)
 	tcase_add_test(tc, test_banded_large);
 	tcase_add_test(tc, test_no_fused_opt);
 	tcase_add_test(tc, test_horizontal_groups);
+	tcase_add_test(tc, test_unproven_fusions_rejected);
+	tcase_add_test(tc, test_fusion_proofs);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -253,8 +253,14 @@ START_TEST(test_partial_fusion)
 	ck_assert_uint_eq(f->occurrences, 4);
 	ck_assert_str_eq(name_of(c, 1, f->fused_name), "nvjet_down_gemm");
 	ck_assert(fabs(f->ns[0] - 120000) < 1 && fabs(f->ns[1] - 100000) < 1);
-	ck_assert_msg(strstr(f->evidence, "launches 2 kernels (nvjet_down_gemm) where B") != NULL,
+	ck_assert_msg(strstr(f->evidence,
+			     "launches 2 kernels (nvjet_down_gemm) at each place where B") != NULL,
 		      "%s", f->evidence);
+	/* a partial fusion is listed, never counted as a fusion difference */
+	ck_assert_uint_eq(c->n_partial, 1);
+	ck_assert_uint_eq(f->per_place, 2);
+	ck_assert(f->launches_saved == 4);
+	ck_assert_str_eq(comparison_proof_name(f), "launches");
 	for (size_t i = 0; i < c->n_pairs; i++) {
 		const struct comparison_pair *p = &c->pairs[i];
 

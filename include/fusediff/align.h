@@ -53,7 +53,30 @@ struct align_item {
 	uint8_t merge;	 /* 1: a GEMM merged into its group's first on the other side (q/k/v
 			   against one QKV GEMM): it never pairs one to one */
 	int64_t m, n, k; /* a GEMM's shape (M x K times K x N) when the trace recorded it, else 0 */
+	uint8_t tiny;	 /* 1: its main kernel runs one block (grid 1 x 1 x 1); of a generic
+			    class (Elementwise, Copy, ...) it is a helper that moves metadata,
+			    never a share of a fused kernel's work */
 };
+
+/* Which rule proved a fused entry (struct align_entry.proof): what the unfused side's kernels
+ * carry of the fused kernel's work. */
+enum align_proof {
+	PROOF_NONE,
+	PROOF_CLASS_WORK, /* the fused kernel's class work (rmsnorm of a Norm kernel, rope, the
+			     silu or gelu of an activation), in two working kernels or more */
+	PROOF_OPS,	  /* a kernel of a generic class (Elementwise, Reduce, ...) whose two
+			     distinct operations or more the unfused kernels carry */
+	PROOF_MATH_ATTN,  /* an attention kernel against eager math attention: its GEMMs and
+			     softmax */
+	PROOF_HORIZONTAL, /* one merged GEMM against separate GEMMs on the same input */
+	PROOF_COUNT
+};
+/* "class_work", "ops", "math_attention", "horizontal"; "" for PROOF_NONE. */
+const char *align_proof_name(int proof);
+/* The atoms that make a kernel of class cls what it is (rmsnorm, layernorm or batchnorm for a
+ * Norm kernel, rope for RoPE); 0 for the generic classes (Elementwise, Reduce, Sort, MoE
+ * finalize, Copy, Other), whose work is their operations. */
+atom_set align_class_work(int cls);
 
 /* Same order and meaning as enum pair_kind in comparison.h. */
 enum align_kind { ALIGN_MATCH, ALIGN_FUSED, ALIGN_A_ONLY, ALIGN_B_ONLY };
@@ -67,6 +90,7 @@ struct align_entry {
 	uint32_t n[2];	    /* steps on each side */
 	uint32_t *step[2];  /* owned by the alignment */
 	uint8_t horizontal; /* a merged GEMM against separate ones (align_group_gemms()) */
+	uint8_t proof;	    /* for ALIGN_FUSED: enum align_proof */
 };
 
 struct alignment {
@@ -111,7 +135,9 @@ struct align_layer {
 void align_absorb(struct align_layer *layers, size_t n_layers, unsigned window);
 
 /* Decide the kind of every entry of one layer: ALIGN_FUSED when one side holds one step that
- * runs one working kernel and the other side runs two or more whose atoms it covers; ALIGN_MATCH for other entries with steps on both sides. Called by
+ * runs one working kernel and the other side runs two or more whose atoms it covers, and a
+ * rule proves it (enum align_proof: casts, copies and one-block helpers come along but never
+ * make a fusion alone); ALIGN_MATCH for other entries with steps on both sides. Called by
  * align_absorb(); exposed for tests. */
 void align_classify(struct align_layer *l);
 

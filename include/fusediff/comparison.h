@@ -116,10 +116,14 @@ struct comparison_fusion {
 	uint8_t horizontal;   /* 1: one merged GEMM on the fused side where the other runs
 				     separate GEMMs on the same input (q/k/v, gate/up) */
 	uint8_t cls;	      /* enum op_class of the fused kernel */
+	uint8_t proof;	      /* the rule that proved it (enum align_proof, align.h); PROOF_NONE for
+				 a partial fusion, which is the same kernel launched more often */
 	uint32_t extra;	      /* pairs (the last ones of pairs) of one-sided kernels at the
 				     fusion's places whose work the fusion covers: a side's other
 				     kernels for the same operation, part of the net delta */
 	uint32_t occurrences; /* per pass: launches of the fused kernel */
+	uint32_t per_place;   /* working kernels the unfused side runs at each place (whole: places
+				 that differ are separate findings) */
 	int32_t *layers;      /* distinct indices into comparison.layers, ascending (execution
 				     order) */
 	uint32_t n_layers;
@@ -128,7 +132,7 @@ struct comparison_fusion {
 	uint32_t n_pairs;
 	double ns[2];	       /* time on each side, per pass (the extra pairs' included) */
 	double delta_ns;       /* B - A: net of the extra pairs */
-	double launches_saved; /* per pass: the unfused side's launches minus the fused side's */
+	double launches_saved; /* per pass: occurrences x (per_place - 1), whole */
 	double idle_ns;	       /* per pass: GPU idle time just before the unfused side's kernels
 				  that fusing removes (every kernel of a place but its first): from
 				  the end of the kernel before it to its start, when nothing ran */
@@ -268,6 +272,8 @@ struct comparison {
 	size_t n_pairs;
 	struct comparison_fusion *fusions; /* sorted by |delta| descending, then by fused name */
 	size_t n_fusions;
+	size_t n_partial; /* of which partial fusions (the same kernel launched more often): not
+			     fusion differences, so never counted as such in a headline or gate */
 	struct comparison_attribution *attribution; /* largest |delta| first; adds up to delta_ns */
 	size_t n_attribution;
 	uint32_t *pair_part;		 /* per pair: the attribution part it counts in */
@@ -288,6 +294,13 @@ struct comparison {
 					   is not in the table; borrowed from the built-in table or
 					   compare_opts.peaks, which must outlive the comparison */
 };
+
+/* The rule that proved fusion f, for people: "the unfused kernels carry its Norm work
+ * (rmsnorm)", "the same kernel launched more often" (partial). Into buf; returns buf. */
+const char *comparison_proof_text(const struct comparison_fusion *f, char *buf, size_t cap);
+/* The same as a stable word for scripts: "class_work", "ops", "math_attention", "horizontal",
+ * "launches" (partial). */
+const char *comparison_proof_name(const struct comparison_fusion *f);
 
 /* Compare side a (A) with side b (B) for the phase in o (NULL: automatic). a, b and cl
  * (may be NULL) are borrowed and must outlive the comparison. Owned by caller: free with

@@ -66,6 +66,104 @@ static unsigned item_work(const struct align_item *x)
 	return x->n_work ? x->n_work : 1;
 }
 
+/* --- proofs ---------------------------------------------------------------------------- */
+
+const char *align_proof_name(int proof)
+{
+	switch (proof) {
+	case PROOF_CLASS_WORK: return "class_work";
+	case PROOF_OPS: return "ops";
+	case PROOF_MATH_ATTN: return "math_attention";
+	case PROOF_HORIZONTAL: return "horizontal";
+	default: return "";
+	}
+}
+
+/* Atoms that alone are no share of a fused kernel's work: data movement and casts. */
+#define AUX_ATOMS (ATOM_BIT(ATOM_CAST) | ATOM_BIT(ATOM_COPY))
+#define ACT_ATOMS (ATOM_BIT(ATOM_SILU) | ATOM_BIT(ATOM_GELU) | ATOM_BIT(ATOM_ACT))
+
+/* The operations a step of the unfused side performs: its atoms without casts, copies and
+ * ATOM_OTHER; none for a one-block helper of a generic class (an elementwise kernel on a
+ * handful of values moves metadata; a one-block norm at batch 1 still normalises). An
+ * activation of any function is also "act". */
+static atom_set op_atoms(const struct align_item *y)
+{
+	atom_set a = y->tiny && !align_class_work(y->cls)
+			     ? 0
+			     : y->atoms & ~(AUX_ATOMS | ATOM_BIT(ATOM_OTHER));
+
+	return a & ACT_ATOMS ? a | ATOM_BIT(ATOM_ACT) : a;
+}
+
+atom_set align_class_work(int cls)
+{
+	switch (cls) {
+	case CLASS_GEMM: return ATOM_BIT(ATOM_GEMM);
+	case CLASS_CONV: return ATOM_BIT(ATOM_CONV);
+	case CLASS_ATTENTION: return ATOM_BIT(ATOM_ATTENTION);
+	case CLASS_NORM:
+		return ATOM_BIT(ATOM_RMSNORM) | ATOM_BIT(ATOM_LAYERNORM) | ATOM_BIT(ATOM_BATCHNORM);
+	case CLASS_ACTIVATION: return ACT_ATOMS;
+	case CLASS_ROPE: return ATOM_BIT(ATOM_ROPE);
+	case CLASS_KV_WRITE: return ATOM_BIT(ATOM_KV_WRITE);
+	case CLASS_EMBEDDING: return ATOM_BIT(ATOM_EMBEDDING);
+	case CLASS_MOE_ROUTING: return ATOM_BIT(ATOM_ROUTING) | ATOM_BIT(ATOM_TOPK);
+	case CLASS_MOE_GEMM: return ATOM_BIT(ATOM_MOE_GEMM);
+	case CLASS_QUANTIZE: return ATOM_BIT(ATOM_QUANT);
+	case CLASS_SAMPLING: return ATOM_BIT(ATOM_SAMPLE);
+	case CLASS_COMM: return ATOM_BIT(ATOM_COMM);
+	case CLASS_OPTIMIZER: return ATOM_BIT(ATOM_OPTIM);
+	default: return 0;
+	}
+}
+
+/* What the unfused side's steps of a candidate fused entry carry: their operations and how
+ * many working kernels carry them. */
+struct carry {
+	atom_set ops;
+	unsigned work;
+};
+
+static void carry_add(struct carry *c, const struct align_item *y)
+{
+	atom_set o = op_atoms(y);
+
+	if (!o)
+		return; /* a cast, a copy or a one-block helper comes along, never counts */
+	c->ops |= o;
+	c->work += item_work(y);
+}
+
+static int popcount(atom_set a)
+{
+	int n = 0;
+
+	for (; a; a &= a - 1)
+		n++;
+	return n;
+}
+
+/* Which rule proves that the unfused kernels c do fused step x's work (enum align_proof):
+ * two working kernels or more that together carry its class's work (rmsnorm, rope, silu...);
+ * for a kernel of a generic class, two of its operations or more; for an attention kernel
+ * facing eager math attention, the GEMMs and the softmax. */
+static int prove(const struct align_item *x, const struct carry *c)
+{
+	atom_set f = op_atoms(x), cw = align_class_work(x->cls);
+
+	if (c->work < 2)
+		return PROOF_NONE;
+	if (x->cls == CLASS_ATTENTION && x->covers_math_attn &&
+	    !(c->ops & ATOM_BIT(ATOM_ATTENTION)))
+		return (c->ops & ATOM_BIT(ATOM_GEMM)) && (c->ops & ATOM_BIT(ATOM_SOFTMAX))
+			       ? PROOF_MATH_ATTN
+			       : PROOF_NONE;
+	if (cw)
+		return (c->ops & cw & f) ? PROOF_CLASS_WORK : PROOF_NONE;
+	return popcount(c->ops & f) >= 2 ? PROOF_OPS : PROOF_NONE;
+}
+
 static int subset(atom_set a, atom_set b)
 {
 	return (a & ~b) == 0;
@@ -448,16 +546,18 @@ void align_steps(const struct align_item *a, size_t na, const struct align_item 
 					from = (uint8_t)st;
 				}
 			}
-			/* b[j-1] does the work of a[i-k..i). */
+			/* b[j-1] does the work of a[i-k..i), and a rule proves it. */
 			if (fused && i >= 2 && j && can_fuse(&b[j - 1])) {
 				atom_set f = fused_work(&b[j - 1]);
+				struct carry cr = { 0, 0 };
 
 				for (size_t k = 1; k <= i && k <= MAX_RUN; k++) {
 					atom_set x = work_atoms(&a[i - k]);
 
 					if (!x || !subset(x, f) || a[i - k].cls == b[j - 1].cls)
 						break;
-					if (k >= 2 &&
+					carry_add(&cr, &a[i - k]);
+					if (k >= 2 && prove(&b[j - 1], &cr) &&
 					    (st = best_state(&g, i - k, j - 1, &s), s > NEG) &&
 					    s + (int)(k + 1) * UNIT - FUSE_COST > best) {
 						best = s + (int)(k + 1) * UNIT - FUSE_COST;
@@ -467,16 +567,18 @@ void align_steps(const struct align_item *a, size_t na, const struct align_item 
 					}
 				}
 			}
-			/* a[i-1] does the work of b[j-k..j). */
+			/* a[i-1] does the work of b[j-k..j), and a rule proves it. */
 			if (fused && j >= 2 && i && can_fuse(&a[i - 1])) {
 				atom_set f = fused_work(&a[i - 1]);
+				struct carry cr = { 0, 0 };
 
 				for (size_t k = 1; k <= j && k <= MAX_RUN; k++) {
 					atom_set x = work_atoms(&b[j - k]);
 
 					if (!x || !subset(x, f) || b[j - k].cls == a[i - 1].cls)
 						break;
-					if (k >= 2 &&
+					carry_add(&cr, &b[j - k]);
+					if (k >= 2 && prove(&a[i - 1], &cr) &&
 					    (st = best_state(&g, i - 1, j - k, &s), s > NEG) &&
 					    s + (int)(k + 1) * UNIT - FUSE_COST > best) {
 						best = s + (int)(k + 1) * UNIT - FUSE_COST;
@@ -575,13 +677,19 @@ atom_set align_entry_atoms(const struct align_layer *l, const struct align_entry
 	return u;
 }
 
-static unsigned entry_work(const struct align_layer *l, const struct align_entry *e, int s)
+/* The rule that proves side f of entry e (one step) does the work of the other side's steps,
+ * PROOF_NONE when none does. */
+static int entry_proof(const struct align_layer *l, const struct align_entry *e, int f)
 {
-	unsigned w = 0;
+	struct carry cr = { 0, 0 };
 
-	for (uint32_t k = 0; k < e->n[s]; k++)
-		w += item_work(&l->item[s][e->step[s][k]]);
-	return w;
+	if (e->n[f] != 1)
+		return PROOF_NONE;
+	for (uint32_t k = 0; k < e->n[!f]; k++)
+		carry_add(&cr, &l->item[!f][e->step[!f][k]]);
+	if (e->horizontal)
+		return cr.work >= 2 ? PROOF_HORIZONTAL : PROOF_NONE;
+	return prove(&l->item[f][e->step[f][0]], &cr);
 }
 
 /* Side f of entry e can be the fused side: one step with one working kernel whose atoms hold
@@ -607,10 +715,14 @@ void align_classify(struct align_layer *l)
 			continue;
 		e->kind = ALIGN_MATCH;
 		e->fused_side = 0;
+		e->proof = PROOF_NONE;
 		for (int f = 0; f < 2; f++) {
-			if (fusable(l, e, f) && entry_work(l, e, !f) >= 2) {
+			int proof = fusable(l, e, f) ? entry_proof(l, e, f) : PROOF_NONE;
+
+			if (proof) {
 				e->kind = ALIGN_FUSED;
 				e->fused_side = (uint8_t)f;
+				e->proof = (uint8_t)proof;
 				break;
 			}
 		}
@@ -626,6 +738,19 @@ static void add_step(struct align_entry *e, int s, uint32_t step)
 		e->step[s][k] = e->step[s][k - 1];
 	e->step[s][k] = step;
 	e->n[s]++;
+}
+
+/* Undo add_step(). */
+static void remove_step(struct align_entry *e, int s, uint32_t step)
+{
+	uint32_t k = 0;
+
+	while (k < e->n[s] && e->step[s][k] != step)
+		k++;
+	if (k == e->n[s])
+		return;
+	memmove(e->step[s] + k, e->step[s] + k + 1, (e->n[s] - k - 1) * sizeof *e->step[s]);
+	e->n[s]--;
 }
 
 /* A fused kernel that runs between steps that pair elsewhere (Inductor's RoPE kernel between
@@ -648,28 +773,40 @@ static void pair_gaps(struct align_layer *l, uint8_t *gone, unsigned window)
 		ops = work_atoms(x) & ~(ATOM_BIT(ATOM_CAST) | ATOM_BIT(ATOM_COPY));
 		if (!can_fuse(x))
 			continue;
-		for (size_t d = 1; d <= window; d++)
-			for (int dir = -1; dir <= 1; dir += 2) {
-				struct align_entry *ce;
-				const struct align_item *y;
-				atom_set ya;
+		{
+			size_t taken[2 * 8], n_taken = 0;
 
-				if (dir < 0 ? u < d : u + d >= l->al.n)
-					continue;
-				ce = &l->al.e[dir < 0 ? u - d : u + d];
-				if (gone[dir < 0 ? u - d : u + d] || ce->n[f] || ce->n[!f] != 1)
-					continue;
-				y = &l->item[!f][ce->step[!f][0]];
-				ya = work_atoms(y);
-				/* an eager run of several kernels, or any step a kernel of several
-				 * operations covers; one kernel against one kernel of the same work
-				 * is not a fusion */
-				if (!ya || !subset(ya, fw) ||
-				    (item_work(y) < 2 && !(ops & (ops - 1))))
-					continue;
-				add_step(ue, !f, ce->step[!f][0]);
-				gone[dir < 0 ? u - d : u + d] = 1;
-			}
+			for (size_t d = 1; d <= window && n_taken < 2 * 8; d++)
+				for (int dir = -1; dir <= 1; dir += 2) {
+					struct align_entry *ce;
+					const struct align_item *y;
+					atom_set ya;
+
+					if (dir < 0 ? u < d : u + d >= l->al.n)
+						continue;
+					ce = &l->al.e[dir < 0 ? u - d : u + d];
+					if (gone[dir < 0 ? u - d : u + d] || ce->n[f] ||
+					    ce->n[!f] != 1)
+						continue;
+					y = &l->item[!f][ce->step[!f][0]];
+					ya = work_atoms(y);
+					/* an eager run of several kernels, or any step a kernel of
+					 * several operations covers; one kernel against one kernel of
+					 * the same work is not a fusion */
+					if (!ya || !subset(ya, fw) ||
+					    (item_work(y) < 2 && !(ops & (ops - 1))))
+						continue;
+					add_step(ue, !f, ce->step[!f][0]);
+					gone[dir < 0 ? u - d : u + d] = 1;
+					taken[n_taken++] = dir < 0 ? u - d : u + d;
+				}
+			/* only a run that a rule proves is the kernel's work joins it */
+			if (n_taken && !entry_proof(l, ue, f))
+				for (size_t t = 0; t < n_taken; t++) {
+					remove_step(ue, !f, l->al.e[taken[t]].step[!f][0]);
+					gone[taken[t]] = 0;
+				}
+		}
 	}
 }
 
@@ -706,6 +843,12 @@ static void absorb_gaps(struct align_layer *l, uint8_t *gone, unsigned window)
 		if (best == SIZE_MAX)
 			continue;
 		add_step(&l->al.e[best], s, ue->step[s][0]);
+		/* it joins only when a rule then proves the fusion (a one-block helper or a copy
+		 * beside a matched pair is no fused work) */
+		if (!entry_proof(l, &l->al.e[best], !s)) {
+			remove_step(&l->al.e[best], s, ue->step[s][0]);
+			continue;
+		}
 		gone[u] = 1;
 	}
 }

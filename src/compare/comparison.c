@@ -241,6 +241,12 @@ static struct align_item step_item(const struct side *s, const struct step *st)
 		it.name = kernel_short(s, k);
 		if (st->kind != STEP_RUN && s->classes.info_of)
 			it.atoms = trace_classes_get(&s->classes, k)->atoms;
+		if (st->n == 1 && s->t->kernels[k].dims) {
+			struct trace_dims d;
+
+			trace_dims_get(s->t, s->t->kernels[k].dims, &d);
+			it.tiny = d.grid[0] == 1 && d.grid[1] <= 1 && d.grid[2] <= 1;
+		}
 		if (st->cls == CLASS_GEMM) {
 			const struct trace_op *op =
 				trace_find_op(s->t, s->t->kernels[k].external_id);
@@ -523,6 +529,7 @@ static void pair_from_entry(struct comparison *c, struct work *w, size_t key,
 	h->repeat_of = -1;
 	h->fused_side = e->fused_side;
 	h->horizontal = e->horizontal;
+	h->proof = e->kind == ALIGN_FUSED ? e->proof : PROOF_NONE;
 	for (int s = 0; s < 2; s++) {
 		fill_part(&p->side[s], c->side[s], m[s], e->step[s], e->n[s],
 			  c->layers[key].passes[s], &h->work[s], &h->occ[s]);

@@ -90,12 +90,6 @@ void comparison_times(struct comparison *c)
 		struct comparison_fusion *f = &c->fusions[i];
 		int fs = f->fused_side, u = !fs;
 
-		f->launches_saved = 0;
-		for (uint32_t k = 0; k < f->n_pairs; k++) {
-			const struct comparison_pair *p = &c->pairs[f->pairs[k]];
-
-			f->launches_saved += p->side[u].count - p->side[fs].count;
-		}
 		f->idle_ns = c->passes[u] ? fusion_idle(c, f, u, busy[u]) / c->passes[u] : 0;
 	}
 	for (int s = 0; s < 2; s++) {

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fusediff/align.h"
 #include "fusediff/text.h"
 
 void fusion_mark_repeats(const struct comparison *c, struct fusion_hint *h, unsigned window)
@@ -45,8 +46,9 @@ void fusion_mark_repeats(const struct comparison *c, struct fusion_hint *h, unsi
 
 /* A fused or partially fused pair with the gap pairs that belong to it, before grouping. */
 struct pattern {
-	uint8_t fused_side, partial, cls, horizontal;
-	uint32_t *others; /* distinct unfused name ids, sorted */
+	uint8_t fused_side, partial, cls, horizontal, proof;
+	uint32_t per_place; /* the unfused side's working kernels at this place */
+	uint32_t *others;   /* distinct unfused name ids, sorted */
 	uint32_t n_others;
 	uint32_t pair;	  /* the fused (or matched) pair */
 	uint32_t *linked; /* gap pairs that belong to it */
@@ -72,6 +74,8 @@ static int cmp_pattern(const void *pa, const void *pb)
 	if (!c)
 		c = CMP(a->cls, b->cls);
 	if (!c)
+		c = CMP(a->per_place, b->per_place);
+	if (!c)
 		c = CMP(a->n_others, b->n_others);
 	for (uint32_t i = 0; !c && i < a->n_others; i++)
 		c = CMP(a->others[i], b->others[i]);
@@ -81,7 +85,8 @@ static int cmp_pattern(const void *pa, const void *pb)
 static int same_pattern(const struct pattern *a, const struct pattern *b)
 {
 	return a->fused_side == b->fused_side && a->partial == b->partial &&
-	       a->horizontal == b->horizontal && a->cls == b->cls && a->n_others == b->n_others &&
+	       a->horizontal == b->horizontal && a->cls == b->cls && a->per_place == b->per_place &&
+	       a->n_others == b->n_others &&
 	       memcmp(a->others, b->others, a->n_others * sizeof *a->others) == 0;
 }
 
@@ -110,6 +115,7 @@ static int pattern_of(const struct comparison *c, const struct fusion_hint *h, s
 	if (p->kind == PAIR_FUSED) {
 		pt->fused_side = h[i].fused_side;
 		pt->horizontal = h[i].horizontal;
+		pt->proof = h[i].proof;
 	} else if (p->kind == PAIR_MATCH) {
 		for (size_t j = lo; j < hi; j++)
 			if (h[j].repeat_of == (int64_t)i &&
@@ -136,6 +142,15 @@ static int pattern_of(const struct comparison *c, const struct fusion_hint *h, s
 		return 0;
 	}
 	os = !pt->fused_side;
+	{
+		/* the unfused side's working kernels per place: places that differ are separate
+		 * findings, so that every count reported is whole */
+		double ow = h[i].work[os], fw = h[i].work[pt->fused_side];
+
+		for (uint32_t k = 0; k < pt->n_linked; k++)
+			ow += h[pt->linked[k]].work[os];
+		pt->per_place = fw > 0 ? (uint32_t)llround(ow / fw) : 0;
+	}
 	for (uint32_t k = 0; k <= pt->n_linked; k++) {
 		const struct comparison_part *part =
 			&c->pairs[k < pt->n_linked ? pt->linked[k] : i].side[os];
@@ -172,30 +187,15 @@ static char *escaped_short(const struct comparison *c, int s, uint32_t name)
 	return text_escape_dup(n, strlen(n));
 }
 
-/* A count of kernels into buf: "3", or "2.5" with *avg set when it is not whole (passes
- * differ). */
-static void number_text(char *buf, size_t cap, double v, int *avg)
-{
-	*avg = fabs(v - (double)llround(v)) >= 1e-9;
-	if (!*avg)
-		snprintf(buf, cap, "%lld", (long long)llround(v));
-	else
-		snprintf(buf, cap, "%.1f", v);
-	for (char *p = buf; *p; p++)
-		if (*p == ',')
-			*p = '.';
-}
-
-/* The sentence that explains fusion f. other_work: the unfused side's working kernels per
- * occurrence; n_fused_names: distinct fused kernels grouped in the pattern; extra[s]: the
- * one-sided kernels of side s per pass that the fusion covers (f->extra pairs). */
+/* The sentence that explains fusion f (its counts are whole: f->per_place kernels at each
+ * place); n_fused_names: distinct fused kernels grouped in the pattern; extra[s]: the one-sided
+ * kernels of side s per pass that the fusion covers (f->extra pairs), said rounded. */
 static char *evidence_sentence(const struct comparison *c, const struct comparison_fusion *f,
-			       double other_work, uint32_t n_fused_names, const double extra[2])
+			       uint32_t n_fused_names, const double extra[2])
 {
 	const int fs = f->fused_side, os = !fs;
 	char *fused = escaped_short(c, fs, f->fused_name), *others = xstrdup(""), *more, *out;
 	char atoms[256], where[256], ta[48], tb[48], td[48], nk[32], times[32], also[160] = "";
-	int avg;
 
 	for (uint32_t i = 0; i < f->n_unfused; i++) {
 		char *e = escaped_short(c, os, f->unfused_names[i]);
@@ -213,47 +213,83 @@ static char *evidence_sentence(const struct comparison *c, const struct comparis
 	us_text(ta, sizeof ta, f->ns[SIDE_A]);
 	us_text(tb, sizeof tb, f->ns[SIDE_B]);
 	us_text(td, sizeof td, f->delta_ns);
-	number_text(nk, sizeof nk, other_work, &avg);
+	snprintf(nk, sizeof nk, "%u", f->per_place);
 	if (f->occurrences == 1)
 		snprintf(times, sizeof times, "once");
 	else
 		snprintf(times, sizeof times, "%u times", f->occurrences);
 	for (int s = 0, n = 0; s < 2; s++) {
 		char k[32];
-		int a;
 
-		if (extra[s] <= 0)
+		snprintf(k, sizeof k, "%lld", (long long)llround(extra[s])); /* per pass */
+		if (extra[s] <= 0 || strcmp(k, "0") == 0)
 			continue;
-		number_text(k, sizeof k, extra[s], &a);
 		snprintf(also + strlen(also), sizeof also - strlen(also),
 			 "%s%c runs %s more %s kernel%s there (in the net)", n++ ? ", " : "; ",
 			 "AB"[s], k, class_name((enum op_class)f->cls),
 			 strcmp(k, "1") == 0 ? "" : "s");
 	}
 	if (f->partial)
-		out = xasprintf("%c (%s) launches %s kernel%s%s (%s) where %c (%s) launches %s%s "
-				"once for the same "
-				"work (%s), %s per pass in %s%s; per pass A %s, B %s, B - A %s.",
-				"AB"[os], c -> label[os], nk, strcmp(nk, "1") == 0 ? "" : "s",
-				avg ? " on average" : "", others, "AB"[fs], c -> label[fs], fused,
-				more, atoms, times, where, also, ta, tb, td);
+		out = xasprintf(
+			"%c (%s) launches %s kernel%s (%s) at each place where %c (%s) "
+			"launches %s%s once for the same work (%s), %s per pass in %s%s; per "
+			"pass A %s, B %s, B - A %s.",
+			"AB"[os], c -> label[os], nk, strcmp(nk, "1") == 0 ? "" : "s", others,
+			"AB"[fs], c -> label[fs], fused, more, atoms, times, where, also, ta, tb,
+			td);
 	else if (f->horizontal)
 		out = xasprintf("%c (%s) runs %s%s as one merged GEMM where %c (%s) runs %s "
-				"GEMMs%s on the same input (%s), %s per pass in %s%s; per pass A "
-				"%s, B %s, B - A %s.",
+				"GEMMs on the same input (%s), %s per pass in %s%s; per pass A %s, "
+				"B %s, B - A %s.",
 				"AB"[fs], c -> label[fs], fused, more, "AB"[os], c -> label[os], nk,
-				avg ? " on average" : "", others, times, where, also, ta, tb, td);
+				others, times, where, also, ta, tb, td);
 	else
 		out = xasprintf("%c (%s) runs %s%s (%s) as one kernel where %c (%s) runs %s "
-				"kernel%s%s for the same "
-				"work (%s), %s per pass in %s%s; per pass A %s, B %s, B - A %s.",
+				"kernel%s for the same work (%s), %s per pass in %s%s; per pass A "
+				"%s, B %s, B - A %s.",
 				"AB"[fs], c -> label[fs], fused, more, atoms, "AB"[os],
-				c -> label[os], nk, strcmp(nk, "1") == 0 ? "" : "s",
-				avg ? " on average" : "", others, times, where, also, ta, tb, td);
+				c -> label[os], nk, strcmp(nk, "1") == 0 ? "" : "s", others, times,
+				where, also, ta, tb, td);
 	free(fused);
 	free(others);
 	free(more);
 	return out;
+}
+
+const char *comparison_proof_name(const struct comparison_fusion *f)
+{
+	return f->partial ? "launches" : align_proof_name(f->proof);
+}
+
+const char *comparison_proof_text(const struct comparison_fusion *f, char *buf, size_t cap)
+{
+	char atoms[128];
+	atom_set work = f->atoms & ~(ATOM_BIT(ATOM_CAST) | ATOM_BIT(ATOM_COPY));
+
+	if (f->proof == PROOF_CLASS_WORK && (work & align_class_work(f->cls)))
+		work &= align_class_work(f->cls);
+	atoms_format(work, "+", atoms, sizeof atoms);
+	if (f->partial)
+		snprintf(buf, cap, "the same kernel launched more often on one side");
+	else if (f->proof == PROOF_HORIZONTAL)
+		snprintf(buf, cap, "separate GEMMs on the same input against one merged GEMM");
+	else if (f->proof == PROOF_MATH_ATTN)
+		snprintf(buf, cap,
+			 "the unfused kernels are eager attention: its GEMMs and softmax");
+	else if (f->proof == PROOF_CLASS_WORK)
+		snprintf(buf, cap,
+			 "the other side's working kernels (two or more; casts, copies and "
+			 "one-block "
+			 "helpers do not count) do its %s work (%s)",
+			 class_name((enum op_class)f->cls), atoms);
+	else if (f->proof == PROOF_OPS)
+		snprintf(buf, cap,
+			 "the other side's working kernels (two or more) do two or more of its "
+			 "operations (of %s)",
+			 atoms);
+	else
+		snprintf(buf, cap, "none");
+	return buf;
 }
 
 static void fusion_clear(struct comparison_fusion *f)
@@ -298,7 +334,7 @@ static struct comparison_fusion group(const struct comparison *c, const struct f
 				       .atoms = ~(atom_set)0 };
 	const int fs = f.fused_side, os = !fs;
 	uint32_t *all = NULL, n_all = 0, *fused_names = NULL, n_fused_names = 0;
-	double occ = 0, other_work = 0;
+	double occ = 0;
 
 	for (size_t k = 0; k < n; k++) {
 		push_u32(&all, &n_all, pat[k].pair);
@@ -325,7 +361,6 @@ static struct comparison_fusion group(const struct comparison *c, const struct f
 		}
 		f.ns[0] += p->side[0].total_ns;
 		f.ns[1] += p->side[1].total_ns;
-		other_work += h[all[k]].work[os];
 		if (!anchor)
 			continue;
 		occ += h[all[k]].work[fs];
@@ -346,7 +381,9 @@ static struct comparison_fusion group(const struct comparison *c, const struct f
 	f.delta_ns = f.ns[1] - f.ns[0];
 	f.cls = pat[0].cls;
 	f.horizontal = pat[0].horizontal;
-	*per_occ = occ > 0 ? other_work / occ : other_work;
+	f.proof = pat[0].partial ? PROOF_NONE : pat[0].proof;
+	f.per_place = pat[0].per_place;
+	*per_occ = (double)f.per_place;
 	*n_fused = n_fused_names;
 	free(all);
 	free(fused_names);
@@ -465,17 +502,27 @@ void fusion_build(struct comparison *c, const struct fusion_hint *h)
 		double *extra = xcalloc(2 * n_fs + 2, sizeof *extra);
 
 		add_extras(c, fs, n_fs, extra);
-		for (size_t i = 0; i < n_fs; i++)
-			fs[i].f.evidence = evidence_sentence(c, &fs[i].f, fs[i].per_occ,
-							     fs[i].n_fused, extra + 2 * i);
+		for (size_t i = 0; i < n_fs; i++) {
+			struct comparison_fusion *f = &fs[i].f;
+			/* whole: per_place kernels against one at each place, and the one-sided
+			 * kernels of the net (rounded per pass) */
+			double saved = (double)f->occurrences * ((double)f->per_place - 1) +
+				       (double)llround(extra[2 * i + !f->fused_side]) -
+				       (double)llround(extra[2 * i + f->fused_side]);
+
+			f->launches_saved = saved > 0 ? saved : 0;
+			f->evidence = evidence_sentence(c, f, fs[i].n_fused, extra + 2 * i);
+		}
 		free(extra);
 	}
 	if (n_fs)
 		qsort(fs, n_fs, sizeof *fs, cmp_fusion_sort);
 	c->fusions = xcalloc(n_fs + 1, sizeof *c->fusions);
 	c->n_fusions = n_fs;
+	c->n_partial = 0;
 	for (size_t i = 0; i < n_fs; i++) {
 		c->fusions[i] = fs[i].f;
+		c->n_partial += fs[i].f.partial;
 		for (uint32_t k = 0; k < fs[i].f.n_pairs; k++)
 			c->pairs[fs[i].f.pairs[k]].fusion = (int32_t)i;
 	}

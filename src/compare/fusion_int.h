@@ -26,6 +26,7 @@ struct fusion_hint {
 	uint32_t main_name[2]; /* name id of the main kernel of each side's first step */
 	uint8_t fused_side;    /* for PAIR_FUSED: the side with the one fused kernel */
 	uint8_t horizontal;    /* for PAIR_FUSED: one merged GEMM against separate ones */
+	uint8_t proof;	       /* for PAIR_FUSED: the rule that proved it (enum align_proof) */
 	int64_t repeat_of;     /* a gap that repeats the work of the match pair with this index,
 				  or -1 (set by fusion_mark_repeats()) */
 };

@@ -79,7 +79,7 @@ void gate_check(const struct comparison *c, const struct gate_opts *o, struct ga
 	}
 	if (o->lost_fusion) {
 		for (size_t i = 0; i < c->n_fusions; i++)
-			r->lost += c->fusions[i].fused_side == SIDE_A &&
+			r->lost += c->fusions[i].fused_side == SIDE_A && !c->fusions[i].partial &&
 				   fabs(c->fusions[i].delta_ns) / 1000.0 >= o->min_delta_us;
 		if (len < sizeof r->verdict)
 			len += (size_t)snprintf(r->verdict + len, sizeof r->verdict - len,

@@ -282,7 +282,7 @@ static void t_pairs(FILE *out, const struct comparison *c, const uint32_t *rows,
 
 static void t_fusions(FILE *out, const struct comparison *c, const uint32_t *rows, size_t n_rows)
 {
-	fputs("table,index,kind,fused_side,partial,fused_kernel,unfused_kernels,atoms,"
+	fputs("table,index,kind,fused_side,partial,fused_kernel,unfused_kernels,atoms,proof,"
 	      "occurrences,"
 	      "layers,a_us,b_us,delta_us,launches_saved,idle_us,evidence\n",
 	      out);
@@ -297,7 +297,7 @@ static void t_fusions(FILE *out, const struct comparison *c, const uint32_t *row
 		c_name(out, c->side[f->fused_side]->t, f->fused_name);
 		c_names(out, c->side[!f->fused_side]->t, f->unfused_names, f->n_unfused);
 		c_atoms(out, f->atoms);
-		fprintf(out, ",%u", f->occurrences);
+		fprintf(out, ",%s,%u", comparison_proof_name(f), f->occurrences);
 		c_layers(out, c, f->layers, f->n_layers);
 		c_us(out, f->ns[0]);
 		c_us(out, f->ns[1]);

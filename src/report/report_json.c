@@ -626,7 +626,8 @@ int report_write_json(FILE *out, const struct comparison *c)
 		j_names(out, c->side[!f->fused_side]->t, f->unfused_names, f->n_unfused);
 		fputs(",\"atoms\":", out);
 		j_atoms(out, f->atoms);
-		fprintf(out, ",\"occurrences\":%u,\"layers\":", f->occurrences);
+		fprintf(out, ",\"proof\":\"%s\",\"occurrences\":%u,\"layers\":",
+			comparison_proof_name(f), f->occurrences);
 		j_layers(out, c, f->layers, f->n_layers);
 		fputs(",\"pairs\":", out);
 		j_indices(out, f->pairs, f->n_pairs);

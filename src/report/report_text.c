@@ -383,23 +383,15 @@ static void attribution_section(FILE *out, const struct comparison *c, int md)
 	rt_print(out, &t, md);
 }
 
-static void fusions_section(FILE *out, const struct comparison *c, int md)
+/* The findings whose partial flag is partial, numbered by their place in c->fusions. */
+static void fusion_list(FILE *out, const struct comparison *c, int md, int partial)
 {
-	char title[64];
-
-	snprintf(title, sizeof title, "Fusion differences (%zu)", c->n_fusions);
-	heading(out, md, title);
-	if (!c->n_fusions) {
-		fputs(md ? "None: no position where one side runs one kernel for work the other "
-			   "side splits over several.\n\n"
-			 : "  None: no position where one side runs one kernel for work the other "
-			   "side splits over several.\n\n",
-		      out);
-		return;
-	}
 	for (size_t i = 0; i < c->n_fusions; i++) {
 		const struct comparison_fusion *f = &c->fusions[i];
+		char proof[256];
 
+		if (f->partial != partial)
+			continue;
 		if (md) {
 			fprintf(out, "%zu. ", i + 1);
 			md_prose(out, f->evidence ? f->evidence : "");
@@ -407,6 +399,9 @@ static void fusions_section(FILE *out, const struct comparison *c, int md)
 		} else {
 			fprintf(out, "  %2zu. %s\n", i + 1, f->evidence ? f->evidence : "");
 		}
+		if (!partial)
+			fprintf(out, "%sProof: %s.\n", md ? "   " : "      ",
+				comparison_proof_text(f, proof, sizeof proof));
 		if (f->launches_saved > 0) {
 			char n[64], idle[64];
 
@@ -418,6 +413,30 @@ static void fusions_section(FILE *out, const struct comparison *c, int md)
 		}
 	}
 	fputc('\n', out);
+}
+
+static void fusions_section(FILE *out, const struct comparison *c, int md)
+{
+	char title[128];
+
+	snprintf(title, sizeof title, "Fusion differences (%zu)", c->n_fusions - c->n_partial);
+	heading(out, md, title);
+	if (c->n_fusions == c->n_partial)
+		fputs(md ? "None: no position where one side runs one kernel for work the other "
+			   "side splits over several.\n\n"
+			 : "  None: no position where one side runs one kernel for work the other "
+			   "side splits over several.\n\n",
+		      out);
+	else
+		fusion_list(out, c, md, 0);
+	if (!c->n_partial)
+		return;
+	snprintf(title, sizeof title,
+		 "Partial fusions (%zu: the same kernel launched more often; not fusion "
+		 "differences)",
+		 c->n_partial);
+	heading(out, md, title);
+	fusion_list(out, c, md, 1);
 }
 
 static double layer_idle(const struct comparison_layer *l)

@@ -169,8 +169,15 @@ static void draw_header(struct ui *u)
 		x += ui_putf(u->s, y, x, w - x, ROLE_HEADER, 0, "rank %lld of %zu  ",
 			     (long long)c->ranks->r[c->ranks->chosen].rank, c->ranks->n);
 	x += ui_putf(u->s, y, x, w - x, delta_role(c->delta_ns), 0, "B-A %s/pass  B/A %s", d, r);
-	x += ui_putf(u->s, y, x, w - x, c->n_fusions ? ROLE_FUSED : ROLE_NORMAL, 0,
-		     "  %zu fusion difference%s", c->n_fusions, c->n_fusions == 1 ? "" : "s");
+	{
+		size_t n = c->n_fusions - c->n_partial;
+
+		x += ui_putf(u->s, y, x, w - x, n ? ROLE_FUSED : ROLE_NORMAL, 0,
+			     "  %zu fusion difference%s", n, n == 1 ? "" : "s");
+		if (c->n_partial)
+			x += ui_putf(u->s, y, x, w - x, ROLE_DIM, 0, " (+%zu partial)",
+				     c->n_partial);
+	}
 	if (c->note)
 		ui_put(u->s, y, x + 2, w - x - 2, c->note, ROLE_ERROR, 0, 0);
 	else if (c->n_warnings) /* the sides' phase mixes or depths differ */
@@ -466,6 +473,10 @@ const char *const ui_glossary[] = {
 	"fuses)",
 	"horizontal   one merged GEMM on one side where the other runs separate GEMMs on the same",
 	"fusion       input (q, k and v; gate and up): 'B merges'",
+	"partial      the same kernel launched more often on one side (a copy or cast split in",
+	"fusion       two): listed with the fusions, never counted as a fusion difference",
+	"proof        why a fusion is one: the other side's working kernels do the fused kernel's",
+	"             work (its class's: rmsnorm, rope, silu), casts and copies not counted",
 	"A only       a kernel only A runs (yellow); B only: only B runs it (cyan)",
 	"atoms        the elementary operations a kernel does (rmsnorm+add+cast): what a fusion "
 	"covers",

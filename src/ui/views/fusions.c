@@ -166,6 +166,12 @@ static void fu_evidence(struct ui_view *v, uint32_t row, struct ui_text *out, in
 		    st(v)->strs[3 * row + 2], a, b, d);
 	if (f->evidence && *f->evidence)
 		ui_text_wrap(u->s, out, ROLE_NORMAL, "", f->evidence, width, 2);
+	{
+		char proof[256];
+
+		comparison_proof_text(f, proof, sizeof proof);
+		ui_text_wrap(u->s, out, ROLE_DIM, "Proof: ", proof, width, 7);
+	}
 	snprintf(head, sizeof head, "%c fused:   ", fs == SIDE_A ? 'A' : 'B');
 	ui_text_wrap(u->s, out, ROLE_HEADER, head, ui_name_full(u, fs, f->fused_name), width, 11);
 	for (uint32_t i = 0; i < f->n_unfused; i++) {
