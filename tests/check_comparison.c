@@ -232,6 +232,29 @@ START_TEST(test_sdpa_vs_math_attention)
 }
 END_TEST
 
+/* Two ranks of one job never fuse differently: a candidate fusion between them is a warning
+ * about the alignment, not a finding. */
+START_TEST(test_ranks_never_fuse)
+{
+	struct fixture fx;
+	const struct comparison *c;
+
+	compare_files(&fx, "tests/data/compare/fused_rank0.json",
+		      "tests/data/compare/unfused_rank1.json", -1);
+	c = fx.c;
+	ck_assert_uint_eq(c->n_fusions, 0);
+	for (size_t i = 0; i < c->n_pairs; i++)
+		ck_assert_int_ne(c->pairs[i].kind, PAIR_FUSED);
+	ck_assert_uint_eq(c->n_warnings, 1);
+	ck_assert_str_eq(c->warnings[0].code, "rank_alignment");
+	ck_assert_str_eq(c->warnings[0].message,
+			 "A and B are ranks 0 and 1 of one 2-rank job: ranks differ in work, never "
+			 "in fusion, so 1 candidate fusion (1 fused place) is a difference of the "
+			 "alignment, not a finding");
+	session_close(fx.ses);
+}
+END_TEST
+
 /* The same work launched more often on one side, in every layer, is a partial fusion; in one
  * layer only it is noise and not reported. */
 START_TEST(test_partial_fusion)
@@ -528,6 +551,7 @@ static Suite *compare_suite(void)
 	tcase_add_test(tc, test_mi300x_vs_b300);
 	tcase_add_test(tc, test_sdpa_vs_math_attention);
 	tcase_add_test(tc, test_partial_fusion);
+	tcase_add_test(tc, test_ranks_never_fuse);
 	tcase_add_test(tc, test_self);
 	tcase_add_test(tc, test_per_pass_totals);
 	tcase_add_test(tc, test_session_api);

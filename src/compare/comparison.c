@@ -788,6 +788,42 @@ static int choose_models(struct comparison *c, const char *want, struct fd_error
 	return 0;
 }
 
+/* Two ranks of one job (distributedInfo: the same world size, two ranks) run the same code:
+ * they differ in work, never in how it is fused, so a fusion between them is a difference of
+ * the alignment, not a finding. The fused pairs become matches and the fusions go; a warning
+ * (rank_alignment) says how many there were. */
+static void drop_rank_fusions(struct comparison *c)
+{
+	const struct trace *a = c->side[0]->t, *b = c->side[1]->t;
+	size_t fused = 0;
+
+	if (a->world_size < 2 || a->world_size != b->world_size || a->rank == b->rank ||
+	    a->rank < 0 || b->rank < 0 || !c->n_fusions)
+		return;
+	for (size_t i = 0; i < c->n_pairs; i++) {
+		fused += c->pairs[i].kind == PAIR_FUSED;
+		if (c->pairs[i].kind == PAIR_FUSED)
+			c->pairs[i].kind = PAIR_MATCH;
+		c->pairs[i].fusion = -1;
+	}
+	comparison_warn(c, "rank_alignment",
+			"A and B are ranks %lld and %lld of one %lld-rank job: ranks differ in "
+			"work, never in fusion, so %zu candidate fusion%s (%zu fused place%s) %s",
+			(long long)a->rank, (long long)b->rank, (long long)a->world_size,
+			c->n_fusions, c->n_fusions == 1 ? "" : "s", fused, fused == 1 ? "" : "s",
+			c->n_fusions == 1 ? "is a difference of the alignment, not a finding"
+					  : "are differences of the alignment, not findings");
+	for (size_t i = 0; i < c->n_fusions; i++) {
+		free(c->fusions[i].unfused_names);
+		free(c->fusions[i].layers);
+		free(c->fusions[i].pairs);
+		free(c->fusions[i].evidence);
+	}
+	c->n_fusions = c->n_partial = 0;
+	for (size_t k = 0; k < c->n_layers; k++)
+		c->layers[k].n_fusions = 0;
+}
+
 static int compute(struct comparison *c, int phase, struct fd_error *err)
 {
 	struct work w = { .s = { c->side[0], c->side[1] }, .c = c };
@@ -865,6 +901,7 @@ static int compute(struct comparison *c, int phase, struct fd_error *err)
 	c->n_pairs = n_pairs;
 	fusion_mark_repeats(c, aux, 0);
 	fusion_build(c, aux);
+	drop_rank_fusions(c);
 	layer_totals(c, &w);
 	attribution_build(c);
 	comparison_times(c);
