@@ -281,107 +281,196 @@ static const struct kernel_info *info_named(const struct trace *t, const struct 
 	return NULL;
 }
 
-/* The signals after the name, each recorded as the source: a kernel the name says nothing
- * about takes its class from the launching operator (aten's, or a custom one named after what
- * it does) or from the module around it; a MoE block's top-k routes while the same kernel
- * elsewhere is a Sort; a kernel nothing knows stays Other. */
-START_TEST(test_signals)
+/* A kernel that nothing launched as far as the trace says: a CUDA or HIP graph replay. */
+static void jkernel_bare(struct jbuf *b, const char *name, double gpu_ts)
+{
+	jevent(b, "kernel", name, 0, 7, gpu_ts, 5, "\"device\":0,\"stream\":7");
+}
+
+/* A kernel launched by op, with the op's concrete inputs (JSON text of the array). */
+static void jkernel_args(struct jbuf *b, const char *name, const char *op, const char *concrete,
+			 double cpu_ts, double gpu_ts)
+{
+	char args[256];
+
+	b->corr++;
+	b->ext++;
+	snprintf(args, sizeof args, "\"External id\":%lld,\"Concrete Inputs\":%s",
+		 (long long)b->ext, concrete);
+	jevent(b, "cpu_op", op, 1, 1, cpu_ts, 2, args);
+	snprintf(args, sizeof args, "\"correlation\":%lld,\"External id\":%lld", (long long)b->corr,
+		 (long long)b->ext);
+	jevent(b, "cuda_runtime", "cudaLaunchKernel", 1, 1, cpu_ts + 0.5, 1, args);
+	snprintf(args, sizeof args,
+		 "\"device\":0,\"stream\":7,\"correlation\":%lld,\"External id\":%lld",
+		 (long long)b->corr, (long long)b->ext);
+	jevent(b, "kernel", name, 0, 7, gpu_ts, 5, args);
+}
+
+struct rung {
+	const char *name;
+	size_t nth;
+	const char *cls, *atoms, *source;
+};
+
+/* The order of evidence, one rung at a time (classify.h): a decisive name whatever its
+ * operator, module or annotation say, and without them (a graph replay); then, for generic
+ * names only, a MoE module or annotation, the operator (aten's table, a custom operator named
+ * after what it does, the operator rules), the module; the generic name's own class; Other.
+ * Each result records the rung that decided. */
+START_TEST(test_order_of_evidence)
 {
 	static const char topk[] =
 		"void at::native::sbtopk::gatherTopK<float, unsigned int, 2, "
 		"false>(at::cuda::detail::TensorInfo<float const, unsigned int>)";
+	/* vLLM's norms as Kineto demangles them: an enable_if return type whose condition
+	 * compares, "(((8)>(0)))", then the kernel */
+	static const char add_norm[] =
+		"std::enable_if<(((8)>(0)))&&vllm::_typeConvert<c10::BFloat16>::exists, "
+		"void>::type vllm::fused_add_rms_norm_kernel<c10::BFloat16, 8>(c10::BFloat16*, "
+		"long, c10::BFloat16*, c10::BFloat16 const*, float, int, int)";
+	static const char norm[] =
+		"std::enable_if<(((8)>(0)))&&vllm::_typeConvert<c10::BFloat16>::exists, "
+		"void>::type vllm::rms_norm_kernel<c10::BFloat16, 8>(c10::BFloat16*, "
+		"c10::BFloat16 const*, long, c10::BFloat16 const*, float, int, int)";
+	static const char generic[] = "void at::native::elementwise_kernel<128, 2, lambda>(int)";
+	static const char gemm[] = "nvjet_sm90_tst_64x8_64x16_2x1_v_bz_splitK_TNT";
+	static const char clamp[] =
+		"void at::native::vectorized_elementwise_kernel<8, "
+		"at::native::(anonymous namespace)::launch_clamp_scalar(at::TensorIteratorBase&, "
+		"c10::Scalar, c10::Scalar, at::native::detail::ClampLimits)::{lambda()#1}::"
+		"operator()() const::{lambda()#14}::operator()() const::{lambda(c10::BFloat16)#1}, "
+		"std::array<char*, 2ul> >(int, at::native::(anonymous namespace)::"
+		"launch_clamp_scalar(at::TensorIteratorBase&, c10::Scalar, c10::Scalar, "
+		"at::native::detail::ClampLimits)::{lambda()#1}::operator()() "
+		"const::{lambda()#14}::"
+		"operator()() const::{lambda(c10::BFloat16)#1}, std::array<char*, 2ul>)";
+	static const struct rung rungs[] = {
+		/* 2. decisive names: eager, in a graph replay, under a contradicting operator,
+		 * module and annotation, under a backward operator (no grad from it) */
+		{ add_norm, 0, "Norm", "add+rmsnorm", "name" },
+		{ add_norm, 1, "Norm", "add+rmsnorm", "name" },
+		{ norm, 0, "Norm", "rmsnorm", "name" },
+		{ norm, 1, "Norm", "rmsnorm", "name" },
+		{ gemm, 0, "GEMM", "gemm", "name" },
+		{ gemm, 1, "GEMM", "gemm", "name" },
+		{ "triton_red_fused_add_mean_mul_pow_rsqrt_3", 0, "Norm", "add+rmsnorm",
+		  "inductor" },
+		/* 3. generic names: a MoE module, a MoE annotation */
+		{ topk, 0, "MoE routing", "topk+routing", "module" },
+		{ topk, 1, "MoE routing", "topk+routing", "annotation" },
+		/* the operator: aten's table, a custom operator, the operator rules */
+		{ topk, 2, "Sort", "topk", "operator" },
+		{ clamp, 0, "Activation", "act", "operator" },
+		{ clamp, 1, "Elementwise", "other", "name" },
+		{ generic, 0, "Conv", "conv", "operator" },
+		{ "my_triton_kernel_0", 0, "Norm", "add+rmsnorm", "operator" },
+		{ "mystery_tile_kernel", 1, "Norm", "layernorm+grad", "operator" },
+		/* the module */
+		{ "mystery_tile_kernel", 0, "Conv", "conv", "module" },
+		/* the generic name's own class; Other */
+		{ generic, 1, "Elementwise", "other", "name" },
+		{ "mystery_tile_kernel", 2, "Other", "other", "none" },
+	};
 	struct classifier *c = new_classifier(NULL);
 	struct jbuf b = { .first = 1 };
 	struct trace *t;
 	struct trace_classes tc;
-	const struct kernel_info *ki;
+	int seen[SOURCE_COUNT] = { 0 };
 	double gpu = 100;
 
-	jmodule_call(&b, "Conv2d_0", 10, 5);
-	jkernel_op(&b, "mystery_tile_kernel", "aten::op", 11, gpu += 10, 7);
-	jkernel_op(&b, "void at::native::elementwise_kernel<128, 2, lambda>(int)",
-		   "aten::convolution", 20, gpu += 10, 7);
-	jkernel_op(&b, "my_triton_kernel_0", "vllm::fused_add_rms_norm", 30, gpu += 10, 7);
-	jmodule_call(&b, "Qwen3MoeSparseMoeBlock_0", 40, 10);
-	jkernel_op(&b, topk, "aten::topk", 41, gpu += 10, 7);
-	jkernel_op(&b, topk, "aten::topk", 60, gpu += 10, 7);
-	jkernel_op(&b, "mystery_tile_kernel", "aten::op", 70, gpu += 10, 7);
+	/* in the order of the table's nth */
+	jkernel_op(&b, add_norm, "_C::fused_add_rms_norm", 1, gpu += 10, 7);
+	jkernel_bare(&b, add_norm, gpu += 10);
+	jkernel_op(&b, norm, "_C::rms_norm", 3, gpu += 10, 7);
+	jkernel_bare(&b, norm, gpu += 10);
+	jmodule_call(&b, "Conv2d_0", 5, 3);
+	jevent(&b, "user_annotation", "moe_router", 1, 1, 5, 3, "");
+	jkernel_op(&b, gemm, "aten::convolution", 6, gpu += 10, 7);
+	jkernel_op(&b, gemm, "aten::convolution_backward", 9, gpu += 10, 7);
+	jkernel_bare(&b, "triton_red_fused_add_mean_mul_pow_rsqrt_3", gpu += 10);
+	jmodule_call(&b, "Qwen3MoeSparseMoeBlock_0", 10, 3);
+	jkernel_op(&b, topk, "aten::topk", 11, gpu += 10, 7);
+	jevent(&b, "user_annotation", "moe_router_0", 1, 1, 14, 3, "");
+	jkernel_op(&b, topk, "aten::topk", 15, gpu += 10, 7);
+	jkernel_op(&b, topk, "aten::topk", 18, gpu += 10, 7);
+	jkernel_args(&b, clamp, "aten::clamp_min_", "[\"\",\"0\"]", 20, gpu += 10);
+	jkernel_args(&b, clamp, "aten::clamp_min_", "[\"\",\"1e-06\"]", 22, gpu += 10);
+	jkernel_op(&b, generic, "aten::convolution", 24, gpu += 10, 7);
+	jkernel_op(&b, "my_triton_kernel_0", "vllm::fused_add_rms_norm", 26, gpu += 10, 7);
+	jmodule_call(&b, "Conv2d_1", 28, 3);
+	jkernel_op(&b, "mystery_tile_kernel", "aten::op", 29, gpu += 10, 7);
+	jkernel_op(&b, "mystery_tile_kernel", "aten::native_layer_norm_backward", 32, gpu += 10, 7);
+	jkernel_bare(&b, generic, gpu += 10);
+	jkernel_op(&b, "mystery_tile_kernel", "aten::op", 34, gpu += 10, 7);
 	t = jload(&b);
 	classify_trace(c, t, &tc);
-	ki = info_named(t, &tc, "mystery_tile_kernel", 0);
-	ck_assert_str_eq(class_name(ki->cls), "Conv");
-	ck_assert_str_eq(class_source_name(ki->source), "module");
-	ki = info_named(t, &tc, "void at::native::elementwise_kernel<128, 2, lambda>(int)", 0);
-	ck_assert_str_eq(class_name(ki->cls), "Conv");
-	ck_assert_str_eq(class_source_name(ki->source), "operator");
-	ki = info_named(t, &tc, "my_triton_kernel_0", 0);
-	ck_assert_str_eq(class_name(ki->cls), "Norm");
-	ck_assert_uint_eq(ki->atoms, ATOM_BIT(ATOM_ADD) | ATOM_BIT(ATOM_RMSNORM));
-	ck_assert_str_eq(class_source_name(ki->source), "operator");
-	ki = info_named(t, &tc, topk, 0);
-	ck_assert_str_eq(class_name(ki->cls), "MoE routing");
-	ck_assert_str_eq(class_source_name(ki->source), "module");
-	ki = info_named(t, &tc, topk, 1);
-	ck_assert_str_eq(class_name(ki->cls), "Sort");
-	ck_assert_str_eq(class_source_name(ki->source), "name");
-	ki = info_named(t, &tc, "mystery_tile_kernel", 1);
-	ck_assert_str_eq(class_name(ki->cls), "Other");
-	ck_assert_str_eq(class_source_name(ki->source), "none");
+	for (size_t i = 0; i < sizeof rungs / sizeof rungs[0]; i++) {
+		const struct rung *r = &rungs[i];
+		const struct kernel_info *ki = info_named(t, &tc, r->name, r->nth);
+		char ab[256], want[256];
+
+		atoms_format(ki->atoms, "+", ab, sizeof ab);
+		atoms_format(parse_atoms(r->atoms), "+", want, sizeof want);
+		ck_assert_msg(strcmp(class_name(ki->cls), r->cls) == 0 && strcmp(ab, want) == 0 &&
+				      strcmp(class_source_name(ki->source), r->source) == 0,
+			      "rung %zu, %s #%zu: got %s %s from %s, want %s %s from %s", i,
+			      ki->short_name, r->nth, class_name(ki->cls), ab,
+			      class_source_name(ki->source), r->cls, want, r->source);
+		seen[ki->source]++;
+	}
+	/* every rung but the rules files (test_user_rules_override) */
+	for (int s = 0; s < SOURCE_COUNT; s++)
+		ck_assert_msg(s == SOURCE_RULES_FILE || seen[s], "no test of rung %s",
+			      class_source_name(s));
 	trace_classes_clear(&tc);
 	trace_free(t);
 	classifier_free(c);
 }
 END_TEST
 
-/* One name, one class: a kernel name that its name alone classifies gets the same class and
- * atoms in every bundled trace. */
+/* One name, one class: a kernel whose name decides (classify_name_decides()) has, in every
+ * bundled trace and whatever launched it, the class and atoms of its name alone; a kernel whose
+ * context decided has a generic name. */
 START_TEST(test_one_name_one_class)
 {
 	struct classifier *c = new_classifier(NULL);
-	struct {
-		char *name;
-		uint8_t cls;
-		atom_set atoms;
-		const char *trace;
-	} *seen = NULL;
-	size_t n_seen = 0, cap = 0;
+	size_t decisive = 0;
 
 	for (size_t i = 0; i < sizeof traces / sizeof traces[0]; i++) {
 		struct trace *t = test_load(test_trace(traces[i]));
 		struct trace_classes tc;
+		uint8_t *done;
 
 		classify_trace(c, t, &tc);
+		done = xcalloc(tc.n_infos, 1);
 		for (size_t k = 0; k < t->n_kernels; k++) {
 			const struct kernel_info *ki = trace_classes_get(&tc, k);
 			const char *name = trace_str(t, t->kernels[k].name);
-			size_t j;
+			struct kernel_info alone;
 
-			if (ki->source != SOURCE_NAME && ki->source != SOURCE_INDUCTOR)
+			if (done[tc.info_of[k]]++ || t->kernels[k].kind != KIND_KERNEL)
 				continue;
-			for (j = 0; j < n_seen && strcmp(seen[j].name, name) != 0; j++)
-				;
-			if (j == n_seen) {
-				if (n_seen == cap)
-					seen = realloc(seen,
-						       (cap = cap ? 2 * cap : 64) * sizeof *seen);
-				seen[n_seen].name = strdup(name);
-				seen[n_seen].cls = ki->cls;
-				seen[n_seen].atoms = ki->atoms;
-				seen[n_seen++].trace = traces[i];
+			if (!classify_name_decides(c, name)) {
+				ck_assert_msg(ki->source != SOURCE_NAME || ki->cls != CLASS_OTHER,
+					      "%s", name);
 				continue;
 			}
-			ck_assert_msg(seen[j].cls == ki->cls && seen[j].atoms == ki->atoms,
-				      "%s: %s in %s, %s in %s", ki->short_name,
-				      class_name(seen[j].cls), seen[j].trace, class_name(ki->cls),
-				      traces[i]);
+			ck_assert_msg(ki->source == SOURCE_NAME || ki->source == SOURCE_INDUCTOR,
+				      "%s: %s decided in %s", ki->short_name,
+				      class_source_name(ki->source), traces[i]);
+			classify_kernel(c, name, NULL, NULL, &alone);
+			ck_assert_msg(alone.cls == ki->cls && alone.atoms == ki->atoms,
+				      "%s: %s alone, %s in %s", ki->short_name,
+				      class_name(alone.cls), class_name(ki->cls), traces[i]);
+			kernel_info_clear(&alone);
+			decisive++;
 		}
+		free(done);
 		trace_classes_clear(&tc);
 		trace_free(t);
 	}
-	ck_assert_uint_gt(n_seen, 100);
-	for (size_t j = 0; j < n_seen; j++)
-		free(seen[j].name);
-	free(seen);
+	ck_assert_uint_gt(decisive, 100);
 	classifier_free(c);
 }
 END_TEST
@@ -755,7 +844,7 @@ static Suite *classify_suite(void)
 	tcase_add_test(tc, test_sglang_pair_symmetric);
 	tcase_add_test(tc, test_hf_pairs_symmetric);
 	tcase_add_test(tc, test_moe_router);
-	tcase_add_test(tc, test_signals);
+	tcase_add_test(tc, test_order_of_evidence);
 	tcase_add_test(tc, test_rule_literals);
 	tcase_add_test(tc, test_one_name_one_class);
 	tcase_add_test(tc, test_inductor_trace);

@@ -5,19 +5,23 @@
  * add_rmsnorm_quant = {add, rmsnorm, quant}). The taxonomy is vendor-symmetric: the same
  * logical operation on AMD and on NVIDIA gets the same class.
  *
- * Signals, in order of trust (each result records which one decided: enum class_source):
+ * The order of evidence (each result records which rung decided: enum class_source):
  *   1. user rules (--rules FILE, the per-user $XDG_CONFIG_HOME/fusediff/rules, else
  *      ~/.config/fusediff/rules), matched against the whole kernel name;
- *   2. the kernel name, parsed into namespace, function and template arguments (names.h): a
- *      family marker in the namespace or the function name decides the class (built-in
- *      rules); words in the template arguments only add atoms (a fused activation, a
- *      backward pass), except in a generic launcher (cutlass::Kernel<...>,
- *      vectorized_elementwise_kernel<...>, ck_tile::kentry<...>), whose arguments are the
- *      kernel; Inductor's triton_*_fused_* names are decoded from their op lists;
- *   3. the launching CPU operator (aten::convolution, vllm::..., _C::...) when the name says
- *      nothing specific;
- *   4. the enclosing nn.Module calls (Conv2d, BatchNorm2d, a MoE router) likewise.
- * A name gets the same class in every trace unless its operator or module says otherwise.
+ *   2. a decisive name: the kernel's own namespace, function or (for a generic launcher such
+ *      as cutlass::Kernel<...>, vectorized_elementwise_kernel<...> or ck_tile::kentry<...>)
+ *      template arguments name an operation (built-in rules), or Inductor's
+ *      triton_*_fused_<ops> name lists them. Nothing else changes the class or the atoms of
+ *      such a kernel: not its operator, module or annotation, so that one kernel name has one
+ *      class and one set of atoms in every trace, eager or graph-replayed. Words in the
+ *      template arguments add atoms only (a fused activation, a flag that switches on a
+ *      residual add);
+ *   3. for a generic name only (an elementwise or reduce template without a telling functor,
+ *      a copy, gather, scatter, sort, top-k, softmax, sum or scan that a MoE router may use,
+ *      a name nothing recognises): a MoE block's or router's module or annotation for the
+ *      routing and combine steps, then the launching CPU operator (aten::convolution,
+ *      vllm::..., _C::...), then the enclosing nn.Module calls (Conv2d, BatchNorm2d), then
+ *      the generic name's own class (Elementwise, Copy, ...), else Other.
  * Names that nothing recognises are class Other and stay visible. */
 #ifndef FUSEDIFF_CLASSIFY_H
 #define FUSEDIFF_CLASSIFY_H
@@ -100,23 +104,27 @@ int atom_from_name(const char *s, size_t len);
 /* Atom names joined with sep ("add+rmsnorm") into buf; "-" for the empty set. Returns buf. */
 char *atoms_format(atom_set atoms, const char *sep, char *buf, size_t cap);
 
-/* Which signal decided a kernel's class. */
+/* Which signal decided a kernel's class: the rungs of the order of evidence, top first. */
 enum class_source {
 	SOURCE_RULES_FILE, /* a rule of --rules FILE or the per-user rules file */
-	SOURCE_NAME,	   /* a built-in rule on the kernel name */
-	SOURCE_INDUCTOR,   /* the Inductor name decoder */
-	SOURCE_OPERATOR,   /* the launching CPU operator */
-	SOURCE_MODULE,	   /* the enclosing nn.Module calls */
+	SOURCE_NAME,	   /* a built-in rule on the kernel name: a decisive one, or a generic
+			      one whose context said nothing */
+	SOURCE_INDUCTOR,   /* the Inductor name decoder (a name that lists its ops) */
+	SOURCE_OPERATOR,   /* the launching CPU operator (generic names only) */
+	SOURCE_MODULE,	   /* the enclosing nn.Module calls (generic names only) */
+	SOURCE_ANNOTATION, /* a record_function annotation around the launch that names a MoE
+			      block, its experts or router (generic names only) */
 	SOURCE_NONE,	   /* nothing: class Other */
 	SOURCE_COUNT
 };
-/* "rules file", "name", "inductor", "operator", "module", "none". */
+/* "rules file", "name", "inductor", "operator", "module", "annotation", "none". */
 const char *class_source_name(enum class_source s);
 
 /* kernel_info.rule when no rule decided. */
 #define RULE_INDUCTOR (-1) /* the Inductor name decoder */
 #define RULE_OPERATOR (-2) /* the launching operator's table entry */
 #define RULE_NONE     (-3) /* nothing: class Other */
+#define RULE_MOE_ROLE (-4) /* a MoE block's, router's or experts' routing or combine step */
 
 /* What a kernel is, decided once per distinct (kernel name, launching operator) pair. */
 struct kernel_info {
@@ -159,12 +167,27 @@ const char *classifier_default_path(char *buf, size_t cap);
  * "my.rules:4: /^my_gemm/ -> GEMM gemm"), or what decided when i is RULE_*. Borrowed. */
 const char *classifier_rule_text(const struct classifier *c, int i);
 
-/* Classify one kernel. op_name is the launching CPU operator ("aten::mul") or NULL; modules
- * the classes of the nn.Module calls around its launch, innermost first, joined by " < "
- * ("Conv2d < BasicBlock < ResNet"), or NULL. out is owned by the caller: release with
+/* What was around one launch: what a generic kernel name may take its class from (each field
+ * may be NULL). */
+struct classify_context {
+	const char *op;		/* the launching CPU operator ("aten::mul") */
+	const char *op_args;	/* its concrete inputs as recorded ("[\"\",\"0\"]") */
+	const char *modules;	/* the classes of the nn.Module calls around the launch,
+				   innermost first, joined by " < " ("Conv2d < BasicBlock") */
+	const char *annotation; /* the innermost record_function annotation around the launch
+				   that names a MoE block, its experts or router */
+};
+
+/* Classify one kernel in its context (NULL: none). out is owned by the caller: release with
  * kernel_info_clear(). */
+void classify_kernel_ctx(const struct classifier *c, const char *kernel_name,
+			 const struct classify_context *ctx, struct kernel_info *out);
+/* The same with an operator and modules only (either may be NULL). */
 void classify_kernel(const struct classifier *c, const char *kernel_name, const char *op_name,
 		     const char *modules, struct kernel_info *out);
+/* 1 when the class and atoms of a kernel named kernel_name come from its name alone: no
+ * context can change them (the order of evidence above). */
+int classify_name_decides(const struct classifier *c, const char *kernel_name);
 void kernel_info_clear(struct kernel_info *ki);
 
 /* The classification of every kernel of one trace. */

@@ -1,5 +1,24 @@
-/* classify.c — a kernel's class and atoms from its name, operator and modules (see
- * classify.h): the classifier's rule sets, and each signal in its order of trust. */
+/* classify.c — a kernel's class and atoms from its name and, for a generic name only, its
+ * context (classify.h): the classifier's rule sets and the order of evidence.
+ *
+ * The order of evidence, each rung recorded in kernel_info.source:
+ *   1. a user rule (SOURCE_RULES_FILE): the user said exactly what the kernel is;
+ *   2. a decisive name (SOURCE_NAME, SOURCE_INDUCTOR): a built-in rule that is not generic
+ *      matched the namespace and function (or a launcher's template arguments), or Inductor's
+ *      name lists ops. The class and atoms then come from the name alone: its modifiers and
+ *      template flags, never the operator (not even a backward operator's grad), module or
+ *      annotation. This is what makes a kernel name one class in every trace: the
+ *      operator is missing in a CUDA or HIP graph replay, wrong when a trace's External ids
+ *      are correlation ids, and a module says where a kernel ran, not what it does;
+ *   3. a generic name (a rule marked generic: the name says how the kernel computes, not what
+ *      for; an Inductor kernel without ops; no rule): decide_by_context() tries a MoE
+ *      module or annotation for the routing and combine steps (SOURCE_MODULE,
+ *      SOURCE_ANNOTATION), the operator (SOURCE_OPERATOR: aten's table, a custom operator
+ *      named after what it does, the operator rules; its backward form adds grad), the
+ *      module rules (SOURCE_MODULE); else the generic rule's own class (SOURCE_NAME) or Other
+ *      (SOURCE_NONE).
+ * classify_name_decides() tells rung 2 from rung 3 for a name; tests/check_classify.c tests
+ * each rung and that every trace in the repository keeps a decisive name's class. */
 #include "fusediff/classify.h"
 
 #include <ctype.h>
@@ -8,8 +27,6 @@
 #include <string.h>
 
 #include "classify_int.h"
-#include "fusediff/bigmem.h"
-#include "fusediff/intern.h"
 #include "fusediff/names.h"
 
 struct classifier {
@@ -98,7 +115,9 @@ const char *classifier_rule_text(const struct classifier *c, int i)
 	if (i == RULE_INDUCTOR)
 		return "Inductor kernel name (triton_*_fused_*)";
 	if (i == RULE_OPERATOR)
-		return "launching operator";
+		return "what the launching aten operator does";
+	if (i == RULE_MOE_ROLE)
+		return "a MoE block's, router's or experts' routing or combine step";
 	for (size_t k = 0; i >= 0 && k < sizeof sets / sizeof sets[0]; k++) {
 		if ((size_t)i < sets[k]->n)
 			return sets[k]->rules[i].text;
@@ -213,30 +232,55 @@ static void apply_flags(struct kernel_info *out, const char *text, const struct 
 	}
 }
 
-/* A MoE block's or router's own generic kernels: the top-k, softmax, sort, histogram and scan
- * of the router, the sum that combines the experts' outputs; CLASS_COUNT for neither. */
-static enum op_class moe_role(const char *modules, const char *prim)
+/* 1 when name (a module class or an annotation) names a MoE block, its experts or its router:
+ * "Qwen3MoeSparseMoeBlock", "DeepseekV3MoE", "MoEGate", "TopKRouter", "experts", "moe_router".
+ * By word, not by substring: "T5DenseGatedActDense" is no gate. */
+int classify_names_moe(const char *name, size_t len)
 {
-	static const char *const routing[] = { "topk", "softmax", "sort", "histc", "cumsum" };
-	char inner[128];
-	size_t n;
+	static const char *const words[] = { "gate", "gating", "router", "routing" };
+	char low[128];
 
-	if (!modules || !prim)
-		return CLASS_COUNT;
-	n = strcspn(modules, " ");
-	if (n >= sizeof inner)
-		return CLASS_COUNT;
-	for (size_t i = 0; i < n; i++)
-		inner[i] = (char)tolower((unsigned char)modules[i]);
-	inner[n] = '\0';
-	if (!strstr(inner, "moe") && !strstr(inner, "expert") && !strstr(inner, "router") &&
-	    !strstr(inner, "gate") && !strstr(inner, "gating"))
+	if (len >= sizeof low)
+		len = sizeof low - 1;
+	for (size_t i = 0; i < len; i++)
+		low[i] = (char)tolower((unsigned char)name[i]);
+	low[len] = '\0';
+	if (strstr(low, "moe") || strstr(low, "expert") || strstr(low, "router"))
+		return 1;
+	/* words: split at '_', '.', ' ', digits and lower-to-upper case changes */
+	for (size_t i = 0; i < len;) {
+		size_t j = i + 1;
+
+		while (j < len && isalpha((unsigned char)name[j]) &&
+		       !(isupper((unsigned char)name[j]) && islower((unsigned char)name[j - 1])))
+			j++;
+		for (size_t w = 0; w < sizeof words / sizeof words[0]; w++)
+			if (strlen(words[w]) == j - i && memcmp(low + i, words[w], j - i) == 0)
+				return 1;
+		i = j;
+		while (i < len && !isalpha((unsigned char)name[i]))
+			i++;
+	}
+	return 0;
+}
+
+/* What a MoE block's, router's or experts' generic kernel does there: the top-k, softmax,
+ * sort, histogram, scan and token gather of the routing; the sum or scatter that combines the
+ * experts' outputs. CLASS_COUNT for neither. */
+static enum op_class moe_role(const char *prim)
+{
+	static const char *const routing[] = { "topk",	 "softmax", "sort",	    "histc",
+					       "cumsum", "gather",  "index_select", "index" };
+
+	if (!prim)
 		return CLASS_COUNT;
 	for (size_t i = 0; i < sizeof routing / sizeof routing[0]; i++)
 		if (strcmp(prim, routing[i]) == 0)
 			return CLASS_MOE_ROUTING;
-	return strcmp(prim, "sum") == 0 || strcmp(prim, "scatter") == 0 ? CLASS_MOE_FINALIZE
-									: CLASS_COUNT;
+	return strcmp(prim, "sum") == 0 || strcmp(prim, "scatter") == 0 ||
+			       strcmp(prim, "index_put") == 0
+		       ? CLASS_MOE_FINALIZE
+		       : CLASS_COUNT;
 }
 
 struct modify {
@@ -271,108 +315,203 @@ static int is_generic_template(const char *s)
 	return 0;
 }
 
-void classify_kernel(const struct classifier *c, const char *kernel_name, const char *op_name,
-		     const char *modules, struct kernel_info *out)
+/* The first scalar argument of an operator's concrete inputs ("[\"\", \"0\"]": "0"), into
+ * buf; "" when there is none. */
+static const char *op_scalar(const char *args, char *buf, size_t cap)
+{
+	const char *p = args ? strchr(args, ',') : NULL;
+	size_t n = 0;
+
+	buf[0] = '\0';
+	if (!p)
+		return buf;
+	p += strspn(p, ", \"");
+	while (p[n] && p[n] != '"' && p[n] != ',' && p[n] != ']' && n + 1 < cap)
+		n++;
+	memcpy(buf, p, n);
+	buf[n] = '\0';
+	return buf;
+}
+
+/* The operator as far as classification goes: aten::clamp_min(_) of 0 is a ReLU (what
+ * F.relu runs). */
+static const char *effective_op(const struct classify_context *ctx)
+{
+	char v[32];
+
+	if (ctx->op &&
+	    (strcmp(ctx->op, "aten::clamp_min") == 0 || strcmp(ctx->op, "aten::clamp_min_") == 0)) {
+		op_scalar(ctx->op_args, v, sizeof v);
+		if (strcmp(v, "0") == 0 || strcmp(v, "0.") == 0 || strcmp(v, "0.0") == 0)
+			return "aten::relu";
+	}
+	return ctx->op;
+}
+
+/* The name, parsed: what the name rules and modifiers see. */
+struct parsed {
+	const char *text, *raw; /* demangled (or as given), and as given when it was mangled */
+	struct name_parts np;
+	char *head, *targs;
+};
+
+static void parse_name(const char *kernel_name, struct kernel_info *out, struct parsed *pn)
+{
+	if (strlen(kernel_name) < (1u << 16))
+		out->demangled = names_demangle(kernel_name);
+	pn->text = out->demangled ? out->demangled : kernel_name;
+	pn->raw = out->demangled ? kernel_name : NULL;
+	pn->targs = NULL;
+	names_parse(pn->text, &pn->np);
+	if (strncmp(pn->text, "_Z", 2) == 0) {
+		/* a mangled name the demangler rejected: its words are all there is */
+		pn->head = xstrdup(pn->text);
+		pn->targs = xstrdup(pn->text);
+	} else {
+		pn->head = head_text(&pn->np);
+		if (pn->np.targs_len)
+			pn->targs = xstrndup(pn->np.targs, pn->np.targs_len);
+	}
+}
+
+static void set_other(struct kernel_info *out)
+{
+	out->rule = RULE_NONE;
+	out->source = SOURCE_NONE;
+	out->cls = CLASS_OTHER;
+	out->atoms = A(OTHER);
+}
+
+/* Rung 3: the context of a generic name (out holds what the name said, or Other), in order:
+ * a MoE block's or router's module or annotation for its routing and combine steps, the
+ * operator (aten's table; a custom operator named after what it does; the operator rules),
+ * the modules. Returns 1 when the context decided. */
+static int decide_by_context(const struct classifier *c, const struct classify_context *ctx,
+			     const char *rule_prim, struct kernel_info *out)
 {
 	const size_t base_names = c->user.n, base_ops = c->user.n + c->names.n,
 		     base_mods = c->user.n + c->names.n + c->ops.n;
-	const char *text, *raw = NULL, *rule_prim = NULL;
-	const struct op_entry *oe;
-	struct name_parts np;
-	char *head, *targs = NULL, sbuf[256];
-	int ri, name_generic = 0;
+	const char *op = effective_op(ctx), *fn = op ? strrchr(op, ':') : NULL;
+	const struct op_entry *oe = aten_lookup(op);
+	enum op_class role = moe_role(oe && oe->prim ? oe->prim : rule_prim);
+	size_t inner = ctx->modules ? strcspn(ctx->modules, " ") : 0;
+	int ri;
 
-	memset(out, 0, sizeof *out);
-	if (op_name && !*op_name)
-		op_name = NULL;
-	if (modules && !*modules)
-		modules = NULL;
-	oe = aten_lookup(op_name);
-	if (strlen(kernel_name) < (1u << 16))
-		out->demangled = names_demangle(kernel_name);
-	text = out->demangled ? out->demangled : kernel_name;
-	if (out->demangled)
-		raw = kernel_name;
-	names_parse(text, &np);
-	if (strncmp(text, "_Z", 2) == 0) {
-		/* a mangled name the demangler rejected: its words are all there is */
-		head = xstrdup(text);
-		targs = xstrdup(text);
-	} else {
-		head = head_text(&np);
-		if (np.targs_len)
-			targs = xstrndup(np.targs, np.targs_len);
+	if (role != CLASS_COUNT &&
+	    ((inner && classify_names_moe(ctx->modules, inner)) ||
+	     (ctx->annotation && classify_names_moe(ctx->annotation, strlen(ctx->annotation))))) {
+		out->rule = RULE_MOE_ROLE;
+		out->source = inner && classify_names_moe(ctx->modules, inner) ? SOURCE_MODULE
+									       : SOURCE_ANNOTATION;
+		out->cls = (uint8_t)role;
+		out->atoms = (out->atoms & ~(A(OTHER) | A(COPY) | A(REDUCE))) |
+			     (role == CLASS_MOE_ROUTING ? A(ROUTING) : A(REDUCE));
+		out->aux = out->decode_attn = 0;
+		return 1;
 	}
+	if (oe) {
+		out->rule = RULE_OPERATOR;
+		out->source = SOURCE_OPERATOR;
+		out->cls = oe->cls;
+		out->atoms = oe->atoms;
+		out->aux = out->decode_attn = 0;
+		return 1;
+	}
+	if (op && fn && strncmp(op, "aten::", 6) != 0 &&
+	    (ri = rules_first(&c->names, fn + 1, NULL, NULL)) >= 0 && !c->names.rules[ri].generic) {
+		/* a custom operator (vllm::, _C::, sglang::, ...) named after what it does */
+		take_rule(out, &c->names.rules[ri], (int)base_names + ri, SOURCE_OPERATOR);
+		return 1;
+	}
+	if ((ri = rules_first(&c->ops, op, NULL, NULL)) >= 0) {
+		take_rule(out, &c->ops.rules[ri], (int)(base_ops + (size_t)ri), SOURCE_OPERATOR);
+		return 1;
+	}
+	if ((ri = rules_first(&c->modules, ctx->modules, NULL, NULL)) >= 0) {
+		take_rule(out, &c->modules.rules[ri], (int)(base_mods + (size_t)ri), SOURCE_MODULE);
+		return 1;
+	}
+	return 0;
+}
 
-	/* 1. rules files; 2. the name: Inductor's, else the built-in families */
-	if ((ri = rules_first(&c->user, text, raw, op_name)) >= 0) {
+/* Rungs 1 and 2: a user rule, Inductor's op list, a built-in name rule. Returns the name
+ * rule's index in c->names when one decided (-1 otherwise); *generic is 1 when the name left
+ * the class to the context (a generic rule, an Inductor kernel without ops, no rule). */
+static int decide_by_name(const struct classifier *c, const char *kernel_name,
+			  const struct parsed *pn, const char *op, struct kernel_info *out,
+			  const char **rule_prim, int *generic)
+{
+	int ri;
+
+	*generic = 0;
+	*rule_prim = NULL;
+	if ((ri = rules_first(&c->user, pn->text, pn->raw, op)) >= 0) {
 		take_rule(out, &c->user.rules[ri], ri, SOURCE_RULES_FILE);
-		rule_prim = c->user.rules[ri].prim;
-	} else if (inductor_decode(kernel_name, &out->cls, &out->atoms) == 0) {
+		*rule_prim = c->user.rules[ri].prim;
+		return -1;
+	}
+	if (inductor_decode(kernel_name, &out->cls, &out->atoms) == 0) {
 		out->rule = RULE_INDUCTOR;
 		out->source = SOURCE_INDUCTOR;
-	} else if ((ri = rules_first(&c->names, head, NULL, op_name)) >= 0) {
-		take_rule(out, &c->names.rules[ri], (int)base_names + ri, SOURCE_NAME);
-		rule_prim = c->names.rules[ri].prim;
-		name_generic = c->names.rules[ri].generic;
-	} else {
-		out->rule = RULE_NONE;
-		out->source = SOURCE_NONE;
-		out->cls = CLASS_OTHER;
-		out->atoms = A(OTHER);
+		*generic = out->atoms == A(OTHER);
+		return -1;
+	}
+	if ((ri = rules_first(&c->names, pn->head, NULL, NULL)) >= 0) {
+		take_rule(out, &c->names.rules[ri], (int)c->user.n + ri, SOURCE_NAME);
+		*rule_prim = c->names.rules[ri].prim;
+		*generic = c->names.rules[ri].generic;
+		return ri;
+	}
+	set_other(out);
+	*generic = 1;
+	return -1;
+}
+
+void classify_kernel_ctx(const struct classifier *c, const char *kernel_name,
+			 const struct classify_context *ctx_in, struct kernel_info *out)
+{
+	struct classify_context ctx = { 0 };
+	const char *rule_prim, *op;
+	const struct op_entry *oe;
+	struct parsed pn;
+	char sbuf[256];
+	int generic, by_context = 0;
+
+	memset(out, 0, sizeof *out);
+	if (ctx_in)
+		ctx = *ctx_in;
+	if (ctx.op && !*ctx.op)
+		ctx.op = NULL;
+	if (ctx.modules && !*ctx.modules)
+		ctx.modules = NULL;
+	if (ctx.annotation && !*ctx.annotation)
+		ctx.annotation = NULL;
+	op = effective_op(&ctx);
+	oe = aten_lookup(op);
+	parse_name(kernel_name, out, &pn);
+
+	/* 1. rules files; 2. a decisive name; 3. the context of a generic one */
+	decide_by_name(c, kernel_name, &pn, ctx.op, out, &rule_prim, &generic);
+	if (generic) {
+		uint8_t cls = out->cls, aux = out->aux;
+
+		by_context = decide_by_context(c, &ctx, rule_prim, out);
+		/* a helper (a scan's initialisation) stays one where the context agrees */
+		if (by_context && out->cls == cls)
+			out->aux = aux;
 	}
 
-	/* 3. the operator, 4. the modules: a MoE router's or block's generic computations
-	 * (top-k, softmax, sort, scan; the sum of the experts), else whatever the name said
-	 * nothing specific about */
-	if (out->source == SOURCE_NAME || out->source == SOURCE_NONE) {
-		const char *fn = op_name ? strrchr(op_name, ':') : NULL;
-		enum op_class role = moe_role(modules, oe && oe->prim ? oe->prim : rule_prim);
-		uint32_t plain = 1u << CLASS_SORT | 1u << CLASS_REDUCE | 1u << CLASS_ELEMENTWISE |
-				 1u << CLASS_COPY | 1u << CLASS_OTHER;
-
-		if (role != CLASS_COUNT && (plain & (1u << out->cls))) {
-			out->rule = RULE_NONE;
-			out->source = SOURCE_MODULE;
-			out->cls = (uint8_t)role;
-			out->atoms = (out->atoms & ~A(OTHER)) |
-				     (role == CLASS_MOE_ROUTING ? A(ROUTING) : A(REDUCE));
-		} else if (!name_generic && out->source != SOURCE_NONE) {
-			/* the name decided */
-		} else if (oe && oe->cls != CLASS_ELEMENTWISE) {
-			out->rule = RULE_OPERATOR;
-			out->source = SOURCE_OPERATOR;
-			out->cls = oe->cls;
-			out->atoms = oe->atoms;
-			out->aux = out->decode_attn = 0;
-		} else if (op_name && !oe && fn && strncmp(op_name, "aten::", 6) != 0 &&
-			   (ri = rules_first(&c->names, fn + 1, NULL, NULL)) >= 0 &&
-			   !c->names.rules[ri].generic) {
-			/* a custom operator (vllm::, _C::, sglang::, ...) named after what it does */
-			take_rule(out, &c->names.rules[ri], (int)base_names + ri, SOURCE_OPERATOR);
-		} else if ((ri = rules_first(&c->ops, op_name, NULL, NULL)) >= 0) {
-			take_rule(out, &c->ops.rules[ri], (int)(base_ops + (size_t)ri),
-				  SOURCE_OPERATOR);
-		} else if ((ri = rules_first(&c->modules, modules, NULL, NULL)) >= 0) {
-			take_rule(out, &c->modules.rules[ri], (int)(base_mods + (size_t)ri),
-				  SOURCE_MODULE);
-		} else if (oe && out->source == SOURCE_NONE) {
-			out->rule = RULE_OPERATOR;
-			out->source = SOURCE_OPERATOR;
-			out->cls = oe->cls;
-			out->atoms = oe->atoms;
-		}
-	}
-
-	/* modifiers: what the template arguments and the operator add (not to a user's rule,
-	 * which says exactly what the kernel is) */
+	/* modifiers: what the name's own words and flags add; the operator's (a backward pass)
+	 * only where the context decided. Not to a user's rule, which says exactly what the
+	 * kernel is. */
 	if (out->source != SOURCE_RULES_FILE) {
 		struct modify m = { out };
 
-		rules_each(&c->mod_head, head, apply_modifier, &m);
-		rules_each(&c->mod_targs, targs, apply_modifier, &m);
-		rules_each(&c->mod_op, op_name, apply_modifier, &m);
-		apply_flags(out, text, &np);
+		rules_each(&c->mod_head, pn.head, apply_modifier, &m);
+		rules_each(&c->mod_targs, pn.targs, apply_modifier, &m);
+		if (by_context)
+			rules_each(&c->mod_op, ctx.op, apply_modifier, &m);
+		apply_flags(out, pn.text, &pn.np);
 	}
 
 	/* the elementary eager op: from the operator when it names one, else from the rule;
@@ -383,14 +522,38 @@ void classify_kernel(const struct classifier *c, const char *kernel_name, const 
 	else
 		out->prim = rule_prim;
 
-	names_short(text, sbuf, sizeof sbuf);
-	if (op_name && oe && oe->prim && !strchr(sbuf, '<') && is_generic_template(sbuf))
-		out->short_name = xasprintf("%s<%s>", sbuf, op_name + 6);
+	names_short(pn.text, sbuf, sizeof sbuf);
+	if (ctx.op && oe && oe->prim && !strchr(sbuf, '<') && is_generic_template(sbuf))
+		out->short_name = xasprintf("%s<%s>", sbuf, ctx.op + 6);
 	else
 		out->short_name = xstrdup(sbuf);
 	out->ops_name = inductor_ops_name(kernel_name);
-	free(head);
-	free(targs);
+	free(pn.head);
+	free(pn.targs);
+}
+
+void classify_kernel(const struct classifier *c, const char *kernel_name, const char *op_name,
+		     const char *modules, struct kernel_info *out)
+{
+	struct classify_context ctx = { .op = op_name, .modules = modules };
+
+	classify_kernel_ctx(c, kernel_name, &ctx, out);
+}
+
+int classify_name_decides(const struct classifier *c, const char *kernel_name)
+{
+	struct kernel_info ki;
+	struct parsed pn;
+	const char *prim;
+	int generic;
+
+	memset(&ki, 0, sizeof ki);
+	parse_name(kernel_name, &ki, &pn);
+	decide_by_name(c, kernel_name, &pn, NULL, &ki, &prim, &generic);
+	free(pn.head);
+	free(pn.targs);
+	kernel_info_clear(&ki);
+	return !generic;
 }
 
 void kernel_info_clear(struct kernel_info *ki)
@@ -399,198 +562,4 @@ void kernel_info_clear(struct kernel_info *ki)
 	free(ki->demangled);
 	free(ki->ops_name);
 	ki->short_name = ki->demangled = ki->ops_name = NULL;
-}
-
-/* --- one trace ------------------------------------------------------------------------------ */
-
-struct slot {
-	uint32_t name, op, ctx; /* op, ctx: UINT32_MAX for none */
-	uint32_t info;		/* UINT32_MAX: empty */
-	uint8_t kind;
-};
-
-static uint64_t slot_hash(uint32_t name, uint32_t op, uint32_t ctx, uint8_t kind)
-{
-	uint64_t h = ((uint64_t)name << 32 | op) ^ ((uint64_t)kind << 61) ^
-		     ((uint64_t)ctx * 0x9e3779b97f4a7c15ull);
-
-	h ^= h >> 33;
-	h *= 0xff51afd7ed558ccdull;
-	h ^= h >> 33;
-	h *= 0xc4ceb9fe1a85ec53ull;
-	h ^= h >> 33;
-	return h;
-}
-
-/* Double the table of distinct (name, operator, modules, kind) keys and put its slots back. */
-static struct slot *slots_grow(struct slot *tab, size_t *cap)
-{
-	size_t ncap = *cap * 2;
-	struct slot *nt = xmalloc(ncap * sizeof *nt);
-
-	for (size_t i = 0; i < ncap; i++)
-		nt[i].info = UINT32_MAX;
-	for (size_t i = 0; i < *cap; i++) {
-		size_t h;
-
-		if (tab[i].info == UINT32_MAX)
-			continue;
-		h = (size_t)slot_hash(tab[i].name, tab[i].op, tab[i].ctx, tab[i].kind) & (ncap - 1);
-		while (nt[h].info != UINT32_MAX)
-			h = (h + 1) & (ncap - 1);
-		nt[h] = tab[i];
-	}
-	free(tab);
-	*cap = ncap;
-	return nt;
-}
-
-#define MODULE_PREFIX "nn.Module: "
-#define MODULE_DEPTH  3 /* module classes in a kernel's context */
-
-/* The class of a module range: "LlamaDecoderLayer" of "nn.Module: LlamaDecoderLayer_3". */
-static size_t module_class(const char *name, const char **cls)
-{
-	size_t n, d;
-
-	if (strncmp(name, MODULE_PREFIX, sizeof MODULE_PREFIX - 1) == 0)
-		name += sizeof MODULE_PREFIX - 1;
-	n = strlen(name);
-	d = n;
-	while (d > 0 && name[d - 1] >= '0' && name[d - 1] <= '9')
-		d--;
-	if (d < n && d > 1 && name[d - 1] == '_')
-		n = d - 1;
-	*cls = name;
-	return n;
-}
-
-/* The module context of every module range that kernels launch in: "Conv2d < BasicBlock <
- * Sequential", as ids into ctx (built on demand, one per range). */
-struct contexts {
-	const struct trace *t;
-	uint32_t *parent;
-	uint32_t *of_range; /* per range: id in names, UINT32_MAX not made yet */
-	struct intern *names;
-};
-
-static uint32_t context_of(struct contexts *cx, uint32_t range)
-{
-	char buf[512];
-	size_t len = 0;
-	uint32_t r = range;
-
-	if (cx->of_range[range] != UINT32_MAX)
-		return cx->of_range[range];
-	for (int d = 0; d < MODULE_DEPTH && r != UINT32_MAX; d++, r = cx->parent[r]) {
-		const char *c;
-		size_t n = module_class(trace_str(cx->t, cx->t->ranges[r].name), &c);
-		int w = snprintf(buf + len, sizeof buf - len, "%s%.*s", d ? " < " : "", (int)n, c);
-
-		if (w < 0 || (size_t)w >= sizeof buf - len)
-			break;
-		len += (size_t)w;
-	}
-	return cx->of_range[range] = intern_add(cx->names, buf, len);
-}
-
-void classify_trace(const struct classifier *c, const struct trace *t, struct trace_classes *out)
-{
-	size_t cap = 256, infos_cap = 0, n_infos = 0;
-	struct slot *tab;
-	struct kernel_info *infos = NULL;
-	uint32_t *op_of, *launch_of, *module_of = NULL;
-	struct contexts cx = { t, NULL, NULL, NULL };
-	int64_t total = 0, other = 0;
-
-	memset(out, 0, sizeof *out);
-	/* The table holds the distinct keys (a few hundred in a real trace, however long): it
-	 * stays in the cache, where one sized by the kernels would not. */
-	tab = xmalloc(cap * sizeof *tab);
-	for (size_t i = 0; i < cap; i++)
-		tab[i].info = UINT32_MAX;
-	out->info_of = big_alloc(t->n_kernels, sizeof *out->info_of);
-	/* each kernel's operator and launch, found in one pass; the operators are written over
-	 * by the info indices below */
-	op_of = out->info_of;
-	launch_of = big_alloc(t->n_kernels, sizeof *launch_of);
-	trace_link_kernels(t, launch_of, op_of);
-	for (size_t i = 0; i < t->n_ranges; i++)
-		if (t->ranges[i].kind == RANGE_MODULE) {
-			module_of = launch_of; /* the launches are not needed after this */
-			cx.parent = xmalloc(t->n_ranges * sizeof *cx.parent);
-			cx.of_range = xmalloc(t->n_ranges * sizeof *cx.of_range);
-			memset(cx.of_range, 0xff, t->n_ranges * sizeof *cx.of_range);
-			cx.names = intern_new();
-			{
-				uint32_t *m = big_alloc(t->n_kernels, sizeof *m);
-
-				trace_module_calls(t, launch_of, m, cx.parent);
-				memcpy(module_of, m, t->n_kernels * sizeof *m);
-				free(m);
-			}
-			break;
-		}
-
-	for (size_t k = 0; k < t->n_kernels; k++) {
-		const struct trace_kernel *tk = &t->kernels[k];
-		const struct trace_op *op = op_of[k] != UINT32_MAX ? &t->ops[op_of[k]] : NULL;
-		uint32_t opid = op ? op->name : UINT32_MAX;
-		uint32_t ctx = module_of && module_of[k] != UINT32_MAX
-				       ? context_of(&cx, module_of[k])
-				       : UINT32_MAX;
-		size_t h = (size_t)slot_hash(tk->name, opid, ctx, tk->kind) & (cap - 1);
-
-		while (tab[h].info != UINT32_MAX &&
-		       !(tab[h].name == tk->name && tab[h].op == opid && tab[h].ctx == ctx &&
-			 tab[h].kind == tk->kind))
-			h = (h + 1) & (cap - 1);
-		if (tab[h].info == UINT32_MAX) {
-			struct kernel_info ki;
-
-			classify_kernel(c, trace_str(t, tk->name),
-					op ? trace_str(t, op->name) : NULL,
-					ctx != UINT32_MAX ? intern_str(cx.names, ctx) : NULL, &ki);
-			if (tk->kind != KIND_KERNEL) {
-				ki.cls = CLASS_COPY;
-				ki.atoms = A(COPY);
-				ki.aux = ki.decode_attn = 0;
-				ki.prim = tk->kind == KIND_MEMSET ? "fill" : "copy";
-			}
-			VEC_PUSH(infos, n_infos, infos_cap, ki);
-			tab[h] = (struct slot){ tk->name, opid, ctx, (uint32_t)(n_infos - 1),
-						tk->kind };
-			out->info_of[k] = tab[h].info;
-			if (n_infos * 2 > cap)
-				tab = slots_grow(tab, &cap);
-			continue;
-		}
-		out->info_of[k] = tab[h].info;
-	}
-	free(tab);
-	free(launch_of);
-	free(cx.parent);
-	free(cx.of_range);
-	if (cx.names)
-		intern_free(cx.names);
-
-	for (size_t k = 0; k < t->n_kernels; k++) {
-		if (t->kernels[k].kind != KIND_KERNEL)
-			continue;
-		total += t->kernels[k].dur;
-		if (infos[out->info_of[k]].cls == CLASS_OTHER)
-			other += t->kernels[k].dur;
-	}
-	out->infos = infos;
-	out->n_infos = n_infos;
-	out->other_share = total > 0 ? (double)other / (double)total : 0.0;
-}
-
-void trace_classes_clear(struct trace_classes *tc)
-{
-	for (size_t i = 0; i < tc->n_infos; i++)
-		kernel_info_clear(&tc->infos[i]);
-	free(tc->infos);
-	free(tc->info_of);
-	memset(tc, 0, sizeof *tc);
 }

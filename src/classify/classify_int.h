@@ -172,6 +172,11 @@ int inductor_decode(const char *name, uint8_t *cls, atom_set *atoms);
  * "red#8 add+mean+mul+pow+rsqrt" (malloc'd); NULL for other names. */
 char *inductor_ops_name(const char *name);
 
+/* 1 when name[0..len) (a module class or an annotation) names a MoE block, its experts or its
+ * router ("Qwen3MoeSparseMoeBlock", "MoEGate", "TopKRouter", "moe_router"), by word: a
+ * "T5DenseGatedActDense" is no gate. */
+int classify_names_moe(const char *name, size_t len);
+
 /* The class that a set of atoms suggests for a fused kernel (rmsnorm -> Norm, ...). */
 enum op_class classify_class_of_atoms(atom_set atoms);
 

@@ -40,14 +40,45 @@ static int is_ident(int ch)
 
 #define ANON "(anonymous namespace)"
 
+/* Past a return type that is an enable_if: "std::enable_if<(((8)>(0)))&&...::exists,
+ * void>::type vllm::fused_add_rms_norm_kernel<...>(...)", and the form nsys prints, whose
+ * brackets do not even pair ("std::enable_if<T2>(int)0&&vllm::_typeConvert<T1>::exists,
+ * void>::type vllm::..."): the kernel's own name starts after ">::type ". */
+static const char *skip_enable_if(const char *p)
+{
+	static const char ei[] = "std::enable_if<", ty[] = ">::type ";
+	const char *q;
+
+	if (strncmp(p, ei, sizeof ei - 1) != 0 || !(q = strstr(p, ty)))
+		return p;
+	return q + sizeof ty - 1;
+}
+
+/* Template brackets: '<' and '>' count only outside parentheses within template arguments,
+ * where an expression may compare ("enable_if<(((8)>(0)))&&...>"). Returns the new depth of
+ * angle brackets; *paren is the depth of parentheses inside them. */
+static int angle_step(char ch, int angle, int *paren)
+{
+	if (angle > 0 && ch == '(')
+		++*paren;
+	else if (angle > 0 && ch == ')' && *paren > 0)
+		--*paren;
+	else if (ch == '<' && *paren == 0)
+		angle++;
+	else if (ch == '>' && *paren == 0 && angle > 0 && --angle == 0)
+		*paren = 0;
+	return angle;
+}
+
 void names_parse(const char *name, struct name_parts *out)
 {
 	const char *p = name, *comp, *ns_end = NULL, *end, *space = NULL;
-	int angle = 0;
+	int angle = 0, paren = 0;
 
 	memset(out, 0, sizeof *out);
 	if (strncmp(p, "void ", 5) == 0)
 		p += 5;
+	p = skip_enable_if(p);
 	comp = p;
 	/* components at template depth 0, up to the parameter list */
 	for (end = p; *end; end++) {
@@ -56,11 +87,9 @@ void names_parse(const char *name, struct name_parts *out)
 			ns_end = end + 9;
 			comp = end + 11;
 			end += 10;
-		} else if (*end == '<') {
-			angle++;
-		} else if (*end == '>') {
-			if (angle > 0)
-				angle--;
+		} else if (*end == '<' || *end == '>' ||
+			   (angle > 0 && (*end == '(' || *end == ')'))) {
+			angle = angle_step(*end, angle, &paren);
 		} else if (angle == 0 && *end == '(') {
 			if (strncmp(end, ANON "::", sizeof ANON + 1) == 0) {
 				/* a component of its own: the namespace goes on after it */
@@ -125,14 +154,11 @@ void names_parse(const char *name, struct name_parts *out)
 		if (q < end) {
 			/* the template arguments: to the matching '>' */
 			const char *a = q + 1, *z = a;
-			int d = 1;
+			int d = 1, pd = 0;
 
-			for (; z < end; z++) {
-				if (*z == '<')
-					d++;
-				else if (*z == '>' && --d == 0)
+			for (; z < end; z++)
+				if ((d = angle_step(*z, d, &pd)) == 0)
 					break;
-			}
 			out->targs = a;
 			out->targs_len = (size_t)(z - a);
 		}
@@ -578,7 +604,7 @@ char *names_short(const char *name, char *buf, size_t cap)
 {
 	const char *p = name, *end, *base, *prev = NULL, *targs = NULL, *targs_end = NULL;
 	size_t n = 0;
-	int depth = 0;
+	int depth = 0, paren = 0;
 
 	if (!cap)
 		return buf;
@@ -591,16 +617,17 @@ char *names_short(const char *name, char *buf, size_t cap)
 	/* return type: "void " and friends before the first space at depth 0 */
 	if (strncmp(p, "void ", 5) == 0)
 		p += 5;
+	p = skip_enable_if(p);
 	/* scan to the parameter list at template depth 0 */
 	base = p;
 	for (end = p; *end; end++) {
-		if (*end == '<') {
-			if (depth == 0)
+		if (*end == '<' || *end == '>' || (depth > 0 && (*end == '(' || *end == ')'))) {
+			int was = depth;
+
+			depth = angle_step(*end, depth, &paren);
+			if (was == 0 && depth == 1)
 				targs = end + 1;
-			depth++;
-		} else if (*end == '>' && depth > 0) {
-			depth--;
-			if (depth == 0)
+			else if (was == 1 && depth == 0)
 				targs_end = end;
 		} else if (depth == 0 && *end == '(') {
 			if (strncmp(end, "(anonymous namespace)::", 23) == 0) {

@@ -26,6 +26,11 @@
 	  .decode = (decode_) }
 #define RG(cls_, atoms_, pat_)                                                                   \
 	{ .cls = CLASS_##cls_, .atoms = (atoms_), .pattern = (pat_), .generic = 1 }
+/* A generic rule with its elementary op: the name says what the kernel computes (a sort, a
+ * gather, a sum), not what the model uses it for (a MoE router's top-k, a token gather, the
+ * combine of the experts' outputs): the operator, the module or an annotation may say. */
+#define RGP(cls_, atoms_, pat_, prim_)                                                           \
+	{ .cls = CLASS_##cls_, .atoms = (atoms_), .pattern = (pat_), .prim = (prim_), .generic = 1 }
 
 const char *const classify_launchers[] = {
 	"Kernel", "Kernel2", "kernel", "device_kernel", "kentry", "launch_kernel",
@@ -193,16 +198,15 @@ const struct builtin_rule classify_name_rules[] = {
 	  "adam|lamb_|sgd_|SGDFunctor|Adagrad|momentum_|novograd|lion_|optimizer|FusedAdam|"
 	  "fused_adam|LAMBStage"),
 
-	/* Sampling; a top-k is a sort (what it is used for comes from its operator or module:
-	 * a MoE router). */
+	/* Sampling; a top-k is a sort (generic: what it is used for comes from its operator,
+	 * module or annotation: a MoE router; aten::topk's sorts find a top-k). */
 	RP(SAMPLING, A(SAMPLE), "ArgMaxOps|argmax", "argmax"),
 	RP(SAMPLING, A(SAMPLE),
 	   "multinomial|SamplingFromProb|TopKTopP|top_k_top_p|top_p_|min_p_|sampling|exponential_|"
 	   "TopPRenorm|TopKRenorm|TopKMask|gumbel|_sample_kernel|rejection_?sampl|_rejection_kernel",
 	   "sample"),
-	RO(SORT, A(TOPK), "bitonicSort|radixSort|sort", "^aten::topk$", "topk"),
-	RP(SORT, A(TOPK), "gatherTopK|sbtopk|mbtopk|radixSelect|topk", "topk"),
-	RP(SORT, A(OTHER),
+	RGP(SORT, A(TOPK), "gatherTopK|sbtopk|mbtopk|radixSelect|topk", "topk"),
+	RGP(SORT, A(OTHER),
 	   "radixSort|bitonicSort|segmented_?sort|radix_?sort|merge_?sort|sort_?kernel|"
 	   "sortKeyValue|onesweep|searchsorted|RadixSort|DeviceSegmentedSort|block_sort|"
 	   "block_merge|merge_oddeven|mergepath",
@@ -213,16 +217,13 @@ const struct builtin_rule classify_name_rules[] = {
 	R(ROPE, A(ROPE), "rotary|(^|[^a-z])m?rope([^a-z]|kernel|$)|ApplyRotary|RotaryPos|"
 	  "kn_entry_[0-9]c_(sbhd|thd)"),
 
-	/* Embedding lookups: index_select kernels, FBGEMM's table-batched embeddings; a gather
-	 * is an embedding when launched by aten::embedding/index_select or by nothing, a copy
-	 * otherwise (MoE token gathers). */
+	/* Embedding lookups: index_select kernels, FBGEMM's table-batched embeddings. aten's
+	 * vectorized gather serves index_select, index and gather alike: generic, an embedding
+	 * when aten::embedding or aten::index_select launched it (the operator table). */
 	RF(EMBEDDING, A(EMBEDDING), "bounds_check_indices", 1, 0),
 	RP(EMBEDDING, A(EMBEDDING),
 	   "indexSelectSmallIndex|indexSelectLargeIndex|embedding|split_embedding", "embedding"),
-	RO(EMBEDDING, A(EMBEDDING), "vectorized_gather", "^aten::(embedding|index_select)$",
-	   "embedding"),
-	RO(COPY, A(COPY), "vectorized_gather", ".", "gather"),
-	RP(EMBEDDING, A(EMBEDDING), "vectorized_gather", "embedding"),
+	RGP(COPY, A(COPY), "vectorized_gather", "gather"),
 
 	/* Activations; gated forms carry mul. act_and_mul names the function in its template
 	 * arguments when it can (a modifier then says which); otherwise the function is unknown. */
@@ -243,24 +244,24 @@ const struct builtin_rule classify_name_rules[] = {
 	  .pattern = "segmented_max_reduction|scale_?reduce|amax_?reduce" },
 
 	/* Softmax and reductions; a scan's initialisation kernel (cub, rocPRIM) is a helper. */
-	RP(REDUCE, A(SOFTMAX), "soft_?max", "softmax"),
+	RGP(REDUCE, A(SOFTMAX), "soft_?max", "softmax"),
 	RP(REDUCE, A(REDUCE), "MeanOps|mean_kernel", "mean"),
-	RP(REDUCE, A(REDUCE), "sum_functor|SumOps|sum_kernel", "sum"),
+	RGP(REDUCE, A(REDUCE), "sum_functor|SumOps|sum_kernel", "sum"),
 	RP(REDUCE, A(REDUCE), "::and_kernel_cuda|::or_kernel_cuda", "all"),
 	RP(REDUCE, A(REDUCE), "MaxOps|MinOps|MaxNanFunctor|MinNanFunctor|max_values|min_values|"
 	   "ArgMinOps", "max"),
 	RP(REDUCE, A(REDUCE), "NormOps|norm_kernel|NormTwoOps|NormOneOps|L2Norm|lpnorm_cleanup",
 	   "norm"),
-	RP(REDUCE, A(REDUCE), "kernelHistogram|histc|histogram", "histc"),
-	{ .cls = CLASS_REDUCE, .atoms = A(REDUCE), .aux = 1, .prim = "cumsum",
+	RGP(REDUCE, A(REDUCE), "kernelHistogram|histc|histogram", "histc"),
+	{ .cls = CLASS_REDUCE, .atoms = A(REDUCE), .aux = 1, .prim = "cumsum", .generic = 1,
 	  .pattern = "init_lookback_scan_state|ScanInitKernel|DeviceCompactInitKernel|"
 		     "scan_?init|init_scan" },
-	RP(REDUCE, A(REDUCE), "DeviceScan|scan_impl|scan_config|cumsum|cumprod|tensor_kernel_scan|"
+	RGP(REDUCE, A(REDUCE), "DeviceScan|scan_impl|scan_config|cumsum|cumprod|tensor_kernel_scan|"
 	   "lookback_scan|DeviceSelect|DeviceCompact|rocprim.*scan|partition_(config|kernel)|"
 	   "DevicePartition", "cumsum"),
 	RP(REDUCE, A(REDUCE), "max_pool|avg_pool|adaptive_?(avg|max)|pooling|MIOpenPooling", "pool"),
-	R(REDUCE, A(REDUCE), "reduce_kernel|ReduceOp|DeviceReduce|rocprim.*reduce|reduce_|"
-	  "cross_entropy|nll_loss|mse_loss"),
+	RG(REDUCE, A(REDUCE), "reduce_kernel|ReduceOp|DeviceReduce|rocprim.*reduce|reduce_"),
+	R(REDUCE, A(REDUCE), "cross_entropy|nll_loss|mse_loss"),
 
 	/* Casts: aten copies that convert dtypes (NVIDIA: LoadWithCast or a typed copy kernel;
 	 * ROCm: the casting gpu_kernel_impl rather than gpu_kernel_impl_nocast). */
@@ -276,14 +277,14 @@ const struct builtin_rule classify_name_rules[] = {
 	   "cat_cuda|concat_", "cat"),
 	RP(ELEMENTWISE, A(OTHER), "masked_fill", "masked_fill"),
 	RP(COPY, A(COPY), "FillFunctor|fill_kernel", "fill"),
-	RP(COPY, A(COPY), "index_put_kernel|index_put_with_sort|index_put", "index_put"),
-	RP(COPY, A(COPY), "scatter", "scatter"),
-	RP(COPY, A(COPY), "gather", "gather"),
-	RP(COPY, A(COPY), "index_elementwise_kernel|index_kernel|indexFuncSmallIndex|"
-	   "indexFuncLargeIndex|index_copy|masked_select|masked_scatter|kv_indices|"
-	   "to_dense_representation|upsample|resolve_future_token|alloc_decode|alloc_extend|"
-	   "slot_mapping|page_indices|copy_page",
-	   "index"),
+	/* (generic: a MoE block's token gather and scatter route and combine) */
+	RGP(COPY, A(COPY), "index_put_kernel|index_put_with_sort|index_put", "index_put"),
+	RGP(COPY, A(COPY), "scatter", "scatter"),
+	RGP(COPY, A(COPY), "gather", "gather"),
+	RGP(COPY, A(COPY), "index_elementwise_kernel|index_kernel|indexFuncSmallIndex|"
+	   "indexFuncLargeIndex|index_copy|masked_select|masked_scatter", "index"),
+	RP(COPY, A(COPY), "kv_indices|to_dense_representation|upsample|resolve_future_token|"
+	   "alloc_decode|alloc_extend|slot_mapping|page_indices|copy_page", "index"),
 	RP(COPY, A(COPY), "direct_copy_kernel|copy_kernel|CopyFunctor|Copy<|transpose|permute|"
 	   "contiguous|memcpy|copy_async", "copy"),
 
@@ -304,7 +305,8 @@ const struct builtin_rule classify_name_rules[] = {
 	RP(ELEMENTWISE, A(OTHER), "(^|[^a-z])sin_kernel", "sin"),
 	RP(ELEMENTWISE, A(OTHER), "(^|[^a-z])tanh_kernel", "tanh"),
 	RP(ELEMENTWISE, A(OTHER), "(^|[^a-z])where_kernel", "where"),
-	RP(ELEMENTWISE, A(OTHER), "clamp|clip_kernel", "clamp"),
+	/* (generic: aten::clamp_min_ of 0 is a ReLU) */
+	RGP(ELEMENTWISE, A(OTHER), "clamp|clip_kernel", "clamp"),
 	RP(ELEMENTWISE, A(OTHER), "arange|linspace|range_kernel", "arange"),
 	RP(ELEMENTWISE, A(OTHER), "distribution|random_|uniform_|normal_kernel|bernoulli|philox|"
 	   "dropout", "random"),

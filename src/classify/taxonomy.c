@@ -48,9 +48,13 @@ static const char *const atom_names[ATOM_COUNT] = {
 };
 
 static const char *const source_names[SOURCE_COUNT] = {
-	[SOURCE_RULES_FILE] = "rules file", [SOURCE_NAME] = "name",
-	[SOURCE_INDUCTOR] = "inductor",	    [SOURCE_OPERATOR] = "operator",
-	[SOURCE_MODULE] = "module",	    [SOURCE_NONE] = "none",
+	[SOURCE_RULES_FILE] = "rules file",
+	[SOURCE_NAME] = "name",
+	[SOURCE_INDUCTOR] = "inductor",
+	[SOURCE_OPERATOR] = "operator",
+	[SOURCE_MODULE] = "module",
+	[SOURCE_ANNOTATION] = "annotation",
+	[SOURCE_NONE] = "none",
 };
 
 const char *class_source_name(enum class_source s)

@@ -92,6 +92,7 @@ static void class_line(struct ui_text *out, const struct comparison *c,
 		[SOURCE_INDUCTOR] = "from its Inductor name",
 		[SOURCE_OPERATOR] = "from its operator",
 		[SOURCE_MODULE] = "from its module",
+		[SOURCE_ANNOTATION] = "from its annotation",
 		[SOURCE_NONE] = ": no rule knows it",
 	};
 	const struct kernel_info *ki;
