@@ -49,12 +49,42 @@ fi
 [ -z "$missing" ] && exit 0
 
 cmd="apt-get install -y --no-install-recommends$missing"
+
+# Another process (unattended-upgrades, a second make) may hold the dpkg lock or apt's lists lock:
+# apt-get waits for the dpkg lock up to 5 minutes (DPkg::Lock::Timeout), and we say so; apt-get
+# update does not wait for the lists lock, so it is tried again every 5 s for as long.
+wait_s=300
+aptq="apt-get -qq -o DPkg::Lock::Timeout=$wait_s"
+waiting=""
+holders() { # "PID COMMAND" of each process with a lock of dpkg's kind (fcntl: POSIX or OFDLCK, not
+	# flock(1)'s, which apt ignores) on the dpkg lock or the lists lock (util-linux's lslocks)
+	lslocks -n -o TYPE,PID,COMMAND,PATH 2>/dev/null |
+		awk '($1 == "POSIX" || $1 == "OFDLCK") &&
+			$NF ~ /^\/var\/lib\/(dpkg\/lock|apt\/lists\/lock)/ { print $2, $3 }'
+}
+say_waiting() { # say once that we wait, naming the holder when lslocks can
+	[ -z "$waiting" ] || return 0
+	waiting=yes
+	holder=$(holders | awk 'NR == 1 { print " (" $2 ", pid " $1 ")" }')
+	echo "fusediff: waiting for the dpkg lock held by another process$holder, up to $wait_s s" >&2
+}
+lock_held() { [ -n "$(holders)" ]; } # (without lslocks: assume not, apt-get waits all the same)
+apt_update() { # LOG: apt-get update into LOG, again while another process holds the lists lock
+	start=$(date +%s)
+	lock_held && say_waiting
+	while ! $aptq update >"$1" 2>&1; do
+		grep -q 'Could not get lock' "$1" && [ $(($(date +%s) - start)) -lt $wait_s ] || return 1
+		say_waiting
+		sleep 5
+	done
+}
+
 if [ "$(id -u)" = 0 ] && have apt-get && [ -f /etc/debian_version ]; then
 	echo "fusediff: installing$missing" >&2
 	export DEBIAN_FRONTEND=noninteractive
 	log=$(mktemp)
-	if apt-get update -qq >"$log" 2>&1 &&
-		apt-get install -y -qq --no-install-recommends $missing >>"$log" 2>&1; then
+	if apt_update "$log" && { ! lock_held || say_waiting; } &&
+		$aptq install -y --no-install-recommends $missing >>"$log" 2>&1; then
 		rm -f "$log"
 		exit 0
 	fi
