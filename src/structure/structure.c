@@ -16,119 +16,17 @@
 
 #define MAX_STACKS_PER_PASS 8
 
-const char *phase_name(enum phase p)
-{
-	switch (p) {
-	case PHASE_PREFILL: return "prefill";
-	case PHASE_DECODE: return "decode";
-	case PHASE_MIXED: return "mixed";
-	case PHASE_TRAIN: return "train";
-	case PHASE_UNKNOWN: return "unknown";
-	default: return "all";
-	}
-}
-
-int phase_from_name(const char *s)
-{
-	for (int p = 0; p <= PHASE_COUNT; p++)
-		if (strcasecmp(s, phase_name((enum phase)p)) == 0)
-			return p;
-	return -1;
-}
-
-/* --- phase from the kernels ------------------------------------------------------------ */
-
-/* The query length of an attention operator from its input shapes: SDPA-style operators take
- * q as [batch, heads, tokens, dim], flash/efficient ones [batch, tokens, heads, dim]. -1 when
- * unknown. */
-static long attention_q_len(const char *op, const char *dims)
-{
-	long d[8];
-	int n = 0, seq_at;
-	const char *p;
-
-	if (strstr(op, "scaled_dot_product") || strstr(op, "cudnn_attention") ||
-	    strstr(op, "softmax"))
-		seq_at = 2; /* eager attention's softmax: [batch, heads, tokens, keys] */
-	else if (strstr(op, "flash_attention") || strstr(op, "efficient_attention"))
-		seq_at = 1;
-	else
-		return -1;
-	p = strchr(dims, '[');
-	if (!p || !(p = strchr(p + 1, '[')))
-		return -1;
-	for (p++; n < 8;) {
-		char *end;
-		long v = strtol(p, &end, 10);
-
-		if (end == p)
-			break;
-		d[n++] = v;
-		p = end;
-		if (*p != ',')
-			break;
-		p++;
-	}
-	return n == 4 ? d[seq_at] : -1;
-}
-
-/* Decode when the pass runs a decode-only attention kernel or attention (or an eager
- * attention's softmax) with one query token per sequence; else prefill. */
-static enum phase phase_from_kernels(const struct side *s, const uint32_t *k, size_t n)
-{
-	for (size_t i = 0; i < n; i++) {
-		const struct kernel_info *ki = trace_classes_get(&s->classes, k[i]);
-
-		if (ki->cls == CLASS_ATTENTION && ki->decode_attn)
-			return PHASE_DECODE;
-	}
-	for (size_t i = 0; i < n; i++) {
-		const struct kernel_info *ki = trace_classes_get(&s->classes, k[i]);
-		const struct trace_op *op;
-		long q;
-
-		if ((ki->cls != CLASS_ATTENTION || ki->aux) &&
-		    !(ki->atoms & ATOM_BIT(ATOM_SOFTMAX)))
-			continue;
-		op = trace_find_op(s->t, s->t->kernels[k[i]].external_id);
-		if (!op || !op->input_dims)
-			continue;
-		q = attention_q_len(trace_str(s->t, op->name), trace_str(s->t, op->input_dims));
-		if (q == 1)
-			return PHASE_DECODE;
-		if (q > 1)
-			return PHASE_PREFILL;
-	}
-	return PHASE_UNKNOWN;
-}
-
 /* --- one pass ------------------------------------------------------------------------------ */
-
-struct stream_count {
-	int32_t stream;
-	uint32_t count, rank, at;
-};
-
-struct sref {
-	int64_t launch; /* CPU time of the launch of the step's first kernel; 0 when merging by
-			   GPU time */
-	int64_t start;
-	uint32_t rank, idx;
-};
 
 struct build {
 	struct side *s;
 	struct step_input in;
 	const struct module_map *mods;
 	size_t cap_layers, cap_passes;
+	struct stream_merge mg; /* scratch of merge_streams() */
 	/* scratch, sized for the largest pass */
-	uint32_t *seq;	    /* kernels regrouped by stream */
-	struct step *tmp;   /* steps of all streams, first relative to seq */
-	struct sref *refs;  /* merge order */
 	int32_t *mod_layer; /* per step */
 	uint32_t *main_name;
-	struct stream_count *streams;
-	size_t cap_streams;
 	/* passes by model calls (build_model_passes) */
 	int32_t *range_seg;	/* per trace range: its segment in the pass being split, -1 */
 	uint32_t *seg;		/* per kernel of the pass: its segment */
@@ -139,47 +37,6 @@ struct build {
 			     of, -1; NULL: none known */
 	size_t n_model_stacks;
 };
-
-static int cmp_sref(const void *pa, const void *pb)
-{
-	const struct sref *x = pa, *y = pb;
-	int r;
-
-	if ((r = CMP(x->launch, y->launch)) || (r = CMP(x->start, y->start)) ||
-	    (r = CMP(x->rank, y->rank)))
-		return r;
-	return CMP(x->idx, y->idx);
-}
-
-static int cmp_stream_id(const void *pa, const void *pb)
-{
-	const struct stream_count *x = pa, *y = pb;
-
-	return CMP(x->stream, y->stream);
-}
-
-static int cmp_stream_rank(const void *pa, const void *pb)
-{
-	const struct stream_count *x = pa, *y = pb;
-	int r = CMP(y->count, x->count);
-
-	return r ? r : CMP(x->stream, y->stream);
-}
-
-static struct stream_count *find_stream(struct stream_count *v, size_t n, int32_t stream)
-{
-	size_t lo = 0, hi = n;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (v[mid].stream < stream)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < n && v[lo].stream == stream ? &v[lo] : NULL;
-}
 
 static void push_layer(struct build *b, int32_t index, uint16_t stack, uint32_t first, uint32_t n)
 {
@@ -348,121 +205,16 @@ static void push_backward(struct build *b, const struct layer_cuts *cuts, size_t
 	free(seg_idx);
 }
 
-/* Structure the kernels k[0..n) (time order) as one pass of model `model`. */
-static void build_pass(struct build *b, const uint32_t *k, size_t n, uint32_t name, int phase,
-		       uint16_t model)
+/* Per step of the pass from step0 on: its main kernel's name and its layer call
+ * (b->main_name, b->mod_layer, from step0). */
+static void step_marks(struct build *b, size_t step0)
 {
 	struct side *s = b->s;
-	const struct trace *t = s->t;
-	size_t ns_streams = 0, n_tmp = 0, step0 = s->n_steps, order0 = s->n_order;
-	size_t n_steps, fwd_end, bwd_end;
-	int all_launched = 1;
-	struct pass *p;
-	struct layer_cuts cuts;
-	struct layer_input li;
 
-	VEC_RESERVE(s->passes, s->n_passes, b->cap_passes);
-	p = &s->passes[s->n_passes++];
-	/* streams and their kernel counts, sorted by id: one sort of the pass's stream ids (a
-	 * trace may have a stream per kernel) */
-	{
-		struct stream_count *ids = xmalloc((n + 1) * sizeof *ids);
-
-		for (size_t i = 0; i < n; i++)
-			ids[i] = (struct stream_count){ t->kernels[k[i]].stream, 1, 0, 0 };
-		qsort(ids, n, sizeof *ids, cmp_stream_id);
-		for (size_t i = 0; i < n; i++) {
-			if (ns_streams && b->streams[ns_streams - 1].stream == ids[i].stream) {
-				b->streams[ns_streams - 1].count++;
-				continue;
-			}
-			VEC_RESERVE(b->streams, ns_streams, b->cap_streams);
-			b->streams[ns_streams++] = ids[i];
-		}
-		free(ids);
-	}
-	{
-		struct stream_count *byrank = xmalloc(ns_streams * sizeof *byrank);
-		uint32_t at = 0;
-
-		memcpy(byrank, b->streams, ns_streams * sizeof *byrank);
-		qsort(byrank, ns_streams, sizeof *byrank, cmp_stream_rank);
-		for (size_t r = 0; r < ns_streams; r++) {
-			struct stream_count *sc =
-				find_stream(b->streams, ns_streams, byrank[r].stream);
-
-			sc->rank = (uint32_t)r;
-			sc->at = at;
-			at += sc->count;
-		}
-		free(byrank);
-	}
-	/* regroup by stream (stable: time order within a stream), then steps per stream */
-	{
-		uint32_t *fill = xmalloc(ns_streams * sizeof *fill);
-		struct stream_count *byrank = xmalloc(ns_streams * sizeof *byrank);
-		const struct stream_count *sc = NULL;
-
-		for (size_t r = 0; r < ns_streams; r++) {
-			fill[b->streams[r].rank] = b->streams[r].at;
-			byrank[b->streams[r].rank] = b->streams[r];
-		}
-		for (size_t i = 0; i < n; i++) {
-			int32_t st = t->kernels[k[i]].stream;
-
-			if (!sc || sc->stream != st)
-				sc = find_stream(b->streams, ns_streams, st);
-			b->seq[fill[sc->rank]++] = k[i];
-		}
-		for (size_t r = 0; r < ns_streams; r++) {
-			size_t got = steps_group(&b->in, b->seq + byrank[r].at, byrank[r].count,
-						 b->tmp + n_tmp);
-
-			for (size_t j = 0; j < got; j++) {
-				struct step *st = &b->tmp[n_tmp + j];
-				const struct trace_kernel *k0;
-				const struct trace_launch *l = NULL;
-
-				st->first += byrank[r].at;
-				k0 = &t->kernels[b->seq[st->first]];
-				/* the merge below needs the launches only of several streams */
-				if (ns_streams > 1 && k0->correlation)
-					l = trace_find_launch(t, k0->correlation);
-				all_launched &= l != NULL;
-				b->refs[n_tmp + j] =
-					(struct sref){ l ? l->start : 0, k0->start, (uint32_t)r,
-						       (uint32_t)(n_tmp + j) };
-			}
-			n_tmp += got;
-		}
-		free(fill);
-		free(byrank);
-	}
-	/* merge the streams' steps: a step is never split, so a side-stream kernel never lands
-	 * inside a run or between a GEMM and its splitKreduce. In launch order (then GPU start:
-	 * the kernels of one graph launch) when every step has its launch event: the order the
-	 * program issued the work in, whatever the GPU overlapped; else by GPU start. */
-	if (ns_streams > 1) {
-		if (!all_launched)
-			for (size_t j = 0; j < n_tmp; j++)
-				b->refs[j].launch = 0;
-		qsort(b->refs, n_tmp, sizeof *b->refs, cmp_sref);
-	}
-	for (size_t j = 0; j < n_tmp; j++) {
-		struct step st = b->tmp[b->refs[j].idx];
-		uint32_t from = st.first;
-
-		st.first = (uint32_t)s->n_order;
-		for (uint32_t i = 0; i < st.n; i++)
-			s->order[s->n_order++] = b->seq[from + i];
-		s->steps[s->n_steps++] = st;
-	}
-
-	/* layers */
 	for (size_t j = step0; j < s->n_steps; j++) {
 		const struct step *st = &s->steps[j];
 
-		b->main_name[j - step0] = t->kernels[s->order[st->first + st->main]].name;
+		b->main_name[j - step0] = s->t->kernels[s->order[st->first + st->main]].name;
 		b->mod_layer[j - step0] = -1;
 		if (b->mods->layer_class[0])
 			for (uint32_t i = 0; i < st->n; i++)
@@ -472,39 +224,105 @@ static void build_pass(struct build *b, const uint32_t *k, size_t n, uint32_t na
 					break;
 				}
 	}
+}
+
+/* A training step's parts, in steps from step0: forward [0, *fwd_end), backward
+ * [*fwd_end, *bwd_end), optimizer after; both are the pass's step count when it is no
+ * training step. */
+static void train_bounds(const struct build *b, size_t step0, size_t n_steps, size_t *fwd_end,
+			 size_t *bwd_end)
+{
+	const struct side *s = b->s;
+
+	*fwd_end = *bwd_end = n_steps;
+	for (size_t j = 0; j < n_steps && *fwd_end == n_steps; j++)
+		if (step_part(b, &s->steps[step0 + j]) == PART_BACKWARD)
+			*fwd_end = j;
+	*bwd_end = *fwd_end;
+	while (*bwd_end < n_steps && step_part(b, &s->steps[step0 + *bwd_end]) != PART_OPTIMIZER)
+		(*bwd_end)++;
+}
+
+/* The module stacks the layers of a pass of model came from (for the layer source). */
+static void note_model_stacks(struct build *b, uint16_t model, const struct layer_cuts *cuts)
+{
+	if (cuts->how != LAYER_SRC_MODULE)
+		return;
+	if (model >= b->n_model_stacks) {
+		b->model_stacks =
+			xreallocarray(b->model_stacks, (size_t)model + 1, sizeof *b->model_stacks);
+		memset(b->model_stacks + b->n_model_stacks, 0,
+		       ((size_t)model + 1 - b->n_model_stacks) * sizeof *b->model_stacks);
+		b->n_model_stacks = (size_t)model + 1;
+	}
+	for (uint32_t i = 0; i < cuts->n; i++)
+		if (cuts->stack[i] < 64)
+			b->model_stacks[model] |= UINT64_C(1) << cuts->stack[i];
+}
+
+/* The layers of the pass whose steps start at step0: prologue, each stack's layers (with what
+ * runs between two stacks), epilogue, and a training step's backward and optimizer parts. */
+static void push_layers(struct build *b, const struct layer_cuts *cuts, size_t step0,
+			size_t fwd_end, size_t bwd_end, size_t n_steps, int train)
+{
+	struct side *s = b->s;
+	uint32_t pro_end = cuts->n ? cuts->cut[0] : cuts->epi;
+	uint16_t ids[MAX_STACKS_PER_PASS], sid[MAX_STACKS_PER_PASS];
+	int32_t next[MAX_STACKS_PER_PASS] = { 0 };
+	size_t n_ids = pass_stacks(b, cuts, ids, sid);
+
+	push_layer(b, LAYER_PROLOGUE, 0, (uint32_t)step0, pro_end);
+	for (uint32_t i = 0; i < cuts->n; i++) {
+		size_t j = 0;
+
+		while (j + 1 < n_ids && ids[j] != cuts->stack[i])
+			j++;
+		if (i > 0 && cuts->stack[i] != cuts->stack[i - 1])
+			push_layer(b, LAYER_PROLOGUE, sid[j], (uint32_t)step0 + cuts->end[i - 1],
+				   cuts->cut[i] - cuts->end[i - 1]);
+		push_layer(b, next[j]++, sid[j], (uint32_t)step0 + cuts->cut[i],
+			   cuts->end[i] - cuts->cut[i]);
+	}
+	push_layer(b, LAYER_EPILOGUE, 0, (uint32_t)step0 + cuts->epi,
+		   (uint32_t)fwd_end - cuts->epi);
+	if (train) {
+		push_backward(b, cuts, step0, fwd_end, bwd_end);
+		push_layer(b, LAYER_PROLOGUE, side_stack(s, "optimizer"),
+			   (uint32_t)(step0 + bwd_end), (uint32_t)(n_steps - bwd_end));
+	}
+}
+
+/* Structure the kernels k[0..n) (time order) as one pass of model `model`. */
+static void build_pass(struct build *b, const uint32_t *k, size_t n, uint32_t name, int phase,
+		       uint16_t model)
+{
+	struct side *s = b->s;
+	const struct trace *t = s->t;
+	size_t step0 = s->n_steps, order0 = s->n_order, n_steps, fwd_end, bwd_end;
+	struct pass *p;
+	struct layer_cuts cuts;
+	struct layer_input li;
+
+	VEC_RESERVE(s->passes, s->n_passes, b->cap_passes);
+	p = &s->passes[s->n_passes++];
+	merge_streams(&b->mg, &b->in, s, k, n);
+	step_marks(b, step0);
 	/* a training step: its layers are the forward part's; backward and optimizer follow as
 	 * parts of their own */
 	n_steps = s->n_steps - step0;
 	fwd_end = bwd_end = n_steps;
 	if (b->part && phase_is_train(b, k, n, phase)) {
 		phase = PHASE_TRAIN;
-		for (size_t j = 0; j < n_steps && fwd_end == n_steps; j++)
-			if (step_part(b, &s->steps[step0 + j]) == PART_BACKWARD)
-				fwd_end = j;
-		bwd_end = fwd_end;
-		while (bwd_end < n_steps &&
-		       step_part(b, &s->steps[step0 + bwd_end]) != PART_OPTIMIZER)
-			bwd_end++;
+		train_bounds(b, step0, n_steps, &fwd_end, &bwd_end);
 	}
 	li = (struct layer_input){ s->steps + step0, fwd_end,
 				   b->mods->layer_class[0] ? b->mod_layer : NULL,
 				   b->mods->call_stack, b->main_name };
 	layers_find(&li, &cuts);
+	note_model_stacks(b, model, &cuts);
 
 	p->name = name;
 	p->model = model;
-	if (cuts.how == LAYER_SRC_MODULE) {
-		if (model >= b->n_model_stacks) {
-			b->model_stacks = xreallocarray(b->model_stacks, (size_t)model + 1,
-							sizeof *b->model_stacks);
-			memset(b->model_stacks + b->n_model_stacks, 0,
-			       ((size_t)model + 1 - b->n_model_stacks) * sizeof *b->model_stacks);
-			b->n_model_stacks = (size_t)model + 1;
-		}
-		for (uint32_t i = 0; i < cuts.n; i++)
-			if (cuts.stack[i] < 64)
-				b->model_stacks[model] |= UINT64_C(1) << cuts.stack[i];
-	}
 	p->layer_src = cuts.how;
 	p->first = (uint32_t)order0;
 	p->n = (uint32_t)(s->n_order - order0);
@@ -513,33 +331,7 @@ static void build_pass(struct build *b, const uint32_t *k, size_t n, uint32_t na
 	p->dur = 0;
 	for (size_t i = order0; i < s->n_order; i++)
 		p->dur += t->kernels[s->order[i]].dur;
-	{
-		uint32_t pro_end = cuts.n ? cuts.cut[0] : cuts.epi;
-		uint16_t ids[MAX_STACKS_PER_PASS], sid[MAX_STACKS_PER_PASS];
-		int32_t next[MAX_STACKS_PER_PASS] = { 0 };
-		size_t n_ids = pass_stacks(b, &cuts, ids, sid);
-
-		push_layer(b, LAYER_PROLOGUE, 0, (uint32_t)step0, pro_end);
-		for (uint32_t i = 0; i < cuts.n; i++) {
-			size_t j = 0;
-
-			while (j + 1 < n_ids && ids[j] != cuts.stack[i])
-				j++;
-			if (i > 0 && cuts.stack[i] != cuts.stack[i - 1])
-				push_layer(b, LAYER_PROLOGUE, sid[j],
-					   (uint32_t)step0 + cuts.end[i - 1],
-					   cuts.cut[i] - cuts.end[i - 1]);
-			push_layer(b, next[j]++, sid[j], (uint32_t)step0 + cuts.cut[i],
-				   cuts.end[i] - cuts.cut[i]);
-		}
-		push_layer(b, LAYER_EPILOGUE, 0, (uint32_t)step0 + cuts.epi,
-			   (uint32_t)fwd_end - cuts.epi);
-		if (phase == PHASE_TRAIN) {
-			push_backward(b, &cuts, step0, fwd_end, bwd_end);
-			push_layer(b, LAYER_PROLOGUE, side_stack(s, "optimizer"),
-				   (uint32_t)(step0 + bwd_end), (uint32_t)(n_steps - bwd_end));
-		}
-	}
+	push_layers(b, &cuts, step0, fwd_end, bwd_end, n_steps, phase == PHASE_TRAIN);
 	p->layer_n = (uint32_t)s->n_layers - p->layer_first;
 	p->phase =
 		(uint8_t)(phase >= 0 ? phase : (int)phase_from_kernels(s, s->order + order0, p->n));
@@ -732,115 +524,6 @@ static int build_model_passes(struct build *b, const uint32_t *k, size_t n, int 
 	return 1;
 }
 
-/* --- incomplete passes ----------------------------------------------------------------- */
-
-/* Remove pass p (the first or the last one): its kernels, steps and layers go, the others move
- * down. Its kernels become unassigned, marked COVER_PARTIAL in where[] (per trace kernel). */
-static void remove_edge_pass(struct side *s, size_t p, uint8_t *where)
-{
-	const struct pass *ps = &s->passes[p];
-	const struct layer *last = &s->layers[ps->layer_first + ps->layer_n - 1];
-	uint32_t k0 = ps->first, kn = ps->n, l0 = ps->layer_first, ln = ps->layer_n;
-	uint32_t st0 = s->layers[l0].step_first, stn = last->step_first + last->step_n - st0;
-
-	for (uint32_t i = k0; i < k0 + kn; i++)
-		where[s->order[i]] = COVER_PARTIAL;
-
-	if (p + 1 == s->n_passes) {
-		s->n_order -= kn;
-		s->n_steps -= stn;
-		s->n_layers -= ln;
-		s->n_passes--;
-		return;
-	}
-	/* the first pass: everything after it moves to the front */
-	memmove(s->order + k0, s->order + k0 + kn, (s->n_order - k0 - kn) * sizeof *s->order);
-	memmove(s->steps + st0, s->steps + st0 + stn, (s->n_steps - st0 - stn) * sizeof *s->steps);
-	memmove(s->layers + l0, s->layers + l0 + ln, (s->n_layers - l0 - ln) * sizeof *s->layers);
-	memmove(s->passes + p, s->passes + p + 1, (s->n_passes - p - 1) * sizeof *s->passes);
-	s->n_order -= kn;
-	s->n_steps -= stn;
-	s->n_layers -= ln;
-	s->n_passes--;
-	for (size_t i = 0; i < s->n_steps; i++)
-		s->steps[i].first -= kn;
-	for (size_t i = 0; i < s->n_layers; i++)
-		s->layers[i].step_first -= stn;
-	for (size_t i = 0; i < s->n_passes; i++) {
-		s->passes[i].first -= kn;
-		s->passes[i].layer_first -= ln;
-	}
-}
-
-/* A pass at either end of the trace with fewer layers than the passes between them (every one
- * of those with the same count; with two passes, than the other one) was cut by the start or
- * the end of the recording: the tail of a step queued before the profiler started, or a step
- * the profiler stopped inside. Compared with whole passes it would halve the per-pass figures
- * of the layers it lacks, so it is left out (its kernels are unassigned) and the pass source
- * says so. */
-static void drop_incomplete_passes(struct side *s, uint8_t *where)
-{
-	uint32_t usual = 0;
-	size_t n, len, first_p = 0, last_p = 0, *of;
-	int first = 0, last = 0;
-	char note[96];
-
-	if (s->n_passes < 2)
-		return;
-	/* the passes of the model of the first pass or the last: other models' passes have
-	 * other depths */
-	of = xmalloc(s->n_passes * sizeof *of);
-	for (int end = 0; end < 2 && !first && !last; end++) {
-		uint16_t model = s->passes[end ? s->n_passes - 1 : 0].model;
-
-		n = 0;
-		for (size_t i = 0; i < s->n_passes; i++)
-			if (s->passes[i].model == model)
-				of[n++] = i;
-		if (n < 2 || (of[0] != 0 && of[n - 1] != s->n_passes - 1))
-			continue;
-		if (n == 2) {
-			usual = s->passes[of[0]].n_layers > s->passes[of[1]].n_layers
-					? s->passes[of[0]].n_layers
-					: s->passes[of[1]].n_layers;
-		} else {
-			size_t i;
-
-			usual = s->passes[of[1]].n_layers;
-			for (i = 2; i + 1 < n; i++)
-				if (s->passes[of[i]].n_layers != usual)
-					break;
-			if (i + 1 < n)
-				continue;
-		}
-		if (usual == 0)
-			continue;
-		first = of[0] == 0 && s->passes[of[0]].n_layers < usual;
-		last = of[n - 1] == s->n_passes - 1 && s->passes[of[n - 1]].n_layers < usual;
-		first_p = of[0];
-		last_p = of[n - 1];
-	}
-	free(of);
-	if (!first && !last)
-		return;
-	if (first && last)
-		snprintf(note, sizeof note,
-			 "; the first and the last pass are incomplete (%u and %u of %u layers): "
-			 "left out",
-			 s->passes[first_p].n_layers, s->passes[last_p].n_layers, usual);
-	else
-		snprintf(note, sizeof note,
-			 "; the %s pass is incomplete (%u of %u layers): left out",
-			 first ? "first" : "last", s->passes[first ? first_p : last_p].n_layers,
-			 usual);
-	if (last)
-		remove_edge_pass(s, s->n_passes - 1, where);
-	if (first)
-		remove_edge_pass(s, 0, where);
-	len = strlen(s->pass_source);
-	snprintf(s->pass_source + len, sizeof s->pass_source - len, "%s", note);
-}
-
 /* --- the side --------------------------------------------------------------------------- */
 
 static const char *layer_source_text(enum layer_source how)
@@ -1000,6 +683,148 @@ calls:
 	return 0;
 }
 
+/* The forward layer call each backward kernel computes the gradient of: its node's forward op
+ * (same sequence number), inside a layer call; -1 per kernel when unknown. node: per kernel,
+ * its backward node (train_parts()). Owned by caller: free with free(). */
+static int32_t *grad_layers(const struct trace *t, const struct module_map *mods,
+			    const uint32_t *node)
+{
+	int32_t *grad_of = big_alloc(t->n_kernels, sizeof *grad_of);
+	size_t hint = 0;
+
+	for (size_t k = 0; k < t->n_kernels; k++) {
+		const struct trace_fwd_op *f =
+			node[k] != UINT32_MAX && t->ranges[node[k]].seq >= 0
+				? trace_find_fwd_op(t, t->ranges[node[k]].seq)
+				: NULL;
+
+		grad_of[k] = f ? module_layer_at(mods, f->tid, f->start, &hint) : -1;
+	}
+	return grad_of;
+}
+
+/* The kernels of each pass of plan, in time order (a counting sort), into bucket: pass p's are
+ * bucket[start[p] .. start[p + 1]). Without passes, every kernel is in pass 0. Returns start
+ * (n_pass + 1 entries), owned by caller. */
+static size_t *bucket_by_pass(const struct trace *t, const struct pass_plan *plan, size_t n_pass,
+			      uint32_t *bucket)
+{
+	size_t *start = xcalloc(n_pass + 1, sizeof *start), *fill;
+
+	for (size_t i = 0; i < t->n_kernels; i++) {
+		int32_t p = plan->n_passes ? plan->pass_of[i] : 0;
+
+		if (p >= 0)
+			start[p + 1]++;
+	}
+	for (size_t p = 0; p < n_pass; p++)
+		start[p + 1] += start[p];
+	fill = xmalloc(n_pass * sizeof *fill);
+	memcpy(fill, start, n_pass * sizeof *fill);
+	for (size_t i = 0; i < t->n_kernels; i++) {
+		int32_t p = plan->n_passes ? plan->pass_of[i] : 0;
+
+		if (p >= 0)
+			bucket[fill[p]++] = (uint32_t)i;
+	}
+	free(fill);
+	return start;
+}
+
+/* The scratch of the build, sized for the trace's kernels and ranges. */
+static void build_init(struct build *b, struct side *s, const struct module_map *mods,
+		       const uint8_t *prim)
+{
+	const struct trace *t = s->t;
+	size_t nk = t->n_kernels;
+
+	b->s = s;
+	b->in = (struct step_input){ t, &s->classes, mods, prim };
+	b->mods = mods;
+	stream_merge_init(&b->mg, nk);
+	b->mod_layer = xmalloc((nk ? nk : 1) * sizeof *b->mod_layer);
+	b->main_name = xmalloc((nk ? nk : 1) * sizeof *b->main_name);
+	if (mods->top) {
+		b->range_seg = xmalloc((t->n_ranges ? t->n_ranges : 1) * sizeof *b->range_seg);
+		for (size_t i = 0; i < t->n_ranges; i++)
+			b->range_seg[i] = -1;
+		b->seg = xmalloc((nk ? nk : 1) * sizeof *b->seg);
+		b->segk = xmalloc((nk ? nk : 1) * sizeof *b->segk);
+	}
+}
+
+static void build_free(struct build *b)
+{
+	stream_merge_free(&b->mg);
+	free(b->mod_layer);
+	free(b->main_name);
+	free(b->range_seg);
+	free(b->seg);
+	free(b->segk);
+	free(b->model_stacks);
+	free(b->grad_of);
+}
+
+/* Build the passes of plan from the bucketed kernels; counts the passes split into model calls
+ * (*by_models) and by the layer structure (*split). */
+static void build_passes(struct build *b, const struct pass_plan *plan, size_t n_pass,
+			 const uint32_t *bucket, const size_t *start, size_t *by_models,
+			 size_t *split)
+{
+	struct side *s = b->s;
+
+	for (size_t p = 0; p < n_pass; p++) {
+		size_t n = start[p + 1] - start[p], o0 = s->n_order, st0 = s->n_steps;
+		size_t l0 = s->n_layers, p0 = s->n_passes;
+		uint32_t name = plan->n_passes ? plan->passes[p].name : 0;
+		int phase = plan->n_passes ? plan->passes[p].phase : -1;
+
+		if (n == 0)
+			continue;
+		/* a training step stays one pass, whatever models it calls (and recomputes) */
+		if (b->mods->top && !(b->part && phase_is_train(b, bucket + start[p], n, phase)) &&
+		    build_model_passes(b, bucket + start[p], n, phase)) {
+			(*by_models)++;
+			continue;
+		}
+		build_pass(b, bucket + start[p], n, name, phase, side_model(s, 0));
+		/* a range whose name says no phase (ProfilerStep#N) may hold a whole generate() */
+		if (phase < 0 && s->passes[s->n_passes - 1].phase != PHASE_TRAIN &&
+		    s->passes[s->n_passes - 1].layer_src != LAYER_SRC_MODULE &&
+		    split_pass(b, o0, st0, l0, p0, name, side_model(s, 0)))
+			(*split)++;
+	}
+}
+
+/* s->pass_source: how the passes were found, for the user. */
+static void describe_passes(struct side *s, const struct pass_plan *plan, size_t by_models,
+			    size_t split, const char *dropped)
+{
+	char *src = xstrdup(plan->n_passes ? plan->source : "");
+
+	text_cut(src, by_models ? 80 : 100); /* at a character boundary */
+	if (by_models)
+		snprintf(s->pass_source, sizeof s->pass_source,
+			 "calls of top-level nn.Modules with layers (%zu model%s)%s%s", s->n_models,
+			 s->n_models == 1 ? "" : "s", plan->n_passes ? " in " : "", src);
+	else if (plan->n_passes)
+		snprintf(s->pass_source, sizeof s->pass_source, "%s%s", src,
+			 split ? ", split by the layer structure" : "");
+	else if (split)
+		snprintf(s->pass_source, sizeof s->pass_source,
+			 "repetition of the layer structure");
+	else
+		snprintf(s->pass_source, sizeof s->pass_source,
+			 "whole trace (no pass annotations)");
+	if (*dropped) {
+		size_t len = strlen(s->pass_source);
+
+		snprintf(s->pass_source + len, sizeof s->pass_source - len, "%s", dropped);
+	}
+	text_utf8_trim(s->pass_source);
+	free(src);
+}
+
 int side_build(struct side *s, const struct trace *t, const struct classifier *c,
 	       const struct side_opts *o, struct fd_error *err)
 {
@@ -1008,7 +833,7 @@ int side_build(struct side *s, const struct trace *t, const struct classifier *c
 	struct build b = { 0 };
 	size_t nk = t->n_kernels, n_pass, *start, split = 0, by_models = 0, n_backward = 0;
 	char dropped[STRUCT_SOURCE_MAX] = "";
-	uint32_t *bucket, *launch_of, *node = NULL;
+	uint32_t *launch_of, *node = NULL;
 	uint8_t *prim, *part, *where;
 
 	memset(s, 0, sizeof *s);
@@ -1032,54 +857,18 @@ int side_build(struct side *s, const struct trace *t, const struct classifier *c
 		trace_classes_clear(&s->classes);
 		return -1;
 	}
-	/* the forward layer call each backward kernel computes the gradient of: its node's
-	 * forward op (same sequence number), inside a layer call */
-	if (part && mods.n_calls) {
-		size_t hint = 0;
-
-		b.grad_of = big_alloc(nk, sizeof *b.grad_of);
-		for (size_t k = 0; k < nk; k++) {
-			const struct trace_fwd_op *f =
-				node[k] != UINT32_MAX && t->ranges[node[k]].seq >= 0
-					? trace_find_fwd_op(t, t->ranges[node[k]].seq)
-					: NULL;
-
-			b.grad_of[k] = f ? module_layer_at(&mods, f->tid, f->start, &hint) : -1;
-		}
-	}
+	if (part && mods.n_calls)
+		b.grad_of = grad_layers(t, &mods, node);
 	free(node);
 	side_stack(s, ""); /* stack 0: no name */
 	b.part = part;
 
-	/* kernels of each pass, in time order (a counting sort). Fresh memory costs a page fault
-	 * per page, as much as reading the kernels a few times over: the bucket takes the array
-	 * of launch events, which the passes and the modules were the last to need, and the
-	 * execution order the one of the passes, once the bucket is made. */
+	/* Fresh memory costs a page fault per page, as much as reading the kernels a few times
+	 * over: the bucket takes the array of launch events, which the passes and the modules
+	 * were the last to need, and the execution order the one of the passes, once the bucket
+	 * is made. */
 	n_pass = plan.n_passes ? plan.n_passes : 1;
-	start = xcalloc(n_pass + 1, sizeof *start);
-	bucket = launch_of;
-	launch_of = NULL;
-	for (size_t i = 0; i < nk; i++) {
-		int32_t p = plan.n_passes ? plan.pass_of[i] : 0;
-
-		if (p >= 0)
-			start[p + 1]++;
-	}
-	for (size_t p = 0; p < n_pass; p++)
-		start[p + 1] += start[p];
-	{
-		size_t *fill = xmalloc(n_pass * sizeof *fill);
-
-		memcpy(fill, start, n_pass * sizeof *fill);
-		for (size_t i = 0; i < nk; i++) {
-			int32_t p = plan.n_passes ? plan.pass_of[i] : 0;
-
-			if (p >= 0)
-				bucket[fill[p]++] = (uint32_t)i;
-		}
-		free(fill);
-	}
-
+	start = bucket_by_pass(t, &plan, n_pass, launch_of);
 	if (plan.pass_of) {
 		s->order = (uint32_t *)plan.pass_of;
 		plan.pass_of = NULL;
@@ -1087,92 +876,22 @@ int side_build(struct side *s, const struct trace *t, const struct classifier *c
 		s->order = big_alloc(nk, sizeof *s->order);
 	}
 	s->steps = big_alloc(nk, sizeof *s->steps);
-	b.s = s;
 	prim = steps_prim_codes(&s->classes);
-	b.in = (struct step_input){ t, &s->classes, &mods, prim };
-	b.mods = &mods;
-	b.seq = xmalloc((nk ? nk : 1) * sizeof *b.seq);
-	b.tmp = xmalloc((nk ? nk : 1) * sizeof *b.tmp);
-	b.refs = xmalloc((nk ? nk : 1) * sizeof *b.refs);
-	b.mod_layer = xmalloc((nk ? nk : 1) * sizeof *b.mod_layer);
-	b.main_name = xmalloc((nk ? nk : 1) * sizeof *b.main_name);
-
-	if (mods.top) {
-		b.range_seg = xmalloc((t->n_ranges ? t->n_ranges : 1) * sizeof *b.range_seg);
-		for (size_t i = 0; i < t->n_ranges; i++)
-			b.range_seg[i] = -1;
-		b.seg = xmalloc((nk ? nk : 1) * sizeof *b.seg);
-		b.segk = xmalloc((nk ? nk : 1) * sizeof *b.segk);
-	}
-	for (size_t p = 0; p < n_pass; p++) {
-		size_t n = start[p + 1] - start[p], o0 = s->n_order, st0 = s->n_steps;
-		size_t l0 = s->n_layers, p0 = s->n_passes;
-		uint32_t name = plan.n_passes ? plan.passes[p].name : 0;
-		int phase = plan.n_passes ? plan.passes[p].phase : -1;
-
-		if (n == 0)
-			continue;
-		/* a training step stays one pass, whatever models it calls (and recomputes) */
-		if (mods.top && !(b.part && phase_is_train(&b, bucket + start[p], n, phase)) &&
-		    build_model_passes(&b, bucket + start[p], n, phase)) {
-			by_models++;
-			continue;
-		}
-		build_pass(&b, bucket + start[p], n, name, phase, side_model(s, 0));
-		/* a range whose name says no phase (ProfilerStep#N) may hold a whole generate() */
-		if (phase < 0 && s->passes[s->n_passes - 1].phase != PHASE_TRAIN &&
-		    s->passes[s->n_passes - 1].layer_src != LAYER_SRC_MODULE &&
-		    split_pass(&b, o0, st0, l0, p0, name, side_model(s, 0)))
-			split++;
-	}
-	{
-		char *src = xstrdup(plan.n_passes ? plan.source : "");
-
-		text_cut(src, by_models ? 80 : 100); /* at a character boundary */
-		if (by_models)
-			snprintf(s->pass_source, sizeof s->pass_source,
-				 "calls of top-level nn.Modules with layers (%zu model%s)%s%s",
-				 s->n_models, s->n_models == 1 ? "" : "s",
-				 plan.n_passes ? " in " : "", src);
-		else if (plan.n_passes)
-			snprintf(s->pass_source, sizeof s->pass_source, "%s%s", src,
-				 split ? ", split by the layer structure" : "");
-		else if (split)
-			snprintf(s->pass_source, sizeof s->pass_source,
-				 "repetition of the layer structure");
-		else
-			snprintf(s->pass_source, sizeof s->pass_source,
-				 "whole trace (no pass annotations)");
-		if (*dropped) {
-			size_t len = strlen(s->pass_source);
-
-			snprintf(s->pass_source + len, sizeof s->pass_source - len, "%s", dropped);
-		}
-		text_utf8_trim(s->pass_source);
-		free(src);
-	}
+	build_init(&b, s, &mods, prim);
+	build_passes(&b, &plan, n_pass, launch_of, start, &by_models, &split);
+	describe_passes(s, &plan, by_models, split, dropped);
 	where = xcalloc(nk ? nk : 1, 1);
-	drop_incomplete_passes(s, where);
+	passes_drop_incomplete(s, where);
 	s->n_unassigned = nk - s->n_order;
 	coverage_build(s, where);
 	free(where);
 	summarize(s, &b, &mods);
 
-	free(b.seq);
-	free(b.tmp);
-	free(b.refs);
-	free(b.mod_layer);
-	free(b.main_name);
-	free(b.streams);
-	free(b.range_seg);
-	free(b.seg);
-	free(b.segk);
-	free(b.model_stacks);
+	build_free(&b);
 	free(part);
-	free(b.grad_of);
 	free(prim);
 	free(start);
-	free(bucket);
+	free(launch_of);
 	module_map_clear(&mods);
 	pass_plan_clear(&plan);
 	return 0;

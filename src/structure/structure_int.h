@@ -23,6 +23,21 @@ enum { PART_FORWARD, PART_BACKWARD, PART_OPTIMIZER };
 uint8_t *train_parts(const struct trace *t, const struct trace_classes *tc,
 		     const uint32_t *launch_of, size_t *n_backward, uint32_t **node);
 
+/* --- phases.c ------------------------------------------------------------------------- */
+
+/* The phase of the kernels k[0..n) of a pass whose annotations say none (indices into
+ * s->t->kernels, classified in s->classes): decode when a decode-only attention kernel runs or
+ * an attention operator (or eager attention's softmax) has one query token per sequence;
+ * prefill when one has several; else unknown. */
+enum phase phase_from_kernels(const struct side *s, const uint32_t *k, size_t n);
+
+/* --- trim.c --------------------------------------------------------------------------- */
+
+/* A pass at either end of the trace with fewer layers than the passes of its model between
+ * them was cut by the start or the end of the recording: it is left out (its kernels become
+ * unassigned, marked COVER_PARTIAL in where[], per trace kernel) and s->pass_source says so. */
+void passes_drop_incomplete(struct side *s, uint8_t *where);
+
 /* --- coverage.c ----------------------------------------------------------------------- */
 
 /* Per trace kernel, while the side is built: where it lies (COVER_*). */
@@ -181,6 +196,28 @@ uint8_t *steps_prim_codes(const struct trace_classes *tc);
 /* Group the kernels seq[0..n) (one stream of one pass, in execution order) into steps.
  * Writes at most n steps to out, with first relative to seq; returns how many. */
 size_t steps_group(const struct step_input *in, const uint32_t *seq, size_t n, struct step *out);
+
+/* --- merge.c -------------------------------------------------------------------------- */
+
+/* Scratch of merge_streams(), sized for the largest pass (stream_merge_init()). */
+struct stream_merge {
+	uint32_t *seq;		      /* kernels regrouped by stream */
+	struct step *tmp;	      /* steps of all streams, first relative to seq */
+	struct sref *refs;	      /* merge order */
+	struct stream_count *streams; /* the pass's streams, grown as needed */
+	size_t cap_streams;
+};
+
+/* Append the kernels k[0..n) of one pass (time order) to s->order, grouped into steps
+ * appended to s->steps: per stream (steps_group()), then merged step by step, in launch order
+ * when every step has its launch event (the order the program issued the work in: a
+ * side-stream kernel that prepares the next step is not glued into the layer the GPU ran it
+ * beside), else by GPU start. */
+void merge_streams(struct stream_merge *m, const struct step_input *in, struct side *s,
+		   const uint32_t *k, size_t n);
+/* Room for passes of up to n kernels. Free with stream_merge_free(). */
+void stream_merge_init(struct stream_merge *m, size_t n);
+void stream_merge_free(struct stream_merge *m);
 
 /* --- layers.c ------------------------------------------------------------------------- */
 
