@@ -265,4 +265,48 @@ int step_is_norm(const struct step *s);
 int step_is_mlp(const struct step *s);
 int step_is_residual_add(const struct step *s);
 
+/* --- pass.c, parts.c: building the passes of a side ------------------------------------- */
+
+#define MAX_STACKS_PER_PASS 8
+
+struct build {
+	struct side *s;
+	struct step_input in;
+	const struct module_map *mods;
+	size_t cap_layers, cap_passes;
+	struct stream_merge mg; /* scratch of merge_streams() */
+	/* scratch, sized for the largest pass */
+	int32_t *mod_layer; /* per step */
+	uint32_t *main_name;
+	/* passes by model calls (build_model_passes) */
+	int32_t *range_seg;	/* per trace range: its segment in the pass being split, -1 */
+	uint32_t *seg;		/* per kernel of the pass: its segment */
+	uint32_t *segk;		/* kernels of one segment */
+	uint64_t *model_stacks; /* per model: the module stacks (the first 64) of its layers */
+	const uint8_t *part;	/* per kernel: PART_* (train.c); NULL: no backward kernel */
+	int32_t *grad_of; /* per kernel: the forward layer call a backward kernel is the gradient
+			     of, -1; NULL: none known */
+	size_t n_model_stacks;
+};
+
+/* The side stack named name: found, or added. */
+uint16_t side_stack(struct side *s, const char *name);
+/* Whether the kernels k[0..n) of a pass (phase: what its annotation said, -1 nothing) are a
+ * training step: forward and backward kernels (phase train, or no phase said). */
+int phase_is_train(const struct build *b, const uint32_t *k, size_t n, int phase);
+/* Structure the kernels k[0..n) (time order) as one pass of model `model` (pass.c). */
+void build_pass(struct build *b, const uint32_t *k, size_t n, uint32_t name, int phase,
+		uint16_t model);
+/* The pass just built (from the marks o0, st0, l0, p0: order, steps, layers and passes before
+ * it) split where the layer structure shows the end of one forward pass and the start of the
+ * next, each part built as a pass, when each part but the first and last shows three layers
+ * or more; returns the number of parts, 0 when it stays one pass (parts.c). */
+size_t split_pass(struct build *b, size_t o0, size_t st0, size_t l0, size_t p0, uint32_t name,
+		  uint16_t model);
+/* The model named `name` (a range name id, 0: none): found, or added. */
+uint16_t side_model(struct side *s, uint32_t name);
+/* The kernels k[0..n) of a pass as one pass per call of a top-level module with structure,
+ * when they hold two such calls or more: returns 1; else 0 and nothing is built (parts.c). */
+int build_model_passes(struct build *b, const uint32_t *k, size_t n, int phase);
+
 #endif
