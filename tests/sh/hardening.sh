@@ -71,8 +71,7 @@ run streams_report 0 --report json "$tmp/streams.json" "$tmp/streams.json"
 
 # 6. what a file is when it is not a trace: encodings and compressors are named; a byte order
 # mark is skipped; kernels without usable times say so; a long path does not hide the reason
-gunzip -c "$A" >"$tmp/plain.json"
-{ printf '\357\273\277'; cat "$tmp/plain.json"; } >"$tmp/bom.json"
+{ printf '\357\273\277'; gunzip -c "$A"; } >"$tmp/bom.json"
 run bom 0 --summary "$tmp/bom.json"
 magic() { # NAME BYTES EXPECTED-REASON
 	printf "$2" >"$tmp/$1"

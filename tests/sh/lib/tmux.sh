@@ -27,11 +27,13 @@ fail() {
 	exit 1
 }
 screen() { T capture-pane -p -t main; }
-# wait_for TEXT [SECONDS]: poll the pane until it shows TEXT
+# wait_for TEXT [SECONDS]: poll the pane until it shows TEXT (TEXT is one line: matched by the
+# shell, not a grep process per poll)
 wait_for() {
 	i=0
 	limit=$((${2:-10} * 10))
-	while ! screen | grep -qF -- "$1"; do
+	while :; do
+		case $(screen) in *"$1"*) break ;; esac
 		i=$((i + 1))
 		[ $i -ge $limit ] && fail "'$1' did not appear"
 		sleep 0.1
