@@ -166,97 +166,88 @@ static int cmp_call(const void *pa, const void *pb)
 	return CMP(x->call, y->call);
 }
 
-int passes_from_calls(const struct trace *t, const struct module_map *m, const uint32_t *launch_of,
-		      const uint8_t *part, const char *regex, struct pass_plan *out,
-		      struct fd_error *err)
+/* The pick for regex: the calls whose name or class it matches, and the module calls around
+ * each kernel's launch. Returns 0 when the regex matches no call (or does not compile:
+ * passes_from_annotations() said why). */
+static int pick_by_regex(const struct trace *t, const uint32_t *launch_of, const char *regex,
+			 struct call_pick *c, uint8_t **match)
 {
-	struct call_pick c = { t, m, part, NULL, NULL, NULL, NULL, 0 };
-	uint8_t *match = NULL;
-	int32_t *call_of;
-	struct call_first *calls = NULL;
-	size_t n_calls = 0, cap = 0, nk = t->n_kernels;
+	char why[160];
 	regex_t re;
 
-	memset(out, 0, sizeof *out);
-	if (regex) {
-		char why[160];
-		int rc;
-
-		if (regex_guard(regex, why, sizeof why) < 0 ||
-		    (rc = regcomp(&re, regex, REG_EXTENDED | REG_NOSUB)) != 0)
-			return 0; /* passes_from_annotations() said why */
-		match = xmalloc((t->n_ranges ? t->n_ranges : 1) * sizeof *match);
-		if (match_calls(t, &re, match) == 0) {
-			regfree(&re);
-			free(match);
-			return 0;
-		}
+	if (regex_guard(regex, why, sizeof why) < 0 ||
+	    regcomp(&re, regex, REG_EXTENDED | REG_NOSUB) != 0)
+		return 0;
+	*match = xmalloc((t->n_ranges ? t->n_ranges : 1) * sizeof **match);
+	if (match_calls(t, &re, *match) == 0) {
 		regfree(&re);
-		c.match = match;
-		c.module_of = big_alloc(nk, sizeof *c.module_of);
-		c.parent = xmalloc((t->n_ranges ? t->n_ranges : 1) * sizeof *c.parent);
-		trace_module_calls(t, launch_of, c.module_of, c.parent);
-	} else if (!main_class(t, m, part, &c)) {
+		free(*match);
+		*match = NULL;
 		return 0;
 	}
+	regfree(&re);
+	c->match = *match;
+	c->module_of = big_alloc(t->n_kernels, sizeof *c->module_of);
+	c->parent = xmalloc((t->n_ranges ? t->n_ranges : 1) * sizeof *c->parent);
+	trace_module_calls(t, launch_of, c->module_of, c->parent);
+	return 1;
+}
 
-	/* the calls that launched kernels, numbered by their first kernel */
-	call_of = big_alloc(nk, sizeof *call_of);
-	for (size_t k = 0; k < nk; k++) {
-		call_of[k] = pick(&c, k);
+/* Each kernel's call (call_of, -1) and the distinct calls that launched kernels, numbered by
+ * their first kernel (*calls, owned by caller); returns how many. */
+static size_t list_calls(const struct trace *t, const struct call_pick *c, int32_t *call_of,
+			 struct call_first **calls)
+{
+	size_t n = 0, cap = 0, u = 0;
+
+	*calls = NULL;
+	for (size_t k = 0; k < t->n_kernels; k++) {
+		call_of[k] = pick(c, k);
 		if (call_of[k] >= 0) {
-			VEC_RESERVE(calls, n_calls, cap);
-			calls[n_calls++] = (struct call_first){ call_of[k], (uint32_t)k };
+			VEC_RESERVE(*calls, n, cap);
+			(*calls)[n++] = (struct call_first){ call_of[k], (uint32_t)k };
 		}
 	}
-	free(c.module_of);
-	free(c.parent);
-	free(match);
-	if (n_calls) { /* one entry per call, its first kernel (kernels are in time order) */
-		size_t u = 0;
+	if (!n)
+		return 0;
+	/* one entry per call, its first kernel (kernels are in time order) */
+	sort_runs(*calls, n, sizeof **calls, cmp_call);
+	for (size_t i = 0; i < n; i++)
+		if (!u || (*calls)[u - 1].call != (*calls)[i].call)
+			(*calls)[u++] = (*calls)[i];
+	qsort(*calls, u, sizeof **calls, cmp_first);
+	return u;
+}
 
-		sort_runs(calls, n_calls, sizeof *calls, cmp_call);
-		for (size_t i = 0; i < n_calls; i++)
-			if (!u || calls[u - 1].call != calls[i].call)
-				calls[u++] = calls[i];
-		n_calls = u;
-		qsort(calls, n_calls, sizeof *calls, cmp_first);
-	}
-	/* one call of the model is no split of the trace; with --pass it is what was asked */
-	if (n_calls == 0 || (!regex && n_calls < 2)) {
-		if (regex)
-			fd_error_set(err,
-				     "--pass '%s' matches only nn.Module calls without GPU kernels",
-				     regex);
-		free(call_of);
-		free(calls);
-		return regex ? -1 : 0;
-	}
-	out->passes = xmalloc(n_calls * sizeof *out->passes);
-	out->n_passes = n_calls;
+/* call_of[k]: from the call's range to its pass index (its place in calls[]). */
+static void calls_to_passes(size_t nk, int32_t *call_of, const struct call_first *calls,
+			    size_t n_calls)
+{
+	struct call_first *byid = xmalloc(n_calls * sizeof *byid);
+
 	for (size_t i = 0; i < n_calls; i++)
-		out->passes[i] =
-			(struct plan_pass){ t->ranges[calls[i].call].name, -1, calls[i].first };
-	{
-		/* call -> pass index, through the calls sorted by id */
-		struct call_first *byid = xmalloc(n_calls * sizeof *byid);
+		byid[i] = (struct call_first){ calls[i].call, (uint32_t)i };
+	qsort(byid, n_calls, sizeof *byid, cmp_call);
+	for (size_t k = 0; k < nk; k++) {
+		struct call_first key = { call_of[k], 0 }, *f;
 
-		for (size_t i = 0; i < n_calls; i++)
-			byid[i] = (struct call_first){ calls[i].call, (uint32_t)i };
-		qsort(byid, n_calls, sizeof *byid, cmp_call);
-		for (size_t k = 0; k < nk; k++) {
-			struct call_first key = { call_of[k], 0 }, *f;
-
-			if (call_of[k] < 0)
-				continue;
-			f = bsearch(&key, byid, n_calls, sizeof *byid, cmp_call);
-			call_of[k] = (int32_t)f->first;
-		}
-		free(byid);
+		if (call_of[k] < 0)
+			continue;
+		f = bsearch(&key, byid, n_calls, sizeof *byid, cmp_call);
+		call_of[k] = (int32_t)f->first;
 	}
-	if (part) {
-		/* training: the work after a call's first kernel, up to the next call's, is its
-		 * step (backward, optimizer, collectives) */
+	free(byid);
+}
+
+/* The kernels launched outside the calls: in training, the work after a call's first kernel, up
+ * to the next call's, is its step (backward, optimizer, collectives); in inference, kernels of
+ * other threads (or without a launch) in a call's window. */
+static void place_the_rest(const struct trace *t, const uint32_t *launch_of, int training,
+			   int32_t *call_of, const struct call_first *calls, size_t n_calls)
+{
+	size_t nk = t->n_kernels;
+
+	if (training) {
 		size_t p = 0;
 
 		for (size_t k = 0; k < nk; k++) {
@@ -268,7 +259,6 @@ int passes_from_calls(const struct trace *t, const struct module_map *m, const u
 				call_of[k] = (int32_t)p;
 		}
 	} else {
-		/* inference: kernels of other threads (or without a launch) in a call's window */
 		int64_t *tids = xmalloc(nk ? nk * sizeof *tids : sizeof *tids);
 		size_t n_tids = 0;
 		uint8_t *eligible = big_alloc(nk, 1);
@@ -284,6 +274,43 @@ int passes_from_calls(const struct trace *t, const struct module_map *m, const u
 		free(tids);
 		free(eligible);
 	}
+}
+
+int passes_from_calls(const struct trace *t, const struct module_map *m, const uint32_t *launch_of,
+		      const uint8_t *part, const char *regex, struct pass_plan *out,
+		      struct fd_error *err)
+{
+	struct call_pick c = { t, m, part, NULL, NULL, NULL, NULL, 0 };
+	uint8_t *match = NULL;
+	int32_t *call_of;
+	struct call_first *calls;
+	size_t n_calls;
+
+	memset(out, 0, sizeof *out);
+	if (regex ? !pick_by_regex(t, launch_of, regex, &c, &match) : !main_class(t, m, part, &c))
+		return 0;
+	call_of = big_alloc(t->n_kernels, sizeof *call_of);
+	n_calls = list_calls(t, &c, call_of, &calls);
+	free(c.module_of);
+	free(c.parent);
+	free(match);
+	/* one call of the model is no split of the trace; with --pass it is what was asked */
+	if (n_calls == 0 || (!regex && n_calls < 2)) {
+		if (regex)
+			fd_error_set(err,
+				     "--pass '%s' matches only nn.Module calls without GPU kernels",
+				     regex);
+		free(call_of);
+		free(calls);
+		return regex ? -1 : 0;
+	}
+	out->passes = xmalloc(n_calls * sizeof *out->passes);
+	out->n_passes = n_calls;
+	for (size_t i = 0; i < n_calls; i++)
+		out->passes[i] =
+			(struct plan_pass){ t->ranges[calls[i].call].name, -1, calls[i].first };
+	calls_to_passes(t->n_kernels, call_of, calls, n_calls);
+	place_the_rest(t, launch_of, part != NULL, call_of, calls, n_calls);
 	out->pass_of = call_of;
 	{
 		const char *cls;

@@ -166,77 +166,87 @@ static uint32_t up_past_wrappers(const uint32_t *parent, const uint8_t *kids, ui
 	return r;
 }
 
-void module_map_build(const struct trace *t, const uint32_t *launch_of, struct module_map *m)
-{
-	size_t nr = t->n_ranges, nk = t->n_kernels, nd = 0, cap_d = 0, n_mod = 0;
-	uint32_t *module_of, *parent, *name_d = NULL, *idx, *tmp, n_groups = 0;
-	uint8_t *kids; /* per range: its child calls, 0, 1 or 2 (two or more, or kernels of its
+/* What module_map_build() works with, between its steps. */
+struct mbuild {
+	const struct trace *t;
+	size_t nr, nk;
+	struct mname *dn; /* distinct module names, parsed */
+	size_t nd;
+	uint32_t *range_d;	      /* per range: index into dn, NONE for other ranges */
+	uint32_t n_groups;	      /* distinct classes */
+	uint32_t *module_of, *parent; /* trace_module_calls() */
+	uint8_t *kids;	   /* per range: its child calls, 0, 1 or 2 (two or more, or kernels of its
 			  own) */
-	struct mname *dn = NULL;
-	uint32_t *range_d; /* per range: index into dn, NONE for other ranges */
-	uint8_t *bad;	   /* per class group: called inside a layer-like call of another class */
-	struct skey *keys = NULL;
-	uint32_t *key_calls = NULL, n_keys = 0, cap_keys = 0, *range_key;
-	int32_t *call_of, *norm_id, *stack_of_key;
-	struct walk w;
+	struct skey *keys; /* the stacks' keys */
+	uint32_t *key_calls, n_keys, cap_keys, *range_key;
+	int32_t *call_of, *norm_id; /* per range: layer call and norm call ids, -1 */
+};
 
-	memset(m, 0, sizeof *m);
-	for (size_t i = 0; i < nr; i++)
-		n_mod += t->ranges[i].kind == RANGE_MODULE;
-	if (n_mod == 0)
-		return;
+/* Each distinct module name parsed once (dn, range_d); the classes numbered in the sorted order
+ * of their names (dn[].group). */
+static void parse_names(struct mbuild *mb)
+{
+	const struct trace *t = mb->t;
+	size_t cap_d = 0;
+	uint32_t *name_d, *idx, *tmp;
 
-	/* each distinct name parsed once */
-	range_d = xmalloc(nr * sizeof *range_d);
+	mb->range_d = xmalloc(mb->nr * sizeof *mb->range_d);
 	name_d = xcalloc(intern_count(t->strings) + 1, sizeof *name_d); /* index + 1 */
-	for (size_t i = 0; i < nr; i++) {
+	for (size_t i = 0; i < mb->nr; i++) {
 		const struct trace_range *r = &t->ranges[i];
 
-		range_d[i] = NONE;
+		mb->range_d[i] = NONE;
 		if (r->kind != RANGE_MODULE)
 			continue;
 		if (!name_d[r->name]) {
 			size_t len = 0;
 			const char *c = module_class(trace_str(t, r->name), &len);
 
-			VEC_RESERVE(dn, nd, cap_d);
-			dn[nd] = (struct mname){ .cls = c ? c : "", .len = c ? len : 0 };
-			dn[nd].layer = c && layer_like(c, len);
-			dn[nd].norm = c && norm_like(c, len);
-			name_d[r->name] = (uint32_t)++nd;
+			VEC_RESERVE(mb->dn, mb->nd, cap_d);
+			mb->dn[mb->nd] = (struct mname){ .cls = c ? c : "", .len = c ? len : 0 };
+			mb->dn[mb->nd].layer = c && layer_like(c, len);
+			mb->dn[mb->nd].norm = c && norm_like(c, len);
+			name_d[r->name] = (uint32_t)++mb->nd;
 		}
-		range_d[i] = name_d[r->name] - 1;
+		mb->range_d[i] = name_d[r->name] - 1;
 	}
 	free(name_d);
-	/* number the classes in the sorted order of their names */
-	idx = xmalloc((nd ? nd : 1) * sizeof *idx);
-	tmp = xmalloc((nd ? nd : 1) * sizeof *tmp);
-	for (size_t i = 0; i < nd; i++)
+	idx = xmalloc((mb->nd ? mb->nd : 1) * sizeof *idx);
+	tmp = xmalloc((mb->nd ? mb->nd : 1) * sizeof *tmp);
+	for (size_t i = 0; i < mb->nd; i++)
 		idx[i] = (uint32_t)i;
-	sort_by_class(idx, tmp, nd, dn);
-	for (size_t j = 0; j < nd; j++) {
-		if (j > 0 && cmp_class(&dn[idx[j]], &dn[idx[j - 1]]) != 0)
-			n_groups++;
-		dn[idx[j]].group = n_groups;
+	sort_by_class(idx, tmp, mb->nd, mb->dn);
+	for (size_t j = 0; j < mb->nd; j++) {
+		if (j > 0 && cmp_class(&mb->dn[idx[j]], &mb->dn[idx[j - 1]]) != 0)
+			mb->n_groups++;
+		mb->dn[idx[j]].group = mb->n_groups;
 	}
-	n_groups++;
+	mb->n_groups++;
 	free(idx);
 	free(tmp);
+}
 
-	module_of = big_alloc(nk, sizeof *module_of);
-	parent = xmalloc(nr * sizeof *parent);
-	trace_module_calls(t, launch_of, module_of, parent);
+/* The range's parsed name, or NULL when it is not a module call. */
+static const struct mname *name_of(const struct mbuild *mb, size_t i)
+{
+	return mb->range_d[i] != NONE ? &mb->dn[mb->range_d[i]] : NULL;
+}
 
-	/* classes called inside a layer-like call of another class are not layers */
-	bad = xcalloc(n_groups, 1);
-	for (size_t i = 0; i < nr; i++) {
-		const struct mname *x = range_d[i] != NONE ? &dn[range_d[i]] : NULL;
+/* Per class group: called inside a layer-like call of another class (then not a layer).
+ * Owned by caller. */
+static uint8_t *nested_layer_groups(const struct mbuild *mb)
+{
+	uint8_t *bad = xcalloc(mb->n_groups, 1);
+
+	for (size_t i = 0; i < mb->nr; i++) {
+		const struct mname *x = name_of(mb, i);
 		int hops = 0;
 
 		if (!x || !x->layer)
 			continue;
-		for (uint32_t p = parent[i]; p != NONE && hops < 64; p = parent[p], hops++) {
-			const struct mname *y = &dn[range_d[p]];
+		for (uint32_t p = mb->parent[i]; p != NONE && hops < 64;
+		     p = mb->parent[p], hops++) {
+			const struct mname *y = &mb->dn[mb->range_d[p]];
 
 			if (y->layer && y->group != x->group) {
 				bad[x->group] = 1;
@@ -244,93 +254,113 @@ void module_map_build(const struct trace *t, const uint32_t *launch_of, struct m
 			}
 		}
 	}
-	/* a wrapper calls one module and launches nothing itself (CheckpointWrapper, a Sequential
-	 * of one): it is skipped on the way up */
-	kids = xcalloc(nr, sizeof *kids);
-	for (size_t i = 0; i < nr; i++)
-		if (parent[i] != NONE && kids[parent[i]] < 2)
-			kids[parent[i]]++;
-	for (size_t k = 0; k < nk; k++) /* a call that launches kernels itself is no wrapper */
-		if (module_of[k] != NONE)
-			kids[module_of[k]] = 2;
-	/* the stack of every layer-like call: (class, parent class, grandparent name) */
-	range_key = xmalloc(nr * sizeof *range_key);
-	for (size_t i = 0; i < nr; i++) {
-		const struct mname *x = range_d[i] != NONE ? &dn[range_d[i]] : NULL;
+	return bad;
+}
+
+/* A wrapper calls one module and launches nothing itself (CheckpointWrapper, a Sequential of
+ * one): it is skipped on the way up (mb->kids). */
+static void find_wrappers(struct mbuild *mb)
+{
+	mb->kids = xcalloc(mb->nr, sizeof *mb->kids);
+	for (size_t i = 0; i < mb->nr; i++)
+		if (mb->parent[i] != NONE && mb->kids[mb->parent[i]] < 2)
+			mb->kids[mb->parent[i]]++;
+	for (size_t k = 0; k < mb->nk; k++) /* a call that launches kernels itself is no wrapper */
+		if (mb->module_of[k] != NONE)
+			mb->kids[mb->module_of[k]] = 2;
+}
+
+/* The stack key of every layer-like call: (class, parent class, grandparent name). */
+static void stack_keys(struct mbuild *mb, const uint8_t *bad)
+{
+	mb->range_key = xmalloc(mb->nr * sizeof *mb->range_key);
+	for (size_t i = 0; i < mb->nr; i++) {
+		const struct mname *x = name_of(mb, i);
 		struct skey k;
 		uint32_t p, g, j;
 
-		range_key[i] = NONE;
+		mb->range_key[i] = NONE;
 		if (!x || !x->layer || bad[x->group])
 			continue;
-		p = up_past_wrappers(parent, kids, parent[i]);
-		g = p != NONE ? up_past_wrappers(parent, kids, parent[p]) : NONE;
-		k = (struct skey){ x->group, p != NONE ? dn[range_d[p]].group : NONE,
-				   g != NONE ? t->ranges[g].name : NONE };
+		p = up_past_wrappers(mb->parent, mb->kids, mb->parent[i]);
+		g = p != NONE ? up_past_wrappers(mb->parent, mb->kids, mb->parent[p]) : NONE;
+		k = (struct skey){ x->group, p != NONE ? mb->dn[mb->range_d[p]].group : NONE,
+				   g != NONE ? mb->t->ranges[g].name : NONE };
 		/* few stacks: a linear search, starting with the last one found */
-		for (j = n_keys; j-- > 0;)
-			if (keys[j].cls == k.cls && keys[j].parent_cls == k.parent_cls &&
-			    keys[j].grand_name == k.grand_name)
+		for (j = mb->n_keys; j-- > 0;)
+			if (mb->keys[j].cls == k.cls && mb->keys[j].parent_cls == k.parent_cls &&
+			    mb->keys[j].grand_name == k.grand_name)
 				break;
 		if (j == UINT32_MAX) {
-			VEC_RESERVE(keys, n_keys, cap_keys);
-			key_calls = xreallocarray(key_calls, cap_keys, sizeof *key_calls);
-			keys[n_keys] = k;
-			key_calls[n_keys] = 0;
-			j = n_keys++;
+			VEC_RESERVE(mb->keys, mb->n_keys, mb->cap_keys);
+			mb->key_calls =
+				xreallocarray(mb->key_calls, mb->cap_keys, sizeof *mb->key_calls);
+			mb->keys[mb->n_keys] = k;
+			mb->key_calls[mb->n_keys] = 0;
+			j = mb->n_keys++;
 		}
-		key_calls[j]++;
-		range_key[i] = j;
+		mb->key_calls[j]++;
+		mb->range_key[i] = j;
 	}
-	free(bad);
-	/* Keys whose calls alternate under one parent call (A, B, A) are parts of one layer, not
-	 * two stacks: only the one with more calls stays (ties: the first class by name). */
-	{
-		uint64_t *ended = xcalloc(nr + 1, sizeof *ended); /* per parent: keys (< 64) whose
-								     run under it ended */
-		uint32_t *last = xmalloc((nr + 1) * sizeof *last);
+}
 
-		for (size_t i = 0; i <= nr; i++)
-			last[i] = NONE;
-		for (size_t i = 0; i < nr; i++) {
-			uint32_t k = range_key[i], p = parent[i] != NONE ? parent[i] : (uint32_t)nr;
-			uint32_t prev = last[p];
+/* Keys whose calls alternate under one parent call (A, B, A) are parts of one layer, not two
+ * stacks: only the one with more calls stays (ties: the first class by name). */
+static void merge_alternating(struct mbuild *mb)
+{
+	size_t nr = mb->nr;
+	uint64_t *ended = xcalloc(nr + 1, sizeof *ended); /* per parent: keys (< 64) whose run
+							     under it ended */
+	uint32_t *last = xmalloc((nr + 1) * sizeof *last);
 
-			if (k == NONE || key_calls[k] < 2 || prev == k)
-				continue;
-			if (prev != NONE && prev < 64)
-				ended[p] |= UINT64_C(1) << prev;
-			if (prev != NONE && key_calls[prev] >= 2 && k < 64 && (ended[p] >> k & 1)) {
-				uint32_t weak =
-					key_calls[k] != key_calls[prev]
-						? (key_calls[k] < key_calls[prev] ? k : prev)
-					: keys[k].cls > keys[prev].cls ? k
+	for (size_t i = 0; i <= nr; i++)
+		last[i] = NONE;
+	for (size_t i = 0; i < nr; i++) {
+		uint32_t k = mb->range_key[i],
+			 p = mb->parent[i] != NONE ? mb->parent[i] : (uint32_t)nr;
+		uint32_t prev = last[p];
+
+		if (k == NONE || mb->key_calls[k] < 2 || prev == k)
+			continue;
+		if (prev != NONE && prev < 64)
+			ended[p] |= UINT64_C(1) << prev;
+		if (prev != NONE && mb->key_calls[prev] >= 2 && k < 64 && (ended[p] >> k & 1)) {
+			uint32_t weak =
+				mb->key_calls[k] != mb->key_calls[prev]
+					? (mb->key_calls[k] < mb->key_calls[prev] ? k : prev)
+				: mb->keys[k].cls > mb->keys[prev].cls ? k
 								       : prev;
 
-				key_calls[weak] = 0;
-				if (weak == k)
-					continue;
-			}
-			last[p] = k;
+			mb->key_calls[weak] = 0;
+			if (weak == k)
+				continue;
 		}
-		free(ended);
-		free(last);
+		last[p] = k;
 	}
-	/* stacks: keys with two calls or more, numbered by their first call */
-	stack_of_key = xmalloc((n_keys ? n_keys : 1) * sizeof *stack_of_key);
-	for (uint32_t j = 0; j < n_keys; j++)
+	free(ended);
+	free(last);
+}
+
+/* Stacks (keys with two calls or more, numbered by their first call), layer calls and norm
+ * calls into m; mb->call_of and mb->norm_id per range. */
+static void number_calls(struct mbuild *mb, struct module_map *m)
+{
+	size_t nr = mb->nr;
+	int32_t *stack_of_key = xmalloc((mb->n_keys ? mb->n_keys : 1) * sizeof *stack_of_key);
+
+	for (uint32_t j = 0; j < mb->n_keys; j++)
 		stack_of_key[j] = -1;
-	call_of = xmalloc(nr * sizeof *call_of);
-	norm_id = xmalloc(nr * sizeof *norm_id);
+	mb->call_of = xmalloc(nr * sizeof *mb->call_of);
+	mb->norm_id = xmalloc(nr * sizeof *mb->norm_id);
 	m->norm_is_rms = xmalloc(nr);
 	m->call_stack = xmalloc(nr * sizeof *m->call_stack);
 	m->call_range = xmalloc(nr * sizeof *m->call_range);
 	for (size_t i = 0; i < nr; i++) {
-		const struct mname *x = range_d[i] != NONE ? &dn[range_d[i]] : NULL;
-		uint32_t k = range_key[i];
+		const struct mname *x = name_of(mb, i);
+		uint32_t k = mb->range_key[i];
 
-		call_of[i] = norm_id[i] = -1;
-		if (k != NONE && key_calls[k] >= 2) {
+		mb->call_of[i] = mb->norm_id[i] = -1;
+		if (k != NONE && mb->key_calls[k] >= 2) {
 			if (stack_of_key[k] < 0) {
 				struct module_stack *st;
 
@@ -341,28 +371,29 @@ void module_map_build(const struct trace *t, const uint32_t *launch_of, struct m
 				memset(st, 0, sizeof *st);
 				st->cls = x->cls;
 				st->cls_len = x->len;
-				st->parent_range = up_past_wrappers(parent, kids, parent[i]);
+				st->parent_range =
+					up_past_wrappers(mb->parent, mb->kids, mb->parent[i]);
 				st->grand_range =
 					st->parent_range != NONE
-						? up_past_wrappers(parent, kids,
-								   parent[st->parent_range])
+						? up_past_wrappers(mb->parent, mb->kids,
+								   mb->parent[st->parent_range])
 						: NONE;
 			}
 			m->call_stack[m->n_calls] = (uint16_t)stack_of_key[k];
 			m->call_range[m->n_calls] = (uint32_t)i;
-			call_of[i] = (int32_t)m->n_calls++;
+			mb->call_of[i] = (int32_t)m->n_calls++;
 		} else if (x && x->norm) {
 			m->norm_is_rms[m->n_norm] =
 				contains(x->cls, x->len, "RMS") || contains(x->cls, x->len, "Rms");
-			norm_id[i] = (int32_t)m->n_norm++;
+			mb->norm_id[i] = (int32_t)m->n_norm++;
 		}
 	}
 	free(stack_of_key);
-	free(range_key);
-	free(kids);
-	free(keys);
-	free(key_calls);
-	/* the layer calls by thread and time, for module_layer_at() */
+}
+
+/* The layer calls by thread and time, for module_layer_at(); the first stack's class. */
+static void call_intervals(const struct trace *t, struct module_map *m)
+{
 	m->call_ivals = xmalloc((m->n_calls ? m->n_calls : 1) * sizeof *m->call_ivals);
 	for (size_t i = 0; i < m->n_calls; i++) {
 		const struct trace_range *r = &t->ranges[m->call_range[i]];
@@ -380,15 +411,20 @@ void module_map_build(const struct trace *t, const uint32_t *launch_of, struct m
 		memcpy(m->layer_class, st->cls, n);
 		m->layer_class[n] = '\0';
 	}
+}
 
-	/* per kernel: its layer call, norm call and top-level call */
-	w = (struct walk){ t,
-			   parent,
-			   call_of,
-			   norm_id,
-			   xmalloc(nr * sizeof(int32_t)),
-			   xmalloc(nr * sizeof(int32_t)),
-			   xmalloc(nr * sizeof(int32_t)) };
+/* Per kernel: its layer call, norm call and top-level call. */
+static void per_kernel(const struct mbuild *mb, struct module_map *m)
+{
+	size_t nr = mb->nr, nk = mb->nk;
+	struct walk w = { mb->t,
+			  mb->parent,
+			  mb->call_of,
+			  mb->norm_id,
+			  xmalloc(nr * sizeof(int32_t)),
+			  xmalloc(nr * sizeof(int32_t)),
+			  xmalloc(nr * sizeof(int32_t)) };
+
 	for (size_t i = 0; i < nr; i++)
 		w.memo_top[i] = UNSET;
 	if (m->n_calls)
@@ -397,7 +433,7 @@ void module_map_build(const struct trace *t, const uint32_t *launch_of, struct m
 		m->norm = big_alloc(nk, sizeof *m->norm);
 	m->top = big_alloc(nk, sizeof *m->top);
 	for (size_t k = 0; k < nk; k++) {
-		uint32_t r = module_of[k];
+		uint32_t r = mb->module_of[k];
 
 		if (r != NONE && w.memo_top[r] == UNSET)
 			resolve(&w, r);
@@ -410,12 +446,41 @@ void module_map_build(const struct trace *t, const uint32_t *launch_of, struct m
 	free(w.memo_layer);
 	free(w.memo_norm);
 	free(w.memo_top);
-	free(call_of);
-	free(norm_id);
-	free(module_of);
-	free(parent);
-	free(range_d);
-	free(dn);
+}
+
+void module_map_build(const struct trace *t, const uint32_t *launch_of, struct module_map *m)
+{
+	struct mbuild mb = { .t = t, .nr = t->n_ranges, .nk = t->n_kernels };
+	size_t n_mod = 0;
+	uint8_t *bad;
+
+	memset(m, 0, sizeof *m);
+	for (size_t i = 0; i < mb.nr; i++)
+		n_mod += t->ranges[i].kind == RANGE_MODULE;
+	if (n_mod == 0)
+		return;
+	parse_names(&mb);
+	mb.module_of = big_alloc(mb.nk, sizeof *mb.module_of);
+	mb.parent = xmalloc(mb.nr * sizeof *mb.parent);
+	trace_module_calls(t, launch_of, mb.module_of, mb.parent);
+	bad = nested_layer_groups(&mb);
+	find_wrappers(&mb);
+	stack_keys(&mb, bad);
+	free(bad);
+	merge_alternating(&mb);
+	number_calls(&mb, m);
+	call_intervals(t, m);
+	per_kernel(&mb, m);
+	free(mb.range_key);
+	free(mb.kids);
+	free(mb.keys);
+	free(mb.key_calls);
+	free(mb.call_of);
+	free(mb.norm_id);
+	free(mb.module_of);
+	free(mb.parent);
+	free(mb.range_d);
+	free(mb.dn);
 }
 
 struct call_query {

@@ -597,19 +597,15 @@ static void describe(const struct trace *t, struct pass_plan *p, const char *reg
 	}
 }
 
-int passes_from_annotations(const struct trace *t, const uint32_t *launch_of, const uint8_t *part,
-			    const char *regex, struct pass_plan *out, struct fd_error *err)
+/* keep[i]: range i is an annotation to consider: its name matches regex (when given), else
+ * it is not a name that is never a pass. Returns how many; -1 with err for a bad regex. */
+static long keep_ranges(const struct trace *t, const char *regex, uint8_t *keep,
+			struct fd_error *err)
 {
-	uint8_t *keep = xcalloc(t->n_ranges ? t->n_ranges : 1, 1);
-	int32_t *range_ann = xmalloc((t->n_ranges ? t->n_ranges : 1) * sizeof *range_ann);
-	int32_t *kernel_ann = big_alloc(t->n_kernels, sizeof *kernel_ann);
-	struct ann *a = NULL;
-	uint32_t *order;
-	size_t n, n_matched = 0, cap = 0;
 	regex_t re;
-	int any_gpu = 0, root_passlike = 0, rc;
+	long n = 0;
+	int rc;
 
-	memset(out, 0, sizeof *out);
 	if (regex) {
 		char why[160];
 
@@ -619,9 +615,6 @@ int passes_from_annotations(const struct trace *t, const uint32_t *launch_of, co
 			fd_error_set(err, "--pass '%.200s%s': %s", esc,
 				     strlen(esc) > 200 ? "..." : "", why);
 			free(esc);
-			free(keep);
-			free(range_ann);
-			free(kernel_ann);
 			return -1;
 		}
 		if ((rc = regcomp(&re, regex, REG_EXTENDED | REG_NOSUB)) != 0) {
@@ -630,9 +623,6 @@ int passes_from_annotations(const struct trace *t, const uint32_t *launch_of, co
 			regerror(rc, &re, msg, sizeof msg);
 			fd_error_set(err, "--pass '%s': invalid regular expression: %s", regex,
 				     msg);
-			free(keep);
-			free(range_ann);
-			free(kernel_ann);
 			return -1;
 		}
 	}
@@ -643,18 +633,18 @@ int passes_from_annotations(const struct trace *t, const uint32_t *launch_of, co
 		if (r->kind != RANGE_USER && r->kind != RANGE_GPU_USER)
 			continue;
 		keep[i] = regex ? regexec(&re, name, 0, NULL, 0) == 0 : !never_pass(name);
-		n_matched += keep[i];
+		n += keep[i];
 	}
 	if (regex)
 		regfree(&re);
+	return n;
+}
 
-	n = build_anns(t, keep, &a, range_ann);
-	order = xmalloc((n ? n : 1) * sizeof *order);
-	nest_anns(a, n, order);
-	assign_kernels(t, launch_of, part, a, n, range_ann, kernel_ann);
-
-	for (size_t i = 0; i < n; i++)
-		a[i].passlike = regex ? 1 : (uint8_t)looks_like_pass(trace_str(t, a[i].name));
+/* Each annotation's kernels, directly and in its subtree (order: parents before children),
+ * its children with kernels and which of them look like passes. */
+static void count_kernels(const struct trace *t, const uint8_t *part, struct ann *a, size_t n,
+			  const uint32_t *order, const int32_t *kernel_ann)
+{
 	for (size_t i = 0; i < t->n_kernels; i++)
 		if (kernel_ann[i] >= 0) {
 			struct ann *x = &a[kernel_ann[i]];
@@ -682,9 +672,29 @@ int passes_from_annotations(const struct trace *t, const uint32_t *launch_of, co
 				p->first_kernel = x->first_kernel;
 		}
 	}
+}
+
+/* A new pass of out for annotation x. */
+static void add_pass(struct pass_plan *out, size_t *cap, struct ann *x, int phase)
+{
+	x->state = ANN_PASS;
+	x->pass = (int32_t)out->n_passes;
+	VEC_RESERVE(out->passes, out->n_passes, *cap);
+	out->passes[out->n_passes++] =
+		(struct plan_pass){ x->name, (int8_t)phase, x->first_kernel };
+}
+
+/* Which annotations are passes, which are inside one and which are containers, parents first
+ * (see the file comment); the passes go to out in that order. Returns whether any pass has a
+ * GPU range. */
+static int decide_passes(const struct trace *t, struct ann *a, size_t n, const uint32_t *order,
+			 int regex, struct pass_plan *out)
+{
+	size_t cap = 0;
+	int any_gpu = 0, root_passlike = 0;
+
 	for (size_t i = 0; i < n; i++)
 		root_passlike |= a[i].parent < 0 && a[i].n_tree > 0 && a[i].passlike;
-	/* decide, parents first */
 	for (size_t j = 0; j < n; j++) {
 		struct ann *x = &a[order[j]];
 		const struct ann *p = x->parent >= 0 ? &a[x->parent] : NULL;
@@ -700,17 +710,13 @@ int passes_from_annotations(const struct trace *t, const uint32_t *launch_of, co
 		if (x->n_tree == 0)
 			continue;
 		/* the smallest range around forward and backward work is one training step */
-		if (is_train(x) && !x->kid_train && !regex) {
-			x->state = ANN_PASS;
-			x->pass = (int32_t)out->n_passes;
-			VEC_RESERVE(out->passes, out->n_passes, cap);
-			out->passes[out->n_passes++] =
-				(struct plan_pass){ x->name, PHASE_TRAIN, x->first_kernel };
-			any_gpu |= x->has_gpu;
-			continue;
-		}
 		if (is_train(x) && !regex) {
-			x->state = ANN_CONTAINER;
+			if (x->kid_train) {
+				x->state = ANN_CONTAINER;
+				continue;
+			}
+			add_pass(out, &cap, x, PHASE_TRAIN);
+			any_gpu |= x->has_gpu;
 			continue;
 		}
 		x->expect = p ? p->n_kids_passlike > 0 || p->expect : root_passlike;
@@ -723,15 +729,65 @@ int passes_from_annotations(const struct trace *t, const uint32_t *launch_of, co
 			x->state = ANN_CONTAINER;
 			continue;
 		}
-		x->state = ANN_PASS;
-		x->pass = (int32_t)out->n_passes;
-		VEC_RESERVE(out->passes, out->n_passes, cap);
-		out->passes[out->n_passes++] = (struct plan_pass){
-			x->name, (int8_t)phase_of_annotation(trace_str(t, x->name)), x->first_kernel
-		};
+		add_pass(out, &cap, x, phase_of_annotation(trace_str(t, x->name)));
 		any_gpu |= x->has_gpu;
 	}
+	return any_gpu;
+}
 
+/* Number the passes of out by their first kernel (distinct for distinct passes); renum[i]
+ * receives the new number of pass i, and each kernel's annotation in kernel_ann becomes its
+ * pass (-1 when none). */
+static void renumber(const struct trace *t, const struct ann *a, struct pass_plan *out,
+		     int32_t *renum, int32_t *kernel_ann)
+{
+	struct rkey *k = xmalloc(out->n_passes * sizeof *k);
+	struct plan_pass *sorted = xmalloc(out->n_passes * sizeof *sorted);
+
+	for (size_t i = 0; i < out->n_passes; i++)
+		k[i] = (struct rkey){ out->passes[i].first, 0, 0, 0, (uint32_t)i };
+	sort_keys(k, out->n_passes);
+	for (size_t i = 0; i < out->n_passes; i++) {
+		renum[k[i].i] = (int32_t)i;
+		sorted[i] = out->passes[k[i].i];
+	}
+	free(k);
+	free(out->passes);
+	out->passes = sorted;
+	for (size_t i = 0; i < t->n_kernels; i++) {
+		int32_t an = kernel_ann[i];
+
+		kernel_ann[i] = an >= 0 && a[an].pass >= 0 ? renum[a[an].pass] : -1;
+	}
+}
+
+int passes_from_annotations(const struct trace *t, const uint32_t *launch_of, const uint8_t *part,
+			    const char *regex, struct pass_plan *out, struct fd_error *err)
+{
+	uint8_t *keep = xcalloc(t->n_ranges ? t->n_ranges : 1, 1);
+	int32_t *range_ann = xmalloc((t->n_ranges ? t->n_ranges : 1) * sizeof *range_ann);
+	int32_t *kernel_ann;
+	struct ann *a = NULL;
+	uint32_t *order;
+	size_t n;
+	long n_matched;
+	int any_gpu;
+
+	memset(out, 0, sizeof *out);
+	if ((n_matched = keep_ranges(t, regex, keep, err)) < 0) {
+		free(keep);
+		free(range_ann);
+		return -1;
+	}
+	kernel_ann = big_alloc(t->n_kernels, sizeof *kernel_ann);
+	n = build_anns(t, keep, &a, range_ann);
+	order = xmalloc((n ? n : 1) * sizeof *order);
+	nest_anns(a, n, order);
+	assign_kernels(t, launch_of, part, a, n, range_ann, kernel_ann);
+	for (size_t i = 0; i < n; i++)
+		a[i].passlike = regex ? 1 : (uint8_t)looks_like_pass(trace_str(t, a[i].name));
+	count_kernels(t, part, a, n, order, kernel_ann);
+	any_gpu = decide_passes(t, a, n, order, regex != NULL, out);
 	if (regex && out->n_passes == 0) {
 		if (n_matched == 0)
 			fd_error_set(err, "--pass '%s' matches no annotation", regex);
@@ -739,37 +795,11 @@ int passes_from_annotations(const struct trace *t, const uint32_t *launch_of, co
 			fd_error_set(err,
 				     "--pass '%s' matches only annotations without GPU kernels",
 				     regex);
-		free(keep);
-		free(range_ann);
-		free(kernel_ann);
-		free(order);
-		free(a);
 		pass_plan_clear(out);
-		return -1;
-	}
-
-	/* number passes by their first kernel (distinct for distinct passes) */
-	if (out->n_passes) {
-		struct rkey *k = xmalloc(out->n_passes * sizeof *k);
+	} else if (out->n_passes) {
 		int32_t *renum = xmalloc(out->n_passes * sizeof *renum);
-		struct plan_pass *sorted = xmalloc(out->n_passes * sizeof *sorted);
 
-		for (size_t i = 0; i < out->n_passes; i++)
-			k[i] = (struct rkey){ out->passes[i].first, 0, 0, 0, (uint32_t)i };
-		sort_keys(k, out->n_passes);
-		for (size_t i = 0; i < out->n_passes; i++) {
-			renum[k[i].i] = (int32_t)i;
-			sorted[i] = out->passes[k[i].i];
-		}
-		free(k);
-		free(out->passes);
-		out->passes = sorted;
-		/* in place: each kernel's annotation becomes its pass */
-		for (size_t i = 0; i < t->n_kernels; i++) {
-			int32_t an = kernel_ann[i];
-
-			kernel_ann[i] = an >= 0 && a[an].pass >= 0 ? renum[a[an].pass] : -1;
-		}
+		renumber(t, a, out, renum, kernel_ann);
 		place_by_window(t, launch_of, a, n, range_ann, renum, kernel_ann, out->n_passes);
 		out->pass_of = kernel_ann;
 		kernel_ann = NULL;
@@ -781,7 +811,7 @@ int passes_from_annotations(const struct trace *t, const uint32_t *launch_of, co
 	free(kernel_ann);
 	free(order);
 	free(a);
-	return 0;
+	return regex && out->n_passes == 0 ? -1 : 0;
 }
 
 void pass_plan_clear(struct pass_plan *p)
