@@ -14,6 +14,8 @@ struct outfile {
 	FILE *f;      /* write the content here */
 	char *tmp;    /* the temporary file (owned) */
 	char *target; /* what it replaces: the path, or the file a symbolic link points to (owned) */
+	FILE *raw;    /* after outfile_gzip(): the temporary file itself (f compresses into it) */
+	void *gz;     /* after outfile_gzip(): the compressor (owned) */
 };
 
 /* 1 when path names a regular file or nothing yet (following symbolic links), so that
@@ -30,6 +32,14 @@ int outfile_same_file(const char *a, const char *b);
  * Errors (message "PATH: reason"): path is not replaceable, the directory cannot be written.
  * On success end with outfile_commit() or outfile_abort(). */
 int outfile_open(struct outfile *o, const char *path, struct fd_error *err);
+
+/* 1 when path ends in ".gz" (any case): a file to write gzip-compressed. */
+int outfile_wants_gzip(const char *path);
+
+/* Compress everything written to o->f from now on with gzip (zlib, level 6; a member any gzip
+ * reader reads): call right after outfile_open(). Errors: none but memory (die()); returns 0.
+ * outfile_commit() ends the stream, outfile_abort() drops it. */
+int outfile_gzip(struct outfile *o);
 
 /* Flush, sync and close the temporary file, then rename it over the target. Errors (message
  * "PATH: reason", path as given to outfile_open()): a write error earlier (ferror), no space,

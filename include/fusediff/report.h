@@ -1,5 +1,6 @@
 /* report.h — the comparison as text, Markdown, JSON or CSV, for scripts, CI and people
- * without a terminal. Output is deterministic and locale-independent.
+ * without a terminal, or as a trace that opens in Perfetto. Output is deterministic and
+ * locale-independent.
  *
  * JSON (schema_version 1): {"schema_version":1, "traces":[A,B], "layers":[...], "pairs":[...],
  * "fusions":[...]}; see fusediff(1), REPORT FORMATS. Numbers are numbers; non-finite values
@@ -13,12 +14,30 @@
 
 #include "fusediff/comparison.h"
 
-enum report_format { REPORT_TEXT, REPORT_MD, REPORT_JSON, REPORT_CSV };
+enum report_format { REPORT_TEXT, REPORT_MD, REPORT_JSON, REPORT_CSV, REPORT_PERFETTO };
 
-/* The format with this name ("text", "md", "json", "csv"), or -1. */
+/* The format with this name ("text", "md", "json", "csv", "perfetto"), or -1. */
 int report_format_from_name(const char *s);
-/* Write the report. Returns 0, or -1 when writing fails (errno set). */
+/* Write the report (REPORT_PERFETTO: with the default perfetto_opts). Returns 0, or -1 when
+ * writing fails (errno set). */
 int report_write(FILE *out, const struct comparison *c, enum report_format f);
+
+/* What --report perfetto writes (report_perfetto.c; fusediff(1), REPORT FORMATS). */
+struct perfetto_opts {
+	int align_layers; /* 0: each compared pass of both sides starts at the same time;
+			     1: each layer of both sides does (--align layers) */
+	int32_t layer;	  /* only the kernels of this layer (index into c->layers); -1: all */
+	int32_t fusion;	  /* only the kernels of this fusion's places (index into c->fusions);
+			     -1: all */
+};
+
+/* The comparison as one Chrome Trace Event Format file (the JSON object form) that Perfetto
+ * and chrome://tracing open: a process per side (A above B), a track per stream with a slice
+ * per kernel of the compared passes, tracks of passes and layers and of fusion differences,
+ * and a flow arrow from each kernel to its counterpart on the other side. Written as it goes,
+ * linear in the kernels. o may be NULL (every kernel, passes aligned). Returns 0, or -1 when
+ * writing fails (errno set). */
+int report_write_perfetto(FILE *out, const struct comparison *c, const struct perfetto_opts *o);
 
 /* The tables of the CSV report, in the order it writes them. */
 enum report_csv_table {

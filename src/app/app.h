@@ -14,6 +14,8 @@
 struct app_opts {
 	const char *trace[2];	 /* A and B */
 	const char *report;	 /* --report FORMAT, or NULL */
+	const char *align;	 /* --align passes|layers, or NULL */
+	int align_layers;	 /* --align layers */
 	const char *output;	 /* -o FILE, or NULL for standard output */
 	const char *rules;	 /* --rules FILE */
 	const char *peaks;	 /* --peaks FILE */
@@ -45,7 +47,8 @@ static inline struct session_opts app_session_opts(const struct app_opts *o)
 				      .capture = { o->capture[0], o->capture[1] },
 				      .no_capture = o->no_capture,
 				      .device = o->device,
-				      .sha256 = o->report && strcmp(o->report, "json") == 0,
+				      .sha256 = o->report && (strcmp(o->report, "json") == 0 ||
+							      strcmp(o->report, "perfetto") == 0),
 				      .label = { o->label[0], o->label[1] } };
 }
 

@@ -1,6 +1,7 @@
-/* app_report.c — the --report mode: the comparison as text, Markdown, JSON or CSV, to standard
- * output or to a file written through a temporary file and rename(), so that an interrupted
- * run never leaves half a report. */
+/* app_report.c — the --report mode: the comparison as text, Markdown, JSON, CSV or a Perfetto
+ * trace, to standard output or to a file written through a temporary file and rename(), so
+ * that an interrupted run never leaves half a report (gzip-compressed when its name ends in
+ * .gz). */
 #include <errno.h>
 #include <pthread.h>
 #include <signal.h>
@@ -66,16 +67,23 @@ static void block_cleanup_sigs(int how, sigset_t *old)
 	pthread_sigmask(how, how == SIG_BLOCK ? &set : old, how == SIG_BLOCK ? old : NULL);
 }
 
-/* The report in format f, or only CSV table `table` when it is not negative. */
-static int emit(FILE *out, const struct comparison *c, enum report_format f, int table)
+/* The report in format f (perfetto: with po), or only CSV table `table` when it is not
+ * negative. */
+static int emit(FILE *out, const struct comparison *c, enum report_format f, int table,
+		const struct perfetto_opts *po)
 {
+	if (table < 0 && f == REPORT_PERFETTO) {
+		int rc = report_write_perfetto(out, c, po);
+
+		return fflush(out) != 0 || rc < 0 ? -1 : 0;
+	}
 	return table < 0 ? report_write(out, c, f)
 			 : report_csv_table(out, c, (enum report_csv_table)table, NULL, 0);
 }
 
 /* Write the report straight into path (a device, a FIFO: nothing to rename). */
 static int write_direct(const char *path, const struct comparison *c, enum report_format f,
-			int table, struct fd_error *err)
+			int table, const struct perfetto_opts *po, struct fd_error *err)
 {
 	FILE *out = fopen(path, "w");
 	int rc;
@@ -85,7 +93,7 @@ static int write_direct(const char *path, const struct comparison *c, enum repor
 		return -1;
 	}
 	errno = 0;
-	rc = emit(out, c, f, table);
+	rc = emit(out, c, f, table, po);
 	if (fclose(out) != 0 || rc < 0) {
 		fd_error_set(err, "%s: %s", path, strerror(errno ? errno : EIO));
 		return -1;
@@ -94,10 +102,10 @@ static int write_direct(const char *path, const struct comparison *c, enum repor
 }
 
 /* Write the report to path through a temporary file that a signal or an error removes
- * (outfile.h); a path that exists and is not a regular file is written directly. Returns 0,
- * or -1 with a message in err. */
+ * (outfile.h), gzip-compressed when path ends in .gz; a path that exists and is not a regular
+ * file is written directly. Returns 0, or -1 with a message in err. */
 static int write_file(const char *path, const struct comparison *c, enum report_format f, int table,
-		      struct fd_error *err)
+		      const struct perfetto_opts *po, struct fd_error *err)
 {
 	struct sigaction old[N_CLEANUP_SIGS];
 	struct outfile of;
@@ -106,16 +114,19 @@ static int write_file(const char *path, const struct comparison *c, enum report_
 	int rc;
 
 	if (!outfile_replaceable(path))
-		return write_direct(path, c, f, table, err);
+		return write_direct(path, c, f, table, po, err);
 	cleanup_handlers(1, old);
 	block_cleanup_sigs(SIG_BLOCK, &mask);
 	rc = outfile_open(&of, path, err);
-	if (rc == 0)
+	if (rc == 0) {
 		pending_tmp = tmp = xstrdup(of.tmp);
+		if (outfile_wants_gzip(path))
+			outfile_gzip(&of);
+	}
 	block_cleanup_sigs(SIG_SETMASK, &mask);
 	if (rc == 0) {
 		errno = 0;
-		if (emit(of.f, c, f, table) < 0) {
+		if (emit(of.f, c, f, table, po) < 0) {
 			fd_error_set(err, "%s: %s", path, strerror(errno ? errno : EIO));
 			outfile_abort(&of);
 			rc = -1;
@@ -155,6 +166,7 @@ int app_report(const struct app_opts *o)
 	const struct comparison *c = NULL;
 	struct fd_error err = { { 0 } };
 	struct progress pr;
+	struct perfetto_opts po = { .align_layers = o->align_layers, .layer = -1, .fusion = -1 };
 	int rc = 0;
 
 	if (f < 0) {
@@ -192,20 +204,20 @@ int app_report(const struct app_opts *o)
 					 len && o->output[len - 1] == '/' ? "" : "/",
 					 report_csv_table_name((enum report_csv_table)t));
 
-			if (write_file(path, c, (enum report_format)f, t, &err) < 0) {
+			if (write_file(path, c, (enum report_format)f, t, &po, &err) < 0) {
 				app_error(err.msg);
 				rc = 1;
 			}
 			free(path);
 		}
 	} else if (o->output) {
-		if (write_file(o->output, c, (enum report_format)f, -1, &err) < 0) {
+		if (write_file(o->output, c, (enum report_format)f, -1, &po, &err) < 0) {
 			app_error(err.msg);
 			rc = 1;
 		}
 	} else {
 		errno = 0;
-		if (report_write(stdout, c, (enum report_format)f) < 0) {
+		if (emit(stdout, c, (enum report_format)f, -1, &po) < 0) {
 			fprintf(stderr, "fusediff: write error: %s\n",
 				strerror(errno ? errno : EIO));
 			rc = 1;

@@ -56,6 +56,7 @@ enum {
 	OPT_MIN_DELTA,
 	OPT_PRINT_SCHEMA,
 	OPT_RANK,
+	OPT_ALIGN,
 };
 
 /* clang-format off */
@@ -66,8 +67,9 @@ static const struct option_doc {
 	const char *arg, *help;
 	const char *group; /* starts a group in --help */
 } options[] = {
-	{ "report", 1, OPT_REPORT, "FORMAT", "write the comparison as text, md, json or csv instead of opening the explorer", "Modes" },
-	{ "output", 1, OPT_OUTPUT, "FILE", "write the report to FILE (atomically) instead of standard output", NULL },
+	{ "report", 1, OPT_REPORT, "FORMAT", "write the comparison as text, md, json or csv, or as a trace for Perfetto (perfetto), instead of opening the explorer", "Modes" },
+	{ "output", 1, OPT_OUTPUT, "FILE", "write the report to FILE (atomically; gzip-compressed when FILE ends in .gz) instead of standard output", NULL },
+	{ "align", 1, OPT_ALIGN, "WHAT", "--report perfetto: start each compared pass (passes, the default) or each layer (layers) of both sides at the same time", NULL },
 	{ "summary", 1, OPT_SUMMARY, "TRACE", "print one trace's metadata, event counts and top kernels", NULL },
 	{ "print-schema", 0, OPT_PRINT_SCHEMA, NULL, "print the JSON Schema of --report json and exit", NULL },
 	{ "phase", 1, OPT_PHASE, "PHASE", "compare prefill, decode, mixed or train (training step) passes, or all (default: the first both have)", "Analysis" },
@@ -415,11 +417,19 @@ int main(int argc, char **argv)
 			break;
 		case OPT_REPORT:
 			if (report_format_from_name(optarg) < 0)
-				return usage_error("--report takes text, md, json or csv, not '%s'",
-						   optarg);
+				return usage_error(
+					"--report takes text, md, json, csv or perfetto, not '%s'",
+					optarg);
 			o.report = optarg;
 			break;
 		case OPT_OUTPUT: o.output = optarg; break;
+		case OPT_ALIGN:
+			if (strcmp(optarg, "passes") != 0 && strcmp(optarg, "layers") != 0)
+				return usage_error("--align takes passes or layers, not '%s'",
+						   optarg);
+			o.align_layers = strcmp(optarg, "layers") == 0;
+			o.align = optarg;
+			break;
 		case OPT_PHASE:
 			o.phase = phase_from_name(optarg);
 			if (o.phase < 0)
@@ -561,6 +571,8 @@ int main(int argc, char **argv)
 				return rc;
 			}
 	}
+	if (o.align && (!o.report || report_format_from_name(o.report) != REPORT_PERFETTO))
+		return usage_error("%s", "--align goes with --report perfetto");
 	if (!o.report && (o.fail_if_slower >= 0 || o.fail_on_lost_fusion))
 		return usage_error("%s", "the gates (--fail-if-slower, --fail-on-lost-fusion) go "
 					 "with --report FORMAT");

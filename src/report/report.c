@@ -7,13 +7,14 @@
 #include <string.h>
 #include <strings.h>
 
+#include "fusediff/text.h"
 #include "report_int.h"
 
 int report_format_from_name(const char *s)
 {
-	static const char *const names[] = { "text", "md", "json", "csv" };
+	static const char *const names[] = { "text", "md", "json", "csv", "perfetto" };
 
-	for (int i = 0; i < 4; i++)
+	for (int i = 0; i < 5; i++)
 		if (strcasecmp(s, names[i]) == 0)
 			return i;
 	if (strcasecmp(s, "markdown") == 0)
@@ -51,4 +52,52 @@ int report_number(char *buf, size_t cap, double v, int decimals)
 int report_us(char *buf, size_t cap, double ns)
 {
 	return report_number(buf, cap, ns / 1000.0, 3);
+}
+
+void report_json_str(FILE *out, const char *s, size_t len)
+{
+	const unsigned char *u = (const unsigned char *)s;
+
+	fputc('"', out);
+	for (size_t i = 0; i < len;) {
+		size_t n, run = 0;
+
+		while (i + run < len && u[i + run] >= 0x20 && u[i + run] < 0x7f &&
+		       u[i + run] != '"' && u[i + run] != '\\')
+			run++; /* plain ASCII goes out in one write */
+		if (run) {
+			fwrite(u + i, 1, run, out);
+			i += run;
+			continue;
+		}
+		n = text_utf8_len(u + i, len - i);
+
+		if (n == 0) {
+			fprintf(out, "\\\\x%02x", u[i]);
+			i++;
+			continue;
+		}
+		if (n == 1) {
+			switch (u[i]) {
+			case '"': fputs("\\\"", out); break;
+			case '\\': fputs("\\\\", out); break;
+			case '\n': fputs("\\n", out); break;
+			case '\r': fputs("\\r", out); break;
+			case '\t': fputs("\\t", out); break;
+			case '\b': fputs("\\b", out); break;
+			case '\f': fputs("\\f", out); break;
+			default:
+				if (u[i] < 0x20 || u[i] == 0x7f)
+					fprintf(out, "\\u%04x", u[i]);
+				else
+					fputc(u[i], out);
+			}
+		} else if (n == 2 && u[i] == 0xc2 && u[i + 1] < 0xa0) {
+			fprintf(out, "\\u%04x", u[i + 1]); /* C1 control characters */
+		} else {
+			fwrite(u + i, 1, n, out);
+		}
+		i += n;
+	}
+	fputc('"', out);
 }

@@ -15,6 +15,10 @@ int report_number(char *buf, size_t cap, double v, int decimals);
 /* Nanoseconds as microseconds with 3 decimals ("12.345"), or "" for non-finite. */
 int report_us(char *buf, size_t cap, double ns);
 
+/* s[0..len) as a JSON string with its quotes: valid UTF-8 whatever the bytes (control
+ * characters as \uXXXX, bytes that are not UTF-8 as the visible text \xNN). */
+void report_json_str(FILE *out, const char *s, size_t len);
+
 int report_write_json(FILE *out, const struct comparison *c);
 int report_write_csv(FILE *out, const struct comparison *c);
 /* Text (md = 0) or Markdown (md = 1). */

@@ -15,65 +15,17 @@
 #include "fusediff/text.h"
 #include "report_int.h"
 
-static void j_str(FILE *out, const char *s, size_t len)
-{
-	const unsigned char *u = (const unsigned char *)s;
-
-	fputc('"', out);
-	for (size_t i = 0; i < len;) {
-		size_t n, run = 0;
-
-		while (i + run < len && u[i + run] >= 0x20 && u[i + run] < 0x7f &&
-		       u[i + run] != '"' && u[i + run] != '\\')
-			run++; /* plain ASCII goes out in one write */
-		if (run) {
-			fwrite(u + i, 1, run, out);
-			i += run;
-			continue;
-		}
-		n = text_utf8_len(u + i, len - i);
-
-		if (n == 0) {
-			fprintf(out, "\\\\x%02x", u[i]);
-			i++;
-			continue;
-		}
-		if (n == 1) {
-			switch (u[i]) {
-			case '"': fputs("\\\"", out); break;
-			case '\\': fputs("\\\\", out); break;
-			case '\n': fputs("\\n", out); break;
-			case '\r': fputs("\\r", out); break;
-			case '\t': fputs("\\t", out); break;
-			case '\b': fputs("\\b", out); break;
-			case '\f': fputs("\\f", out); break;
-			default:
-				if (u[i] < 0x20 || u[i] == 0x7f)
-					fprintf(out, "\\u%04x", u[i]);
-				else
-					fputc(u[i], out);
-			}
-		} else if (n == 2 && u[i] == 0xc2 && u[i + 1] < 0xa0) {
-			fprintf(out, "\\u%04x", u[i + 1]); /* C1 control characters */
-		} else {
-			fwrite(u + i, 1, n, out);
-		}
-		i += n;
-	}
-	fputc('"', out);
-}
-
 static void j_cstr(FILE *out, const char *s)
 {
 	if (s)
-		j_str(out, s, strlen(s));
+		report_json_str(out, s, strlen(s));
 	else
 		fputs("null", out);
 }
 
 static void j_name(FILE *out, const struct trace *t, uint32_t id)
 {
-	j_str(out, trace_str(t, id), intern_len(t->strings, id));
+	report_json_str(out, trace_str(t, id), intern_len(t->strings, id));
 }
 
 static void j_num(FILE *out, double v, int decimals)
@@ -112,7 +64,7 @@ static void j_layer(FILE *out, const struct comparison *c, int32_t layer)
 		fprintf(out, "%d", c->layers[layer].index);
 	else {
 		comparison_layer_label(c, layer, buf, sizeof buf);
-		j_str(out, buf, strlen(buf));
+		report_json_str(out, buf, strlen(buf));
 	}
 }
 

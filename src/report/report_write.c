@@ -12,6 +12,7 @@ int report_write(FILE *out, const struct comparison *c, enum report_format f)
 	switch (f) {
 	case REPORT_JSON: rc = report_write_json(out, c); break;
 	case REPORT_CSV: rc = report_write_csv(out, c); break;
+	case REPORT_PERFETTO: rc = report_write_perfetto(out, c, NULL); break;
 	case REPORT_MD: rc = report_write_text(out, c, 1); break;
 	default: rc = report_write_text(out, c, 0); break;
 	}

@@ -57,7 +57,7 @@ usage_error() { # usage_error MESSAGE ARGS...
 usage_error "unknown option '--nope'" --nope "$A" "$B"
 usage_error "unknown option '-z'" -z "$A" "$B"
 usage_error "option '--report' needs an argument" --report
-usage_error "--report takes text, md, json or csv, not 'html'" --report html "$A" "$B"
+usage_error "--report takes text, md, json, csv or perfetto, not 'html'" --report html "$A" "$B"
 usage_error "--phase takes prefill, decode, mixed, train or all, not 'warmup'" --report text --phase warmup "$A" "$B"
 usage_error "--device needs a device number or 'all', not 'x'" --report text --device x "$A" "$B"
 usage_error "--size takes COLSxROWS such as 120x40, not '120'" --headless --size 120 "$A" "$B"
