@@ -10,7 +10,7 @@ bad=tests/data/bad
 # Every damaged file: 0 or 1, and on 1 a single line that names the file.
 for f in "$bad"/*; do
 	[ -f "$f" ] || continue
-	n=all_$(basename "$f")
+	n=all_${f##*/}
 	limit "$FUSEDIFF" --summary "$f" >"$tmp/$n.out" 2>"$tmp/$n.err"
 	status=$?
 	case $status in

@@ -43,7 +43,7 @@ done
 for got in "$tmp"/*.screen; do
 	[ -f "$got" ] || continue
 	if LC_ALL=C grep -q "$(printf '[\001-\010\013-\037\177]')" "$got"; then
-		echo "FAIL: $(basename "$got") holds a control character"
+		echo "FAIL: ${got##*/} holds a control character"
 		fail=1
 	fi
 done
@@ -53,7 +53,7 @@ grep -qF '\e]0;pwned\x07' "$tmp/escape-pairs.screen" 2>/dev/null ||
 n=0
 for got in "$tmp"/*.screen; do
 	[ -f "$got" ] || continue
-	name=$(basename "$got")
+	name=${got##*/}
 	n=$((n + 1))
 	if [ "${GOLDEN_UPDATE:-0}" = 1 ]; then
 		cp "$got" "tests/golden/$name"
@@ -69,7 +69,7 @@ done
 # a golden screen that no script dumps any more is stale
 for golden in tests/golden/llama-*.screen tests/golden/sglang-*.screen tests/golden/escape-*.screen; do
 	[ -f "$golden" ] || continue
-	if [ ! -f "$tmp/$(basename "$golden")" ]; then
+	if [ ! -f "$tmp/${golden##*/}" ]; then
 		if [ "${GOLDEN_UPDATE:-0}" = 1 ]; then
 			rm -f "$golden"
 		else
