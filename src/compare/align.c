@@ -515,139 +515,122 @@ static void merge_grouped(struct align_layer *l, uint8_t *gone)
 	}
 }
 
-void align_steps(const struct align_item *a, size_t na, const struct align_item *b, size_t nb,
-		 const struct align_opts *o, struct alignment *out)
+/* The best fused move into cell (i, j) where one step of y does the work of a run of x
+ * ending at xi - 1 (y_first: y is side B), proven by a rule (prove()); raises *best and sets
+ * the move, run and previous state when it beats it. */
+static void fused_move(const struct grid *g, const struct align_item *x, size_t xi,
+		       const struct align_item *y, size_t yi, int y_is_b, int *best, uint8_t *mv,
+		       uint8_t *run, uint8_t *from)
 {
-	size_t max_cells = o && o->max_cells ? o->max_cells : (size_t)1 << 20;
-	int fused = !(o && o->no_fused);
-	struct grid g;
-	size_t i, j;
+	atom_set f = fused_work(y);
+	struct carry cr = { 0, 0 };
+	int s, st;
 
-	memset(out, 0, sizeof *out);
-	grid_init(&g, na, nb, max_cells);
-	for (i = 0; i <= na; i++) {
-		for (j = g.lo[i]; j <= g.hi[i]; j++) {
-			size_t c = cell(&g, i, j);
-			int best = NEG, s, st;
-			uint8_t mv = MV_NONE, run = 0, from = ST_M;
+	for (size_t k = 1; k <= xi && k <= MAX_RUN; k++) {
+		atom_set w = work_atoms(&x[xi - k]);
 
-			for (int k = 0; k < N_STATES; k++)
-				g.score[c * N_STATES + k] = NEG;
-			if (i == 0 && j == 0) {
-				g.score[c * N_STATES + ST_M] = 0;
-				continue;
-			}
-			if (i && j && (st = best_state(&g, i - 1, j - 1, &s), s > NEG)) {
-				int p = pair_score(&a[i - 1], &b[j - 1]);
-
-				if (p > NEG && s + p > best) {
-					best = s + p;
-					mv = MV_MATCH;
-					from = (uint8_t)st;
-				}
-			}
-			/* b[j-1] does the work of a[i-k..i), and a rule proves it. */
-			if (fused && i >= 2 && j && can_fuse(&b[j - 1])) {
-				atom_set f = fused_work(&b[j - 1]);
-				struct carry cr = { 0, 0 };
-
-				for (size_t k = 1; k <= i && k <= MAX_RUN; k++) {
-					atom_set x = work_atoms(&a[i - k]);
-
-					if (!x || !subset(x, f) || a[i - k].cls == b[j - 1].cls)
-						break;
-					carry_add(&cr, &a[i - k]);
-					if (k >= 2 && prove(&b[j - 1], &cr) &&
-					    (st = best_state(&g, i - k, j - 1, &s), s > NEG) &&
-					    s + (int)(k + 1) * UNIT - FUSE_COST > best) {
-						best = s + (int)(k + 1) * UNIT - FUSE_COST;
-						mv = MV_FUSED_B;
-						run = (uint8_t)k;
-						from = (uint8_t)st;
-					}
-				}
-			}
-			/* a[i-1] does the work of b[j-k..j), and a rule proves it. */
-			if (fused && j >= 2 && i && can_fuse(&a[i - 1])) {
-				atom_set f = fused_work(&a[i - 1]);
-				struct carry cr = { 0, 0 };
-
-				for (size_t k = 1; k <= j && k <= MAX_RUN; k++) {
-					atom_set x = work_atoms(&b[j - k]);
-
-					if (!x || !subset(x, f) || b[j - k].cls == a[i - 1].cls)
-						break;
-					carry_add(&cr, &b[j - k]);
-					if (k >= 2 && prove(&a[i - 1], &cr) &&
-					    (st = best_state(&g, i - 1, j - k, &s), s > NEG) &&
-					    s + (int)(k + 1) * UNIT - FUSE_COST > best) {
-						best = s + (int)(k + 1) * UNIT - FUSE_COST;
-						mv = MV_FUSED_A;
-						run = (uint8_t)k;
-						from = (uint8_t)st;
-					}
-				}
-			}
-			g.score[c * N_STATES + ST_M] = best;
-			g.from[c * N_STATES + ST_M] = from;
-			g.move[c] = mv;
-			g.run[c] = run;
-			/* A gap on A (a[i-1] without counterpart) and on B. */
-			for (int gs = ST_A; gs <= ST_B; gs++) {
-				size_t pi = gs == ST_A ? i - 1 : i, pj = gs == ST_A ? j : j - 1;
-
-				best = NEG;
-				if (gs == ST_A ? !i : !j)
-					continue;
-				for (int k = 0; k < N_STATES; k++) {
-					int v = get(&g, pi, pj, k);
-
-					if (v <= NEG)
-						continue;
-					v -= k == gs ? GAP_EXTEND : GAP_OPEN;
-					if (v > best) {
-						best = v;
-						g.from[c * N_STATES + gs] = (uint8_t)k;
-					}
-				}
-				g.score[c * N_STATES + gs] = best;
-			}
+		if (!w || !subset(w, f) || x[xi - k].cls == y->cls)
+			break;
+		carry_add(&cr, &x[xi - k]);
+		if (k < 2 || !prove(y, &cr))
+			continue;
+		st = y_is_b ? best_state(g, xi - k, yi - 1, &s) : best_state(g, yi - 1, xi - k, &s);
+		if (s > NEG && s + (int)(k + 1) * UNIT - FUSE_COST > *best) {
+			*best = s + (int)(k + 1) * UNIT - FUSE_COST;
+			*mv = y_is_b ? MV_FUSED_B : MV_FUSED_A;
+			*run = (uint8_t)k;
+			*from = (uint8_t)st;
 		}
 	}
+}
 
-	/* Trace back from the end, collecting entries in reverse. */
-	i = na;
-	j = nb;
-	{
-		int sc, st = best_state(&g, na, nb, &sc);
+/* Fill cell (i, j) of the grid: the best pairing move (match or fused) and the gaps. */
+static void fill_cell(struct grid *g, const struct align_item *a, const struct align_item *b,
+		      size_t i, size_t j, int fused)
+{
+	size_t c = cell(g, i, j);
+	int best = NEG, s, st;
+	uint8_t mv = MV_NONE, run = 0, from = ST_M;
 
-		while (i || j) {
-			size_t c = cell(&g, i, j);
-			int prev = g.from[c * N_STATES + st];
+	for (int k = 0; k < N_STATES; k++)
+		g->score[c * N_STATES + k] = NEG;
+	if (i == 0 && j == 0) {
+		g->score[c * N_STATES + ST_M] = 0;
+		return;
+	}
+	if (i && j && (st = best_state(g, i - 1, j - 1, &s), s > NEG)) {
+		int p = pair_score(&a[i - 1], &b[j - 1]);
 
-			if (st == ST_A) {
-				push_range(out, ALIGN_A_ONLY, i - 1, 1, 0, 0, 0);
-				i--;
-			} else if (st == ST_B) {
-				push_range(out, ALIGN_B_ONLY, 0, 0, j - 1, 1, 0);
-				j--;
-			} else if (g.move[c] == MV_MATCH) {
-				push_range(out, ALIGN_MATCH, i - 1, 1, j - 1, 1, 0);
-				i--;
-				j--;
-			} else if (g.move[c] == MV_FUSED_B) {
-				push_range(out, ALIGN_FUSED, i - g.run[c], g.run[c], j - 1, 1, 1);
-				i -= g.run[c];
-				j--;
-			} else if (g.move[c] == MV_FUSED_A) {
-				push_range(out, ALIGN_FUSED, i - 1, 1, j - g.run[c], g.run[c], 0);
-				i--;
-				j -= g.run[c];
-			} else {
-				die("align: broken traceback at (%zu, %zu)", i, j);
-			}
-			st = prev;
+		if (p > NEG && s + p > best) {
+			best = s + p;
+			mv = MV_MATCH;
+			from = (uint8_t)st;
 		}
+	}
+	/* b[j-1] does the work of a[i-k..i) */
+	if (fused && i >= 2 && j && can_fuse(&b[j - 1]))
+		fused_move(g, a, i, &b[j - 1], j, 1, &best, &mv, &run, &from);
+	/* a[i-1] does the work of b[j-k..j) */
+	if (fused && j >= 2 && i && can_fuse(&a[i - 1]))
+		fused_move(g, b, j, &a[i - 1], i, 0, &best, &mv, &run, &from);
+	g->score[c * N_STATES + ST_M] = best;
+	g->from[c * N_STATES + ST_M] = from;
+	g->move[c] = mv;
+	g->run[c] = run;
+	/* A gap on A (a[i-1] without counterpart) and on B. */
+	for (int gs = ST_A; gs <= ST_B; gs++) {
+		size_t pi = gs == ST_A ? i - 1 : i, pj = gs == ST_A ? j : j - 1;
+
+		best = NEG;
+		if (gs == ST_A ? !i : !j)
+			continue;
+		for (int k = 0; k < N_STATES; k++) {
+			int v = get(g, pi, pj, k);
+
+			if (v <= NEG)
+				continue;
+			v -= k == gs ? GAP_EXTEND : GAP_OPEN;
+			if (v > best) {
+				best = v;
+				g->from[c * N_STATES + gs] = (uint8_t)k;
+			}
+		}
+		g->score[c * N_STATES + gs] = best;
+	}
+}
+
+/* Trace back from (na, nb), collecting the entries into out in order. */
+static void traceback(const struct grid *g, size_t na, size_t nb, struct alignment *out)
+{
+	size_t i = na, j = nb;
+	int sc, st = best_state(g, na, nb, &sc);
+
+	while (i || j) {
+		size_t c = cell(g, i, j);
+		int prev = g->from[c * N_STATES + st];
+
+		if (st == ST_A) {
+			push_range(out, ALIGN_A_ONLY, i - 1, 1, 0, 0, 0);
+			i--;
+		} else if (st == ST_B) {
+			push_range(out, ALIGN_B_ONLY, 0, 0, j - 1, 1, 0);
+			j--;
+		} else if (g->move[c] == MV_MATCH) {
+			push_range(out, ALIGN_MATCH, i - 1, 1, j - 1, 1, 0);
+			i--;
+			j--;
+		} else if (g->move[c] == MV_FUSED_B) {
+			push_range(out, ALIGN_FUSED, i - g->run[c], g->run[c], j - 1, 1, 1);
+			i -= g->run[c];
+			j--;
+		} else if (g->move[c] == MV_FUSED_A) {
+			push_range(out, ALIGN_FUSED, i - 1, 1, j - g->run[c], g->run[c], 0);
+			i--;
+			j -= g->run[c];
+		} else {
+			die("align: broken traceback at (%zu, %zu)", i, j);
+		}
+		st = prev;
 	}
 	for (size_t x = 0, y = out->n ? out->n - 1 : 0; x < y; x++, y--) {
 		struct align_entry t = out->e[x];
@@ -655,6 +638,21 @@ void align_steps(const struct align_item *a, size_t na, const struct align_item 
 		out->e[x] = out->e[y];
 		out->e[y] = t;
 	}
+}
+
+void align_steps(const struct align_item *a, size_t na, const struct align_item *b, size_t nb,
+		 const struct align_opts *o, struct alignment *out)
+{
+	size_t max_cells = o && o->max_cells ? o->max_cells : (size_t)1 << 20;
+	int fused = !(o && o->no_fused);
+	struct grid g;
+
+	memset(out, 0, sizeof *out);
+	grid_init(&g, na, nb, max_cells);
+	for (size_t i = 0; i <= na; i++)
+		for (size_t j = g.lo[i]; j <= g.hi[i]; j++)
+			fill_cell(&g, a, b, i, j, fused);
+	traceback(&g, na, nb, out);
 	grid_free(&g);
 }
 

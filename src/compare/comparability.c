@@ -239,15 +239,10 @@ static void batch_text(const struct comparison_batch *b, char *buf, size_t cap)
 			 (long long)b->tokens);
 }
 
-void comparability_build(struct comparison *c)
+/* The batches of both sides from the serving frameworks' annotations. */
+static void batches(struct comparison *c)
 {
-	struct comparison_comparability *k = &c->comparability;
-	const uint32_t *a = comparison_model_phases(c, 0), *b = comparison_model_phases(c, 1);
-	uint32_t depth[2] = { comparison_model(c, 0)->layers_per_pass,
-			      comparison_model(c, 1)->layers_per_pass };
 	struct batch_res re;
-	const char *why = NULL, *m; /* the first reason the sides are not comparable */
-	int differ = 0;
 
 	if (regcomp(&re.sglang, "(^|[^A-Za-z0-9_])bs=([0-9]+)", REG_EXTENDED) != 0)
 		abort();
@@ -257,10 +252,17 @@ void comparability_build(struct comparison *c)
 		    REG_EXTENDED) != 0)
 		abort();
 	for (int s = 0; s < 2; s++)
-		side_batch(c, s, &re, &k->batch[s]);
+		side_batch(c, s, &re, &c->comparability.batch[s]);
 	regfree(&re.sglang);
 	regfree(&re.vllm);
-	gemm_shapes(c, &k->gemm);
+}
+
+/* The warnings that do not make the sides incomparable: the phase mix, a partial graph
+ * capture. */
+static void mix_warnings(struct comparison *c)
+{
+	const uint32_t *a = comparison_model_phases(c, 0), *b = comparison_model_phases(c, 1);
+	int differ = 0;
 
 	for (int p = 0; p < PHASE_COUNT && c->phase == PHASE_COUNT; p++)
 		differ |= (a[p] * c->passes[1] != b[p] * c->passes[0]);
@@ -284,6 +286,17 @@ void comparability_build(struct comparison *c)
 					"it may be the capture of another graph or batch size",
 					s ? 'B' : 'A', cap->joined, cap->graph_kernels);
 	}
+}
+
+/* The warnings that make the sides incomparable (depth, batch, GEMM shapes); returns the first
+ * one's message, or NULL. */
+static const char *workload_warnings(struct comparison *c)
+{
+	struct comparison_comparability *k = &c->comparability;
+	uint32_t depth[2] = { comparison_model(c, 0)->layers_per_pass,
+			      comparison_model(c, 1)->layers_per_pass };
+	const char *why = NULL, *m;
+
 	if (depth[0] != depth[1])
 		why = comparison_warn(
 			c, "depth_differs",
@@ -320,6 +333,12 @@ void comparability_build(struct comparison *c)
 			(long long)k->gemm.b[1], (long long)k->gemm.b[2]);
 		why = why ? why : m;
 	}
+	return why;
+}
+
+/* The warnings about how far the figures can be trusted: Other share, coverage. */
+static void trust_warnings(struct comparison *c)
+{
 	for (int s = 0; s < 2; s++) {
 		double share = c->side[s]->classes.other_share;
 
@@ -351,6 +370,18 @@ void comparability_build(struct comparison *c)
 				"(--pass chooses the passes)",
 				s ? 'B' : 'A', held, list);
 	}
+}
+
+void comparability_build(struct comparison *c)
+{
+	struct comparison_comparability *k = &c->comparability;
+	const char *why;
+
+	batches(c);
+	gemm_shapes(c, &k->gemm);
+	mix_warnings(c);
+	why = workload_warnings(c);
+	trust_warnings(c);
 	k->why = why;
 	k->comparable = !why;
 }
