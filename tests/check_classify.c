@@ -527,6 +527,47 @@ START_TEST(test_inductor_names)
 }
 END_TEST
 
+/* A library's namespace is no evidence of what its kernels do: a kernel no rule knows is Other
+ * in every library's namespace ("fbgemm_gpu::" holds "gemm", and held a permute's class),
+ * whether demangled, mangled or a launcher's functor, unless the library is named after its one
+ * family (grouped_gemm::); a name's own words still decide after the namespace. */
+START_TEST(test_library_namespaces)
+{
+	struct classifier *c = new_classifier(NULL);
+	struct kernel_info ki;
+	char name[512];
+
+	for (size_t i = 0; i < classify_n_libraries; i++) {
+		const char *ns = classify_libraries[i].ns;
+		int want = classify_libraries[i].default_cls < CLASS_COUNT
+				   ? classify_libraries[i].default_cls
+				   : CLASS_OTHER;
+
+		snprintf(name, sizeof name, "void %s::frobnicate_kernel<float>(float*, int)", ns);
+		classify_kernel(c, name, NULL, NULL, &ki);
+		ck_assert_msg(ki.cls == want, "%s: %s", name, class_name(ki.cls));
+		kernel_info_clear(&ki);
+		snprintf(name, sizeof name, "_ZN%zu%s17frobnicate_kernelIDF16bEEvPT_Tn", strlen(ns),
+			 ns);
+		classify_kernel(c, name, NULL, NULL, &ki);
+		ck_assert_msg(ki.cls == want, "%s: %s", name, class_name(ki.cls));
+		kernel_info_clear(&ki);
+		snprintf(name, sizeof name, "void %s::silu_and_mul_kernel<float>(float*, int)", ns);
+		classify_kernel(c, name, NULL, NULL, &ki);
+		ck_assert_msg(ki.cls == CLASS_ACTIVATION, "%s: %s", name, class_name(ki.cls));
+		kernel_info_clear(&ki);
+	}
+	classify_kernel(c,
+			"void at::native::vectorized_elementwise_kernel<4, "
+			"fbgemm_gpu::frobnicate_gpu(at::Tensor const&)::{lambda(float)#1}, "
+			"std::array<char*, 2ul> >(int)",
+			NULL, NULL, &ki);
+	ck_assert_str_eq(class_name(ki.cls), "Elementwise");
+	kernel_info_clear(&ki);
+	classifier_free(c);
+}
+END_TEST
+
 /* The explorer's short form of an Inductor kernel: kind, number, the ops that do work. */
 START_TEST(test_inductor_ops_names)
 {
@@ -833,6 +874,7 @@ static Suite *classify_suite(void)
 	tcase_add_test(kc, test_inductor_names);
 	tcase_add_test(kc, test_inductor_ops_names);
 	tcase_add_test(kc, test_short_names);
+	tcase_add_test(kc, test_library_namespaces);
 	tcase_add_test(kc, test_hostile_names);
 	tcase_add_test(kc, test_user_rules_override);
 	tcase_add_test(kc, test_default_rules_file);

@@ -125,6 +125,7 @@ const char *class_source_name(enum class_source s);
 #define RULE_OPERATOR (-2) /* the launching operator's table entry */
 #define RULE_NONE     (-3) /* nothing: class Other */
 #define RULE_MOE_ROLE (-4) /* a MoE block's, router's or experts' routing or combine step */
+#define RULE_LIBRARY  (-5) /* the one family of the library its namespace names */
 
 /* What a kernel is, decided once per distinct (kernel name, launching operator) pair. */
 struct kernel_info {

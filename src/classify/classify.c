@@ -37,6 +37,7 @@ struct classifier {
 	struct rule_set mod_head; /* modifiers on the head, the template arguments, the operator */
 	struct rule_set mod_targs;
 	struct rule_set mod_op;
+	struct rule_set *libs; /* per classify_libraries entry: its own rules, on the identifier */
 	/* rule texts by global index: user rules, then name rules, then operator rules */
 	size_t n_user;
 };
@@ -52,6 +53,9 @@ void classifier_free(struct classifier *c)
 	rules_free(&c->mod_head);
 	rules_free(&c->mod_targs);
 	rules_free(&c->mod_op);
+	for (size_t i = 0; c->libs && i < classify_n_libraries; i++)
+		rules_free(&c->libs[i]);
+	free(c->libs);
 	free(c);
 }
 
@@ -86,6 +90,12 @@ int classifier_new(struct classifier **out, const char *rules_path, struct fd_er
 	rules_add_builtin(&c->names, classify_name_rules, classify_n_name_rules);
 	rules_add_builtin(&c->ops, classify_op_rules, classify_n_op_rules);
 	rules_add_builtin(&c->modules, classify_module_rules, classify_n_module_rules);
+	c->libs = xcalloc(classify_n_libraries, sizeof *c->libs);
+	for (size_t i = 0; i < classify_n_libraries; i++) {
+		rules_add_builtin(&c->libs[i], classify_libraries[i].rules,
+				  classify_libraries[i].n_rules);
+		rules_index(&c->libs[i]);
+	}
 	for (size_t i = 0; i < classify_n_modifiers; i++) {
 		const struct builtin_modifier *m = &classify_modifiers[i];
 		struct rule_set *set = m->in == IN_TARGS ? &c->mod_targs
@@ -112,6 +122,8 @@ const char *classifier_rule_text(const struct classifier *c, int i)
 {
 	const struct rule_set *sets[] = { &c->user, &c->names, &c->ops, &c->modules };
 
+	if (i == RULE_LIBRARY)
+		return "the library its namespace names (one family)";
 	if (i == RULE_INDUCTOR)
 		return "Inductor kernel name (triton_*_fused_*)";
 	if (i == RULE_OPERATOR)
@@ -122,6 +134,11 @@ const char *classifier_rule_text(const struct classifier *c, int i)
 		if ((size_t)i < sets[k]->n)
 			return sets[k]->rules[i].text;
 		i -= (int)sets[k]->n;
+	}
+	for (size_t k = 0; i >= 0 && k < classify_n_libraries; k++) {
+		if ((size_t)i < c->libs[k].n)
+			return c->libs[k].rules[i].text;
+		i -= (int)c->libs[k].n;
 	}
 	return "no rule matched";
 }
@@ -352,7 +369,9 @@ static const char *effective_op(const struct classify_context *ctx)
 struct parsed {
 	const char *text, *raw; /* demangled (or as given), and as given when it was mangled */
 	struct name_parts np;
-	char *head, *targs;
+	char *head, *targs; /* head: namespace and function (with a launcher's arguments),
+			       library namespaces left out (libraries_strip()) */
+	int lib;	    /* the library its namespace names (classify_libraries), or -1 */
 };
 
 static void parse_name(const char *kernel_name, struct kernel_info *out, struct parsed *pn)
@@ -372,6 +391,7 @@ static void parse_name(const char *kernel_name, struct kernel_info *out, struct 
 		if (pn->np.targs_len)
 			pn->targs = xstrndup(pn->np.targs, pn->np.targs_len);
 	}
+	pn->lib = libraries_strip(pn->head, pn->np.ns_len ? pn->np.ns_len + 2 : 0);
 }
 
 static void set_other(struct kernel_info *out)
@@ -456,11 +476,29 @@ static int decide_by_name(const struct classifier *c, const char *kernel_name,
 		*generic = out->atoms == A(OTHER);
 		return -1;
 	}
+	/* a library's own family table, on the identifier after its namespace */
+	if (pn->lib >= 0 && (ri = rules_first(&c->libs[pn->lib], pn->head, NULL, NULL)) >= 0) {
+		size_t base = c->user.n + c->names.n + c->ops.n + c->modules.n;
+
+		for (int k = 0; k < pn->lib; k++)
+			base += c->libs[k].n;
+		take_rule(out, &c->libs[pn->lib].rules[ri], (int)base + ri, SOURCE_NAME);
+		*rule_prim = c->libs[pn->lib].rules[ri].prim;
+		return -1;
+	}
 	if ((ri = rules_first(&c->names, pn->head, NULL, NULL)) >= 0) {
 		take_rule(out, &c->names.rules[ri], (int)c->user.n + ri, SOURCE_NAME);
 		*rule_prim = c->names.rules[ri].prim;
 		*generic = c->names.rules[ri].generic;
 		return ri;
+	}
+	if (pn->lib >= 0 && classify_libraries[pn->lib].default_cls < CLASS_COUNT) {
+		/* a library named after its one family (grouped_gemm::) */
+		out->rule = RULE_LIBRARY;
+		out->source = SOURCE_NAME;
+		out->cls = classify_libraries[pn->lib].default_cls;
+		out->atoms = classify_libraries[pn->lib].default_atoms;
+		return -1;
 	}
 	set_other(out);
 	*generic = 1;

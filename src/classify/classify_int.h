@@ -58,6 +58,26 @@ struct builtin_flag {
 extern const struct builtin_flag classify_flags[];
 extern const size_t classify_n_flags;
 
+/* A library whose namespace selects a family table ("fbgemm_gpu::"): the name rules never see
+ * its name (FBGEMM's "gemm" says nothing about a permute), the identifier after it decides,
+ * first by the library's own rules (NULL: none), then by the name rules, then, when the
+ * library is named after its one family, by default_cls (CLASS_COUNT: none). */
+struct builtin_library {
+	const char *ns;
+	const struct builtin_rule *rules;
+	size_t n_rules;
+	uint8_t default_cls;
+	atom_set default_atoms;
+};
+extern const struct builtin_library classify_libraries[];
+extern const size_t classify_n_libraries;
+
+/* Remove every library namespace prefix ("fbgemm_gpu::", "at::") from text, in place: in a demangled name where one starts an identifier path, in a mangled one
+ * as its source name ("10fbgemm_gpu"). Returns the index in classify_libraries of the library
+ * with a family table or family that was removed first, the kernel's own namespace before any
+ * in its template arguments (a launcher's functor), or -1. */
+int libraries_strip(char *text, size_t ns_len);
+
 extern const struct builtin_rule classify_name_rules[]; /* IN_HEAD, first match */
 extern const size_t classify_n_name_rules;
 extern const struct builtin_rule classify_op_rules[]; /* IN_OP, first match */

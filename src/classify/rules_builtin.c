@@ -42,6 +42,61 @@ const char *const classify_launchers[] = {
 	NULL,
 };
 
+/* FBGEMM-GPU (fbgemm_gpu/src: sparse_ops/, quantize_ops/, jagged_tensor_ops/,
+ * split_embeddings_cache/, the table-batched embedding codegen): its sparse-feature permutes,
+ * bucketizes and jagged layouts move data; its quantize ops convert to and from FP8, HFP8,
+ * MSFP, MX4 and 8- and n-bit rowwise forms; its ranges and segment sums compute offsets;
+ * its GenAI GEMMs are named by their types (f8f8bf16_rowwise). */
+static const struct builtin_rule fbgemm_rules[] = {
+	R(MOE_GEMM, A(MOE_GEMM), "(f8f8bf16|bf16bf16bf16|f8i4bf16|bf16i4bf16|i8i8bf16|f4f4bf16|"
+	  "fp8fp8bf16)[a-z0-9_]*grouped|grouped[a-z0-9_]*(gemm|f8f8bf16|bf16bf16bf16)"),
+	R(GEMM, A(GEMM), "f8f8bf16|bf16bf16bf16|f8i4bf16|bf16i4bf16|i8i8bf16|f4f4bf16|fp8fp8bf16"),
+	RP(EMBEDDING, A(EMBEDDING), "embedding|lxu_cache|lru_cache|lfu_cache|cache_lookup|"
+	   "cache_insert|linearize_cache|direct_mapped|bounds_check", "embedding"),
+	R(QUANTIZE, A(QUANT), "float_to_|_to_float|qparam|quantize|FP8rowwise|hfp8|msfp|_mx4|"
+	  "8bitrowwise|nbitrowwise|paddedFP8|to_bfloat16|bfloat16_to|fp8_?row"),
+	RP(REDUCE, A(SOFTMAX), "jagged_softmax", "softmax"),
+	RP(REDUCE, A(REDUCE), "segment_sum|jagged_sum|jagged_mean|compute_frequency|cumsum",
+	   "sum"),
+	RP(COPY, A(COPY), "index_add", "scatter"),
+	RP(COPY, A(COPY), "permute|bucketize|reorder_batched|jagged_to_padded|padded_to_jagged|"
+	   "dense_to_jagged|jagged_to_dense|index_select|group_index|pack_segments|recat|"
+	   "merge_pooled|jagged_index|keyed_jagged|expand_into_jagged|_to_dense", "copy"),
+	RP(ELEMENTWISE, A(OTHER), "offsets_range|lengths_range|_range_cuda", "arange"),
+	RP(ELEMENTWISE, A(OTHER), "zipf", "random"),
+	R(ELEMENTWISE, A(OTHER), "jagged_dense_elementwise|jagged_dense_dense_elementwise|"
+	  "jagged_elementwise"),
+};
+
+/* DeepGEMM's helpers beside its GEMMs (deep_gemm/impls/smxx_layout.cuh): the scale factors'
+ * transpose, and their packing into UE8M0. */
+static const struct builtin_rule deep_gemm_rules[] = {
+	R(QUANTIZE, A(QUANT), "ue8m0"),
+	RP(COPY, A(COPY), "^transpose", "copy"),
+};
+
+#define LIB(ns_) { .ns = (ns_), .default_cls = CLASS_COUNT }
+#define LIB_RULES(ns_, rules_)                                                                  \
+	{ .ns = (ns_), .rules = (rules_), .n_rules = sizeof(rules_) / sizeof((rules_)[0]),       \
+	  .default_cls = CLASS_COUNT }
+#define LIB_FAMILY(ns_, cls_, atoms_)                                                           \
+	{ .ns = (ns_), .default_cls = CLASS_##cls_, .default_atoms = (atoms_) }
+
+/* Namespaces of libraries and frameworks that hold kernels of many families: the identifier
+ * after them decides. Namespaces that name one family and nothing else (flash::, nccl,
+ * moe::dev::routing, cudnn::detail, rocprim) stay in the text the rules see. */
+const struct builtin_library classify_libraries[] = {
+	LIB_RULES("fbgemm_gpu", fbgemm_rules),
+	LIB_RULES("fbgemm", fbgemm_rules),
+	LIB_RULES("deep_gemm", deep_gemm_rules),
+	LIB_FAMILY("grouped_gemm", MOE_GEMM, A(MOE_GEMM)),
+	LIB("cutlass"), LIB("cute"), LIB("ck"), LIB("ck_tile"), LIB("flashinfer"), LIB("vllm"),
+	LIB("sgl_kernel"), LIB("sglang"), LIB("sgl_hip"), LIB("aiter"), LIB("tensorrt_llm"),
+	LIB("trtllm"), LIB("transformer_engine"), LIB("at"), LIB("native"), LIB("c10"),
+};
+
+const size_t classify_n_libraries = sizeof classify_libraries / sizeof classify_libraries[0];
+
 const struct builtin_rule classify_name_rules[] = {
 	/* Expert-parallel bookkeeping before a dispatch or combine (DeepEP's notify and barrier
 	 * kernels): helpers of the communication they prepare. */
@@ -247,7 +302,7 @@ const struct builtin_rule classify_name_rules[] = {
 	RGP(REDUCE, A(SOFTMAX), "soft_?max", "softmax"),
 	RP(REDUCE, A(REDUCE), "MeanOps|mean_kernel", "mean"),
 	RGP(REDUCE, A(REDUCE), "sum_functor|SumOps|sum_kernel", "sum"),
-	RP(REDUCE, A(REDUCE), "::and_kernel_cuda|::or_kernel_cuda", "all"),
+	RP(REDUCE, A(REDUCE), "(^|[^a-z_])and_kernel_cuda|(^|[^a-z_])or_kernel_cuda", "all"),
 	RP(REDUCE, A(REDUCE), "MaxOps|MinOps|MaxNanFunctor|MinNanFunctor|max_values|min_values|"
 	   "ArgMinOps", "max"),
 	RP(REDUCE, A(REDUCE), "NormOps|norm_kernel|NormTwoOps|NormOneOps|L2Norm|lpnorm_cleanup",
@@ -267,7 +322,7 @@ const struct builtin_rule classify_name_rules[] = {
 	 * ROCm: the casting gpu_kernel_impl rather than gpu_kernel_impl_nocast). */
 	RP(ELEMENTWISE, A(CAST),
 	   "LoadWithCast|bfloat16_copy_kernel|float16_copy_kernel|bfloat16tofloat32_copy|"
-	   "float8_copy|gpu_kernel_impl<at::native::direct_copy_kernel|convert_?dtype|cast_kernel|"
+	   "float8_copy|gpu_kernel_impl<direct_copy_kernel|convert_?dtype|cast_kernel|"
 	   "SubTensorOpWithCast",
 	   "cast"),
 
