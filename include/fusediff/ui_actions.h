@@ -76,6 +76,7 @@ enum ui_action {
 	ACT_ONLY_MISMATCHES,
 	ACT_CLEAR_FILTER,
 	ACT_EXPORT,
+	ACT_PERFETTO,
 	/* other */
 	ACT_HELP,
 	ACT_REDRAW,

@@ -47,6 +47,7 @@ const struct ui_action_def ui_actions[ACT_COUNT - 1] = {
 	{ ACT_ONLY_MISMATCHES, "only-mismatches", "x", "show only rows that are not plain matches", NULL },
 	{ ACT_CLEAR_FILTER, "clear-filter", "c", "remove every filter", NULL },
 	{ ACT_EXPORT, "export", "e", "write its rows as --report csv does (asks before overwriting)", NULL, .hint = "export", .hint_at = 10 },
+	{ ACT_PERFETTO, "perfetto", "P", "write a trace for Perfetto: the selected layer or fusion, else everything", NULL },
 	{ ACT_HELP, "help", "? F1", "this help", "Other", .hint = "help", .hint_at = 1 },
 	{ ACT_REDRAW, "redraw", "C-l", "redraw the screen", NULL },
 	{ ACT_QUIT, "quit", "q", "go back, or quit at the top level", NULL, .hint = "quit", .hint_at = 11 },

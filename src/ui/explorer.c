@@ -609,7 +609,10 @@ static void prompt_accept(struct ui *u)
 			open_prompt(u, PROMPT_OVERWRITE, "");
 			break;
 		}
-		export_csv(u, u->export_path);
+		if (u->export_trace)
+			ui_trace_write(u, u->export_path);
+		else
+			export_csv(u, u->export_path);
 		break;
 	default: break;
 	}
@@ -619,7 +622,9 @@ static void prompt_key(struct ui *u, int key)
 {
 	if (u->prompt == PROMPT_OVERWRITE) {
 		u->prompt = PROMPT_NONE;
-		if (key == 'y' || key == 'Y')
+		if ((key == 'y' || key == 'Y') && u->export_trace)
+			ui_trace_write(u, u->export_path);
+		else if (key == 'y' || key == 'Y')
 			export_csv(u, u->export_path);
 		else
 			ui_set_message(u, ROLE_NORMAL, "not exported: %s exists", u->export_path);
@@ -974,6 +979,17 @@ static int act(struct ui *u, enum ui_action a)
 	case ACT_EXPORT: {
 		char *path = default_export_path(u);
 
+		u->export_trace = 0;
+		open_prompt(u, PROMPT_EXPORT, path);
+		free(path);
+		break;
+	}
+	case ACT_PERFETTO: {
+		char *path;
+
+		ui_trace_scope(u, v);
+		path = ui_trace_default_path(u);
+		u->export_trace = 1;
 		open_prompt(u, PROMPT_EXPORT, path);
 		free(path);
 		break;

@@ -409,7 +409,10 @@ static void draw_status(struct ui *u)
 				    "%s exists: overwrite it? (y/n)", u->export_path);
 			return;
 		}
-		x = ui_put(u->s, l->status_y, 0, w, label[u->prompt], ROLE_STATUS, PUT_RAW, 0);
+		x = ui_put(u->s, l->status_y, 0, w,
+			   u->prompt == PROMPT_EXPORT && u->export_trace ? "Export trace to: "
+									 : label[u->prompt],
+			   ROLE_STATUS, PUT_RAW, 0);
 		x += ui_put(u->s, l->status_y, x, w - x - 1, u->input, ROLE_STATUS, 0, 0);
 		ui_put(u->s, l->status_y, x, 1, "_", ROLE_STATUS, PUT_RAW, 0);
 		return;

@@ -89,6 +89,10 @@ struct ui_view_def {
 	/* Optional: the layer (index into c->layers) and pair (UINT32_MAX: none) the timeline
 	 * (t) of row shows; 0 when the row has none. */
 	int (*timeline)(const struct ui_view *v, uint32_t row, int32_t *layer, uint32_t *pair);
+	/* Optional: what the trace for Perfetto (P) of row holds: one layer (index into
+	 * c->layers) or one fusion (index into c->fusions), -1 for the other; 0: the view's
+	 * scope decides (its layer, else everything). */
+	int (*perfetto)(const struct ui_view *v, uint32_t row, int32_t *layer, int32_t *fusion);
 	/* Optional: the kernel of row that y copies, as a side and a name id; 0 when none. */
 	int (*kernel_of)(const struct ui_view *v, uint32_t row, int *side, uint32_t *name);
 };
@@ -182,6 +186,8 @@ struct ui {
 	int prompt;
 	char input[512];
 	char *export_path;
+	int export_trace; /* the export prompt is P's (a trace for Perfetto), not e's */
+	int32_t export_layer, export_fusion; /* what P's trace holds (-1: no one layer, fusion) */
 	/* sort column picker */
 	int picker;
 	int picker_sel;
@@ -235,6 +241,13 @@ char *ui_pair_names(const struct ui *u, uint32_t first, uint32_t n, const uint32
 		    uint32_t want);
 /* The kernel_info of a name id on side, or NULL. */
 const struct kernel_info *ui_name_info(const struct ui *u, int side, uint32_t name);
+/* The explorer's P (export_trace.c): what the trace of view v's selection holds (into
+ * u->export_layer, u->export_fusion), its default file name (owned by the caller: free()),
+ * and writing it to path, with a message either way. */
+void ui_trace_scope(struct ui *u, const struct ui_view *v);
+char *ui_trace_default_path(const struct ui *u);
+void ui_trace_write(struct ui *u, const char *path);
+
 void ui_set_message(struct ui *u, int role, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 

@@ -212,6 +212,21 @@ assert 'gemm_kernel<cutlass::half_t, 128, 64>(float, "quoted", a\\b)' in got, go
 assert "newline\nname\ttab" in got and "bad_utf8_\\xff\\xfe_kernel" in got, got
 PY
 
+# the explorer's P: the selected layer (Layers) and fusion (Fusions), each to the file it names
+mkdir "$tmp/ui" && (cd "$tmp/ui" && printf 'layers\nperfetto\nEnter\n:dump layer\nfusions\nperfetto\nEnter\n:dump fusion\n' |
+	"$FUSEDIFF" --headless --script - "$OLDPWD/$A" "$OLDPWD/$B" >/dev/null 2>"$tmp/err") ||
+	{ echo "the explorer's P failed:"; cat "$tmp/err"; exit 1; }
+python3 - "$tmp/ui" <<'PY' || exit 1
+import glob, gzip, json, sys
+d = sys.argv[1]
+for what in ("layer", "fusion"):
+    status = open(d + "/" + what + ".screen", encoding="utf-8").read().rstrip("\n").split("\n")[-1]
+    assert "as a trace to fusediff-" + what in status and "ui.perfetto.dev" in status, status
+    path = d + "/" + status.split(" to ")[1].split(":")[0]
+    other = json.load(gzip.open(path, "rt", encoding="utf-8"))["otherData"]
+    assert other[what] is not None and other["a"]["kernels"] > 0, other
+    assert other["align"] == ("layers" if what == "layer" else "passes"), other
+PY
 # fusediff reads the file back as a trace: both sides' kernels, A's as device 0, B's as 1
 grep -q '^  device  *0 of 2: 0 (684 kernels + 50 copies), 1 (240 kernels + 50 copies)$' "$tmp/summary.txt" ||
 	{ echo "--summary of the export:"; head -12 "$tmp/summary.txt"; exit 1; }

@@ -210,6 +210,15 @@ static int fu_timeline(const struct ui_view *v, uint32_t row, int32_t *layer, ui
 	return 1;
 }
 
+/* P: the fusion's places. */
+static int fu_perfetto(const struct ui_view *v, uint32_t row, int32_t *layer, int32_t *fusion)
+{
+	(void)v;
+	*layer = -1;
+	*fusion = (int32_t)row;
+	return 1;
+}
+
 /* Enter: the fusion's places in the Pairs view (its part of the attribution of B - A). */
 static struct ui_scope fu_drill(const struct ui_view *v, uint32_t row)
 {
@@ -247,5 +256,6 @@ const struct ui_view_def ui_view_fusions = {
 	.drill_view = VIEW_PAIRS,
 	.drill_scope = fu_drill,
 	.timeline = fu_timeline,
+	.perfetto = fu_perfetto,
 	.kernel_of = fu_kernel,
 };

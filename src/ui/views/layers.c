@@ -255,6 +255,14 @@ static int ly_timeline(const struct ui_view *v, uint32_t row, int32_t *layer, ui
 	return 1;
 }
 
+/* P: the layer's kernels. */
+static int ly_perfetto(const struct ui_view *v, uint32_t row, int32_t *layer, int32_t *fusion)
+{
+	*layer = (int32_t)st(v)->ref[row];
+	*fusion = -1;
+	return 1;
+}
+
 const struct ui_view_def ui_view_layers = {
 	.name = "Layers",
 	.what = "layers",
@@ -273,4 +281,5 @@ const struct ui_view_def ui_view_layers = {
 	.drill_view = VIEW_PAIRS,
 	.drill_scope = ly_drill,
 	.timeline = ly_timeline,
+	.perfetto = ly_perfetto,
 };
