@@ -57,8 +57,8 @@ START_TEST(test_sglang_gemm_leads)
 	const struct comparison *c = compare_files(
 		"tracelens_sglang_dsr1-distill-llama8b_decode_bs16_mi300x.json.gz",
 		"tracelens_sglang_dsr1-distill-llama8b_decode_bs16_b300.json.gz", &ses);
-	struct summed_pair *g;
-	size_t n = summed_pairs_build(c, &g);
+	const struct summed_pair *g = c->summed;
+	size_t n = c->n_summed;
 	const struct comparison_pair *p;
 	char layers[64];
 
@@ -82,7 +82,6 @@ START_TEST(test_sglang_gemm_leads)
 	/* the attention kernels (paged attention and its reduce against one fmha) come next */
 	ck_assert_int_eq(c->pairs[g[1].first].cls, CLASS_ATTENTION);
 	ck_assert_uint_eq(g[1].n_pairs, 32);
-	summed_pairs_free(g, n);
 	session_close(ses);
 }
 END_TEST
@@ -94,8 +93,8 @@ START_TEST(test_inductor_numbers_one_group)
 	struct session *ses;
 	const struct comparison *c =
 		compare_files("llama8l_eager_sdpa.json.gz", "llama8l_compiled_sdpa.json.gz", &ses);
-	struct summed_pair *g;
-	size_t n = summed_pairs_build(c, &g), norm = 0;
+	const struct summed_pair *g = c->summed;
+	size_t n = c->n_summed, norm = 0;
 
 	assert_partition(c, g, n);
 	for (size_t i = 0; i < n; i++) {
@@ -113,7 +112,6 @@ START_TEST(test_inductor_numbers_one_group)
 		}
 	}
 	ck_assert_uint_eq(norm, 1);
-	summed_pairs_free(g, n);
 	session_close(ses);
 }
 END_TEST

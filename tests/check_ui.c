@@ -12,7 +12,9 @@
 #include "fusediff/report.h"
 #include "fusediff/table.h"
 #include "fusediff/ui_actions.h"
+#include "fusediff/summed_pairs.h"
 #include "fusediff/ui_explorer.h"
+#include "src/compare/compare_int.h"
 #include "fusediff/ui_screen.h"
 #include "fusediff/ui_theme.h"
 #include "src/ui/ui_int.h"
@@ -227,10 +229,17 @@ static void build_mini(void)
 		c->n_attribution = 6;
 		c->pair_part = mini->pair_part;
 	}
+	/* what comparison_build() derives from the pairs */
+	comparison_summed_pairs(c);
 }
 
 static void free_mini(void)
 {
+	for (size_t i = 0; i < mini->c.n_summed; i++) {
+		free(mini->c.summed[i].pairs);
+		free(mini->c.summed[i].layers);
+	}
+	free(mini->c.summed);
 	for (int s = 0; s < 2; s++)
 		trace_classes_clear(&mini->side[s].classes);
 	free(mini->c.label[0]);

@@ -20,6 +20,8 @@
 #include "fusediff/trace.h"
 
 enum pair_kind { PAIR_MATCH, PAIR_FUSED, PAIR_A_ONLY, PAIR_B_ONLY };
+
+struct summed_pair;
 /* "match", "fused", "a_only", "b_only". */
 const char *pair_kind_name(enum pair_kind k);
 
@@ -290,6 +292,9 @@ struct comparison {
 	const char **short_names[2];	      /* per name id: see comparison_short_name() */
 	struct comparison_kernel_total *kernel_totals; /* by short name, largest |B - A| first */
 	size_t n_kernel_totals;
+	struct summed_pair *summed; /* the pairs summed over the layers (summed_pairs.h), largest
+				       |B - A| first */
+	size_t n_summed;
 	const struct gpu_peak *peak[2]; /* each side's GPU peaks (efficiency.h), NULL when the GPU
 					   is not in the table; borrowed from the built-in table or
 					   compare_opts.peaks, which must outlive the comparison */
@@ -312,16 +317,6 @@ int comparison_build(struct comparison **out, const struct side *a, const struct
 		     const struct classifier *cl, const struct compare_opts *o,
 		     struct fd_error *err);
 void comparison_free(struct comparison *c);
-
-/* Fill c->peak and every pair's side[].eff (pair_efficiency.c; comparison_build() calls it). */
-void comparison_efficiency(struct comparison *c, const struct peak_table *peaks);
-/* The sums of several pairs' efficiency on one side (a group of summed pairs, summed_pairs.h):
- * known when each is, against peak. */
-void comparison_eff_sum(const struct comparison_eff *const *parts, size_t n,
-			const struct gpu_peak *peak, struct comparison_eff *out);
-
-/* Fill c->kernel_totals (kernel_totals.c; comparison_build() calls it). */
-void comparison_kernel_totals(struct comparison *c);
 
 /* The short display name of kernel name id `name` on side s (SIDE_A or SIDE_B): the
  * classifier's short name of a kernel with that name, else the name itself. Borrowed, valid

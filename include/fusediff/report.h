@@ -58,7 +58,7 @@ const char *report_csv_table_name(enum report_csv_table t);
 /* One CSV table: its header row and its rows as --report csv writes them; rows (n_rows of
  * them, indices into the table's items: 0 and 1 for the sides, the classes that have time in
  * class order, c->attribution, c->layers, c->pairs, c->fusions, the summed pairs of
- * summed_pairs_build()) in that order, or NULL for every row. Returns 0, or -1 on a write
+ * comparison.summed) in that order, or NULL for every row. Returns 0, or -1 on a write
  * error. */
 int report_csv_table(FILE *out, const struct comparison *c, enum report_csv_table t,
 		     const uint32_t *rows, size_t n_rows);

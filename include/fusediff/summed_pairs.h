@@ -32,10 +32,7 @@ struct summed_pair {
 					 known when every pair's is */
 };
 
-/* Group c's pairs. *out gets the groups sorted by |delta| descending, then by first pair;
- * returns their number (0 with *out NULL when c has no pairs).
- * Owned by caller: free with summed_pairs_free(). */
-size_t summed_pairs_build(const struct comparison *c, struct summed_pair **out);
-void summed_pairs_free(struct summed_pair *g, size_t n);
+/* The comparison builds its groups once (comparison.summed, n_summed): sorted by |delta|
+ * descending, then by first pair; none when it has no pairs. */
 
 #endif

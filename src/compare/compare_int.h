@@ -18,6 +18,20 @@ const char *comparison_warn(struct comparison *c, const char *code, const char *
 	__attribute__((format(printf, 3, 4)));
 /* Fill c->time, and each fusion's launches_saved and idle_ns (comparison_time.c). */
 void comparison_times(struct comparison *c);
+/* The steps comparison_build() runs after the pairs and fusions of its phase (compute()), in
+ * this order: */
+/* 1. c->kernel_totals (kernel_totals.c). */
+void comparison_kernel_totals(struct comparison *c);
+/* 2. c->peak and every pair's side[].eff (pair_efficiency.c). */
+void comparison_efficiency(struct comparison *c, const struct peak_table *peaks);
+/* 3. c->summed, from the pairs and their efficiency (summed_pairs.c). */
+void comparison_summed_pairs(struct comparison *c);
+
+/* The sums of several pairs' efficiency on one side (a group of summed pairs, summed_pairs.h):
+ * known when each is, against peak. */
+void comparison_eff_sum(const struct comparison_eff *const *parts, size_t n,
+			const struct gpu_peak *peak, struct comparison_eff *out);
+
 /* Fill c->comparability and add the warnings (after the pairs are built). */
 void comparability_build(struct comparison *c);
 

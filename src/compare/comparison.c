@@ -15,6 +15,7 @@
 #include "fusediff/align.h"
 #include "compare_int.h"
 #include "fusediff/efficiency.h"
+#include "fusediff/summed_pairs.h"
 #include "fusion_int.h"
 #include "fusediff/text.h"
 #include "fusediff/time_stats.h"
@@ -983,6 +984,7 @@ int comparison_build(struct comparison **out, const struct side *a, const struct
 	}
 	comparison_kernel_totals(c);
 	comparison_efficiency(c, o ? o->peaks : NULL);
+	comparison_summed_pairs(c);
 	*out = c;
 	return 0;
 }
@@ -1053,5 +1055,10 @@ void comparison_free(struct comparison *c)
 	free(c->short_names[0]);
 	free(c->short_names[1]);
 	free(c->kernel_totals);
+	for (size_t i = 0; i < c->n_summed; i++) {
+		free(c->summed[i].pairs);
+		free(c->summed[i].layers);
+	}
+	free(c->summed);
 	free(c);
 }

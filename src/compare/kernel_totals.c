@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "fusediff/comparison.h"
+#include "compare_int.h"
 
 static int cmp_name(const void *a, const void *b)
 {

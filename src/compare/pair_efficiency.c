@@ -2,6 +2,7 @@
  * (struct comparison_eff): the work of the operators that launched the side's kernels, from
  * their recorded shapes (efficiency.h), over the kernels' time. */
 #include "fusediff/comparison.h"
+#include "compare_int.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "compare_int.h"
 #include "fusediff/intern.h"
 #include "fusediff/util.h"
 
@@ -152,15 +153,16 @@ static size_t assign(const struct comparison *c, uint32_t *const fam[2], uint32_
 	return n;
 }
 
-size_t summed_pairs_build(const struct comparison *c, struct summed_pair **out)
+void comparison_summed_pairs(struct comparison *c)
 {
 	struct summed_pair *g;
 	uint32_t *fam[2], *group_of, *first;
 	size_t n;
 
-	*out = NULL;
+	c->summed = NULL;
+	c->n_summed = 0;
 	if (c->n_pairs == 0)
-		return 0;
+		return;
 	fam[0] = families(c, SIDE_A);
 	fam[1] = families(c, SIDE_B);
 	group_of = xcalloc(c->n_pairs, sizeof *group_of);
@@ -213,15 +215,6 @@ size_t summed_pairs_build(const struct comparison *c, struct summed_pair **out)
 	free(fam[0]);
 	free(fam[1]);
 	qsort(g, n, sizeof *g, cmp_group);
-	*out = g;
-	return n;
-}
-
-void summed_pairs_free(struct summed_pair *g, size_t n)
-{
-	for (size_t i = 0; g && i < n; i++) {
-		free(g[i].pairs);
-		free(g[i].layers);
-	}
-	free(g);
+	c->summed = g;
+	c->n_summed = n;
 }

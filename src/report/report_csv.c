@@ -313,8 +313,8 @@ static void t_fusions(FILE *out, const struct comparison *c, const uint32_t *row
 static void t_pair_groups(FILE *out, const struct comparison *c, const uint32_t *rows,
 			  size_t n_rows)
 {
-	struct summed_pair *g;
-	size_t n = summed_pairs_build(c, &g);
+	const struct summed_pair *g = c->summed;
+	size_t n = c->n_summed;
 
 	fputs("table,index,layers,places,kind,class,atoms,a_kernels,b_kernels,a_similar,"
 	      "b_similar,a_count,b_count,a_us,b_us,delta_us,ratio," EFF_COLUMNS "\n",
@@ -340,7 +340,6 @@ static void t_pair_groups(FILE *out, const struct comparison *c, const uint32_t 
 		c_eff(out, &g[i].eff[0], &g[i].eff[1]);
 		fputc('\n', out);
 	}
-	summed_pairs_free(g, n);
 }
 
 /* The ranks of two directories of per-rank traces; the header alone without them. */

@@ -138,8 +138,8 @@ static void j_pair_what(FILE *out, const struct comparison *c, const struct comp
  * the document. */
 static void j_pair_groups(FILE *out, const struct comparison *c)
 {
-	struct summed_pair *g;
-	size_t n = summed_pairs_build(c, &g);
+	const struct summed_pair *g = c->summed;
+	size_t n = c->n_summed;
 
 	for (size_t i = 0; i < n; i++) {
 		const struct comparison_pair *p = &c->pairs[g[i].first];
@@ -158,7 +158,6 @@ static void j_pair_groups(FILE *out, const struct comparison *c)
 		fputc('}', out);
 	}
 	fputs(n ? "\n  ]" : "]", out);
-	summed_pairs_free(g, n);
 }
 
 static void j_kernel_totals(FILE *out, const struct comparison *c)

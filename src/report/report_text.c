@@ -541,8 +541,8 @@ static char *append_similar(char *names)
 /* The pairs summed over the layers: the kernels that explain the difference, once each. */
 static void groups_section(FILE *out, const struct comparison *c, int md)
 {
-	struct summed_pair *g;
-	size_t n = summed_pairs_build(c, &g);
+	const struct summed_pair *g = c->summed;
+	size_t n = c->n_summed;
 	struct rtable t = { .ncol = 13, .head = group_head, .fmt = "lrlllrrrrrrcc" };
 
 	if (n == 0)
@@ -577,7 +577,6 @@ static void groups_section(FILE *out, const struct comparison *c, int md)
 		free(nb);
 	}
 	rt_print(out, &t, md);
-	summed_pairs_free(g, n);
 }
 
 /* "573 (58% of peak, compute)" for one side of a summed pair; "-" when unknown. */
@@ -609,15 +608,15 @@ static void efficiency_section(FILE *out, const struct comparison *c, int md)
 {
 	static const char *const head[] = { "layers",	"places",   "kind",	 "class",
 					    "A TFLOPS", "B TFLOPS", "A kernels", "B kernels" };
-	struct summed_pair *g;
-	size_t n = summed_pairs_build(c, &g), *order, m = 0;
+	const struct summed_pair *g = c->summed;
+	size_t n = c->n_summed, *order, m = 0;
 	struct rtable t = { .ncol = 8, .head = head, .fmt = "lrllrrcc" };
 
 	order = xcalloc(n + 1, sizeof *order);
 	for (size_t i = 0; i < n; i++)
 		if (g[i].eff[0].tflops > 0 || g[i].eff[1].tflops > 0)
 			order[m++] = i;
-	/* the longest (A + B) first; summed_pairs_build's order breaks ties */
+	/* the longest (A + B) first; the summed pairs' order breaks ties */
 	for (size_t i = 1; i < m; i++)
 		for (size_t j = i; j > 0 && g[order[j]].ns[0] + g[order[j]].ns[1] >
 						    g[order[j - 1]].ns[0] + g[order[j - 1]].ns[1];
@@ -674,7 +673,6 @@ static void efficiency_section(FILE *out, const struct comparison *c, int md)
 	if (m)
 		rt_print(out, &t, md);
 	free(order);
-	summed_pairs_free(g, n);
 }
 
 /* ns as milliseconds with two decimals, always ('.' whatever the locale); "+" first when sign

@@ -45,20 +45,8 @@ static void view_close(struct ui_view *v)
 
 const struct summed_pair *ui_groups(struct ui *u, size_t *n)
 {
-	if (!u->groups_built) {
-		u->n_groups = summed_pairs_build(u->c, &u->groups);
-		u->groups_built = 1;
-	}
-	*n = u->n_groups;
-	return u->groups;
-}
-
-static void drop_groups(struct ui *u)
-{
-	summed_pairs_free(u->groups, u->n_groups);
-	u->groups = NULL;
-	u->n_groups = 0;
-	u->groups_built = 0;
+	*n = u->c->n_summed;
+	return u->c->summed;
 }
 
 void ui_view_rebuild(struct ui_view *v)
@@ -153,7 +141,6 @@ void ui_free(struct ui *u)
 	for (int i = 0; i < VIEW_COUNT; i++)
 		view_close(&u->views[i]);
 	ui_text_clear(&u->ev);
-	drop_groups(u);
 	ui_timeline_close(u);
 	free(u->name_info[0]);
 	free(u->name_info[1]);
@@ -270,7 +257,6 @@ static void set_comparison(struct ui *u, const struct comparison *c)
 
 	ui_timeline_close(u);
 	u->c = c;
-	drop_groups(u);
 	if (sides) { /* another rank: other traces, other names */
 		free(u->name_info[0]);
 		free(u->name_info[1]);

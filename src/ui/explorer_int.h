@@ -202,15 +202,10 @@ struct ui {
 	/* per side: name id -> index into classes.infos, UINT32_MAX when none */
 	uint32_t *name_info[2];
 	uint32_t n_name_info[2];
-	/* the pairs summed over the layers, for the Overview and Summed views: built when first
-	 * asked for (ui_groups()), dropped when the phase changes */
-	struct summed_pair *groups;
-	size_t n_groups;
-	int groups_built;
 };
 
-/* The comparison's pairs summed over the layers (summed_pairs.h), built once per phase.
- * Borrowed: valid until the phase changes. */
+/* The comparison's pairs summed over the layers (comparison.summed). Borrowed: valid until
+ * the phase changes. */
 const struct summed_pair *ui_groups(struct ui *u, size_t *n);
 
 /* format.c */
