@@ -79,4 +79,12 @@ shot fusion-evidence "$LLAMA" "4 o" "Evidence (Esc"
 shot layer-pairs "$LLAMA" "2 Enter j" "A kernel"
 shot mi300x-b300-layer "$SGLANG" "2 Enter" "A kernel"
 shot mi300x-b300-summed "$SGLANG" "5" "Places"
+
+# The export for Perfetto: no copy of the Perfetto UI exists here to screenshot, so the
+# picture is drawn from the exported file (perfetto_picture.py): layer 1 of the first pass.
+"$FUSEDIFF" --report perfetto --align layers -o "$tmp/perfetto.json.gz" $LLAMA
+python3 "$out/perfetto_picture.py" "$tmp/perfetto.json.gz" "$tmp/perfetto.html" 1 1 1
+QT_QPA_PLATFORM=offscreen XDG_RUNTIME_DIR="$tmp" wkhtmltoimage -q --quality 0 --width 1620 \
+	"$tmp/perfetto.html" "$out/perfetto.png" 2>/dev/null
+echo "screenshots: $out/perfetto.png"
 exit 0

@@ -53,6 +53,8 @@ struct pf_stream {
 	int64_t end[MAX_LANES]; /* launch lets one start before the last ends) go to another */
 };
 
+struct pf_place;
+
 struct pf_side {
 	const struct side *sd;
 	const struct trace *t;
@@ -85,6 +87,8 @@ struct pf {
 	int64_t *slot_start; /* per slot */
 	uint64_t flows[2];   /* arrows of matched pairs, of fused pairs */
 	uint64_t fusion_slices;
+	struct pf_place *places; /* of fusion differences, until written (emit_pairs()) */
+	size_t n_places, cap_places;
 	int first;	   /* no event written yet */
 	size_t n;	   /* bytes in buf */
 	char buf[1 << 16]; /* what is written goes here first: one fwrite() per 64 KiB */
@@ -846,14 +850,20 @@ static void arrow(struct pf *w, const char *name, uint32_t ka, uint32_t kb)
 	w->flows[name[0] == 'f']++;
 }
 
-/* Fusion f's slice on side s over kernels in[0..n) of one place (pair p, slot k). */
-static void fusion_slice(struct pf *w, int s, uint32_t p, uint32_t k,
+/* One place of a fusion difference on side s (pair p, slot k): its kernels' span, count and
+ * time. Kept until every place is known, then written in time order (fusion_slices()). */
+struct pf_place {
+	int64_t lo, hi, sum;
+	uint32_t p, k, n;
+	int s;
+};
+
+/* The place of pair p's kernels in[0..n) of slot k on side s. */
+static void fusion_place(struct pf *w, int s, uint32_t p, uint32_t k,
 			 const struct comparison_instance *in, uint32_t n)
 {
-	struct pf_side *ps = &w->s[s];
-	const struct comparison_fusion *f = &w->c->fusions[w->fusion[p]];
-	int64_t lo = INT64_MAX, hi = INT64_MIN, sum = 0;
-	char name[320], atoms[256];
+	const struct pf_side *ps = &w->s[s];
+	struct pf_place pl = { INT64_MAX, INT64_MIN, 0, p, k, n, s };
 
 	for (uint32_t i = 0; i < n; i++) {
 		const struct trace_kernel *kn = &ps->t->kernels[in[i].kernel];
@@ -861,12 +871,36 @@ static void fusion_slice(struct pf *w, int s, uint32_t p, uint32_t k,
 
 		if (a < 0)
 			continue;
-		lo = a < lo ? a : lo;
-		hi = a + kn->dur > hi ? a + kn->dur : hi;
-		sum += kn->dur;
+		pl.lo = a < pl.lo ? a : pl.lo;
+		pl.hi = a + kn->dur > pl.hi ? a + kn->dur : pl.hi;
+		pl.sum += kn->dur;
 	}
-	if (lo > hi)
-		return;
+	if (pl.lo <= pl.hi)
+		VEC_PUSH(w->places, w->n_places, w->cap_places, pl);
+}
+
+static int cmp_place(const void *pa, const void *pb)
+{
+	const struct pf_place *a = pa, *b = pb;
+	int r = CMP(a->s, b->s);
+
+	if (!r)
+		r = CMP(a->lo, b->lo);
+	if (!r)
+		r = CMP(a->hi, b->hi);
+	return r ? r : CMP(a->p, b->p);
+}
+
+/* The slice of one place of a fusion difference. */
+static void fusion_slice(struct pf *w, const struct pf_place *pl)
+{
+	int s = pl->s;
+	uint32_t p = pl->p, k = pl->k, n = pl->n;
+	struct pf_side *ps = &w->s[s];
+	const struct comparison_fusion *f = &w->c->fusions[w->fusion[p]];
+	int64_t lo = pl->lo, hi = pl->hi, sum = pl->sum;
+	char name[320], atoms[256];
+
 	snprintf(name, sizeof name, "%s %d: %s",
 		 f->partial	 ? "partial fusion"
 		 : f->horizontal ? "horizontal fusion"
@@ -972,7 +1006,7 @@ static void emit_pairs(struct pf *w)
 			if (kmin >= 0 && w->fusion[pi] >= 0)
 				for (int s = 0; s < 2; s++)
 					if (end[s] > at[s])
-						fusion_slice(w, s, (uint32_t)pi, (uint32_t)kmin,
+						fusion_place(w, s, (uint32_t)pi, (uint32_t)kmin,
 							     in[s] + at[s], end[s] - at[s]);
 			at[0] = end[0];
 			at[1] = end[1];
@@ -982,6 +1016,12 @@ static void emit_pairs(struct pf *w)
 		free(in[s]);
 		free(slot[s]);
 	}
+	/* in time order, so that a place goes to another track only when it overlaps one */
+	qsort(w->places, w->n_places, sizeof *w->places, cmp_place);
+	for (size_t i = 0; i < w->n_places; i++)
+		fusion_slice(w, &w->places[i]);
+	free(w->places);
+	w->places = NULL;
 }
 
 /* --- metadata ------------------------------------------------------------------------------ */
