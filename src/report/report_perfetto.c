@@ -1,14 +1,16 @@
 /* report_perfetto.c — the comparison as one Chrome Trace Event Format file that Perfetto and
  * chrome://tracing open (fusediff(1), REPORT FORMATS: perfetto).
  *
- * The JSON object form: {"displayTimeUnit", "otherData" (the provenance), "traceEvents"}.
+ * The JSON object form: {"displayTimeUnit", "traceEvents", "otherData" (the provenance)}.
  * Process 1 is side A, process 2 side B (sort indices put A above B). Each has a track of
  * passes and layers (the side's summary slice holds its pass slices, which hold their layer
- * slices; a layer that overlaps the one before goes to a second track), tracks of fusion
- * differences, and a track per stream with a slice ("X") per kernel, copy and memset of the
- * compared passes. B's tracks come in the reverse order, so that the two sides' kernels meet in
- * the middle. The compared passes are laid out one after the other, pass k of A beside pass k
- * of B, each starting at the same time (--align layers: each layer too). A flow arrow ("s" and
+ * slices; a layer that starts before the one before it ends is drawn from that end), tracks
+ * of fusion differences (a place that overlaps another goes to a second one), and a track per
+ * stream with a slice ("X") per kernel, copy and memset of the compared passes (a kernel that
+ * overlaps the one before, by programmatic dependent launch, goes to a second track of the
+ * stream). B's tracks come in the reverse order, so that the two sides' kernels meet in the
+ * middle. The compared passes are laid out one after the other, pass k of A beside pass k of
+ * B, each starting at the same time (--align layers: each layer too). A flow arrow ("s" and
  * "f" events, bound to the kernel slices) joins each kernel to its counterpart in the same pass
  * of the other side: for a pair whose sides run m and n kernels in a pass, max(m, n) arrows,
  * the kernels of the side with fewer spread over the others (a fused kernel gets one to each
@@ -22,8 +24,9 @@
  * before the keys it looks for).
  *
  * Written as it goes: the layout first (per pass and layer, an offset), then every slice and
- * arrow straight to the stream. Memory is linear in the kernels (a pair and a start per
- * kernel), time too, but for sorting each pair's kernels by pass. */
+ * arrow through a 64 KiB buffer to the stream; only the places of fusion differences wait, to
+ * be written in time order. Memory is linear in the kernels (a pair, a start and a lane per
+ * kernel), time too, but for sorting each pair's kernels by pass and the places by time. */
 #include <stdlib.h>
 #include <string.h>
 

@@ -234,6 +234,13 @@ grep -q '^  device  *0 of 2: 0 (684 kernels + 50 copies), 1 (240 kernels + 50 co
 run /dev/null --report perfetto -o "$tmp/ab.json.gz" "$A" "$B"
 gzip -t "$tmp/ab.json.gz" || { echo "-o FILE.gz is not gzip"; exit 1; }
 gzip -dc "$tmp/ab.json.gz" | cmp -s - "$tmp/ab.json" || { echo "-o FILE.gz holds other bytes"; exit 1; }
+# a write that fails midway (the file size limit) through the compressor: exit 1, one line, no
+# file and no temporary file left
+mkdir "$tmp/full"
+(ulimit -f 8 && "$FUSEDIFF" --report perfetto -o "$tmp/full/ab.json.gz" "$A" "$B") >/dev/null 2>"$tmp/err"
+rc=$?
+[ $rc -eq 1 ] && grep -q "^fusediff: $tmp/full/ab.json.gz: " "$tmp/err" && [ -z "$(ls -A "$tmp/full")" ] ||
+	{ echo "a failed write of a .gz: exit $rc, left [$(ls -A "$tmp/full")]:"; cat "$tmp/err"; exit 1; }
 LC_ALL=C.UTF-8 run "$tmp/ab2.json" --report perfetto "$A" "$B"
 cmp -s "$tmp/ab.json" "$tmp/ab2.json" || { echo "two runs differ"; exit 1; }
 exit 0
