@@ -429,6 +429,73 @@ START_TEST(test_order_of_evidence)
 }
 END_TEST
 
+/* Eager MoE routing: the router's generic kernels (softmax, top-k, sort, token gather) in a MoE
+ * block or under an annotation that names the experts or router are MoE routing, its
+ * combine (index_add) MoE finalize; the same kernels in a gated feed-forward block ("Gated" is
+ * no gate) or in no such context keep their names' classes. */
+START_TEST(test_moe_routing_context)
+{
+	static const char *const router[][3] = {
+		{ "void at::native::(anonymous namespace)::cunn_SoftMaxForward<4, float, float, "
+		  "float, "
+		  "at::native::(anonymous namespace)::SoftMaxForwardEpilogue>(float*, float "
+		  "const*, "
+		  "int)",
+		  "aten::_softmax", "Reduce" },
+		{ "void at::native::sbtopk::gatherTopK<float, unsigned int, 2, false>(int)",
+		  "aten::topk", "Sort" },
+		{ "void at::native::bitonicSortKVInPlace<-2, -1, 16, 16, long, long, "
+		  "at::native::LTOp<long, true>, unsigned int>(int)",
+		  "aten::sort", "Sort" },
+		{ "void at::native::vectorized_gather_kernel<16, long>(char*, char*, long*, int, "
+		  "long, "
+		  "long, long, long, bool)",
+		  "aten::index", "Copy" },
+		{ "void at::native::indexFuncLargeIndex<float, long, unsigned int, 2, 2, -2, true, "
+		  "at::native::(anonymous namespace)::ReduceAdd>(int)",
+		  "aten::index_add_", "Copy" },
+	};
+	static const char *const contexts[] = { "MixtralSparseMoeBlock_0", "moe_router",
+						"T5DenseGatedActDense_0", NULL };
+	struct classifier *c = new_classifier(NULL);
+	struct jbuf b = { .first = 1 };
+	struct trace *t;
+	struct trace_classes tc;
+	double cpu = 10, gpu = 100;
+	const size_t n = sizeof router / sizeof router[0];
+
+	for (size_t x = 0; x < 4; x++) {
+		if (x == 0 || x == 2)
+			jmodule_call(&b, contexts[x], cpu, 9);
+		else if (x == 1)
+			jevent(&b, "user_annotation", contexts[x], 1, 1, cpu, 9, "");
+		for (size_t i = 0; i < n; i++)
+			jkernel_op(&b, router[i][0], router[i][1], cpu + 1 + (double)i, gpu += 10,
+				   7);
+		cpu += 20;
+	}
+	t = jload(&b);
+	classify_trace(c, t, &tc);
+	for (size_t x = 0; x < 4; x++)
+		for (size_t i = 0; i < n; i++) {
+			const struct kernel_info *ki = info_named(t, &tc, router[i][0], x);
+			const char *want = x < 2 ? (i == n - 1 ? "MoE finalize" : "MoE routing")
+						 : router[i][2];
+
+			ck_assert_msg(strcmp(class_name(ki->cls), want) == 0,
+				      "%s in %s: %s, want %s", ki->short_name,
+				      contexts[x] ? contexts[x] : "nothing", class_name(ki->cls),
+				      want);
+			if (x < 2)
+				ck_assert_str_eq(class_source_name(ki->source),
+						 x == 0 ? "module" : "annotation");
+		}
+	trace_classes_clear(&tc);
+	trace_free(t);
+	classifier_free(c);
+}
+END_TEST
+
 /* One name, one class: a kernel whose name decides (classify_name_decides()) has, in every
  * bundled trace and whatever launched it, the class and atoms of its name alone; a kernel whose
  * context decided has a generic name. */
@@ -887,6 +954,7 @@ static Suite *classify_suite(void)
 	tcase_add_test(tc, test_hf_pairs_symmetric);
 	tcase_add_test(tc, test_moe_router);
 	tcase_add_test(tc, test_order_of_evidence);
+	tcase_add_test(tc, test_moe_routing_context);
 	tcase_add_test(tc, test_rule_literals);
 	tcase_add_test(tc, test_one_name_one_class);
 	tcase_add_test(tc, test_inductor_trace);

@@ -235,11 +235,15 @@ static void apply_flags(struct kernel_info *out, const char *text, const struct 
 				continue;
 			v = names_targ_flag(args[f->index], lens[f->index]);
 		} else {
+			/* demangled "(ck_tile::Rmsnorm2dFusedAddEnum)1", or mangled as a literal of
+			 * the enum type, "LN7ck_tile21Rmsnorm2dFusedAddEnumE1E" */
 			const char *e = strstr(text, f->enum_name);
+			size_t el = f->enum_name ? strlen(f->enum_name) : 0;
 
-			if (!e || e[strlen(f->enum_name)] != ')')
+			if (!e ||
+			    (e[el] != ')' && !(e[el] == 'E' && isdigit((unsigned char)e[el + 1]))))
 				continue;
-			e += strlen(f->enum_name) + 1;
+			e += el + 1;
 			v = names_targ_flag(e, strspn(e, "0123456789"));
 		}
 		if (v == 1)

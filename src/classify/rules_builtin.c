@@ -198,7 +198,10 @@ const struct builtin_rule classify_name_rules[] = {
 	  "winograd|igemm_(fwd|bwd|wrw)|naive_conv|MIOpenConv|MIOpenCvD|gridwise_convolution|"
 	  "grouped_conv|im2col|im2d2col|col2im|Im3d2Col|depthwise|dgrad_engine|wgrad_alg|"
 	  "xmma_cudnn|cudnn::detail::(implicit|explicit)|cudnn_?conv|scudnn|hcudnn|cudnn_infer|"
-	  "cask_cudnn|ImplicitGemmConv|causal_conv1d|AsmConv|MIOpenCv"),
+	  "cask_cudnn|ImplicitGemmConv|causal_conv1d|AsmConv|MIOpenCv|"
+	  /* cuDNN's FFT convolution: the forward and inverse 2-D transforms around its
+	   * complex GEMM (fft2d_r2c_32x32, fft2d_c2r_16x16) */
+	  "(^|[^a-z])fft2d_(r2c|c2r|c2c)_"),
 
 	/* MoE: routing, expert GEMMs, finalize (weighted combine), activation between the
 	 * expert GEMMs. TensorRT-LLM-gen (FlashInfer): moe::dev::routing|finalize and the bmm_*
@@ -206,11 +209,20 @@ const struct builtin_rule classify_name_rules[] = {
 	 * routing kernels. */
 	R(MOE_FINALIZE, A(REDUCE),
 	  "moe_?sum|finalize_?moe|moe_?finalize|moe_?unpermute|moe_?combine|moe::dev::finalize|"
+	  "reduce_fused|"
 	  "_finalize_matmul_scatter|finalizeMoeRouting|finalizeKernel|_reduce_grouped|_ep_gather|"
 	  "moe_stage2_reduce|moe_reduction|unpermute"),
 	R(MOE_ROUTING, A(ROUTING) | A(TOPK) | A(SOFTMAX),
 	  "topk_?gating_?softmax|topk_?softmax|topkGatingSoftmax|topk_?gating|moe_?softmax"),
 	RF(MOE_ROUTING, A(ROUTING), "_combined_routing_memset|_expt_data_memset", 1, 0),
+	/* DeepSeek's MoE kernels (TileKernels tile_kernels/moe/, the kernels of DeepSeek's
+	 * profile-data traces): gates, the counts and mappings that lay the tokens out by
+	 * expert, the expansion into that layout; their reduce_fused combines */
+	R(MOE_ROUTING, A(ROUTING) | A(TOPK),
+	  "top2_sum_gate|topk_sum_and_topk_group_idx|(^|[^a-z])topk_gate"),
+	R(MOE_ROUTING, A(ROUTING),
+	  "clean_and_count_expert|get_fused_mapping|expand_to_fused|inplace_unique_group_indices|"
+	  "mask_indices_by_tp|group_count_kernel"),
 	R(MOE_ROUTING, A(ROUTING),
 	  "moe_align|moe_?sort|moe_[a-z0-9]*_sort|expandInputRows|expand_input_rows|count_and_sort_expert|"
 	  "moe_?routing|grouped_topk|moe_?permute|moe_?dispatch|fused_topk|moe::dev::routing|"
@@ -294,6 +306,7 @@ const struct builtin_rule classify_name_rules[] = {
 	/* Quantisation. */
 	R(QUANTIZE, A(QUANT),
 	  "quant|fp8_cast|to_fp8|cvt_fp8|scaled_fp8|per_token_group|mxfp4|nvfp4|fp4_cast|"
+	  "per_(token|channel|block)_cast|(^|[^a-z])cast_back|"
 	  "e4m3|blockscale_cast|to_fp4|cvt_fp16|convert_fp8|MeanScale|QuantInt8"),
 	{ .cls = CLASS_QUANTIZE, .atoms = A(QUANT), .aux = 1,
 	  .pattern = "segmented_max_reduction|scale_?reduce|amax_?reduce" },
@@ -314,7 +327,8 @@ const struct builtin_rule classify_name_rules[] = {
 	RGP(REDUCE, A(REDUCE), "DeviceScan|scan_impl|scan_config|cumsum|cumprod|tensor_kernel_scan|"
 	   "lookback_scan|DeviceSelect|DeviceCompact|rocprim.*scan|partition_(config|kernel)|"
 	   "DevicePartition", "cumsum"),
-	RP(REDUCE, A(REDUCE), "max_pool|avg_pool|adaptive_?(avg|max)|pooling|MIOpenPooling", "pool"),
+	RP(REDUCE, A(REDUCE), "max_?pool|avg_?pool|average_?pool|adaptive_?(avg|max|average)|pooling|"
+	   "MIOpenPooling", "pool"),
 	RG(REDUCE, A(REDUCE), "reduce_kernel|ReduceOp|DeviceReduce|rocprim.*reduce|reduce_"),
 	R(REDUCE, A(REDUCE), "cross_entropy|nll_loss|mse_loss"),
 
@@ -374,6 +388,10 @@ const struct builtin_rule classify_name_rules[] = {
 	   "addcdiv|nan_to_num|isfinite|isinf|isnan",
 	   NULL),
 
+	/* Inductor kernels of PyTorch 2.0, named by Triton's signature and not by their ops
+	 * (triton__0d1d2d3de): generic. */
+	RG(ELEMENTWISE, A(OTHER), "^triton__[0-9]+[de]"),
+
 	/* Generic elementwise templates whose functor said nothing more: the operator or the
 	 * module may say what they do. */
 	RG(ELEMENTWISE, A(OTHER),
@@ -408,6 +426,10 @@ const struct builtin_rule classify_module_rules[] = {
 	R(CONV, A(CONV), "^(Conv[123]d|ConvTranspose[123]d|Conv|QuantConv[123]d)( |$)"),
 	R(NORM, A(BATCHNORM), "^(BatchNorm[123]d|SyncBatchNorm|FrozenBatchNorm2d)( |$)"),
 	R(EMBEDDING, A(EMBEDDING), "^(Embedding|EmbeddingBag|VocabParallelEmbedding)( |$)"),
+	R(ACTIVATION, A(SILU), "^(SiLU)( |$)"),
+	R(ACTIVATION, A(GELU), "^(GELU|GELUActivation|NewGELUActivation|QuickGELU)( |$)"),
+	R(ACTIVATION, A(ACT), "^(ReLU|ReLU6|LeakyReLU|Sigmoid|Tanh|Hardswish|Hardsigmoid|Mish|ELU|"
+	  "SELU|CELU|Softplus)( |$)"),
 };
 
 const size_t classify_n_module_rules =
