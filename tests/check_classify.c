@@ -1,4 +1,6 @@
 /* check_classify.c — kernel classification on real kernel names and real traces, rules files. */
+#include <dirent.h>
+
 #include "jtrace.h"
 #include "testutil.h"
 
@@ -19,6 +21,11 @@ static const char *const traces[] = {
 	"tracelens_bert-small_hf_mi300x.json.gz",
 	"tracelens_bert-small_hf_h100.json.gz",
 };
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
 
 /* A classifier that sees no per-user default file, whatever the machine has. */
 static struct classifier *new_classifier(const char *rules)
@@ -496,48 +503,115 @@ START_TEST(test_moe_routing_context)
 }
 END_TEST
 
-/* One name, one class: a kernel whose name decides (classify_name_decides()) has, in every
- * bundled trace and whatever launched it, the class and atoms of its name alone; a kernel whose
- * context decided has a generic name. */
+/* The distinct kernel names of one trace and what each got, checked against every earlier
+ * trace (one_name_one_class). */
+struct seen_name {
+	char *name, *trace;
+	uint8_t cls;
+	atom_set atoms;
+};
+
+struct seen_names {
+	struct seen_name *v;
+	size_t n, cap, decisive, checked;
+};
+
+/* Every kernel of the trace at path whose name decides: the class and atoms of its name alone,
+ * and the same in every trace before it. A kernel whose context decided has a generic name. */
+static void check_one_trace(const struct classifier *c, const char *path, struct seen_names *sn)
+{
+	struct trace *t = test_load(path);
+	struct trace_classes tc;
+	uint8_t *done;
+
+	classify_trace(c, t, &tc);
+	done = xcalloc(tc.n_infos, 1);
+	for (size_t k = 0; k < t->n_kernels; k++) {
+		const struct kernel_info *ki = trace_classes_get(&tc, k);
+		const char *name = trace_str(t, t->kernels[k].name);
+		struct kernel_info alone;
+		size_t j;
+
+		if (done[tc.info_of[k]]++ || t->kernels[k].kind != KIND_KERNEL)
+			continue;
+		sn->checked++;
+		if (!classify_name_decides(c, name)) {
+			ck_assert_msg(ki->source != SOURCE_INDUCTOR, "%s", name);
+			continue;
+		}
+		ck_assert_msg(ki->source == SOURCE_NAME || ki->source == SOURCE_INDUCTOR,
+			      "%s: %s decided in %s", ki->short_name, class_source_name(ki->source),
+			      path);
+		classify_kernel(c, name, NULL, NULL, &alone);
+		ck_assert_msg(alone.cls == ki->cls && alone.atoms == ki->atoms,
+			      "%s: %s alone, %s in %s", ki->short_name, class_name(alone.cls),
+			      class_name(ki->cls), path);
+		kernel_info_clear(&alone);
+		for (j = 0; j < sn->n && strcmp(sn->v[j].name, name) != 0; j++)
+			;
+		if (j < sn->n) {
+			ck_assert_msg(sn->v[j].cls == ki->cls && sn->v[j].atoms == ki->atoms,
+				      "%s: %s in %s, %s in %s", ki->short_name,
+				      class_name(sn->v[j].cls), sn->v[j].trace, class_name(ki->cls),
+				      path);
+			continue;
+		}
+		VEC_PUSH(sn->v, sn->n, sn->cap,
+			 ((struct seen_name){ xstrdup(name), xstrdup(path), ki->cls, ki->atoms }));
+		sn->decisive++;
+	}
+	free(done);
+	trace_classes_clear(&tc);
+	trace_free(t);
+}
+
+/* One name, one class: over every trace in the repository (examples/, tests/data/traces/,
+ * tests/data/variants/: eager and compiled, NVIDIA and AMD, with and without launches,
+ * operators, modules and annotations), a kernel name that decides has one class and one set
+ * of atoms. (A generic name's class follows its context: classify.h.) */
 START_TEST(test_one_name_one_class)
 {
+	static const char *const dirs[] = { "examples", "tests/data/traces",
+					    "tests/data/variants" };
 	struct classifier *c = new_classifier(NULL);
-	size_t decisive = 0;
+	struct seen_names sn = { 0 };
+	size_t traces_n = 0;
 
-	for (size_t i = 0; i < sizeof traces / sizeof traces[0]; i++) {
-		struct trace *t = test_load(test_trace(traces[i]));
-		struct trace_classes tc;
-		uint8_t *done;
+	for (size_t d = 0; d < sizeof dirs / sizeof dirs[0]; d++) {
+		char dir[8192];
+		DIR *dp;
+		struct dirent *e;
+		char **files = NULL;
+		size_t n = 0, cap = 0;
 
-		classify_trace(c, t, &tc);
-		done = xcalloc(tc.n_infos, 1);
-		for (size_t k = 0; k < t->n_kernels; k++) {
-			const struct kernel_info *ki = trace_classes_get(&tc, k);
-			const char *name = trace_str(t, t->kernels[k].name);
-			struct kernel_info alone;
+		snprintf(dir, sizeof dir, "%s", test_path(dirs[d]));
+		ck_assert_msg((dp = opendir(dir)) != NULL, "%s", dir);
+		while ((e = readdir(dp))) {
+			size_t len = strlen(e->d_name);
 
-			if (done[tc.info_of[k]]++ || t->kernels[k].kind != KIND_KERNEL)
-				continue;
-			if (!classify_name_decides(c, name)) {
-				ck_assert_msg(ki->source != SOURCE_NAME || ki->cls != CLASS_OTHER,
-					      "%s", name);
-				continue;
-			}
-			ck_assert_msg(ki->source == SOURCE_NAME || ki->source == SOURCE_INDUCTOR,
-				      "%s: %s decided in %s", ki->short_name,
-				      class_source_name(ki->source), traces[i]);
-			classify_kernel(c, name, NULL, NULL, &alone);
-			ck_assert_msg(alone.cls == ki->cls && alone.atoms == ki->atoms,
-				      "%s: %s alone, %s in %s", ki->short_name,
-				      class_name(alone.cls), class_name(ki->cls), traces[i]);
-			kernel_info_clear(&alone);
-			decisive++;
+			if (len > 8 && strcmp(e->d_name + len - 8, ".json.gz") == 0)
+				VEC_PUSH(files, n, cap, xasprintf("%s/%s", dir, e->d_name));
 		}
-		free(done);
-		trace_classes_clear(&tc);
-		trace_free(t);
+		closedir(dp);
+		qsort(files, n, sizeof *files, cmp_str);
+		for (size_t i = 0; i < n; i++) {
+			check_one_trace(c, files[i], &sn);
+			free(files[i]);
+		}
+		free(files);
+		traces_n += n;
 	}
-	ck_assert_uint_gt(decisive, 100);
+	fprintf(stderr,
+		"one name, one class: %zu traces, %zu kernel names and contexts, %zu names "
+		"that decide\n",
+		traces_n, sn.checked, sn.decisive);
+	ck_assert_uint_ge(traces_n, 60);
+	ck_assert_uint_gt(sn.decisive, 100);
+	for (size_t j = 0; j < sn.n; j++) {
+		free(sn.v[j].name);
+		free(sn.v[j].trace);
+	}
+	free(sn.v);
 	classifier_free(c);
 }
 END_TEST
