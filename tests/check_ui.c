@@ -231,6 +231,7 @@ static void build_mini(void)
 	}
 	/* what comparison_build() derives from the pairs */
 	comparison_summed_pairs(c);
+	comparison_noise(c);
 }
 
 static void free_mini(void)
@@ -843,8 +844,9 @@ START_TEST(test_export)
 	/* the rows as --report csv writes the layers table, in the view's order */
 	ck_assert_msg(strncmp(buf,
 			      "table,index,phase,a_us,b_us,delta_us,ratio,a_kernels,"
-			      "b_kernels,fusions,a_wall_us,b_wall_us,a_idle_us,b_idle_us\n",
-			      111) == 0,
+			      "b_kernels,fusions,a_wall_us,b_wall_us,a_idle_us,b_idle_us,"
+			      "ci_low_us,ci_high_us,significant\n",
+			      144) == 0,
 		      "%s", buf);
 	{
 		char *want = NULL, *line_ = NULL;
@@ -860,7 +862,7 @@ START_TEST(test_export)
 			*line_ = '\n';
 		}
 		ck_assert_uint_eq(lines, 5); /* the header and the 4 layers */
-		ck_assert(strncmp(buf + 111, "layers,1,", 9) == 0); /* sorted by |delta| first */
+		ck_assert(strncmp(buf + 144, "layers,1,", 9) == 0); /* sorted by |delta| first */
 		free(want);
 	}
 	/* again: it asks before overwriting, and n keeps the file */

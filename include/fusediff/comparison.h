@@ -56,6 +56,16 @@ struct comparison_eff {
 	int64_t heads, kv_heads;
 };
 
+/* How sure a row's B - A per pass is (noise.c): Welch's t interval at 95 % over the per-pass
+ * samples of each side, when both sides have at least three compared passes
+ * (comparison.ci_known); each side's pass-to-pass standard deviation of the row. A row whose
+ * layer some passes lack is sampled over the passes that have it. */
+struct comparison_ci {
+	double low_ns, high_ns; /* the interval of B - A per pass; NAN when unknown */
+	double sd_ns[2];    /* each side's standard deviation over its passes; NAN when unknown */
+	int8_t significant; /* 1: the interval excludes 0; 0: within noise; -1: unknown */
+};
+
 /* What one side contributes to a pair. */
 struct comparison_part {
 	uint32_t *names; /* distinct kernel name ids (trace strings): the main kernels' in
@@ -85,6 +95,7 @@ struct comparison_pair {
 	double delta_ns; /* B - A per pass */
 	double ratio;	 /* B / A, NAN when A is 0 */
 	int32_t fusion;	 /* index into fusions, -1 when none */
+	struct comparison_ci ci;
 };
 
 /* The layers in execution order: the prologue, each stack's layers (a stack after the first
@@ -102,6 +113,7 @@ struct comparison_layer {
 	double delta_ns, ratio;
 	uint32_t n_fusions;	     /* distinct fusion patterns occurring in this layer */
 	uint32_t pair_first, pair_n; /* range in pairs */
+	struct comparison_ci ci;
 };
 
 /* A fusion difference: one side runs one kernel where the other runs several for the same
@@ -139,6 +151,7 @@ struct comparison_fusion {
 				  that fusing removes (every kernel of a place but its first): from
 				  the end of the kernel before it to its start, when nothing ran */
 	char *evidence;	       /* one readable sentence, escaped (safe to print) */
+	struct comparison_ci ci;
 };
 
 /* Where B - A comes from: every pair counted once, in the fusion it belongs to, else by its
@@ -165,6 +178,7 @@ struct comparison_attribution {
 	double count;	 /* places per pass: a fusion's occurrences, else aligned pairs */
 	double ns[2];	 /* time on each side per pass */
 	double delta_ns; /* B - A per pass */
+	struct comparison_ci ci;
 };
 
 /* One rank of two directories of per-rank traces (ranks.h): its traces and totals, for the
@@ -281,6 +295,12 @@ struct comparison {
 	uint32_t *pair_part;		 /* per pair: the attribution part it counts in */
 	double class_ns[2][CLASS_COUNT]; /* per pass, for the overview; each kernel counts under the
 					    class of its step (an eager RMSNorm run is Norm) */
+	int ci_known;			 /* both sides have three compared passes or more: the
+					    rows' intervals (struct comparison_ci) are known */
+	struct comparison_ci ci;	 /* of the whole pass: delta_ns */
+	struct comparison_ci class_ci[CLASS_COUNT];
+	double beyond_noise_ns; /* the part of delta_ns in attribution parts whose
+					    interval excludes 0 (NAN when unknown) */
 	char *note; /* why the comparison is empty or partial (no common phase, ...), or NULL */
 	struct comparison_warning *warnings; /* what makes the figures less comparable than
 						they look, in the order of the list in

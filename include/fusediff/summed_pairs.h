@@ -30,6 +30,7 @@ struct summed_pair {
 			    (the first pair's are shown) */
 	struct comparison_eff eff[2]; /* the pairs' efficiency summed (comparison_eff_sum()):
 					 known when every pair's is */
+	struct comparison_ci ci;
 };
 
 /* The comparison builds its groups once (comparison.summed, n_summed): sorted by |delta|

@@ -43,6 +43,9 @@ char *text_escape_dup(const char *s, size_t len);
 void text_us(char *buf, size_t cap, int64_t ns);
 /* A duration in ns with a unit: "850 ns", "12.3 us", "4.56 ms", "1.23 s". */
 void text_duration(char *buf, size_t cap, int64_t ns);
+/* v with decimals digits after '.', whatever the locale, with a sign when plus is set
+ * ("+12.3"). Returns buf. */
+const char *text_fixed(char *buf, size_t cap, double v, int decimals, int plus);
 /* A share (0..1) as a percentage: "97%", with a decimal below 10% ("2.5%"), "<0.1%" for a
  * sliver, "0%" for none; '.' whatever the locale. */
 void text_percent(char *buf, size_t cap, double share);

@@ -12,29 +12,30 @@
 #include "fusediff/util.h"
 
 struct app_opts {
-	const char *trace[2];	 /* A and B */
-	const char *report;	 /* --report FORMAT, or NULL */
-	const char *align;	 /* --align passes|layers, or NULL */
-	int align_layers;	 /* --align layers */
-	const char *output;	 /* -o FILE, or NULL for standard output */
-	const char *rules;	 /* --rules FILE */
-	const char *peaks;	 /* --peaks FILE */
-	const char *pass_regex;	 /* --pass REGEX */
-	const char *model;	 /* --model NAME */
-	const char *capture[2];	 /* --capture-a, --capture-b PATH */
-	int no_capture;		 /* --no-capture */
-	int phase;		 /* -1: automatic; enum phase; PHASE_COUNT: all */
-	const char *label[2];	 /* --label-a, --label-b */
-	int32_t device;		 /* --device N, -1: automatic */
-	const char *theme;	 /* --theme NAME, NULL: default */
-	int no_color, no_mouse;	 /* --no-color (or NO_COLOR set), --no-mouse */
-	int headless;		 /* --headless */
-	int cols, rows;		 /* --size COLSxROWS (headless), 0: default */
-	const char *script;	 /* --script FILE (headless) */
-	double fail_if_slower;	 /* --fail-if-slower PCT, -1: not asked */
-	int fail_on_lost_fusion; /* --fail-on-lost-fusion */
-	double min_delta_us;	 /* --min-delta-us US */
-	int64_t rank;		 /* --rank N, -1: the rank with the largest |B - A| */
+	const char *trace[2];		/* A and B */
+	const char *report;		/* --report FORMAT, or NULL */
+	const char *align;		/* --align passes|layers, or NULL */
+	int align_layers;		/* --align layers */
+	const char *output;		/* -o FILE, or NULL for standard output */
+	const char *rules;		/* --rules FILE */
+	const char *peaks;		/* --peaks FILE */
+	const char *pass_regex;		/* --pass REGEX */
+	const char *model;		/* --model NAME */
+	const char *capture[2];		/* --capture-a, --capture-b PATH */
+	int no_capture;			/* --no-capture */
+	int phase;			/* -1: automatic; enum phase; PHASE_COUNT: all */
+	const char *label[2];		/* --label-a, --label-b */
+	int32_t device;			/* --device N, -1: automatic */
+	const char *theme;		/* --theme NAME, NULL: default */
+	int no_color, no_mouse;		/* --no-color (or NO_COLOR set), --no-mouse */
+	int headless;			/* --headless */
+	int cols, rows;			/* --size COLSxROWS (headless), 0: default */
+	const char *script;		/* --script FILE (headless) */
+	double fail_if_slower;		/* --fail-if-slower PCT, -1: not asked */
+	int fail_on_lost_fusion;	/* --fail-on-lost-fusion */
+	const char *fail_if_below_peak; /* --fail-if-below-peak CLASS=PCT[,...], NULL: not asked */
+	double min_delta_us;		/* --min-delta-us US */
+	int64_t rank;			/* --rank N, -1: the rank with the largest |B - A| */
 };
 
 /* The pipeline's options from the command line's (no progress callback). */

@@ -228,7 +228,10 @@ int app_report(const struct app_opts *o)
 					.lost_fusion = o->fail_on_lost_fusion,
 					.min_delta_us = o->min_delta_us };
 		struct gate_result gr;
+		struct fd_error e = { { 0 } };
 
+		if (o->fail_if_below_peak) /* checked as the options were read */
+			gate_parse_peaks(o->fail_if_below_peak, &go, &e);
 		gate_check(c, &go, &gr);
 		if (gr.status != GATE_NONE) {
 			char *msg = xasprintf("gate: %s", gr.verdict);

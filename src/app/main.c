@@ -21,6 +21,7 @@
 #include "fusediff/outfile.h"
 #include "fusediff/regex_guard.h"
 #include "fusediff/text.h"
+#include "fusediff/gate.h"
 #include "fusediff/report.h"
 #include "fusediff/structure.h"
 #include "fusediff/trace_summary.h"
@@ -53,6 +54,7 @@ enum {
 	OPT_SCRIPT,
 	OPT_FAIL_SLOWER,
 	OPT_FAIL_LOST,
+	OPT_FAIL_PEAK,
 	OPT_MIN_DELTA,
 	OPT_PRINT_SCHEMA,
 	OPT_RANK,
@@ -84,8 +86,9 @@ static const struct option_doc {
 	{ "rank", 1, OPT_RANK, "N", "with two directories of per-rank traces: analyse rank N in full (default: the largest difference)", NULL },
 	{ "label-a", 1, OPT_LABEL_A, "NAME", "name shown for the first trace (default: vendor and GPU)", NULL },
 	{ "label-b", 1, OPT_LABEL_B, "NAME", "name shown for the second trace", NULL },
-	{ "fail-if-slower", 1, OPT_FAIL_SLOWER, "PCT", "with --report: exit 3 when B's time per pass is more than PCT % above A's, beyond the pass-to-pass noise", "CI gates" },
+	{ "fail-if-slower", 1, OPT_FAIL_SLOWER, "PCT", "with --report: exit 3 when B's time per pass is more than PCT % above A's, beyond the pass-to-pass noise (all of its 95 % interval, with three passes a side)", "CI gates" },
 	{ "fail-on-lost-fusion", 0, OPT_FAIL_LOST, NULL, "with --report: exit 3 when A fuses something that B runs unfused", NULL },
+	{ "fail-if-below-peak", 1, OPT_FAIL_PEAK, "CLASS=PCT[,...]", "with --report: exit 3 when B's kernels of CLASS (GEMM, Attention, ...) run below PCT % of the GPU's peak", NULL },
 	{ "min-delta-us", 1, OPT_MIN_DELTA, "US", "differences smaller than US microseconds per pass never fail a gate", NULL },
 	{ "theme", 1, OPT_THEME, "NAME", "colour theme: dark, light or mono", "Explorer" },
 	{ "no-color", 0, OPT_NO_COLOR, NULL, "no colours (also when NO_COLOR is set)", NULL },
@@ -151,7 +154,10 @@ static void usage(FILE *out)
 		else
 			snprintf(left, sizeof left, "    --%s%s%s", options[i].name,
 				 options[i].arg ? " " : "", options[i].arg ? options[i].arg : "");
-		fprintf(out, "  %-26s ", left);
+		if (strlen(left) > 26) /* too wide for the column: the help starts below */
+			fprintf(out, "  %s\n%29s", left, "");
+		else
+			fprintf(out, "  %-26s ", left);
 		print_wrapped(out, options[i].help, 29, 80);
 	}
 	fprintf(out,
@@ -479,6 +485,15 @@ int main(int argc, char **argv)
 			o.rank = v;
 			break;
 		case OPT_FAIL_LOST: o.fail_on_lost_fusion = 1; break;
+		case OPT_FAIL_PEAK: {
+			struct gate_opts g = { 0 };
+			struct fd_error e = { { 0 } };
+
+			if (gate_parse_peaks(optarg, &g, &e) < 0)
+				return usage_error("%s", e.msg);
+			o.fail_if_below_peak = optarg;
+			break;
+		}
 		case OPT_THEME: o.theme = optarg; break;
 		case OPT_NO_COLOR: o.no_color = 1; break;
 		case OPT_NO_MOUSE: o.no_mouse = 1; break;
@@ -573,9 +588,9 @@ int main(int argc, char **argv)
 	}
 	if (o.align && (!o.report || report_format_from_name(o.report) != REPORT_PERFETTO))
 		return usage_error("%s", "--align goes with --report perfetto");
-	if (!o.report && (o.fail_if_slower >= 0 || o.fail_on_lost_fusion))
-		return usage_error("%s", "the gates (--fail-if-slower, --fail-on-lost-fusion) go "
-					 "with --report FORMAT");
+	if (!o.report && (o.fail_if_slower >= 0 || o.fail_on_lost_fusion || o.fail_if_below_peak))
+		return usage_error("%s", "the gates (--fail-if-slower, --fail-on-lost-fusion, "
+					 "--fail-if-below-peak) go with --report FORMAT");
 	if (o.report)
 		return app_report(&o);
 	if (o.output)

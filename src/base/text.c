@@ -287,6 +287,15 @@ void text_us(char *buf, size_t cap, int64_t ns)
 		snprintf(buf, cap, "%.0f", us);
 }
 
+const char *text_fixed(char *buf, size_t cap, double v, int decimals, int plus)
+{
+	snprintf(buf, cap, plus ? "%+.*f" : "%.*f", decimals, v);
+	for (char *p = buf; *p; p++) /* '.' whatever LC_NUMERIC says */
+		if (*p == ',')
+			*p = '.';
+	return buf;
+}
+
 void text_percent(char *buf, size_t cap, double share)
 {
 	double v = share * 100.0;

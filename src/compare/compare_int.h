@@ -26,6 +26,12 @@ void comparison_kernel_totals(struct comparison *c);
 void comparison_efficiency(struct comparison *c, const struct peak_table *peaks);
 /* 3. c->summed, from the pairs and their efficiency (summed_pairs.c). */
 void comparison_summed_pairs(struct comparison *c);
+/* 4. every row's interval of B - A (struct comparison_ci), c->ci_known, c->beyond_noise_ns
+ * (noise.c). */
+void comparison_noise(struct comparison *c);
+/* The 97.5 % quantile of Student's t distribution with df degrees of freedom (df > 0): the
+ * factor of a 95 % two-sided interval. */
+double noise_t975(double df);
 
 /* The sums of several pairs' efficiency on one side (a group of summed pairs, summed_pairs.h):
  * known when each is, against peak. */

@@ -985,6 +985,7 @@ int comparison_build(struct comparison **out, const struct side *a, const struct
 	comparison_kernel_totals(c);
 	comparison_efficiency(c, o ? o->peaks : NULL);
 	comparison_summed_pairs(c);
+	comparison_noise(c);
 	*out = c;
 	return 0;
 }

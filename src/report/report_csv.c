@@ -169,11 +169,20 @@ static void t_traces(FILE *out, const struct comparison *c, const uint32_t *rows
 	}
 }
 
+/* A row's 95 % interval of B - A: ci_low_us, ci_high_us, significant (empty when unknown). */
+#define CI_COLUMNS "ci_low_us,ci_high_us,significant"
+static void c_ci(FILE *out, const struct comparison_ci *ci)
+{
+	c_us(out, ci->low_ns);
+	c_us(out, ci->high_ns);
+	fputs(ci->significant < 0 ? "," : ci->significant ? ",1" : ",0", out);
+}
+
 static void t_classes(FILE *out, const struct comparison *c, const uint32_t *rows, size_t n_rows)
 {
 	int have[CLASS_COUNT], n_have = 0;
 
-	fputs("table,class,a_us,b_us,delta_us,ratio\n", out);
+	fputs("table,class,a_us,b_us,delta_us,ratio," CI_COLUMNS "\n", out);
 	for (int k = 0; k < CLASS_COUNT; k++)
 		if (c->class_ns[0][k] != 0 || c->class_ns[1][k] != 0)
 			have[n_have++] = k;
@@ -186,6 +195,7 @@ static void t_classes(FILE *out, const struct comparison *c, const uint32_t *row
 		c_us(out, c->class_ns[1][k]);
 		c_us(out, c->class_ns[1][k] - c->class_ns[0][k]);
 		c_num(out, comparison_ratio(c->class_ns[0][k], c->class_ns[1][k]), 4);
+		c_ci(out, &c->class_ci[k]);
 		fputc('\n', out);
 	}
 }
@@ -193,7 +203,7 @@ static void t_classes(FILE *out, const struct comparison *c, const uint32_t *row
 static void t_attribution(FILE *out, const struct comparison *c, const uint32_t *rows,
 			  size_t n_rows)
 {
-	fputs("table,kind,class,fusion,count,delta_us\n", out);
+	fputs("table,kind,class,fusion,count,delta_us," CI_COLUMNS "\n", out);
 	EACH(i, c->n_attribution)
 	{
 		const struct comparison_attribution *a = &c->attribution[i];
@@ -204,6 +214,7 @@ static void t_attribution(FILE *out, const struct comparison *c, const uint32_t 
 			fprintf(out, "%d", a->fusion + 1);
 		c_num(out, a->count, 3);
 		c_us(out, a->delta_ns);
+		c_ci(out, &a->ci);
 		fputc('\n', out);
 	}
 }
@@ -211,7 +222,7 @@ static void t_attribution(FILE *out, const struct comparison *c, const uint32_t 
 static void t_layers(FILE *out, const struct comparison *c, const uint32_t *rows, size_t n_rows)
 {
 	fputs("table,index,phase,a_us,b_us,delta_us,ratio,a_kernels,b_kernels,fusions,a_wall_us,b_"
-	      "wall_us,a_idle_us,b_idle_us\n",
+	      "wall_us,a_idle_us,b_idle_us," CI_COLUMNS "\n",
 	      out);
 	EACH(i, c->n_layers)
 	{
@@ -231,6 +242,7 @@ static void t_layers(FILE *out, const struct comparison *c, const uint32_t *rows
 		c_us(out, l->wall_ns[1]);
 		c_us(out, l->idle_ns[0]);
 		c_us(out, l->idle_ns[1]);
+		c_ci(out, &l->ci);
 		fputc('\n', out);
 	}
 }
@@ -251,7 +263,7 @@ static void c_eff(FILE *out, const struct comparison_eff *a, const struct compar
 static void t_pairs(FILE *out, const struct comparison *c, const uint32_t *rows, size_t n_rows)
 {
 	fputs("table,layer,position,kind,class,atoms,a_kernels,b_kernels,a_count,b_count,"
-	      "a_avg_us,b_avg_us,a_us,b_us,delta_us,ratio," EFF_COLUMNS ",fusion\n",
+	      "a_avg_us,b_avg_us,a_us,b_us,delta_us,ratio," EFF_COLUMNS ",fusion," CI_COLUMNS "\n",
 	      out);
 	EACH(i, c->n_pairs)
 	{
@@ -274,9 +286,11 @@ static void t_pairs(FILE *out, const struct comparison *c, const uint32_t *rows,
 		c_num(out, p->ratio, 4);
 		c_eff(out, &p->side[0].eff, &p->side[1].eff);
 		if (p->fusion >= 0)
-			fprintf(out, ",%d\n", p->fusion);
+			fprintf(out, ",%d", p->fusion);
 		else
-			fputs(",\n", out);
+			fputc(',', out);
+		c_ci(out, &p->ci);
+		fputc('\n', out);
 	}
 }
 
@@ -284,7 +298,7 @@ static void t_fusions(FILE *out, const struct comparison *c, const uint32_t *row
 {
 	fputs("table,index,kind,fused_side,partial,fused_kernel,unfused_kernels,atoms,proof,"
 	      "occurrences,"
-	      "layers,a_us,b_us,delta_us,launches_saved,idle_us,evidence\n",
+	      "layers,a_us,b_us,delta_us,launches_saved,idle_us,evidence," CI_COLUMNS "\n",
 	      out);
 	EACH(i, c->n_fusions)
 	{
@@ -305,6 +319,7 @@ static void t_fusions(FILE *out, const struct comparison *c, const uint32_t *row
 		c_num(out, f->launches_saved, 3);
 		c_us(out, f->idle_ns);
 		c_str(out, f->evidence);
+		c_ci(out, &f->ci);
 		fputc('\n', out);
 	}
 }
@@ -317,7 +332,7 @@ static void t_pair_groups(FILE *out, const struct comparison *c, const uint32_t 
 	size_t n = c->n_summed;
 
 	fputs("table,index,layers,places,kind,class,atoms,a_kernels,b_kernels,a_similar,"
-	      "b_similar,a_count,b_count,a_us,b_us,delta_us,ratio," EFF_COLUMNS "\n",
+	      "b_similar,a_count,b_count,a_us,b_us,delta_us,ratio," EFF_COLUMNS "," CI_COLUMNS "\n",
 	      out);
 	EACH(i, n)
 	{
@@ -338,6 +353,7 @@ static void t_pair_groups(FILE *out, const struct comparison *c, const uint32_t 
 		c_us(out, g[i].delta_ns);
 		c_num(out, g[i].ratio, 4);
 		c_eff(out, &g[i].eff[0], &g[i].eff[1]);
+		c_ci(out, &g[i].ci);
 		fputc('\n', out);
 	}
 }

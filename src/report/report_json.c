@@ -54,6 +54,38 @@ static void j_times(FILE *out, double a_ns, double b_ns, double delta_ns, double
 	j_num(out, ratio, 4);
 }
 
+/* ,"ci_low_us":L,"ci_high_us":H,"significant":S: a row's 95 % interval of B - A per pass
+ * (null when unknown). */
+static void j_ci(FILE *out, const struct comparison_ci *ci)
+{
+	fputs(",\"ci_low_us\":", out);
+	j_us(out, ci->low_ns);
+	fputs(",\"ci_high_us\":", out);
+	j_us(out, ci->high_ns);
+	fputs(ci->significant < 0 ? ",\"significant\":null"
+	      : ci->significant	  ? ",\"significant\":true"
+				  : ",\"significant\":false",
+	      out);
+}
+
+/* The noise of the comparison: how many passes each side has, the whole pass's interval and
+ * spread, and how much of B - A is beyond noise. */
+static void j_noise(FILE *out, const struct comparison *c)
+{
+	fprintf(out,
+		",\n  \"noise\": {\"method\":\"welch_t_95\",\"known\":%s,\"a_passes\":%u,"
+		"\"b_passes\":%u",
+		c->ci_known ? "true" : "false", c->passes[0], c->passes[1]);
+	j_ci(out, &c->ci);
+	fputs(",\"a_pass_sd_us\":", out);
+	j_us(out, c->ci.sd_ns[0]);
+	fputs(",\"b_pass_sd_us\":", out);
+	j_us(out, c->ci.sd_ns[1]);
+	fputs(",\"beyond_noise_us\":", out);
+	j_us(out, c->beyond_noise_ns);
+	fputc('}', out);
+}
+
 /* A layer (index into c->layers): its number when its stack has no name, else its label. */
 static void j_layer(FILE *out, const struct comparison *c, int32_t layer)
 {
@@ -155,6 +187,7 @@ static void j_pair_groups(FILE *out, const struct comparison *c)
 		fputs(",\"b_count\":", out);
 		j_num(out, g[i].count[1], 3);
 		j_times(out, g[i].ns[0], g[i].ns[1], g[i].delta_ns, g[i].ratio);
+		j_ci(out, &g[i].ci);
 		fputc('}', out);
 	}
 	fputs(n ? "\n  ]" : "]", out);
@@ -464,6 +497,7 @@ int report_write_json(FILE *out, const struct comparison *c)
 	j_us(out, c->delta_ns);
 	fputs(",\n  \"ratio\": ", out);
 	j_num(out, c->ratio, 4);
+	j_noise(out, c);
 	j_ranks(out, c);
 	j_comparability(out, c);
 	fputs(",\n  \"warnings\": [", out);
@@ -487,6 +521,7 @@ int report_write_json(FILE *out, const struct comparison *c)
 		j_num(out, a->count, 3);
 		fputs(",\"delta_us\":", out);
 		j_us(out, a->delta_ns);
+		j_ci(out, &a->ci);
 		fputc('}', out);
 	}
 	fputs(c->n_attribution ? "\n  ]" : "]", out);
@@ -505,6 +540,7 @@ int report_write_json(FILE *out, const struct comparison *c)
 		j_times(out, c->class_ns[0][k], c->class_ns[1][k],
 			c->class_ns[1][k] - c->class_ns[0][k],
 			comparison_ratio(c->class_ns[0][k], c->class_ns[1][k]));
+		j_ci(out, &c->class_ci[k]);
 		fputc('}', out);
 		first = 0;
 	}
@@ -517,6 +553,7 @@ int report_write_json(FILE *out, const struct comparison *c)
 		j_layer(out, c, (int32_t)i);
 		fprintf(out, ",\"phase\":\"%s\"", phase_name((enum phase)l->phase));
 		j_times(out, l->ns[0], l->ns[1], l->delta_ns, l->ratio);
+		j_ci(out, &l->ci);
 		fputs(",\"a_kernels\":", out);
 		j_num(out, l->kernels[0], 3);
 		fputs(",\"b_kernels\":", out);
@@ -550,6 +587,7 @@ int report_write_json(FILE *out, const struct comparison *c)
 		fputs(",\"b_avg_us\":", out);
 		j_us(out, p->side[1].avg_ns);
 		j_times(out, p->side[0].total_ns, p->side[1].total_ns, p->delta_ns, p->ratio);
+		j_ci(out, &p->ci);
 		j_pair_eff(out, p);
 		fputs(",\"fusion\":", out);
 		if (p->fusion >= 0)
@@ -588,6 +626,7 @@ int report_write_json(FILE *out, const struct comparison *c)
 		j_us(out, f->ns[1]);
 		fputs(",\"delta_us\":", out);
 		j_us(out, f->delta_ns);
+		j_ci(out, &f->ci);
 		fputs(",\"launches_saved\":", out);
 		j_num(out, f->launches_saved, 3);
 		fputs(",\"idle_us\":", out);

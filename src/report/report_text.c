@@ -191,6 +191,13 @@ static const char *signed_us(char *buf, size_t cap, double ns)
 	return buf;
 }
 
+/* "~" after a B - A that is within the pass-to-pass noise (its 95 % interval holds 0), "" when
+ * it is beyond or unknown. */
+static const char *noise_mark(const struct comparison_ci *ci)
+{
+	return ci->significant == 0 ? "~" : "";
+}
+
 static const char *ratio(char *buf, size_t cap, double r)
 {
 	if (report_number(buf, cap, r, 2) < 0)
@@ -366,7 +373,7 @@ static void attribution_section(FILE *out, const struct comparison *c, int md)
 			rt_add(&t, "%s", what[a->kind]);
 		rt_add(&t, "%s", class_name((enum op_class)a->cls));
 		rt_add(&t, "%s", count(b1, sizeof b1, a->count));
-		rt_add(&t, "%s", signed_us(b2, sizeof b2, a->delta_ns));
+		rt_add(&t, "%s%s", signed_us(b2, sizeof b2, a->delta_ns), noise_mark(&a->ci));
 		if (fabs(c->delta_ns) >= 1) {
 			report_number(b3, sizeof b3, 100 * a->delta_ns / c->delta_ns, 1);
 			rt_add(&t, "%s%%", b3);
@@ -384,6 +391,36 @@ static void attribution_section(FILE *out, const struct comparison *c, int md)
 }
 
 /* The findings whose partial flag is partial, numbered by their place in c->fusions. */
+/* How sure B - A is: its 95 % interval over the passes, or why there is none; and what the "~"
+ * after a B - A in the tables means. */
+static void noise_line(FILE *out, const struct comparison *c)
+{
+	char lo[48], hi[48], sa[48], sb[48], bn[48];
+
+	if (!c->passes[0] || !c->passes[1]) {
+		fputc('\n', out);
+		return;
+	}
+	if (!c->ci_known) {
+		fprintf(out,
+			"Noise: not measured (A %u pass%s, B %u pass%s: three passes a side or "
+			"more "
+			"give each B - A a 95 %% interval).\n\n",
+			c->passes[0], c->passes[0] == 1 ? "" : "es", c->passes[1],
+			c->passes[1] == 1 ? "" : "es");
+		return;
+	}
+	fprintf(out,
+		"Noise: 95 %% interval of B - A %s .. %s us per pass (Welch, A %u passes, spread "
+		"%s us; B %u, spread %s us): %s; %s us of B - A is in parts beyond noise. A '~' "
+		"after B - A marks a row within noise.\n\n",
+		signed_us(lo, sizeof lo, c->ci.low_ns), signed_us(hi, sizeof hi, c->ci.high_ns),
+		c->passes[0], us(sa, sizeof sa, c->ci.sd_ns[0]), c->passes[1],
+		us(sb, sizeof sb, c->ci.sd_ns[1]),
+		c->ci.significant == 1 ? "beyond noise" : "within noise",
+		signed_us(bn, sizeof bn, c->beyond_noise_ns));
+}
+
 static void fusion_list(FILE *out, const struct comparison *c, int md, int partial)
 {
 	for (size_t i = 0; i < c->n_fusions; i++) {
@@ -517,7 +554,7 @@ static void pair_row(struct rtable *t, const struct comparison *c, const struct 
 	rt_add(t, "%s", count(b3, sizeof b3, p->side[1].count));
 	rt_add(t, "%s", us(b4, sizeof b4, p->side[0].total_ns));
 	rt_add(t, "%s", us(b5, sizeof b5, p->side[1].total_ns));
-	rt_add(t, "%s", signed_us(b6, sizeof b6, p->delta_ns));
+	rt_add(t, "%s%s", signed_us(b6, sizeof b6, p->delta_ns), noise_mark(&p->ci));
 	rt_add(t, "%s", ratio(b1, sizeof b1, p->ratio));
 	rt_add(t, "%s", na);
 	rt_add(t, "%s", nb);
@@ -569,7 +606,7 @@ static void groups_section(FILE *out, const struct comparison *c, int md)
 		rt_add(&t, "%s", count(b3, sizeof b3, g[i].count[1]));
 		rt_add(&t, "%s", us(b4, sizeof b4, g[i].ns[0]));
 		rt_add(&t, "%s", us(b5, sizeof b5, g[i].ns[1]));
-		rt_add(&t, "%s", signed_us(b6, sizeof b6, g[i].delta_ns));
+		rt_add(&t, "%s%s", signed_us(b6, sizeof b6, g[i].delta_ns), noise_mark(&g[i].ci));
 		rt_add(&t, "%s", ratio(b2, sizeof b2, g[i].ratio));
 		rt_add(&t, "%s", na);
 		rt_add(&t, "%s", nb);
@@ -883,9 +920,10 @@ int report_write_text(FILE *out, const struct comparison *c, int md)
 	comparability_line(out, c);
 	for (size_t i = 0; i < c->n_warnings; i++)
 		fprintf(out, "Warning (%s): %s.\n", c->warnings[i].code, c->warnings[i].message);
-	fprintf(out, "Total GPU time per pass: A %s us, B %s us, B - A %s us, B/A %s.\n\n",
+	fprintf(out, "Total GPU time per pass: A %s us, B %s us, B - A %s us, B/A %s.\n",
 		us(b1, sizeof b1, c->ns[0]), us(b2, sizeof b2, c->ns[1]),
 		signed_us(b3, sizeof b3, c->delta_ns), ratio(b4, sizeof b4, c->ratio));
+	noise_line(out, c);
 
 	attribution_section(out, c, md);
 	fusions_section(out, c, md);
@@ -914,8 +952,9 @@ int report_write_text(FILE *out, const struct comparison *c, int md)
 			rt_add(&t, "%s", class_name((enum op_class)k));
 			rt_add(&t, "%s", us(b1, sizeof b1, c->class_ns[0][k]));
 			rt_add(&t, "%s", us(b2, sizeof b2, c->class_ns[1][k]));
-			rt_add(&t, "%s",
-			       signed_us(b3, sizeof b3, c->class_ns[1][k] - c->class_ns[0][k]));
+			rt_add(&t, "%s%s",
+			       signed_us(b3, sizeof b3, c->class_ns[1][k] - c->class_ns[0][k]),
+			       noise_mark(&c->class_ci[k]));
 			rt_add(&t, "%s",
 			       ratio(b4, sizeof b4,
 				     comparison_ratio(c->class_ns[0][k], c->class_ns[1][k])));
@@ -940,7 +979,8 @@ int report_write_text(FILE *out, const struct comparison *c, int md)
 			rt_add(&t, "%s", comparison_layer_label(c, (int32_t)i, b1, sizeof b1));
 			rt_add(&t, "%s", us(b1, sizeof b1, l->ns[0]));
 			rt_add(&t, "%s", us(b2, sizeof b2, l->ns[1]));
-			rt_add(&t, "%s", signed_us(b3, sizeof b3, l->delta_ns));
+			rt_add(&t, "%s%s", signed_us(b3, sizeof b3, l->delta_ns),
+			       noise_mark(&l->ci));
 			rt_add(&t, "%s", ratio(b4, sizeof b4, l->ratio));
 			rt_add(&t, "%s", count(b1, sizeof b1, l->kernels[0]));
 			rt_add(&t, "%s", count(b2, sizeof b2, l->kernels[1]));

@@ -168,7 +168,14 @@ static void draw_header(struct ui *u)
 	if (c->ranks && c->ranks->chosen < c->ranks->n) /* which rank every view shows */
 		x += ui_putf(u->s, y, x, w - x, ROLE_HEADER, 0, "rank %lld of %zu  ",
 			     (long long)c->ranks->r[c->ranks->chosen].rank, c->ranks->n);
-	x += ui_putf(u->s, y, x, w - x, delta_role(c->delta_ns), 0, "B-A %s/pass  B/A %s", d, r);
+	x += ui_putf(u->s, y, x, w - x, delta_role_ci(c->delta_ns, &c->ci), 0,
+		     "B-A %s/pass  B/A %s", d, r);
+	if (c->ci_known) { /* how much of it the passes' spread cannot explain */
+		char bn[32];
+
+		signed_duration(bn, sizeof bn, c->beyond_noise_ns);
+		x += ui_putf(u->s, y, x, w - x, ROLE_DIM, 0, " (%s beyond noise)", bn);
+	}
 	{
 		size_t n = c->n_fusions - c->n_partial;
 

@@ -219,6 +219,8 @@ void fmt_eff(char *buf, size_t cap, const struct comparison_eff *e);
 /* Its sort key: the peak share, else the TFLOPS / 1e6 (after every share), NAN when unknown. */
 double eff_key(const struct comparison_eff *e);
 int delta_role(double delta_ns);
+/* The same, dimmed when the row is within the pass-to-pass noise (its interval holds 0). */
+int delta_role_ci(double delta_ns, const struct comparison_ci *ci);
 /* The sort key of B/A: the ratio, +infinity for work only B does (A is 0), NAN when neither
  * does any (sorted last). */
 double ratio_key(double a, double b);

@@ -68,6 +68,11 @@ int delta_role(double d)
 	return d > 0 ? ROLE_WORSE : ROLE_BETTER;
 }
 
+int delta_role_ci(double d, const struct comparison_ci *ci)
+{
+	return ci->significant == 0 ? ROLE_DIM : delta_role(d);
+}
+
 /* The words of a part's kind, as the reports say them. */
 static const char *part_kind_text(int kind)
 {

@@ -15,13 +15,13 @@ gate() { # NAME WANT_STATUS VERDICT ARGS...
 	[ "$st" = "$want" ] || fail "$name: exit $st, want $want ($(cat "$tmp/$name.err"))"
 	[ "$(cat "$tmp/$name.err")" = "fusediff: gate: $verdict" ] || fail "$name: '$(cat "$tmp/$name.err")'"
 }
-gate faster 0 "B is 27.87% faster per pass than A (-1293.9 us; limit 5.00%, noise 0.01%): passes" \
+gate faster 0 "B is 27.87% faster per pass than A (-1293.9 us; limit 5.00%, noise 0.01%, no interval): passes" \
 	--fail-if-slower 5 "$E" "$C"
-gate slower 3 "B is 38.63% slower per pass than A (+1293.9 us; limit 5.00%, noise 0.01%): FAILED" \
+gate slower 3 "B is 38.63% slower per pass than A (+1293.9 us; limit 5.00%, noise 0.01%, no interval): FAILED" \
 	--fail-if-slower 5 "$C" "$E"
-gate within 0 "B is 38.63% slower per pass than A (+1293.9 us; limit 50.00%, noise 0.01%): passes" \
+gate within 0 "B is 38.63% slower per pass than A (+1293.9 us; limit 50.00%, noise 0.01%, no interval): passes" \
 	--fail-if-slower 50 "$C" "$E"
-gate small 0 "B is 38.63% slower per pass than A (+1293.9 us; limit 5.00%, noise 0.01%) but under --min-delta-us: passes" \
+gate small 0 "B is 38.63% slower per pass than A (+1293.9 us; limit 5.00%, noise 0.01%, no interval) but under --min-delta-us: passes" \
 	--fail-if-slower 5 --min-delta-us 2000 "$C" "$E"
 gate lost 3 "4 fusions A has that B runs unfused: FAILED" --fail-on-lost-fusion "$C" "$E"
 gate kept 0 "0 fusions A has that B runs unfused: passes" --fail-on-lost-fusion "$E" "$C"

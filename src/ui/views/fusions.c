@@ -121,7 +121,7 @@ static void fu_cell(void *ctx, uint32_t row, int col, struct table_cell *out)
 	case FU_B: fmt_us(out->buf, out->cap, f->ns[1]); break;
 	case FU_DELTA:
 		fmt_delta(out->buf, out->cap, f->delta_ns);
-		out->role = delta_role(f->delta_ns);
+		out->role = delta_role_ci(f->delta_ns, &f->ci);
 		break;
 	}
 }

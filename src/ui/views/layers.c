@@ -135,7 +135,7 @@ static void ly_cell(void *ctx, uint32_t row, int col, struct table_cell *out)
 	case LY_B: fmt_us(out->buf, out->cap, l->ns[1]); break;
 	case LY_DELTA:
 		fmt_delta(out->buf, out->cap, l->delta_ns);
-		out->role = delta_role(l->delta_ns);
+		out->role = delta_role_ci(l->delta_ns, &l->ci);
 		break;
 	case LY_RATIO: fmt_ratio(out->buf, out->cap, l->ratio); break;
 	case LY_KA: fmt_count(out->buf, out->cap, l->kernels[0]); break;

@@ -119,7 +119,7 @@ static void ov_cell(void *ctx, uint32_t row, int col, struct table_cell *out)
 	case OV_B: fmt_us(out->buf, out->cap, a->ns[1]); break;
 	case OV_DELTA:
 		fmt_delta(out->buf, out->cap, a->delta_ns);
-		out->role = delta_role(a->delta_ns);
+		out->role = delta_role_ci(a->delta_ns, &a->ci);
 		break;
 	case OV_SHARE:
 		if (fabs(c->delta_ns) >= 1)

@@ -256,7 +256,7 @@ static void pr_cell(void *ctx, uint32_t row, int col, struct table_cell *out)
 	}
 	case PR_DELTA:
 		fmt_delta(out->buf, out->cap, p->delta_ns);
-		out->role = delta_role(p->delta_ns);
+		out->role = delta_role_ci(p->delta_ns, &p->ci);
 		break;
 	case PR_RATIO: fmt_ratio(out->buf, out->cap, p->ratio); break;
 	case PR_A_EFF:

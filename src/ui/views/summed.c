@@ -151,7 +151,7 @@ static void su_cell(void *ctx, uint32_t row, int col, struct table_cell *out)
 	case SU_B_US: fmt_us(out->buf, out->cap, g->ns[col == SU_B_US]); break;
 	case SU_DELTA:
 		fmt_delta(out->buf, out->cap, g->delta_ns);
-		out->role = delta_role(g->delta_ns);
+		out->role = delta_role_ci(g->delta_ns, &g->ci);
 		break;
 	case SU_RATIO: fmt_ratio(out->buf, out->cap, g->ratio); break;
 	case SU_A_EFF:
