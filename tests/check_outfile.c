@@ -6,6 +6,7 @@
 
 #include "testutil.h"
 
+#include "fusediff/fileset.h"
 #include "fusediff/outfile.h"
 
 static char dir[64];
@@ -220,6 +221,57 @@ START_TEST(test_not_replaceable)
 }
 END_TEST
 
+/* outfile_finish(), then outfile_commit(): the file is complete on disk before any rename */
+START_TEST(test_finish_then_commit)
+{
+	struct outfile o[2];
+	struct fd_error err = { { 0 } };
+
+	put(in_dir("a.csv"), "old\n", 0644);
+	put(in_dir("b.csv"), "old\n", 0644);
+	for (int i = 0; i < 2; i++) {
+		ck_assert_int_eq(outfile_open(&o[i], in_dir(i ? "b.csv" : "a.csv"), &err), 0);
+		fputs("new\n", o[i].f);
+		ck_assert_int_eq(outfile_finish(&o[i], in_dir(i ? "b.csv" : "a.csv"), &err), 0);
+		ck_assert_ptr_null(o[i].f);
+	}
+	ck_assert_str_eq(get(in_dir("a.csv")), "old\n"); /* nothing renamed yet */
+	ck_assert_int_eq(outfile_commit(&o[0], in_dir("a.csv"), &err), 0);
+	outfile_abort(&o[1]);
+	ck_assert_str_eq(get(in_dir("a.csv")), "new\n");
+	ck_assert_str_eq(get(in_dir("b.csv")), "old\n");
+	ck_assert_str_eq(listing(), "a.csv b.csv");
+}
+END_TEST
+
+/* the files a run reads are known by device and inode: through a link, a hard link, another
+ * spelling of the path; a file made later under another name is not one of them */
+START_TEST(test_file_set)
+{
+	struct file_set *fs = file_set_new();
+	struct stat st;
+	char other[600];
+
+	put(in_dir("t.json"), "{}\n", 0644);
+	ck_assert_int_eq(symlink("t.json", in_dir("link.json")), 0);
+	ck_assert_int_eq(link(in_dir("t.json"), in_dir("hard.json")), 0);
+	ck_assert_int_eq(stat(in_dir("link.json"), &st), 0);
+	file_set_add_stat(fs, &st, "LINK");
+	file_set_add_path(fs, in_dir("missing.json")); /* nothing to record */
+	file_set_add_path(fs, "/dev/null");	       /* not a regular file */
+	ck_assert_str_eq(file_set_find(fs, in_dir("t.json")), "LINK");
+	ck_assert_str_eq(file_set_find(fs, in_dir("hard.json")), "LINK");
+	snprintf(other, sizeof other, "%s/./t.json", dir);
+	ck_assert_str_eq(file_set_find(fs, other), "LINK");
+	ck_assert_ptr_null(file_set_find(fs, in_dir("missing.json")));
+	ck_assert_ptr_null(file_set_find(fs, "/dev/null"));
+	ck_assert_ptr_null(file_set_find(NULL, in_dir("t.json")));
+	put(in_dir("new.json"), "{}\n", 0644);
+	ck_assert_ptr_null(file_set_find(fs, in_dir("new.json")));
+	file_set_free(fs);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("outfile");
@@ -232,6 +284,8 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_write_error_at_commit);
 	tcase_add_test(tc, test_symbolic_link);
 	tcase_add_test(tc, test_not_replaceable);
+	tcase_add_test(tc, test_finish_then_commit);
+	tcase_add_test(tc, test_file_set);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -7,6 +7,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 
 #include "fusediff/util.h"
@@ -16,6 +17,12 @@ struct input;
 /* Open path ("-" is standard input). Owned by caller: free with input_close().
  * Errors: the file cannot be opened or read. */
 int input_open(struct input **out, const char *path, struct fd_error *err);
+/* input_open() for a file found in a directory rather than named by the user: only a regular
+ * file is opened (a FIFO named like a trace would wait for a writer forever); anything else is
+ * the error "not a regular file". Standard input is not taken. */
+int input_open_regular(struct input **out, const char *path, struct fd_error *err);
+/* fstat() of the file in reads (standard input included): 0, or -1 (memory, an error). */
+int input_stat(const struct input *in, struct stat *st);
 /* Read from a borrowed buffer that must outlive the input (used by the fuzzer and tests). */
 struct input *input_open_mem(const void *data, size_t len);
 void input_close(struct input *in);

@@ -47,6 +47,12 @@ int outfile_gzip(struct outfile *o);
  * Either way o is released. */
 int outfile_commit(struct outfile *o, const char *path, struct fd_error *err);
 
+/* The first half of outfile_commit(): flush, sync and close the temporary file, which is then
+ * complete on disk, without renaming it (several files replaced together: all finished, then
+ * all committed). Errors as outfile_commit()'s, o then released and the temporary file
+ * removed; on success end with outfile_commit() (which only renames) or outfile_abort(). */
+int outfile_finish(struct outfile *o, const char *path, struct fd_error *err);
+
 /* Close and remove the temporary file; the target is untouched. o is released. */
 void outfile_abort(struct outfile *o);
 

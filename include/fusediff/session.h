@@ -40,6 +40,7 @@ struct session_opts {
 	int32_t device;		/* the GPU to analyse, -1: the one with the most kernel time */
 	const char *label[2];	/* NULL: vendor and GPU (or the file name) */
 	int sha256; /* hash the input files (trace.sha256: the JSON report's provenance) */
+	struct file_set *reads; /* borrowed, or NULL: every file loaded is recorded here */
 	const struct comparison_ranks *ranks; /* borrowed: the ranks the traces are one of
 						 (ranks.h), shown in the reports; NULL */
 	session_progress_fn progress;	      /* NULL: none */

@@ -15,6 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "fusediff/fileset.h"
 #include "fusediff/intern.h"
 #include "fusediff/util.h"
 
@@ -196,6 +197,11 @@ struct trace_load_opts {
 	void *started_user;
 	int capture; /* a graph capture (capture.h): no kernel need have run */
 	int sha256;  /* compute trace.sha256 (the JSON report's provenance) */
+	/* a file found in a directory (a rank, a capture): opened only when it is a regular
+	 * file (input_open_regular()) */
+	int regular_only;
+	struct file_set
+		*reads; /* borrowed, or NULL: the file opened is recorded here (fileset.h) */
 };
 
 /* Load the trace at path ("-" reads standard input).

@@ -42,6 +42,10 @@ typedef struct session *(*ui_rank_opener)(void *user, size_t index, struct fd_er
  * opens and closes each when it leaves it (never the one it was made with). */
 void ui_set_rank_opener(struct ui *u, ui_rank_opener fn, void *user);
 
+/* The files the run reads (borrowed, must outlive u): an export never replaces one of them,
+ * nor a compared trace. */
+void ui_set_inputs(struct ui *u, const struct file_set *reads);
+
 /* Handle one event (a key, a mouse event or UI_KEY_RESIZE). Returns 1 when the explorer
  * should quit, else 0. */
 int ui_handle(struct ui *u, const struct ui_event *ev);

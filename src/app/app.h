@@ -7,6 +7,7 @@
 
 #include <string.h>
 
+#include "fusediff/fileset.h"
 #include "fusediff/ranks.h"
 #include "fusediff/session.h"
 #include "fusediff/util.h"
@@ -36,6 +37,7 @@ struct app_opts {
 	const char *fail_if_below_peak; /* --fail-if-below-peak CLASS=PCT[,...], NULL: not asked */
 	double min_delta_us;		/* --min-delta-us US */
 	int64_t rank;			/* --rank N, -1: the rank with the largest |B - A| */
+	struct file_set *reads;		/* every file the run reads: what no output may replace */
 };
 
 /* The pipeline's options from the command line's (no progress callback). */
@@ -50,7 +52,8 @@ static inline struct session_opts app_session_opts(const struct app_opts *o)
 				      .device = o->device,
 				      .sha256 = o->report && (strcmp(o->report, "json") == 0 ||
 							      strcmp(o->report, "perfetto") == 0),
-				      .label = { o->label[0], o->label[1] } };
+				      .label = { o->label[0], o->label[1] },
+				      .reads = o->reads };
 }
 
 /* The JSON Schema of --report json (src/app/report.schema.json), for --print-schema. */
@@ -67,6 +70,13 @@ int app_open(const struct app_opts *o, const struct session_opts *so, struct ses
 int app_open_rank(const struct session_opts *so, struct comparison_ranks *r, size_t index,
 		  struct session **s, struct fd_error *err);
 
+/* When path (an output) is a file the run reads (o->reads, links followed): 1 after a usage
+ * error "-o OUTPUT is FILE, which this run reads: the report would replace it" (table: the
+ * file of a directory of CSV tables, or NULL); else 0. */
+int app_refuse_input(const struct app_opts *o, const char *path, const char *table);
+/* Handlers of the signals that end the program (not the explorer's: it has its own) that
+ * remove the temporary files of cleanup.h first. */
+void app_cleanup_on_signals(void);
 /* --report: write the report. Returns the exit status. */
 int app_report(const struct app_opts *o);
 /* Print "fusediff: MSG" on standard error with msg made safe for a terminal (text_escape():

@@ -12,51 +12,42 @@
 #include <unistd.h>
 
 #include "app.h"
+#include "fusediff/cleanup.h"
 #include "fusediff/gate.h"
 #include "fusediff/outfile.h"
 #include "fusediff/report.h"
 #include "progress.h"
 
-/* The signals that end the program by default, whose handler removes the temporary file of
- * -o FILE before the signal takes its course; a crash too. Signals ignored when the program
- * started (nohup) stay ignored. */
+/* The signals that end the program by default, whose handler removes the temporary files
+ * (cleanup.h: -o FILE's, a decompressed database's) before the signal takes its course; a
+ * crash too. Signals ignored when the program started (nohup) stay ignored. */
 static const int cleanup_sigs[] = { SIGINT,  SIGTERM, SIGHUP, SIGQUIT, SIGALRM, SIGUSR1, SIGUSR2,
 				    SIGXCPU, SIGSEGV, SIGBUS, SIGABRT, SIGFPE,	SIGILL,	 SIGSYS };
 #define N_CLEANUP_SIGS (sizeof cleanup_sigs / sizeof cleanup_sigs[0])
 
-/* The temporary file being written, for the handler (which can only reach it through a
- * global); set and cleared with the signals blocked. */
-static const char *volatile pending_tmp;
-
 static void on_signal(int sig)
 {
-	const char *t = pending_tmp;
-
-	if (t)
-		unlink(t);
+	cleanup_run();
 	signal(sig, SIG_DFL);
 	raise(sig);
 }
 
-/* Install on_signal (old: the dispositions to put back) or put old back (install 0). */
-static void cleanup_handlers(int install, struct sigaction old[N_CLEANUP_SIGS])
+void app_cleanup_on_signals(void)
 {
 	for (size_t i = 0; i < N_CLEANUP_SIGS; i++) {
-		if (install) {
-			struct sigaction sa;
+		struct sigaction sa, old;
 
-			memset(&sa, 0, sizeof sa);
-			sigemptyset(&sa.sa_mask);
-			sa.sa_handler = on_signal;
-			sigaction(cleanup_sigs[i], NULL, &old[i]);
-			if (old[i].sa_handler != SIG_IGN)
-				sigaction(cleanup_sigs[i], &sa, NULL);
-		} else {
-			sigaction(cleanup_sigs[i], &old[i], NULL);
-		}
+		memset(&sa, 0, sizeof sa);
+		sigemptyset(&sa.sa_mask);
+		sa.sa_handler = on_signal;
+		sigaction(cleanup_sigs[i], NULL, &old);
+		if (old.sa_handler != SIG_IGN)
+			sigaction(cleanup_sigs[i], &sa, NULL);
 	}
 }
 
+/* Block the signals above (a file is made or renamed and registered as one step), or put the
+ * mask back. */
 static void block_cleanup_sigs(int how, sigset_t *old)
 {
 	sigset_t set;
@@ -104,42 +95,105 @@ static int write_direct(const char *path, const struct comparison *c, enum repor
 /* Write the report to path through a temporary file that a signal or an error removes
  * (outfile.h), gzip-compressed when path ends in .gz; a path that exists and is not a regular
  * file is written directly. Returns 0, or -1 with a message in err. */
-static int write_file(const char *path, const struct comparison *c, enum report_format f, int table,
+static int write_file(const char *path, const struct comparison *c, enum report_format f,
 		      const struct perfetto_opts *po, struct fd_error *err)
 {
-	struct sigaction old[N_CLEANUP_SIGS];
 	struct outfile of;
 	sigset_t mask;
-	char *tmp = NULL; /* the handler's copy: of.tmp is freed by outfile_commit() */
-	int rc;
+	int rc, slot = -1;
 
 	if (!outfile_replaceable(path))
-		return write_direct(path, c, f, table, po, err);
-	cleanup_handlers(1, old);
+		return write_direct(path, c, f, -1, po, err);
 	block_cleanup_sigs(SIG_BLOCK, &mask);
 	rc = outfile_open(&of, path, err);
 	if (rc == 0) {
-		pending_tmp = tmp = xstrdup(of.tmp);
+		slot = cleanup_add(of.tmp);
 		if (outfile_wants_gzip(path))
 			outfile_gzip(&of);
 	}
 	block_cleanup_sigs(SIG_SETMASK, &mask);
-	if (rc == 0) {
-		errno = 0;
-		if (emit(of.f, c, f, table, po) < 0) {
-			fd_error_set(err, "%s: %s", path, strerror(errno ? errno : EIO));
-			outfile_abort(&of);
-			rc = -1;
-		} else {
-			/* a signal after the rename unlinks a name that no longer exists */
-			rc = outfile_commit(&of, path, err);
-		}
-		block_cleanup_sigs(SIG_BLOCK, &mask);
-		pending_tmp = NULL;
-		block_cleanup_sigs(SIG_SETMASK, &mask);
-		free(tmp);
+	if (rc < 0)
+		return -1;
+	errno = 0;
+	if (emit(of.f, c, f, -1, po) < 0) {
+		fd_error_set(err, "%s: %s", path, strerror(errno ? errno : EIO));
+		outfile_abort(&of);
+		rc = -1;
+	} else {
+		/* a signal after the rename unlinks a name that no longer exists */
+		rc = outfile_commit(&of, path, err);
 	}
-	cleanup_handlers(0, old);
+	cleanup_remove(slot);
+	return rc;
+}
+
+/* The CSV tables of a directory: each written to a temporary file beside it, and only when all
+ * are complete on disk renamed into place, one after the other with the signals blocked: an
+ * error or a signal leaves every old table as it was. A table that exists and is not a regular
+ * file is written directly. Returns 0, or -1 with a message in err (when a rename fails half
+ * way, which tables were replaced already). */
+static int write_tables(char *const *path, const int *table, int n, const struct comparison *c,
+			struct fd_error *err)
+{
+	struct outfile of[REPORT_CSV_TABLES];
+	int slot[REPORT_CSV_TABLES], staged[REPORT_CSV_TABLES] = { 0 }, rc = 0;
+	sigset_t mask;
+
+	block_cleanup_sigs(SIG_BLOCK, &mask);
+	for (int i = 0; i < n && rc == 0; i++)
+		if (outfile_replaceable(path[i])) {
+			rc = outfile_open(&of[i], path[i], err);
+			if (rc == 0) {
+				staged[i] = 1;
+				slot[i] = cleanup_add(of[i].tmp);
+			}
+		}
+	block_cleanup_sigs(SIG_SETMASK, &mask);
+	for (int i = 0; i < n && rc == 0; i++) {
+		if (!staged[i]) {
+			rc = write_direct(path[i], c, REPORT_CSV, table[i], NULL, err);
+			continue;
+		}
+		errno = 0;
+		if (emit(of[i].f, c, REPORT_CSV, table[i], NULL) < 0) {
+			fd_error_set(err, "%s: %s", path[i], strerror(errno ? errno : EIO));
+			rc = -1;
+		} else if (outfile_finish(&of[i], path[i], err) < 0) {
+			cleanup_remove(slot[i]);
+			staged[i] = 0; /* released */
+			rc = -1;
+		}
+	}
+	block_cleanup_sigs(SIG_BLOCK, &mask);
+	{
+		char done[512] = "";
+		size_t len = 0;
+
+		for (int i = 0; i < n; i++) {
+			if (!staged[i])
+				continue;
+			if (rc < 0) {
+				outfile_abort(&of[i]);
+			} else if (outfile_commit(&of[i], path[i], err) == 0) {
+				if (len < sizeof done)
+					len += (size_t)snprintf(done + len, sizeof done - len,
+								"%s%s", len ? ", " : "",
+								path_basename(path[i]));
+			} else {
+				if (len) { /* say which tables are new */
+					char msg[FD_ERROR_MAX];
+
+					snprintf(msg, sizeof msg, "%s", err->msg);
+					fd_error_set(err,
+						     "%s (the tables %s were replaced already)",
+						     msg, done);
+				}
+				rc = -1;
+			}
+			cleanup_remove(slot[i]);
+		}
+	}
+	block_cleanup_sigs(SIG_SETMASK, &mask);
 	return rc;
 }
 
@@ -194,24 +248,31 @@ int app_report(const struct app_opts *o)
 	}
 	if (o->output && f == REPORT_CSV && csv_dir(o->output)) {
 		/* one file per table, each with one header row: what pandas.read_csv reads */
-		for (int t = 0; t < REPORT_CSV_TABLES && rc == 0; t++) {
-			size_t len = strlen(o->output);
-			char *path;
+		char *path[REPORT_CSV_TABLES];
+		int table[REPORT_CSV_TABLES], n = 0;
+		size_t len = strlen(o->output);
 
+		for (int t = 0; t < REPORT_CSV_TABLES; t++) {
 			if (t == CSV_RANKS && !c->ranks)
 				continue;
-			path = xasprintf("%s%s%s.csv", o->output,
-					 len && o->output[len - 1] == '/' ? "" : "/",
-					 report_csv_table_name((enum report_csv_table)t));
-
-			if (write_file(path, c, (enum report_format)f, t, &po, &err) < 0) {
-				app_error(err.msg);
-				rc = 1;
-			}
-			free(path);
+			table[n] = t;
+			path[n++] = xasprintf("%s%s%s.csv", o->output,
+					      len && o->output[len - 1] == '/' ? "" : "/",
+					      report_csv_table_name((enum report_csv_table)t));
 		}
+		for (int i = 0; i < n && rc == 0; i++)
+			if (app_refuse_input(o, path[i], path_basename(path[i])))
+				rc = 2;
+		if (rc == 0 && write_tables(path, table, n, c, &err) < 0) {
+			app_error(err.msg);
+			rc = 1;
+		}
+		for (int i = 0; i < n; i++)
+			free(path[i]);
 	} else if (o->output) {
-		if (write_file(o->output, c, (enum report_format)f, -1, &po, &err) < 0) {
+		if (app_refuse_input(o, o->output, NULL)) {
+			rc = 2;
+		} else if (write_file(o->output, c, (enum report_format)f, &po, &err) < 0) {
 			app_error(err.msg);
 			rc = 1;
 		}

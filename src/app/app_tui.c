@@ -4,6 +4,7 @@
 #include <stdlib.h>
 
 #include "app.h"
+#include "fusediff/cleanup.h"
 #include "fusediff/ui_explorer.h"
 #include "fusediff/ui_screen.h"
 #include "fusediff/ui_theme.h"
@@ -76,6 +77,7 @@ int app_tui(const struct app_opts *o)
 	job->progress = ui_progress_new(path_basename(o->trace[0]), path_basename(o->trace[1]));
 	rc = ui_loading(scr, job->progress, load, job, &cancelled);
 	if (cancelled) {
+		cleanup_run(); /* a database being decompressed (cleanup.h) */
 		ui_screen_close(scr);
 		return cancelled == 'q' ? 0
 					: 128 + cancelled; /* job is left to the exiting process */
@@ -90,6 +92,7 @@ int app_tui(const struct app_opts *o)
 		return 1;
 	}
 	u = ui_new(scr, job->s, o->phase);
+	ui_set_inputs(u, o->reads);
 	if (job->ranks)
 		ui_set_rank_opener(u, open_rank, job);
 	status = o->headless ? ui_play(u, o->script, stdout, &err) : ui_run(u);

@@ -18,6 +18,7 @@
 #include "app.h"
 #include "config.h"
 #include "fusediff/classify.h"
+#include "fusediff/fileset.h"
 #include "fusediff/outfile.h"
 #include "fusediff/regex_guard.h"
 #include "fusediff/text.h"
@@ -165,6 +166,8 @@ static void usage(FILE *out)
 		"4 a gate was asked for but the traces are not comparable. See fusediff(1).\n");
 }
 
+static int usage_error(const char *fmt, const char *arg);
+
 /* 1 when the output path would land in dir, a directory of per-rank traces (the report would
  * be read as a rank the next time). */
 static int in_rank_dir(const char *output, const char *dir)
@@ -197,6 +200,28 @@ static int is_input(const char *output, const char *input)
 		return stat(output, &so) == 0 && fstat(STDIN_FILENO, &si) == 0 &&
 		       S_ISREG(si.st_mode) && so.st_dev == si.st_dev && so.st_ino == si.st_ino;
 	return outfile_same_file(output, input);
+}
+
+int app_refuse_input(const struct app_opts *o, const char *path, const char *table)
+{
+	const char *in = file_set_find(o->reads, path);
+	char *p, *f, *t, *msg;
+
+	if (!in)
+		return 0;
+	p = text_escape_dup(o->output, strlen(o->output));
+	f = text_escape_dup(in, strlen(in));
+	t = table ? text_escape_dup(table, strlen(table)) : NULL;
+	msg = t ? xasprintf("-o %s: its table %s is %s, which this run reads: the report would "
+			    "replace it",
+			    p, t, f)
+		: xasprintf("-o %s is %s, which this run reads: the report would replace it", p, f);
+	usage_error("%s", msg);
+	free(msg);
+	free(p);
+	free(f);
+	free(t);
+	return 1;
 }
 
 void app_error(const char *msg)
@@ -342,7 +367,7 @@ static int run_summary(const char *path, const struct trace_load_opts *lo, const
 		char *dir = o->capture[0] || o->no_capture ? NULL : capture_dir_for(t->path);
 		const char *cap = o->capture[0] ? o->capture[0] : dir;
 
-		if (cap && trace_attach_capture(t, cap, &err) < 0) {
+		if (cap && trace_attach_capture(t, cap, NULL, &err) < 0) {
 			if (o->capture[0]) {
 				app_error(err.msg);
 				free(dir);
@@ -527,6 +552,7 @@ int main(int argc, char **argv)
 					   argv[optind]);
 		if (stdout_closed)
 			return flush_stdout();
+		app_cleanup_on_signals();
 		return run_summary(summary, &lo, o.rules, &o);
 	}
 	if (argc - optind != 2) {
@@ -591,10 +617,29 @@ int main(int argc, char **argv)
 	if (!o.report && (o.fail_if_slower >= 0 || o.fail_on_lost_fusion || o.fail_if_below_peak))
 		return usage_error("%s", "the gates (--fail-if-slower, --fail-on-lost-fusion, "
 					 "--fail-if-below-peak) go with --report FORMAT");
-	if (o.report)
-		return app_report(&o);
-	if (o.output)
+	if (o.output && !o.report)
 		return usage_error("%s", "-o FILE goes with --report FORMAT");
+	/* what the run reads besides the traces (the loader adds those it opens); -o is checked
+	 * against it again once the traces are loaded */
+	o.reads = file_set_new();
+	file_set_add_path(o.reads, o.rules);
+	file_set_add_path(o.reads, o.peaks);
+	{
+		char def[4096];
+
+		file_set_add_path(o.reads, classifier_default_path(def, sizeof def));
+	}
+	if (o.report) {
+		int rc = 2;
+
+		if (!o.output || !app_refuse_input(&o, o.output, NULL)) {
+			app_cleanup_on_signals();
+			rc = app_report(&o);
+		}
+		file_set_free(o.reads);
+		return rc;
+	}
+	/* the explorer's set stays to the end: a load cancelled by a signal may still run */
 	if (!o.headless && !isatty(STDOUT_FILENO))
 		return usage_error(
 			"%s", "standard output is not a terminal: use --report text|md|json|csv "

@@ -197,7 +197,8 @@ static void release(struct outfile *o)
 	memset(o, 0, sizeof *o);
 }
 
-int outfile_commit(struct outfile *o, const char *path, struct fd_error *err)
+/* Flush, sync and close o->f (ending the gzip stream): 0, or an errno value. */
+static int finish(struct outfile *o)
 {
 	int e = 0;
 
@@ -219,6 +220,26 @@ int outfile_commit(struct outfile *o, const char *path, struct fd_error *err)
 	if (fclose(o->f) != 0 && !e)
 		e = errno ? errno : EIO;
 	o->f = NULL;
+	return e;
+}
+
+int outfile_finish(struct outfile *o, const char *path, struct fd_error *err)
+{
+	int e = o->f ? finish(o) : 0;
+
+	if (e) {
+		unlink(o->tmp);
+		fd_error_set(err, "%s: %s", path, strerror(e));
+		release(o);
+		return -1;
+	}
+	return 0;
+}
+
+int outfile_commit(struct outfile *o, const char *path, struct fd_error *err)
+{
+	int e = o->f ? finish(o) : 0;
+
 	if (!e && rename(o->tmp, o->target) < 0)
 		e = errno;
 	if (e) {

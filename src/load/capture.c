@@ -337,11 +337,14 @@ static int is_trace_name(const char *n)
 	       (l > 8 && strcmp(n + l - 8, ".json.gz") == 0);
 }
 
-/* Load the capture at file and join it to replay. */
-static int try_capture(struct trace *replay, const char *file, struct fd_error *err)
+/* Load the capture at file (found in a directory: in_dir) and join it to replay. */
+static int try_capture(struct trace *replay, const char *file, int in_dir, struct file_set *reads,
+		       struct fd_error *err)
 {
 	struct trace *cap = NULL;
-	struct trace_load_opts lo = { .device = -1, .capture = 1 };
+	struct trace_load_opts lo = {
+		.device = -1, .capture = 1, .regular_only = in_dir, .reads = reads
+	};
 	int rc;
 
 	if (trace_load(&cap, file, &lo, err) < 0)
@@ -351,7 +354,8 @@ static int try_capture(struct trace *replay, const char *file, struct fd_error *
 	return rc;
 }
 
-int trace_attach_capture(struct trace *replay, const char *path, struct fd_error *err)
+int trace_attach_capture(struct trace *replay, const char *path, struct file_set *reads,
+			 struct fd_error *err)
 {
 	struct stat st;
 	DIR *d;
@@ -364,14 +368,23 @@ int trace_attach_capture(struct trace *replay, const char *path, struct fd_error
 		return -1;
 	}
 	if (!S_ISDIR(st.st_mode))
-		return try_capture(replay, path, err);
+		return try_capture(replay, path, 0, reads, err);
 	if (!(d = opendir(path))) {
 		fd_error_set(err, "%s: %s", path, strerror(errno));
 		return -1;
 	}
-	while ((e = readdir(d)))
-		if (e->d_name[0] != '.' && is_trace_name(e->d_name))
-			VEC_PUSH(files, n, cap, xasprintf("%s/%s", path, e->d_name));
+	while ((e = readdir(d))) {
+		char *file;
+
+		if (e->d_name[0] == '.' || !is_trace_name(e->d_name))
+			continue;
+		/* only regular files: a FIFO named like a trace would wait for a writer forever */
+		file = xasprintf("%s/%s", path, e->d_name);
+		if (stat(file, &st) == 0 && S_ISREG(st.st_mode))
+			VEC_PUSH(files, n, cap, file);
+		else
+			free(file);
+	}
 	closedir(d);
 	if (!n) {
 		fd_error_set(err, "%s: no capture trace (*.json, *.json.gz) in this directory",
@@ -381,7 +394,9 @@ int trace_attach_capture(struct trace *replay, const char *path, struct fd_error
 	/* the capture that joins the most kernels (one per batch size: the others join few) */
 	for (size_t i = 0; i < n; i++) {
 		struct trace *c = NULL;
-		struct trace_load_opts lo = { .device = -1, .capture = 1 };
+		struct trace_load_opts lo = {
+			.device = -1, .capture = 1, .regular_only = 1, .reads = reads
+		};
 		struct fd_error e2 = { { 0 } };
 		size_t j = 0;
 
@@ -395,7 +410,7 @@ int trace_attach_capture(struct trace *replay, const char *path, struct fd_error
 		}
 	}
 	{
-		int rc = try_capture(replay, files[best], err);
+		int rc = try_capture(replay, files[best], 1, reads, err);
 
 		for (size_t i = 0; i < n; i++)
 			free(files[i]);

@@ -238,17 +238,19 @@ static struct input *input_new(void)
 	return in;
 }
 
-int input_open(struct input **out, const char *path, struct fd_error *err)
+/* input_open(), or input_open_regular() when regular_only. */
+static int open_path(struct input **out, const char *path, int regular_only, struct fd_error *err)
 {
 	struct input *in = input_new();
 	struct stat st;
 	const char *env;
 
 	*out = NULL;
-	if (strcmp(path, "-") == 0) {
+	if (strcmp(path, "-") == 0 && !regular_only) {
 		in->fd = STDIN_FILENO;
 	} else {
-		in->fd = open(path, O_RDONLY | O_CLOEXEC);
+		/* O_NONBLOCK: opening a FIFO does not wait for a writer (cleared below) */
+		in->fd = open(path, O_RDONLY | O_CLOEXEC | (regular_only ? O_NONBLOCK : 0));
 		if (in->fd < 0) {
 			fd_error_set(err, "%s", strerror(errno));
 			free(in);
@@ -261,6 +263,13 @@ int input_open(struct input **out, const char *path, struct fd_error *err)
 			input_close(in);
 			return -1;
 		}
+		if (regular_only && !S_ISREG(st.st_mode)) {
+			fd_error_set(err, "not a regular file");
+			input_close(in);
+			return -1;
+		}
+		if (regular_only)
+			fcntl(in->fd, F_SETFL, fcntl(in->fd, F_GETFL) & ~O_NONBLOCK);
 		if (S_ISREG(st.st_mode)) {
 			in->raw_size = st.st_size;
 			in->seekable = 1;
@@ -281,6 +290,21 @@ int input_open(struct input **out, const char *path, struct fd_error *err)
 	choose_inflate(in);
 	*out = in;
 	return 0;
+}
+
+int input_open(struct input **out, const char *path, struct fd_error *err)
+{
+	return open_path(out, path, 0, err);
+}
+
+int input_open_regular(struct input **out, const char *path, struct fd_error *err)
+{
+	return open_path(out, path, 1, err);
+}
+
+int input_stat(const struct input *in, struct stat *st)
+{
+	return in->fd >= 0 && !in->part ? fstat(in->fd, st) : -1;
 }
 
 struct input *input_open_mem(const void *data, size_t len)

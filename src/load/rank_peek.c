@@ -31,7 +31,7 @@ int trace_peek_rank(const char *path, int64_t *rank, struct fd_error *err)
 	const char *p, *end;
 	int found = 0;
 
-	if (input_open(&in, path, err) < 0)
+	if (input_open_regular(&in, path, err) < 0) /* a file of a directory of ranks */
 		return -1;
 	buf = xmalloc(RANK_PEEK_BYTES);
 	while (len < RANK_PEEK_BYTES &&

@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "fusediff/cleanup.h"
 #include "sqlite_input.h"
 
 static const char sqlite_magic[16] = "SQLite format 3";
@@ -31,9 +32,10 @@ static char *file_uri(const char *path)
 	return uri;
 }
 
-/* Copy the decompressed input to a new private file; returns its path (owned) or NULL. */
+/* Copy the decompressed input to a new private file; returns its path (owned) or NULL. The
+ * file is registered for removal by a signal (cleanup.h) in *slot until it is unlinked. */
 static char *copy_to_temp(struct input *in, const char *name, const struct trace_load_opts *opts,
-			  int64_t *bytes, struct fd_error *err)
+			  int64_t *bytes, int *slot, struct fd_error *err)
 {
 	const char *dir = getenv("TMPDIR");
 	char *path, *buf;
@@ -50,6 +52,7 @@ static char *copy_to_temp(struct input *in, const char *name, const struct trace
 		free(path);
 		return NULL;
 	}
+	*slot = cleanup_add(path);
 	buf = xmalloc(1 << 20);
 	*bytes = 0;
 	while ((n = input_read(in, buf, 1 << 20, err)) > 0) {
@@ -87,6 +90,7 @@ static char *copy_to_temp(struct input *in, const char *name, const struct trace
 		}
 		close(fd);
 		unlink(path);
+		cleanup_remove(*slot);
 		free(path);
 		return NULL;
 	}
@@ -94,6 +98,7 @@ static char *copy_to_temp(struct input *in, const char *name, const struct trace
 		fd_error_set(err, "%s: cannot write the decompressed copy to %s: %s", name, dir,
 			     strerror(errno));
 		unlink(path);
+		cleanup_remove(*slot);
 		free(path);
 		return NULL;
 	}
@@ -106,11 +111,11 @@ sqlite3 *sqlite_input_open(struct input *in, const char *name, const struct trac
 	const char *path = input_file(in);
 	char *temp = NULL, *uri;
 	sqlite3 *db = NULL;
-	int rc;
+	int rc, slot = -1;
 
 	*bytes = input_raw_size(in);
 	if (!path) {
-		temp = copy_to_temp(in, name, opts, bytes, err);
+		temp = copy_to_temp(in, name, opts, bytes, &slot, err);
 		if (!temp)
 			return NULL;
 		path = temp;
@@ -123,6 +128,7 @@ sqlite3 *sqlite_input_open(struct input *in, const char *name, const struct trac
 		rc = sqlite3_exec(db, "SELECT count(*) FROM sqlite_master", NULL, NULL, NULL);
 	if (temp) { /* SQLite keeps its descriptor: the name can go now */
 		unlink(temp);
+		cleanup_remove(slot);
 		free(temp);
 	}
 	if (rc != SQLITE_OK) {

@@ -1,6 +1,7 @@
 /* trace_load.c — open a trace of any format the loader knows (formats.h) and finish it. */
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "formats.h"
 #include "fusediff/trace.h"
@@ -122,12 +123,19 @@ int trace_load(struct trace **out, const char *path, const struct trace_load_opt
 	const char *name = strcmp(path, "-") == 0 ? "<stdin>" : path;
 
 	*out = NULL;
-	if (input_open(&in, path, err) < 0) {
+	if ((opts && opts->regular_only ? input_open_regular(&in, path, err)
+					: input_open(&in, path, err)) < 0) {
 		char msg[FD_ERROR_MAX];
 
 		snprintf(msg, sizeof msg, "%s", err->msg);
 		fd_error_set(err, "%s: %s", name, msg);
 		return -1;
+	}
+	if (opts && opts->reads) { /* read from here on: no output may replace it */
+		struct stat st;
+
+		if (input_stat(in, &st) == 0)
+			file_set_add_stat(opts->reads, &st, name);
 	}
 	return load(out, name, in, opts, err);
 }

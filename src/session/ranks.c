@@ -126,6 +126,10 @@ static int list_dir(const char *dir, struct rank_file **out, size_t *n_out, stru
 	qsort(f, n, sizeof *f, cmp_file);
 	for (size_t i = 0; i < n; i++)
 		if (trace_peek_rank(f[i].path, &f[i].info_rank, err) < 0) {
+			char msg[FD_ERROR_MAX];
+
+			snprintf(msg, sizeof msg, "%s", err->msg);
+			fd_error_set(err, "%s: %s", f[i].path, msg);
 			files_free(f, n);
 			return -1;
 		}

@@ -42,6 +42,7 @@ struct load_job {
 	const char *path;
 	int32_t device;
 	int sha256;
+	struct file_set *reads;
 	struct trace *t;
 	struct fd_error err;
 	int rc;
@@ -67,6 +68,7 @@ static void *load_thread(void *arg)
 	struct load_job *j = arg;
 	struct trace_load_opts lo = { .device = j->device,
 				      .sha256 = j->sha256,
+				      .reads = j->reads,
 				      .progress = on_progress,
 				      .progress_user = j };
 
@@ -116,9 +118,12 @@ static int same_device(struct trace *t[2], const char *const path[2], const stru
 	else if (ran_on(t[1], t[0]->device))
 		want[1] = t[0]->device;
 	for (int s = 0; s < 2; s++) {
-		struct load_job job = {
-			.sh = sh, .side = s, .path = path[s], .device = want[s], .sha256 = o->sha256
-		};
+		struct load_job job = { .sh = sh,
+					.side = s,
+					.path = path[s],
+					.device = want[s],
+					.sha256 = o->sha256,
+					.reads = o->reads };
 
 		if (want[s] == t[s]->device || strcmp(path[s], "-") == 0)
 			continue;
@@ -149,7 +154,8 @@ static int load_both(struct trace *out[2], const char *const path[2], const stru
 					    .side = s,
 					    .path = path[s],
 					    .device = o->device,
-					    .sha256 = o->sha256 };
+					    .sha256 = o->sha256,
+					    .reads = o->reads };
 	run_both(load_thread, &job[0], &job[1]);
 	if (job[0].rc < 0 || job[1].rc < 0) {
 		/* The load that failed by itself, A first; else both were stopped by the caller. */
@@ -264,13 +270,13 @@ static int attach_captures(struct trace *t[2], const struct session_opts *o, str
 		char *dir;
 
 		if (o->capture[s]) {
-			if (trace_attach_capture(t[s], o->capture[s], err) < 0)
+			if (trace_attach_capture(t[s], o->capture[s], o->reads, err) < 0)
 				return -1;
 			continue;
 		}
 		if (o->no_capture || !(dir = capture_dir_for(t[s]->path)))
 			continue;
-		if (trace_attach_capture(t[s], dir, &e) < 0)
+		if (trace_attach_capture(t[s], dir, o->reads, &e) < 0)
 			trace_warn(t[s], "%s was not used: %s", dir, e.msg);
 		free(dir);
 	}

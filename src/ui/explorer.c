@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "explorer_int.h"
+#include "fusediff/fileset.h"
 #include "fusediff/outfile.h"
 #include "fusediff/report.h"
 #include "fusediff/summed_pairs.h"
@@ -282,6 +283,11 @@ static void set_comparison(struct ui *u, const struct comparison *c)
 	}
 	u->focus_evidence = 0;
 	u->ev_valid = 0;
+}
+
+void ui_set_inputs(struct ui *u, const struct file_set *reads)
+{
+	u->reads = reads;
 }
 
 void ui_set_rank_opener(struct ui *u, ui_rank_opener fn, void *user)
@@ -584,6 +590,12 @@ static void prompt_accept(struct ui *u)
 		    outfile_same_file(u->export_path, u->c->side[1]->t->path)) {
 			ui_set_message(u, ROLE_ERROR, "not exported: %s is a compared trace",
 				       u->export_path);
+			break;
+		}
+		if (file_set_find(u->reads, u->export_path)) {
+			ui_set_message(u, ROLE_ERROR,
+				       "not exported: %s is %s, which this run reads",
+				       u->export_path, file_set_find(u->reads, u->export_path));
 			break;
 		}
 		if (!outfile_replaceable(u->export_path)) { /* a directory, a device, a FIFO */

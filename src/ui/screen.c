@@ -15,6 +15,7 @@
 
 #include <term.h> /* tigetstr */
 
+#include "fusediff/cleanup.h"
 #include "fusediff/ui_actions.h"
 #include <nettle/base64.h>
 
@@ -143,6 +144,7 @@ static void on_terminate(int sig)
 
 static void on_fatal(int sig)
 {
+	cleanup_run(); /* temporary files (cleanup.h) */
 	restore_after_crash();
 	for (size_t i = 0; i < N_FATAL_SIGS; i++)
 		if (fatal_sigs[i] == sig)

@@ -1,0 +1,94 @@
+#!/bin/sh
+# hardening3.sh — the third hardening round (issue 34): nothing the run reads is ever replaced,
+# the readers stay bounded, temporary files never stay. Each case failed before its fix.
+# Run by make check with $FUSEDIFF set and the repository root as the current directory.
+set -u
+: "${FUSEDIFF:?}"
+. tests/sh/lib/cases.sh
+NV=examples/tracelens_sglang_dsr1-distill-llama8b_decode_bs16_b300.json.gz
+CSV=tests/data/profilers/kernel_trace_v2.csv
+export XDG_CONFIG_HOME=$tmp/no-config
+
+# 1. -o never replaces a file the run reads, whatever name reached it: a rank trace through a
+# link of a directory of ranks, a graph capture found in capture_traces/, a CSV table of -o
+# DIR/ that is an input, the per-user rules file
+mkdir "$tmp/keep" "$tmp/ra" "$tmp/rb"
+cp "$NV" "$tmp/keep/r0.json.gz"
+cp "$NV" "$tmp/keep/r1.json.gz"
+ln -s ../keep/r0.json.gz "$tmp/ra/TP-0.json.gz"
+ln -s ../keep/r1.json.gz "$tmp/ra/TP-1.json.gz"
+cp "$NV" "$tmp/rb/TP-0.json.gz"
+cp "$NV" "$tmp/rb/TP-1.json.gz"
+sum=$(cksum <"$tmp/keep/r0.json.gz")
+run rank_link 2 --report json -o "$tmp/keep/r0.json.gz" "$tmp/ra" "$tmp/rb"
+first_err rank_link "fusediff: -o $tmp/keep/r0.json.gz is $tmp/ra/TP-0.json.gz, which this run reads: the report would replace it"
+[ "$(cksum <"$tmp/keep/r0.json.gz")" = "$sum" ] || fail "rank_link: the rank trace was replaced"
+
+mkdir -p "$tmp/cap/capture_traces"
+cp tests/data/capture/qwen3-8b_decode_bs32_mi300x.json.gz "$tmp/cap/replay.json.gz"
+cp tests/data/capture/qwen3-8b_capture_bs32_mi300x.json.gz "$tmp/cap/capture_traces/bs32.json.gz"
+sum=$(cksum <"$tmp/cap/capture_traces/bs32.json.gz")
+run capture_dir 2 --report perfetto -o "$tmp/cap/capture_traces/bs32.json.gz" "$tmp/cap/replay.json.gz" "$tmp/cap/replay.json.gz"
+first_err capture_dir "fusediff: -o $tmp/cap/capture_traces/bs32.json.gz is $tmp/cap/capture_traces/bs32.json.gz, which this run reads: the report would replace it"
+[ "$(cksum <"$tmp/cap/capture_traces/bs32.json.gz")" = "$sum" ] || fail "capture_dir: the capture was replaced"
+
+mkdir "$tmp/tables"
+cp "$CSV" "$tmp/tables/traces.csv"
+sum=$(cksum <"$tmp/tables/traces.csv")
+run csv_table 2 --report csv -o "$tmp/tables/" "$tmp/tables/traces.csv" "$CSV"
+first_err csv_table "fusediff: -o $tmp/tables/: its table traces.csv is $tmp/tables/traces.csv, which this run reads: the report would replace it"
+[ "$(cksum <"$tmp/tables/traces.csv")" = "$sum" ] || fail "csv_table: the input was replaced"
+[ "$(ls "$tmp/tables")" = traces.csv ] || fail "csv_table: files written: $(ls "$tmp/tables")"
+
+mkdir -p "$tmp/xdg/fusediff"
+echo 'GEMM gemm ^my_gemm_kernel' >"$tmp/xdg/fusediff/rules"
+XDG_CONFIG_HOME=$tmp/xdg run user_rules 2 --report text -o "$tmp/xdg/fusediff/rules" "$CSV" "$CSV"
+first_err user_rules "fusediff: -o $tmp/xdg/fusediff/rules is $tmp/xdg/fusediff/rules, which this run reads: the report would replace it"
+[ "$(cat "$tmp/xdg/fusediff/rules")" = 'GEMM gemm ^my_gemm_kernel' ] || fail "user_rules: the rules file was replaced"
+
+# 2. the tables of -o DIR/ are replaced all together or not at all: one that cannot be written
+# (here a directory in the way) leaves every old table as it was, and no temporary file
+mkdir "$tmp/old"
+for t in traces classes layers pairs pair_groups fusions attribution; do echo old >"$tmp/old/$t.csv"; done
+rm "$tmp/old/pairs.csv"
+mkdir "$tmp/old/pairs.csv"
+run csv_atomic 1 --report csv -o "$tmp/old/" "$CSV" "$CSV"
+first_err csv_atomic "fusediff: $tmp/old/pairs.csv: Is a directory"
+[ "$(cat "$tmp/old/traces.csv")" = old ] || fail "csv_atomic: traces.csv was replaced though pairs.csv failed"
+[ "$(cat "$tmp/old/attribution.csv")" = old ] || fail "csv_atomic: attribution.csv was replaced"
+ls -A "$tmp/old" | grep -q '^\.fusediff-' && fail "csv_atomic: a temporary file stayed: $(ls -A "$tmp/old")"
+rmdir "$tmp/old/pairs.csv"
+run csv_whole 0 --report csv -o "$tmp/old/" "$CSV" "$CSV"
+[ "$(cat "$tmp/old/traces.csv")" = old ] && fail "csv_whole: the tables were not written"
+
+# 3. a FIFO named like a trace in capture_traces/ is not opened (every mode hung on it)
+mkfifo "$tmp/cap/capture_traces/fifo.json"
+run capture_fifo 0 --summary "$tmp/cap/replay.json.gz"
+grep -q 'capture' "$tmp/capture_fifo.out" || fail "capture_fifo: no capture in the summary"
+
+# 4. an unreadable rank file is named
+if [ "$(id -u)" != 0 ]; then
+	chmod 000 "$tmp/rb/TP-1.json.gz"
+	run rank_perm 1 --report text "$tmp/ra" "$tmp/rb"
+	first_err rank_perm "fusediff: $tmp/rb/TP-1.json.gz: Permission denied"
+	chmod 644 "$tmp/rb/TP-1.json.gz"
+fi
+
+# 5. a signal while a database on standard input is copied leaves no temporary file
+mkdir "$tmp/td"
+mkfifo "$tmp/db.pipe"
+TMPDIR=$tmp/td "$FUSEDIFF" --summary - <"$tmp/db.pipe" >/dev/null 2>&1 &
+pid=$!
+exec 3>"$tmp/db.pipe"
+gzip -dc tests/data/profilers/nsys_before.sqlite.gz | head -c 65536 >&3
+i=0
+while [ -z "$(ls -A "$tmp/td")" ] && [ $i -lt 200 ]; do sleep 0.05; i=$((i + 1)); done
+[ -n "$(ls -A "$tmp/td")" ] || fail "sigterm: no temporary copy was made"
+kill -TERM $pid
+wait $pid
+st=$?
+exec 3>&-
+[ $st = 143 ] || fail "sigterm: exit status $st, expected 143"
+[ -z "$(ls -A "$tmp/td")" ] || fail "sigterm: left in TMPDIR: $(ls -A "$tmp/td")"
+
+finish hardening3
