@@ -23,6 +23,7 @@ struct sid {
 
 struct nsys {
 	sqlite3 *db;
+	struct sqlite_budget *b;
 	struct trace *t;
 	const char *name;
 	struct fd_error *err;
@@ -63,11 +64,13 @@ static int read_strings(struct nsys *ns)
 	if (!st)
 		return -1;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		const char *s = (const char *)sqlite3_column_text(st, 1);
+		size_t len;
+		const char *s = sqlite_text(st, 1, ns->b, &len);
 		struct sid e = { .id = sqlite3_column_int64(st, 0) };
 
-		e.str = intern_add(ns->t->strings, s ? s : "",
-				   s ? (size_t)sqlite3_column_bytes(st, 1) : 0);
+		if (ns->b->exhausted)
+			break;
+		e.str = trace_intern_text(ns->t, s ? s : "", len);
 		VEC_PUSH(ns->sids, ns->n_sids, cap, e);
 	}
 	sqlite3_finalize(st);
@@ -168,12 +171,16 @@ static int read_nvtx(struct nsys *ns, struct span **ops, size_t *n_ops)
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		int64_t start = sqlite3_column_int64(st, 0), end = sqlite3_column_int64(st, 1);
 		int64_t gtid = sqlite3_column_int64(st, 4);
-		const char *text = (const char *)sqlite3_column_text(st, 2);
+		size_t text_len;
+		const char *text = sqlite_text(st, 2, ns->b, &text_len);
 		uint32_t whole = 0;
 
+		if (ns->b->exhausted)
+			break;
 		if (!text && sqlite3_column_type(st, 3) != SQLITE_NULL) {
 			whole = str_of(ns, sqlite3_column_int64(st, 3));
 			text = trace_str(ns->t, whole);
+			text_len = intern_len(ns->t->strings, whole);
 		}
 		if (!text || !*text || trace_span_dur(start, end) < 0)
 			continue;
@@ -195,7 +202,7 @@ static int read_nvtx(struct nsys *ns, struct span **ops, size_t *n_ops)
 						 .tid = gtid,
 						 .kind = RANGE_USER };
 
-			r.name = whole ? whole : intern_add(ns->t->strings, text, strlen(text));
+			r.name = whole ? whole : trace_intern_text(ns->t, text, text_len);
 			trace_add_range(ns->t, &r);
 		}
 	}
@@ -501,9 +508,10 @@ static void read_meta(struct nsys *ns)
 	sqlite3_finalize(st);
 }
 
-int nsys_read(sqlite3 *db, struct trace *t, const char *name, struct fd_error *err)
+int nsys_read(sqlite3 *db, struct sqlite_budget *b, struct trace *t, const char *name,
+	      struct fd_error *err)
 {
-	struct nsys ns = { .db = db, .t = t, .name = name, .err = err };
+	struct nsys ns = { .db = db, .b = b, .t = t, .name = name, .err = err };
 	struct span *ops = NULL, *launches = NULL;
 	size_t n_ops = 0, n_launches = 0;
 	int rc = -1;

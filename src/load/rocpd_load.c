@@ -17,7 +17,8 @@ static const char *col(sqlite3 *db, const char *table, const char *c, const char
 	return sqlite_has_column(db, table, c) ? c : fallback;
 }
 
-static int read_kernels(sqlite3 *db, struct trace *t, const char *name, struct fd_error *err)
+static int read_kernels(sqlite3 *db, struct sqlite_budget *b, struct trace *t, const char *name,
+			struct fd_error *err)
 {
 	const char *dev = col(
 		db, "kernels", "agent_type_index",
@@ -44,7 +45,8 @@ static int read_kernels(sqlite3 *db, struct trace *t, const char *name, struct f
 	if (!st)
 		return -1;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		const char *kn = (const char *)sqlite3_column_text(st, 0);
+		size_t kn_len;
+		const char *kn = sqlite_text(st, 0, b, &kn_len);
 		struct trace_kernel k = { .start = sqlite3_column_int64(st, 1),
 					  .dur = trace_span_dur(sqlite3_column_int64(st, 1),
 								sqlite3_column_int64(st, 2)),
@@ -59,7 +61,10 @@ static int read_kernels(sqlite3 *db, struct trace *t, const char *name, struct f
 			block[d] = (int32_t)sqlite3_column_int64(st, 8 + d);
 		}
 		k.dims = trace_add_dims(t, grid, block);
-		k.name = rocprof_kernel_name(t, kn ? kn : "");
+		if (b->exhausted)
+			break;
+		/* the bytes SQLite holds: a NUL inside a name does not cut it */
+		k.name = rocprof_kernel_name(t, kn ? kn : "", kn_len);
 		t->n_events++;
 		if (k.start > 0 && k.dur >= 0 && k.start <= TRACE_TIME_MAX - k.dur)
 			trace_add_kernel(t, &k);
@@ -101,7 +106,7 @@ static void read_copies(sqlite3 *db, struct trace *t)
 }
 
 /* roctx ranges: regions of a MARKER category. */
-static void read_markers(sqlite3 *db, struct trace *t)
+static void read_markers(sqlite3 *db, struct sqlite_budget *b, struct trace *t)
 {
 	sqlite3_stmt *st;
 
@@ -112,7 +117,8 @@ static void read_markers(sqlite3 *db, struct trace *t)
 			       -1, &st, NULL) != SQLITE_OK)
 		return;
 	while (sqlite3_step(st) == SQLITE_ROW) {
-		const char *text = (const char *)sqlite3_column_text(st, 0);
+		size_t len;
+		const char *text = sqlite_text(st, 0, b, &len);
 		struct trace_range r = { .start = sqlite3_column_int64(st, 1),
 					 .dur = trace_span_dur(sqlite3_column_int64(st, 1),
 							       sqlite3_column_int64(st, 2)),
@@ -122,9 +128,11 @@ static void read_markers(sqlite3 *db, struct trace *t)
 					 .kind = RANGE_USER };
 
 		t->n_events++;
+		if (b->exhausted)
+			break;
 		if (!text || !*text || r.start <= 0)
 			continue;
-		r.name = intern_add(t->strings, text, strlen(text));
+		r.name = trace_intern_text(t, text, len);
 		trace_add_range(t, &r);
 	}
 	sqlite3_finalize(st);
@@ -162,7 +170,8 @@ static void read_agents(sqlite3 *db, struct trace *t)
 	sqlite3_finalize(st);
 }
 
-int rocpd_read(sqlite3 *db, struct trace *t, const char *name, struct fd_error *err)
+int rocpd_read(sqlite3 *db, struct sqlite_budget *b, struct trace *t, const char *name,
+	       struct fd_error *err)
 {
 	t->format = "rocpd SQLite";
 	t->platform = PLATFORM_AMD;
@@ -171,10 +180,10 @@ int rocpd_read(sqlite3 *db, struct trace *t, const char *name, struct fd_error *
 		fd_error_set(err, "%s: a rocpd database without its kernels view", name);
 		return -1;
 	}
-	if (read_kernels(db, t, name, err) < 0)
+	if (read_kernels(db, b, t, name, err) < 0)
 		return -1;
 	read_copies(db, t);
-	read_markers(db, t);
+	read_markers(db, b, t);
 	read_agents(db, t);
 	return 0;
 }

@@ -204,7 +204,7 @@ static int csv_load(struct trace *t, struct input *in, const char *name,
 			block[d] = (int32_t)field_int(v[C_WX + d]);
 		}
 		k.dims = trace_add_dims(t, grid, block);
-		k.name = rocprof_kernel_name(t, v[C_NAME]);
+		k.name = rocprof_kernel_name(t, v[C_NAME], strlen(v[C_NAME]));
 		t->n_events++;
 		if (k.start > 0 && k.dur >= 0 && k.start <= TRACE_TIME_MAX - k.dur)
 			trace_add_kernel(t, &k);

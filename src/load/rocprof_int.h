@@ -11,7 +11,8 @@
  * "Memcpy DtoH (Device -> Host)"); "Memcpy" for others or NULL. */
 uint32_t rocprof_copy_name(struct trace *t, const char *op);
 
-/* A kernel symbol's name as Kineto shows it: without the code object's ".kd". */
-uint32_t rocprof_kernel_name(struct trace *t, const char *name);
+/* A kernel symbol's name (len bytes, NULs included) as Kineto shows it: without the code
+ * object's ".kd". */
+uint32_t rocprof_kernel_name(struct trace *t, const char *name, size_t len);
 
 #endif

@@ -133,7 +133,7 @@ static void read_symbols(struct rp *r, const cJSON *symbols)
 			       (n - r->n_symbols) * sizeof *r->symbols);
 			r->n_symbols = n;
 		}
-		r->symbols[id] = rocprof_kernel_name(r->t, name);
+		r->symbols[id] = rocprof_kernel_name(r->t, name, strlen(name));
 	}
 }
 
@@ -189,13 +189,11 @@ static void read_dispatches(struct rp *r, const cJSON *records)
 	}
 }
 
-uint32_t rocprof_kernel_name(struct trace *t, const char *name)
+uint32_t rocprof_kernel_name(struct trace *t, const char *name, size_t len)
 {
-	size_t len = strlen(name);
-
-	if (len > 3 && strcmp(name + len - 3, ".kd") == 0)
+	if (len > 3 && memcmp(name + len - 3, ".kd", 3) == 0)
 		len -= 3;
-	return intern_add(t->strings, name, len);
+	return trace_intern_text(t, name, len);
 }
 
 /* MEMORY_COPY_DEVICE_TO_HOST -> "Memcpy DtoH (Device -> Host)" as Kineto names copies. */

@@ -18,10 +18,41 @@
 /* 1 when head (n bytes) starts an SQLite database file. */
 int sqlite_detect(const unsigned char *head, size_t n);
 
-/* Open in as a database. Returns it (close with sqlite3_close()), or NULL with a message that
- * names the file in err. *bytes receives the database size in bytes. */
+/* The work a database may cost: every SQLITE_PROGRESS_OPS virtual-machine instructions are one
+ * step, and a database of n bytes may take SQLITE_BUDGET_BASE + n / SQLITE_BUDGET_BYTES steps
+ * (the real exports of tests/data/profilers take under 1 % of it); then every statement is
+ * interrupted. SQLite's memory, every connection together, is limited to SQLITE_HEAP_LIMIT. */
+#define SQLITE_PROGRESS_OPS 1000
+#define SQLITE_BUDGET_BASE  10000
+#define SQLITE_BUDGET_BYTES 8
+#define SQLITE_HEAP_LIMIT   ((int64_t)512 << 20)
+#define SQLITE_LENGTH_LIMIT (16 << 20) /* the longest string, blob or row */
+struct sqlite_budget {
+	int64_t steps, max_steps;
+	int64_t text, max_text; /* bytes of text read (sqlite_text()) */
+	int exhausted;		/* a statement was interrupted: what was read is incomplete */
+};
+/* The text a database of n bytes may give: SQLITE_TEXT_BASE + n * SQLITE_TEXT_PER_BYTE bytes
+ * (a name is read once per row that names it: a kernel's 2 KB template name in each 100-byte
+ * row of a rocpd view is 20 times the file). */
+#define SQLITE_TEXT_BASE     ((int64_t)64 << 20)
+#define SQLITE_TEXT_PER_BYTE 64
+void sqlite_limit_heap_once(void);
+
+/* Open in as a database, bounded by *budget (which must outlive db). Refused: a database in WAL
+ * mode whose -wal file holds frames (an immutable reader would miss them), a recursive view.
+ * Returns it (close with sqlite3_close()), or NULL with a message that names the file in err.
+ * *bytes receives the database size in bytes. */
 sqlite3 *sqlite_input_open(struct input *in, const char *name, const struct trace_load_opts *opts,
-			   int64_t *bytes, struct fd_error *err);
+			   struct sqlite_budget *budget, int64_t *bytes, struct fd_error *err);
+/* Column col of st's row as text, counted against b: NULL when it is NULL, or when the text
+ * read so far exceeds what a database of this size can hold (b->exhausted is then set, and
+ * every statement of the connection interrupted). *len receives its bytes (NULs included). */
+const char *sqlite_text(sqlite3_stmt *st, int col, struct sqlite_budget *b, size_t *len);
+/* After reading db: -1 with a message naming the file when the budget ran out or SQLite ran
+ * out of memory (what was read is incomplete), else 0. */
+int sqlite_bounds_error(sqlite3 *db, const struct sqlite_budget *b, const char *name,
+			struct fd_error *err);
 
 /* 1 when the database has a table or view of this name. */
 int sqlite_has_table(sqlite3 *db, const char *table);
@@ -35,7 +66,9 @@ int sqlite_step_done(sqlite3 *db, int rc, const char *name, const char *what, st
 
 /* The readers of the databases (sqlite_load.c chooses by the tables): they add what db holds
  * to t and set t->format and the platform. 0, or -1 with a message naming the file. */
-int nsys_read(sqlite3 *db, struct trace *t, const char *name, struct fd_error *err);
-int rocpd_read(sqlite3 *db, struct trace *t, const char *name, struct fd_error *err);
+int nsys_read(sqlite3 *db, struct sqlite_budget *b, struct trace *t, const char *name,
+	      struct fd_error *err);
+int rocpd_read(sqlite3 *db, struct sqlite_budget *b, struct trace *t, const char *name,
+	       struct fd_error *err);
 
 #endif

@@ -1,6 +1,8 @@
 /* sqlite_load.c — the input format "SQLite database": an Nsight Systems export or a rocpd
  * database, told apart by their tables (formats.h, sqlite_input.h). */
 #include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
 
 #include "formats.h"
 #include "sqlite_input.h"
@@ -10,16 +12,17 @@ static int sqlite_load(struct trace *t, struct input *in, const char *name,
 		       const struct trace_load_opts *opts, struct fd_error *err)
 {
 	int64_t bytes = 0;
-	sqlite3 *db = sqlite_input_open(in, name, opts, &bytes, err);
+	struct sqlite_budget budget;
+	sqlite3 *db = sqlite_input_open(in, name, opts, &budget, &bytes, err);
 	int rc;
 
 	if (!db)
 		return -1;
 	t->bytes = bytes;
 	if (sqlite_has_table(db, "CUPTI_ACTIVITY_KIND_KERNEL"))
-		rc = nsys_read(db, t, name, err);
+		rc = nsys_read(db, &budget, t, name, err);
 	else if (sqlite_has_table(db, "kernels") || sqlite_has_table(db, "rocpd_kernel_dispatch"))
-		rc = rocpd_read(db, t, name, err);
+		rc = rocpd_read(db, &budget, t, name, err);
 	else if (sqlite_has_table(db, "StringIds") ||
 		 sqlite_has_table(db, "TARGET_INFO_SESSION_START_TIME")) {
 		fd_error_set(err,
@@ -41,6 +44,11 @@ static int sqlite_load(struct trace *t, struct input *in, const char *name,
 			     name);
 		rc = -1;
 	}
+	if (sqlite_bounds_error(db, &budget, name, err) < 0) /* its message over the reader's */
+		rc = -1;
+	if (getenv("FUSEDIFF_SQLITE_STEPS"))
+		fprintf(stderr, "%s: %lld steps of %lld\n", name, (long long)budget.steps,
+			(long long)budget.max_steps);
 	sqlite3_close(db);
 	return rc;
 }

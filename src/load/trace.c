@@ -188,6 +188,30 @@ static size_t *index_slot(size_t **index, size_t *len, uint32_t id)
 	return &(*index)[id];
 }
 
+uint32_t trace_intern_text(struct trace *t, const char *s, size_t len)
+{
+	size_t nuls = 0, k = 0;
+	char *buf;
+	uint32_t id;
+
+	for (const char *p = s; (p = memchr(p, '\0', len - (size_t)(p - s))); p++)
+		nuls++;
+	if (!nuls)
+		return intern_add(t->strings, s, len);
+	buf = xmalloc(len + nuls);
+	for (size_t i = 0; i < len; i++) {
+		if (s[i]) {
+			buf[k++] = s[i];
+		} else {
+			buf[k++] = '\\';
+			buf[k++] = '0';
+		}
+	}
+	id = intern_add(t->strings, buf, k);
+	free(buf);
+	return id;
+}
+
 void trace_add_meta(struct trace *t, uint32_t key, uint32_t value)
 {
 	struct trace_impl *ti = impl(t);

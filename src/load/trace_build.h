@@ -26,6 +26,10 @@ void trace_add_fwd_op(struct trace *t, const struct trace_fwd_op *o);
 void trace_add_device(struct trace *t, const struct trace_device *d);
 void trace_add_meta(struct trace *t, uint32_t key, uint32_t value);
 void trace_count_category(struct trace *t, uint32_t cat);
+/* Intern len bytes of text from a profiler's table, a NUL byte written as the two characters
+ * "\\0" as the JSON reader writes one (json.h): a name never ends early, and two names that
+ * differ after a NUL stay two. */
+uint32_t trace_intern_text(struct trace *t, const char *s, size_t len);
 /* Append what a part of the same file (loaded into a trace of its own, kineto_chunks.c) holds:
  * its strings (and launch configurations) interned in its order, its records with their names
  * (and configurations) renamed, its category counts

@@ -85,10 +85,32 @@ i=0
 while [ -z "$(ls -A "$tmp/td")" ] && [ $i -lt 200 ]; do sleep 0.05; i=$((i + 1)); done
 [ -n "$(ls -A "$tmp/td")" ] || fail "sigterm: no temporary copy was made"
 kill -TERM $pid
-wait $pid
+{ wait $pid; } 2>/dev/null
 st=$?
 exec 3>&-
 [ $st = 143 ] || fail "sigterm: exit status $st, expected 143"
 [ -z "$(ls -A "$tmp/td")" ] || fail "sigterm: left in TMPDIR: $(ls -A "$tmp/td")"
+
+# 6. SQLite databases of unexpected shape are bounded (tests/data/sqlite_bad/make-sqlite-bad.py):
+# a recursive view grew memory without bound, a cross join ran for hours, a view made text
+# from nothing; a WAL database's commits in its -wal file were ignored without a word; a NUL
+# cut a name (two kernels became one); a path starting with // was an "invalid uri authority"
+sb=tests/data/sqlite_bad
+run recursive 1 --summary "$sb/recursive_view.db"
+expect_err recursive "fusediff: $sb/recursive_view.db: its view kernels is recursive (WITH RECURSIVE), which no profiler writes and which can grow without bound: not read"
+run crossjoin 1 --summary "$sb/crossjoin_view.db"
+expect_err crossjoin "fusediff: $sb/crossjoin_view.db: reading it took more work than a database of its size can give (a view or table of unexpected shape?): stopped"
+run textview 1 --summary "$sb/text_view.db"
+expect_err textview "fusediff: $sb/text_view.db: reading it took more text than a database of its size can give (a view or table of unexpected shape?): stopped"
+cp "$sb/wal_pending.db" "$sb/wal_pending.db-wal" "$tmp/"
+run wal 1 --summary "$tmp/wal_pending.db"
+expect_err wal "fusediff: $tmp/wal_pending.db: a database in WAL mode whose $tmp/wal_pending.db-wal holds 4152 bytes of commits not yet in the file, which fusediff reads alone: let the program writing it finish, or run sqlite3 $tmp/wal_pending.db 'PRAGMA wal_checkpoint(TRUNCATE)' first"
+[ -e "$tmp/wal_pending.db-shm" ] && fail "wal: a -shm file was made beside the database"
+rm "$tmp/wal_pending.db-wal" # checkpointed: the file alone is the database
+run wal_done 0 --summary "$tmp/wal_pending.db"
+run nul 0 --summary "$sb/nul_names.db"
+expect_line nul "        1        0.10       0.10  50.0%  gemm\\0_a"
+expect_line nul "        1        0.10       0.10  50.0%  gemm\\0_b"
+run slashes 0 --summary "/$PWD/$sb/nul_names.db"
 
 finish hardening3
