@@ -152,8 +152,8 @@ screenshots: $(PROG)
 SH_TESTS := $(sort $(wildcard tests/sh/*.sh))
 TEST_NAMES := $(TEST_SRC:tests/%.c=%) $(SH_TESTS:tests/sh/%.sh=%)
 # the longest first, so that the last job to start is a short one
-SLOW_TESTS := check_hostile tmux_signals tmux_smoke check_structure format report_json threads \
-	check_acceptance
+SLOW_TESTS := split hostile check_hostile threads tmux_signals tmux_smoke ranks schema profilers \
+	hardening check_acceptance check_structure
 RESULTS := $(addprefix $(B)/results/,$(filter $(TEST_NAMES),$(SLOW_TESTS)) \
 	$(filter-out $(SLOW_TESTS),$(TEST_NAMES)))
 # python3 on PATH may be a shim (pyenv's is a bash script that forks about 100 processes: 0.5 s
