@@ -175,7 +175,9 @@ json_object_next(struct json_cur *c, int *first, struct json_str *key, struct js
 #endif
 	return json_object_next_any(c, first, key, kbuf, done);
 }
-/* Array iteration, in the same style; the cursor is left at the next element. */
+/* Array iteration, in the same style; the cursor is left at the next element. *first: 1
+ * before the first element, 0 after one (a ',' comes first), 2 after a ',' the caller consumed
+ * itself (an element must come: ']' is a trailing comma). */
 int json_array_begin(struct json_cur *c);
 int json_array_next_any(struct json_cur *c, int *first, int *done);
 /* json_array_next_any(), with the usual case between two elements inlined, well inside the

@@ -894,6 +894,8 @@ int json_array_next_any(struct json_cur *c, int *first, int *done)
 	*done = 0;
 	if ((rc = next_byte(c, &ch)))
 		return rc;
+	if (ch == ']' && *first == 2) /* the ',' before was consumed already */
+		return fail(c, c->p, "trailing comma before ']'");
 	if (ch == ']') {
 		c->p++;
 		*done = 1;

@@ -127,10 +127,36 @@ static int at_chunk_start(const struct pool *pl, const struct loader *ld, size_t
  * at a chunk's start (*next is that chunk, at_chunk set): one call per window instead of one
  * per event. */
 struct events {
-	int first;   /* trace_load_event()'s: 1 before the first element, -1 after the last */
+	int first;   /* trace_load_event()'s: 1 before the first element, 2 after a separator that
+			was consumed without its element, -1 after the last */
 	size_t next; /* the next chunk start the loader may reach */
 	int at_chunk;
 };
+
+/* Blanks between events (spaces and newlines) that end the window, and the ',' among them,
+ * are consumed rather than kept for the next event to parse again, once there are
+ * BLANK_RUN_MIN of them: the window stays its size (2 MB of gzip-compressed blanks took 2.1 GB
+ * of memory). The separator consumed, the next element is parsed with first 2: one must come. */
+#define BLANK_RUN_MIN (64 << 10)
+
+static void consume_blank_run(struct loader *ld, struct events *ev)
+{
+	const char *p = ld->buf + ld->pos, *end = ld->buf + ld->len, *q = p;
+	int comma = 0;
+
+	while (q < end && is_blank(*q))
+		q++;
+	if (q < end && *q == ',' && ev->first == 0) {
+		comma = 1;
+		for (q++; q < end && is_blank(*q);)
+			q++;
+	}
+	if (q < end || q - p < BLANK_RUN_MIN)
+		return;
+	ld->pos = ld->len;
+	if (comma)
+		ev->first = 2;
+}
 
 static int unit_events(struct loader *ld, struct json_cur *c, void *arg)
 {
@@ -143,8 +169,11 @@ static int unit_events(struct loader *ld, struct json_cur *c, void *arg)
 			ev->at_chunk = 1;
 			return JSON_OK;
 		}
-		if ((rc = trace_load_event(ld, c, &ev->first)))
+		if ((rc = trace_load_event(ld, c, &ev->first))) {
+			if (rc == JSON_MORE)
+				consume_blank_run(ld, ev);
 			return rc;
+		}
 		ld->pos = (size_t)(c->p - ld->buf);
 		if (ev->first < 0)
 			return JSON_OK;

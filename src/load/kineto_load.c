@@ -255,6 +255,22 @@ static void json_error(struct loader *ld, const char *at, const char *msg)
 	loader_error_at(ld, off, msg);
 }
 
+/* A unit that ran out of bytes while the window from its start holds nothing but blanks
+ * (spaces and newlines between tokens): they are consumed, so that the window does not grow to
+ * hold them (a gzip file of a few MB can inflate to GBs of blanks). */
+static void skip_blank_window(struct loader *ld)
+{
+	size_t i = ld->pos;
+
+	if (ld->len - ld->pos < (64 << 10))
+		return;
+	while (i < ld->len && (ld->buf[i] == ' ' || ld->buf[i] == '\n' || ld->buf[i] == '\r' ||
+			       ld->buf[i] == '\t'))
+		i++;
+	if (i == ld->len)
+		ld->pos = i;
+}
+
 /* Parse one unit, reading more input and restarting it until it fits. */
 int loader_unit(struct loader *ld, unit_fn fn, void *arg)
 {
@@ -271,6 +287,7 @@ int loader_unit(struct loader *ld, unit_fn fn, void *arg)
 				json_error(ld, c.err_at, c.err_msg);
 			return -1;
 		}
+		skip_blank_window(ld);
 		if (fill(ld) < 0)
 			return -1;
 	}

@@ -47,6 +47,10 @@ static int csv_detect(const unsigned char *head, size_t n)
 	return 0;
 }
 
+/* The longest record read (a kernel name of the longest C++ templates is a few KiB): a file
+ * without newlines is not held whole. */
+#define CSV_RECORD_MAX (4 << 20)
+
 struct csv {
 	struct input *in;
 	const char *name;
@@ -98,6 +102,23 @@ static int next_record(struct csv *c, char **fields, int max)
 		}
 		ch = (unsigned char)c->buf[c->pos++];
 		any = 1;
+		if (n >= CSV_RECORD_MAX) {
+			fd_error_set(c->err,
+				     "line %ld: a record longer than %d MiB, which rocprofv3 never "
+				     "writes",
+				     c->lineno + 1, CSV_RECORD_MAX >> 20);
+			return -1;
+		}
+		if (n + 3 > c->line_cap) {
+			c->line_cap = c->line_cap ? 2 * c->line_cap : 1024;
+			c->line = xrealloc(c->line, c->line_cap);
+		}
+		if (ch == '\0') { /* data, never the end of a field: the visible "\\0", as the
+				     JSON and SQLite readers keep a NUL */
+			c->line[n++] = '\\';
+			c->line[n++] = '0';
+			continue;
+		}
 		if (quoted) {
 			if (ch == '"') {
 				if (c->pos == c->len && fill(c) < 0)
@@ -119,10 +140,6 @@ static int next_record(struct csv *c, char **fields, int max)
 		} else if (ch == '\r') {
 			continue;
 		}
-		if (n + 2 > c->line_cap) {
-			c->line_cap = c->line_cap ? 2 * c->line_cap : 1024;
-			c->line = xrealloc(c->line, c->line_cap);
-		}
 		c->line[n++] = (char)ch;
 		if (ch == '\0') {
 			if (nf + 1 < 64)
@@ -142,6 +159,15 @@ static int next_record(struct csv *c, char **fields, int max)
 	for (int i = 0; i < nf && i < max; i++)
 		fields[i] = c->line + starts[i];
 	return nf < max ? nf : max;
+}
+
+/* "NAME: " before err's message. */
+static void prefix_name(struct fd_error *err, const char *name)
+{
+	char msg[FD_ERROR_MAX];
+
+	snprintf(msg, sizeof msg, "%s", err->msg);
+	fd_error_set(err, "%s: %s", name, msg);
 }
 
 static int64_t field_int(const char *s)
@@ -166,6 +192,8 @@ static int csv_load(struct trace *t, struct input *in, const char *name,
 	t->platform = PLATFORM_AMD;
 	t->platform_reason = "a rocprofv3 kernel trace";
 	nf = next_record(c, f, 64);
+	if (nf < 0)
+		goto read_error;
 	for (int k = 0; k < C_COUNT; k++) {
 		idx[k] = -1;
 		for (int i = 0; i < nf; i++)
@@ -210,10 +238,8 @@ static int csv_load(struct trace *t, struct input *in, const char *name,
 			trace_add_kernel(t, &k);
 	}
 	if (nf < 0) {
-		char msg[FD_ERROR_MAX];
-
-		snprintf(msg, sizeof msg, "%s", err->msg);
-		fd_error_set(err, "%s: %s", name, msg);
+	read_error: /* next_record()'s message, after the file's name */
+		prefix_name(err, name);
 		rc = -1;
 	}
 out:

@@ -12,6 +12,7 @@
  * The document is parsed whole with cJSON: rocprofv3 writes one object, not a stream of
  * events, and its files are tens of MB where Kineto traces reach GBs. */
 #include <cjson/cJSON.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,6 +23,10 @@
 #include "trace_build.h"
 
 #define TOOL_KEY "\"rocprofiler-sdk-tool\""
+
+/* The largest file read (rocprofv3 writes tens of MB; a gzip file of a few MB can inflate to
+ * any size). */
+#define ROCPROF_JSON_MAX ((size_t)1 << 30)
 
 static int rocprof_detect(const unsigned char *head, size_t n)
 {
@@ -63,22 +68,56 @@ static const char *str(const cJSON *o, const char *key)
 struct agent {
 	int64_t handle;
 	int32_t device; /* -1: not a GPU */
+	size_t order;	/* in the file: the first of equal handles wins */
+};
+
+struct symbol {
+	int64_t id;
+	uint32_t name;
+	size_t order; /* in the file: the last of equal ids wins */
+};
+
+/* strings.buffer_records[kind].operations, as arrays (cJSON's are lists: an operation looked
+ * up by index for every record walked them, 60k HIP records x 100k operations took 13 s). */
+struct ops {
+	const char **name;
+	size_t n;
 };
 
 struct rp {
 	struct trace *t;
-	struct agent *agents;
+	struct agent *agents; /* sorted by handle */
 	size_t n_agents;
-	uint32_t *symbols; /* kernel_id -> interned name */
+	struct symbol *symbols; /* sorted by kernel_id: an array indexed by the id let a
+				   650-byte file allocate 394 MB (a kernel_id of 10^8) */
 	size_t n_symbols;
+	struct ops *kinds; /* strings.buffer_records, by kind */
+	size_t n_kinds;
 	const cJSON *strings;
 };
 
+static int cmp_agent(const void *pa, const void *pb)
+{
+	const struct agent *a = pa, *b = pb;
+	int c = CMP(a->handle, b->handle);
+
+	return c ? c : CMP(a->order, b->order);
+}
+
 static int32_t device_of(const struct rp *r, int64_t h)
 {
-	for (size_t i = 0; i < r->n_agents; i++)
-		if (r->agents[i].handle == h)
-			return r->agents[i].device;
+	size_t lo = 0, hi = r->n_agents;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (r->agents[mid].handle < h)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo < r->n_agents && r->agents[lo].handle == h)
+		return r->agents[lo].device;
 	return (int32_t)(h & 0x7fffffff);
 }
 
@@ -89,7 +128,7 @@ static void read_agents(struct rp *r, const cJSON *agents)
 
 	cJSON_ArrayForEach(a, agents)
 	{
-		struct agent e = { .handle = handle(a, "id"), .device = -1 };
+		struct agent e = { .handle = handle(a, "id"), .device = -1, .order = r->n_agents };
 
 		if (num(a, "type") == 2) { /* ROCPROFILER_AGENT_TYPE_GPU */
 			const char *name = str(a, "product_name");
@@ -105,47 +144,91 @@ static void read_agents(struct rp *r, const cJSON *agents)
 		}
 		VEC_PUSH(r->agents, r->n_agents, cap, e);
 	}
+	if (r->n_agents)
+		qsort(r->agents, r->n_agents, sizeof *r->agents, cmp_agent);
+}
+
+static int cmp_symbol(const void *pa, const void *pb)
+{
+	const struct symbol *a = pa, *b = pb;
+	int c = CMP(a->id, b->id);
+
+	return c ? c : CMP(a->order, b->order);
 }
 
 static void read_symbols(struct rp *r, const cJSON *symbols)
 {
 	const cJSON *s;
+	size_t cap = 0, n = 0;
 
 	cJSON_ArrayForEach(s, symbols)
 	{
 		int64_t id = num(s, "kernel_id");
 		const char *name = str(s, "formatted_kernel_name");
+		struct symbol e = { .id = id, .order = r->n_symbols };
 
-		if (id < 0 || id > 100000000)
-			continue;
 		if (!name || !*name || strcmp(name, "0") == 0)
 			name = str(s, "demangled_kernel_name");
 		if (!name || !*name)
 			name = str(s, "kernel_name");
 		if (!name)
 			continue;
-		if ((size_t)id >= r->n_symbols) {
-			size_t n = (size_t)id + 1 > 2 * r->n_symbols ? (size_t)id + 1
-								     : 2 * r->n_symbols;
+		e.name = rocprof_kernel_name(r->t, name, strlen(name));
+		VEC_PUSH(r->symbols, r->n_symbols, cap, e);
+	}
+	if (!r->n_symbols)
+		return;
+	qsort(r->symbols, r->n_symbols, sizeof *r->symbols, cmp_symbol);
+	for (size_t i = 0; i < r->n_symbols; i++) /* the last of each id */
+		if (i + 1 == r->n_symbols || r->symbols[i + 1].id != r->symbols[i].id)
+			r->symbols[n++] = r->symbols[i];
+	r->n_symbols = n;
+}
 
-			r->symbols = xreallocarray(r->symbols, n, sizeof *r->symbols);
-			memset(r->symbols + r->n_symbols, 0,
-			       (n - r->n_symbols) * sizeof *r->symbols);
-			r->n_symbols = n;
+/* The interned name of kernel_id id, or 0. */
+static uint32_t symbol_name(const struct rp *r, int64_t id)
+{
+	size_t lo = 0, hi = r->n_symbols;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (r->symbols[mid].id < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < r->n_symbols && r->symbols[lo].id == id ? r->symbols[lo].name : 0;
+}
+
+/* strings.buffer_records as arrays of operation names, by kind. */
+static void read_operations(struct rp *r)
+{
+	const cJSON *kinds = cJSON_GetObjectItemCaseSensitive(r->strings, "buffer_records"), *k;
+	size_t cap = 0;
+
+	cJSON_ArrayForEach(k, kinds)
+	{
+		const cJSON *ops = cJSON_GetObjectItemCaseSensitive(k, "operations"), *o;
+		struct ops e = { NULL, 0 };
+		size_t ocap = 0;
+
+		cJSON_ArrayForEach(o, ops)
+		{
+			const char *name = cJSON_IsString(o) ? o->valuestring : NULL;
+
+			VEC_PUSH(e.name, e.n, ocap, name);
 		}
-		r->symbols[id] = rocprof_kernel_name(r->t, name, strlen(name));
+		VEC_PUSH(r->kinds, r->n_kinds, cap, e);
 	}
 }
 
 /* The name of operation `op` of buffer record kind `kind` (strings.buffer_records[kind]). */
 static const char *operation_name(const struct rp *r, int64_t kind, int64_t op)
 {
-	const cJSON *kinds = cJSON_GetObjectItemCaseSensitive(r->strings, "buffer_records");
-	const cJSON *k = kind >= 0 && kind < 1000 ? cJSON_GetArrayItem(kinds, (int)kind) : NULL;
-	const cJSON *ops = cJSON_GetObjectItemCaseSensitive(k, "operations");
-	const cJSON *o = op >= 0 && op < 100000 ? cJSON_GetArrayItem(ops, (int)op) : NULL;
-
-	return cJSON_IsString(o) ? o->valuestring : NULL;
+	if (kind < 0 || (uint64_t)kind >= r->n_kinds || op < 0 || (uint64_t)op >= r->kinds[kind].n)
+		return NULL;
+	return r->kinds[kind].name[op];
 }
 
 static void read_dispatches(struct rp *r, const cJSON *records)
@@ -170,7 +253,7 @@ static void read_dispatches(struct rp *r, const cJSON *records)
 		static const char *const xyz[3] = { "x", "y", "z" };
 
 		r->t->n_events++;
-		k.name = id >= 0 && (size_t)id < r->n_symbols ? r->symbols[id] : 0;
+		k.name = symbol_name(r, id);
 		if (!k.name) {
 			char buf[40];
 			int n = snprintf(buf, sizeof buf, "kernel_id %lld", (long long)id);
@@ -336,9 +419,40 @@ static void where(const char *buf, size_t off, long *line, long *col)
 	}
 }
 
+/* cJSON's allocations, which say when one failed: out of memory is not "not valid JSON". */
+static _Thread_local int cjson_oom;
+
+static void *cjson_malloc(size_t n)
+{
+	void *p = malloc(n);
+
+	if (!p)
+		cjson_oom = 1;
+	return p;
+}
+
+static void cjson_hooks(void)
+{
+	cJSON_Hooks h = { cjson_malloc, free };
+
+	cJSON_InitHooks(&h);
+}
+
+/* "NAME: out of memory ...": the whole file and its tree do not fit. */
+static int out_of_memory(const char *name, size_t len, struct fd_error *err)
+{
+	fd_error_set(err,
+		     "%s: out of memory reading a rocprofv3 JSON file of %zu MiB (it is parsed "
+		     "whole, in about six times its size): record fewer kernels, or use "
+		     "--output-format rocpd",
+		     name, len >> 20);
+	return -1;
+}
+
 static int rocprof_load(struct trace *t, struct input *in, const char *name,
 			const struct trace_load_opts *opts, struct fd_error *err)
 {
+	static pthread_once_t once = PTHREAD_ONCE_INIT;
 	size_t cap = 1 << 20, len = 0;
 	char *buf = xmalloc(cap);
 	const cJSON *runs, *run;
@@ -346,10 +460,29 @@ static int rocprof_load(struct trace *t, struct input *in, const char *name,
 	ssize_t n;
 	int any = 0;
 
+	pthread_once(&once, cjson_hooks);
 	while ((n = input_read(in, buf + len, cap - len - 1, err)) > 0) {
 		len += (size_t)n;
-		if (cap - len < 2)
-			buf = xrealloc(buf, cap *= 2);
+		if (len > ROCPROF_JSON_MAX) {
+			fd_error_set(
+				err,
+				"%s: a rocprofv3 JSON file of more than %d MiB (it is parsed "
+				"whole, in about six times its size): record fewer kernels, or "
+				"use --output-format rocpd",
+				name, (int)(ROCPROF_JSON_MAX >> 20));
+			free(buf);
+			return -1;
+		}
+		if (cap - len < 2) {
+			char *more = realloc(buf, cap * 2);
+
+			if (!more) {
+				free(buf);
+				return out_of_memory(name, len, err);
+			}
+			buf = more;
+			cap *= 2;
+		}
 		if (opts && opts->progress &&
 		    opts->progress(opts->progress_user, input_raw_done(in), input_raw_size(in))) {
 			fd_error_set(err, "%s: cancelled", name);
@@ -367,7 +500,12 @@ static int rocprof_load(struct trace *t, struct input *in, const char *name,
 	}
 	buf[len] = '\0';
 	t->bytes = (int64_t)len;
+	cjson_oom = 0;
 	doc = cJSON_ParseWithLength(buf, len);
+	if (!doc && cjson_oom) {
+		free(buf);
+		return out_of_memory(name, len, err);
+	}
 	if (!doc) {
 		const char *at = cJSON_GetErrorPtr();
 		size_t off = at && at >= buf && at <= buf + len ? (size_t)(at - buf) : len;
@@ -394,6 +532,7 @@ static int rocprof_load(struct trace *t, struct input *in, const char *name,
 		if (!cJSON_IsArray(kd))
 			continue;
 		any = 1;
+		read_operations(&r);
 		read_agents(&r, cJSON_GetObjectItemCaseSensitive(run, "agents"));
 		read_symbols(&r, cJSON_GetObjectItemCaseSensitive(run, "kernel_symbols"));
 		read_dispatches(&r, kd);
@@ -402,6 +541,9 @@ static int rocprof_load(struct trace *t, struct input *in, const char *name,
 		read_markers(&r, cJSON_GetObjectItemCaseSensitive(br, "marker_api"));
 		free(r.agents);
 		free(r.symbols);
+		for (size_t i = 0; i < r.n_kinds; i++)
+			free(r.kinds[i].name);
+		free(r.kinds);
 	}
 	cJSON_Delete(doc);
 	if (!any) {

@@ -641,6 +641,32 @@ kept:
 	return 0;
 }
 
+/* "no GPU kernels", with the advice of the profiler that wrote t. */
+static void no_kernels(const struct trace *t, struct fd_error *err)
+{
+	const char *f = t->format ? t->format : "";
+
+	if (strncmp(f, "rocprofv3 kernel_trace.csv", 26) == 0 && t->n_events)
+		fd_error_set(err,
+			     "%s: none of its %lld kernel rows has a Start_Timestamp and "
+			     "End_Timestamp that can be used",
+			     t->path, (long long)t->n_events);
+	else if (strncmp(f, "rocprofv3", 9) == 0 || strncmp(f, "rocpd", 5) == 0)
+		fd_error_set(err,
+			     "%s: no GPU kernels in this trace (record it with rocprofv3 "
+			     "--kernel-trace)",
+			     t->path);
+	else if (strncmp(f, "Nsight", 6) == 0)
+		fd_error_set(err,
+			     "%s: no GPU kernels in this export (profile with nsys --trace=cuda)",
+			     t->path);
+	else
+		fd_error_set(
+			err,
+			"%s: no GPU kernels in this trace (record it with ProfilerActivity.CUDA)",
+			t->path);
+}
+
 int trace_finish(struct trace *t, int32_t want, int capture, struct fd_error *err)
 {
 	struct kernel_job kj = { want, err, 0 };
@@ -659,10 +685,7 @@ int trace_finish(struct trace *t, int32_t want, int capture, struct fd_error *er
 	}
 	if (total == 0 && !capture) {
 		free(ids);
-		fd_error_set(
-			err,
-			"%s: no GPU kernels in this trace (record it with ProfilerActivity.CUDA)",
-			t->path);
+		no_kernels(t, err);
 		return -1;
 	}
 	make_relative(t, t0);

@@ -113,4 +113,61 @@ expect_line nul "        1        0.10       0.10  50.0%  gemm\\0_a"
 expect_line nul "        1        0.10       0.10  50.0%  gemm\\0_b"
 run slashes 0 --summary "/$PWD/$sb/nul_names.db"
 
+# 7. the rocprofv3 readers: memory from what the file holds, not from the numbers in it (a
+# kernel_id of 10^8 sized a 400 MB table); out of memory is said as such (it read as "not valid
+# JSON"); a CSV record has a length cap (a 1 GB file without newlines was held whole) and a NUL
+# is kept as \0 (it split fields); errors give rocprofv3's advice, not ProfilerActivity.CUDA
+printf '{"rocprofiler-sdk-tool": [{"agents": [{"id": {"handle": 1}, "type": 2, "logical_node_type_id": 0, "product_name": "AMD Instinct MI300X"}], "kernel_symbols": [{"kernel_id": 100000000, "formatted_kernel_name": "big_id_kernel"}], "buffer_records": {"kernel_dispatch": [{"dispatch_info": {"kernel_id": 100000000, "agent_id": {"handle": 1}, "queue_id": {"handle": 1}}, "correlation_id": {"internal": 1}, "start_timestamp": 1000, "end_timestamp": 2000}]}}]}\n' >"$tmp/bigid.json"
+awk 'BEGIN { printf "{\"rocprofiler-sdk-tool\": [{\"kernel_symbols\": [{\"kernel_id\": 1, \"formatted_kernel_name\": \"k\"}], \"buffer_records\": {\"kernel_dispatch\": [";
+	for (i = 0; i < 60000; i++)
+		printf "%s{\"dispatch_info\": {\"kernel_id\": 1, \"agent_id\": {\"handle\": 1}, \"queue_id\": {\"handle\": 1}}, \"correlation_id\": {\"internal\": %d}, \"start_timestamp\": %d, \"end_timestamp\": %d}", i ? "," : "", i + 1, 1000 + 10 * i, 1005 + 10 * i;
+	print "]}}]}" }' >"$tmp/rp60k.json"
+if [ -z "${FUSEDIFF_SANITIZED:-}" ]; then # a memory limit breaks the sanitizers
+	(ulimit -v 150000 && exec "$FUSEDIFF" --summary "$tmp/bigid.json") >"$tmp/bigid.out" 2>"$tmp/bigid.err" ||
+		fail "bigid: $(cat "$tmp/bigid.err")"
+	grep -q ' big_id_kernel$' "$tmp/bigid.out" || fail "bigid: the kernel is not named"
+	(ulimit -v 70000 && exec "$FUSEDIFF" --summary "$tmp/rp60k.json") >/dev/null 2>"$tmp/rp_oom.err"
+	[ $? = 1 ] || fail "rp_oom: exit status is not 1"
+	first_err rp_oom "fusediff: $tmp/rp60k.json: out of memory reading a rocprofv3 JSON file of 10 MiB (it is parsed whole, in about six times its size): record fewer kernels, or use --output-format rocpd"
+fi
+printf '"Kind","Agent_Id","Kernel_Name","Start_Timestamp","End_Timestamp"\n' >"$tmp/nul.csv"
+printf '"KERNEL_DISPATCH",1,"gemm\000_a",100,200\n"KERNEL_DISPATCH",1,"gemm\000_b",300,400\n' >>"$tmp/nul.csv"
+run csv_nul 0 --summary "$tmp/nul.csv"
+expect_line csv_nul "        1        0.10       0.10  50.0%  gemm\\0_a"
+expect_line csv_nul "        1        0.10       0.10  50.0%  gemm\\0_b"
+head -n 1 "$CSV" >"$tmp/long.csv"
+awk 'BEGIN { printf "\"KERNEL_DISPATCH\",\""; for (i = 0; i < 5000; i++) printf "%01000d", 0; print "\"" }' >>"$tmp/long.csv"
+run csv_long 1 --summary "$tmp/long.csv"
+expect_err csv_long "fusediff: $tmp/long.csv: line 2: a record longer than 4 MiB, which rocprofv3 never writes"
+head -n 1 "$CSV" >"$tmp/empty.csv"
+run csv_empty 1 --summary "$tmp/empty.csv"
+expect_err csv_empty "fusediff: $tmp/empty.csv: no GPU kernels in this trace (record it with rocprofv3 --kernel-trace)"
+printf '"KERNEL_DISPATCH",1,2,3,4,5,6,"k",1,0,0\n' >>"$tmp/empty.csv"
+run csv_times 1 --summary "$tmp/empty.csv"
+expect_err csv_times "fusediff: $tmp/empty.csv: none of its 1 kernel rows has a Start_Timestamp and End_Timestamp that can be used"
+
+# 8. gzip-compressed blanks stay out of memory: before the first key, and between two events
+# with the separator among them (2 MB of compressed blanks took 2.1 GB); the trailing comma
+# after such a run is still an error, at its place
+EV='{"ph": "X", "cat": "kernel", "name": "k", "pid": 0, "tid": 7, "ts": 1, "dur": 3, "args": {"device": 0, "stream": 7}}'
+{
+	printf '{'
+	head -c 67108864 /dev/zero | tr '\000' ' '
+	printf '"traceEvents": [%s,' "$EV"
+	head -c 67108864 /dev/zero | tr '\000' '\n'
+	printf '%s]}' "$EV"
+} | gzip -1 >"$tmp/blanks.json.gz"
+if [ -z "${FUSEDIFF_SANITIZED:-}" ]; then
+	(ulimit -v 100000 && exec "$FUSEDIFF" --summary "$tmp/blanks.json.gz") >"$tmp/blanks.out" 2>"$tmp/blanks.err" ||
+		fail "blanks: $(cat "$tmp/blanks.err")"
+	expect_line blanks "  kernels                2 (+ 0 copies/memsets), 6.00 us GPU time"
+fi
+{
+	printf '{"traceEvents": [%s,' "$EV"
+	head -c 100000 /dev/zero | tr '\000' ' '
+	printf '\n ]}'
+} >"$tmp/trailing.json"
+run trailing 1 --summary "$tmp/trailing.json"
+expect_err trailing "fusediff: $tmp/trailing.json: line 2, column 2: trailing comma before ']'"
+
 finish hardening3
