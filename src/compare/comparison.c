@@ -950,8 +950,12 @@ static void set_labels(struct comparison *c, const struct compare_opts *o)
 			c->label[s] = text_escape_dup(base, strlen(base));
 		else if (strcmp(path, other) != 0)
 			c->label[s] = text_escape_dup(path, strlen(path));
-		else
-			c->label[s] = xasprintf("%c: %s", s ? 'B' : 'A', base);
+		else { /* the same file on both sides */
+			char *esc = text_escape_dup(base, strlen(base));
+
+			c->label[s] = xasprintf("%c: %s", s ? 'B' : 'A', esc);
+			free(esc);
+		}
 	}
 }
 

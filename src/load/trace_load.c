@@ -67,14 +67,16 @@ static const struct trace_format *detect(struct input *in, struct fd_error *err)
 
 	if (n < 0)
 		return NULL;
-	for (size_t i = 0; i < N_FORMATS; i++)
-		if (trace_formats[i]->detect(head, (size_t)n))
-			return trace_formats[i];
+	/* first: no format starts like these, and the last one takes anything ('{' then NUL:
+	 * UTF-16 without a byte order mark was parsed as JSON) */
 	what = what_it_is(head, (size_t)n);
 	if (what) {
 		fd_error_set(err, "%s", what);
 		return NULL;
 	}
+	for (size_t i = 0; i < N_FORMATS; i++)
+		if (trace_formats[i]->detect(head, (size_t)n))
+			return trace_formats[i];
 	return trace_formats[N_FORMATS - 1];
 }
 

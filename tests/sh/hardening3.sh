@@ -170,4 +170,17 @@ fi
 run trailing 1 --summary "$tmp/trailing.json"
 expect_err trailing "fusediff: $tmp/trailing.json: line 2, column 2: trailing comma before ']'"
 
+# 9. the same file as A and B: its name's escape sequence never reaches a label raw (text,
+# Markdown, CSV); UTF-16 without a byte order mark is named (it was parsed as JSON)
+escname=$(printf 'x\033[31my.json')
+cp tests/data/bad/one_kernel.json "$tmp/$escname"
+for f in text md csv; do
+	run "same_$f" 0 --report $f "$tmp/$escname" "$tmp/$escname"
+	grep -q "$(printf '\033')" "$tmp/same_$f.out" && fail "same_$f: a raw escape in the report"
+done
+grep -qF 'traces,A,A: x\e[31my.json,' "$tmp/same_csv.out" || fail "same_csv: $(grep '^traces,A' "$tmp/same_csv.out")"
+printf '{\000"\000t\000r\000a\000c\000e\000E\000v\000e\000n\000t\000s\000"\000:\000[\000]\000}\000' >"$tmp/u16le.json"
+run u16le 1 --summary "$tmp/u16le.json"
+expect_err u16le "fusediff: $tmp/u16le.json: UTF-16 text (no byte order mark): convert it to UTF-8 first"
+
 finish hardening3
