@@ -140,8 +140,9 @@ static void usage(FILE *out)
 		"Compare two profiler traces of the same model: kernels by class, layer by\n"
 		"layer, and the places where one side fuses work the other runs as separate\n"
 		"kernels. TRACE is a PyTorch-profiler (Kineto) .json or .json.gz file, an Nsight\n"
-		"Systems SQLite export, rocprofv3 JSON, rocpd or kernel_trace.csv, or - for\n"
-		"standard input. Two directories of per-rank traces compare rank by rank.\n"
+		"Systems SQLite export, rocprofv3 JSON, rocpd, kernel_trace.csv or a\n"
+		"rocmProfileData .rpd database, or - for standard input. Two directories of\n"
+		"per-rank traces compare rank by rank.\n"
 		"With standard output on a terminal it opens an interactive explorer.\n");
 	for (size_t i = 0; i < N_OPTIONS; i++) {
 		char left[64];

@@ -70,5 +70,7 @@ int nsys_read(sqlite3 *db, struct sqlite_budget *b, struct trace *t, const char 
 	      struct fd_error *err);
 int rocpd_read(sqlite3 *db, struct sqlite_budget *b, struct trace *t, const char *name,
 	       struct fd_error *err);
+int rpd_read(sqlite3 *db, struct sqlite_budget *b, struct trace *t, const char *name,
+	     struct fd_error *err);
 
 #endif

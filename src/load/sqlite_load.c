@@ -1,8 +1,7 @@
-/* sqlite_load.c — the input format "SQLite database": an Nsight Systems export or a rocpd
- * database, told apart by their tables (formats.h, sqlite_input.h). */
+/* sqlite_load.c — the input format "SQLite database": an Nsight Systems export, a rocpd
+ * database or a rocmProfileData (.rpd) one, told apart by their tables (formats.h,
+ * sqlite_input.h). */
 #include <sqlite3.h>
-#include <stdio.h>
-#include <stdlib.h>
 
 #include "formats.h"
 #include "sqlite_input.h"
@@ -23,6 +22,8 @@ static int sqlite_load(struct trace *t, struct input *in, const char *name,
 		rc = nsys_read(db, &budget, t, name, err);
 	else if (sqlite_has_table(db, "kernels") || sqlite_has_table(db, "rocpd_kernel_dispatch"))
 		rc = rocpd_read(db, &budget, t, name, err);
+	else if (sqlite_has_table(db, "rocpd_op") && sqlite_has_table(db, "rocpd_string"))
+		rc = rpd_read(db, &budget, t, name, err);
 	else if (sqlite_has_table(db, "StringIds") ||
 		 sqlite_has_table(db, "TARGET_INFO_SESSION_START_TIME")) {
 		fd_error_set(err,
@@ -39,16 +40,13 @@ static int sqlite_load(struct trace *t, struct input *in, const char *name,
 	} else {
 		fd_error_set(err,
 			     "%s: an SQLite database that is neither an Nsight Systems export (no "
-			     "CUPTI_ACTIVITY_KIND_KERNEL table) nor a rocpd database (no kernels "
-			     "view)",
+			     "CUPTI_ACTIVITY_KIND_KERNEL table), a rocpd database (no kernels "
+			     "view) nor a rocmProfileData one (no rocpd_op table)",
 			     name);
 		rc = -1;
 	}
 	if (sqlite_bounds_error(db, &budget, name, err) < 0) /* its message over the reader's */
 		rc = -1;
-	if (getenv("FUSEDIFF_SQLITE_STEPS"))
-		fprintf(stderr, "%s: %lld steps of %lld\n", name, (long long)budget.steps,
-			(long long)budget.max_steps);
 	sqlite3_close(db);
 	return rc;
 }

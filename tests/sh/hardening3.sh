@@ -183,4 +183,15 @@ printf '{\000"\000t\000r\000a\000c\000e\000E\000v\000e\000n\000t\000s\000"\000:\
 run u16le 1 --summary "$tmp/u16le.json"
 expect_err u16le "fusediff: $tmp/u16le.json: UTF-16 text (no byte order mark): convert it to UTF-8 first"
 
+# 10. a rocmProfileData .rpd database (tests/data/rpd/make-rpd.py) is read: it was "a rocpd
+# database without kernels"
+run rpd 0 --summary tests/data/rpd/small.rpd
+expect_line rpd "  format                 rocmProfileData SQLite (.rpd)"
+expect_line rpd "  platform               AMD (from the HIP API calls of the rocmProfileData trace)"
+expect_line rpd "  kernels                6 (+ 2 copies/memsets), 28.0 us GPU time"
+expect_line rpd "  passes from            user_annotation 'decode' (kernels by launch correlation)"
+expect_line rpd "  GEMM                  2        18.0  64.3%"
+run rpd_report 0 --report json tests/data/rpd/small.rpd "$CSV"
+grep -q '"format":"rocmProfileData SQLite (.rpd)"' "$tmp/rpd_report.out" || fail "rpd_report: no .rpd format in the JSON"
+
 finish hardening3
