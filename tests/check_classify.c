@@ -1,4 +1,5 @@
 /* check_classify.c — kernel classification on real kernel names and real traces, rules files. */
+#include <ctype.h>
 #include <dirent.h>
 
 #include "jtrace.h"
@@ -516,6 +517,125 @@ struct seen_names {
 	size_t n, cap, decisive, checked;
 };
 
+/* A kernel name with what does not make it another kernel left out: numbers (vector widths,
+ * tiles of one template, lambda numbers), element types, flags, the wrappers of aten's
+ * elementwise templates and the two spellings of their argument arrays, negations and
+ * parentheses. Two names of one shape are one kernel for the user; written into buf. */
+static const char *name_shape(const char *name, char *buf, size_t cap)
+{
+	static const char *const same[] = {
+		"float",
+		"double",
+		"int",
+		"long",
+		"bool",
+		"unsigned",
+		"char",
+		"short",
+		"signed",
+		"const",
+		"true",
+		"false",
+		"BFloat16",
+		"Half",
+		"__nv_bfloat16",
+		"__hip_bfloat16",
+		"__half",
+		"c10",
+		"ul",
+		"u",
+		"AUnaryFunctor",
+		"BUnaryFunctor",
+		"BinaryFunctor",
+		"gpu_kernel_impl",
+		"gpu_kernel_impl_nocast",
+		"array",
+		"Array",
+		"std",
+		"detail",
+		"type_specialized_broadcast_kernel_launcher",
+		"apply",
+		"T1",
+		"T2",
+	};
+	size_t n = 0;
+
+	for (const char *p = name; *p && n + 2 < cap;) {
+		size_t len = 0, k;
+
+		if (isdigit((unsigned char)*p)) {
+			while (isdigit((unsigned char)*p))
+				p++;
+			buf[n++] = '#';
+			continue;
+		}
+		if (*p == '!' || *p == '(' || *p == ')') { /* enable_if<!(false)> is <true> */
+			p++;
+			continue;
+		}
+		if (!isalpha((unsigned char)*p) && *p != '_') {
+			buf[n++] = *p++;
+			continue;
+		}
+		while (isalnum((unsigned char)p[len]) || p[len] == '_')
+			len++;
+		for (k = 0; k < sizeof same / sizeof same[0]; k++)
+			if (strlen(same[k]) == len && strncmp(same[k], p, len) == 0)
+				break;
+		if (k < sizeof same / sizeof same[0]) {
+			if (n >= 3 && memcmp(buf + n - 3, "T::", 3) == 0)
+				n -= 2; /* c10::BFloat16 is one type */
+			else
+				buf[n++] = 'T';
+		} else {
+			if (n + len + 1 >= cap)
+				break;
+			memcpy(buf + n, p, len);
+			n += len;
+		}
+		p += len;
+	}
+	buf[n] = '\0';
+	return buf;
+}
+
+/* Two kernels of one trace that show the same short name are one kernel for the user: of one
+ * shape (name_shape()). */
+static void check_short_names(const struct trace *t, const struct trace_classes *tc,
+			      const char *path)
+{
+	struct {
+		uint32_t name;
+		const char *short_name;
+	} *v = NULL;
+	size_t n = 0, cap = 0;
+	char *a = xmalloc(1 << 16), *b = xmalloc(1 << 16);
+
+	for (size_t k = 0; k < t->n_kernels; k++) {
+		size_t j;
+
+		for (j = 0; j < n && v[j].name != t->kernels[k].name; j++)
+			;
+		if (j < n)
+			continue;
+		VEC_PUSH(v, n, cap,
+			 ((__typeof__(*v)){ t->kernels[k].name,
+					    trace_classes_get(tc, k)->short_name }));
+		for (j = 0; j + 1 < n; j++)
+			if (strcmp(v[j].short_name, v[n - 1].short_name) == 0)
+				ck_assert_msg(
+					strcmp(name_shape(trace_str(t, v[j].name), a, 1 << 16),
+					       name_shape(trace_str(t, v[n - 1].name), b,
+							  1 << 16)) == 0,
+					"%s: two kernels show as %s:\n  %s\n  %s", path,
+					v[j].short_name, trace_str(t, v[j].name),
+					trace_str(t, v[n - 1].name));
+	}
+	free(a);
+	free(b);
+	free(v);
+}
+
 /* Every kernel of the trace at path whose name decides: the class and atoms of its name alone,
  * and the same in every trace before it. A kernel whose context decided has a generic name. */
 static void check_one_trace(const struct classifier *c, const char *path, struct seen_names *sn)
@@ -560,6 +680,7 @@ static void check_one_trace(const struct classifier *c, const char *path, struct
 			 ((struct seen_name){ xstrdup(name), xstrdup(path), ki->cls, ki->atoms }));
 		sn->decisive++;
 	}
+	check_short_names(t, &tc, path);
 	free(done);
 	trace_classes_clear(&tc);
 	trace_free(t);
@@ -568,7 +689,8 @@ static void check_one_trace(const struct classifier *c, const char *path, struct
 /* One name, one class: over every trace in the repository (examples/, tests/data/traces/,
  * tests/data/variants/: eager and compiled, NVIDIA and AMD, with and without launches,
  * operators, modules and annotations), a kernel name that decides has one class and one set
- * of atoms. (A generic name's class follows its context: classify.h.) */
+ * of atoms (a generic name's class follows its context: classify.h), and two kernels never
+ * show the same short name unless they differ only in types and sizes. */
 START_TEST(test_one_name_one_class)
 {
 	static const char *const dirs[] = { "examples", "tests/data/traces",

@@ -211,12 +211,13 @@ static void take_rule(struct kernel_info *out, const struct rule *r, int index, 
 	out->decode_attn = r->decode;
 }
 
-/* What the template's flags say about fused work (classify_flags). */
-static void apply_flags(struct kernel_info *out, const char *text, const struct name_parts *np)
+/* What the template's flags say about fused work (classify_flags). Returns how many flags were
+ * read. */
+static int apply_flags(struct kernel_info *out, const char *text, const struct name_parts *np)
 {
 	const char *args[32];
 	size_t lens[32];
-	int n = -2;
+	int n = -2, read = 0;
 
 	for (size_t i = 0; i < classify_n_flags; i++) {
 		const struct builtin_flag *f = &classify_flags[i];
@@ -250,7 +251,9 @@ static void apply_flags(struct kernel_info *out, const char *text, const struct 
 			out->atoms |= f->atoms;
 		else if (v == 0)
 			out->atoms &= ~f->atoms;
+		read += v >= 0;
 	}
+	return read;
 }
 
 /* 1 when name (a module class or an annotation) names a MoE block, its experts or its router:
@@ -517,7 +520,7 @@ void classify_kernel_ctx(const struct classifier *c, const char *kernel_name,
 	const struct op_entry *oe;
 	struct parsed pn;
 	char sbuf[256];
-	int generic, by_context = 0;
+	int generic, by_context = 0, flags = 0;
 
 	memset(out, 0, sizeof *out);
 	if (ctx_in)
@@ -553,7 +556,7 @@ void classify_kernel_ctx(const struct classifier *c, const char *kernel_name,
 		rules_each(&c->mod_targs, pn.targs, apply_modifier, &m);
 		if (by_context)
 			rules_each(&c->mod_op, ctx.op, apply_modifier, &m);
-		apply_flags(out, pn.text, &pn.np);
+		flags = apply_flags(out, pn.text, &pn.np);
 	}
 
 	/* the elementary eager op: from the operator when it names one, else from the rule;
@@ -565,10 +568,18 @@ void classify_kernel_ctx(const struct classifier *c, const char *kernel_name,
 		out->prim = rule_prim;
 
 	names_short(pn.text, sbuf, sizeof sbuf);
-	if (ctx.op && oe && oe->prim && !strchr(sbuf, '<') && is_generic_template(sbuf))
+	if (flags) {
+		/* the work its flags switch on tells one instance from another
+		 * (add_rmsnorm_quant_kernel<rmsnorm> and <rmsnorm+add>) */
+		char ab[128];
+
+		atoms_format(out->atoms, "+", ab, sizeof ab);
+		out->short_name = xasprintf(strchr(sbuf, '<') ? "%s %s" : "%s<%s>", sbuf, ab);
+	} else if (ctx.op && oe && oe->prim && !strchr(sbuf, '<') && is_generic_template(sbuf)) {
 		out->short_name = xasprintf("%s<%s>", sbuf, ctx.op + 6);
-	else
+	} else {
 		out->short_name = xstrdup(sbuf);
+	}
 	out->ops_name = inductor_ops_name(kernel_name);
 	free(pn.head);
 	free(pn.targs);

@@ -223,6 +223,76 @@ static const char *telling_arg(const char *s, size_t len, size_t *outlen)
 	return best;
 }
 
+/* The identifiers before a parameter list that are not the function a lambda belongs to. */
+static int plumbing_fn(const char *s, size_t n)
+{
+	static const char *const skip[] = { "anonymous",       "lambda",
+					    "operator",	       "apply",
+					    "gpu_kernel_impl", "gpu_kernel_impl_nocast",
+					    "gpu_index_kernel" };
+
+	for (size_t k = 0; k < sizeof skip / sizeof skip[0]; k++)
+		if (strlen(skip[k]) == n && memcmp(s, skip[k], n) == 0)
+			return 1;
+	return 0;
+}
+
+/* The function whose lambda a generic template runs, when no functor tells more
+ * ("launch_clamp_scalar(at::TensorIteratorBase&, ...)::{lambda()#1}": "clamp_scalar",
+ * "fbgemm_gpu::_float_to_hfp8_gpu(...)::{lambda(float)#1}": "_float_to_hfp8_gpu",
+ * "GroupNormKernelImplInternal<float>(...)::{lambda(float)#1}": "GroupNormKernelImplInternal"),
+ * or NULL. */
+static const char *lambda_function(const char *s, size_t len, size_t *outlen)
+{
+	for (size_t i = 0; i < len;) {
+		size_t j = i;
+
+		if (!is_ident(s[i]) || (i > 0 && is_ident(s[i - 1]))) {
+			i++;
+			continue;
+		}
+		size_t k;
+
+		while (j < len && is_ident(s[j]))
+			j++;
+		k = j;
+		if (k < len && s[k] == '<') { /* a function template: past its arguments */
+			int d = 0;
+
+			for (; k < len; k++)
+				if (s[k] == '<')
+					d++;
+				else if (s[k] == '>' && --d == 0)
+					break;
+			k++;
+		}
+		if (k < len && s[k] == '(' && !plumbing_fn(s + i, j - i)) {
+			if (j - i > 7 && memcmp(s + i, "launch_", 7) == 0)
+				i += 7;
+			*outlen = j - i;
+			return s + i;
+		}
+		i = j;
+	}
+	return NULL;
+}
+
+/* The length of a telling argument shown: without the suffix that every aten kernel function
+ * shares ("cos_kernel_cuda": "cos", "where_kernel_impl": "where"), so that a name cut in the
+ * middle still ends with what tells it apart. */
+static size_t telling_len(const char *t, size_t len)
+{
+	static const char *const noise[] = { "_kernel_cuda", "_kernel_impl", "_kernel" };
+
+	for (size_t k = 0; k < sizeof noise / sizeof noise[0]; k++) {
+		size_t nl = strlen(noise[k]);
+
+		if (len > nl + 1 && memcmp(t + len - nl, noise[k], nl) == 0)
+			return len - nl;
+	}
+	return len;
+}
+
 static void append(char *buf, size_t cap, size_t *n, const char *s, size_t len)
 {
 	if (!cap)
@@ -654,18 +724,21 @@ char *names_short(const char *name, char *buf, size_t cap)
 
 		while (q < end && *q != '<')
 			q++;
-		if ((q - base == 6 && strncasecmp(base, "kernel", 6) == 0) && prev && prev < base) {
-			/* "internal::gemvx::kernel": the namespace says what it is */
-			append(buf, cap, &n, prev, (size_t)(q - prev));
-		} else if (q - base == 7 && strncmp(base, "Kernel2", 7) == 0 && targs &&
-			   strncmp(targs, "cutlass_", 8) == 0) {
-			/* cutlass::Kernel2<cutlass_80_simt_sgemm_...>: the argument is the name */
+		if (((q - base == 7 && strncmp(base, "Kernel2", 7) == 0) ||
+		     (q - base == 6 && strncmp(base, "Kernel", 6) == 0)) &&
+		    targs && strncmp(targs, "cutlass_", 8) == 0) {
+			/* cutlass::Kernel<cutlass_80_tensorop_bf16_s16816gemm_relu_bf16_64x64_64x4_tn_
+			 * align8>: the argument is the name (its tile and op tell GEMMs apart) */
 			size_t tl = 0;
 
 			while (targs + tl < targs_end && is_ident(targs[tl]))
 				tl++;
 			append(buf, cap, &n, targs, tl);
 			return buf;
+		} else if ((q - base == 6 && strncasecmp(base, "kernel", 6) == 0) && prev &&
+			   prev < base) {
+			/* "internal::gemvx::kernel": the namespace says what it is */
+			append(buf, cap, &n, prev, (size_t)(q - prev));
 		} else {
 			append(buf, cap, &n, base, (size_t)(q - base));
 		}
@@ -683,9 +756,11 @@ char *names_short(const char *name, char *buf, size_t cap)
 			while (t + tl < targs_end && (is_ident(t[tl]) || t[tl] == ':'))
 				tl++;
 		}
+		if (!t)
+			t = lambda_function(targs, (size_t)(targs_end - targs), &tl);
 		if (t && tl) {
 			append(buf, cap, &n, "<", 1);
-			append(buf, cap, &n, t, tl);
+			append(buf, cap, &n, t, telling_len(t, tl));
 			append(buf, cap, &n, ">", 1);
 		}
 	}
