@@ -78,6 +78,7 @@ int classifier_new(struct classifier **out, const char *rules_path, struct fd_er
 	struct classifier *c = xcalloc(1, sizeof *c);
 	char def[4096];
 	const char *dp = classifier_default_path(def, sizeof def);
+	locale_t loc = classify_locale_enter(); /* class and atom names of rules files */
 
 	*out = NULL;
 	/* the files in order of precedence: --rules first, then the per-user default */
@@ -112,9 +113,11 @@ int classifier_new(struct classifier **out, const char *rules_path, struct fd_er
 	rules_index(&c->mod_targs);
 	rules_index(&c->mod_op);
 	*out = c;
+	classify_locale_leave(loc);
 	return 0;
 fail:
 	classifier_free(c);
+	classify_locale_leave(loc);
 	return -1;
 }
 
@@ -521,6 +524,7 @@ void classify_kernel_ctx(const struct classifier *c, const char *kernel_name,
 	struct parsed pn;
 	char sbuf[256];
 	int generic, by_context = 0, flags = 0;
+	locale_t loc = classify_locale_enter();
 
 	memset(out, 0, sizeof *out);
 	if (ctx_in)
@@ -583,6 +587,7 @@ void classify_kernel_ctx(const struct classifier *c, const char *kernel_name,
 	out->ops_name = inductor_ops_name(kernel_name);
 	free(pn.head);
 	free(pn.targs);
+	classify_locale_leave(loc);
 }
 
 void classify_kernel(const struct classifier *c, const char *kernel_name, const char *op_name,
@@ -599,6 +604,7 @@ int classify_name_decides(const struct classifier *c, const char *kernel_name)
 	struct parsed pn;
 	const char *prim;
 	int generic;
+	locale_t loc = classify_locale_enter();
 
 	memset(&ki, 0, sizeof ki);
 	parse_name(kernel_name, &ki, &pn);
@@ -606,6 +612,7 @@ int classify_name_decides(const struct classifier *c, const char *kernel_name)
 	free(pn.head);
 	free(pn.targs);
 	kernel_info_clear(&ki);
+	classify_locale_leave(loc);
 	return !generic;
 }
 

@@ -3,10 +3,18 @@
 #ifndef FUSEDIFF_CLASSIFY_INT_H
 #define FUSEDIFF_CLASSIFY_INT_H
 
+#include <locale.h>
 #include <regex.h>
 #include <sys/types.h>
 
 #include "fusediff/classify.h"
+
+/* The C locale for this thread (uselocale()), returning the one to put back with
+ * classify_locale_leave(): classifying (the public functions of classify.h) and matching run
+ * in it whatever the program's locale, so that case folding and character classes are
+ * ASCII's (rules.c). */
+locale_t classify_locale_enter(void);
+void classify_locale_leave(locale_t old);
 
 #define A(x) ATOM_BIT(ATOM_##x)
 

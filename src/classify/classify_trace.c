@@ -240,6 +240,7 @@ void classify_trace(const struct classifier *c, const struct trace *t, struct tr
 	struct contexts cx = { t, NULL, NULL, NULL };
 	struct moe_ann *anns;
 	int64_t total = 0, other = 0;
+	locale_t loc = classify_locale_enter(); /* module and annotation names too */
 
 	memset(out, 0, sizeof *out);
 	/* The table holds the distinct keys (a few hundred in a real trace, however long): it
@@ -320,6 +321,7 @@ void classify_trace(const struct classifier *c, const struct trace *t, struct tr
 	out->infos = infos;
 	out->n_infos = n_infos;
 	out->other_share = total > 0 ? (double)other / (double)total : 0.0;
+	classify_locale_leave(loc);
 }
 
 void trace_classes_clear(struct trace_classes *tc)

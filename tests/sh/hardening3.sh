@@ -194,4 +194,29 @@ expect_line rpd "  GEMM                  2        18.0  64.3%"
 run rpd_report 0 --report json tests/data/rpd/small.rpd "$CSV"
 grep -q '"format":"rocmProfileData SQLite (.rpd)"' "$tmp/rpd_report.out" || fail "rpd_report: no .rpd format in the JSON"
 
+# 11. classification does not depend on the locale: under tr_TR (UTF-8 and ISO-8859-9) the
+# lower case of I is the dotless i, and names and rules with a capital I changed class (an
+# upper-cased hipBLASLt GEMM became Other; a rules file's class ATTENTION was unknown)
+loc=${FUSEDIFF_TEST_LOCPATH:-$tmp/locale}
+for l in tr_TR.UTF-8:UTF-8 tr_TR.ISO-8859-9:ISO-8859-9; do
+	[ -d "$loc/${l%%:*}" ] || { mkdir -p "$loc" && localedef -i tr_TR -f "${l#*:}" "$loc/${l%%:*}" >/dev/null 2>&1; } || rm -rf "$loc/${l%%:*}"
+done
+printf '{"traceEvents": [%s, %s, %s]}' \
+	'{"ph": "X", "cat": "kernel", "name": "CIJK_ALIK_BLJK_BBS_BH_MT128X128X32_MI32X32X8X1_SN_1LDSB0", "pid": 0, "tid": 7, "ts": 1, "dur": 3, "args": {"device": 0, "stream": 7}}' \
+	'{"ph": "X", "cat": "kernel", "name": "VOID VLLM::SILU_AND_MUL_KERNEL<FLOAT>(FLOAT*, FLOAT CONST*, INT)", "pid": 0, "tid": 7, "ts": 10, "dur": 3, "args": {"device": 0, "stream": 7}}' \
+	'{"ph": "X", "cat": "kernel", "name": "MY_FUSED_KERNEL_I", "pid": 0, "tid": 7, "ts": 20, "dur": 3, "args": {"device": 0, "stream": 7}}' >"$tmp/caps.json"
+printf 'ATTENTION  attention  ^my_fused_kernel_i$\n' >"$tmp/caps.rules"
+run caps_c 0 --rules "$tmp/caps.rules" --summary "$tmp/caps.json"
+grep -q '^  GEMM  ' "$tmp/caps_c.out" && grep -q '^  Attention  ' "$tmp/caps_c.out" && grep -q '^  Activation  ' "$tmp/caps_c.out" ||
+	fail "caps_c: $(sed -n '/by class/,/^$/p' "$tmp/caps_c.out")"
+for l in tr_TR.UTF-8 tr_TR.ISO-8859-9; do
+	if [ ! -d "$loc/$l" ]; then
+		echo "SKIP: caps in $l: no localedef"
+		continue
+	fi
+	LOCPATH=$loc LC_ALL=$l run "caps_$l" 0 --rules "$tmp/caps.rules" --summary "$tmp/caps.json"
+	[ "$(sed -n '/by class/,/^$/p' "$tmp/caps_$l.out")" = "$(sed -n '/by class/,/^$/p' "$tmp/caps_c.out")" ] ||
+		fail "caps in $l: $(sed -n '/by class/,/^$/p' "$tmp/caps_$l.out")"
+done
+
 finish hardening3
