@@ -201,6 +201,10 @@ static const struct {
 	{ "no_trace_events.json", "no \"traceEvents\" array: not a PyTorch profiler trace" },
 	{ "no_kernels.json",
 	  "no GPU kernels in this trace (record it with ProfilerActivity.CUDA)" },
+	/* an accelerator fusediff does not read: what the file holds, not a CUDA hint */
+	{ "mtia_device.json",
+	  "no GPU kernels: this trace records an MTIA device (events: 2 mtia_runtime, 3 "
+	  "mtia_ccp_events), which fusediff does not read (it reads CUDA and ROCm GPU kernels)" },
 	{ "trailing_comma.json", "line 7, column 3: trailing comma before ']'" },
 	{ "missing_comma.json", "line 3, column 20: expected ',' or '}' in object" },
 	/* a member's key right after the previous value's closing quote: the inline key path

@@ -641,12 +641,59 @@ kept:
 	return 0;
 }
 
-/* "no GPU kernels", with the advice of the profiler that wrote t. */
+/* The accelerator whose events t holds instead of GPU kernels (Kineto's event categories for
+ * devices fusediff does not read), written as "an MTIA device (events: 3 mtia_runtime, 12
+ * mtia_ccp_events)" into buf; NULL when there is none. */
+static const char *other_device(const struct trace *t, char *buf, size_t cap)
+{
+	static const struct {
+		const char *prefix, *device;
+	} devices[] = {
+		{ "mtia_", "an MTIA device" },
+		{ "hpu_", "an Intel Gaudi (HPU) device" },
+		{ "xpu_", "an Intel XPU device" },
+		{ "privateuse1_", "a PrivateUse1 backend's device" },
+		{ "glow_", "a Glow runtime" },
+		{ "mlu_", "a Cambricon MLU device" },
+		{ "npu_", "an Ascend NPU device" },
+	};
+	int dev = -1, listed = 0;
+	size_t n = 0;
+
+	for (size_t i = 0; i < t->n_categories && dev < 0; i++)
+		for (size_t d = 0; d < sizeof devices / sizeof devices[0] && dev < 0; d++)
+			if (strncmp(trace_str(t, t->categories[i].name), devices[d].prefix,
+				    strlen(devices[d].prefix)) == 0)
+				dev = (int)d;
+	if (dev < 0)
+		return NULL;
+	n = (size_t)snprintf(buf, cap, "%s (events: ", devices[dev].device);
+	for (size_t i = 0; i < t->n_categories && listed < 3 && n < cap; i++) {
+		const char *c = trace_str(t, t->categories[i].name);
+
+		if (strncmp(c, devices[dev].prefix, strlen(devices[dev].prefix)) != 0)
+			continue;
+		n += (size_t)snprintf(buf + n, cap - n, "%s%lld %s", listed ? ", " : "",
+				      (long long)t->categories[i].count, c);
+		listed++;
+	}
+	if (n < cap)
+		snprintf(buf + n, cap - n, ")");
+	return buf;
+}
+
+/* "no GPU kernels", with the advice of the profiler that wrote t, or what t holds instead. */
 static void no_kernels(const struct trace *t, struct fd_error *err)
 {
 	const char *f = t->format ? t->format : "";
+	char dev[512];
 
-	if (strncmp(f, "rocprofv3 kernel_trace.csv", 26) == 0 && t->n_events)
+	if (other_device(t, dev, sizeof dev))
+		fd_error_set(err,
+			     "%s: no GPU kernels: this trace records %s, which fusediff does not "
+			     "read (it reads CUDA and ROCm GPU kernels)",
+			     t->path, dev);
+	else if (strncmp(f, "rocprofv3 kernel_trace.csv", 26) == 0 && t->n_events)
 		fd_error_set(err,
 			     "%s: none of its %lld kernel rows has a Start_Timestamp and "
 			     "End_Timestamp that can be used",
