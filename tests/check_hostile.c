@@ -438,7 +438,7 @@ START_TEST(test_string_100mb)
 	ck_assert_uint_eq(intern_len(t->strings, t->kernels[0].name), 100u << 20);
 	ck_assert_int_eq(memcmp(trace_str(t, t->kernels[0].name), "gemm_gemm_", 10), 0);
 	ck_assert_ptr_nonnull(sink);
-	ck_assert_int_eq(trace_summary_print(sink, t, NULL, NULL, NULL), 0);
+	ck_assert_int_eq(trace_summary_print(sink, t, NULL, NULL, NULL, NULL), 0);
 	fclose(sink);
 	trace_free(t);
 	/* The window holds the one event (128 MiB) and the name is interned once (100 MiB). */

@@ -168,6 +168,30 @@ const char *classifier_default_path(char *buf, size_t cap);
  * "my.rules:4: /^my_gemm/ -> GEMM gemm"), or what decided when i is RULE_*. Borrowed. */
 const char *classifier_rule_text(const struct classifier *c, int i);
 
+/* A fusible chain of the catalogue: atoms that programs run as separate adjacent kernels over
+ * the same tensor and that public libraries run as one kernel (chains.c has the built-in
+ * entries and where each library defines its kernel). Read from "chain" lines of the rules
+ * files too: chain ELEMENT... [between=CLASS,...] [known=KERNEL,...], an ELEMENT being atoms
+ * joined by + or a class (moe_finalize). A chain of one element is one operation run as
+ * several eager kernels (structure.h, STEP_RUN). */
+#define CHAIN_MAX 4
+struct fusible_chain {
+	atom_set elem[CHAIN_MAX];    /* each element's atoms, in execution order (0: a class) */
+	uint8_t elem_cls[CHAIN_MAX]; /* 1 + the class an element names, or 0 */
+	uint8_t n;		     /* elements */
+	uint32_t between;	     /* bit (1u << class): one step of these classes may run
+					between two elements (the up GEMM between silu and mul) */
+	char *known;		     /* the public fused kernels, "vllm:fused_add_rms_norm,..." */
+	char *origin;		     /* "built-in #3", "my.rules:4" */
+};
+/* The chains of classifier c (the rules files' first, then the built-in ones; c NULL: the
+ * built-in ones) into *out (borrowed); returns how many. */
+size_t classifier_chains(const struct classifier *c, const struct fusible_chain **out);
+/* Element e of chain c as text ("add+rmsnorm", "MoE finalize") into buf; returns buf. */
+char *chain_element_text(const struct fusible_chain *c, int e, char *buf, size_t cap);
+/* "add -> rmsnorm", "rmsnorm -> rmsnorm -> rope" into buf; returns buf. */
+char *chain_format(const struct fusible_chain *c, char *buf, size_t cap);
+
 /* What was around one launch: what a generic kernel name may take its class from (each field
  * may be NULL). */
 struct classify_context {

@@ -16,6 +16,7 @@
 
 #include "fusediff/classify.h"
 #include "fusediff/efficiency.h"
+#include "fusediff/opportunity.h"
 #include "fusediff/structure.h"
 #include "fusediff/trace.h"
 
@@ -152,6 +153,19 @@ struct comparison_fusion {
 				  the end of the kernel before it to its start, when nothing ran */
 	char *evidence;	       /* one readable sentence, escaped (safe to print) */
 	struct comparison_ci ci;
+};
+
+/* A chain that a side runs unfused and the other side does not fuse either (opportunity.h),
+ * over that side's compared passes: advice, never in the attribution, the gates or the count
+ * of fusion differences. The kernels of a fusion difference are left out: there the other
+ * side's fused kernel measures what fusing gives. */
+struct comparison_opportunity {
+	uint8_t side;			   /* SIDE_A or SIDE_B */
+	const struct fusible_chain *chain; /* borrowed from the classifier (or the built-in
+					      catalogue) */
+	struct opportunity o;		   /* its figures are per compared pass of its side */
+	int32_t *layers;		   /* o's layers as indices into comparison.layers */
+	uint32_t n_layers;
 };
 
 /* Where B - A comes from: every pair counted once, in the fusion it belongs to, else by its
@@ -315,6 +329,9 @@ struct comparison {
 	struct summed_pair *summed; /* the pairs summed over the layers (summed_pairs.h), largest
 				       |B - A| first */
 	size_t n_summed;
+	struct comparison_opportunity *opportunities; /* both sides', the largest saving (bound
+							 + idle) first */
+	size_t n_opportunities;
 	const struct gpu_peak *peak[2]; /* each side's GPU peaks (efficiency.h), NULL when the GPU
 					   is not in the table; borrowed from the built-in table or
 					   compare_opts.peaks, which must outlive the comparison */

@@ -48,17 +48,18 @@ enum report_csv_table {
 	CSV_PAIRS,
 	CSV_FUSIONS,
 	CSV_PAIR_GROUPS,
+	CSV_OPPORTUNITIES,
 	CSV_RANKS, /* only when c->ranks: its header alone otherwise */
 	REPORT_CSV_TABLES
 };
 
-/* "traces", "classes", ..., "pair_groups", "ranks": the value of the first column and the file name of
+/* "traces", "classes", ..., "pair_groups", "opportunities", "ranks": the value of the first column and the file name of
  * the table in a directory report. */
 const char *report_csv_table_name(enum report_csv_table t);
 /* One CSV table: its header row and its rows as --report csv writes them; rows (n_rows of
  * them, indices into the table's items: 0 and 1 for the sides, the classes that have time in
  * class order, c->attribution, c->layers, c->pairs, c->fusions, the summed pairs of
- * comparison.summed) in that order, or NULL for every row. Returns 0, or -1 on a write
+ * comparison.summed, c->opportunities) in that order, or NULL for every row. Returns 0, or -1 on a write
  * error. */
 int report_csv_table(FILE *out, const struct comparison *c, enum report_csv_table t,
 		     const uint32_t *rows, size_t n_rows);

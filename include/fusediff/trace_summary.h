@@ -22,10 +22,12 @@ struct trace_summary_kernel {
 struct trace_summary_kernel *trace_summary_kernels(const struct trace *t, size_t *n);
 
 /* Print the summary of t as text; with tc (may be NULL), also the kernel time by class and
- * the Other share; with sd (t's structure, may be NULL), its passes, layers and coverage. The
+ * the Other share; with sd (t's structure, may be NULL), its passes, layers and coverage and
+ * the chains of cl's catalogue (NULL: the built-in one) it runs unfused. The
  * GPU's peaks come from peaks (--peaks rows, may be NULL) or the built-in table
  * (efficiency.h). Returns 0, or -1 when writing fails. */
 int trace_summary_print(FILE *out, const struct trace *t, const struct trace_classes *tc,
-			const struct side *sd, const struct peak_table *peaks);
+			const struct side *sd, const struct classifier *cl,
+			const struct peak_table *peaks);
 
 #endif

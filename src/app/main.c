@@ -73,7 +73,7 @@ static const struct option_doc {
 	{ "report", 1, OPT_REPORT, "FORMAT", "write the comparison as text, md, json or csv, or as a trace for Perfetto (perfetto), instead of opening the explorer", "Modes" },
 	{ "output", 1, OPT_OUTPUT, "FILE", "write the report to FILE (atomically; gzip-compressed when FILE ends in .gz) instead of standard output", NULL },
 	{ "align", 1, OPT_ALIGN, "WHAT", "--report perfetto: start each compared pass (passes, the default) or each layer (layers) of both sides at the same time", NULL },
-	{ "summary", 1, OPT_SUMMARY, "TRACE", "print one trace's metadata, event counts and top kernels", NULL },
+	{ "summary", 1, OPT_SUMMARY, "TRACE", "print one trace's metadata, event counts, top kernels and unfused chains", NULL },
 	{ "print-schema", 0, OPT_PRINT_SCHEMA, NULL, "print the JSON Schema of --report json and exit", NULL },
 	{ "phase", 1, OPT_PHASE, "PHASE", "compare prefill, decode, mixed or train (training step) passes, or all (default: the first both have)", "Analysis" },
 	{ "pass", 1, OPT_PASS, "REGEX", "annotation names that mark one forward pass (POSIX extended regex)", NULL },
@@ -396,7 +396,7 @@ static int run_summary(const char *path, const struct trace_load_opts *lo, const
 			return 1;
 		}
 	}
-	rc = trace_summary_print(stdout, t, &sd.classes, &sd, &peaks);
+	rc = trace_summary_print(stdout, t, &sd.classes, &sd, cl, &peaks);
 	peak_table_free(&peaks);
 	side_clear(&sd);
 	classifier_free(cl);

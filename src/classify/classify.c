@@ -40,6 +40,8 @@ struct classifier {
 	struct rule_set *libs; /* per classify_libraries entry: its own rules, on the identifier */
 	/* rule texts by global index: user rules, then name rules, then operator rules */
 	size_t n_user;
+	struct fusible_chain *chains; /* the rules files' chains, then the built-in ones */
+	size_t n_chains;
 };
 
 void classifier_free(struct classifier *c)
@@ -47,6 +49,7 @@ void classifier_free(struct classifier *c)
 	if (!c)
 		return;
 	rules_free(&c->user);
+	chains_free(c->chains, c->n_chains);
 	rules_free(&c->names);
 	rules_free(&c->ops);
 	rules_free(&c->modules);
@@ -88,6 +91,15 @@ int classifier_new(struct classifier **out, const char *rules_path, struct fd_er
 	    rules_load_file(&c->user, dp, 1, err) < 0)
 		goto fail;
 	c->n_user = c->user.n;
+	{
+		size_t cap = c->user.cap_chains;
+
+		c->chains = c->user.chains; /* taken over from the rules files */
+		c->n_chains = c->user.n_chains;
+		c->user.chains = NULL;
+		c->user.n_chains = c->user.cap_chains = 0;
+		chains_add_builtin(&c->chains, &c->n_chains, &cap);
+	}
 	rules_add_builtin(&c->names, classify_name_rules, classify_n_name_rules);
 	rules_add_builtin(&c->ops, classify_op_rules, classify_n_op_rules);
 	rules_add_builtin(&c->modules, classify_module_rules, classify_n_module_rules);
@@ -119,6 +131,14 @@ fail:
 	classifier_free(c);
 	classify_locale_leave(loc);
 	return -1;
+}
+
+size_t classifier_chains(const struct classifier *c, const struct fusible_chain **out)
+{
+	if (!c)
+		return chains_builtin(out);
+	*out = c->chains;
+	return c->n_chains;
 }
 
 const char *classifier_rule_text(const struct classifier *c, int i)

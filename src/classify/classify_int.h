@@ -168,6 +168,8 @@ struct rule {
 struct rule_set {
 	struct rule *rules;
 	size_t n, cap;
+	struct fusible_chain *chains; /* "chain" lines of a rules file (chains.c) */
+	size_t n_chains, cap_chains;
 	struct lit_index index;
 	int indexed;
 };
@@ -189,6 +191,18 @@ int rules_first(const struct rule_set *set, const char *text, const char *alt, c
 /* Call fn for every rule of set that matches text, in order. */
 void rules_each(const struct rule_set *set, const char *text,
 		void (*fn)(const struct rule *r, void *user), void *user);
+
+/* --- the catalogue of fusible chains (chains.c) ------------------------------------------ */
+
+/* Parse the fields after "chain" of a rules line (n of them) into *out (owned: free with
+ * chains_free()); -1 with msg set. */
+int chain_parse(char **fields, size_t n, const char *origin, struct fusible_chain *out, char *msg,
+		size_t cap);
+/* Append the built-in chains to the vector *v. */
+void chains_add_builtin(struct fusible_chain **v, size_t *n, size_t *cap);
+/* The built-in chains alone (made once, never freed). */
+size_t chains_builtin(const struct fusible_chain **out);
+void chains_free(struct fusible_chain *v, size_t n);
 
 /* --- the rest ----------------------------------------------------------------------------- */
 

@@ -90,6 +90,7 @@ void rules_free(struct rule_set *set)
 	for (size_t i = 0; i < set->n; i++)
 		rule_free(&set->rules[i]);
 	free(set->rules);
+	chains_free(set->chains, set->n_chains);
 	if (set->indexed)
 		lit_index_free(&set->index);
 	memset(set, 0, sizeof *set);
@@ -181,9 +182,29 @@ static char *next_field(char **p)
 	return start;
 }
 
-/* Parse one rules line (comment and blank lines give 0 and no rule). Returns 1 with *out
- * filled, 0 for nothing, -1 with msg set. */
-static int parse_line(char *line, const char *origin, struct rule *out, char *msg, size_t cap)
+/* A "chain" line (struct fusible_chain): its fields after the keyword into set->chains. */
+static int parse_chain(char *p, const char *origin, struct rule_set *set, char *msg, size_t cap)
+{
+	char *f[CHAIN_MAX + 8];
+	size_t n = 0;
+	struct fusible_chain c;
+
+	while (n < sizeof f / sizeof f[0] && (f[n] = next_field(&p)))
+		n++;
+	if (n == sizeof f / sizeof f[0] && next_field(&p)) {
+		snprintf(msg, cap, "too many fields in a chain line");
+		return -1;
+	}
+	if (chain_parse(f, n, origin, &c, msg, cap) < 0)
+		return -1;
+	VEC_PUSH(set->chains, set->n_chains, set->cap_chains, c);
+	return 0;
+}
+
+/* Parse one rules line (comment and blank lines give 0 and no rule; a chain line goes to
+ * set->chains and gives 0). Returns 1 with *out filled, 0 for nothing, -1 with msg set. */
+static int parse_line(char *line, const char *origin, struct rule_set *set, struct rule *out,
+		      char *msg, size_t cap)
 {
 	char *p = line, *fcls, *fatoms, *fre, *f, *op = NULL;
 	char rmsg[256];
@@ -199,6 +220,8 @@ static int parse_line(char *line, const char *origin, struct rule *out, char *ms
 		}
 	if (!(fcls = next_field(&p)))
 		return 0;
+	if (strcmp(fcls, "chain") == 0)
+		return parse_chain(p, origin, set, msg, cap);
 	fatoms = next_field(&p);
 	fre = fatoms ? next_field(&p) : NULL;
 	if (!fre) {
@@ -315,7 +338,7 @@ int rules_load_file(struct rule_set *set, const char *path, int missing_ok, stru
 		while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r'))
 			line[--len] = '\0';
 		origin = xasprintf("%s:%ld", path, lineno);
-		got = parse_line(line, origin, &r, msg, sizeof msg);
+		got = parse_line(line, origin, set, &r, msg, sizeof msg);
 		free(origin);
 		if (got < 0) {
 			fd_error_set(err, "%s: line %ld: %s", path, lineno, msg);

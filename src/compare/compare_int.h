@@ -29,6 +29,8 @@ void comparison_summed_pairs(struct comparison *c);
 /* 4. every row's interval of B - A (struct comparison_ci), c->ci_known, c->beyond_noise_ns
  * (noise.c). */
 void comparison_noise(struct comparison *c);
+/* 5. c->opportunities: the chains neither side fuses (comparison_opportunities.c). */
+void comparison_opportunities(struct comparison *c);
 /* The 97.5 % quantile of Student's t distribution with df degrees of freedom (df > 0): the
  * factor of a 95 % two-sided interval. */
 double noise_t975(double df);

@@ -990,6 +990,7 @@ int comparison_build(struct comparison **out, const struct side *a, const struct
 	comparison_efficiency(c, o ? o->peaks : NULL);
 	comparison_summed_pairs(c);
 	comparison_noise(c);
+	comparison_opportunities(c);
 	*out = c;
 	return 0;
 }
@@ -1065,5 +1066,10 @@ void comparison_free(struct comparison *c)
 		free(c->summed[i].layers);
 	}
 	free(c->summed);
+	for (size_t i = 0; i < c->n_opportunities; i++) {
+		opportunity_clear(&c->opportunities[i].o);
+		free(c->opportunities[i].layers);
+	}
+	free(c->opportunities);
 	free(c);
 }

@@ -101,3 +101,30 @@ void report_json_str(FILE *out, const char *s, size_t len)
 	}
 	fputc('"', out);
 }
+
+/* The public fused kernels of a chain as text: the first two and how many more. */
+void report_known_kernels(const struct fusible_chain *ch, char *buf, size_t cap)
+{
+	const char *k = ch->known ? ch->known : "", *p = k;
+	size_t len = 0;
+	int n = 0, more = 0;
+
+	buf[0] = '\0';
+	while (*p) {
+		size_t l = strcspn(p, ",");
+
+		if (n < 2 && len < cap)
+			len += (size_t)snprintf(buf + len, cap - len, "%s%.*s", n ? ", " : "",
+						(int)l, p);
+		else
+			more++;
+		n++;
+		p += l;
+		if (*p)
+			p++;
+	}
+	if (more && len < cap)
+		snprintf(buf + len, cap - len, " (+%d more)", more);
+	if (!n)
+		snprintf(buf, cap, "-");
+}

@@ -1,5 +1,5 @@
 /* report_csv.c — the comparison as CSV: one table per section (traces, classes, layers,
- * pairs, fusions, pair_groups, and ranks when directories of ranks were compared), each starting with its header row, separated by an empty line. The first
+ * pairs, fusions, pair_groups, opportunities, and ranks when directories of ranks were compared), each starting with its header row, separated by an empty line. The first
  * column names the table. Fields are quoted as RFC 4180 says (names hold commas and quotes);
  * control characters and bytes that are not UTF-8 in names are written as visible escapes
  * (\n, \x1b, ...); a text cell that would start a formula gets a leading "'"; lists of names
@@ -358,6 +358,45 @@ static void t_pair_groups(FILE *out, const struct comparison *c, const uint32_t 
 	}
 }
 
+/* The chains neither side fuses (comparison.opportunities): advice. */
+static void t_opportunities(FILE *out, const struct comparison *c, const uint32_t *rows,
+			    size_t n_rows)
+{
+	fputs("table,index,side,chain,layers,places,kernels_per_place,kernels,us,launches,idle_us,"
+	      "bound_us,known_kernels,catalogue\n",
+	      out);
+	EACH(i, c->n_opportunities)
+	{
+		const struct comparison_opportunity *op = &c->opportunities[i];
+		char chain[256];
+		const char *known = op->chain->known ? op->chain->known : "";
+
+		fprintf(out, "opportunities,%zu,%c", i, op->side ? 'B' : 'A');
+		c_str(out, chain_format(op->chain, chain, sizeof chain));
+		c_layers(out, c, op->layers, op->n_layers);
+		fprintf(out, ",%u,%u", op->o.places, op->o.per_place);
+		c_names(out, c->side[op->side]->t, op->o.names, op->o.n_names);
+		c_us(out, op->o.ns);
+		c_num(out, op->o.launches, 0);
+		c_us(out, op->o.idle_ns);
+		c_us(out, op->o.bound_ns);
+		{
+			/* lists are joined with " | " */
+			char *joined = xcalloc(3 * strlen(known) + 1, 1), *w = joined;
+
+			for (const char *p = known; *p; p++)
+				if (*p == ',')
+					w += sprintf(w, " | ");
+				else
+					*w++ = *p;
+			c_str(out, joined);
+			free(joined);
+		}
+		c_str(out, op->chain->origin);
+		fputc('\n', out);
+	}
+}
+
 /* The ranks of two directories of per-rank traces; the header alone without them. */
 static void t_ranks(FILE *out, const struct comparison *c, const uint32_t *rows, size_t n_rows)
 {
@@ -397,6 +436,7 @@ static void (*const tables[REPORT_CSV_TABLES])(FILE *, const struct comparison *
 	[CSV_PAIRS] = t_pairs,
 	[CSV_FUSIONS] = t_fusions,
 	[CSV_PAIR_GROUPS] = t_pair_groups,
+	[CSV_OPPORTUNITIES] = t_opportunities,
 	[CSV_RANKS] = t_ranks,
 };
 
@@ -408,6 +448,7 @@ static const char *const table_names[REPORT_CSV_TABLES] = {
 	[CSV_PAIRS] = "pairs",
 	[CSV_FUSIONS] = "fusions",
 	[CSV_PAIR_GROUPS] = "pair_groups",
+	[CSV_OPPORTUNITIES] = "opportunities",
 	[CSV_RANKS] = "ranks",
 };
 

@@ -19,6 +19,9 @@ int report_us(char *buf, size_t cap, double ns);
  * characters as \uXXXX, bytes that are not UTF-8 as the visible text \xNN). */
 void report_json_str(FILE *out, const char *s, size_t len);
 
+/* The public fused kernels of chain ch as text: the first two and "(+N more)"; "-" for none. */
+void report_known_kernels(const struct fusible_chain *ch, char *buf, size_t cap);
+
 int report_write_json(FILE *out, const struct comparison *c);
 int report_write_csv(FILE *out, const struct comparison *c);
 /* Text (md = 0) or Markdown (md = 1). */

@@ -193,6 +193,55 @@ static void j_pair_groups(FILE *out, const struct comparison *c)
 	fputs(n ? "\n  ]" : "]", out);
 }
 
+/* The chains neither side fuses (comparison.opportunities): advice. */
+static void j_opportunities(FILE *out, const struct comparison *c)
+{
+	fputs(",\n  \"opportunities\": [", out);
+	for (size_t i = 0; i < c->n_opportunities; i++) {
+		const struct comparison_opportunity *op = &c->opportunities[i];
+		const struct opportunity *o = &op->o;
+		const char *k = op->chain->known ? op->chain->known : "";
+
+		fprintf(out, "%s\n    {\"side\":\"%c\",\"chain\":[", i ? "," : "",
+			op->side ? 'B' : 'A');
+		for (int e = 0; e < op->chain->n; e++) {
+			char buf[128];
+
+			chain_element_text(op->chain, e, buf, sizeof buf);
+			if (e)
+				fputc(',', out);
+			report_json_str(out, buf, strlen(buf));
+		}
+		fprintf(out, "],\"places\":%u,\"layers\":", o->places);
+		j_layers(out, c, op->layers, op->n_layers);
+		fprintf(out, ",\"kernels_per_place\":%u,\"kernels\":", o->per_place);
+		j_names(out, c->side[op->side]->t, o->names, o->n_names);
+		fputs(",\"us\":", out);
+		j_us(out, o->ns);
+		fputs(",\"launches\":", out);
+		j_num(out, o->launches, 0);
+		fputs(",\"idle_us\":", out);
+		j_us(out, o->idle_ns);
+		fputs(",\"bound_us\":", out);
+		j_us(out, o->bound_ns);
+		fputs(",\"known_kernels\":[", out);
+		for (const char *p = k; *p;) {
+			size_t len = strcspn(p, ",");
+
+			if (p != k)
+				fputc(',', out);
+			report_json_str(out, p, len);
+			p += len;
+			if (*p)
+				p++;
+		}
+		fputs("],\"catalogue\":", out);
+		report_json_str(out, op->chain->origin, strlen(op->chain->origin));
+		fputc('}', out);
+	}
+	fputs(c->n_opportunities ? "\n  ]" : "]", out);
+}
+
 static void j_kernel_totals(FILE *out, const struct comparison *c)
 {
 	fputs(",\n  \"kernel_totals\": [", out);
@@ -637,6 +686,7 @@ int report_write_json(FILE *out, const struct comparison *c)
 	}
 	fputs(c->n_fusions ? "\n  ],\n  \"pair_groups\": [" : "],\n  \"pair_groups\": [", out);
 	j_pair_groups(out, c);
+	j_opportunities(out, c);
 	j_kernel_totals(out, c);
 	return ferror(out) ? -1 : 0;
 }

@@ -476,6 +476,54 @@ static void fusions_section(FILE *out, const struct comparison *c, int md)
 	fusion_list(out, c, md, 1);
 }
 
+static void opportunities_section(FILE *out, const struct comparison *c, int md)
+{
+	static const char *const head[] = { "side",	      "chain",	 "layers",
+					    "places",	      "kernels", "us",
+					    "launches",	      "idle us", "bound us",
+					    "fused elsewhere" };
+	char title[160], b[6][160];
+	struct rtable t = { .ncol = 10, .head = head, .fmt = "lllrrrrrrl" };
+
+	snprintf(title, sizeof title,
+		 "Unfused chains (%zu): advice, fusions neither side has; not in B - A",
+		 c->n_opportunities);
+	heading(out, md, title);
+	if (!c->n_opportunities) {
+		fputs(md ? "None: no chain of the catalogue runs unfused outside the fusion "
+			   "differences.\n\n"
+			 : "  None: no chain of the catalogue runs unfused outside the fusion "
+			   "differences.\n\n",
+		      out);
+		return;
+	}
+	fputs(md ? "Per pass of the side. What fusing would save: certain, the launches and the "
+		   "idle GPU time before the kernels it removes; at most, the kernel time beyond "
+		   "each place's longest kernel (bound).\n\n"
+		 : "  Per pass of the side. What fusing would save: certain, the launches and the "
+		   "idle GPU time before\n  the kernels it removes; at most, the kernel time "
+		   "beyond "
+		   "each place's longest kernel (bound).\n\n",
+	      out);
+	for (size_t i = 0; i < c->n_opportunities; i++) {
+		const struct comparison_opportunity *op = &c->opportunities[i];
+
+		rt_add(&t, "%c", op->side ? 'B' : 'A');
+		rt_add(&t, "%s", chain_format(op->chain, b[0], sizeof b[0]));
+		comparison_layer_ranges(c, op->layers, op->n_layers, b[1], sizeof b[1]);
+		rt_add(&t, "%s", b[1]);
+		rt_add(&t, "%u", op->o.places);
+		rt_add(&t, "%u", op->o.per_place);
+		rt_add(&t, "%s", us(b[2], sizeof b[2], op->o.ns));
+		rt_add(&t, "%s", count(b[3], sizeof b[3], op->o.launches));
+		rt_add(&t, "%s", us(b[4], sizeof b[4], op->o.idle_ns));
+		rt_add(&t, "%s", us(b[5], sizeof b[5], op->o.bound_ns));
+		report_known_kernels(op->chain, b[0], sizeof b[0]);
+		rt_add(&t, "%s", b[0]);
+	}
+	rt_print(out, &t, md);
+}
+
 static double layer_idle(const struct comparison_layer *l)
 {
 	return fmax(l->idle_ns[0], l->idle_ns[1]);
@@ -927,6 +975,7 @@ int report_write_text(FILE *out, const struct comparison *c, int md)
 
 	attribution_section(out, c, md);
 	fusions_section(out, c, md);
+	opportunities_section(out, c, md);
 	groups_section(out, c, md);
 	efficiency_section(out, c, md);
 

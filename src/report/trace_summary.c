@@ -1,4 +1,5 @@
-/* trace_summary.c — one trace's metadata, event counts and top kernels as text. */
+/* trace_summary.c — one trace's metadata, event counts, top kernels and unfused chains as
+ * text. */
 #include "fusediff/trace_summary.h"
 
 #include <stdlib.h>
@@ -8,6 +9,7 @@
 #include "fusediff/intern.h"
 #include "fusediff/names.h"
 #include "fusediff/text.h"
+#include "fusediff/opportunity.h"
 #include "report_int.h"
 
 static int cmp_by_total(const void *pa, const void *pb)
@@ -247,8 +249,53 @@ static void print_structure(FILE *out, const struct side *sd)
 	free(src);
 }
 
+/* The chains of the catalogue the main model's passes run unfused, per phase (opportunity.h):
+ * advice, each figure per pass of its phase. */
+static void print_opportunities(FILE *out, const struct side *sd, const struct classifier *cl)
+{
+	struct opportunity_opts oo = { 0 };
+	uint8_t *on = xcalloc(sd->n_passes + 1, 1);
+	int any = 0;
+
+	oo.n_chains = classifier_chains(cl, &oo.chains);
+	oo.pass_on = on;
+	fprintf(out, "\nUnfused chains (advice: fusions this trace does not have; per pass of the "
+		     "phase; idle and launches\nare certain savings, bound the kernel time beyond "
+		     "each place's longest kernel)\n");
+	for (int ph = 0; ph < PHASE_COUNT; ph++) {
+		struct opportunities found;
+
+		for (size_t p = 0; p < sd->n_passes; p++)
+			on[p] = sd->passes[p].model == sd->main_model && sd->passes[p].phase == ph;
+		opportunities_find(sd, &oo, &found);
+		for (size_t i = 0; i < found.n; i++) {
+			const struct opportunity *o = &found.v[i];
+			char chain[160], layers[160], known[256], b[4][32];
+
+			if (!any++)
+				fprintf(out, "  %-8s %-30s %-14s %6s %7s %10s %8s %9s %9s  %s\n",
+					"phase", "chain", "layers", "places", "kernels", "us",
+					"launches", "idle us", "bound us", "fused elsewhere");
+			chain_format(&oo.chains[o->chain], chain, sizeof chain);
+			opportunity_layer_ranges(sd, o, layers, sizeof layers);
+			report_known_kernels(&oo.chains[o->chain], known, sizeof known);
+			text_us(b[0], sizeof b[0], (int64_t)llround(o->ns));
+			text_us(b[1], sizeof b[1], (int64_t)llround(o->idle_ns));
+			text_us(b[2], sizeof b[2], (int64_t)llround(o->bound_ns));
+			fprintf(out, "  %-8s %-30s %-14s %6u %7u %10s %8.0f %9s %9s  %s\n",
+				phase_name((enum phase)ph), chain, layers, o->places, o->per_place,
+				b[0], o->launches, b[1], b[2], known);
+		}
+		opportunities_clear(&found);
+	}
+	if (!any)
+		fprintf(out, "  none: no chain of the catalogue runs as separate kernels here\n");
+	free(on);
+}
+
 int trace_summary_print(FILE *out, const struct trace *t, const struct trace_classes *tc,
-			const struct side *sd, const struct peak_table *peaks)
+			const struct side *sd, const struct classifier *cl,
+			const struct peak_table *peaks)
 {
 	char b1[64], b2[64];
 	size_t nk, streams = 0, copies = 0;
@@ -435,6 +482,8 @@ int trace_summary_print(FILE *out, const struct trace *t, const struct trace_cla
 		free(dem);
 	}
 	free(top);
+	if (sd && sd->n_models)
+		print_opportunities(out, sd, cl);
 	if (t->n_warnings_total) {
 		fprintf(out, "\nWarnings (%zu)\n", t->n_warnings_total);
 		for (size_t i = 0; i < t->n_warnings; i++)

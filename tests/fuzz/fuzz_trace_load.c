@@ -99,7 +99,8 @@ static char *summary_text(const struct trace *t, size_t *len)
 	FILE *f = open_memstream(&buf, len);
 
 	require(f != NULL, "open_memstream()");
-	require(trace_summary_print(f, t, NULL, NULL, NULL) == 0, "trace_summary_print() writes");
+	require(trace_summary_print(f, t, NULL, NULL, NULL, NULL) == 0,
+		"trace_summary_print() writes");
 	fclose(f);
 	return buf;
 }
@@ -152,7 +153,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	}
 	check_trace(t);
-	require(trace_summary_print(sink, t, NULL, NULL, NULL) == 0,
+	require(trace_summary_print(sink, t, NULL, NULL, NULL, NULL) == 0,
 		"trace_summary_print() writes");
 	check_split(data, size, t, &err);
 	/* --device N: the device with the fewest kernels must load as well. */

@@ -1,4 +1,5 @@
-/* fusions.c — the Fusions view: one row per fusion pattern, grouped across layers. */
+/* fusions.c — the Fusions view: one row per fusion pattern, grouped across layers, then one
+ * per chain that neither side fuses (comparison.opportunities: advice, below the findings). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,10 +43,39 @@ static const struct table_column fu_cols[FU_COLS] = {
 		       TABLE_COL_TEXT | TABLE_COL_SEARCH | TABLE_COL_HIDDEN | TABLE_COL_NOSORT },
 };
 
-/* Row r is fusion r. */
+/* Row r is fusion r, or, from c->n_fusions on, opportunity r - c->n_fusions. */
 struct fu_state {
-	char **strs; /* [3*r]: the unfused names joined, [3*r+1]: the atoms, [3*r+2]: the layers */
+	char **strs; /* [3*r]: the unfused names joined, [3*r+1]: the atoms (an opportunity's
+			chain), [3*r+2]: the layers */
 };
+
+/* The opportunity of row r, or NULL when the row is a fusion. */
+static const struct comparison_opportunity *opp(const struct ui_view *v, uint32_t r)
+{
+	const struct comparison *c = v->u->c;
+
+	return r >= c->n_fusions && r - c->n_fusions < c->n_opportunities
+		       ? &c->opportunities[r - c->n_fusions]
+		       : NULL;
+}
+
+/* names[0..n) of side s joined with " + " (malloc'd). */
+static char *join_names(struct ui *u, int s, const uint32_t *names, uint32_t n)
+{
+	size_t len = 0, cap = 64;
+	char *out = xmalloc(cap);
+
+	out[0] = '\0';
+	for (uint32_t i = 0; i < n; i++) {
+		const char *nm = ui_name(u, s, names[i]);
+		size_t nl = strlen(nm);
+
+		while (len + nl + 4 > cap)
+			out = xrealloc(out, cap *= 2);
+		len += (size_t)snprintf(out + len, cap - len, "%s%s", i ? " + " : "", nm);
+	}
+	return out;
+}
 
 static struct fu_state *st(const struct ui_view *v)
 {
@@ -57,26 +87,25 @@ static void fu_build(struct ui_view *v)
 	struct ui *u = v->u;
 	const struct comparison *c = u->c;
 
-	v->n_rows = (uint32_t)c->n_fusions;
+	v->n_rows = (uint32_t)(c->n_fusions + c->n_opportunities);
 	st(v)->strs = xcalloc(3 * (size_t)v->n_rows + 1, sizeof *st(v)->strs);
 	for (uint32_t r = 0; r < v->n_rows; r++) {
-		const struct comparison_fusion *f = &c->fusions[r];
-		int other = f->fused_side == SIDE_A ? SIDE_B : SIDE_A;
-		size_t len = 0, cap = 64;
-		char *s = xmalloc(cap), atoms[256], layers[256];
+		const struct comparison_opportunity *op = opp(v, r);
+		char atoms[256], layers[256];
 
-		s[0] = '\0';
-		for (uint32_t i = 0; i < f->n_unfused; i++) {
-			const char *n = ui_name(u, other, f->unfused_names[i]);
-			size_t nl = strlen(n);
+		if (op) {
+			st(v)->strs[3 * r] = join_names(u, op->side, op->o.names, op->o.n_names);
+			chain_format(op->chain, atoms, sizeof atoms);
+			comparison_layer_ranges(c, op->layers, op->n_layers, layers, sizeof layers);
+		} else {
+			const struct comparison_fusion *f = &c->fusions[r];
 
-			while (len + nl + 4 > cap)
-				s = xrealloc(s, cap *= 2);
-			len += (size_t)snprintf(s + len, cap - len, "%s%s", i ? " + " : "", n);
+			st(v)->strs[3 * r] =
+				join_names(u, f->fused_side == SIDE_A ? SIDE_B : SIDE_A,
+					   f->unfused_names, f->n_unfused);
+			atoms_format(f->atoms, "+", atoms, sizeof atoms);
+			comparison_layer_ranges(c, f->layers, f->n_layers, layers, sizeof layers);
 		}
-		atoms_format(f->atoms, "+", atoms, sizeof atoms);
-		comparison_layer_ranges(c, f->layers, f->n_layers, layers, sizeof layers);
-		st(v)->strs[3 * r] = s;
 		st(v)->strs[3 * r + 1] = xstrdup(atoms);
 		st(v)->strs[3 * r + 2] = xstrdup(layers);
 	}
@@ -100,12 +129,41 @@ static const char *fu_kind(const struct comparison_fusion *f)
 	return f->fused_side == SIDE_A ? "A fuses" : "B fuses";
 }
 
+/* An opportunity's cells: Kind "A chain" (side A runs it unfused), no fused kernel, its
+ * side's time, no delta (advice never enters B - A). */
+static void opp_cell(struct ui_view *v, uint32_t row, const struct comparison_opportunity *op,
+		     int col, struct table_cell *out)
+{
+	switch (col) {
+	case FU_KIND:
+		out->text = op->side == SIDE_A ? "A chain" : "B chain";
+		out->role = ROLE_DIM;
+		break;
+	case FU_FUSED:
+		out->text = "none";
+		out->role = ROLE_DIM;
+		break;
+	case FU_UNFUSED: out->text = st(v)->strs[3 * row]; break;
+	case FU_ATOMS: out->text = st(v)->strs[3 * row + 1]; break;
+	case FU_OCC: snprintf(out->buf, out->cap, "%u", op->o.places); break;
+	case FU_LAYERS: out->text = st(v)->strs[3 * row + 2]; break;
+	case FU_A: fmt_us(out->buf, out->cap, op->side == SIDE_A ? op->o.ns : NAN); break;
+	case FU_B: fmt_us(out->buf, out->cap, op->side == SIDE_B ? op->o.ns : NAN); break;
+	}
+}
+
 static void fu_cell(void *ctx, uint32_t row, int col, struct table_cell *out)
 {
 	struct ui_view *v = ctx;
 	struct ui *u = v->u;
-	const struct comparison_fusion *f = &u->c->fusions[row];
+	const struct comparison_opportunity *op = opp(v, row);
+	const struct comparison_fusion *f;
 
+	if (op) {
+		opp_cell(v, row, op, col, out);
+		return;
+	}
+	f = &u->c->fusions[row];
 	switch (col) {
 	case FU_NUM: snprintf(out->buf, out->cap, "%u", row + 1); break;
 	case FU_KIND:
@@ -130,8 +188,26 @@ static void fu_key(void *ctx, uint32_t row, int col, struct table_key *out)
 {
 	struct ui_view *v = ctx;
 	struct ui *u = v->u;
-	const struct comparison_fusion *f = &u->c->fusions[row];
+	const struct comparison_opportunity *op = opp(v, row);
+	const struct comparison_fusion *f;
 
+	if (op) {
+		switch (col) {
+		case FU_NUM: out->num = row; break;
+		case FU_KIND: out->str = op->side == SIDE_A ? "A chain" : "B chain"; break;
+		case FU_FUSED:
+		case FU_TRACE: out->str = ""; break;
+		case FU_UNFUSED: out->str = st(v)->strs[3 * row]; break;
+		case FU_ATOMS: out->str = st(v)->strs[3 * row + 1]; break;
+		case FU_OCC: out->num = op->o.places; break;
+		case FU_LAYERS: out->str = st(v)->strs[3 * row + 2]; break;
+		case FU_A: out->num = op->side == SIDE_A ? op->o.ns : 0; break;
+		case FU_B: out->num = op->side == SIDE_B ? op->o.ns : 0; break;
+		case FU_DELTA: out->num = 0; break;
+		}
+		return;
+	}
+	f = &u->c->fusions[row];
 	switch (col) {
 	case FU_NUM: out->num = row; break;
 	case FU_KIND: out->str = fu_kind(f); break;
@@ -147,14 +223,69 @@ static void fu_key(void *ctx, uint32_t row, int col, struct table_key *out)
 	}
 }
 
+/* The evidence of an unfused chain: what it is, what fusing would save, who fuses it, the
+ * kernels of its first place. */
+static void opp_evidence(struct ui_view *v, uint32_t row, const struct comparison_opportunity *op,
+			 struct ui_text *out, int width)
+{
+	struct ui *u = v->u;
+	const struct trace *t = u->c->side[op->side]->t;
+	char us_[32], idle[32], bound[32], launches[32], line[512], where[256], *known;
+	const char sc = op->side == SIDE_A ? 'A' : 'B';
+
+	fmt_us(us_, sizeof us_, op->o.ns);
+	fmt_us(idle, sizeof idle, op->o.idle_ns);
+	fmt_us(bound, sizeof bound, op->o.bound_ns);
+	snprintf(launches, sizeof launches, "%.0f", op->o.launches);
+	comparison_layer_text(u->c, op->layers, op->n_layers, where, sizeof where);
+	ui_text_add(out, ROLE_HEADER, 1,
+		    "Unfused chain (advice, not in B - A): %s on %c, %u kernels at %u place%s in "
+		    "%s, %s us/pass",
+		    st(v)->strs[3 * row + 1], sc, op->o.per_place, op->o.places,
+		    op->o.places == 1 ? "" : "s", where, us_);
+	snprintf(line, sizeof line,
+		 "%c runs these as separate kernels and %c does not fuse them either. One kernel "
+		 "per place would save, for certain, %s launches and %s us of idle GPU time per "
+		 "pass, and at most the %s us of kernel time beyond each place's longest kernel.",
+		 sc, op->side == SIDE_A ? 'B' : 'A', launches, idle, bound);
+	ui_text_wrap(u->s, out, ROLE_NORMAL, "", line, width, 2);
+	known = xstrdup(op->chain->known && *op->chain->known ? op->chain->known : "-");
+	snprintf(line, sizeof line, "%s (catalogue: %s)", known, op->chain->origin);
+	free(known);
+	for (char *p = line; *p; p++) /* "a,b" -> "a, b": the pane wraps at blanks */
+		if (*p == ',' && p[1] != ' ' && strlen(line) + 1 < sizeof line) {
+			memmove(p + 2, p + 1, strlen(p + 1) + 1);
+			p[1] = ' ';
+		}
+	ui_text_wrap(u->s, out, ROLE_DIM, "Fused elsewhere: ", line, width, 17);
+	ui_text_add(out, ROLE_DIM, 1, "Kernels of the first place:");
+	for (uint32_t i = 0; i < op->o.n_example; i++) {
+		const struct trace_kernel *k = &t->kernels[op->o.example[i]];
+		char d[32];
+
+		fmt_us(d, sizeof d, (double)k->dur);
+		snprintf(line, sizeof line, "%c %8s us  ", sc, d);
+		ui_text_wrap(u->s, out, ROLE_NORMAL, line, ui_name_full(u, op->side, k->name),
+			     width, (int)strlen(line));
+	}
+}
+
 static void fu_evidence(struct ui_view *v, uint32_t row, struct ui_text *out, int width)
 {
 	struct ui *u = v->u;
 	const struct comparison *c = u->c;
-	const struct comparison_fusion *f = &c->fusions[row];
-	int fs = f->fused_side, other = fs == SIDE_A ? SIDE_B : SIDE_A;
+	const struct comparison_fusion *f;
+	int fs, other;
 	char a[32], b[32], d[32], head[128];
 	size_t budget = 400;
+
+	if (opp(v, row)) {
+		opp_evidence(v, row, opp(v, row), out, width);
+		return;
+	}
+	f = &c->fusions[row];
+	fs = f->fused_side;
+	other = fs == SIDE_A ? SIDE_B : SIDE_A;
 
 	fmt_us(a, sizeof a, f->ns[0]);
 	fmt_us(b, sizeof b, f->ns[1]);
@@ -198,10 +329,35 @@ static void fu_evidence(struct ui_view *v, uint32_t row, struct ui_text *out, in
 	}
 }
 
+/* The pair that holds the first kernel of an opportunity's first place. */
+static int opp_pair(const struct ui_view *v, const struct comparison_opportunity *op,
+		    int32_t *layer, uint32_t *pair)
+{
+	const struct comparison *c = v->u->c;
+
+	if (!op->o.n_example)
+		return 0;
+	for (size_t i = 0; i < c->n_pairs; i++) {
+		const struct comparison_part *pt = &c->pairs[i].side[op->side];
+
+		for (uint32_t k = 0; k < pt->n_inst; k++)
+			if (pt->inst[k].kernel == op->o.example[0]) {
+				*pair = (uint32_t)i;
+				*layer = c->pairs[i].layer;
+				return 1;
+			}
+	}
+	return 0;
+}
+
 /* The fusion's first place. */
 static int fu_timeline(const struct ui_view *v, uint32_t row, int32_t *layer, uint32_t *pair)
 {
-	const struct comparison_fusion *f = &v->u->c->fusions[row];
+	const struct comparison_fusion *f;
+
+	if (opp(v, row))
+		return opp_pair(v, opp(v, row), layer, pair);
+	f = &v->u->c->fusions[row];
 
 	if (!f->n_pairs)
 		return 0;
@@ -213,17 +369,31 @@ static int fu_timeline(const struct ui_view *v, uint32_t row, int32_t *layer, ui
 /* P: the fusion's places. */
 static int fu_perfetto(const struct ui_view *v, uint32_t row, int32_t *layer, int32_t *fusion)
 {
-	(void)v;
+	uint32_t pair;
+
+	if (opp(v, row)) { /* the layer of its first place */
+		*fusion = -1;
+		return opp_pair(v, opp(v, row), layer, &pair);
+	}
 	*layer = -1;
 	*fusion = (int32_t)row;
 	return 1;
 }
 
-/* Enter: the fusion's places in the Pairs view (its part of the attribution of B - A). */
+/* Enter: the fusion's places in the Pairs view (its part of the attribution of B - A); a
+ * chain's first layer there. */
 static struct ui_scope fu_drill(const struct ui_view *v, uint32_t row)
 {
 	const struct comparison *c = v->u->c;
 
+	if (opp(v, row)) { /* a chain: the layer of its first place */
+		int32_t layer;
+		uint32_t pair;
+
+		if (opp_pair(v, opp(v, row), &layer, &pair))
+			return (struct ui_scope){ layer, -1, -1, 0 };
+		return SCOPE_NONE;
+	}
 	for (size_t i = 0; i < c->n_attribution; i++)
 		if (c->attribution[i].fusion == (int32_t)row)
 			return (struct ui_scope){ SCOPE_ALL, -1, -1, (uint32_t)i + 1 };
@@ -232,16 +402,31 @@ static struct ui_scope fu_drill(const struct ui_view *v, uint32_t row)
 
 static int fu_kernel(const struct ui_view *v, uint32_t row, int *side, uint32_t *name)
 {
-	const struct comparison_fusion *f = &v->u->c->fusions[row];
+	const struct comparison_fusion *f;
+
+	if (opp(v, row)) {
+		if (!opp(v, row)->o.n_names)
+			return 0;
+		*side = opp(v, row)->side;
+		*name = opp(v, row)->o.names[0];
+		return 1;
+	}
+	f = &v->u->c->fusions[row];
 
 	*side = f->fused_side;
 	*name = f->fused_name;
 	return 1;
 }
 
+/* Export (e): the fusions table holds the fusions; a chain row has no item there. */
+static uint32_t fu_csv_item(const struct ui_view *v, uint32_t row)
+{
+	return opp(v, row) ? UINT32_MAX : row;
+}
+
 const struct ui_view_def ui_view_fusions = {
 	.name = "Fusions",
-	.what = "fusion differences",
+	.what = "fusion differences or unfused chains",
 	.table = { .cols = fu_cols,
 		   .n_cols = FU_COLS,
 		   .cell = fu_cell,
@@ -249,7 +434,7 @@ const struct ui_view_def ui_view_fusions = {
 		   .default_sort = FU_DELTA },
 	.state_size = sizeof(struct fu_state),
 	.csv_table = CSV_FUSIONS,
-	.csv_item = ui_row_is_item,
+	.csv_item = fu_csv_item,
 	.build = fu_build,
 	.release = fu_release,
 	.evidence = fu_evidence,
