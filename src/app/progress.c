@@ -19,6 +19,10 @@ static const int stop_sigs[4] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
 /* A line is on the screen (for the handler, which can only reach it through a global). */
 static volatile sig_atomic_t line_shown;
 
+/* The handlers that were there before (app_cleanup_on_signals()'s, which removes the
+ * temporary files): called after the line is erased. */
+static void (*chained[4])(int);
+
 static void on_stop(int sig)
 {
 	if (line_shown) {
@@ -26,6 +30,9 @@ static void on_stop(int sig)
 
 		(void)n;
 	}
+	for (int i = 0; i < 4; i++)
+		if (stop_sigs[i] == sig && chained[i])
+			chained[i](sig); /* it ends the program as the signal would */
 	signal(sig, SIG_DFL);
 	raise(sig);
 }
@@ -63,8 +70,10 @@ void progress_init(struct progress *p, const char *name_a, const char *name_b)
 		sigemptyset(&sa.sa_mask);
 		sa.sa_handler = on_stop;
 		sigaction(stop_sigs[i], NULL, &p->old[i]);
-		if (p->old[i].sa_handler == SIG_DFL)
-			sigaction(stop_sigs[i], &sa, NULL);
+		if (p->old[i].sa_handler == SIG_IGN || (p->old[i].sa_flags & SA_SIGINFO))
+			continue; /* nohup's ignored signals stay ignored */
+		chained[i] = p->old[i].sa_handler == SIG_DFL ? NULL : p->old[i].sa_handler;
+		sigaction(stop_sigs[i], &sa, NULL);
 	}
 }
 
