@@ -203,6 +203,9 @@ static int is_input(const char *output, const char *input)
 	return outfile_same_file(output, input);
 }
 
+/* The explorer's file set: never freed (see main()). */
+static struct file_set *volatile explorer_reads;
+
 int app_refuse_input(const struct app_opts *o, const char *path, const char *table)
 {
 	const char *in = file_set_find(o->reads, path);
@@ -640,7 +643,9 @@ int main(int argc, char **argv)
 		file_set_free(o.reads);
 		return rc;
 	}
-	/* the explorer's set stays to the end: a load cancelled by a signal may still run */
+	/* the explorer's set stays to the end, reachable (a load cancelled by a key or a signal
+	 * may still run) */
+	explorer_reads = o.reads;
 	if (!o.headless && !isatty(STDOUT_FILENO))
 		return usage_error(
 			"%s", "standard output is not a terminal: use --report text|md|json|csv "

@@ -63,7 +63,7 @@ static int read_strings(struct nsys *ns)
 
 	if (!st)
 		return -1;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+	while ((rc = sqlite_step(st, ns->b)) == SQLITE_ROW) {
 		size_t len;
 		const char *s = sqlite_text(st, 1, ns->b, &len);
 		struct sid e = { .id = sqlite3_column_int64(st, 0) };
@@ -168,7 +168,7 @@ static int read_nvtx(struct nsys *ns, struct span **ops, size_t *n_ops)
 	st = sqlite_prepare(ns->db, sql, ns->name, "the NVTX_EVENTS table", ns->err);
 	if (!st)
 		return -1;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+	while ((rc = sqlite_step(st, ns->b)) == SQLITE_ROW) {
 		int64_t start = sqlite3_column_int64(st, 0), end = sqlite3_column_int64(st, 1);
 		int64_t gtid = sqlite3_column_int64(st, 4);
 		size_t text_len;
@@ -227,7 +227,7 @@ static int read_runtime(struct nsys *ns, struct span **out, size_t *n)
 			    ns->name, "the CUPTI_ACTIVITY_KIND_RUNTIME table", ns->err);
 	if (!st)
 		return -1;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+	while ((rc = sqlite_step(st, ns->b)) == SQLITE_ROW) {
 		int64_t gtid = sqlite3_column_int64(st, 2);
 		struct span l = { .start = sqlite3_column_int64(st, 0),
 				  .end = sqlite3_column_int64(st, 1),
@@ -370,7 +370,7 @@ static int read_kernels(struct nsys *ns, const struct span *l, size_t n_l)
 	st = sqlite_prepare(ns->db, sql, ns->name, "the CUPTI_ACTIVITY_KIND_KERNEL table", ns->err);
 	if (!st)
 		return -1;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+	while ((rc = sqlite_step(st, ns->b)) == SQLITE_ROW) {
 		struct trace_kernel k = { .start = sqlite3_column_int64(st, 0),
 					  .dur = trace_span_dur(sqlite3_column_int64(st, 0),
 								sqlite3_column_int64(st, 1)),
@@ -415,7 +415,7 @@ static int read_copies(struct nsys *ns, const struct span *l, size_t n_l, int me
 	st = sqlite_prepare(ns->db, sql, ns->name, table, ns->err);
 	if (!st)
 		return -1;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+	while ((rc = sqlite_step(st, ns->b)) == SQLITE_ROW) {
 		int64_t kind = sqlite3_column_int64(st, 5);
 		struct trace_kernel k = { .start = sqlite3_column_int64(st, 0),
 					  .dur = trace_span_dur(sqlite3_column_int64(st, 0),
@@ -468,7 +468,7 @@ static void read_gpus(struct nsys *ns)
 	snprintf(sql + n, sizeof sql - n, " FROM TARGET_INFO_GPU g");
 	if (sqlite3_prepare_v2(ns->db, sql, -1, &st, NULL) != SQLITE_OK)
 		return;
-	while (sqlite3_step(st) == SQLITE_ROW) {
+	while (sqlite_step(st, ns->b) == SQLITE_ROW) {
 		const char *name = (const char *)sqlite3_column_text(st, 1);
 		struct trace_device d = { .id = (int32_t)sqlite3_column_int64(st, 0),
 					  .warp_size = 32,
@@ -497,7 +497,7 @@ static void read_meta(struct nsys *ns)
 			       "('EXPORT_PRODUCT_VERSION', 'EXPORT_SCHEMA_VERSION')",
 			       -1, &st, NULL) != SQLITE_OK)
 		return;
-	while (sqlite3_step(st) == SQLITE_ROW) {
+	while (sqlite_step(st, ns->b) == SQLITE_ROW) {
 		const char *k = (const char *)sqlite3_column_text(st, 0);
 		const char *v = (const char *)sqlite3_column_text(st, 1);
 

@@ -44,7 +44,7 @@ static int read_kernels(sqlite3 *db, struct sqlite_budget *b, struct trace *t, c
 	st = sqlite_prepare(db, sql, name, "the kernels view", err);
 	if (!st)
 		return -1;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+	while ((rc = sqlite_step(st, b)) == SQLITE_ROW) {
 		size_t kn_len;
 		const char *kn = sqlite_text(st, 0, b, &kn_len);
 		struct trace_kernel k = { .start = sqlite3_column_int64(st, 1),
@@ -73,7 +73,7 @@ static int read_kernels(sqlite3 *db, struct sqlite_budget *b, struct trace *t, c
 	return sqlite_step_done(db, rc, name, "the kernels view", err);
 }
 
-static void read_copies(sqlite3 *db, struct trace *t)
+static void read_copies(sqlite3 *db, struct sqlite_budget *b, struct trace *t)
 {
 	char sql[256];
 	sqlite3_stmt *st;
@@ -87,7 +87,7 @@ static void read_copies(sqlite3 *db, struct trace *t)
 		 col(db, "memory_copies", "queue_id", "0"));
 	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
 		return;
-	while (sqlite3_step(st) == SQLITE_ROW) {
+	while (sqlite_step(st, b) == SQLITE_ROW) {
 		const char *type = (const char *)sqlite3_column_text(st, 3);
 		struct trace_kernel k = { .start = sqlite3_column_int64(st, 1),
 					  .dur = trace_span_dur(sqlite3_column_int64(st, 1),
@@ -116,7 +116,7 @@ static void read_markers(sqlite3 *db, struct sqlite_budget *b, struct trace *t)
 			       "LIKE 'MARKER%' AND end > start",
 			       -1, &st, NULL) != SQLITE_OK)
 		return;
-	while (sqlite3_step(st) == SQLITE_ROW) {
+	while (sqlite_step(st, b) == SQLITE_ROW) {
 		size_t len;
 		const char *text = sqlite_text(st, 0, b, &len);
 		struct trace_range r = { .start = sqlite3_column_int64(st, 1),
@@ -138,7 +138,7 @@ static void read_markers(sqlite3 *db, struct sqlite_budget *b, struct trace *t)
 	sqlite3_finalize(st);
 }
 
-static void read_agents(sqlite3 *db, struct trace *t)
+static void read_agents(sqlite3 *db, struct sqlite_budget *b, struct trace *t)
 {
 	int ext = sqlite_has_column(db, "rocpd_info_agent", "extdata");
 	char sql[320];
@@ -155,7 +155,7 @@ static void read_agents(sqlite3 *db, struct trace *t)
 		 ext ? "json_extract(extdata, '$.cu_count')" : "0");
 	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
 		return;
-	while (sqlite3_step(st) == SQLITE_ROW) {
+	while (sqlite_step(st, b) == SQLITE_ROW) {
 		const char *pn = (const char *)sqlite3_column_text(st, 1);
 		struct trace_device d = { .id = (int32_t)sqlite3_column_int64(st, 0),
 					  .warp_size = (int32_t)sqlite3_column_int64(st, 3),
@@ -182,8 +182,8 @@ int rocpd_read(sqlite3 *db, struct sqlite_budget *b, struct trace *t, const char
 	}
 	if (read_kernels(db, b, t, name, err) < 0)
 		return -1;
-	read_copies(db, t);
+	read_copies(db, b, t);
 	read_markers(db, b, t);
-	read_agents(db, t);
+	read_agents(db, b, t);
 	return 0;
 }

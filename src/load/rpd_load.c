@@ -65,7 +65,7 @@ static int read_launches(sqlite3 *db, struct sqlite_budget *b, struct trace *t, 
 			    name, "the rocpd_api table", err);
 	if (!st)
 		return -1;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+	while ((rc = sqlite_step(st, b)) == SQLITE_ROW) {
 		size_t len;
 		const char *api = sqlite_text(st, 4, b, &len);
 		struct trace_launch l = { .start = sqlite3_column_int64(st, 1),
@@ -141,7 +141,7 @@ static int read_ops(sqlite3 *db, struct sqlite_budget *b, struct trace *t, const
 	st = sqlite_prepare(db, sql, name, "the rocpd_op table", err);
 	if (!st)
 		return -1;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+	while ((rc = sqlite_step(st, b)) == SQLITE_ROW) {
 		size_t tlen, dlen, klen;
 		const char *type = sqlite_text(st, 5, b, &tlen);
 		const char *desc = sqlite_text(st, 6, b, &dlen);
@@ -197,7 +197,7 @@ static void read_markers(sqlite3 *db, struct sqlite_budget *b, struct trace *t)
 		    "a.args_id WHERE n.string = 'UserMarker' AND a.end > a.start",
 		    -1, &st, NULL) != SQLITE_OK)
 		return;
-	while (sqlite3_step(st) == SQLITE_ROW) {
+	while (sqlite_step(st, b) == SQLITE_ROW) {
 		size_t len;
 		const char *text = sqlite_text(st, 4, b, &len);
 		struct trace_range r = { .start = sqlite3_column_int64(st, 0),

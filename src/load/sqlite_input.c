@@ -212,6 +212,8 @@ sqlite3 *sqlite_input_open(struct input *in, const char *name, const struct trac
 		limit_heap();
 		budget->steps = budget->exhausted = 0;
 		budget->max_steps = SQLITE_BUDGET_BASE + *bytes / SQLITE_BUDGET_BYTES;
+		budget->rows = 0;
+		budget->max_rows = SQLITE_ROWS_BASE + *bytes / SQLITE_BYTES_PER_ROW;
 		budget->text = 0;
 		budget->max_text = SQLITE_TEXT_BASE + *bytes * SQLITE_TEXT_PER_BYTE;
 		sqlite3_progress_handler(db, SQLITE_PROGRESS_OPS, on_progress, budget);
@@ -250,6 +252,19 @@ sqlite3 *sqlite_input_open(struct input *in, const char *name, const struct trac
 	return db;
 }
 
+int sqlite_step(sqlite3_stmt *st, struct sqlite_budget *b)
+{
+	int rc = sqlite3_step(st);
+
+	if (rc == SQLITE_ROW && ++b->rows > b->max_rows) {
+		b->exhausted = 1;
+		b->steps = b->max_steps; /* the next progress call interrupts */
+		sqlite3_interrupt(sqlite3_db_handle(st));
+		return SQLITE_INTERRUPT;
+	}
+	return rc;
+}
+
 const char *sqlite_text(sqlite3_stmt *st, int col, struct sqlite_budget *b, size_t *len)
 {
 	const char *s = (const char *)sqlite3_column_text(st, col);
@@ -273,7 +288,10 @@ int sqlite_bounds_error(sqlite3 *db, const struct sqlite_budget *b, const char *
 		fd_error_set(err,
 			     "%s: reading it took more %s than a database of its size can give "
 			     "(a view or table of unexpected shape?): stopped",
-			     name, b->text > b->max_text ? "text" : "work");
+			     name,
+			     b->text > b->max_text   ? "text"
+			     : b->rows > b->max_rows ? "rows"
+						     : "work");
 		return -1;
 	}
 	if (sqlite3_errcode(db) == SQLITE_TOOBIG) {

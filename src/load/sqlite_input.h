@@ -29,6 +29,7 @@ int sqlite_detect(const unsigned char *head, size_t n);
 #define SQLITE_LENGTH_LIMIT (16 << 20) /* the longest string, blob or row */
 struct sqlite_budget {
 	int64_t steps, max_steps;
+	int64_t rows, max_rows; /* rows read (sqlite_step()) */
 	int64_t text, max_text; /* bytes of text read (sqlite_text()) */
 	int exhausted;		/* a statement was interrupted: what was read is incomplete */
 };
@@ -45,6 +46,14 @@ void sqlite_limit_heap_once(void);
  * *bytes receives the database size in bytes. */
 sqlite3 *sqlite_input_open(struct input *in, const char *name, const struct trace_load_opts *opts,
 			   struct sqlite_budget *budget, int64_t *bytes, struct fd_error *err);
+/* The rows a database of n bytes may give, all statements together: SQLITE_ROWS_BASE + n /
+ * SQLITE_BYTES_PER_ROW (a row of a table takes more than 8 bytes of the file; a view joins a
+ * row to its names, it does not multiply them: a 12 KB file's cross join gave 575 000). */
+#define SQLITE_ROWS_BASE     10000
+#define SQLITE_BYTES_PER_ROW 2
+/* sqlite3_step(), counted against b: SQLITE_INTERRUPT (b->exhausted set) once the rows read
+ * exceed what a database of this size can hold. */
+int sqlite_step(sqlite3_stmt *st, struct sqlite_budget *b);
 /* Column col of st's row as text, counted against b: NULL when it is NULL, or when the text
  * read so far exceeds what a database of this size can hold (b->exhausted is then set, and
  * every statement of the connection interrupted). *len receives its bytes (NULs included). */

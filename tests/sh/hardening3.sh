@@ -27,10 +27,10 @@ first_err rank_link "fusediff: -o $tmp/keep/r0.json.gz is $tmp/ra/TP-0.json.gz, 
 mkdir -p "$tmp/cap/capture_traces"
 cp tests/data/capture/qwen3-8b_decode_bs32_mi300x.json.gz "$tmp/cap/replay.json.gz"
 cp tests/data/capture/qwen3-8b_capture_bs32_mi300x.json.gz "$tmp/cap/capture_traces/bs32.json.gz"
-sum=$(cksum <"$tmp/cap/capture_traces/bs32.json.gz")
+capsum=$(cksum <"$tmp/cap/capture_traces/bs32.json.gz")
 run capture_dir 2 --report perfetto -o "$tmp/cap/capture_traces/bs32.json.gz" "$tmp/cap/replay.json.gz" "$tmp/cap/replay.json.gz"
 first_err capture_dir "fusediff: -o $tmp/cap/capture_traces/bs32.json.gz is $tmp/cap/capture_traces/bs32.json.gz, which this run reads: the report would replace it"
-[ "$(cksum <"$tmp/cap/capture_traces/bs32.json.gz")" = "$sum" ] || fail "capture_dir: the capture was replaced"
+[ "$(cksum <"$tmp/cap/capture_traces/bs32.json.gz")" = "$capsum" ] || fail "capture_dir: the capture was replaced"
 
 mkdir "$tmp/tables"
 cp "$CSV" "$tmp/tables/traces.csv"
@@ -45,6 +45,14 @@ echo 'GEMM gemm ^my_gemm_kernel' >"$tmp/xdg/fusediff/rules"
 XDG_CONFIG_HOME=$tmp/xdg run user_rules 2 --report text -o "$tmp/xdg/fusediff/rules" "$CSV" "$CSV"
 first_err user_rules "fusediff: -o $tmp/xdg/fusediff/rules is $tmp/xdg/fusediff/rules, which this run reads: the report would replace it"
 [ "$(cat "$tmp/xdg/fusediff/rules")" = 'GEMM gemm ^my_gemm_kernel' ] || fail "user_rules: the rules file was replaced"
+
+# the explorer's export (e) refuses the capture the run reads as well
+printf '2\nexport\nC-u\n:type %s\nEnter\n:dump status\n' "$tmp/cap/capture_traces/bs32.json.gz" >"$tmp/export.keys"
+FUSEDIFF_DUMP_DIR=$tmp limit "$FUSEDIFF" --headless --size 200x40 --script "$tmp/export.keys" "$tmp/cap/replay.json.gz" "$tmp/cap/replay.json.gz" >/dev/null 2>&1 ||
+	fail "export: the script did not play"
+tail -n 1 "$tmp/status.screen" | grep -qF "not exported: $tmp/cap/capture_traces/bs32.json.gz is $tmp/cap/capture_traces/bs32.json.gz, which this run reads" ||
+	fail "export: $(tail -n 1 "$tmp/status.screen")"
+[ "$(cksum <"$tmp/cap/capture_traces/bs32.json.gz")" = "$capsum" ] || fail "export: the capture was replaced"
 
 # 2. the tables of -o DIR/ are replaced all together or not at all: one that cannot be written
 # (here a directory in the way) leaves every old table as it was, and no temporary file
@@ -99,7 +107,7 @@ sb=tests/data/sqlite_bad
 run recursive 1 --summary "$sb/recursive_view.db"
 expect_err recursive "fusediff: $sb/recursive_view.db: its view kernels is recursive (WITH RECURSIVE), which no profiler writes and which can grow without bound: not read"
 run crossjoin 1 --summary "$sb/crossjoin_view.db"
-expect_err crossjoin "fusediff: $sb/crossjoin_view.db: reading it took more work than a database of its size can give (a view or table of unexpected shape?): stopped"
+expect_err crossjoin "fusediff: $sb/crossjoin_view.db: reading it took more rows than a database of its size can give (a view or table of unexpected shape?): stopped"
 run textview 1 --summary "$sb/text_view.db"
 expect_err textview "fusediff: $sb/text_view.db: reading it took more text than a database of its size can give (a view or table of unexpected shape?): stopped"
 cp "$sb/wal_pending.db" "$sb/wal_pending.db-wal" "$tmp/"
