@@ -541,6 +541,24 @@ START_TEST(test_eager_vs_sglang_b300)
 }
 END_TEST
 
+/* The header's warning is the most severe one: the order of fusediff(1), WARNINGS, not the
+ * order they were found in. */
+START_TEST(test_worst_warning)
+{
+	struct comparison_warning w[3] = { { "noisy", "n" },
+					   { "depth_differs", "d" },
+					   { "low_coverage", "l" } };
+	struct comparison c = { 0 };
+
+	ck_assert_uint_eq(comparison_worst_warning(&c), SIZE_MAX);
+	c.warnings = w;
+	c.n_warnings = 3;
+	ck_assert_uint_eq(comparison_worst_warning(&c), 1);
+	c.n_warnings = 1;
+	ck_assert_uint_eq(comparison_worst_warning(&c), 0);
+}
+END_TEST
+
 static Suite *compare_suite(void)
 {
 	Suite *s = suite_create("compare");
@@ -557,6 +575,7 @@ static Suite *compare_suite(void)
 	tcase_add_test(tc, test_session_api);
 	tcase_add_test(tc, test_attribution_eager_compiled);
 	tcase_add_test(tc, test_eager_vs_sglang_b300);
+	tcase_add_test(tc, test_worst_warning);
 	suite_add_tcase(s, tc);
 	return s;
 }

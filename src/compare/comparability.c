@@ -8,6 +8,7 @@
  * with 1024 tokens, 6 generating 6 tokens. The names of the compared passes count first; when
  * the passes were not found from such ranges, every range of the trace that carries one. */
 #include <regex.h>
+#include <stdint.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,6 +36,34 @@ const char *comparison_warn(struct comparison *c, const char *code, const char *
 	c->warnings = xreallocarray(c->warnings, c->n_warnings + 1, sizeof *c->warnings);
 	c->warnings[c->n_warnings++] = (struct comparison_warning){ code, xstrdup(buf) };
 	return c->warnings[c->n_warnings - 1].message;
+}
+
+/* The warning codes, most severe first (fusediff(1), WARNINGS). */
+static const char *const warning_order[] = {
+	"rank_alignment",   "phase_mix",     "capture_partial",
+	"depth_differs",    "batch_differs", "gemm_shapes_differ",
+	"other_share_high", "low_coverage",  "noisy",
+};
+
+static size_t warning_rank(const char *code)
+{
+	size_t n = sizeof warning_order / sizeof warning_order[0];
+
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(code, warning_order[i]) == 0)
+			return i;
+	return n;
+}
+
+size_t comparison_worst_warning(const struct comparison *c)
+{
+	size_t worst = SIZE_MAX;
+
+	for (size_t i = 0; i < c->n_warnings; i++)
+		if (worst == SIZE_MAX ||
+		    warning_rank(c->warnings[i].code) < warning_rank(c->warnings[worst].code))
+			worst = i;
+	return worst;
 }
 
 /* The batch of one range name: requests and tokens (-1 when the name does not say), the
