@@ -349,7 +349,7 @@ START_TEST(test_layout)
 {
 	struct ui_layout l;
 
-	ui_layout_compute(120, 40, EVIDENCE_SMALL, -1, &l);
+	ui_layout_compute(120, 40, 3, EVIDENCE_SMALL, -1, &l);
 	ck_assert_int_eq(l.too_small, 0);
 	ck_assert_int_eq(l.table_y, 4);
 	ck_assert_int_eq(l.status_y, 39);
@@ -357,21 +357,21 @@ START_TEST(test_layout)
 	ck_assert_int_eq(l.evidence_y, l.table_y + l.table_h);
 	ck_assert_int_eq(l.evidence_h, 11);
 	/* a table of 5 rows keeps 6 lines, the evidence takes the rest */
-	ui_layout_compute(120, 40, EVIDENCE_SMALL, 5, &l);
+	ui_layout_compute(120, 40, 3, EVIDENCE_SMALL, 5, &l);
 	ck_assert_int_eq(l.table_h, 6);
 	ck_assert_int_eq(l.evidence_h, 29);
-	ui_layout_compute(120, 40, EVIDENCE_LARGE, -1, &l);
+	ui_layout_compute(120, 40, 3, EVIDENCE_LARGE, -1, &l);
 	ck_assert_int_eq(l.evidence_h, 23);
-	ui_layout_compute(120, 40, EVIDENCE_HIDDEN, 5, &l);
+	ui_layout_compute(120, 40, 3, EVIDENCE_HIDDEN, 5, &l);
 	ck_assert_int_eq(l.evidence_h, 0);
 	ck_assert_int_eq(l.table_h, 35);
 	/* the smallest usable screen, and just below it */
-	ui_layout_compute(60, 15, EVIDENCE_SMALL, -1, &l);
+	ui_layout_compute(60, 15, 3, EVIDENCE_SMALL, -1, &l);
 	ck_assert_int_eq(l.too_small, 0);
 	ck_assert_int_ge(l.table_h, 4);
-	ui_layout_compute(59, 40, EVIDENCE_SMALL, -1, &l);
+	ui_layout_compute(59, 40, 3, EVIDENCE_SMALL, -1, &l);
 	ck_assert_int_eq(l.too_small, 1);
-	ui_layout_compute(120, 14, EVIDENCE_SMALL, -1, &l);
+	ui_layout_compute(120, 14, 3, EVIDENCE_SMALL, -1, &l);
 	ck_assert_int_eq(l.too_small, 1);
 }
 END_TEST

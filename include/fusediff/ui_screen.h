@@ -74,9 +74,10 @@ int ui_screen_signal(void);
  * is. Returns 0, or -1 when writing fails. */
 int ui_screen_dump(struct ui_screen *s, FILE *f);
 
-/* Where the parts of the explorer go on a cols x rows screen (a pure function). evidence is
- * the evidence pane's size; table_rows the rows the table shows (-1: unknown): a short table
- * leaves its empty lines to the evidence pane. */
+/* Where the parts of the explorer go on a cols x rows screen (a pure function). header_h is
+ * the header's lines (3, or 4 with a line of warnings); evidence is the evidence pane's size;
+ * table_rows the rows the table shows (-1: unknown): a short table leaves its empty lines to
+ * the evidence pane. */
 enum ui_evidence_size { EVIDENCE_SMALL, EVIDENCE_LARGE, EVIDENCE_HIDDEN, EVIDENCE_SIZES };
 
 struct ui_layout {
@@ -88,6 +89,7 @@ struct ui_layout {
 	int evidence_y, evidence_h; /* a title line, then evidence_h - 1 lines; 0 when hidden */
 	int status_y;
 };
-void ui_layout_compute(int cols, int rows, int evidence, long table_rows, struct ui_layout *out);
+void ui_layout_compute(int cols, int rows, int header_h, int evidence, long table_rows,
+		       struct ui_layout *out);
 
 #endif

@@ -28,6 +28,7 @@ const struct ui_action_def ui_actions[ACT_COUNT - 1] = {
 	{ ACT_VIEW_SUMMED, "summed", "5", "Summed: kernel pairs summed over the layers, largest difference first", NULL },
 	{ ACT_VIEW_RANKS, "ranks", "6", "Ranks: per-rank totals of two directories of ranks", NULL },
 	{ ACT_PHASE, "phase", "p", "show the next phase: prefill, decode, all passes", NULL, .hint = "phase", .hint_at = 9 },
+	{ ACT_WARNINGS, "warnings", "w", "every warning in full: what makes the figures less comparable than they look", NULL },
 	{ ACT_EVIDENCE, "evidence", "v", "evidence pane: small, large, hidden", NULL },
 	{ ACT_FOCUS_EVIDENCE, "focus-evidence", "o", "into the evidence pane, to scroll it (Esc: back)", NULL },
 	{ ACT_NAMES, "names", "m", "kernel names: short, demangled, as in the trace", NULL },

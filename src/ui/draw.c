@@ -116,6 +116,27 @@ void ui_fill(struct ui_screen *s, int y, int x, int w, int role)
 	mvhline(y, x, ' ', w);
 }
 
+void ui_frame(struct ui_screen *s, int y, int x, int h, int w, const char *title, int role)
+{
+	const struct ui_glyphs *g = s->g;
+
+	if (h < 2 || w < 2)
+		return;
+	for (int i = 0; i < h; i++) {
+		const char *l = i == 0 ? g->box[0] : i == h - 1 ? g->box[2] : g->box[4];
+		const char *r = i == 0 ? g->box[1] : i == h - 1 ? g->box[3] : g->box[4];
+
+		ui_fill(s, y + i, x, w, role);
+		ui_put(s, y + i, x, 1, l, role, PUT_RAW, 0);
+		ui_put(s, y + i, x + w - 1, 1, r, role, PUT_RAW, 0);
+		if (i == 0 || i == h - 1)
+			for (int k = 1; k < w - 1; k++)
+				ui_put(s, y + i, x + k, 1, g->hline, role, PUT_RAW, 0);
+	}
+	if (title && *title)
+		ui_put(s, y, x + 2, w - 4, title, ROLE_TITLE, PUT_RAW, 0);
+}
+
 /* Text (escaped) that is wider than w cells, cut in the middle: its first cells, the ellipsis,
  * its last cells. Returns the cells used. */
 static int put_middle(struct ui_screen *s, int y, int x, int w, const char *esc, int role,

@@ -99,7 +99,7 @@ void ui_relayout(struct ui *u)
 	int cols, rows;
 
 	ui_screen_size(u->s, &cols, &rows);
-	ui_layout_compute(cols, rows, u->evidence_size,
+	ui_layout_compute(cols, rows, u->c->note || u->c->n_warnings ? 4 : 3, u->evidence_size,
 			  u->views[u->view].built ? u->views[u->view].t.n_view : -1, &u->layout);
 }
 
@@ -696,6 +696,27 @@ static void help_key(struct ui *u, int key)
 		u->help_top = 0;
 }
 
+/* The warnings popup: arrows and pages scroll (explorer_draw.c keeps warnings_top in range),
+ * any other key closes it. */
+static void warnings_key(struct ui *u, int key)
+{
+	enum ui_action a = ui_action_for_key(key);
+	int h = u->layout.rows - 6;
+
+	if (a == ACT_DOWN)
+		u->warnings_top++;
+	else if (a == ACT_UP)
+		u->warnings_top--;
+	else if (a == ACT_PAGE_DOWN)
+		u->warnings_top += h;
+	else if (a == ACT_PAGE_UP)
+		u->warnings_top -= h;
+	else
+		u->warnings = 0;
+	if (u->warnings_top < 0)
+		u->warnings_top = 0;
+}
+
 /* --- the evidence pane ------------------------------------------------------------------ */
 
 /* Enter in a pair's evidence: its fusion in the Fusions view, else its row of the Summed
@@ -775,7 +796,7 @@ static void mouse(struct ui *u, const struct ui_event *ev)
 	int in_evidence =
 		l->evidence_h && ev->y >= l->evidence_y && ev->y < l->evidence_y + l->evidence_h;
 
-	if (l->too_small || u->help || u->picker || u->prompt || u->tl.open)
+	if (l->too_small || u->help || u->warnings || u->picker || u->prompt || u->tl.open)
 		return;
 	if (ev->mouse == UI_MOUSE_WHEEL_UP || ev->mouse == UI_MOUSE_WHEEL_DOWN) {
 		int d = ev->mouse == UI_MOUSE_WHEEL_UP ? -3 : 3;
@@ -927,6 +948,10 @@ static int act(struct ui *u, enum ui_action a)
 				       "no ranks: give two directories of per-rank traces");
 		break;
 	case ACT_PHASE: next_phase(u); break;
+	case ACT_WARNINGS:
+		u->warnings = 1;
+		u->warnings_top = 0;
+		break;
 	case ACT_EVIDENCE:
 		u->evidence_size = (u->evidence_size + 1) % EVIDENCE_SIZES;
 		if (u->evidence_size == EVIDENCE_HIDDEN)
@@ -1031,6 +1056,10 @@ int ui_handle(struct ui *u, const struct ui_event *ev)
 	u->message[0] = '\0';
 	if (u->help) {
 		help_key(u, ev->key);
+		return 0;
+	}
+	if (u->warnings) {
+		warnings_key(u, ev->key);
 		return 0;
 	}
 	if (u->tl.open) {

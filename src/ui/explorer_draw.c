@@ -25,6 +25,7 @@ static void signed_duration(char *buf, size_t cap, double ns)
 enum {
 	HS_LABEL,
 	HS_GPU,
+	HS_DEVICE,
 	HS_KERNELS,
 	HS_PASSES,
 	HS_LAYERS,
@@ -34,8 +35,9 @@ enum {
 	HS_COVER,
 	HS_COUNT
 };
-static const int hs_drop_order[] = { HS_IDLE,	HS_OTHER,  HS_GPU,     HS_COVER,
-				     HS_PASSES, HS_LAYERS, HS_KERNELS, HS_TIME };
+/* the device compared goes late: the figures are of that one GPU of several */
+static const int hs_drop_order[] = { HS_IDLE,	HS_OTHER,  HS_GPU,     HS_COVER, HS_PASSES,
+				     HS_LAYERS, HS_DEVICE, HS_KERNELS, HS_TIME };
 
 static void side_fields(struct ui *u, int side, char f[HS_COUNT][256])
 {
@@ -64,15 +66,14 @@ static void side_fields(struct ui *u, int side, char f[HS_COUNT][256])
 			snprintf(f[HS_GPU], 256, "%s %s", plat, *name ? name : "(no GPU name)");
 		/* which GPU of several the figures are of */
 		{
-			size_t ran = 0, len = strlen(f[HS_GPU]);
+			size_t ran = 0;
 
 			for (size_t i = 0; i < t->n_devices; i++)
 				ran += t->devices[i].kernels > 0;
 			if (ran > 1 && t->device == TRACE_ALL_DEVICES)
-				snprintf(f[HS_GPU] + len, 256 - len, ", all %zu devices", ran);
+				snprintf(f[HS_DEVICE], 256, "all %zu devices", ran);
 			else if (ran > 1)
-				snprintf(f[HS_GPU] + len, 256 - len, ", device %d of %zu",
-					 t->device, ran);
+				snprintf(f[HS_DEVICE], 256, "device %d of %zu", t->device, ran);
 		}
 	}
 	text_duration(time, sizeof time, (int64_t)llround(c->ns[side]));
@@ -142,9 +143,9 @@ static void draw_sides(struct ui *u)
 			if (!shown[i])
 				continue;
 			ui_put(u->s, y, x, width[i] < w - x ? width[i] : w - x, f[side][i],
-			       i == HS_LABEL ? ROLE_HEADER
-			       : i == HS_GPU ? ROLE_DIM
-					     : ROLE_NORMAL,
+			       i == HS_LABEL		       ? ROLE_HEADER
+			       : i == HS_GPU || i == HS_DEVICE ? ROLE_DIM
+							       : ROLE_NORMAL,
 			       right ? PUT_RIGHT : 0, 0);
 			x += width[i] + 2;
 			if (x >= w)
@@ -153,42 +154,102 @@ static void draw_sides(struct ui *u)
 	}
 }
 
+/* text in at most w cells from x, cut at a word (never in one) with the ellipsis. Returns the
+ * cells used. */
+static int put_words(struct ui *u, int y, int x, int w, const char *text, int role)
+{
+	char *cut;
+	size_t end;
+	int used;
+
+	if (w <= 0)
+		return 0;
+	if (ui_text_width(u->s, text, 0) <= w)
+		return ui_put(u->s, y, x, w, text, role, 0, 0);
+	cut = xstrdup(text);
+	for (end = strlen(cut); end > 0;) {
+		while (end > 0 && cut[end - 1] != ' ') /* back to the blank before the word */
+			end--;
+		while (end > 0 && strchr(" ,:;(", cut[end - 1])) /* and what ends a clause */
+			end--;
+		cut[end] = '\0';
+		if (ui_text_width(u->s, cut, 0) + ui_text_width(u->s, u->s->g->ellipsis, 1) <= w)
+			break;
+	}
+	used = end ? ui_put(u->s, y, x, w, cut, role, 0, 0) : 0;
+	free(cut);
+	return used + ui_put(u->s, y, x + used, 1, u->s->g->ellipsis, role, PUT_RAW, 0);
+}
+
+/* The header's fourth line, when there is something the figures must be read with: why the
+ * comparison is partial (its note), the number of warnings (w lists them) and the most severe
+ * one, cut at a word. */
+static void draw_warnings(struct ui *u)
+{
+	const struct comparison *c = u->c;
+	int w = u->layout.cols, y = u->layout.header_y + 3, x = 1;
+	size_t worst = comparison_worst_warning(c);
+
+	if (u->layout.header_h < 4)
+		return;
+	ui_fill(u->s, y, 0, w, ROLE_NORMAL);
+	if (c->note)
+		x += put_words(u, y, x, w - x - 1, c->note, ROLE_ERROR) + 2;
+	if (worst == SIZE_MAX || x >= w - 1)
+		return;
+	x += ui_putf(u->s, y, x, w - x - 1, ROLE_ERROR, 0, "%zu warning%s (w): ", c->n_warnings,
+		     c->n_warnings == 1 ? "" : "s");
+	put_words(u, y, x, w - x - 1, c->warnings[worst].message, ROLE_ERROR);
+}
+
+/* The third line: the phase, the rank, B - A, the fusion differences. A narrow screen gets
+ * shorter words ("3 fusions", "decode (p)") and loses the noise before anything is cut. */
 static void draw_header(struct ui *u)
 {
 	const struct comparison *c = u->c;
 	int w = u->layout.cols, y = u->layout.header_y + 2, x = 1;
-	char d[32], r[32];
+	size_t n = c->n_fusions - c->n_partial;
+	char d[32], r[32], phase[64], rank[64] = "", delta[96], noise[96] = "", fus[64],
+				      partial[48] = "";
 
 	draw_sides(u);
 	ui_fill(u->s, y, 0, w, ROLE_NORMAL);
 	signed_duration(d, sizeof d, c->delta_ns);
 	fmt_ratio(r, sizeof r, c->ratio);
-	x += ui_putf(u->s, y, x, w - x, ROLE_NORMAL, 0, "phase %s (p)  ",
-		     phase_name((enum phase)c->phase));
+	snprintf(phase, sizeof phase, "phase %s (p)  ", phase_name((enum phase)c->phase));
 	if (c->ranks && c->ranks->chosen < c->ranks->n) /* which rank every view shows */
-		x += ui_putf(u->s, y, x, w - x, ROLE_HEADER, 0, "rank %lld of %zu  ",
-			     (long long)c->ranks->r[c->ranks->chosen].rank, c->ranks->n);
-	x += ui_putf(u->s, y, x, w - x, delta_role_ci(c->delta_ns, &c->ci), 0,
-		     "B-A %s/pass  B/A %s", d, r);
+		snprintf(rank, sizeof rank, "rank %lld of %zu  ",
+			 (long long)c->ranks->r[c->ranks->chosen].rank, c->ranks->n);
+	snprintf(delta, sizeof delta, "B-A %s/pass  B/A %s", d, r);
 	if (c->ci_known) { /* how much of it the passes' spread cannot explain */
 		char bn[32];
 
 		signed_duration(bn, sizeof bn, c->beyond_noise_ns);
-		x += ui_putf(u->s, y, x, w - x, ROLE_DIM, 0, " (%s beyond noise)", bn);
+		snprintf(noise, sizeof noise, " (%s beyond noise)", bn);
 	}
-	{
-		size_t n = c->n_fusions - c->n_partial;
+	snprintf(fus, sizeof fus, "  %zu fusion difference%s", n, n == 1 ? "" : "s");
+	if (c->n_partial)
+		snprintf(partial, sizeof partial, " (+%zu partial)", c->n_partial);
+	for (int step = 0; step < 3; step++) {
+		int need = 1 + (int)(strlen(phase) + strlen(rank) + strlen(delta) + strlen(noise) +
+				     strlen(fus) + strlen(partial));
 
-		x += ui_putf(u->s, y, x, w - x, n ? ROLE_FUSED : ROLE_NORMAL, 0,
-			     "  %zu fusion difference%s", n, n == 1 ? "" : "s");
-		if (c->n_partial)
-			x += ui_putf(u->s, y, x, w - x, ROLE_DIM, 0, " (+%zu partial)",
-				     c->n_partial);
+		if (need <= w - 1)
+			break;
+		if (step == 0)
+			snprintf(fus, sizeof fus, "  %zu fusion%s", n, n == 1 ? "" : "s");
+		else if (step == 1)
+			snprintf(phase, sizeof phase, "%s (p)  ", phase_name((enum phase)c->phase));
+		else
+			noise[0] = '\0';
 	}
-	if (c->note)
-		ui_put(u->s, y, x + 2, w - x - 2, c->note, ROLE_ERROR, 0, 0);
-	else if (c->n_warnings) /* the sides' phase mixes or depths differ */
-		ui_put(u->s, y, x + 2, w - x - 2, c->warnings[0].message, ROLE_ERROR, 0, 0);
+	x += ui_put(u->s, y, x, w - x, phase, ROLE_NORMAL, PUT_RAW, 0);
+	x += ui_put(u->s, y, x, w - x, rank, ROLE_HEADER, PUT_RAW, 0);
+	x += ui_put(u->s, y, x, w - x, delta, delta_role_ci(c->delta_ns, &c->ci), PUT_RAW, 0);
+	x += ui_put(u->s, y, x, w - x, noise, ROLE_DIM, PUT_RAW, 0);
+	x += ui_put(u->s, y, x, w - x, fus, n ? ROLE_FUSED : ROLE_NORMAL, PUT_RAW, 0);
+	ui_put(u->s, y, x, w - x, partial, ROLE_DIM, PUT_RAW, 0);
+	draw_warnings(u);
 }
 
 /* "by |Delta|▼", "by Class▲": the order of table t (sorted by a column) into buf. */
@@ -548,6 +609,52 @@ static void draw_help(struct ui *u)
 	       ROLE_STATUS, PUT_RAW | PUT_PAD, 0);
 }
 
+/* The warnings popup (w): every warning of the comparison, its code and its whole sentence,
+ * the most severe first; the note of a partial comparison above them. */
+static void draw_warnings_popup(struct ui *u)
+{
+	const struct comparison *c = u->c;
+	const struct ui_layout *l = &u->layout;
+	int w = l->cols - 4 < 100 ? l->cols - 4 : 100, x = (l->cols - w) / 2, y, h, inner;
+	size_t worst = comparison_worst_warning(c);
+	struct ui_text t = { 0 };
+	char title[64];
+
+	if (c->note)
+		ui_text_wrap(u->s, &t, ROLE_ERROR, "", c->note, w - 4, 0);
+	if (!c->n_warnings)
+		ui_text_wrap(u->s, &t, ROLE_NORMAL, "",
+			     "None: nothing fusediff checks (depths, phases, batches, GEMM shapes, "
+			     "coverage, classes, noise) makes these figures less comparable than "
+			     "they look.",
+			     w - 4, 0);
+	/* the most severe first, then the others in their order */
+	for (size_t k = 0; k < c->n_warnings; k++) {
+		size_t i = k == 0 ? worst : k <= worst ? k - 1 : k;
+
+		if (t.n)
+			ui_text_add(&t, ROLE_NORMAL, 1, "%s", "");
+		ui_text_add(&t, ROLE_HEADER, 0, "%s", c->warnings[i].code);
+		ui_text_wrap(u->s, &t, ROLE_NORMAL, "  ", c->warnings[i].message, w - 4, 2);
+	}
+	inner = l->rows - 4 - 1; /* frame, a line of keys */
+	h = (int)t.n < inner ? (int)t.n : inner;
+	if (u->warnings_top > (int)t.n - h)
+		u->warnings_top = (int)t.n - h;
+	y = (l->rows - h - 3) / 2;
+	snprintf(title, sizeof title, " Warnings (%zu) ", c->n_warnings);
+	ui_frame(u->s, y, x, h + 3, w, title, ROLE_NORMAL);
+	for (int i = 0; i < h; i++) {
+		const struct ui_line *ln = &t.lines[u->warnings_top + i];
+
+		ui_put(u->s, y + 1 + i, x + 2, w - 4, ln->text, ln->role, ln->raw ? PUT_RAW : 0, 0);
+	}
+	ui_putf(u->s, y + h + 1, x + 2, w - 4, ROLE_DIM, 0, "%s",
+		(int)t.n > h ? "arrows, PgUp/PgDn: scroll; any other key: close"
+			     : "any key: close");
+	ui_text_clear(&t);
+}
+
 static void draw_too_small(struct ui *u)
 {
 	const struct ui_layout *l = &u->layout;
@@ -597,4 +704,6 @@ void ui_draw(struct ui *u)
 	draw_status(u);
 	if (u->picker)
 		draw_picker(u);
+	if (u->warnings)
+		draw_warnings_popup(u);
 }

@@ -196,6 +196,9 @@ struct ui {
 	/* help */
 	int help;
 	int help_top;
+	/* the warnings popup (w) */
+	int warnings;
+	int warnings_top;
 	char search[512];
 	char message[512];
 	int message_role;

@@ -27,11 +27,12 @@ static const struct ui_glyphs glyphs_utf8 = {
 	"\u2514 ", "\u25b2",
 	"\u25bc",  "\u2502",
 	"\u2026",  "\u2500",
-	"\u203a",
+	"\u203a",  { "\u250c", "\u2510", "\u2514", "\u2518", "\u2502" },
 };
 
 static const struct ui_glyphs glyphs_ascii = {
-	"#", { "", "", "", "", "", "", "", "" }, ".", "|-", "`-", "^", "v", "|", "~", "-", ">",
+	"#", { "", "", "", "", "", "", "", "" }, ".", "|-", "`-", "^", "v", "|", "~", "-",
+	">", { "+", "+", "+", "+", "|" },
 };
 
 /* --- signals ---------------------------------------------------------------------------
@@ -580,7 +581,8 @@ int ui_screen_dump(struct ui_screen *s, FILE *f)
 	return rc;
 }
 
-void ui_layout_compute(int cols, int rows, int evidence, long table_rows, struct ui_layout *l)
+void ui_layout_compute(int cols, int rows, int header_h, int evidence, long table_rows,
+		       struct ui_layout *l)
 {
 	int avail;
 
@@ -592,11 +594,11 @@ void ui_layout_compute(int cols, int rows, int evidence, long table_rows, struct
 		return;
 	}
 	l->header_y = 0;
-	l->header_h = 3;
-	l->tabs_y = 3;
-	l->table_y = 4;
+	l->header_h = header_h;
+	l->tabs_y = header_h;
+	l->table_y = header_h + 1;
 	l->status_y = rows - 1;
-	avail = rows - 5; /* header, tabs, status */
+	avail = rows - header_h - 2; /* header, tabs, status */
 	if (evidence == EVIDENCE_SMALL)
 		l->evidence_h = avail / 3 < 4 ? 4 : avail / 3 > 14 ? 14 : avail / 3;
 	else if (evidence == EVIDENCE_LARGE)

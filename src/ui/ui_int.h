@@ -20,7 +20,9 @@ struct ui_glyphs {
 	const char *sep;		  /* between view names */
 	const char *ellipsis;		  /* text cut short */
 	const char *hline;
-	const char *arrow; /* breadcrumbs */
+	const char *arrow;  /* breadcrumbs */
+	const char *box[5]; /* a popup's frame: top left, top right, bottom left, bottom right,
+			       vertical (horizontal: hline) */
 };
 
 struct ui_screen {
@@ -61,6 +63,9 @@ int ui_text_width(const struct ui_screen *s, const char *text, int raw);
  * glyph and padded with blanks to exactly w cells: a fixed-width column in a text line. */
 void ui_clip(const struct ui_screen *s, const char *text, int w, char *buf, size_t cap);
 void ui_fill(struct ui_screen *s, int y, int x, int w, int role);
+/* A popup: a frame of h x w cells at y, x with title on its top edge, its inside cleared in
+ * role. The inside is y + 1 .. y + h - 2, x + 1 .. x + w - 2. */
+void ui_frame(struct ui_screen *s, int y, int x, int h, int w, const char *title, int role);
 /* A horizontal bar of frac (0..1) of w cells. */
 void ui_bar(struct ui_screen *s, int y, int x, int w, double frac, int role, int fill_role);
 /* Draw the column titles at y and h - 1 rows below, w cells wide from x. focused: the
