@@ -31,6 +31,8 @@ play llama examples/llama8l_eager_sdpa.json.gz examples/llama8l_compiled_sdpa.js
 play sglang examples/tracelens_sglang_dsr1-distill-llama8b_decode_bs16_mi300x.json.gz \
 	examples/tracelens_sglang_dsr1-distill-llama8b_decode_bs16_b300.json.gz
 play escape tests/data/bad/escape_sequence_name.json tests/data/bad/escape_sequence_name.json
+# the Nsight Systems pair, cut: two GPUs a side, device 0 compared, a warning
+play nsys tests/data/profilers/nsys66_before.sqlite.gz tests/data/profilers/nsys66_after.sqlite.gz
 # two directories of ranks (the SGLang pair as ranks 0 and 1 of each side): the Ranks view
 mkdir -p "$tmp/ranks/a" "$tmp/ranks/b"
 for r in 0 1; do
@@ -67,7 +69,8 @@ for got in "$tmp"/*.screen; do
 	fi
 done
 # a golden screen that no script dumps any more is stale
-for golden in tests/golden/llama-*.screen tests/golden/sglang-*.screen tests/golden/escape-*.screen; do
+for golden in tests/golden/llama-*.screen tests/golden/sglang-*.screen tests/golden/escape-*.screen \
+	tests/golden/nsys-*.screen tests/golden/ranks-*.screen; do
 	[ -f "$golden" ] || continue
 	if [ ! -f "$tmp/${golden##*/}" ]; then
 		if [ "${GOLDEN_UPDATE:-0}" = 1 ]; then

@@ -6,6 +6,9 @@
 nsys_before.sqlite.gz, nsys_after.sqlite.gz: the Nsight Systems exports of nsys/ (nsys-ai, MIT)
   with every table cut to the first 20 ms of kernels (rows starting before that time; strings,
   enums and metadata whole), VACUUMed, gzip -9 -n.
+nsys66_before.sqlite.gz, nsys66_after.sqlite.gz: the same cut at 66 ms, long enough for layers
+  (8 against 7, as the whole pair's 34 against 30: the depth_differs warning) for the
+  explorer's golden screens of the pair (tests/scripts/nsys.keys).
 rocprof_aorta.json.gz: the rocprofv3 JSON of rocprof/ (TraceLens, MIT) with its first 3000
   kernel dispatches (agents, the kernel symbols they use and the string tables whole).
 rocpd_built.db, kernel_trace_v1.csv.gz, kernel_trace_v2.csv: BUILT, not captured (no permissively
@@ -22,14 +25,14 @@ import csv, gzip, json, os, shutil, sqlite3, sys, tempfile
 src = sys.argv[1]
 here = os.path.dirname(os.path.abspath(__file__))
 
-def nsys_cut(name, out):
+def nsys_cut(name, out, ms=20):
     tmp = tempfile.mkdtemp()
     db = os.path.join(tmp, 'x.sqlite')
     with gzip.open(os.path.join(src, 'nsys', name)) as f, open(db, 'wb') as g:
         shutil.copyfileobj(f, g)
     c = sqlite3.connect(db)
     t0 = c.execute('SELECT min(start) FROM CUPTI_ACTIVITY_KIND_KERNEL').fetchone()[0]
-    end = t0 + 20_000_000
+    end = t0 + ms * 1_000_000
     for (t,) in c.execute("SELECT name FROM sqlite_master WHERE type='table'").fetchall():
         cols = [r[1] for r in c.execute(f'PRAGMA table_info({t})')]
         if 'start' in cols and t != 'ANALYSIS_DETAILS':
@@ -46,6 +49,8 @@ def nsys_cut(name, out):
 
 nsys_cut('nsysai_wan2.1-t2v-1.3b_mfu-before_2xh100.sqlite.gz', 'nsys_before.sqlite.gz')
 nsys_cut('nsysai_wan2.1-t2v-1.3b_mfu-after_2xh100.sqlite.gz', 'nsys_after.sqlite.gz')
+nsys_cut('nsysai_wan2.1-t2v-1.3b_mfu-before_2xh100.sqlite.gz', 'nsys66_before.sqlite.gz', 66)
+nsys_cut('nsysai_wan2.1-t2v-1.3b_mfu-after_2xh100.sqlite.gz', 'nsys66_after.sqlite.gz', 66)
 
 doc = json.load(gzip.open(os.path.join(src, 'rocprof', 'tracelens_aorta_fsdp-train_mi350x.json.gz')))
 run = doc['rocprofiler-sdk-tool'][0]
