@@ -437,6 +437,49 @@ START_TEST(test_order_of_evidence)
 }
 END_TEST
 
+/* A trace whose External ids are correlation ids (some PyTorch versions): a kernel's External id
+ * names an operator that ran elsewhere. The link holds only when the launch lies inside the
+ * operator's CPU range on its thread; else the operator around the launch counts. */
+START_TEST(test_links_that_hold)
+{
+	static const char generic[] = "void at::native::elementwise_kernel<128, 2, lambda>(int)";
+	struct classifier *c = new_classifier(NULL);
+	struct jbuf b = { .first = 1 };
+	struct trace *t;
+	struct trace_classes tc;
+	const struct kernel_info *ki;
+
+	jevent(&b, "cpu_op", "aten::add", 1, 1, 10, 2, "\"External id\":100");
+	jevent(&b, "cpu_op", "aten::convolution", 1, 1, 50, 2, "\"External id\":7");
+	/* launched inside aten::add, its External id (= its correlation) names the convolution */
+	jevent(&b, "cuda_runtime", "cudaLaunchKernel", 1, 1, 10.5, 1,
+	       "\"correlation\":7,\"External id\":7");
+	jevent(&b, "kernel", generic, 0, 7, 100, 5,
+	       "\"device\":0,\"stream\":7,\"correlation\":7,\"External id\":7");
+	/* launched inside aten::add with its own id: the loader keeps aten::add */
+	jevent(&b, "cuda_runtime", "cudaLaunchKernel", 1, 1, 11, 0.5,
+	       "\"correlation\":9,\"External id\":100");
+	jevent(&b, "kernel", "mystery_tile_kernel", 0, 7, 90, 5,
+	       "\"device\":0,\"stream\":7,\"correlation\":9,\"External id\":100");
+	/* launched inside the convolution: its link holds */
+	jevent(&b, "cuda_runtime", "cudaLaunchKernel", 1, 1, 50.5, 1,
+	       "\"correlation\":8,\"External id\":7");
+	jevent(&b, "kernel", generic, 0, 7, 110, 5,
+	       "\"device\":0,\"stream\":7,\"correlation\":8,\"External id\":7");
+	t = jload(&b);
+	classify_trace(c, t, &tc);
+	ki = info_named(t, &tc, generic, 0);
+	ck_assert_str_eq(class_name(ki->cls), "Elementwise");
+	ck_assert_uint_eq(ki->atoms, ATOM_BIT(ATOM_ADD));
+	ck_assert_str_eq(class_source_name(ki->source), "operator");
+	ki = info_named(t, &tc, generic, 1);
+	ck_assert_str_eq(class_name(ki->cls), "Conv");
+	trace_classes_clear(&tc);
+	trace_free(t);
+	classifier_free(c);
+}
+END_TEST
+
 /* Eager MoE routing: the router's generic kernels (softmax, top-k, sort, token gather) in a MoE
  * block or under an annotation that names the experts or router are MoE routing, its
  * combine (index_add) MoE finalize; the same kernels in a gated feed-forward block ("Gated" is
@@ -1151,6 +1194,7 @@ static Suite *classify_suite(void)
 	tcase_add_test(tc, test_moe_router);
 	tcase_add_test(tc, test_order_of_evidence);
 	tcase_add_test(tc, test_moe_routing_context);
+	tcase_add_test(tc, test_links_that_hold);
 	tcase_add_test(tc, test_rule_literals);
 	tcase_add_test(tc, test_one_name_one_class);
 	tcase_add_test(tc, test_inductor_trace);

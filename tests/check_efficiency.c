@@ -13,6 +13,7 @@
 
 #include "fusediff/comparison.h"
 #include "fusediff/efficiency.h"
+#include "src/compare/compare_int.h"
 
 static struct op_work work(const char *name, const char *dims, const char *types, const char *conc)
 {
@@ -422,6 +423,29 @@ START_TEST(test_loaded_op)
 }
 END_TEST
 
+/* A figure above the GPU's peak is never a result: the shapes (an operator a kernel was wrongly
+ * linked to) or the peak are wrong. The gate projection above in 10 us would be 4724 TFLOPS,
+ * 4.8 times H100's BF16 peak: no TFLOPS, TB/s or share; in 100 us it is one. */
+START_TEST(test_above_peak)
+{
+	const struct gpu_peak *h100 = eff_find_peak(NULL, "NVIDIA H100 80GB HBM3", NULL);
+	struct comparison_eff e = { 0 }, sum;
+	const struct comparison_eff *parts[] = { &e };
+
+	e.flops = 47244640256.0;
+	e.bytes = 54525952.0;
+	e.dtype = EFF_BF16;
+	e.ops = 1;
+	e.ns = 10000;
+	comparison_eff_sum(parts, 1, h100, &sum);
+	ck_assert(isnan(sum.tflops) && isnan(sum.tbps) && isnan(sum.peak_share));
+	ck_assert_int_eq(sum.bound, -1);
+	e.ns = 100000;
+	comparison_eff_sum(parts, 1, h100, &sum);
+	ck_assert_double_eq_tol(sum.peak_share, 472.4464 / 989.4, 1e-5);
+}
+END_TEST
+
 /* Acceptance: on the bundled eager/compiled pair (both on an H200), every GEMM pair side gets
  * TFLOPS and a peak share in (0, 1]; the attention pair too, the compiled side with twice the
  * FLOPs (its mask is a tensor, is_causal False). */
@@ -484,6 +508,7 @@ static Suite *suite(void)
 	tcase_add_test(tp, test_peak_lookup);
 	tcase_add_test(tp, test_peaks_file);
 	tcase_add_test(tp, test_figures);
+	tcase_add_test(tp, test_above_peak);
 	tcase_add_test(tp, test_examples);
 	suite_add_tcase(s, tc);
 	suite_add_tcase(s, tp);

@@ -233,8 +233,11 @@ const struct trace_launch *trace_find_launch(const struct trace *t, int64_t corr
 const struct trace_op *trace_find_op(const struct trace *t, int64_t external_id);
 /* What trace_find_launch() and trace_find_op() give for every kernel, in one pass (each search
  * starts from the previous kernel's answer): launch_of[i] and op_of[i] receive the index into
- * t->launches and t->ops, or UINT32_MAX when kernel i has none (or its id is 0). Either array
- * may be NULL; each has room for t->n_kernels (owned by the caller). */
+ * t->launches and t->ops, or UINT32_MAX when kernel i has none (or its id is 0). The operator
+ * of the kernel's External id counts only when the kernel's launch (when known) lies inside
+ * its CPU range on the launching thread; else op_of[i] is the innermost operator around the
+ * launch, or none (traces whose External ids are correlation ids). Either array may be NULL;
+ * each has room for t->n_kernels (owned by the caller). */
 void trace_link_kernels(const struct trace *t, uint32_t *launch_of, uint32_t *op_of);
 /* The nn.Module calls (RANGE_MODULE ranges) around each kernel's launch: module_of[k] (room
  * for t->n_kernels) is the innermost one whose CPU interval holds kernel k's launch on the

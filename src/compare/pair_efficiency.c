@@ -34,6 +34,12 @@ static void eff_finish(struct comparison_eff *e, const struct gpu_peak *peak)
 	e->ai = f.ai;
 	e->peak_share = f.peak_share;
 	e->bound = (int8_t)f.bound;
+	if (f.peak_share > 1.0) {
+		/* above the GPU's peak: the shapes (a wrong operator) or the peak are wrong, and
+		 * no figure of it is a result */
+		e->tflops = e->tbps = e->ai = e->peak_share = NAN;
+		e->bound = -1;
+	}
 }
 
 /* Per side: each kernel's operator (trace_link_kernels()) and each operator's longest kernel,

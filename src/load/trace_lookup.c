@@ -79,24 +79,78 @@ static size_t lower_bound_near(const void *base, size_t n, size_t size, size_t o
 	return gallop_prefix(n, h, key_before, &k);
 }
 
+/* Operators by (thread, start, longest first): the ones around a launch (op_around()). */
+struct oref {
+	int64_t tid, start, end;
+	uint32_t op;
+};
+
+static int cmp_oref(const void *pa, const void *pb)
+{
+	const struct oref *a = pa, *b = pb;
+	int r = CMP(a->tid, b->tid);
+
+	if (!r)
+		r = CMP(a->start, b->start);
+	if (!r)
+		r = CMP(b->end, a->end);
+	return r ? r : CMP(a->op, b->op);
+}
+
+/* 1 when the launch lies inside the operator's CPU range on its thread: an operator launches
+ * its kernels while it runs. */
+static int op_holds(const struct trace_op *o, const struct trace_launch *l)
+{
+	return o->tid == l->tid && l->start >= o->start && l->start <= o->start + o->dur;
+}
+
+/* The innermost operator around launch l (the one that starts last among those that hold it),
+ * or UINT32_MAX; *idx is built on first use (owned by the caller: free()). */
+static uint32_t op_around(const struct trace *t, const struct trace_launch *l, struct oref **idx)
+{
+	size_t lo = 0, hi = t->n_ops;
+
+	if (!*idx) {
+		*idx = xmalloc((t->n_ops + 1) * sizeof **idx);
+		for (size_t i = 0; i < t->n_ops; i++)
+			(*idx)[i] = (struct oref){ t->ops[i].tid, t->ops[i].start,
+						   t->ops[i].start + t->ops[i].dur, (uint32_t)i };
+		qsort(*idx, t->n_ops, sizeof **idx, cmp_oref);
+	}
+	while (lo < hi) { /* the first operator after (thread, launch time) */
+		size_t mid = lo + (hi - lo) / 2;
+		const struct oref *r = &(*idx)[mid];
+
+		if (r->tid < l->tid || (r->tid == l->tid && r->start <= l->start))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (size_t i = lo, tries = 0; i-- > 0 && (*idx)[i].tid == l->tid && tries < 64; tries++)
+		if (l->start <= (*idx)[i].end)
+			return (*idx)[i].op;
+	return UINT32_MAX;
+}
+
 void trace_link_kernels(const struct trace *t, uint32_t *launch_of, uint32_t *op_of)
 {
 	const size_t l_off = offsetof(struct trace_launch, correlation);
 	const size_t o_off = offsetof(struct trace_op, external_id);
 	size_t hl = 0, ho = 0, nl = t->n_launches, no = t->n_ops;
+	struct oref *idx = NULL;
 
 	for (size_t i = 0; i < t->n_kernels; i++) {
 		int64_t corr = t->kernels[i].correlation, ext = t->kernels[i].external_id;
+		uint32_t launch = UINT32_MAX;
 
-		if (launch_of) {
-			launch_of[i] = UINT32_MAX;
-			if (corr) {
-				hl = lower_bound_near(t->launches, nl, sizeof *t->launches, l_off,
-						      corr, hl);
-				if (hl < nl && t->launches[hl].correlation == corr)
-					launch_of[i] = (uint32_t)hl;
-			}
+		if (corr && (launch_of || (op_of && ext))) {
+			hl = lower_bound_near(t->launches, nl, sizeof *t->launches, l_off, corr,
+					      hl);
+			if (hl < nl && t->launches[hl].correlation == corr)
+				launch = (uint32_t)hl;
 		}
+		if (launch_of)
+			launch_of[i] = launch;
 		if (op_of) {
 			op_of[i] = UINT32_MAX;
 			if (ext) {
@@ -104,8 +158,15 @@ void trace_link_kernels(const struct trace *t, uint32_t *launch_of, uint32_t *op
 				if (ho < no && t->ops[ho].external_id == ext)
 					op_of[i] = (uint32_t)ho;
 			}
+			/* the link holds only when the launch lies inside the operator's CPU
+			 * range on its thread (some PyTorch versions write the correlation id
+			 * as External id): else the innermost operator around the launch */
+			if (op_of[i] != UINT32_MAX && launch != UINT32_MAX &&
+			    !op_holds(&t->ops[op_of[i]], &t->launches[launch]))
+				op_of[i] = op_around(t, &t->launches[launch], &idx);
 		}
 	}
+	free(idx);
 }
 
 /* Module ranges by (thread, start, longest first). */
