@@ -447,6 +447,68 @@ START_TEST(test_no_structure_without_evidence)
 }
 END_TEST
 
+/* A window of a DiT whose blocks attend twice (Wan2.1's: self-attention, cross-attention to
+ * the text, then the GELU MLP), recorded from inside block 0 (after its self-attention) to
+ * inside block 4 (up to its self-attention's output GEMM), with no annotations: one layer per
+ * block, not per attention; the partial block before the first layer is in the prologue and
+ * the last layer is short, and the pass source says both. */
+START_TEST(test_window_cut_inside_blocks)
+{
+	static const char *const block[] = {
+		"void at::native::(anonymous namespace)::vectorized_layer_norm_kernel<float, float>"
+		"(int, float, float const*, float const*, float const*, float*, float*, float*)",
+		"nvjet_tst_192x208_64x4_1x1_h_bz_coopB_bias_TNT",
+		"flash_fwd_kernel",
+		"nvjet_tst_128x64_64x4_1x2_h_bz_coopA_NTN",
+		"void at::native::(anonymous namespace)::vectorized_layer_norm_kernel<float, float>"
+		"(int, float, float const*, float const*, float const*, float*, float*, float*)",
+		"nvjet_tst_128x64_64x4_1x2_h_bz_coopA_NTN",
+		"flash_fwd_kernel",
+		"nvjet_tst_128x64_64x4_1x2_h_bz_coopA_NTN",
+		"void at::native::(anonymous namespace)::vectorized_layer_norm_kernel<float, float>"
+		"(int, float, float const*, float const*, float const*, float*, float*, float*)",
+		"nvjet_tst_192x208_64x4_1x1_h_bz_coopB_bias_TNT",
+		"void at::native::vectorized_elementwise_kernel<4, at::native::GeluCUDAKernelImpl"
+		"(at::TensorIteratorBase&, "
+		"c10::basic_string_view<char>)::{lambda()#2}::operator()() "
+		"const::{lambda()#1}::operator()() const::{lambda(float)#1}, "
+		"at::detail::Array<char*, "
+		"2> >(int, at::native::GeluCUDAKernelImpl(at::TensorIteratorBase&, "
+		"c10::basic_string_view<char>)::{lambda()#2}::operator()() const::{lambda()#1}::"
+		"operator()() const::{lambda(float)#1}, at::detail::Array<char*, 2>)",
+		"nvjet_tst_192x208_64x4_1x1_h_bz_coopB_bias_TNT",
+	};
+	struct jbuf b = { .first = 1 };
+	struct trace *t;
+	struct side s;
+	double ts = 0;
+	char text[160];
+
+	for (int blk = 0; blk < 5; blk++)
+		for (int k = 0; k < 12; k++) {
+			if ((blk == 0 && k < 4) || (blk == 4 && k >= 4))
+				continue; /* the recording's start and end */
+			ts += 10;
+			jlaunch(&b, block[k], 1, ts, 1000 + 2 * ts, 7, 10);
+		}
+	t = jload(&b);
+	build(&s, t, NULL);
+	ck_assert_uint_eq(s.n_passes, 1);
+	ck_assert_uint_eq(s.passes[0].n_layers, 4); /* blocks 1-4, not 8 attentions */
+	ck_assert_uint_eq(s.layers[s.passes[0].layer_first].step_n, 8); /* block 0's end */
+	ck_assert(s.cut.start && s.cut.start_layer == LAYER_PROLOGUE);
+	ck_assert(s.cut.end && s.cut.end_layer == 3 && s.cut.usual_steps == 12);
+	side_cut_text(&s.cut, text, sizeof text);
+	ck_assert_str_eq(text, "starts inside a block (the prologue's 8 steps) and ends inside "
+			       "layer 3 (4 of 12 steps)");
+	ck_assert_str_eq(s.pass_source, "whole trace (no pass annotations); the recording starts "
+					"inside a block (the prologue's 8 steps) and ends inside "
+					"layer 3 (4 of 12 steps)");
+	side_clear(&s);
+	trace_free(t);
+}
+END_TEST
+
 static Suite *coverage_suite(void)
 {
 	Suite *s = suite_create("coverage");
@@ -462,6 +524,7 @@ static Suite *coverage_suite(void)
 	tcase_add_test(tc, test_same_device);
 	tcase_add_test(tc, test_capture_refused);
 	tcase_add_test(tc, test_no_structure_without_evidence);
+	tcase_add_test(tc, test_window_cut_inside_blocks);
 	suite_add_tcase(s, tc);
 	return s;
 }

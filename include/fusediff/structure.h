@@ -167,10 +167,26 @@ struct side {
 				   with "; the last pass is incomplete (4 of 8 layers): left out" */
 	char layer_source[256]; /* how layers were found: "nn.Module LlamaDecoderLayer",
 				   "attention anchors", "period of the op sequence" */
-	size_t n_unassigned;	/* kernels outside every pass (before the first, between, after;
+	/* A recording window cut inside a layer (one pass that is the whole trace, layers without
+	 * module ranges): it starts inside one when its first numbered layer has under 90 % of
+	 * the usual layer's steps, or when its prologue holds an attention step (the first
+	 * layer's cut moved past a block's end); it ends inside one when its last layer is that
+	 * short. */
+	struct side_cut {
+		int8_t start, end;   /* 1: cut there */
+		int32_t start_layer; /* the layer (index in its stack) or LAYER_PROLOGUE */
+		int32_t end_layer;
+		uint32_t start_steps, end_steps; /* steps of those layers */
+		uint32_t usual_steps;		 /* the median numbered layer's */
+	} cut;
+	size_t n_unassigned; /* kernels outside every pass (before the first, between, after;
 				   n_order + n_unassigned == t->n_kernels) */
 	struct side_coverage cover;
 };
+
+/* The cut of a recording window (struct side_cut) as words into buf: "starts inside layer 0
+ * (104 of 120 steps) and ends inside layer 14 (35 of 120 steps)"; "" when not cut. */
+void side_cut_text(const struct side_cut *k, char *buf, size_t cap);
 
 /* The name of model m of side s without the "nn.Module: " prefix ("SD3Transformer2DModel_0"),
  * or "" for the model without a name. Borrowed. */

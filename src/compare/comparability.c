@@ -369,6 +369,17 @@ static const char *workload_warnings(struct comparison *c)
 static void trust_warnings(struct comparison *c)
 {
 	for (int s = 0; s < 2; s++) {
+		char text[160];
+
+		side_cut_text(&c->side[s]->cut, text, sizeof text);
+		if (*text)
+			comparison_warn(
+				c, "partial_layers",
+				"%c's recording %s: a block cut by the recording's start or "
+				"end compares unlike work",
+				s ? 'B' : 'A', text);
+	}
+	for (int s = 0; s < 2; s++) {
 		double share = c->side[s]->classes.other_share;
 
 		if (share > OTHER_SHARE_WARN)

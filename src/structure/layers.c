@@ -5,7 +5,8 @@
  *      layer starts at the first step launched inside the next call;
  *   2. attention anchors: one per main attention step (helpers are inside AUX steps; a second
  *      attention step with no GEMM since the previous anchor, as in mixed prefill/decode
- *      batches, is not a new layer). The cut between anchors a[i-1] and a[i] is the first
+ *      batches, is not a new layer; in blocks that attend twice, self- then cross-attention,
+ *      the second attention, with no MLP step since the first, is not either). The cut between anchors a[i-1] and a[i] is the first
  *      norm after the last MLP step (activation, MoE) between them: the input norm, not the
  *      q/k norms some models (Qwen3) run between the input norm and attention;
  *   3. the period of the op sequence, for eager math attention (bmm, softmax, bmm: no
@@ -163,6 +164,44 @@ static size_t attention_anchors(const struct layer_input *in, uint32_t *a)
 	return n;
 }
 
+/* Whether an MLP step (activation, MoE) runs in steps lo..hi-1. */
+static int mlp_between(const struct step *st, uint32_t lo, uint32_t hi)
+{
+	for (uint32_t i = lo; i < hi; i++)
+		if (step_is_mlp(&st[i]))
+			return 1;
+	return 0;
+}
+
+/* One anchor per block when blocks attend twice (self-attention, then cross-attention: a DiT
+ * such as Wan's, an encoder-decoder's decoder): when some anchors follow the previous one
+ * with an MLP step between and others without, an anchor without one is the block's second
+ * attention and starts no layer (when at least about half the gaps have none); the first anchor stays when no MLP follows it before the
+ * next (it is a block's first attention), else the recording started inside a block. Models
+ * with one attention per block (an MLP between every two anchors) and blocks whose MLP is
+ * hidden in other kernels (no MLP step anywhere) keep every anchor. Returns the new count. */
+static size_t one_anchor_per_block(const struct layer_input *in, uint32_t *a, size_t na)
+{
+	size_t with = 0, n = 0;
+
+	if (na < 3)
+		return na;
+	for (size_t i = 1; i < na; i++)
+		with += (size_t)mlp_between(in->steps, a[i - 1], a[i]);
+	/* about one gap in two without an MLP: a few (an MLP kernel launched late, a mixed
+	 * batch) do not make blocks that attend twice */
+	if (with == 0 || (na - 1 - with) + 1 < with)
+		return na;
+	for (size_t i = 0; i < na; i++) {
+		int keep = i == 0 ? !mlp_between(in->steps, a[0], a[1])
+				  : mlp_between(in->steps, a[i - 1], a[i]);
+
+		if (keep)
+			a[n++] = a[i];
+	}
+	return n;
+}
+
 struct occ {
 	uint32_t name, pos;
 };
@@ -285,7 +324,11 @@ static void cuts_from_anchors(const struct layer_input *in, const uint32_t *a, s
 		for (i = (long)a[0] - 1; i >= 0 && seen < want; i--)
 			if (step_is_norm(&st[i]) && ++seen == want)
 				c[0] = (uint32_t)i;
-		if (seen < want)
+		if (seen < want && mlp_between(st, 0, a[0]))
+			/* the recording started inside a block: its end (up to its MLP) stays in
+			 * the prologue, the first layer starts at the norm after it */
+			c[0] = cut_between(st, 0, a[0]);
+		else if (seen < want)
 			c[0] = a[0] >= a[1] - c[1] ? a[0] - (a[1] - c[1]) : 0;
 		/* the epilogue: one norm more after the last anchor than the layers have */
 		want = count_norms(st, a[na - 2] + 1, c[na - 1]) + 1;
@@ -404,9 +447,10 @@ void layers_find(const struct layer_input *in, struct layer_cuts *out)
 		goto done;
 	}
 	memset(out->stack, 0, (in->n ? in->n : 1) * sizeof *out->stack);
-	if ((na = attention_anchors(in, a)) > 0)
+	if ((na = attention_anchors(in, a)) > 0) {
 		out->how = LAYER_SRC_ANCHOR;
-	else if ((na = period_anchors(in, a, 1)) > 0)
+		na = one_anchor_per_block(in, a, na);
+	} else if ((na = period_anchors(in, a, 1)) > 0)
 		out->how = LAYER_SRC_PERIOD;
 	if (na > 0) {
 		cuts_from_anchors(in, a, na, out);

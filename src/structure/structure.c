@@ -315,6 +315,105 @@ static void describe_passes(struct side *s, const struct pass_plan *plan, size_t
 	free(src);
 }
 
+/* The cut of a recording window (struct side_cut) as words into buf: "starts inside layer 0
+ * (104 of 120 steps) and ends inside layer 14 (35 of 120 steps)"; "" when not cut. */
+void side_cut_text(const struct side_cut *k, char *buf, size_t cap)
+{
+	size_t len = 0;
+
+	buf[0] = '\0';
+	if (k->start && k->start_layer == LAYER_PROLOGUE)
+		len = (size_t)snprintf(buf, cap, "starts inside a block (the prologue's %u steps)",
+				       k->start_steps);
+	else if (k->start)
+		len = (size_t)snprintf(buf, cap, "starts inside layer %d (%u of %u steps)",
+				       (int)k->start_layer, k->start_steps, k->usual_steps);
+	if (k->end && len < cap)
+		snprintf(buf + len, cap - len, "%sends inside layer %d (%u of %u steps)",
+			 len ? " and " : "", (int)k->end_layer, k->end_steps, k->usual_steps);
+}
+
+/* Whether the n steps from a are, class by class, nearly the n steps from b: their longest
+ * common subsequence holds 90 % of them (a kernel more or less in a block is no other work). */
+static int like_steps(const struct side *s, uint32_t a, uint32_t b, uint32_t n)
+{
+	uint32_t *row = xcalloc((size_t)n + 1, sizeof *row), common;
+
+	for (uint32_t i = 0; i < n; i++) { /* row[j]: LCS of a's first i and b's first j */
+		uint32_t diag = 0;
+
+		for (uint32_t j = 0; j < n; j++) {
+			uint32_t up = row[j + 1];
+
+			row[j + 1] = s->steps[a + i].cls == s->steps[b + j].cls
+					     ? diag + 1
+					     : (row[j] > up ? row[j] : up);
+			diag = up;
+		}
+	}
+	common = row[n];
+	free(row);
+	return 10 * (uint64_t)common >= 9 * (uint64_t)n;
+}
+
+/* s->cut (struct side_cut); pass_source says it. A layer is cut only on positive evidence:
+ * the first layer short and the end of a whole one (the recording started inside it), the last
+ * short and the start of a whole one (like_steps()); a short layer of other steps is the
+ * structure's doubt, not a cut. */
+static void find_cut_layers(struct side *s, int whole_trace)
+{
+	const struct pass *ps;
+	const struct layer *pro, *first = NULL, *last = NULL, *ref = NULL;
+	uint32_t *n, k = 0;
+	char text[160];
+	size_t len;
+
+	memset(&s->cut, 0, sizeof s->cut);
+	if (!whole_trace || s->n_passes != 1 || s->passes[0].n_layers < 3 ||
+	    s->passes[0].layer_src == LAYER_SRC_MODULE)
+		return;
+	ps = &s->passes[0];
+	pro = &s->layers[ps->layer_first];
+	n = xcalloc(ps->layer_n + 1, sizeof *n);
+	for (uint32_t l = ps->layer_first; l < ps->layer_first + ps->layer_n; l++)
+		if (s->layers[l].index >= 0) {
+			first = first ? first : &s->layers[l];
+			last = &s->layers[l];
+			n[k++] = s->layers[l].step_n;
+		}
+	qsort(n, k, sizeof *n, cmp_u32);
+	s->cut.usual_steps = n[k / 2];
+	free(n);
+	for (uint32_t l = ps->layer_first; l < ps->layer_first + ps->layer_n && !ref; l++)
+		if (s->layers[l].index >= 0 && s->layers[l].step_n == s->cut.usual_steps)
+			ref = &s->layers[l];
+	for (uint32_t i = pro->step_first; i < pro->step_first + pro->step_n; i++)
+		if (s->steps[i].cls == CLASS_ATTENTION) {
+			s->cut.start = 1;
+			s->cut.start_layer = LAYER_PROLOGUE;
+			s->cut.start_steps = pro->step_n;
+			break;
+		}
+	if (!s->cut.start && 10 * (uint64_t)first->step_n < 9 * (uint64_t)s->cut.usual_steps &&
+	    like_steps(s, first->step_first, ref->step_first + ref->step_n - first->step_n,
+		       first->step_n)) {
+		s->cut.start = 1;
+		s->cut.start_layer = first->index;
+		s->cut.start_steps = first->step_n;
+	}
+	if (10 * (uint64_t)last->step_n < 9 * (uint64_t)s->cut.usual_steps &&
+	    like_steps(s, last->step_first, ref->step_first, last->step_n)) {
+		s->cut.end = 1;
+		s->cut.end_layer = last->index;
+		s->cut.end_steps = last->step_n;
+	}
+	side_cut_text(&s->cut, text, sizeof text);
+	len = strlen(s->pass_source);
+	if (*text && len < sizeof s->pass_source)
+		snprintf(s->pass_source + len, sizeof s->pass_source - len, "; the recording %s",
+			 text);
+}
+
 int side_build(struct side *s, const struct trace *t, const struct classifier *c,
 	       const struct side_opts *o, struct fd_error *err)
 {
@@ -376,6 +475,7 @@ int side_build(struct side *s, const struct trace *t, const struct classifier *c
 	coverage_build(s, where);
 	free(where);
 	summarize(s, &b, &mods);
+	find_cut_layers(s, !plan.n_passes && !split && !by_models);
 
 	build_free(&b);
 	free(part);
