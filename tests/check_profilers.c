@@ -99,6 +99,10 @@ START_TEST(test_nsys_pair)
 	ck_assert_ptr_eq(flash, &c->kernel_totals[0]); /* the largest difference */
 	ck_assert_int_eq(flash->count[0], 6);
 	ck_assert_int_eq(flash->count[1], 4);
+	ck_assert_int_eq(flash->cls, CLASS_ATTENTION); /* the class of its time */
+	for (size_t i = 0; i < c->n_kernel_totals; i++)
+		if (strncmp(c->kernel_totals[i].name, "nvjet_", 6) == 0)
+			ck_assert_int_eq(c->kernel_totals[i].cls, CLASS_GEMM);
 	ck_assert_uint_gt(c->n_pairs, 0);
 	session_close(s);
 }

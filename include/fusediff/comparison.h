@@ -237,6 +237,8 @@ struct compare_opts {
  * not (what a profiler's own "kernel summary" diff shows). */
 struct comparison_kernel_total {
 	const char *name; /* the short display name (comparison_short_name()), not escaped */
+	uint8_t cls;	  /* enum op_class: the class of most of its time, both sides together
+			     (the first in class order among equals) */
 	int64_t count[2];
 	int64_t ns[2];
 };

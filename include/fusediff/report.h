@@ -39,6 +39,11 @@ struct perfetto_opts {
  * writing fails (errno set). */
 int report_write_perfetto(FILE *out, const struct comparison *c, const struct perfetto_opts *o);
 
+/* The sums of c->kernel_totals in a sentence, as the text report and the explorer's Totals
+ * view print them: "A: 471 kernels, 62.88 ms; B: 474 kernels, 55.22 ms; B - A -7.66 ms."
+ * Into buf; returns buf. */
+char *report_kernel_totals_sum(const struct comparison *c, char *buf, size_t cap);
+
 /* The tables of the CSV report, in the order it writes them. */
 enum report_csv_table {
 	CSV_TRACES,
@@ -49,18 +54,19 @@ enum report_csv_table {
 	CSV_FUSIONS,
 	CSV_PAIR_GROUPS,
 	CSV_OPPORTUNITIES,
+	CSV_KERNEL_TOTALS,
 	CSV_RANKS, /* only when c->ranks: its header alone otherwise */
 	REPORT_CSV_TABLES
 };
 
-/* "traces", "classes", ..., "pair_groups", "opportunities", "ranks": the value of the first column and the file name of
- * the table in a directory report. */
+/* "traces", "classes", ..., "pair_groups", "opportunities", "kernel_totals", "ranks": the
+ * value of the first column and the file name of the table in a directory report. */
 const char *report_csv_table_name(enum report_csv_table t);
 /* One CSV table: its header row and its rows as --report csv writes them; rows (n_rows of
  * them, indices into the table's items: 0 and 1 for the sides, the classes that have time in
  * class order, c->attribution, c->layers, c->pairs, c->fusions, the summed pairs of
- * comparison.summed, c->opportunities) in that order, or NULL for every row. Returns 0, or -1 on a write
- * error. */
+ * comparison.summed, c->opportunities, c->kernel_totals) in that order, or NULL for every row.
+ * Returns 0, or -1 on a write error. */
 int report_csv_table(FILE *out, const struct comparison *c, enum report_csv_table t,
 		     const uint32_t *rows, size_t n_rows);
 

@@ -41,6 +41,10 @@ char *text_escape_dup(const char *s, size_t len);
 
 /* A duration in ns as microseconds with adaptive precision: "0.85", "12.3", "1234". */
 void text_us(char *buf, size_t cap, int64_t ns);
+/* A duration in ns as milliseconds with two decimals, with a sign when sign is set ("+1.25";
+ * "0.00" for what rounds to zero, signed or not), '.' whatever the locale: the whole traces'
+ * totals in the text report and the explorer's Totals view. Returns buf. */
+const char *text_ms(char *buf, size_t cap, int64_t ns, int sign);
 /* A duration in ns with a unit: "850 ns", "12.3 us", "4.56 ms", "1.23 s". */
 void text_duration(char *buf, size_t cap, int64_t ns);
 /* v with decimals digits after '.', whatever the locale, with a sign when plus is set

@@ -287,6 +287,14 @@ void text_us(char *buf, size_t cap, int64_t ns)
 		snprintf(buf, cap, "%.0f", us);
 }
 
+const char *text_ms(char *buf, size_t cap, int64_t ns, int sign)
+{
+	text_fixed(buf, cap, (double)ns / 1e6, 2, sign);
+	if (strcmp(buf, "+0.00") == 0 || strcmp(buf, "-0.00") == 0)
+		snprintf(buf, cap, "0.00");
+	return buf;
+}
+
 const char *text_fixed(char *buf, size_t cap, double v, int decimals, int plus)
 {
 	snprintf(buf, cap, plus ? "%+.*f" : "%.*f", decimals, v);

@@ -54,6 +54,22 @@ int report_us(char *buf, size_t cap, double ns)
 	return report_number(buf, cap, ns / 1000.0, 3);
 }
 
+char *report_kernel_totals_sum(const struct comparison *c, char *buf, size_t cap)
+{
+	int64_t n[2] = { 0, 0 }, ns[2] = { 0, 0 };
+	char b1[32], b2[32], b3[32];
+
+	for (size_t i = 0; i < c->n_kernel_totals; i++)
+		for (int s = 0; s < 2; s++) {
+			n[s] += c->kernel_totals[i].count[s];
+			ns[s] += c->kernel_totals[i].ns[s];
+		}
+	snprintf(buf, cap, "A: %lld kernels, %s ms; B: %lld kernels, %s ms; B - A %s ms.",
+		 (long long)n[0], text_ms(b1, sizeof b1, ns[0], 0), (long long)n[1],
+		 text_ms(b2, sizeof b2, ns[1], 0), text_ms(b3, sizeof b3, ns[1] - ns[0], 1));
+	return buf;
+}
+
 void report_json_str(FILE *out, const char *s, size_t len)
 {
 	const unsigned char *u = (const unsigned char *)s;

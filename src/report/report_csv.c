@@ -1,5 +1,6 @@
 /* report_csv.c — the comparison as CSV: one table per section (traces, classes, layers,
- * pairs, fusions, pair_groups, opportunities, and ranks when directories of ranks were compared), each starting with its header row, separated by an empty line. The first
+ * pairs, fusions, pair_groups, opportunities, kernel_totals, and ranks when directories of
+ * ranks were compared), each starting with its header row, separated by an empty line. The first
  * column names the table. Fields are quoted as RFC 4180 says (names hold commas and quotes);
  * control characters and bytes that are not UTF-8 in names are written as visible escapes
  * (\n, \x1b, ...); a text cell that would start a formula gets a leading "'"; lists of names
@@ -397,6 +398,29 @@ static void t_opportunities(FILE *out, const struct comparison *c, const uint32_
 	}
 }
 
+/* Every kernel of both whole traces by short name (comparison.kernel_totals): totals, not per
+ * pass. */
+static void t_kernel_totals(FILE *out, const struct comparison *c, const uint32_t *rows,
+			    size_t n_rows)
+{
+	fputs("table,index,name,class,a_count,b_count,a_us,b_us,delta_us\n", out);
+	EACH(i, c->n_kernel_totals)
+	{
+		const struct comparison_kernel_total *k = &c->kernel_totals[i];
+		char *e = text_escape_dup(k->name, strlen(k->name));
+
+		fprintf(out, "kernel_totals,%zu", i);
+		c_field(out, e, strlen(e), 0);
+		free(e);
+		c_str(out, class_name((enum op_class)k->cls));
+		fprintf(out, ",%lld,%lld", (long long)k->count[0], (long long)k->count[1]);
+		c_us(out, (double)k->ns[0]);
+		c_us(out, (double)k->ns[1]);
+		c_us(out, (double)(k->ns[1] - k->ns[0]));
+		fputc('\n', out);
+	}
+}
+
 /* The ranks of two directories of per-rank traces; the header alone without them. */
 static void t_ranks(FILE *out, const struct comparison *c, const uint32_t *rows, size_t n_rows)
 {
@@ -437,6 +461,7 @@ static void (*const tables[REPORT_CSV_TABLES])(FILE *, const struct comparison *
 	[CSV_FUSIONS] = t_fusions,
 	[CSV_PAIR_GROUPS] = t_pair_groups,
 	[CSV_OPPORTUNITIES] = t_opportunities,
+	[CSV_KERNEL_TOTALS] = t_kernel_totals,
 	[CSV_RANKS] = t_ranks,
 };
 
@@ -449,6 +474,7 @@ static const char *const table_names[REPORT_CSV_TABLES] = {
 	[CSV_FUSIONS] = "fusions",
 	[CSV_PAIR_GROUPS] = "pair_groups",
 	[CSV_OPPORTUNITIES] = "opportunities",
+	[CSV_KERNEL_TOTALS] = "kernel_totals",
 	[CSV_RANKS] = "ranks",
 };
 

@@ -250,7 +250,8 @@ static void j_kernel_totals(FILE *out, const struct comparison *c)
 
 		fputs(i ? ",\n    {\"name\":" : "\n    {\"name\":", out);
 		j_cstr(out, k->name);
-		fprintf(out, ",\"a_count\":%lld,\"b_count\":%lld,\"a_us\":", (long long)k->count[0],
+		fprintf(out, ",\"class\":\"%s\",\"a_count\":%lld,\"b_count\":%lld,\"a_us\":",
+			class_name((enum op_class)k->cls), (long long)k->count[0],
 			(long long)k->count[1]);
 		j_us(out, (double)k->ns[0]);
 		fputs(",\"b_us\":", out);

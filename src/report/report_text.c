@@ -760,50 +760,30 @@ static void efficiency_section(FILE *out, const struct comparison *c, int md)
 	free(order);
 }
 
-/* ns as milliseconds with two decimals, always ('.' whatever the locale); "+" first when sign
- * is asked for and ns is positive. */
-static const char *ms(char *buf, size_t cap, int64_t ns, int sign)
-{
-	snprintf(buf, cap, sign ? "%+.2f" : "%.2f", (double)ns / 1e6);
-	for (char *p = buf; *p; p++)
-		if (*p == ',')
-			*p = '.';
-	if (strcmp(buf, "+0.00") == 0 || strcmp(buf, "-0.00") == 0)
-		snprintf(buf, cap, "0.00");
-	return buf;
-}
-
-/* Every kernel of both traces by name, in passes or not: calls and milliseconds. */
+/* Every kernel of both traces by name, in passes or not: its class, calls and milliseconds. */
 static void whole_section(FILE *out, const struct comparison *c, int md)
 {
-	static const char *const head[] = { "kernel", "A calls", "B calls",
-					    "A ms",   "B ms",	 "B - A ms" };
-	struct rtable t = { .ncol = 6, .head = head, .fmt = "lrrrrr" };
-	int64_t n[2] = { 0, 0 }, ns[2] = { 0, 0 };
-	char b1[64], b2[64], b3[64];
+	static const char *const head[] = { "kernel", "class", "A calls", "B calls",
+					    "A ms",   "B ms",  "B - A ms" };
+	struct rtable t = { .ncol = 7, .head = head, .fmt = "llrrrrr" };
+	char b1[64], b2[64], b3[160];
 
 	if (!c->n_kernel_totals)
 		return;
-	for (size_t i = 0; i < c->n_kernel_totals; i++)
-		for (int s = 0; s < 2; s++) {
-			n[s] += c->kernel_totals[i].count[s];
-			ns[s] += c->kernel_totals[i].ns[s];
-		}
 	heading(out, md,
 		"Whole traces (every kernel, in passes or not; by name, the largest |B - A|)");
-	fprintf(out, "A: %lld kernels, %s ms; B: %lld kernels, %s ms; B - A %s ms.\n\n",
-		(long long)n[0], ms(b1, sizeof b1, ns[0], 0), (long long)n[1],
-		ms(b2, sizeof b2, ns[1], 0), ms(b3, sizeof b3, ns[1] - ns[0], 1));
+	fprintf(out, "%s\n\n", report_kernel_totals_sum(c, b3, sizeof b3));
 	for (size_t i = 0; i < c->n_kernel_totals && i < TOP_GROUPS; i++) {
 		const struct comparison_kernel_total *k = &c->kernel_totals[i];
 		char *name = cut_name(k->name, md);
 
 		rt_add(&t, "%s", name);
+		rt_add(&t, "%s", class_name((enum op_class)k->cls));
 		rt_add(&t, "%lld", (long long)k->count[0]);
 		rt_add(&t, "%lld", (long long)k->count[1]);
-		rt_add(&t, "%s", ms(b1, sizeof b1, k->ns[0], 0));
-		rt_add(&t, "%s", ms(b2, sizeof b2, k->ns[1], 0));
-		rt_add(&t, "%s", ms(b3, sizeof b3, k->ns[1] - k->ns[0], 1));
+		rt_add(&t, "%s", text_ms(b1, sizeof b1, k->ns[0], 0));
+		rt_add(&t, "%s", text_ms(b2, sizeof b2, k->ns[1], 0));
+		rt_add(&t, "%s", text_ms(b3, sizeof b3, k->ns[1] - k->ns[0], 1));
 		free(name);
 	}
 	rt_print(out, &t, md);
@@ -858,7 +838,7 @@ static void devices_section(FILE *out, const struct comparison *c, int md)
 			}
 			rt_add(&t, "%lld%s", (long long)d->kernel_events,
 			       tr->device == ids[i] || tr->device == TRACE_ALL_DEVICES ? " *" : "");
-			rt_add(&t, "%s", ms(b1, sizeof b1, d->kernel_time, 0));
+			rt_add(&t, "%s", text_ms(b1, sizeof b1, d->kernel_time, 0));
 		}
 	}
 	rt_print(out, &t, md);

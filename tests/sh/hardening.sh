@@ -109,7 +109,7 @@ fi
 grep -qF "\"${ann}...\" x1" "$tmp/utf8_summary.out" || fail "utf8_summary: annotation not cut at a character: $(grep 'annotations (CPU)' "$tmp/utf8_summary.out")"
 grep -qF 'ab\0cd' "$tmp/utf8_summary.out" || fail "nul: the name lost its end at the NUL"
 run wide 0 --report text "$tmp/text.json" "$tmp/text.json"
-grep -qx "  $(printf '\344\270\255\346\226\207\345\206\205\346\240\270')_kernel        1        1  0.00  0.00      0.00" "$tmp/wide.out" ||
+grep -qx "  $(printf '\344\270\255\346\226\207\345\206\205\346\240\270')_kernel  Other        1        1  0.00  0.00      0.00" "$tmp/wide.out" ||
 	fail "wide: CJK name not padded by its width: $(grep '_kernel ' "$tmp/wide.out" | tail -3)"
 
 # the explorer shows a right-to-left override in a kernel name as \u202e, not raw

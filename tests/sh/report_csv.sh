@@ -1,7 +1,8 @@
 #!/bin/sh
 # report_csv.sh — --report csv read back with python3's csv module (a real RFC 4180 reader):
 # every table has its header, every row as many fields as the header, and the kernel names,
-# which hold commas, quotes and parentheses, come back exactly as in the JSON report.
+# which hold commas, quotes and parentheses, come back exactly as in the JSON report, and the
+# kernel_totals table holds the JSON's kernel_totals.
 set -u
 A=examples/llama8l_eager_sdpa.json.gz
 B=examples/llama8l_compiled_sdpa.json.gz
@@ -64,6 +65,15 @@ assert len(groups) == len(doc["pair_groups"])
 for c, j in zip(groups, doc["pair_groups"]):
     assert int(c["places"]) == len(j["pairs"]) and c["kind"] == j["kind"] and c["class"] == j["class"]
     assert abs(float(c["delta_us"]) - j["delta_us"]) < 0.001
+# the whole traces' kernels by name and class: the JSON's kernel_totals, row for row
+totals = tables["kernel_totals"][1]
+assert len(totals) == len(doc["kernel_totals"]) > 0, (len(totals), len(doc["kernel_totals"]))
+for i, (c, j) in enumerate(zip(totals, doc["kernel_totals"])):
+    assert int(c["index"]) == i
+    assert c["name"] == unescape_json_name(j["name"]) and c["class"] == j["class"], (c, j)
+    assert (int(c["a_count"]), int(c["b_count"])) == (j["a_count"], j["b_count"])
+    for k in ("a_us", "b_us", "delta_us"):
+        assert abs(float(c[k]) - j[k]) < 0.001, (k, c, j)
 PY
 done
 exit 0
