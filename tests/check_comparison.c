@@ -556,6 +556,10 @@ START_TEST(test_worst_warning)
 	ck_assert_uint_eq(comparison_worst_warning(&c), 1);
 	c.n_warnings = 1;
 	ck_assert_uint_eq(comparison_worst_warning(&c), 0);
+	/* a window cut inside a layer is more than noise */
+	w[1].code = "partial_layers";
+	c.n_warnings = 2;
+	ck_assert_uint_eq(comparison_worst_warning(&c), 1);
 }
 END_TEST
 

@@ -341,8 +341,8 @@ struct comparison {
 
 /* The most severe of c's warnings (index into c->warnings): the first code in the order of
  * fusediff(1), WARNINGS (rank_alignment, phase_mix, capture_partial, depth_differs,
- * batch_differs, gemm_shapes_differ, other_share_high, low_coverage, noisy), the first added
- * among equals; SIZE_MAX when there is none. */
+ * batch_differs, gemm_shapes_differ, other_share_high, low_coverage, partial_layers, noisy),
+ * the first added among equals; SIZE_MAX when there is none. */
 size_t comparison_worst_warning(const struct comparison *c);
 
 /* The rule that proved fusion f, for people: "the unfused kernels carry its Norm work
