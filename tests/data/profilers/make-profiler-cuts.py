@@ -7,7 +7,7 @@ nsys_before.sqlite.gz, nsys_after.sqlite.gz: the Nsight Systems exports of nsys/
   with every table cut to the first 20 ms of kernels (rows starting before that time; strings,
   enums and metadata whole), VACUUMed, gzip -9 -n.
 nsys66_before.sqlite.gz, nsys66_after.sqlite.gz: the same cut at 66 ms, long enough for layers
-  (8 against 7, as the whole pair's 34 against 30: the depth_differs warning) for the
+  (4 against 3, as the whole pair's 17 against 15: the depth_differs warning) for the
   explorer's golden screens of the pair (tests/scripts/nsys.keys).
 rocprof_aorta.json.gz: the rocprofv3 JSON of rocprof/ (TraceLens, MIT) with its first 3000
   kernel dispatches (agents, the kernel symbols they use and the string tables whole).
