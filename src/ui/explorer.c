@@ -15,14 +15,15 @@
 #include "fusediff/text.h"
 #include "fusediff/ui_actions.h"
 
-/* The views in tab order; the view actions (1-5) follow the same order. */
+/* The views in tab order; the view actions (1-7) follow the same order. */
 _Static_assert(ACT_VIEW_RANKS - ACT_VIEW_OVERVIEW == VIEW_RANKS - VIEW_OVERVIEW &&
 		       VIEW_OVERVIEW == 0,
 	       "the view actions are in tab order");
 static const struct ui_view_def *const view_defs[VIEW_COUNT] = {
 	[VIEW_OVERVIEW] = &ui_view_overview, [VIEW_LAYERS] = &ui_view_layers,
 	[VIEW_PAIRS] = &ui_view_pairs,	     [VIEW_FUSIONS] = &ui_view_fusions,
-	[VIEW_SUMMED] = &ui_view_summed,     [VIEW_RANKS] = &ui_view_ranks,
+	[VIEW_SUMMED] = &ui_view_summed,     [VIEW_TOTALS] = &ui_view_totals,
+	[VIEW_RANKS] = &ui_view_ranks,
 };
 
 static void view_open(struct ui_view *v)
@@ -939,7 +940,8 @@ static int act(struct ui *u, enum ui_action a)
 	case ACT_VIEW_LAYERS:
 	case ACT_VIEW_PAIRS:
 	case ACT_VIEW_FUSIONS:
-	case ACT_VIEW_SUMMED: switch_view(u, (int)(a - ACT_VIEW_OVERVIEW)); break;
+	case ACT_VIEW_SUMMED:
+	case ACT_VIEW_TOTALS: switch_view(u, (int)(a - ACT_VIEW_OVERVIEW)); break;
 	case ACT_VIEW_RANKS:
 		if (u->c->ranks)
 			switch_view(u, VIEW_RANKS);
@@ -990,9 +992,10 @@ static int act(struct ui *u, enum ui_action a)
 	case ACT_ONLY_MISMATCHES: {
 		unsigned bit = a == ACT_ONLY_FUSIONS ? QUICK_FUSIONS : QUICK_MISMATCHES;
 
-		if (!v->def->table.quick) {
-			ui_set_message(u, ROLE_NORMAL, "every row of %s is a fusion difference",
-				       v->def->name);
+		if (!v->def->table.quick || !(v->def->quick_bits & bit)) {
+			ui_set_message(u, ROLE_NORMAL, "%s has no %s filter: its rows are %s",
+				       v->def->name, bit == QUICK_FUSIONS ? "fusion" : "mismatch",
+				       v->def->what);
 			break;
 		}
 		apply_filter(u, t->filter, t->quick ^ bit);

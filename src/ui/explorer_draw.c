@@ -432,8 +432,8 @@ static void status_hints(struct ui *u, char *buf, size_t cap)
 		len += (size_t)snprintf(buf + len, cap - len, "  Enter:%s", enter);
 	HINT(back, "Esc:back");
 	HINT(d->timeline && v->n_rows, "t:timeline");
-	HINT(!u->c->ranks, "Tab/1-5:views");
-	HINT(u->c->ranks, "Tab/1-6:views"); /* directories of ranks: the Ranks view */
+	HINT(!u->c->ranks, "Tab/1-6:views");
+	HINT(u->c->ranks, "Tab/1-7:views"); /* directories of ranks: the Ranks view */
 	HINT(1, "s/r:sort");
 	HINT(1, "/:search");
 	HINT(1, "f:filter");

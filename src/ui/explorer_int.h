@@ -65,7 +65,8 @@ struct ui_view_def {
 	/* Columns, cells, sort keys, groups and quick filters; the callbacks get the struct
 	 * ui_view as ctx. */
 	struct table_def table;
-	size_t state_size; /* the view's private state (v->state): zeroed when the view opens */
+	unsigned quick_bits; /* the quick filters table.quick answers (QUICK_FUSIONS, ...) */
+	size_t state_size;   /* the view's private state (v->state): zeroed when the view opens */
 	/* (Re)build the rows (v->n_rows, the state) from v->u->c and v->scope; release frees
 	 * what build made, leaving the state as zeroed. */
 	void (*build)(struct ui_view *v);
@@ -140,7 +141,7 @@ struct ui_view {
 #define UI_FIRST_VIEW VIEW_OVERVIEW
 
 extern const struct ui_view_def ui_view_overview, ui_view_layers, ui_view_pairs, ui_view_fusions,
-	ui_view_summed, ui_view_ranks;
+	ui_view_summed, ui_view_totals, ui_view_ranks;
 
 /* explorer.c: show rank index of c->ranks in every view (Enter in the Ranks view). Returns 1. */
 int ui_open_rank(struct ui *u, uint32_t index);

@@ -71,15 +71,15 @@ has_line "$tmp/dcsv/ranks.csv" "ranks,1,yes,$tmp/da/first.json.gz,$tmp/db/y.json
 	fail "not paired by distributedInfo.rank"
 
 # the explorer: a Ranks tab; Enter on rank 0 shows rank 0 in every view
-printf '6\n:dump ranks\nk\nenter\n:dump rank0\n1\n:dump overview0\n' >"$tmp/keys"
+printf '7\n:dump ranks\nk\nenter\n:dump rank0\n1\n:dump overview0\n' >"$tmp/keys"
 (cd "$tmp" && FUSEDIFF_DUMP_DIR="$tmp" "$FUSEDIFF" --headless --size 120x30 --script keys a b) >/dev/null 2>"$tmp/err" ||
 	fail "headless: $(cat "$tmp/err")"
-has_line "$tmp/ranks.screen" " 1 Overview  2 Layers  3 Pairs  4 Fusions  5 Summed  6 Ranks                                                        1/2"
+has_line "$tmp/ranks.screen" " 1 Overview  2 Layers  3 Pairs  4 Fusions  5 Summed  6 Totals  7 Ranks                                              1/2"
 grep -Eq '^1 \*  .*  \+4013 +2\.00 ' "$tmp/ranks.screen" || fail "Ranks view: rank 1 not marked shown"
 grep -Eq '^0 \*  .*  0 +1\.00 ' "$tmp/rank0.screen" || fail "Enter on rank 0 does not mark it: $(sed -n 5,7p "$tmp/rank0.screen")"
 grep -q '^ B 1765-TP-0\.trace\.json\.gz  NVIDIA B300 SXM6 AC ' "$tmp/overview0.screen" || fail "the Overview does not show rank 0's B"
 "$FUSEDIFF" --headless --size 120x30 --script /dev/null "$NV" "$MI" >"$tmp/files.screen" || fail "headless files"
-grep -q '6 Ranks' "$tmp/files.screen" && fail "a Ranks tab without ranks"
+grep -q "7 Ranks" "$tmp/files.screen" && fail "a Ranks tab without ranks"
 
 # errors: one line naming what is wrong, exit 1 (2 for usage)
 err_is() { # WANT_STATUS MESSAGE ARGS...

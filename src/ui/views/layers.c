@@ -272,6 +272,7 @@ const struct ui_view_def ui_view_layers = {
 		   .key = ly_key,
 		   .quick = ly_quick,
 		   .default_sort = LY_DELTA },
+	.quick_bits = QUICK_FUSIONS | QUICK_MISMATCHES,
 	.state_size = sizeof(struct ly_state),
 	.csv_table = CSV_LAYERS,
 	.csv_item = ly_item,

@@ -254,6 +254,7 @@ const struct ui_view_def ui_view_overview = {
 		   .key = ov_key,
 		   .quick = ov_quick,
 		   .default_sort = OV_SHARE },
+	.quick_bits = QUICK_FUSIONS | QUICK_MISMATCHES,
 	.state_size = sizeof(struct ov_state),
 	.csv_table = CSV_ATTRIBUTION,
 	.csv_item = ui_row_is_item,

@@ -395,6 +395,7 @@ const struct ui_view_def ui_view_pairs = {
 		   .group = pr_group,
 		   .quick = pr_quick,
 		   .default_sort = -1 },
+	.quick_bits = QUICK_FUSIONS | QUICK_MISMATCHES,
 	.state_size = sizeof(struct pr_state),
 	.csv_table = CSV_PAIRS,
 	.csv_item = pr_item,

@@ -302,6 +302,7 @@ const struct ui_view_def ui_view_summed = {
 		   .key = su_key,
 		   .quick = su_quick,
 		   .default_sort = SU_DELTA },
+	.quick_bits = QUICK_FUSIONS | QUICK_MISMATCHES,
 	.state_size = sizeof(struct su_state),
 	.csv_table = CSV_PAIR_GROUPS,
 	.csv_item = ui_row_is_item,
