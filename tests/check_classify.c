@@ -7,6 +7,7 @@
 
 #include "fusediff/classify.h"
 #include "fusediff/names.h"
+#include "fusediff/trace_summary.h"
 #include "src/classify/classify_int.h"
 
 /* Every trace carried by the repository, and the large shared one when it is there. */
@@ -474,6 +475,18 @@ START_TEST(test_links_that_hold)
 	ck_assert_str_eq(class_source_name(ki->source), "operator");
 	ki = info_named(t, &tc, generic, 1);
 	ck_assert_str_eq(class_name(ki->cls), "Conv");
+	ck_assert_uint_eq(tc.links_rejected, 1);
+	{ /* --summary says so */
+		char *text = NULL;
+		size_t len = 0;
+		FILE *f = open_memstream(&text, &len);
+
+		ck_assert_int_eq(trace_summary_print(f, t, &tc, NULL, c, NULL), 0);
+		fclose(f);
+		ck_assert_ptr_nonnull(strstr(text, "\n  1 kernels' External id names an operator "
+						   "whose CPU range does not hold their launch\n"));
+		free(text);
+	}
 	trace_classes_clear(&tc);
 	trace_free(t);
 	classifier_free(c);

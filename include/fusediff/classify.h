@@ -219,8 +219,10 @@ void kernel_info_clear(struct kernel_info *ki);
 struct trace_classes {
 	struct kernel_info *infos; /* distinct (name, operator) pairs */
 	size_t n_infos;
-	uint32_t *info_of;  /* per trace->kernels[i]: index into infos */
-	double other_share; /* fraction of kernel time (KIND_KERNEL) in class Other */
+	uint32_t *info_of;     /* per trace->kernels[i]: index into infos */
+	double other_share;    /* fraction of kernel time (KIND_KERNEL) in class Other */
+	size_t links_rejected; /* External-id links to an operator that did not launch the
+				* kernel (trace_link_kernels()) */
 };
 
 /* Classify all kernels of t (copies and memsets are class Copy), once per distinct kernel

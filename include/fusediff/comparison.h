@@ -52,6 +52,7 @@ struct comparison_eff {
 	uint8_t kind;	     /* enum eff_kind of the first operator */
 	uint8_t causal;	     /* attention: a causal mask */
 	uint8_t mixed;	     /* the operator calls do not all have the first one's shape */
+	uint8_t above_peak;  /* the figures came out above the GPU's peak and were dropped (NAN) */
 	uint32_t ops;	     /* distinct operator calls counted */
 	int64_t b, m, n, k;  /* the first operator's shape (struct op_work) */
 	int64_t heads, kv_heads;

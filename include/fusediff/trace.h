@@ -237,8 +237,9 @@ const struct trace_op *trace_find_op(const struct trace *t, int64_t external_id)
  * of the kernel's External id counts only when the kernel's launch (when known) lies inside
  * its CPU range on the launching thread; else op_of[i] is the innermost operator around the
  * launch, or none (traces whose External ids are correlation ids). Either array may be NULL;
- * each has room for t->n_kernels (owned by the caller). */
-void trace_link_kernels(const struct trace *t, uint32_t *launch_of, uint32_t *op_of);
+ * each has room for t->n_kernels (owned by the caller). Returns how many External-id links
+ * were rejected so (0 when op_of is NULL). */
+size_t trace_link_kernels(const struct trace *t, uint32_t *launch_of, uint32_t *op_of);
 /* The nn.Module calls (RANGE_MODULE ranges) around each kernel's launch: module_of[k] (room
  * for t->n_kernels) is the innermost one whose CPU interval holds kernel k's launch on the
  * launching thread, as an index into t->ranges, or UINT32_MAX; parent[r] (room for

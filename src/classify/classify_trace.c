@@ -253,7 +253,7 @@ void classify_trace(const struct classifier *c, const struct trace *t, struct tr
 	 * by the info indices below */
 	op_of = out->info_of;
 	launch_of = big_alloc(t->n_kernels, sizeof *launch_of);
-	trace_link_kernels(t, launch_of, op_of);
+	out->links_rejected = trace_link_kernels(t, launch_of, op_of);
 	anns = moe_annotations(t, &cx.names, &n_ann);
 	if (n_ann) {
 		ann_of = big_alloc(t->n_kernels, sizeof *ann_of);

@@ -40,11 +40,10 @@ const char *comparison_warn(struct comparison *c, const char *code, const char *
 
 /* The warning codes, most severe first (fusediff(1), WARNINGS). */
 static const char *const warning_order[] = {
-	"rank_alignment",   "phase_mix",
-	"capture_partial",  "depth_differs",
-	"batch_differs",    "gemm_shapes_differ",
-	"other_share_high", "low_coverage",
-	"partial_layers",   "noisy",
+	"rank_alignment",   "phase_mix",     "capture_partial",
+	"depth_differs",    "batch_differs", "gemm_shapes_differ",
+	"other_share_high", "low_coverage",  "partial_layers",
+	"above_peak",	    "noisy",
 };
 
 static size_t warning_rank(const char *code)

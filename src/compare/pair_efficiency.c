@@ -39,6 +39,7 @@ static void eff_finish(struct comparison_eff *e, const struct gpu_peak *peak)
 		 * no figure of it is a result */
 		e->tflops = e->tbps = e->ai = e->peak_share = NAN;
 		e->bound = -1;
+		e->above_peak = 1;
 	}
 }
 
@@ -155,8 +156,19 @@ void comparison_efficiency(struct comparison *c, const struct peak_table *peaks)
 			part_eff(c, s, &c->pairs[i].side[s], &so[s], buf, &c->pairs[i].side[s].eff);
 	free(buf);
 	for (int s = 0; s < 2; s++) {
+		size_t above = 0;
+
 		free(so[s].op_of);
 		free(so[s].main_of);
+		for (size_t i = 0; i < c->n_pairs; i++)
+			above += c->pairs[i].side[s].eff.above_peak;
+		if (above)
+			comparison_warn(
+				c, "above_peak",
+				"%zu of %c's kernel pairs came out above the GPU's peak and "
+				"show no efficiency: their operators' shapes or the peak "
+				"are wrong",
+				above, s ? 'B' : 'A');
 	}
 }
 

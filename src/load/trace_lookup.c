@@ -132,8 +132,9 @@ static uint32_t op_around(const struct trace *t, const struct trace_launch *l, s
 	return UINT32_MAX;
 }
 
-void trace_link_kernels(const struct trace *t, uint32_t *launch_of, uint32_t *op_of)
+size_t trace_link_kernels(const struct trace *t, uint32_t *launch_of, uint32_t *op_of)
 {
+	size_t rejected = 0;
 	const size_t l_off = offsetof(struct trace_launch, correlation);
 	const size_t o_off = offsetof(struct trace_op, external_id);
 	size_t hl = 0, ho = 0, nl = t->n_launches, no = t->n_ops;
@@ -162,11 +163,14 @@ void trace_link_kernels(const struct trace *t, uint32_t *launch_of, uint32_t *op
 			 * range on its thread (some PyTorch versions write the correlation id
 			 * as External id): else the innermost operator around the launch */
 			if (op_of[i] != UINT32_MAX && launch != UINT32_MAX &&
-			    !op_holds(&t->ops[op_of[i]], &t->launches[launch]))
+			    !op_holds(&t->ops[op_of[i]], &t->launches[launch])) {
 				op_of[i] = op_around(t, &t->launches[launch], &idx);
+				rejected++;
+			}
 		}
 	}
 	free(idx);
+	return rejected;
 }
 
 /* Module ranges by (thread, start, longest first). */

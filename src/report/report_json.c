@@ -288,6 +288,9 @@ static void j_pair_eff(FILE *out, const struct comparison_pair *p)
 			: b   ? "\"compute\""
 			      : "\"memory\"");
 	}
+	for (int s = 0; s < 2; s++) /* why the figures are null, where it is not "unknown" */
+		if (p->side[s].eff.above_peak)
+			fprintf(out, ",\"%s_eff_dropped\":\"above_peak\"", sides[s]);
 }
 
 /* Where side s's kernel time lies (struct side_coverage). */

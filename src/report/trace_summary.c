@@ -133,6 +133,14 @@ static void print_classes(FILE *out, const struct trace *t, const struct trace_c
 		fprintf(out, "  %-14s %8lld %11s %5.1f%%\n", class_name((enum op_class)c),
 			(long long)n[c], b1, total ? 100.0 * (double)ns[c] / (double)total : 0.0);
 	}
+	if (tc->links_rejected)
+		fprintf(out,
+			"  %zu kernels' External id names an operator whose CPU range does not "
+			"hold "
+			"their launch\n  (the trace's External ids look like correlation ids): "
+			"those "
+			"links were rejected,\n  the operator around each launch is used instead\n",
+			tc->links_rejected);
 }
 
 #define SUMMARY_OTHER_KERNELS 20
