@@ -43,6 +43,13 @@ typedef struct session *(*ui_rank_opener)(void *user, size_t index, struct fd_er
  * opens and closes each when it leaves it (never the one it was made with). */
 void ui_set_rank_opener(struct ui *u, ui_rank_opener fn, void *user);
 
+/* Open the same traces analysed on another device (a device id, or TRACE_ALL_DEVICES: all as
+ * one timeline) for the device key; NULL with a message in err. */
+typedef struct session *(*ui_device_opener)(void *user, int32_t device, struct fd_error *err);
+/* Let the device key reopen the traces on another device through fn; the explorer owns the
+ * sessions fn opens, as those of ui_set_rank_opener(). */
+void ui_set_device_opener(struct ui *u, ui_device_opener fn, void *user);
+
 /* The files the run reads (borrowed, must outlive u): an export never replaces one of them,
  * nor a compared trace. */
 void ui_set_inputs(struct ui *u, const struct file_set *reads);

@@ -15,6 +15,7 @@ struct load_job {
 	struct comparison_ranks *ranks;
 	struct ui_progress *progress;
 	struct fd_error err;
+	int32_t device; /* the device the explorer shows: --device, then its device key */
 };
 
 static int on_progress(void *user, int side, int64_t done, int64_t total)
@@ -42,7 +43,27 @@ static struct session *open_rank(void *user, size_t index, struct fd_error *err)
 	struct session_opts so = app_session_opts(j->o);
 	struct session *s = NULL;
 
+	so.device = j->device;
 	return app_open_rank(&so, j->ranks, index, &s, err) == 0 ? s : NULL;
+}
+
+/* The device key: the traces (or the rank shown) read again for another device. */
+static struct session *open_device(void *user, int32_t device, struct fd_error *err)
+{
+	struct load_job *j = user;
+	struct session_opts so = app_session_opts(j->o);
+	struct session *s = NULL;
+	int rc;
+
+	so.device = device;
+	if (j->ranks)
+		rc = app_open_rank(&so, j->ranks, j->ranks->chosen, &s, err);
+	else
+		rc = session_open(&s, j->o->trace[0], j->o->trace[1], &so, err);
+	if (rc < 0)
+		return NULL;
+	j->device = device;
+	return s;
 }
 
 int app_tui(const struct app_opts *o)
@@ -74,6 +95,7 @@ int app_tui(const struct app_opts *o)
 	/* on the heap: a cancelled load may still be running when we leave */
 	job = xcalloc(1, sizeof *job);
 	job->o = o;
+	job->device = o->device;
 	job->progress = ui_progress_new(path_basename(o->trace[0]), path_basename(o->trace[1]));
 	rc = ui_loading(scr, job->progress, load, job, &cancelled);
 	if (cancelled) {
@@ -95,6 +117,7 @@ int app_tui(const struct app_opts *o)
 	ui_set_inputs(u, o->reads);
 	if (job->ranks)
 		ui_set_rank_opener(u, open_rank, job);
+	ui_set_device_opener(u, open_device, job);
 	status = o->headless ? ui_play(u, o->script, stdout, &err) : ui_run(u);
 	ui_free(u);
 	ui_screen_close(scr);

@@ -29,6 +29,7 @@ const struct ui_action_def ui_actions[ACT_COUNT - 1] = {
 	{ ACT_VIEW_TOTALS, "totals", "6", "Totals: every kernel of the whole traces by name and class, A against B", NULL },
 	{ ACT_VIEW_RANKS, "ranks", "7", "Ranks: per-rank totals of two directories of ranks", NULL },
 	{ ACT_PHASE, "phase", "p", "show the next phase: prefill, decode, all passes", NULL, .hint = "phase", .hint_at = 9 },
+	{ ACT_DEVICE, "device", "d", "next GPU on both sides, then all GPUs as one (reads the traces again)", NULL },
 	{ ACT_WARNINGS, "warnings", "w", "every warning in full: what makes the figures less comparable than they look", NULL },
 	{ ACT_EVIDENCE, "evidence", "v", "evidence pane: small, large, hidden", NULL },
 	{ ACT_FOCUS_EVIDENCE, "focus-evidence", "o", "into the evidence pane, to scroll it (Esc: back)", NULL },

@@ -337,6 +337,85 @@ int ui_open_rank(struct ui *u, uint32_t index)
 	return 1;
 }
 
+void ui_set_device_opener(struct ui *u, ui_device_opener fn, void *user)
+{
+	u->open_device = fn;
+	u->open_device_user = user;
+}
+
+/* The devices that ran kernels on either side, by id, then all of them (TRACE_ALL_DEVICES):
+ * what the device key cycles through. Returns how many, 0 when each side ran on one. */
+static size_t device_cycle(const struct comparison *c, int32_t *ids, size_t cap)
+{
+	size_t n = 0;
+
+	for (int s = 0; s < 2; s++)
+		for (size_t i = 0; i < c->side[s]->t->n_devices; i++) {
+			int32_t id = c->side[s]->t->devices[i].id;
+			size_t j;
+
+			if (!c->side[s]->t->devices[i].kernels)
+				continue;
+			for (j = 0; j < n && ids[j] < id; j++)
+				;
+			if ((j < n && ids[j] == id) || n + 1 >= cap)
+				continue;
+			memmove(ids + j + 1, ids + j, (n - j) * sizeof *ids);
+			ids[j] = id;
+			n++;
+		}
+	if (n < 2)
+		return 0;
+	ids[n++] = TRACE_ALL_DEVICES;
+	return n;
+}
+
+/* The device key: both traces reopened on the next device (device_cycle()). */
+static void next_device(struct ui *u)
+{
+	int32_t ids[66], now = u->c->side[0]->t->device, next;
+	size_t n = device_cycle(u->c, ids, sizeof ids / sizeof ids[0]), i;
+	struct fd_error err = { { 0 } };
+	struct session *s, *old = u->owns_session ? u->session : NULL;
+	const struct comparison *c;
+	char what[32];
+
+	if (!n) {
+		ui_set_message(u, ROLE_NORMAL, "each side ran its kernels on one GPU");
+		return;
+	}
+	if (!u->open_device) {
+		ui_set_message(u, ROLE_NORMAL, "this explorer cannot reopen the traces");
+		return;
+	}
+	for (i = 0; i < n && ids[i] != now; i++)
+		;
+	next = ids[i < n ? (i + 1) % n : 0];
+	if (next == TRACE_ALL_DEVICES)
+		snprintf(what, sizeof what, "all devices");
+	else
+		snprintf(what, sizeof what, "device %d", (int)next);
+	if (!(s = u->open_device(u->open_device_user, next, &err))) {
+		ui_set_message(u, ROLE_ERROR, "%s: %s", what, err.msg);
+		return;
+	}
+	c = session_compare(s, u->c->phase, &err);
+	if (!c)
+		c = session_compare(s, -1, &err); /* that device lacks this phase: its first */
+	if (!c) {
+		ui_set_message(u, ROLE_ERROR, "%s: %s", what, err.msg);
+		session_close(s);
+		return;
+	}
+	set_comparison(u, c);
+	u->session = s;
+	u->owns_session = 1;
+	session_close(old);
+	ui_set_message(u, ROLE_NORMAL,
+		       "%s on both sides: B-A %+.1f us/pass; every view shows it now", what,
+		       c->delta_ns / 1000.0);
+}
+
 static void next_phase(struct ui *u)
 {
 	int phases[PHASE_COUNT + 1], n = 0, i, next;
@@ -950,6 +1029,7 @@ static int act(struct ui *u, enum ui_action a)
 				       "no ranks: give two directories of per-rank traces");
 		break;
 	case ACT_PHASE: next_phase(u); break;
+	case ACT_DEVICE: next_device(u); break;
 	case ACT_WARNINGS:
 		u->warnings = 1;
 		u->warnings_top = 0;

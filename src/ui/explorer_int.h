@@ -164,11 +164,13 @@ enum prompt_kind { PROMPT_NONE, PROMPT_SEARCH, PROMPT_FILTER, PROMPT_EXPORT, PRO
 
 struct ui {
 	struct ui_screen *s;
-	struct session *session;      /* NULL: c is the only comparison */
-	int owns_session;	      /* session was opened by open_rank: closed when left */
+	struct session *session; /* NULL: c is the only comparison */
+	int owns_session; /* session was opened by open_rank or open_device: closed when left */
 	ui_rank_opener open_rank;     /* NULL: no other rank can be opened */
 	const struct file_set *reads; /* what an export must not replace (NULL: the traces) */
 	void *open_rank_user;
+	ui_device_opener open_device; /* NULL: the traces cannot be reopened */
+	void *open_device_user;
 	const struct comparison *c; /* the phase shown */
 	struct ui_view views[VIEW_COUNT];
 	int view;

@@ -39,4 +39,16 @@ schema_validate "$tmp/nr.json"
 [ $? = 1 ] && fail "the JSON report does not validate against --print-schema"
 grep -q '"format":"Nsight Systems SQLite"' "$tmp/nr.json" || fail "the JSON does not name the nsys format"
 grep -q '"format":"rocprofv3 JSON"' "$tmp/nr.json" || fail "the JSON does not name the rocprofv3 format"
+# the explorer's device key: both sides on device 1, then all devices, then device 0 again
+printf 'device\n:dump d1\ndevice\n:dump dall\ndevice\n:dump d0\n' >"$tmp/device.keys"
+mkdir "$tmp/dumps"
+FUSEDIFF_DUMP_DIR="$tmp/dumps" "$FUSEDIFF" --headless --size 120x40 --script "$tmp/device.keys" \
+	"$d/nsys_before.sqlite.gz" "$d/nsys_after.sqlite.gz" >"$tmp/device.out" 2>&1 ||
+	fail "device key: $(cat "$tmp/device.out")"
+for s in d1:"device 1 of 2" dall:"all 2 devices" d0:"device 0 of 2"; do
+	n=$(grep -c "^ [AB] nsys_[a-z]*.sqlite.gz  *${s#*:}  " "$tmp/dumps/${s%%:*}.screen")
+	[ "$n" = 2 ] || fail "device key: ${s%%:*} does not show ${s#*:} on both sides: $(head -2 "$tmp/dumps/${s%%:*}.screen")"
+done
+grep -q "^all devices on both sides: B-A " "$tmp/dumps/dall.screen" ||
+	fail "device key: no message on the all-devices screen: $(tail -1 "$tmp/dumps/dall.screen")"
 finish profilers
