@@ -44,6 +44,10 @@ MODEL_OBJ := $(MODEL_SRC:%.c=$(B)/%.o)
 UI_OBJ := $(UI_SRC:%.c=$(B)/%.o)
 APP_OBJ := $(APP_SRC:%.c=$(B)/%.o)
 TEST_BIN := $(TEST_SRC:tests/%.c=$(B)/tests/%)
+# The benchmarks' C programs (bench/*.sh run them), linked like the program so that their link
+# line cannot fall behind the libraries'; built with the tests, smoke-run by tests/sh/bench.sh.
+BENCH_SRC := bench/analysis_bench.c bench/classify_bench.c bench/one_name_one_class.c bench/tui_bench.c
+BENCH_BIN := $(BENCH_SRC:bench/%.c=$(B)/bench/%)
 MODEL_LIB := $(B)/libfusediff.a
 UI_LIB := $(if $(UI_OBJ),$(B)/libfusediff-ui.a)
 PROG := $(B)/fusediff
@@ -103,6 +107,11 @@ $(PROG): $(APP_OBJ) $(UI_LIB) $(MODEL_LIB)
 $(B)/tests/%: $(B)/tests/%.o $(UI_LIB) $(MODEL_LIB)
 	$(CC) $(FD_LDFLAGS) -o $@ $< $(UI_LIB) $(MODEL_LIB) $(UI_LIBS) $(MODEL_LIBS) $(CHECK_LIBS)
 
+$(B)/bench/%: bench/%.c $(UI_LIB) $(MODEL_LIB) config.mk
+	@mkdir -p $(@D)
+	$(CC) $(FD_CFLAGS) $(NCURSES_CFLAGS) -MMD -MP $(FD_LDFLAGS) -o $@ $< $(UI_LIB) $(MODEL_LIB) \
+		$(UI_LIBS) $(MODEL_LIBS)
+
 $(B)/tests/%.o: tests/%.c config.mk
 	@mkdir -p $(@D)
 	$(CC) $(FD_CFLAGS) $(CHECK_CFLAGS) -Itests -MMD -MP -c -o $@ $<
@@ -115,21 +124,23 @@ $(B)/src/app/report_schema.inc: src/app/report.schema.json
 $(B)/src/app/report_schema.o: $(B)/src/app/report_schema.inc
 $(B)/src/app/report_schema.o: FD_CFLAGS += -I$(B)/src/app
 
--include $(wildcard $(B)/src/*/*.d $(B)/src/*/*/*.d $(B)/tests/*.d)
+-include $(wildcard $(B)/src/*/*.d $(B)/src/*/*/*.d $(B)/tests/*.d $(B)/bench/*.d)
 
 # --- running -------------------------------------------------------------------
 run: all
 	./fusediff $(EXAMPLE_A) $(EXAMPLE_B)
 
-# make bench [BENCH_ARGS="--reps 5 --size 1G --big 4G"]: see bench/README.md
+# make bench [BENCH_ARGS="--reps 5 --size 1G --big 4G"]: bench/bench.py, then the explorer's
+# keys (bench/tui-keys.sh); see bench/README.md
 # make format: every C file as clang-format leaves it (tests/sh/format.sh checks it)
 .PHONY: format
 format:
 	clang-format -i $$(find src include tests bench -name '*.[ch]' ! -path 'tests/data/*')
 
 .PHONY: bench
-bench: $(PROG)
+bench: $(PROG) $(BENCH_BIN)
 	python3 bench/bench.py --fusediff $(PROG) $(BENCH_ARGS)
+	FUSEDIFF=$(CURDIR)/$(PROG) sh bench/tui-keys.sh
 
 # make bench-loader [LOADER_ARGS="--rounds 5 --base OTHER_FUSEDIFF"]: the loader against its
 # anchors (simdjson On-Demand, zlib inflate(), gzip -dc, cat, json.load); see bench/README.md
@@ -177,7 +188,11 @@ $(PYBIN)/python3:
 		printf '#!/bin/sh\nexec "%s" "$$@"\n' "$$py" >$@.tmp && chmod +x $@.tmp && mv $@.tmp $@ || \
 		rm -f $@.tmp
 
-tests: $(PROG) $(TEST_BIN)
+tests: $(PROG) $(TEST_BIN) $(BENCH_BIN)
+
+# make bench-programs: the C programs of bench/ (the scripts there build what they run)
+.PHONY: bench-programs
+bench-programs: $(BENCH_BIN)
 
 check:
 	@sh build-aux/deps.sh test

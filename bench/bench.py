@@ -16,7 +16,10 @@ the 130 MB rows are left out (said so in the output). --big also generates a tra
 from llama3_8b_shape and records fusediff --summary's time and peak RSS on it (one run).
 Generated files live in bench/gen/ (ignored by git) and are reused by later runs.
 
---quick: 2 repetitions, 64 MB generated traces, Python rows included: a smoke test of the driver.
+--quick: 2 repetitions, 64 MB generated traces, Python rows included: a quick look.
+--smoke: one round of 1 MB traces made from the small compiled-model example (A and B alike),
+no Python rows, no real trace, generated files in $FUSEDIFF_BENCH_GEN: what make check runs
+(tests/sh/bench.sh) so that the driver cannot rot; its figures mean nothing.
 """
 
 import argparse
@@ -30,7 +33,7 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 TOP = os.path.dirname(HERE)
-GEN = os.path.join(HERE, "gen")
+GEN = os.environ.get("FUSEDIFF_BENCH_GEN") or os.path.join(HERE, "gen")
 SHARED = os.path.normpath(os.path.join(TOP, "..", "shared", "traces"))
 BIG_REAL = "llama3_8b_shape_eager_sdpa"
 SRC_A, SRC_B = "llama8l_eager_sdpa", "llama8l_compiled_sdpa"
@@ -172,15 +175,20 @@ def main():
     ap.add_argument("--big", type=parse_size, help="also open a generated trace of this size (e.g. 4G)")
     ap.add_argument("--no-python", action="store_true", help="leave out the json.load rows")
     ap.add_argument("--quick", action="store_true", help="2 repetitions of 64 MB traces")
+    ap.add_argument("--smoke", action="store_true", help="1 round of 1 MB traces, no Python rows")
     a = ap.parse_args()
+    srcs = (SRC_A, SRC_B)
     if a.quick:
         a.reps, a.size = 2, 64 << 20
+    if a.smoke:
+        a.reps, a.size, a.no_python, a.big = 1, 1 << 20, True, None
+        srcs = (SRC_B, SRC_B)
     fd = os.path.abspath(a.fusediff)
     if not os.access(fd, os.X_OK):
         sys.exit("bench: %s not built (run make)" % fd)
     os.makedirs(GEN, exist_ok=True)
 
-    have_shared = os.path.isdir(SHARED)
+    have_shared = os.path.isdir(SHARED) and not a.smoke
     if have_shared:
         log("real traces: %s" % SHARED)
     else:
@@ -188,7 +196,7 @@ def main():
             % (SHARED, BIG_REAL))
     sz = size_name(a.size)
     files = {}  # key -> (plain, gz, label)
-    for key, src in (("A", SRC_A), ("B", SRC_B)):
+    for key, src in zip("AB", srcs):
         plain = generate(src, a.size, os.path.join(GEN, "%s-%s.json" % (src, sz)))
         gz = generate(src, a.size, os.path.join(GEN, "%s-%s.json.gz" % (src, sz)))
         files[key] = (plain, gz, "%s (%s %s)" % (key, src, sz))
@@ -217,8 +225,8 @@ def main():
             add("serial " + k, "  same, FUSEDIFF_SERIAL=1 (no reader thread)", [fd, "--summary", gz], mb[k],
                 dict(os.environ, FUSEDIFF_SERIAL="1"))
     # --report, when the comparison works (it is checked on the bundled examples first).
-    probe = run([fd, "--report", "json", os.path.join(TOP, "examples", SRC_A + ".json.gz"),
-                 os.path.join(TOP, "examples", SRC_B + ".json.gz")])
+    probe = run([fd, "--report", "json", os.path.join(TOP, "examples", srcs[0] + ".json.gz"),
+                 os.path.join(TOP, "examples", srcs[1] + ".json.gz")])
     report_ok = probe[3] == 0
     if report_ok:
         add("rep", "fusediff --report json A.json B.json",

@@ -13,13 +13,6 @@ if [ $# -eq 0 ]; then
 	fi
 	set -- ../shared/traces/*.json.gz ../shared/traces/*/*.json.gz ../shared/traces/*/*.sqlite*
 fi
-make -s fusediff >/dev/null
-cfg() { sed -n "s/^$1 = //p" config.mk; }
-mkdir -p build/bench
-# shellcheck disable=SC2046
-${CC:-$(cfg CC)} -std=c11 -O2 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -pthread -Iinclude \
-	-o build/bench/one_name_one_class bench/one_name_one_class.c build/libfusediff.a \
-	$(cfg CJSON_LIBS) $(cfg ZLIB_LIBS) $(cfg ISAL_LIBS) $(cfg SQLITE_LIBS) $(cfg NETTLE_LIBS) \
-	$(cfg DEMANGLE_LIBS) -lm -pthread
+. bench/lib.sh
 export LC_ALL=C.UTF-8 XDG_CONFIG_HOME=/nonexistent
-exec build/bench/one_name_one_class "$@"
+exec "$bin/one_name_one_class" "$@"

@@ -17,15 +17,21 @@ in time with fresh correlation ids (bench/gen/, reused). Rows:
 - for rocprofv3 JSON: fusediff --summary against Python's json.load.
 
 Each row: median wall, CPU time (user + sys of the child), kernels per second of CPU time.
+
+--smoke: one round on the cuts in tests/data/profilers/, the export made 2 times longer, files in
+$FUSEDIFF_BENCH_GEN, the program taken as built (--fusediff): what make check runs
+(tests/sh/bench.sh) so that the driver cannot rot; its figures mean nothing.
 """
 import argparse, gzip, os, resource, shutil, sqlite3, statistics, subprocess, sys, time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-GEN = os.path.join(ROOT, 'bench', 'gen')
+GEN = os.environ.get('FUSEDIFF_BENCH_GEN') or os.path.join(ROOT, 'bench', 'gen')
 FD = os.path.join(ROOT, 'build', 'fusediff')
 
 
 def shared(rel):
+    if SMOKE:
+        return None
     p = os.path.join(ROOT, '..', 'shared', 'traces', rel)
     return p if os.path.exists(p) else None
 
@@ -88,15 +94,24 @@ PY_KERNELS = ('import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); '
 PY_ALL = PY_KERNELS + ('; r=c.execute("SELECT * FROM CUPTI_ACTIVITY_KIND_RUNTIME").fetchall()'
                        '; v=c.execute("SELECT * FROM NVTX_EVENTS").fetchall()')
 PY_JSON = 'import json,gzip,sys; json.load(gzip.open(sys.argv[1]))'
+SMOKE = False
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     ap.add_argument('--rounds', type=int, default=5)
     ap.add_argument('--times', type=int, default=50)
+    ap.add_argument('--fusediff', help='the program, taken as built (default: make builds it)')
+    ap.add_argument('--smoke', action='store_true', help='1 round on the cuts in tests/data')
     a = ap.parse_args()
+    global FD, SMOKE
+    if a.smoke:
+        a.rounds, a.times, SMOKE = 1, 2, True
     os.makedirs(GEN, exist_ok=True)
-    subprocess.run(['make', '-s', '-C', ROOT, 'fusediff'], check=True, stdout=subprocess.DEVNULL)
+    if a.fusediff:
+        FD = os.path.abspath(a.fusediff)
+    else:
+        subprocess.run(['make', '-s', '-C', ROOT, 'fusediff'], check=True, stdout=subprocess.DEVNULL)
     nsys_gz = shared('nsys/nsysai_wan2.1-t2v-1.3b_mfu-before_2xh100.sqlite.gz')
     rocprof = shared('rocprof/tracelens_aorta_fsdp-train_mi350x.json.gz')
     if not nsys_gz:

@@ -9,11 +9,13 @@
 # streams took 36-50 s.
 #
 #   sh bench/scale.sh [N]      (N kernels and names, default 100000)
+#
+# The traces are made in $FUSEDIFF_BENCH_GEN (default bench/gen/) and kept for later runs.
 set -eu
 cd "$(dirname "$0")/.."
-make -s fusediff >/dev/null
+. bench/lib.sh
 n=${1:-100000}
-gen=bench/gen
+gen=${FUSEDIFF_BENCH_GEN:-bench/gen}
 mkdir -p "$gen"
 python3 - "$n" "$gen" <<'PY'
 import json, os, sys
@@ -76,10 +78,10 @@ row() {
 }
 S=$gen/streams-$n.json
 N=$gen/names8k-$n.json
-row "--summary, $n streams" build/fusediff --summary "$S"
-row "--report json, $n streams vs itself" build/fusediff --report json "$S" "$S"
-row "--summary, $n names of 8 KiB" build/fusediff --summary "$N"
-row "--report json, $n names of 8 KiB vs itself" build/fusediff --report json "$N" "$N"
-row "--summary, $n names, rule (.{0,8}){8}c" build/fusediff --rules "$gen/slow.rules" --summary "$N"
-row "--summary, $((3 * n)) distinct names of class Other" build/fusediff --summary "$gen/other-$((3 * n)).json"
-row "--summary, rocprofv3 JSON, $((60 * n / 100)) HIP records, $n operations" build/fusediff --summary "$gen/rocprof-hip-$n.json"
+row "--summary, $n streams" "$fd" --summary "$S"
+row "--report json, $n streams vs itself" "$fd" --report json "$S" "$S"
+row "--summary, $n names of 8 KiB" "$fd" --summary "$N"
+row "--report json, $n names of 8 KiB vs itself" "$fd" --report json "$N" "$N"
+row "--summary, $n names, rule (.{0,8}){8}c" "$fd" --rules "$gen/slow.rules" --summary "$N"
+row "--summary, $((3 * n)) distinct names of class Other" "$fd" --summary "$gen/other-$((3 * n)).json"
+row "--summary, rocprofv3 JSON, $((60 * n / 100)) HIP records, $n operations" "$fd" --summary "$gen/rocprof-hip-$n.json"

@@ -17,6 +17,7 @@
 #include "fusediff/comparison.h"
 #include "fusediff/ui_explorer.h"
 #include "fusediff/ui_screen.h"
+#include "src/compare/compare_int.h"
 
 #define PER_LAYER 100
 
@@ -27,6 +28,8 @@ int main(int argc, char **argv)
 	struct trace *t;
 	struct classifier *cl;
 	struct side side[2];
+	struct side_model model[2];
+	char *stacks[1] = { "" };
 	struct comparison c;
 	struct ui_screen_opts so = { .headless = 1, .cols = 120, .rows = 40 };
 	struct ui_screen *scr;
@@ -47,16 +50,25 @@ int main(int argc, char **argv)
 	}
 	memset(&c, 0, sizeof c);
 	memset(side, 0, sizeof side);
+	n_layers = (n + PER_LAYER - 1) / PER_LAYER;
 	for (int s = 0; s < 2; s++) {
 		side[s].t = t;
 		classify_trace(cl, t, &side[s].classes);
-		side[s].layers_per_pass = (uint32_t)((n + PER_LAYER - 1) / PER_LAYER);
+		side[s].layers_per_pass = (uint32_t)n_layers;
+		/* one model with one prefill pass, as the session's comparisons have */
+		model[s] =
+			(struct side_model){ .n_passes = 1, .layers_per_pass = (uint32_t)n_layers };
+		model[s].phase_passes[PHASE_PREFILL] = 1;
+		side[s].models = &model[s];
+		side[s].n_models = 1;
 		c.side[s] = &side[s];
 		c.passes[s] = 1;
 	}
+	c.phase = PHASE_PREFILL;
+	c.stacks = stacks;
+	c.n_stacks = 1;
 	c.label[0] = "synthetic A";
 	c.label[1] = "synthetic B";
-	n_layers = (n + PER_LAYER - 1) / PER_LAYER;
 	c.n_pairs = n;
 	c.pairs = calloc(n, sizeof *c.pairs);
 	c.n_layers = n_layers;
@@ -134,6 +146,10 @@ int main(int argc, char **argv)
 	}
 	c.delta_ns = c.ns[1] - c.ns[0];
 	c.ratio = comparison_ratio(c.ns[0], c.ns[1]);
+	/* what comparison_build() derives from the pairs */
+	comparison_kernel_totals(&c);
+	comparison_summed_pairs(&c);
+	comparison_noise(&c);
 	if (ui_screen_open(&scr, &so, &err) < 0) {
 		fprintf(stderr, "tui_bench: %s\n", err.msg);
 		return 1;

@@ -7,7 +7,7 @@
 #          apt-get when we run as root on Debian/Ubuntu; otherwise the exact command to
 #          run is printed and the script fails.
 #   check: the Check library the unit tests are written with; the same way.
-#   test:  tools some tests use (tmux, mandoc, valgrind, clang-format, Python's jsonschema). Installed the same
+#   test:  tools some tests use (tmux, mandoc, valgrind, clang-format, GNU time, Python's jsonschema). Installed the same
 #          way when possible; when not, those tests report "skipped", never "passed".
 set -u
 
@@ -40,6 +40,8 @@ else
 	have mandoc || need mandoc
 	have valgrind || need valgrind
 	have clang-format || need clang-format
+	# GNU time: peak RSS and CPU time of the benchmarks (bench/*.sh, smoke-run by tests/sh/bench.sh)
+	[ -x /usr/bin/time ] || need time
 	# the JSON reports are validated against --print-schema with Python's jsonschema
 	{ have python3 && python3 -c 'import jsonschema' 2>/dev/null; } ||
 		{ [ -x /usr/bin/python3 ] && /usr/bin/python3 -c 'import jsonschema' 2>/dev/null; } ||
