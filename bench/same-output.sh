@@ -7,7 +7,8 @@
 # For every TRACEDIR/*.json.gz (default ../shared/traces, or /work/shared/traces) it writes
 # `--summary` of the .json.gz and of its plain copy (decompressed once into OUTDIR/plain/), and
 # `--report json` and `--report text` of each trace against the next one in name order (and
-# the last against the first), with the exit status of each. The plain copies go to $PLAIN
+# the last against the first), and `--report json` of their plain copies, with the exit status
+# of each. The plain copies go to $PLAIN
 # (default /tmp/fusediff-plain: the same path for every run, since --summary prints it).
 # Then compare two runs with `diff -r OUT1 OUT2`.
 set -u
@@ -43,6 +44,10 @@ for f in "$@" ""; do
 			"$bin" --report $fmt "$prev" "$next" >"$o" 2>&1
 			echo "rc $?" >>"$o"
 		done
+		# and of the plain copies (a plain file is hashed by the threads that parse it)
+		o=$out/$pb.vs-next.plain.json.out
+		"$bin" --report json "$plain/$pb.json" "$plain/$(basename "$next" .json.gz).json" >"$o" 2>&1
+		echo "rc $?" >>"$o"
 	fi
 	prev=$f
 done

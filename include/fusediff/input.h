@@ -41,8 +41,8 @@ ssize_t input_peek(struct input *in, const unsigned char **head, size_t want, st
 /* The path of the file the input reads as it is (a regular file, not compressed): what a
  * reader that needs a file of its own (SQLite) can open; NULL otherwise. Borrowed. */
 const char *input_file(const struct input *in);
-/* Hash the raw bytes (the file as it is, compressed or not) with SHA-256 as they are read;
- * before the first read. */
+/* Hash the raw bytes (the file as it is, compressed or not) with SHA-256 as they are read
+ * (the parts of a split file too: see input_hash_work()); before the first read. */
 void input_hash(struct input *in);
 /* The hash as 64 hex digits: the bytes not read yet are read first (without decompressing).
  * -1 (hex "") when input_hash() was not called or a reader thread did not reach the end. */
@@ -62,5 +62,17 @@ int64_t input_raw_size(const struct input *in);
 int64_t input_split_size(const struct input *in);
 struct input *input_open_part(const struct input *in, int64_t off);
 int input_skip(struct input *in, int64_t n, struct fd_error *err);
+
+/* Hashing a split file while its parts are read (input_hash()): a part hashes what it reads
+ * where the hash stands; input_hash_track(part) makes it a reader that input_hash_work() catches
+ * up to (a part that parses, not one that peeks), as the whole input is from input_hash() on,
+ * until input_hash_untrack() (it reads no more for a while; closing a part untracks it).
+ * input_hash_work(in, upto): read again and hash one piece of the bytes that parts read ahead
+ * of the hash, up to upto (< 0: up to the nearest tracked reader at or ahead of it); 1 when it
+ * did, 0 when there is nothing to do now (or nothing is hashed). Any thread; see
+ * src/load/raw_hash.h. */
+void input_hash_track(struct input *part);
+void input_hash_untrack(struct input *in);
+int input_hash_work(struct input *in, int64_t upto);
 
 #endif

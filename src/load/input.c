@@ -27,9 +27,8 @@
 #include <unistd.h>
 #include <zlib.h>
 
-#include <nettle/sha2.h>
-
 #include "config.h"
+#include "raw_hash.h"
 
 #ifdef HAVE_ISAL
 #include <isa-l/igzip_lib.h>
@@ -87,11 +86,12 @@ struct input {
 	struct reader *rd; /* started by the first input_read() */
 	int rd_failed;	   /* pthread_create failed: read on the caller's thread */
 	char *path;	   /* the file's path when it is a regular file */
-	struct sha256_ctx *hash; /* input_hash(): the raw bytes hashed as they are read */
-	int raw_end;		 /* raw_read() saw the end of the file */
-	int hash_bad;		 /* input_hash() came too late: no hash */
-	int bom;		 /* input_peek() dropped a byte order mark: data = file + 3 */
-	int part;		 /* input_open_part(): pread() from part_off on a borrowed fd */
+	struct raw_hash *hash; /* input_hash(): the raw bytes hashed as they are read; a part's
+				  is its whole input's (borrowed) */
+	int hash_slot;	       /* this input's reader slot in hash, or -1 */
+	int raw_end;	       /* raw_read() saw the end of the file */
+	int bom;	       /* input_peek() dropped a byte order mark: data = file + 3 */
+	int part;	       /* input_open_part(): pread() from part_off on a borrowed fd */
 	int64_t part_off;
 	int seekable;	      /* a regular file or memory: raw bytes can be read again */
 	int64_t raw_hi;	      /* raw bytes read so far (a replay reads some again): the
@@ -126,6 +126,8 @@ static int wait_readable(struct input *in)
 
 static ssize_t raw_read(struct input *in, void *buf, size_t cap, struct fd_error *err)
 {
+	/* the file offset of the bytes read (a whole input's reads start at 0) */
+	int64_t off = !in->part ? in->raw_done : in->mem ? (int64_t)in->mem_pos : in->part_off;
 	ssize_t n;
 
 	if (!in->mem && in->fd < 0)
@@ -152,13 +154,10 @@ static ssize_t raw_read(struct input *in, void *buf, size_t cap, struct fd_error
 			return -1;
 		}
 	}
-	if (in->raw_done + n > in->raw_hi) { /* not the bytes a replay reads again */
-		size_t old = (size_t)(in->raw_hi - in->raw_done);
-
-		if (in->hash)
-			sha256_update(in->hash, (size_t)n - old, (const uint8_t *)buf + old);
+	if (in->hash) /* (not the bytes a replay reads again: they are hashed already) */
+		raw_hash_feed(in->hash, in->hash_slot, off, buf, (size_t)n);
+	if (in->raw_done + n > in->raw_hi)
 		in->raw_hi = in->raw_done + n;
-	}
 	in->raw_done += n;
 	if (n == 0)
 		in->raw_end = 1;
@@ -167,26 +166,46 @@ static ssize_t raw_read(struct input *in, void *buf, size_t cap, struct fd_error
 
 void input_hash(struct input *in)
 {
-	if (!in->hash) {
-		in->hash = xmalloc(sizeof *in->hash);
-		sha256_init(in->hash);
+	if (!in->hash && !in->part) {
+		in->hash = raw_hash_new(in->fd, in->mem, in->mem_len);
+		in->hash_slot = raw_hash_track(in->hash);
 		/* input_open() read the two bytes that tell gzip: hash them first */
 		if (in->raw_done == (int64_t)in->peek_len)
-			sha256_update(in->hash, in->peek_len, in->peek);
+			raw_hash_feed(in->hash, in->hash_slot, 0, in->peek, in->peek_len);
 		else
-			in->hash_bad = 1;
+			raw_hash_lose(in->hash);
 	}
+}
+
+void input_hash_track(struct input *part)
+{
+	if (part->hash && part->part && part->hash_slot < 0)
+		part->hash_slot = raw_hash_track(part->hash);
+}
+
+void input_hash_untrack(struct input *in)
+{
+	if (in->hash) {
+		raw_hash_untrack(in->hash, in->hash_slot);
+		in->hash_slot = -1;
+	}
+}
+
+int input_hash_work(struct input *in, int64_t upto)
+{
+	return in->hash ? raw_hash_work(in->hash, upto) : 0;
 }
 
 int input_sha256(struct input *in, char hex[65])
 {
-	uint8_t d[SHA256_DIGEST_SIZE];
 	struct fd_error err;
 
 	hex[0] = '\0';
-	if (!in->hash || in->hash_bad || (in->rd && !in->raw_end))
+	if (!in->hash || in->part || (in->rd && !in->raw_end))
 		return -1; /* not asked for, or the reader thread has not reached the end */
-	if (!in->rd) {	   /* what the format did not read (SQLite opens the file itself) */
+	if (in->rd)	   /* it read every byte in order: they are all hashed */
+		return raw_hash_hex(in->hash, -1, hex);
+	{ /* what the format did not read (SQLite opens the file itself) */
 		char buf[65536];
 		ssize_t n;
 
@@ -195,10 +214,10 @@ int input_sha256(struct input *in, char hex[65])
 		if (n < 0)
 			return -1;
 	}
-	sha256_digest(in->hash, sizeof d, d);
-	for (size_t i = 0; i < sizeof d; i++)
-		sprintf(hex + 2 * i, "%02x", d[i]);
-	return 0;
+	/* what other threads read ahead of the hash and nobody hashed since (a split file) */
+	while (raw_hash_work(in->hash, in->raw_done))
+		;
+	return raw_hash_hex(in->hash, in->raw_done, hex);
 }
 
 /* Fill in->peek with up to two bytes to detect gzip. */
@@ -235,6 +254,7 @@ static struct input *input_new(void)
 
 	in->fd = -1;
 	in->raw_size = -1;
+	in->hash_slot = -1;
 	return in;
 }
 
@@ -337,7 +357,10 @@ void input_close(struct input *in)
 		close(in->fd);
 	free(in->raw);
 	free(in->path);
-	free(in->hash);
+	if (in->part)
+		input_hash_untrack(in);
+	else
+		raw_hash_free(in->hash);
 	free(in);
 }
 
@@ -812,7 +835,8 @@ struct input *input_open_part(const struct input *in, int64_t off)
 
 	p->part = 1;
 	p->raw_size = in->raw_size;
-	if (in->mem) { /* memory (the fuzzer, tests): the same bytes from off */
+	p->hash = in->hash; /* hashes what it reads where the hash stands (raw_hash.h) */
+	if (in->mem) {	    /* memory (the fuzzer, tests): the same bytes from off */
 		p->mem = in->mem;
 		p->mem_len = in->mem_len;
 		p->mem_pos = off < 0 ? 0 : (size_t)off < in->mem_len ? (size_t)off : in->mem_len;
@@ -827,8 +851,10 @@ int input_skip(struct input *in, int64_t n, struct fd_error *err)
 {
 	char buf[65536];
 
-	/* a plain file that nobody hashes: seek; anything else reads the bytes */
-	if (!in->gzip && !in->mem && !in->hash && !in->part && in->fd >= 0 &&
+	/* a plain file whose bytes nobody hashes (or that are hashed already): seek; anything
+	 * else reads the bytes */
+	if (!in->gzip && !in->mem && !in->part && in->fd >= 0 &&
+	    (!in->hash || raw_hash_at(in->hash) >= in->raw_done + n) &&
 	    in->head_pos == in->head_len && in->peek_pos == in->peek_len &&
 	    lseek(in->fd, (off_t)n, SEEK_CUR) >= 0) {
 		in->raw_done += n;

@@ -191,6 +191,7 @@ static void chunk_parse(struct pool *pl, struct loader *main_ld, size_t i, struc
 
 	ld->name = main_ld->name;
 	ld->in = input_open_part(main_ld->in, ch->at);
+	input_hash_track(ld->in);
 	ld->cap = sw->buf ? sw->cap : CHUNK_WINDOW;
 	ld->buf = sw->buf ? sw->buf : xmalloc(ld->cap);
 	sw->buf = NULL;
@@ -247,6 +248,9 @@ static void *pool_main(void *arg)
 	for (;;) {
 		size_t i;
 
+		/* the bytes read ahead of the hash (--report's SHA-256), before the next chunk */
+		while (!atomic_load(&pl->cancel) && input_hash_work(main_ld->in, -1))
+			;
 		pthread_mutex_lock(&pl->mu);
 		i = chunk_take(pl);
 		pthread_mutex_unlock(&pl->mu);
@@ -339,19 +343,28 @@ static int pool_finish(struct loader *ld, size_t k, int *first)
 	struct pool *pl = ld->pool;
 	int64_t end = -1, skip;
 
-	loader_drop_consumed(ld); /* the newlines before chunk k */
+	loader_drop_consumed(ld);   /* the newlines before chunk k */
+	input_hash_untrack(ld->in); /* it reads nothing until the chunks are merged */
 	while (end < 0) {
 		struct chunk *ch = &pl->c[k];
 		size_t i;
 
 		pthread_mutex_lock(&pl->mu);
 		while (ch->state != CHUNK_DONE) {
+			/* first the bytes read ahead of the hash, up to the nearest part being
+			 * read: that part then hashes what it reads */
+			pthread_mutex_unlock(&pl->mu);
+			while (input_hash_work(ld->in, -1))
+				;
+			pthread_mutex_lock(&pl->mu);
+			if (ch->state == CHUNK_DONE)
+				break;
 			if ((i = chunk_take(pl))) {
 				pthread_mutex_unlock(&pl->mu);
 				chunk_parse(pl, ld, i, &pl->spare[0]);
 				chunk_done(pl, i);
 				pthread_mutex_lock(&pl->mu);
-			} else if (ch->state != CHUNK_DONE) {
+			} else {
 				pthread_cond_wait(&pl->cond, &pl->mu);
 			}
 		}
@@ -384,6 +397,9 @@ static int pool_finish(struct loader *ld, size_t k, int *first)
 			k = ch->landed;
 	}
 	loader_pool_free(ld);
+	/* every byte up to the array's end hashed, so that the skip below can seek */
+	while (input_hash_work(ld->in, end))
+		;
 	/* on after the array: what the window holds of the chunks is dropped, the rest skipped */
 	skip = end - ld->off0;
 	if (skip <= (int64_t)ld->len) {

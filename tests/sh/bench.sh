@@ -41,7 +41,7 @@ run one_name_one_class.sh '' sh bench/one_name_one_class.sh $small
 run scale.sh '^--summary, rocprofv3 JSON' sh bench/scale.sh 100
 mkdir -p "$tmp/traces"
 cp $small examples/tracelens_sglang_dsr1-distill-llama8b_decode_bs16_b300.json.gz "$tmp/traces/"
-run same-output.sh '8 outputs' env PLAIN="$tmp/plain" sh bench/same-output.sh "$FUSEDIFF" "$tmp/same" "$tmp/traces"
+run same-output.sh '10 outputs' env PLAIN="$tmp/plain" sh bench/same-output.sh "$FUSEDIFF" "$tmp/same" "$tmp/traces"
 run bench.py '^fusediff --report json A.json B.json' python3 bench/bench.py --smoke --fusediff "$FUSEDIFF"
 run loader.py '^fusediff --summary G.json.gz' python3 bench/loader.py --smoke --fusediff "$FUSEDIFF" --gen "$tmp/loader"
 run profilers.py '^fusediff --summary rocprofv3 JSON' python3 bench/profilers.py --smoke --fusediff "$FUSEDIFF"
