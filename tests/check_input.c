@@ -7,7 +7,10 @@
 #include <signal.h>
 #include <sys/stat.h>
 
+#include <sys/wait.h>
+
 #include "fusediff/input.h"
+#include "src/load/spool.h"
 
 /* The whole file, raw. Owned by caller: free(). */
 static unsigned char *slurp(const char *path, size_t *len)
@@ -167,31 +170,70 @@ START_TEST(test_gzip_corrupt)
 }
 END_TEST
 
+static int swap_stdin(int fd);
+static void restore_stdin(int saved);
+
+/* raw read from standard input, a pipe that a child process writes. */
+static struct result drain_pipe(const unsigned char *raw, size_t len)
+{
+	int p[2], saved, status;
+	pid_t pid;
+	struct result r;
+
+	ck_assert_int_eq(pipe(p), 0);
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		close(p[0]);
+		signal(SIGPIPE, SIG_DFL);
+		for (size_t off = 0; off < len;) {
+			ssize_t w = write(p[1], raw + off, len - off);
+
+			if (w <= 0)
+				_exit(1);
+			off += (size_t)w;
+		}
+		_exit(0);
+	}
+	close(p[1]);
+	saved = swap_stdin(p[0]);
+	r = drain(open_file("-"));
+	restore_stdin(saved);
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid); /* (it may die of SIGPIPE: an error) */
+	return r;
+}
+
 /* raw written to a temporary file, read with ISA-L (when built with it) and with zlib
- * (FUSEDIFF_INFLATE=zlib), from the file and from memory: all four end alike. Returns the
- * result of the first; free its data. */
+ * (FUSEDIFF_INFLATE=zlib), from the file, from memory and from a pipe (ISA-L's member kept
+ * for zlib in a spool): all six end alike. Returns the result of the first; free its data. */
 static struct result inflate_both(const unsigned char *raw, size_t len)
 {
 	char path[] = "/tmp/fusediff-check-input-XXXXXX";
 	int fd = mkstemp(path);
-	struct result a, b, c, d;
+	struct result a, b, c, d, e, f;
 
 	ck_assert_int_ge(fd, 0);
 	ck_assert_int_eq(write(fd, raw, len), (ssize_t)len);
 	close(fd);
 	a = drain(open_file(path));
 	b = drain(input_open_mem(raw, len));
+	e = drain_pipe(raw, len);
 	setenv("FUSEDIFF_INFLATE", "zlib", 1);
 	c = drain(open_file(path));
 	d = drain(input_open_mem(raw, len));
+	f = drain_pipe(raw, len);
 	unsetenv("FUSEDIFF_INFLATE");
 	unlink(path);
 	check_same_result(&a, &c);
 	check_same_result(&b, &d);
 	check_same_result(&a, &b);
+	check_same_result(&e, &f);
+	check_same_result(&a, &e);
 	free(b.data);
 	free(c.data);
 	free(d.data);
+	free(e.data);
+	free(f.data);
 	return a;
 }
 
@@ -253,6 +295,50 @@ START_TEST(test_inflate_damage)
 	free(r.data);
 	free(buf);
 	free(raw);
+}
+END_TEST
+
+/* The spool keeps the bytes it is given, from where it is told to keep them, in memory and past
+ * its memory limit in a temporary file; read back in pieces, they are the stream's. */
+START_TEST(test_spool)
+{
+	unsigned char stream[5000], got[5000];
+	struct spool *sp = spool_new(100); /* a temporary file after 100 bytes */
+	int64_t off = 0;
+
+	for (size_t i = 0; i < sizeof stream; i++)
+		stream[i] = (unsigned char)(i * 131 + i / 7);
+	ck_assert_int_eq(spool_read(sp, 0, got, 10), 0);
+	/* a few members: each kept from its start, the ones before dropped */
+	for (int m = 0; m < 4; m++) {
+		int64_t start = off;
+
+		for (size_t piece = 1; off < (m + 1) * 1200; piece = piece * 3 + 1) {
+			size_t n = piece < (size_t)((m + 1) * 1200 - off)
+					   ? piece
+					   : (size_t)((m + 1) * 1200 - off);
+
+			spool_add(sp, off, stream + off, n);
+			off += (int64_t)n;
+		}
+		ck_assert_int_eq(spool_start(sp), start);
+		ck_assert_int_eq(spool_end(sp), off);
+		for (int64_t at = start; at < off;) {
+			long n = spool_read(sp, at, got, 77);
+
+			ck_assert_int_gt(n, 0);
+			ck_assert_int_eq(memcmp(got, stream + at, (size_t)n), 0);
+			at += n;
+		}
+		ck_assert_int_eq(spool_read(sp, off, got, 10), 0);
+		spool_keep_from(sp, off - (m == 1 ? 500 : 0)); /* the next member's start */
+		if (m == 1) {
+			ck_assert_int_eq(spool_read(sp, off - 500, got, 500), 500);
+			ck_assert_int_eq(memcmp(got, stream + off - 500, 500), 0);
+			spool_keep_from(sp, off);
+		}
+	}
+	spool_free(sp);
 }
 END_TEST
 
@@ -389,6 +475,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_gzip_truncated);
 	tcase_add_test(tc, test_gzip_corrupt);
 	tcase_add_test(tc, test_inflate_damage);
+	tcase_add_test(tc, test_spool);
 	tcase_add_test(tc, test_gzip_stdin);
 	tcase_add_test(tc, test_close_while_reader_waits);
 	tcase_add_test(tc, test_close_early);

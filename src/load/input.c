@@ -8,12 +8,13 @@
  * reading a file from the page cache costs a copy). FUSEDIFF_SERIAL=1 in the environment
  * inflates on the caller's thread too (for benchmarks).
  *
- * Built with ISA-L (Debian's libisal-dev), gzip data that can be read again (a regular file,
- * memory) is inflated by isal_inflate(), three to four times zlib's speed. Anything it does not
- * take as a plain run of gzip members (corrupt or truncated data, a member that is not gzip) is
- * inflated again by zlib from the start of that member, the bytes already handed out dropped:
- * the data and every error message are zlib's, as without ISA-L. Pipes are inflated by zlib,
- * and so is everything when FUSEDIFF_INFLATE=zlib is set (for benchmarks and tests). */
+ * Built with ISA-L (Debian's libisal-dev), gzip data is inflated by isal_inflate(), three to
+ * four times zlib's speed. Anything it does not take as a plain run of gzip members (corrupt or
+ * truncated data, a member that is not gzip) is inflated again by zlib from the start of that
+ * member, the bytes already handed out dropped: the data and every error message are zlib's, as
+ * without ISA-L. A regular file or memory is read again from there; a pipe's member is kept as
+ * it is read (spool.h: memory, then an unlinked temporary file) for zlib to read again. zlib
+ * inflates everything when FUSEDIFF_INFLATE=zlib is set (for benchmarks and tests). */
 #include "fusediff/input.h"
 
 #include <errno.h>
@@ -29,6 +30,7 @@
 
 #include "config.h"
 #include "raw_hash.h"
+#include "spool.h"
 
 #ifdef HAVE_ISAL
 #include <isa-l/igzip_lib.h>
@@ -43,6 +45,11 @@
 #define BLOCK_SIZE (1 << 20)
 #endif
 #define RING_BLOCKS 4
+/* The gzip member ISA-L inflates from a pipe is kept to be inflated again by zlib (spool.h):
+ * this much in memory, the rest in a temporary file. */
+#ifndef SPOOL_MEM
+#define SPOOL_MEM (8 << 20)
+#endif
 
 struct block {
 	char *data;
@@ -103,6 +110,9 @@ struct input {
 #ifdef HAVE_ISAL
 	int isal; /* inflate with ISA-L (until it meets what zlib must judge) */
 	struct inflate_state *isal_st;
+	struct spool *spool; /* a pipe: the raw bytes of ISA-L's member, for zlib to read again */
+	int replaying;	     /* zlib reads them again: raw_next() takes them from the spool */
+	int64_t replay_pos;  /* the raw offset of the next one */
 #endif
 };
 
@@ -242,7 +252,7 @@ static void choose_inflate(struct input *in)
 #ifdef HAVE_ISAL
 	const char *env = getenv("FUSEDIFF_INFLATE");
 
-	in->isal = in->gzip && in->seekable && !(env && strcmp(env, "zlib") == 0);
+	in->isal = in->gzip && !(env && strcmp(env, "zlib") == 0);
 #else
 	(void)in;
 #endif
@@ -352,6 +362,7 @@ void input_close(struct input *in)
 		inflateEnd(&in->z);
 #ifdef HAVE_ISAL
 	free(in->isal_st);
+	spool_free(in->spool);
 #endif
 	if (in->fd > STDIN_FILENO && !in->part)
 		close(in->fd);
@@ -369,9 +380,26 @@ const char *input_file(const struct input *in)
 	return in->path && !in->gzip ? in->path : NULL;
 }
 
-/* Next raw bytes, the sniffed ones first. */
+/* Next raw bytes, the sniffed ones first (or, for zlib after ISA-L on a pipe, the spooled). */
 static ssize_t raw_next(struct input *in, void *buf, size_t cap, struct fd_error *err)
 {
+#ifdef HAVE_ISAL
+	if (in->replaying) {
+		long n = spool_read(in->spool, in->replay_pos, buf, cap);
+
+		if (n < 0) {
+			fd_error_set(err, "read error: %s", strerror(errno));
+			return -1;
+		}
+		if (n > 0) {
+			in->replay_pos += n;
+			return (ssize_t)n;
+		}
+		in->replaying = 0; /* on from the pipe */
+		spool_free(in->spool);
+		in->spool = NULL;
+	}
+#endif
 	if (in->peek_pos < in->peek_len) {
 		size_t n = in->peek_len - in->peek_pos;
 
@@ -387,6 +415,10 @@ static ssize_t raw_next(struct input *in, void *buf, size_t cap, struct fd_error
 /* The raw offset of the next byte raw_next() returns. */
 static int64_t raw_next_pos(const struct input *in)
 {
+#ifdef HAVE_ISAL
+	if (in->replaying)
+		return in->replay_pos;
+#endif
 	return in->peek_pos < in->peek_len ? (int64_t)in->peek_pos : in->raw_done;
 }
 
@@ -405,20 +437,34 @@ static int raw_fill(struct input *in, struct fd_error *err)
 	in->raw_pos = 0;
 	if (n == 0)
 		in->raw_eof = 1;
+#ifdef HAVE_ISAL
+	if (in->spool && in->isal)
+		spool_add(in->spool, in->raw_base, in->raw, (size_t)n);
+#endif
 	return 0;
 }
 
 static ssize_t zlib_read(struct input *in, char *buf, size_t cap, struct fd_error *err);
 
 #ifdef HAVE_ISAL
-/* Hand the member that ISA-L stopped in to zlib: read it again from its start, dropping the
- * bytes already handed out. Only for a seekable source (a regular file or memory). */
+/* Hand the member that ISA-L stopped in to zlib: read it again from its start (a regular file
+ * or memory; a pipe's from the spool), dropping the bytes already handed out. */
 static ssize_t isal_give_up(struct input *in, char *buf, size_t cap, struct fd_error *err)
 {
 	int64_t pos = in->member_start;
 	int64_t to = pos > (int64_t)in->peek_len ? pos : (int64_t)in->peek_len;
 
 	in->isal = 0;
+	if (in->spool) { /* the sniffed bytes too are in the spool */
+		in->replaying = 1;
+		in->replay_pos = pos;
+		in->peek_pos = in->peek_len;
+		in->raw_pos = in->raw_len = 0;
+		in->raw_eof = in->raw_end = 0;
+		in->stream_end = 0;
+		in->replay_skip = in->member_out;
+		return zlib_read(in, buf, cap, err);
+	}
 	if (in->mem) {
 		in->mem_pos = (size_t)to;
 	} else if (lseek(in->fd, (off_t)(to - in->raw_done), SEEK_CUR) < 0) {
@@ -488,6 +534,8 @@ static ssize_t isal_read(struct input *in, char *buf, size_t cap, struct fd_erro
 		if (!in->raw)
 			in->raw = xmalloc(RAW_SIZE);
 		in->member_start = raw_next_pos(in);
+		if (!in->seekable)
+			in->spool = spool_new(SPOOL_MEM);
 	}
 	for (;;) {
 		int rc;
@@ -501,6 +549,8 @@ static ssize_t isal_read(struct input *in, char *buf, size_t cap, struct fd_erro
 				return 0; /* the end, or trailing garbage after the last member: ignore */
 			in->member_start = in->raw_base + (int64_t)in->raw_pos;
 			in->member_out = 0;
+			if (in->spool) /* the members before are not inflated again */
+				spool_keep_from(in->spool, in->member_start);
 			if (in->raw_pos + 1 == in->raw_len ||
 			    (unsigned char)in->raw[in->raw_pos + 1] != 0x8b)
 				return isal_give_up(in, buf, cap, err); /* zlib's to judge */
