@@ -651,6 +651,50 @@ START_TEST(test_fusion_proofs)
 }
 END_TEST
 
+/* SGLang Qwen3-30B-A3B, MI300X against B300 (issue 32): A routes with topksoftmax and CK's
+ * MoeSortingKernel where B's routingIndicesDynBlockKernel picks the top k, softmaxes and sorts
+ * in one kernel; A's stage-2 kernel_moe_gemm writes by atomic add (the finalize) where B runs
+ * its expert GEMM and then finalizeKernel. Both are fusions, one each way. */
+START_TEST(test_moe_fusions_each_way)
+{
+	static const struct align_item topk_softmax = { CLASS_MOE_ROUTING, STEP_SINGLE, 1,
+							A(SOFTMAX) | A(TOPK) | A(ROUTING),
+							"topksoftmax" };
+	static const struct align_item moe_sort = { CLASS_MOE_ROUTING, STEP_SINGLE, 1, A(ROUTING),
+						    "MoeSortingKernel" };
+	static const struct align_item dyn_block = { CLASS_MOE_ROUTING, STEP_SINGLE, 1,
+						     A(SOFTMAX) | A(TOPK) | A(ROUTING),
+						     "routingIndicesDynBlockKernel" };
+	static const struct align_item ck_up = { CLASS_MOE_GEMM, STEP_SINGLE, 1,
+						 A(MOE_GEMM) | A(SILU) | A(MUL),
+						 "kernel_moe_gemm<moe_gemm+silu+mul>" };
+	static const struct align_item ck_down = { CLASS_MOE_GEMM, STEP_SINGLE, 1,
+						   A(MOE_GEMM) | A(REDUCE),
+						   "kernel_moe_gemm<moe_gemm+reduce>" };
+	static const struct align_item bmm_up = { CLASS_MOE_GEMM, STEP_SINGLE, 1,
+						  A(MOE_GEMM) | A(SILU) | A(MUL),
+						  "bmm_Bfloat16_E2m1E2m1_Fp32" };
+	static const struct align_item bmm_down = { CLASS_MOE_GEMM, STEP_SINGLE, 1, A(MOE_GEMM),
+						    "bmm_Bfloat16_E2m1E2m1_Fp32" };
+	static const struct align_item finalize = { CLASS_MOE_FINALIZE, STEP_SINGLE, 1, A(REDUCE),
+						    "finalizeKernel" };
+	const struct align_item a[] = { ADD_NORM_TRITON, topk_softmax, moe_sort, ck_up, ck_down };
+	const struct align_item b[] = { ADD_NORM_TRITON, dyn_block, bmm_up, bmm_down, finalize };
+	struct align_layer l;
+	const struct align_entry *e;
+
+	align_one(a, 5, b, 5, &l);
+	align_absorb(&l, 1, 0);
+	check_cover(&l);
+	e = entry_with(&l, 0, 4); /* A's down GEMM does B's GEMM and finalize */
+	ck_assert_int_eq(e->kind, ALIGN_FUSED);
+	ck_assert_uint_eq(e->n[0], 1);
+	ck_assert_uint_eq(e->n[1], 2);
+	assert_match(&l, 3, 2);
+	alignment_clear(&l.al);
+}
+END_TEST
+
 static Suite *align_suite(void)
 {
 	Suite *s = suite_create("align");
@@ -674,6 +718,7 @@ static Suite *align_suite(void)
 	tcase_add_test(tc, test_horizontal_groups);
 	tcase_add_test(tc, test_unproven_fusions_rejected);
 	tcase_add_test(tc, test_fusion_proofs);
+	tcase_add_test(tc, test_moe_fusions_each_way);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -223,6 +223,14 @@ const struct builtin_rule classify_name_rules[] = {
 	R(MOE_ROUTING, A(ROUTING),
 	  "clean_and_count_expert|get_fused_mapping|expand_to_fused|inplace_unique_group_indices|"
 	  "mask_indices_by_tp|group_count_kernel"),
+	/* TensorRT-LLM-gen (FlashInfer) routing: the kernels that take the router's scores pick
+	 * the top k themselves before they lay the tokens out by expert (RoutingKernel.cuh:
+	 * routingRenormalize, routingCustom and routingLlama4's Block, DynBlock, Cluster,
+	 * SmallToken, CoopBlock and HistogramScores kernels; DeepSeek's main kernel); the
+	 * histogram, offsets and DeepSeek's cluster kernels start from top-k ids made before */
+	R(MOE_ROUTING, A(ROUTING) | A(TOPK),
+	  "routing(Renormalize|Custom|Llama4)::routingIndices(Block|DynBlock|Cluster|SmallToken|"
+	  "CoopBlock|HistogramScores)Kernel|routingDeepSeek::routingMainKernel"),
 	R(MOE_ROUTING, A(ROUTING),
 	  "moe_align|moe_?sort|moe_[a-z0-9]*_sort|expandInputRows|expand_input_rows|count_and_sort_expert|"
 	  "moe_?routing|grouped_topk|moe_?permute|moe_?dispatch|fused_topk|moe::dev::routing|"
@@ -460,6 +468,10 @@ const struct builtin_modifier classify_modifiers[] = {
 	{ IN_HEAD, CLS(COMM), A(RMSNORM), 0, "rms_?norm" },
 	{ IN_HEAD, CLS(MOE_ROUTING) | CLS(SAMPLING), A(TOPK), 0, "topk|top_k" },
 	{ IN_HEAD, CLS(MOE_ROUTING), A(SOFTMAX), 0, "softmax" },
+	/* TensorRT-LLM-gen routing: Renormalize is top-k then softmax over the k; a Custom
+	 * policy names its softmax (SoftmaxPostprocess) among the template's arguments */
+	{ IN_HEAD, CLS(MOE_ROUTING), A(SOFTMAX), 0, "routingRenormalize::routingIndices" },
+	{ IN_TARGS, CLS(MOE_ROUTING), A(SOFTMAX), 0, "Softmax(Pre|Post)process" },
 	{ IN_TARGS, CLS(ACTIVATION), A(MUL), 0, "GLU|glu" },
 	{ IN_HEAD, CLS(ACTIVATION), A(MUL), 0, "_mul|mul_" },
 };
@@ -473,6 +485,14 @@ const struct builtin_flag classify_flags[] = {
 	{ "add_rmsnorm_quant_kernel", 8, 4, NULL, A(ADD) },
 	{ "add_rmsnorm_quant_kernel", 8, 5, NULL, A(QUANT) },
 	{ "add_rmsnorm_quant_kernel", 5, 4, NULL, A(QUANT) },
+	/* Composable Kernel's MoE GEMM <GridwiseGemm, HasMainKBlockLoop, CGlobalMemoryDataOperation,
+	 * MinimumOccupancy[, IsInputGemm], TailNum>: the second stage writes by atomic add
+	 * (InMemoryDataOperationEnum 1), each token's top-k expert outputs weighted and summed in
+	 * place, which is the finalize (gridwise_moe_gemm.hpp) */
+	{ "kernel_moe_gemm", 5, 2, NULL, A(REDUCE) },
+	{ "kernel_moe_gemm", 6, 2, NULL, A(REDUCE) },
+	{ "kernel_moe_gemm_2lds", 5, 2, NULL, A(REDUCE) },
+	{ "kernel_moe_gemm_2lds", 6, 2, NULL, A(REDUCE) },
 	{ NULL, 0, -1, "Rmsnorm2dFusedAddEnum", A(ADD) },
 	{ NULL, 0, -1, "Rmsnorm2dFusedQuantEnum", A(QUANT) },
 	{ NULL, 0, -1, "Layernorm2dFusedAddEnum", A(ADD) },
