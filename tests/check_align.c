@@ -658,8 +658,7 @@ END_TEST
 START_TEST(test_moe_fusions_each_way)
 {
 	static const struct align_item topk_softmax = { CLASS_MOE_ROUTING, STEP_SINGLE, 1,
-							A(SOFTMAX) | A(TOPK) | A(ROUTING),
-							"topksoftmax" };
+							A(SOFTMAX) | A(TOPK), "topksoftmax" };
 	static const struct align_item moe_sort = { CLASS_MOE_ROUTING, STEP_SINGLE, 1, A(ROUTING),
 						    "MoeSortingKernel" };
 	static const struct align_item dyn_block = { CLASS_MOE_ROUTING, STEP_SINGLE, 1,
@@ -686,6 +685,10 @@ START_TEST(test_moe_fusions_each_way)
 	align_one(a, 5, b, 5, &l);
 	align_absorb(&l, 1, 0);
 	check_cover(&l);
+	e = entry_with(&l, 1, 1); /* B's routing does A's two kernels' work */
+	ck_assert_int_eq(e->kind, ALIGN_FUSED);
+	ck_assert_uint_eq(e->n[0], 2);
+	ck_assert_uint_eq(e->n[1], 1);
 	e = entry_with(&l, 0, 4); /* A's down GEMM does B's GEMM and finalize */
 	ck_assert_int_eq(e->kind, ALIGN_FUSED);
 	ck_assert_uint_eq(e->n[0], 1);

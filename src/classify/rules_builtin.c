@@ -212,13 +212,17 @@ const struct builtin_rule classify_name_rules[] = {
 	  "reduce_fused|"
 	  "_finalize_matmul_scatter|finalizeMoeRouting|finalizeKernel|_reduce_grouped|_ep_gather|"
 	  "moe_stage2_reduce|moe_reduction|unpermute"),
-	R(MOE_ROUTING, A(ROUTING) | A(TOPK) | A(SOFTMAX),
-	  "topk_?gating_?softmax|topk_?softmax|topkGatingSoftmax|topk_?gating|moe_?softmax"),
+	/* the routing atom is the tokens laid out by expert (sorted, permuted, aligned to the
+	 * expert GEMM's blocks); a gate that only picks the top k experts and their weights does
+	 * not do it, and a kernel that does both fuses them */
+	R(MOE_ROUTING, A(TOPK) | A(SOFTMAX),
+	  "topk_?gating_?softmax|topk_?softmax|topkGatingSoftmax|topk_?gating"),
+	R(MOE_ROUTING, A(SOFTMAX), "moe_?softmax"),
 	RF(MOE_ROUTING, A(ROUTING), "_combined_routing_memset|_expt_data_memset", 1, 0),
 	/* DeepSeek's MoE kernels (TileKernels tile_kernels/moe/, the kernels of DeepSeek's
 	 * profile-data traces): gates, the counts and mappings that lay the tokens out by
 	 * expert, the expansion into that layout; their reduce_fused combines */
-	R(MOE_ROUTING, A(ROUTING) | A(TOPK),
+	R(MOE_ROUTING, A(TOPK),
 	  "top2_sum_gate|topk_sum_and_topk_group_idx|(^|[^a-z])topk_gate"),
 	R(MOE_ROUTING, A(ROUTING),
 	  "clean_and_count_expert|get_fused_mapping|expand_to_fused|inplace_unique_group_indices|"
@@ -231,11 +235,13 @@ const struct builtin_rule classify_name_rules[] = {
 	R(MOE_ROUTING, A(ROUTING) | A(TOPK),
 	  "routing(Renormalize|Custom|Llama4)::routingIndices(Block|DynBlock|Cluster|SmallToken|"
 	  "CoopBlock|HistogramScores)Kernel|routingDeepSeek::routingMainKernel"),
+	R(MOE_ROUTING, A(TOPK),
+	  "grouped_topk|fused_topk|_topk_forward|moeTopK|moe_topk|biased_grouped_topk"),
 	R(MOE_ROUTING, A(ROUTING),
 	  "moe_align|moe_?sort|moe_[a-z0-9]*_sort|expandInputRows|expand_input_rows|count_and_sort_expert|"
-	  "moe_?routing|grouped_topk|moe_?permute|moe_?dispatch|fused_topk|moe::dev::routing|"
-	  "_topk_forward|_combined_routing|_sum_bitmatrix_rows|_routing_|routing_?kernel|"
-	  "moeTopK|moe_topk|biased_grouped_topk|compute_?routing|build_?expert_?map|"
+	  "moe_?routing|moe_?permute|moe_?dispatch|moe::dev::routing|"
+	  "_combined_routing|_sum_bitmatrix_rows|_routing_|routing_?kernel|"
+	  "compute_?routing|build_?expert_?map|"
 	  "ExpertPrefixSum|expert_?prefix|ExpertMap|_expt_data|_router|router_|_ep_scatter"),
 	R(ACTIVATION, A(ACT) | A(MUL), "moe::dev::activation"),
 	RF(MOE_GEMM, A(MOE_GEMM), "prepare_grouped_gemm_data|computeStrides", 1, 0),
