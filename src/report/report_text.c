@@ -874,9 +874,16 @@ static void comparability_line(FILE *out, const struct comparison *c)
 	if (b[0].requests >= 0 && b[1].requests >= 0 && b[0].requests == b[1].requests &&
 	    b[0].tokens == b[1].tokens)
 		fprintf(out, ", batch %lld", (long long)b[0].requests);
-	else if (b[0].requests >= 0 || b[1].requests >= 0)
-		fprintf(out, ", batch %lld against %lld", (long long)b[0].requests,
-			(long long)b[1].requests);
+	else if (b[0].requests >= 0 || b[1].requests >= 0) { /* -1: not said, as JSON's null */
+		char r[2][32];
+
+		for (int s = 0; s < 2; s++)
+			if (b[s].requests >= 0)
+				snprintf(r[s], sizeof r[s], "%lld", (long long)b[s].requests);
+			else
+				snprintf(r[s], sizeof r[s], "unknown");
+		fprintf(out, ", batch %s against %s", r[0], r[1]);
+	}
 	if (b[0].tokens >= 0 && b[0].tokens == b[1].tokens)
 		fprintf(out, " (%lld tokens)", (long long)b[0].tokens);
 	if (k->gemm.known)

@@ -62,6 +62,11 @@ gate4 batch "the sides ran different batches (A: 16, B: 8, from SGLang bs=N): th
 	"$S" "$tmp/bs8.json.gz"
 report batch_same "$S" "$S"
 has batch_same "Same workload: 32 layers per pass each side, batch 16."
+# a batch that one side's annotations do not say is unknown (JSON: null), not -1
+gzip -dc "$S" | sed 's/step\[DECODE bs=16\]/step[DECODE]/g' | gzip >"$tmp/nobs.json.gz"
+report batch_unknown "$S" "$tmp/nobs.json.gz"
+has batch_unknown "Same workload: 32 layers per pass each side, batch 16 against unknown."
+json_has batch_unknown '{"requests":null,"tokens":null,"source":null,"varies":false}'
 
 # vLLM's execute_N_context_C(T)_generation_G(T): requests and tokens
 gzip -dc "$S" | sed 's/step\[DECODE bs=16\]/execute_16_context_2(300)_generation_14(14)/g' | gzip >"$tmp/vllm.json.gz"
