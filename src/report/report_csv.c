@@ -287,7 +287,7 @@ static void t_pairs(FILE *out, const struct comparison *c, const uint32_t *rows,
 		c_num(out, p->ratio, 4);
 		c_eff(out, &p->side[0].eff, &p->side[1].eff);
 		if (p->fusion >= 0)
-			fprintf(out, ",%d", p->fusion);
+			fprintf(out, ",%d", p->fusion + 1);
 		else
 			fputc(',', out);
 		c_ci(out, &p->ci);
@@ -297,14 +297,14 @@ static void t_pairs(FILE *out, const struct comparison *c, const uint32_t *rows,
 
 static void t_fusions(FILE *out, const struct comparison *c, const uint32_t *rows, size_t n_rows)
 {
-	fputs("table,index,kind,fused_side,partial,fused_kernel,unfused_kernels,atoms,proof,"
+	fputs("table,fusion,kind,fused_side,partial,fused_kernel,unfused_kernels,atoms,proof,"
 	      "occurrences,"
 	      "layers,a_us,b_us,delta_us,launches_saved,idle_us,evidence," CI_COLUMNS "\n",
 	      out);
 	EACH(i, c->n_fusions)
 	{
 		const struct comparison_fusion *f = &c->fusions[i];
-		fprintf(out, "fusions,%zu,%s,%c,%d", i,
+		fprintf(out, "fusions,%zu,%s,%c,%d", i + 1, /* its number, from 1 */
 			attribution_kind_name(f->partial      ? ATTR_PARTIAL
 					      : f->horizontal ? ATTR_HORIZONTAL
 							      : ATTR_FUSION),

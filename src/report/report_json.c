@@ -644,7 +644,7 @@ int report_write_json(FILE *out, const struct comparison *c)
 		j_pair_eff(out, p);
 		fputs(",\"fusion\":", out);
 		if (p->fusion >= 0)
-			fprintf(out, "%d}", p->fusion);
+			fprintf(out, "%d}", p->fusion + 1);
 		else
 			fputs("null}", out);
 	}
@@ -655,9 +655,9 @@ int report_write_json(FILE *out, const struct comparison *c)
 
 		fprintf(out,
 			"%s\n    "
-			"{\"kind\":\"%s\",\"class\":\"%s\",\"fused_side\":\"%c\",\"partial\":%s,"
-			"\"fused_kernel\":",
-			i ? "," : "",
+			"{\"id\":%zu,\"kind\":\"%s\",\"class\":\"%s\",\"fused_side\":\"%c\","
+			"\"partial\":%s,\"fused_kernel\":",
+			i ? "," : "", i + 1,
 			attribution_kind_name(f->partial      ? ATTR_PARTIAL
 					      : f->horizontal ? ATTR_HORIZONTAL
 							      : ATTR_FUSION),

@@ -57,7 +57,10 @@ for c, j in zip(pairs, doc["pairs"]):
     assert c["kind"] == j["kind"]
     assert (c["ratio"] == "") == (j["ratio"] is None)
 assert len(tables.get("fusions", (None, []))[1]) == len(doc["fusions"])
+for i, (c, j) in enumerate(zip(pairs, doc["pairs"])):
+    assert c["fusion"] == ("" if j["fusion"] is None else str(j["fusion"])), (i, c["fusion"], j["fusion"])
 for c, j in zip(tables.get("fusions", (None, []))[1], doc["fusions"]):
+    assert int(c["fusion"]) == j["id"]  # the fusion's number, from 1, as pairs.fusion names it
     assert c["fused_kernel"] == unescape_json_name(j["fused_kernel"])
     assert c["evidence"] == j["evidence"]
 groups = tables["pair_groups"][1]

@@ -55,8 +55,19 @@ for doc in (ab, sg, names):
                  "a_avg_us", "b_avg_us", "delta_us", "ratio"], "pair")
         assert p["kind"] in ("match", "fused", "a_only", "b_only")
         assert isinstance(p["a_kernels"], list) and isinstance(p["atoms"], list)
+    # one numbering: a fusion's id is its "#N" (from 1), which pairs[].fusion and
+    # attribution[].fusion name
+    for i, f in enumerate(doc["fusions"]):
+        assert f["id"] == i + 1, (i, f["id"])
+    for i, p in enumerate(doc["pairs"]):
+        if p["fusion"] is not None:
+            assert i in doc["fusions"][p["fusion"] - 1]["pairs"], (i, p["fusion"])
+    for a in doc["attribution"]:
+        if a["fusion"] is not None:
+            f = doc["fusions"][a["fusion"] - 1]
+            assert a["kind"] == f["kind"] and a["class"] == f["class"], (a, f)
     for f in doc["fusions"]:
-        need(f, ["fused_side", "fused_kernel", "unfused_kernels", "atoms", "occurrences", "layers", "a_us", "b_us",
+        need(f, ["id", "fused_side", "fused_kernel", "unfused_kernels", "atoms", "occurrences", "layers", "a_us", "b_us",
                  "delta_us", "evidence"], "fusion")
         assert f["fused_side"] in ("A", "B")
         assert isinstance(f["evidence"], str) and f["evidence"].endswith(".")
