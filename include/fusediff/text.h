@@ -39,12 +39,25 @@ size_t text_utf8_encode(uint32_t cp, char out[4]);
 /* The same into a new string. Owned by caller: free with free(). */
 char *text_escape_dup(const char *s, size_t len);
 
-/* A duration in ns as microseconds with adaptive precision: "0.85", "12.3", "1234". */
-void text_us(char *buf, size_t cap, int64_t ns);
+/* A duration in ns as microseconds with adaptive precision: "0.85", "12.3", "1234"; "-" when
+ * not finite. The one formatter of microseconds for people: the text and Markdown reports and
+ * the explorer print a figure with it, so that it reads the same everywhere (323.55 us is
+ * "323.5" or "323.6" in both, never one in each). */
+void text_us(char *buf, size_t cap, double ns);
+/* The same with a sign: "+12.3", "-4.56"; "0" for what shows as zero; "-" when not finite. */
+void text_signed_us(char *buf, size_t cap, double ns);
 /* A duration in ns as milliseconds with two decimals, with a sign when sign is set ("+1.25";
  * "0.00" for what rounds to zero, signed or not), '.' whatever the locale: the whole traces'
  * totals in the text report and the explorer's Totals view. Returns buf. */
 const char *text_ms(char *buf, size_t cap, int64_t ns, int sign);
+/* A ratio (B/A): "0.44", "12.3", "150"; "-" when not finite (A is 0). */
+void text_ratio(char *buf, size_t cap, double r);
+/* A count per pass: "8", "0.50", "12.5" (two decimals below 10, one above, none for a whole
+ * number), "-" when not finite. */
+void text_count(char *buf, size_t cap, double n);
+/* part as a share of whole, in percent with one decimal ("60.7%", "-10.0%"), "-" when |whole|
+ * is below 1 (nothing to share): the "of B - A" of the reports and the explorer. */
+void text_share_of(char *buf, size_t cap, double part, double whole);
 /* A duration in ns with a unit: "850 ns", "12.3 us", "4.56 ms", "1.23 s". */
 void text_duration(char *buf, size_t cap, int64_t ns);
 /* v with decimals digits after '.', whatever the locale, with a sign when plus is set

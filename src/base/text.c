@@ -3,6 +3,7 @@
 #include "fusediff/text.h"
 
 #include <langinfo.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 #include <wchar.h>
@@ -274,17 +275,28 @@ char *text_escape_dup(const char *s, size_t len)
 	return p;
 }
 
-void text_us(char *buf, size_t cap, int64_t ns)
+void text_us(char *buf, size_t cap, double ns)
 {
-	double us = (double)ns / 1000.0;
+	double us = ns / 1000.0;
 	double a = us < 0 ? -us : us;
 
-	if (a < 10)
-		snprintf(buf, cap, "%.2f", us);
-	else if (a < 1000)
-		snprintf(buf, cap, "%.1f", us);
+	if (!isfinite(us))
+		snprintf(buf, cap, "-");
 	else
-		snprintf(buf, cap, "%.0f", us);
+		text_fixed(buf, cap, us, a < 10 ? 2 : a < 1000 ? 1 : 0, 0);
+}
+
+void text_signed_us(char *buf, size_t cap, double ns)
+{
+	if (cap < 2 || !isfinite(ns)) {
+		snprintf(buf, cap, "-");
+		return;
+	}
+	text_us(buf + 1, cap - 1, ns < 0 ? -ns : ns);
+	if (strspn(buf + 1, "0.") == strlen(buf + 1))
+		snprintf(buf, cap, "0");
+	else
+		buf[0] = ns < 0 ? '-' : '+';
 }
 
 const char *text_ms(char *buf, size_t cap, int64_t ns, int sign)
@@ -302,6 +314,36 @@ const char *text_fixed(char *buf, size_t cap, double v, int decimals, int plus)
 		if (*p == ',')
 			*p = '.';
 	return buf;
+}
+
+void text_ratio(char *buf, size_t cap, double r)
+{
+	if (!isfinite(r))
+		snprintf(buf, cap, "-");
+	else
+		text_fixed(buf, cap, r, r < 10 ? 2 : r < 100 ? 1 : 0, 0);
+}
+
+void text_count(char *buf, size_t cap, double n)
+{
+	if (!isfinite(n))
+		snprintf(buf, cap, "-");
+	else if (fabs(n - round(n)) < 0.005)
+		text_fixed(buf, cap, n, 0, 0);
+	else
+		text_fixed(buf, cap, n, fabs(n) < 10 ? 2 : 1, 0);
+}
+
+void text_share_of(char *buf, size_t cap, double part, double whole)
+{
+	char n[40];
+
+	if (!(fabs(whole) >= 1) || !isfinite(part)) {
+		snprintf(buf, cap, "-");
+		return;
+	}
+	text_fixed(n, sizeof n, 100 * part / whole, 1, 0);
+	snprintf(buf, cap, "%s%%", strcmp(n, "-0.0") == 0 ? "0.0" : n);
 }
 
 void text_percent(char *buf, size_t cap, double share)

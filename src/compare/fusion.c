@@ -168,16 +168,17 @@ static int pattern_of(const struct comparison *c, const struct fusion_hint *h, s
 	return 1;
 }
 
-/* Microseconds with adaptive precision ("0.85 us", "12.3 us", "1234 us"), '.' as decimal
- * point whatever LC_NUMERIC says. */
-static void us_text(char *buf, size_t cap, double ns)
+/* Microseconds as the reports and the explorer print them (text_us, text_signed_us: "0.85",
+ * "+12.3"), then " us". */
+static void us_text(char *buf, size_t cap, double ns, int sign)
 {
-	double us = ns / 1000.0, a = fabs(us);
+	char n[40];
 
-	snprintf(buf, cap, "%.*f us", a < 10 ? 2 : a < 1000 ? 1 : 0, us);
-	for (char *p = buf; *p; p++)
-		if (*p == ',')
-			*p = '.';
+	if (sign)
+		text_signed_us(n, sizeof n, ns);
+	else
+		text_us(n, sizeof n, ns);
+	snprintf(buf, cap, "%s us", n);
 }
 
 static char *escaped_short(const struct comparison *c, int s, uint32_t name)
@@ -210,9 +211,9 @@ static char *evidence_sentence(const struct comparison *c, const struct comparis
 				    : xstrdup("");
 	atoms_format(f->atoms, "+", atoms, sizeof atoms);
 	comparison_layer_text(c, f->layers, f->n_layers, where, sizeof where);
-	us_text(ta, sizeof ta, f->ns[SIDE_A]);
-	us_text(tb, sizeof tb, f->ns[SIDE_B]);
-	us_text(td, sizeof td, f->delta_ns);
+	us_text(ta, sizeof ta, f->ns[SIDE_A], 0);
+	us_text(tb, sizeof tb, f->ns[SIDE_B], 0);
+	us_text(td, sizeof td, f->delta_ns, 1);
 	snprintf(nk, sizeof nk, "%u", f->per_place);
 	if (f->occurrences == 1)
 		snprintf(times, sizeof times, "once");

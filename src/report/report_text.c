@@ -172,22 +172,17 @@ static void rt_print(FILE *out, struct rtable *t, int md)
 
 /* --- numbers and names ---------------------------------------------------------------------- */
 
-/* Microseconds for people: adaptive precision, "-" when not finite. */
+/* Microseconds for people: adaptive precision, "-" when not finite; signed: "+12.3", "0". The
+ * explorer's formatters (text.h), so that a figure reads the same in both. */
 static const char *us(char *buf, size_t cap, double ns)
 {
-	double a = fabs(ns / 1000.0);
-
-	if (report_number(buf, cap, ns / 1000.0, a < 10 ? 2 : a < 1000 ? 1 : 0) < 0)
-		snprintf(buf, cap, "-");
+	text_us(buf, cap, ns);
 	return buf;
 }
 
 static const char *signed_us(char *buf, size_t cap, double ns)
 {
-	char tmp[48];
-
-	us(tmp, sizeof tmp, ns);
-	snprintf(buf, cap, "%s%s", ns > 0 && strcmp(tmp, "0") != 0 ? "+" : "", tmp);
+	text_signed_us(buf, cap, ns);
 	return buf;
 }
 
@@ -200,19 +195,13 @@ static const char *noise_mark(const struct comparison_ci *ci)
 
 static const char *ratio(char *buf, size_t cap, double r)
 {
-	if (report_number(buf, cap, r, 2) < 0)
-		snprintf(buf, cap, "-");
-	else if (!strchr(buf, '.'))
-		snprintf(buf + strlen(buf), cap - strlen(buf), ".00");
-	else if (strlen(strchr(buf, '.')) == 2)
-		snprintf(buf + strlen(buf), cap - strlen(buf), "0");
+	text_ratio(buf, cap, r);
 	return buf;
 }
 
 static const char *count(char *buf, size_t cap, double v)
 {
-	if (report_number(buf, cap, v, 2) < 0)
-		snprintf(buf, cap, "-");
+	text_count(buf, cap, v);
 	return buf;
 }
 
@@ -374,19 +363,16 @@ static void attribution_section(FILE *out, const struct comparison *c, int md)
 		rt_add(&t, "%s", class_name((enum op_class)a->cls));
 		rt_add(&t, "%s", count(b1, sizeof b1, a->count));
 		rt_add(&t, "%s%s", signed_us(b2, sizeof b2, a->delta_ns), noise_mark(&a->ci));
-		if (fabs(c->delta_ns) >= 1) {
-			report_number(b3, sizeof b3, 100 * a->delta_ns / c->delta_ns, 1);
-			rt_add(&t, "%s%%", b3);
-		} else {
-			rt_add(&t, "-");
-		}
+		text_share_of(b3, sizeof b3, a->delta_ns, c->delta_ns);
+		rt_add(&t, "%s", b3);
 		sum += a->delta_ns;
 	}
 	rt_add(&t, "total");
 	rt_add(&t, "%s", "");
 	rt_add(&t, "%s", "");
 	rt_add(&t, "%s", signed_us(b2, sizeof b2, sum));
-	rt_add(&t, "%s", fabs(c->delta_ns) >= 1 ? "100%" : "-");
+	text_share_of(b3, sizeof b3, c->delta_ns, c->delta_ns);
+	rt_add(&t, "%s", b3);
 	rt_print(out, &t, md);
 }
 

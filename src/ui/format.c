@@ -7,51 +7,25 @@
 #include "explorer_int.h"
 #include "fusediff/text.h"
 
+/* The reports' formatters (text.h): a figure reads the same here and there. */
 void fmt_us(char *buf, size_t cap, double ns)
 {
-	if (isnan(ns))
-		snprintf(buf, cap, "-");
-	else
-		text_us(buf, cap, (int64_t)llround(ns));
+	text_us(buf, cap, ns);
 }
 
 void fmt_delta(char *buf, size_t cap, double ns)
 {
-	if (isnan(ns)) {
-		snprintf(buf, cap, "-");
-		return;
-	}
-	if (llround(ns) == 0) {
-		snprintf(buf, cap, "0");
-		return;
-	}
-	buf[0] = ns > 0 ? '+' : '-';
-	if (cap > 1)
-		text_us(buf + 1, cap - 1, (int64_t)llround(fabs(ns)));
+	text_signed_us(buf, cap, ns);
 }
 
 void fmt_ratio(char *buf, size_t cap, double r)
 {
-	if (isnan(r) || isinf(r))
-		snprintf(buf, cap, "-");
-	else if (r < 10)
-		snprintf(buf, cap, "%.2f", r);
-	else if (r < 100)
-		snprintf(buf, cap, "%.1f", r);
-	else
-		snprintf(buf, cap, "%.0f", r);
+	text_ratio(buf, cap, r);
 }
 
 void fmt_count(char *buf, size_t cap, double n)
 {
-	if (isnan(n))
-		snprintf(buf, cap, "-");
-	else if (fabs(n - round(n)) < 0.005)
-		snprintf(buf, cap, "%.0f", n);
-	else if (n < 10)
-		snprintf(buf, cap, "%.2f", n);
-	else
-		snprintf(buf, cap, "%.1f", n);
+	text_count(buf, cap, n);
 }
 
 double ratio_key(double a, double b)

@@ -27,7 +27,7 @@ has_line "$tmp/r.txt" "Ranks (us per pass; paired by file name)"
 has_line "$tmp/r.txt" "  rank  A us  B us  B - A   B/A  A kernels  B kernels  A trace                  B trace"
 has_line "$tmp/r.txt" "  0     4000  4000      0  1.00        393        393  1764-TP-0.trace.json.gz  1765-TP-0.trace.json.gz"
 has_line "$tmp/r.txt" "  1 *   4000  8014  +4013  2.00        393        386  1764-TP-1.trace.json.gz  1765-TP-1.trace.json.gz"
-has_line "$tmp/r.txt" "Spread (slowest rank - fastest): A 0 us (slowest rank 0), B 4013 us (slowest rank 1)."
+has_line "$tmp/r.txt" "Spread (slowest rank - fastest): A 0.00 us (slowest rank 0), B 4013 us (slowest rank 1)."
 has_line "$tmp/r.txt" "Analysed below: rank 1 (*), the largest |B - A|; --rank N analyses another."
 has_line "$tmp/r.txt" "B: AMD Instinct MI300X ($tmp/b/1765-TP-1.trace.json.gz)"
 

@@ -121,12 +121,7 @@ static void ov_cell(void *ctx, uint32_t row, int col, struct table_cell *out)
 		fmt_delta(out->buf, out->cap, a->delta_ns);
 		out->role = delta_role_ci(a->delta_ns, &a->ci);
 		break;
-	case OV_SHARE:
-		if (fabs(c->delta_ns) >= 1)
-			snprintf(out->buf, out->cap, "%.1f%%", 100 * a->delta_ns / c->delta_ns);
-		else
-			snprintf(out->buf, out->cap, "-");
-		break;
+	case OV_SHARE: text_share_of(out->buf, out->cap, a->delta_ns, c->delta_ns); break;
 	case OV_BAR:
 		m = ov_max(c);
 		out->bar = m > 0 ? a->delta_ns / m : 0;
