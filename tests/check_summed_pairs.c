@@ -16,7 +16,9 @@ static const struct comparison *compare_files(const char *a, const char *b, stru
 	return test_compare(*ses, -1);
 }
 
-/* Every pair is in exactly one group; the groups' figures add up to the comparison's. */
+/* Every pair is in exactly one group; the groups' figures add up to the comparison's. A group
+ * is of one kind and class, but a fusion's, which is every pair of the fusion (its one-sided
+ * kernels too) and shows its first fused pair. */
 static void assert_partition(const struct comparison *c, const struct summed_pair *g, size_t n)
 {
 	uint8_t *seen = xcalloc(c->n_pairs + 1, 1);
@@ -25,17 +27,33 @@ static void assert_partition(const struct comparison *c, const struct summed_pai
 	for (size_t i = 0; i < n; i++) {
 		double ns[2] = { 0, 0 };
 
+		const struct comparison_pair *p0 = &c->pairs[g[i].first];
+		uint32_t places = 0;
+
 		ck_assert_uint_gt(g[i].n_pairs, 0);
-		ck_assert_uint_eq(g[i].pairs[0], g[i].first);
 		for (uint32_t k = 0; k < g[i].n_pairs; k++) {
 			const struct comparison_pair *p = &c->pairs[g[i].pairs[k]];
 
 			ck_assert_uint_lt(g[i].pairs[k], c->n_pairs);
 			ck_assert_int_eq(seen[g[i].pairs[k]]++, 0);
-			ck_assert_int_eq(p->kind, c->pairs[g[i].first].kind);
-			ck_assert_int_eq(p->cls, c->pairs[g[i].first].cls);
+			ck_assert(k == 0 || g[i].pairs[k] > g[i].pairs[k - 1]);
+			ck_assert_int_eq(p->fusion, p0->fusion);
+			if (p0->fusion < 0) {
+				ck_assert_int_eq(p->kind, p0->kind);
+				ck_assert_int_eq(p->cls, p0->cls);
+			}
+			places += p->kind == p0->kind;
 			ns[0] += p->side[0].total_ns;
 			ns[1] += p->side[1].total_ns;
+		}
+		ck_assert_uint_eq(g[i].places, places);
+		if (p0->fusion >= 0) { /* the fusion's net */
+			const struct comparison_fusion *f = &c->fusions[p0->fusion];
+
+			ck_assert_uint_eq(g[i].n_pairs, f->n_pairs);
+			ck_assert_double_eq_tol(g[i].ns[1] - g[i].ns[0], f->delta_ns, 1e-3);
+			if (!f->partial)
+				ck_assert_int_eq(p0->kind, PAIR_FUSED);
 		}
 		ck_assert_double_eq_tol(g[i].ns[0], ns[0], 1e-6);
 		ck_assert_double_eq_tol(g[i].ns[1], ns[1], 1e-6);
@@ -87,7 +105,8 @@ START_TEST(test_sglang_gemm_leads)
 END_TEST
 
 /* Llama eager against torch.compile: Inductor numbers its fused add+RMSNorm kernel per layer
- * (..._rsqrt_12, _13, ...); those are one group, not one per number. */
+ * (..._rsqrt_12, _13, ...); those are one group, not one per number (and the fusion's one
+ * group). */
 START_TEST(test_inductor_numbers_one_group)
 {
 	struct session *ses;
@@ -100,8 +119,8 @@ START_TEST(test_inductor_numbers_one_group)
 	for (size_t i = 0; i < n; i++) {
 		const struct comparison_pair *p = &c->pairs[g[i].first];
 
-		if (p->kind == PAIR_FUSED && p->cls == CLASS_NORM &&
-		    p->atoms ==
+		if (p->kind == PAIR_FUSED && p->cls == CLASS_NORM && p->fusion >= 0 &&
+		    c->fusions[p->fusion].atoms ==
 			    (ATOM_BIT(ATOM_RMSNORM) | ATOM_BIT(ATOM_ADD) | ATOM_BIT(ATOM_CAST))) {
 			norm++;
 			ck_assert_int_eq(g[i].similar[SIDE_B], 1);

@@ -83,10 +83,14 @@ static int cmp_names(const uint32_t *fam, const struct comparison_part *a,
 	return r;
 }
 
-/* Does pair b have the group key of pair a (kind, class, names of A, names of B)? */
+/* Does pair b have the group key of pair a: the same fusion difference (every pair it counts,
+ * its one-sided kernels too: its net), else no fusion and the same kind, class, names of A and
+ * names of B? */
 static int same_key(uint32_t *const fam[2], const struct comparison_pair *a,
 		    const struct comparison_pair *b)
 {
+	if (a->fusion >= 0 || b->fusion >= 0)
+		return a->fusion == b->fusion;
 	return a->kind == b->kind && a->cls == b->cls &&
 	       cmp_names(fam[SIDE_A], &a->side[0], &b->side[0]) == 0 &&
 	       cmp_names(fam[SIDE_B], &a->side[1], &b->side[1]) == 0;
@@ -96,6 +100,8 @@ static uint64_t hash_key(uint32_t *const fam[2], const struct comparison_pair *p
 {
 	uint64_t h = 0x9e3779b97f4a7c15u ^ ((uint64_t)p->kind << 8 | p->cls);
 
+	if (p->fusion >= 0)
+		return (0xcbf29ce484222325u ^ (uint64_t)p->fusion) * 0x100000001b3u;
 	for (int s = 0; s < 2; s++) {
 		h = (h ^ p->side[s].n_names) * 0x100000001b3u;
 		for (uint32_t i = 0; i < p->side[s].n_names; i++)
@@ -153,6 +159,17 @@ static size_t assign(const struct comparison *c, uint32_t *const fam[2], uint32_
 	return n;
 }
 
+/* How well pair p shows its fusion's group: 2 fused with the fusion's atoms, 1 fused, else 0. */
+static int shows_fusion(const struct comparison *c, const struct comparison_pair *p)
+{
+	if (p->kind != PAIR_FUSED)
+		return 0;
+	return p->fusion >= 0 && (size_t)p->fusion < c->n_fusions &&
+			       c->fusions[p->fusion].atoms == p->atoms
+		       ? 2
+		       : 1;
+}
+
 void comparison_summed_pairs(struct comparison *c)
 {
 	struct summed_pair *g;
@@ -171,6 +188,14 @@ void comparison_summed_pairs(struct comparison *c)
 	g = xcalloc(n, sizeof *g);
 	for (size_t i = 0; i < c->n_pairs; i++)
 		g[group_of[i]].n_pairs++;
+	/* a fusion's group shows its first fused pair of the fusion's atoms, else its first fused
+	 * pair, not a one-sided kernel of its net */
+	for (size_t i = 0; i < c->n_pairs; i++) {
+		uint32_t *f = &first[group_of[i]];
+
+		if (shows_fusion(c, &c->pairs[i]) > shows_fusion(c, &c->pairs[*f]))
+			*f = (uint32_t)i;
+	}
 	for (size_t j = 0; j < n; j++) {
 		g[j].first = first[j];
 		g[j].pairs = xcalloc(g[j].n_pairs, sizeof *g[j].pairs);
@@ -183,10 +208,12 @@ void comparison_summed_pairs(struct comparison *c)
 
 		gr->layers[gr->n_pairs] = p->layer;
 		gr->pairs[gr->n_pairs++] = (uint32_t)i;
+		gr->places += p->kind == p0->kind;
 		for (int s = 0; s < 2; s++) {
 			gr->count[s] += p->side[s].count;
 			gr->ns[s] += p->side[s].total_ns;
-			gr->similar[s] |= !same_names(&p->side[s], &p0->side[s]);
+			gr->similar[s] |=
+				p->kind == p0->kind && !same_names(&p->side[s], &p0->side[s]);
 		}
 	}
 	for (size_t j = 0; j < n; j++) {

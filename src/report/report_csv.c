@@ -341,7 +341,7 @@ static void t_pair_groups(FILE *out, const struct comparison *c, const uint32_t 
 
 		fprintf(out, "pair_groups,%zu", i);
 		c_layers(out, c, g[i].layers, g[i].n_layers);
-		fprintf(out, ",%u,%s,%s", g[i].n_pairs, pair_kind_name((enum pair_kind)p->kind),
+		fprintf(out, ",%u,%s,%s", g[i].places, pair_kind_name((enum pair_kind)p->kind),
 			class_name((enum op_class)p->cls));
 		c_atoms(out, p->atoms);
 		c_names(out, c->side[0]->t, p->side[0].names, p->side[0].n_names);

@@ -632,7 +632,7 @@ static void groups_section(FILE *out, const struct comparison *c, int md)
 		comparison_layer_ranges(c, g[i].layers, g[i].n_layers, b1, sizeof b1);
 		atoms_format(p->atoms, "+", atoms, sizeof atoms);
 		rt_add(&t, "%s", b1);
-		rt_add(&t, "%u", g[i].n_pairs);
+		rt_add(&t, "%u", g[i].places);
 		rt_add(&t, "%s", pair_kind_name((enum pair_kind)p->kind));
 		rt_add(&t, "%s", class_name((enum op_class)p->cls));
 		rt_add(&t, "%s", atoms);
@@ -731,7 +731,7 @@ static void efficiency_section(FILE *out, const struct comparison *c, int md)
 			nb = append_similar(nb);
 		comparison_layer_ranges(c, gr->layers, gr->n_layers, b1, sizeof b1);
 		rt_add(&t, "%s", b1);
-		rt_add(&t, "%u", gr->n_pairs);
+		rt_add(&t, "%u", gr->places);
 		rt_add(&t, "%s", pair_kind_name((enum pair_kind)p->kind));
 		rt_add(&t, "%s", class_name((enum op_class)p->cls));
 		rt_add(&t, "%s", eff_text(b2, sizeof b2, &gr->eff[0]));

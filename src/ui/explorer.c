@@ -831,7 +831,7 @@ static void follow_pair(struct ui *u)
 				ui_set_message(u, ROLE_NORMAL,
 					       "its row of the Summed view, %u place%s (Esc: "
 					       "back to the pair)",
-					       g[i].n_pairs, g[i].n_pairs == 1 ? "" : "s");
+					       g[i].places, g[i].places == 1 ? "" : "s");
 				return;
 			}
 }

@@ -32,7 +32,7 @@ run() {
 	fi
 }
 
-run tui-keys.sh '^bench sort-right  *1 keys.*127 rows' \
+run tui-keys.sh '^bench sort-right  *1 keys.*94 rows' \
 	env TUI_KEYS_ONCE=1 TUI_KEYS_TRACE=$small TUI_BENCH_PAIRS=1000 sh bench/tui-keys.sh
 grep -q '^bench phase ' "$tmp/out" || { echo "FAIL: tui-keys.sh: no phase key on $small"; fail=1; }
 run analysis.sh '^  *compare' sh bench/analysis.sh $small $small 1

@@ -66,7 +66,9 @@ for c, j in zip(tables.get("fusions", (None, []))[1], doc["fusions"]):
 groups = tables["pair_groups"][1]
 assert len(groups) == len(doc["pair_groups"])
 for c, j in zip(groups, doc["pair_groups"]):
-    assert int(c["places"]) == len(j["pairs"]) and c["kind"] == j["kind"] and c["class"] == j["class"]
+    # places: the pairs of the group's kind (a fusion's fused pairs, not its net's one-sided ones)
+    assert int(c["places"]) == sum(doc["pairs"][i]["kind"] == j["kind"] for i in j["pairs"])
+    assert c["kind"] == j["kind"] and c["class"] == j["class"]
     assert abs(float(c["delta_us"]) - j["delta_us"]) < 0.001
 # the whole traces' kernels by name and class: the JSON's kernel_totals, row for row
 totals = tables["kernel_totals"][1]

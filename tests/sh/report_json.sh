@@ -77,10 +77,16 @@ for doc in (ab, sg, names):
         need(g, ["layers", "pairs", "kind", "class", "atoms", "a_kernels", "b_kernels", "a_similar",
                  "b_similar", "a_count", "b_count", "a_us", "b_us", "delta_us", "ratio"], "pair group")
         seen += g["pairs"]
-        p = doc["pairs"][g["pairs"][0]]
+        p = [doc["pairs"][i] for i in g["pairs"] if doc["pairs"][i]["kind"] == g["kind"]][0]
         assert (p["kind"], p["class"], p["a_kernels"]) == (g["kind"], g["class"], g["a_kernels"]), g
         assert abs(sum(doc["pairs"][i]["delta_us"] for i in g["pairs"]) - g["delta_us"]) < 0.01
     assert sorted(seen) == list(range(len(doc["pairs"])))
+    # a fusion is one group, net: its pairs, its one-sided kernels too, as the attribution
+    # and the fusions count it
+    for f in doc["fusions"]:
+        g = [g for g in doc["pair_groups"] if set(g["pairs"]) & set(f["pairs"])]
+        assert len(g) == 1 and sorted(g[0]["pairs"]) == sorted(f["pairs"]), (f["id"], [x["pairs"] for x in g])
+        assert abs(g[0]["delta_us"] - f["delta_us"]) < 0.01, (f["id"], g[0]["delta_us"], f["delta_us"])
     assert abs(sum(g["delta_us"] for g in doc["pair_groups"]) - doc["delta_us"]) < 0.01
     deltas = [abs(g["delta_us"]) for g in doc["pair_groups"]]
     assert deltas == sorted(deltas, reverse=True)

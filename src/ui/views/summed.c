@@ -137,7 +137,7 @@ static void su_cell(void *ctx, uint32_t row, int col, struct table_cell *out)
 
 	switch (col) {
 	case SU_LAYERS: out->text = st(v)->strs[row]; break;
-	case SU_PLACES: snprintf(out->buf, out->cap, "%u", g->n_pairs); break;
+	case SU_PLACES: snprintf(out->buf, out->cap, "%u", g->places); break;
 	case SU_KIND:
 		out->text = ui_pair_kind_text(c, p);
 		out->role = ui_pair_kind_role(p);
@@ -168,7 +168,7 @@ static void su_key(void *ctx, uint32_t row, int col, struct table_key *out)
 
 	switch (col) {
 	case SU_LAYERS: out->num = (double)g->layers[0] * 1e6 + g->n_layers; break;
-	case SU_PLACES: out->num = g->n_pairs; break;
+	case SU_PLACES: out->num = g->places; break;
 	case SU_KIND: out->str = ui_pair_kind_text(c, p); break;
 	case SU_CLASS: out->str = class_name((enum op_class)p->cls); break;
 	case SU_A_NAME:
@@ -217,8 +217,8 @@ static void su_evidence(struct ui_view *v, uint32_t row, struct ui_text *out, in
 	ui_text_add(out, ROLE_HEADER, 1,
 		    "%s %s (%s) in %u place%s, layers %s: A %s us/pass, B %s us/pass, delta %s us, "
 		    "B/A %s",
-		    ui_pair_kind_text(c, p), class_name((enum op_class)p->cls), atoms, g->n_pairs,
-		    g->n_pairs == 1 ? "" : "s", st(v)->strs[row], a, b, d, r);
+		    ui_pair_kind_text(c, p), class_name((enum op_class)p->cls), atoms, g->places,
+		    g->places == 1 ? "" : "s", st(v)->strs[row], a, b, d, r);
 	for (int s = 0; s < 2; s++) {
 		const struct comparison_part *part = &p->side[s];
 		char head[16];
