@@ -105,6 +105,12 @@ struct table {
 	uint32_t scratch_rows; /* rows they have room for */
 	const char **skeys;    /* text keys of the SEARCH columns per row, asked once */
 	int n_skeys;
+	struct table_match { /* per row: do its SEARCH keys contain pat? For the last two
+				  patterns searched or filtered by, worked out once each */
+		char *pat;
+		uint8_t *hit;
+	} match[2];
+	int match_next; /* the entry to replace next */
 	uint32_t
 		uniform; /* bit i: every row in view shows the same text in UNIFORM_FIRST column i */
 };

@@ -59,6 +59,7 @@ void ui_view_rebuild(struct ui_view *v)
 	uint32_t sel = v->t.sel;
 	int hscroll = v->t.hscroll, flex_extra = v->t.flex_extra;
 
+	v->stale = STALE_NO;
 	v->def->release(v);
 	v->n_rows = 0;
 	v->def->build(v);
@@ -162,9 +163,28 @@ enum ui_view_id ui_view(const struct ui *u)
 	return (enum ui_view_id)u->view;
 }
 
+/* Rebuild v if a change of names or of comparison left it stale (only the view shown is
+ * rebuilt at once: a phase switch or the names key rebuilds one table, not six). */
+static void view_freshen(struct ui_view *v)
+{
+	int how = v->stale;
+
+	if (!how)
+		return;
+	ui_view_rebuild(v);
+	if (how == STALE_RESET)
+		table_select_pos(&v->t, 0);
+}
+
 static struct ui_view *cur(struct ui *u)
 {
+	view_freshen(&u->views[u->view]);
 	return &u->views[u->view];
+}
+
+struct ui_view *ui_shown_view(struct ui *u)
+{
+	return cur(u);
 }
 
 static int table_rows(const struct ui *u)
@@ -184,8 +204,10 @@ static int can_go_back(const struct ui *u)
 
 static void set_scope(struct ui_view *v, struct ui_scope scope)
 {
-	if (ui_scope_eq(v->scope, scope))
+	if (ui_scope_eq(v->scope, scope)) {
+		view_freshen(v);
 		return;
+	}
 	v->scope = scope;
 	ui_view_rebuild(v);
 	table_select_pos(&v->t, 0);
@@ -277,6 +299,12 @@ static void set_comparison(struct ui *u, const struct comparison *c)
 	for (int v = 0; v < VIEW_COUNT; v++) {
 		uint32_t keep = v == VIEW_RANKS ? u->views[v].t.sel : TABLE_NONE;
 
+		if (v != u->view) { /* when it is shown */
+			u->views[v].stale = v == VIEW_RANKS && u->views[v].stale != STALE_RESET
+						    ? STALE_KEEP
+						    : STALE_RESET;
+			continue;
+		}
 		ui_view_rebuild(&u->views[v]);
 		table_select_pos(&u->views[v].t, 0);
 		if (keep != TABLE_NONE)
@@ -455,7 +483,10 @@ static void set_names(struct ui *u, int names)
 
 	u->names = names % NAMES_COUNT;
 	for (int v = 0; v < VIEW_COUNT; v++)
-		ui_view_rebuild(&u->views[v]);
+		if (v == u->view)
+			ui_view_rebuild(&u->views[v]);
+		else if (!u->views[v].stale)
+			u->views[v].stale = STALE_KEEP; /* rebuilt when shown */
 	ui_set_message(u, ROLE_NORMAL, "kernel names: %s", what[u->names]);
 }
 

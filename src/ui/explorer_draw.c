@@ -679,7 +679,7 @@ static void draw_too_small(struct ui *u)
 void ui_draw(struct ui *u)
 {
 	const struct ui_layout *l = &u->layout;
-	struct ui_view *v = &u->views[u->view];
+	struct ui_view *v = ui_shown_view(u);
 
 	ui_relayout(u);
 	attrset(u->s->attr[ROLE_NORMAL]);

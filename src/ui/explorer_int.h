@@ -132,10 +132,17 @@ struct ui_view {
 	struct ui *u;
 	struct table t;
 	int built;
+	int stale; /* to be rebuilt before it is shown (names or comparison changed while another
+		      view was shown): STALE_KEEP its selection, STALE_RESET to its first row */
 	uint32_t n_rows;
 	struct ui_scope scope; /* what it shows */
 	void *state;	       /* def->state_size bytes, the view's own */
 };
+
+enum { STALE_NO, STALE_KEEP, STALE_RESET };
+
+/* explorer.c: the view shown, rebuilt first when it is stale. */
+struct ui_view *ui_shown_view(struct ui *u);
 
 /* The view the explorer opens on. */
 #define UI_FIRST_VIEW VIEW_OVERVIEW

@@ -253,41 +253,60 @@ static void memo_clear(struct match_memo *m)
 static const char **search_keys(struct table *t)
 {
 	if (!t->skeys) {
-		int n = 0;
+		int n = 0, *cols = xmalloc(((size_t)t->def.n_cols + 1) * sizeof *cols);
 
 		for (int c = 0; c < t->def.n_cols; c++)
-			n += !!(t->def.cols[c].flags & TABLE_COL_SEARCH);
+			if (t->def.cols[c].flags & TABLE_COL_SEARCH)
+				cols[n++] = c;
 		t->n_skeys = n;
-		t->skeys = xcalloc((size_t)t->n_rows * (size_t)n + 1, sizeof *t->skeys);
+		t->skeys = xmalloc(((size_t)t->n_rows * (size_t)n + 1) * sizeof *t->skeys);
 		for (uint32_t r = 0; r < t->n_rows; r++)
-			for (int c = 0, i = 0; c < t->def.n_cols; c++) {
+			for (int i = 0; i < n; i++) {
 				struct table_key k = { NAN, NULL };
 
-				if (!(t->def.cols[c].flags & TABLE_COL_SEARCH))
-					continue;
-				t->def.key(t->ctx, r, c, &k);
-				t->skeys[(size_t)r * (size_t)n + (size_t)i++] = k.str;
+				t->def.key(t->ctx, r, cols[i], &k);
+				t->skeys[(size_t)r * (size_t)n + (size_t)i] = k.str;
 			}
+		free(cols);
 	}
 	return t->skeys;
 }
 
-static int row_matches(const struct table *t, uint32_t row, const char *pattern,
-		       struct match_memo *m)
+/* Per row, whether its SEARCH keys contain pattern: worked out once per pattern (a search's
+ * next match and its count, and every rebuild of a filtered view, read it), each distinct key
+ * matched once. */
+static const uint8_t *row_hits(struct table *t, const char *pattern)
 {
-	const char **k = search_keys((struct table *)t) + (size_t)row * (size_t)t->n_skeys;
+	const char **keys = search_keys(t);
+	struct table_match *m;
+	struct match_memo memo = { 0 };
 
-	for (int i = 0; i < t->n_skeys; i++)
-		if (k[i] && memo_match(m, k[i], pattern))
-			return 1;
-	return 0;
+	for (int i = 0; i < 2; i++)
+		if (t->match[i].pat && strcmp(t->match[i].pat, pattern) == 0)
+			return t->match[i].hit;
+	m = &t->match[t->match_next];
+	t->match_next ^= 1;
+	free(m->pat);
+	m->pat = xstrdup(pattern);
+	if (!m->hit)
+		m->hit = xmalloc(t->n_rows ? t->n_rows : 1);
+	for (uint32_t r = 0; r < t->n_rows; r++) {
+		const char **k = keys + (size_t)r * (size_t)t->n_skeys;
+		uint8_t hit = 0;
+
+		for (int i = 0; i < t->n_skeys && !hit; i++)
+			hit = k[i] && memo_match(&memo, k[i], pattern);
+		m->hit[r] = hit;
+	}
+	memo_clear(&memo);
+	return m->hit;
 }
 
-static int row_passes(const struct table *t, uint32_t row, struct match_memo *m)
+static int row_passes(const struct table *t, uint32_t row, const uint8_t *filter_hits)
 {
 	if (t->quick && t->def.quick && !t->def.quick(t->ctx, row, t->quick))
 		return 0;
-	if (t->filter && *t->filter && !row_matches(t, row, t->filter, m))
+	if (filter_hits && !filter_hits[row])
 		return 0;
 	return 1;
 }
@@ -324,12 +343,11 @@ static void rebuild_view(struct table *t)
 {
 	uint32_t old = t->sel, old_order_pos = TABLE_NONE, pos = TABLE_NONE;
 	uint8_t *pass = xcalloc(t->n_rows ? t->n_rows : 1, 1);
-	struct match_memo memo = { 0 };
+	const uint8_t *hits = t->filter && *t->filter ? row_hits(t, t->filter) : NULL;
 
 	for (uint32_t r = 0; r < t->n_rows; r++)
-		if (row_passes(t, r, &memo))
+		if (row_passes(t, r, hits))
 			pass[group_of(t, r)] = 1;
-	memo_clear(&memo);
 	t->n_view = 0;
 	for (uint32_t i = 0; i < t->n_rows; i++) {
 		uint32_t r = t->order[i];
@@ -405,6 +423,10 @@ void table_clear(struct table *t)
 	free(t->filter);
 	free(t->scratch);
 	free(t->skeys);
+	for (int i = 0; i < 2; i++) {
+		free(t->match[i].pat);
+		free(t->match[i].hit);
+	}
 	memset(t, 0, sizeof *t);
 	t->sel = TABLE_NONE;
 }
@@ -621,11 +643,12 @@ uint32_t table_group(const struct table *t, uint32_t row)
 
 int table_search(struct table *t, const char *pattern, int dir)
 {
-	struct match_memo memo = { 0 };
+	const uint8_t *hit;
 	int rc = -1;
 
 	if (!pattern || !*pattern || t->n_view == 0)
 		return -1;
+	hit = row_hits(t, pattern);
 	for (uint32_t i = 1; i <= t->n_view; i++) {
 		uint32_t pos = dir >= 0 ? (t->sel_pos + i) % t->n_view
 					: (t->sel_pos + t->n_view - i % t->n_view) % t->n_view;
@@ -633,41 +656,42 @@ int table_search(struct table *t, const char *pattern, int dir)
 		/* the selected group's own rows are looked at last */
 		if (table_group(t, t->view[pos]) == t->sel)
 			continue;
-		if (row_matches(t, t->view[pos], pattern, &memo)) {
+		if (hit[t->view[pos]]) {
 			set_sel_pos(t, pos);
 			rc = 0;
 			break;
 		}
 	}
 	for (uint32_t pos = t->sel_pos; rc < 0 && pos <= group_end(t, t->sel_pos); pos++)
-		if (row_matches(t, t->view[pos], pattern, &memo))
+		if (hit[t->view[pos]])
 			rc = 0;
-	memo_clear(&memo);
 	return rc;
 }
 
 void table_search_count(struct table *t, const char *pattern, uint32_t *k, uint32_t *n)
 {
-	struct match_memo memo = { 0 };
+	const uint8_t *hit;
 	uint32_t lead = TABLE_NONE;
 	int counted = 0;
 
 	*k = *n = 0;
-	for (uint32_t pos = 0; pattern && *pattern && pos < t->n_view; pos++) {
+	if (!pattern || !*pattern || t->n_view == 0)
+		return;
+	hit = row_hits(t, pattern);
+	for (uint32_t pos = 0; pos < t->n_view; pos++) {
 		uint32_t g = table_group(t, t->view[pos]);
 
 		if (g != lead) { /* a new group */
 			lead = g;
 			counted = 0;
 		}
-		if (!counted && row_matches(t, t->view[pos], pattern, &memo)) {
+		if (!counted && hit[t->view[pos]]) {
 			counted = 1;
 			++*n;
 			if (g == t->sel)
 				*k = *n;
 		}
 	}
-	memo_clear(&memo);
 }
 
 static void layout(const struct table_column *cols, int n_cols, int width, int flex_extra,
