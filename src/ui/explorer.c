@@ -164,7 +164,7 @@ enum ui_view_id ui_view(const struct ui *u)
 }
 
 /* Rebuild v if a change of names or of comparison left it stale (only the view shown is
- * rebuilt at once: a phase switch or the names key rebuilds one table, not six). */
+ * rebuilt at once: a phase switch or the names key rebuilds one table, not all of them). */
 static void view_freshen(struct ui_view *v)
 {
 	int how = v->stale;

@@ -2,9 +2,9 @@
 # bench.sh — a smoke run of every benchmark under bench/ (tiny inputs, one round each), so that
 # none can rot unnoticed: bench/tui-keys.sh (the explorer's keys, on a real comparison and on a
 # synthetic one of 1000 pairs), analysis.sh, classify.sh, one_name_one_class.sh, scale.sh,
-# same-output.sh, and the drivers bench.py, loader.py and profilers.py with --smoke. Their
-# figures are not checked (no timed assertion): only that each runs to its end and prints its
-# rows. bench/gen-trace has its own test (gen_trace.sh).
+# same-output.sh, rounds.sh, and the drivers bench.py, loader.py and profilers.py with --smoke.
+# Their figures are not checked (no timed assertion): only that each runs to its end and prints
+# its rows. bench/gen-trace has its own test (gen_trace.sh).
 set -u
 command -v python3 >/dev/null 2>&1 || { echo "python3 not found"; exit 77; }
 [ -x /usr/bin/time ] || { echo "/usr/bin/time (GNU time) not found"; exit 77; }
@@ -42,6 +42,7 @@ run scale.sh '^--summary, rocprofv3 JSON' sh bench/scale.sh 100
 mkdir -p "$tmp/traces"
 cp $small examples/tracelens_sglang_dsr1-distill-llama8b_decode_bs16_b300.json.gz "$tmp/traces/"
 run same-output.sh '10 outputs' env PLAIN="$tmp/plain" sh bench/same-output.sh "$FUSEDIFF" "$tmp/same" "$tmp/traces"
+run rounds.sh '^summary  *wall' sh bench/rounds.sh 1 "summary=$FUSEDIFF --summary $small"
 run bench.py '^fusediff --report json A.json B.json' python3 bench/bench.py --smoke --fusediff "$FUSEDIFF"
 run loader.py '^fusediff --summary G.json.gz' python3 bench/loader.py --smoke --fusediff "$FUSEDIFF" --gen "$tmp/loader"
 run profilers.py '^fusediff --summary rocprofv3 JSON' python3 bench/profilers.py --smoke --fusediff "$FUSEDIFF"
