@@ -133,6 +133,13 @@ struct trace_capture {
 	size_t joined;	      /* of which joined to a captured launch */
 };
 
+/* One capture of a trace that pools several (trace_append()). */
+struct trace_repeat {
+	char *path;    /* as given */
+	int64_t start; /* where its times begin in the pooled trace, ns: its records lie in
+			  [start, the next capture's start) */
+};
+
 struct trace {
 	char *path;		/* as given */
 	struct intern *strings; /* all names */
@@ -170,6 +177,10 @@ struct trace {
 	int64_t rank, world_size;    /* from distributedInfo; -1 when absent */
 
 	struct trace_capture capture;
+	/* The captures pooled by trace_append(), the first (this trace's own) included, in
+	 * order; none (NULL, 0) when the trace is one file. */
+	struct trace_repeat *repeats;
+	size_t n_repeats;
 
 	char *warnings[TRACE_MAX_WARNINGS]; /* damage that was tolerated */
 	size_t n_warnings, n_warnings_total;
@@ -255,6 +266,20 @@ const char *trace_meta_get(const struct trace *t, const char *key);
 int64_t trace_category_count(const struct trace *t, const char *cat);
 /* Total duration of the kernels (KIND_KERNEL only), ns. */
 int64_t trace_kernel_time(const struct trace *t);
+/* Pool src, another capture of the same run, into dst as samples of one comparison: src's
+ * records are appended after dst's, every time shifted so that src begins gap_ns (at least 1)
+ * after dst's last event ends; its correlation and External ids and its autograd sequence
+ * numbers are moved past dst's (0 and -1, absent, stay so), so that nothing links across
+ * captures; its names and launch configurations are interned into dst's tables; every array
+ * stays sorted as documented above. Device kernel counts and times, categories, events, bytes
+ * and the kernel counts add up; dst keeps its own path, metadata, platform, device, start
+ * and graph capture; src's warnings become dst's, prefixed with src's path. dst->repeats
+ * records both captures (dst's own first). src is unchanged. Returns 0, or -1 with a message
+ * naming src (the pooled times or ids would not fit) and dst unchanged. */
+int trace_append(struct trace *dst, const struct trace *src, int64_t gap_ns, struct fd_error *err);
+/* The capture of dst->repeats that time t (ns, in the pooled trace) lies in: its index, 0 when
+ * the trace pools none. */
+size_t trace_repeat_at(const struct trace *t, int64_t time);
 /* Add a warning (formatted); only the first TRACE_MAX_WARNINGS are kept, all are counted. */
 void trace_warn(struct trace *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

@@ -56,6 +56,9 @@ void trace_free(struct trace *t)
 	ti = impl(t);
 	free(t->path);
 	free(t->capture.path);
+	for (size_t i = 0; i < t->n_repeats; i++)
+		free(t->repeats[i].path);
+	free(t->repeats);
 	intern_free(t->strings);
 	intern_free(t->dims);
 	free(t->kernels);
@@ -236,6 +239,44 @@ void trace_count_category(struct trace *t, uint32_t cat)
 		*slot = t->n_categories;
 	}
 	t->categories[*slot - 1].count++;
+}
+
+void trace_add_category(struct trace *t, uint32_t cat, int64_t n)
+{
+	struct trace_impl *ti = impl(t);
+	size_t *slot = index_slot(&ti->cat_index, &ti->cat_index_len, cat);
+
+	if (!*slot) {
+		VEC_PUSH(t->categories, t->n_categories, ti->cap_categories,
+			 ((struct trace_category){ cat, 0 }));
+		*slot = t->n_categories;
+	}
+	t->categories[*slot - 1].count += n;
+}
+
+/* Room for n more in an array of len with capacity *cap. */
+static void *reserve(void *p, size_t len, size_t *cap, size_t n, size_t size)
+{
+	if (len + n > *cap) {
+		*cap = len + n;
+		p = xreallocarray(p, *cap ? *cap : 1, size);
+	}
+	return p;
+}
+
+void trace_reserve(struct trace *t, size_t kernels, size_t launches, size_t ops, size_t ranges,
+		   size_t fwd_ops)
+{
+	struct trace_impl *ti = impl(t);
+
+	t->kernels =
+		reserve(t->kernels, t->n_kernels, &ti->cap_kernels, kernels, sizeof *t->kernels);
+	t->launches = reserve(t->launches, t->n_launches, &ti->cap_launches, launches,
+			      sizeof *t->launches);
+	t->ops = reserve(t->ops, t->n_ops, &ti->cap_ops, ops, sizeof *t->ops);
+	t->ranges = reserve(t->ranges, t->n_ranges, &ti->cap_ranges, ranges, sizeof *t->ranges);
+	t->fwd_ops =
+		reserve(t->fwd_ops, t->n_fwd_ops, &ti->cap_fwd_ops, fwd_ops, sizeof *t->fwd_ops);
 }
 
 void trace_merge(struct trace *t, struct trace *part)

@@ -47,5 +47,14 @@ size_t trace_repair_graph_times(struct trace *t);
 int trace_finish(struct trace *t, int32_t device, int capture, struct fd_error *err);
 /* Sort launches, operators and ranges again after they were added to (capture.c). */
 void trace_resort(struct trace *t);
+/* The same for every array a finished trace sorts, kernels and forward operators too
+ * (trace_append.c). */
+void trace_sort_all(struct trace *t);
+/* Count n more events of category cat (string id). */
+void trace_add_category(struct trace *t, uint32_t cat, int64_t n);
+/* Make room for n more kernels, launches, operators, ranges and forward operators of
+ * the sizes given (trace_append.c). */
+void trace_reserve(struct trace *t, size_t kernels, size_t launches, size_t ops, size_t ranges,
+		   size_t fwd_ops);
 
 #endif

@@ -476,6 +476,13 @@ void trace_resort(struct trace *t)
 	sort_runs(t->ranges, t->n_ranges, sizeof *t->ranges, cmp_range);
 }
 
+void trace_sort_all(struct trace *t)
+{
+	sort_runs(t->kernels, t->n_kernels, sizeof *t->kernels, cmp_kernel);
+	trace_resort(t);
+	sort_runs(t->fwd_ops, t->n_fwd_ops, sizeof *t->fwd_ops, cmp_fwd_op);
+}
+
 /* The kept operators of the stash's segments [seg0, seg1): those whose external id is among
  * ids, into an array of their own, their starts made relative (by start_ns). A job of
  * its own, so that two threads can take a share each; one job of all segments reads the stash
