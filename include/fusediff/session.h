@@ -35,10 +35,17 @@ struct session_opts {
 	const struct classifier *classifier; /* borrowed: use this one and ignore rules (tests) */
 	const char *pass_regex;		     /* --pass REGEX, or NULL: passes found automatically */
 	const char *model;	/* --model NAME, or NULL: the main model (compare_opts.model) */
-	const char *capture[2]; /* --capture-a/-b PATH: each side's graph capture (capture.h) */
-	int no_capture;		/* --no-capture: not the capture_traces/ next to a trace */
-	int32_t device;		/* the GPU to analyse, -1: the one with the most kernel time */
-	const char *label[2];	/* NULL: vendor and GPU (or the file name) */
+	const char *capture[2]; /* --capture-a/-b PATH: each side's graph capture (capture.h),
+				   joined to the graph launches of all of its captures */
+	/* Each side's further captures of the same run (fusediff A1 A2 -- B1 B2): loaded after
+	 * the side's first trace, on its device, and pooled with it (trace_append()) as more
+	 * samples of one comparison; NULL with 0. The capture_traces/ directory looked for is
+	 * the first trace's. */
+	const char *const *repeats[2];
+	size_t n_repeats[2];
+	int no_capture;	      /* --no-capture: not the capture_traces/ next to a trace */
+	int32_t device;	      /* the GPU to analyse, -1: the one with the most kernel time */
+	const char *label[2]; /* NULL: vendor and GPU (or the file name) */
 	int sha256; /* hash the input files (trace.sha256: the JSON report's provenance) */
 	struct file_set *reads; /* borrowed, or NULL: every file loaded is recorded here */
 	const struct comparison_ranks *ranks; /* borrowed: the ranks the traces are one of

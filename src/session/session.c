@@ -40,6 +40,8 @@ struct load_job {
 	struct load_shared *sh;
 	int side;
 	const char *path;
+	const char *const *repeats; /* further captures, pooled after the first */
+	size_t n_repeats;
 	int32_t device;
 	int sha256;
 	struct file_set *reads;
@@ -63,6 +65,36 @@ static int on_progress(void *user, int64_t done, int64_t total)
 	return cancel;
 }
 
+/* The gap between two pooled captures, ns: what separates them on the pooled timeline. */
+#define REPEAT_GAP_NS 1000000
+
+static int refuse_capture(const struct trace *t, int side, struct fd_error *err);
+
+/* The side's further captures, each loaded on the device the first trace analyses and pooled
+ * after it. */
+static int load_repeats(struct load_job *j, const struct trace_load_opts *lo0)
+{
+	struct trace_load_opts lo = *lo0;
+
+	lo.device = j->t->device;
+	if (refuse_capture(j->t, j->side, &j->err) < 0) /* before it hides among executions */
+		return -1;
+	for (size_t i = 0; i < j->n_repeats; i++) {
+		struct trace *r = NULL;
+		int rc;
+
+		if (trace_load(&r, j->repeats[i], &lo, &j->err) < 0)
+			return -1;
+		rc = refuse_capture(r, j->side, &j->err);
+		if (rc == 0)
+			rc = trace_append(j->t, r, REPEAT_GAP_NS, &j->err);
+		trace_free(r);
+		if (rc < 0)
+			return -1;
+	}
+	return 0;
+}
+
 static void *load_thread(void *arg)
 {
 	struct load_job *j = arg;
@@ -73,6 +105,13 @@ static void *load_thread(void *arg)
 				      .progress_user = j };
 
 	j->rc = trace_load(&j->t, j->path, &lo, &j->err);
+	if (j->rc == 0 && j->n_repeats) {
+		j->rc = load_repeats(j, &lo);
+		if (j->rc < 0) {
+			trace_free(j->t);
+			j->t = NULL;
+		}
+	}
 	if (j->rc < 0) {
 		/* No need to finish loading the other trace. */
 		pthread_mutex_lock(&j->sh->mu);
@@ -121,6 +160,8 @@ static int same_device(struct trace *t[2], const char *const path[2], const stru
 		struct load_job job = { .sh = sh,
 					.side = s,
 					.path = path[s],
+					.repeats = o->repeats[s],
+					.n_repeats = o->n_repeats[s],
 					.device = want[s],
 					.sha256 = o->sha256,
 					.reads = o->reads };
@@ -153,6 +194,8 @@ static int load_both(struct trace *out[2], const char *const path[2], const stru
 		job[s] = (struct load_job){ .sh = &sh,
 					    .side = s,
 					    .path = path[s],
+					    .repeats = o->repeats[s],
+					    .n_repeats = o->n_repeats[s],
 					    .device = o->device,
 					    .sha256 = o->sha256,
 					    .reads = o->reads };
@@ -242,21 +285,25 @@ static struct session *session_new(const struct session_opts *o)
 
 /* A graph capture given as a trace to compare: its launches did not run, so it is no
  * execution (its few kernels are the capture's own setup). */
+static int refuse_capture(const struct trace *t, int side, struct fd_error *err)
+{
+	size_t nc;
+
+	if (!trace_is_capture(t, &nc))
+		return 0;
+	fd_error_set(err,
+		     "%s: a graph capture (%zu launches captured, %zu kernel%s ran), not an "
+		     "execution: give it with --capture-%c beside the trace of its replay",
+		     t->path, nc, t->n_kernel_events, t->n_kernel_events == 1 ? "" : "s",
+		     side ? 'b' : 'a');
+	return -1;
+}
+
 static int refuse_captures(struct trace *const t[2], struct fd_error *err)
 {
-	for (int s = 0; s < 2; s++) {
-		size_t nc;
-
-		if (!trace_is_capture(t[s], &nc))
-			continue;
-		fd_error_set(
-			err,
-			"%s: a graph capture (%zu launches captured, %zu kernel%s ran), not an "
-			"execution: give it with --capture-%c beside the trace of its replay",
-			t[s]->path, nc, t[s]->n_kernel_events,
-			t[s]->n_kernel_events == 1 ? "" : "s", s ? 'b' : 'a');
-		return -1;
-	}
+	for (int s = 0; s < 2; s++)
+		if (refuse_capture(t[s], s, err) < 0)
+			return -1;
 	return 0;
 }
 
@@ -306,6 +353,14 @@ static int load_peaks(struct session *s, const struct session_opts *o, struct fd
 	return 0;
 }
 
+static int has_stdin(const char *const *paths, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(paths[i], "-") == 0)
+			return 1;
+	return 0;
+}
+
 int session_open(struct session **out, const char *path_a, const char *path_b,
 		 const struct session_opts *o, struct fd_error *err)
 {
@@ -320,6 +375,12 @@ int session_open(struct session **out, const char *path_a, const char *path_b,
 		fd_error_set(err, "-: standard input can be only one of the two traces");
 		return -1;
 	}
+	for (int k = 0; k < 2; k++)
+		if (o->n_repeats[k] &&
+		    (strcmp(path[k], "-") == 0 || has_stdin(o->repeats[k], o->n_repeats[k]))) {
+			fd_error_set(err, "-: standard input cannot be one of several captures");
+			return -1;
+		}
 	s = session_new(o);
 	if (load_peaks(s, o, err) < 0 || load_both(s->owned, path, o, err) < 0) {
 		session_close(s);
