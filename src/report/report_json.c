@@ -416,6 +416,15 @@ static void j_trace(FILE *out, const struct comparison *c, int s)
 	} else {
 		fputs("null", out);
 	}
+	if (t->n_repeats > 1) { /* only then: a report of two files stays as it was */
+		fputs(",\"repeats\":[", out);
+		for (size_t i = 0; i < t->n_repeats; i++) {
+			if (i)
+				fputc(',', out);
+			j_cstr(out, t->repeats[i].path);
+		}
+		fputc(']', out);
+	}
 	fputs(",\"peak\":", out);
 	j_peak(out, c->peak[s]);
 	fputs(",\"device\":", out);

@@ -311,6 +311,17 @@ static void traces_section(FILE *out, const struct comparison *c, int md)
 			fprintf(out, "%sall %zu devices that ran kernels as one timeline\n",
 				md ? "  " : "   ", ran);
 		}
+		if (t->n_repeats > 1) {
+			fprintf(out, "%s%zu captures pooled:", md ? "  " : "   ", t->n_repeats);
+			for (size_t i = 0; i < t->n_repeats; i++) {
+				char *rp = text_escape_dup(t->repeats[i].path,
+							   strlen(t->repeats[i].path));
+
+				fprintf(out, "%s %s", i ? "," : "", rp);
+				free(rp);
+			}
+			fputc('\n', out);
+		}
 		if (t->capture.path) {
 			char *cp = text_escape_dup(t->capture.path, strlen(t->capture.path));
 

@@ -79,6 +79,9 @@ static void side_fields(struct ui *u, int side, char f[HS_COUNT][256])
 	text_duration(time, sizeof time, (int64_t)llround(c->ns[side]));
 	snprintf(f[HS_KERNELS], 256, "%zu kernels", t->n_kernel_events);
 	snprintf(f[HS_PASSES], 256, "%u pass%s", c->passes[side], c->passes[side] == 1 ? "" : "es");
+	if (t->n_repeats > 1) /* pooled captures (fusediff A1 A2 -- B1 B2) */
+		snprintf(f[HS_PASSES], 256, "%u pass%s of %zu captures", c->passes[side],
+			 c->passes[side] == 1 ? "" : "es", t->n_repeats);
 	snprintf(f[HS_LAYERS], 256, "%u layers", comparison_model(c, side)->layers_per_pass);
 	snprintf(f[HS_TIME], 256, "%s/pass", time);
 	/* the GPU's idle share of the pass's wall time: what launches and gaps cost */
