@@ -560,6 +560,13 @@ START_TEST(test_worst_warning)
 	w[1].code = "partial_layers";
 	c.n_warnings = 2;
 	ck_assert_uint_eq(comparison_worst_warning(&c), 1);
+	/* a pooled capture of other work: after another depth of the sides, before batches */
+	w[0].code = "batch_differs";
+	w[1].code = "repeat_differs";
+	w[2].code = "depth_differs";
+	ck_assert_uint_eq(comparison_worst_warning(&c), 1);
+	c.n_warnings = 3;
+	ck_assert_uint_eq(comparison_worst_warning(&c), 2);
 }
 END_TEST
 

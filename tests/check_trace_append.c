@@ -231,6 +231,44 @@ START_TEST(test_append_real_structure)
 }
 END_TEST
 
+/* The session pools each side's repeats (session_opts.repeats): twice the decode passes of A,
+ * and a capture of another model among B's is the warning repeat_differs, naming it, which
+ * makes the sides not comparable. */
+START_TEST(test_session_repeats)
+{
+	const char *e = test_trace("llama8l_eager_sdpa.json.gz");
+	char *eager = strdup(e),
+	     *other = strdup(
+		     test_trace("tracelens_sglang_dsr1-distill-llama8b_decode_bs16_b300.json.gz"));
+	const char *ra[] = { eager }, *rb[] = { other, eager };
+	struct session_opts o = { .device = -1, .repeats = { ra, rb }, .n_repeats = { 1, 2 } };
+	struct session *s = test_session_files(eager, eager, &o);
+	const struct comparison *c = test_compare(s, PHASE_DECODE);
+	size_t w = comparison_worst_warning(c);
+
+	ck_assert_uint_eq(c->passes[0], 32);
+	ck_assert_uint_eq(session_side(s, 0)->t->n_repeats, 2);
+	ck_assert_uint_eq(session_side(s, 1)->t->n_repeats, 3);
+	ck_assert_str_eq(session_side(s, 1)->t->repeats[1].path, other);
+	ck_assert_uint_ne(w, SIZE_MAX);
+	ck_assert_str_eq(c->warnings[w].code, "repeat_differs");
+	ck_assert_ptr_nonnull(strstr(c->warnings[w].message, other));
+	ck_assert_int_eq(c->comparability.comparable, 0);
+	session_close(s);
+	/* the same captures on A: no warning of that code */
+	o.repeats[1] = ra;
+	o.n_repeats[1] = 1;
+	s = test_session_files(eager, eager, &o);
+	c = test_compare(s, PHASE_DECODE);
+	for (size_t i = 0; i < c->n_warnings; i++)
+		ck_assert_str_ne(c->warnings[i].code, "repeat_differs");
+	ck_assert_int_eq(c->comparability.comparable, 1);
+	session_close(s);
+	free(eager);
+	free(other);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("trace_append");
@@ -241,6 +279,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_append_chain);
 	tcase_add_test(tc, test_append_overflow);
 	tcase_add_test(tc, test_append_real_structure);
+	tcase_add_test(tc, test_session_repeats);
 	suite_add_tcase(s, tc);
 	return s;
 }
