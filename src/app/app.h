@@ -13,7 +13,9 @@
 #include "fusediff/util.h"
 
 struct app_opts {
-	const char *trace[2];		/* A and B */
+	const char *trace[2];	       /* A and B (the first capture of each side) */
+	const char *const *repeats[2]; /* each side's further captures (A1 A2 -- B1 B2) */
+	size_t n_repeats[2];
 	const char *report;		/* --report FORMAT, or NULL */
 	const char *align;		/* --align passes|layers, or NULL */
 	int align_layers;		/* --align layers */
@@ -48,6 +50,8 @@ static inline struct session_opts app_session_opts(const struct app_opts *o)
 				      .pass_regex = o->pass_regex,
 				      .model = o->model,
 				      .capture = { o->capture[0], o->capture[1] },
+				      .repeats = { o->repeats[0], o->repeats[1] },
+				      .n_repeats = { o->n_repeats[0], o->n_repeats[1] },
 				      .no_capture = o->no_capture,
 				      .device = o->device,
 				      .sha256 = o->report && (strcmp(o->report, "json") == 0 ||

@@ -134,6 +134,7 @@ static void usage(FILE *out)
 	fprintf(out,
 		"usage: fusediff [options] TRACE_A TRACE_B\n"
 		"       fusediff --report FORMAT [-o FILE] [options] TRACE_A TRACE_B\n"
+		"       fusediff [options] TRACE_A1 TRACE_A2 ... -- TRACE_B1 TRACE_B2 ...\n"
 		"       fusediff [--rank N] [options] DIR_A DIR_B\n"
 		"       fusediff --summary TRACE\n"
 		"\n"
@@ -142,7 +143,8 @@ static void usage(FILE *out)
 		"kernels. TRACE is a PyTorch-profiler (Kineto) .json or .json.gz file, an Nsight\n"
 		"Systems SQLite export, rocprofv3 JSON, rocpd, kernel_trace.csv or a\n"
 		"rocmProfileData .rpd database, or - for standard input. Two directories of\n"
-		"per-rank traces compare rank by rank.\n"
+		"per-rank traces compare rank by rank. Several captures of the same run on a\n"
+		"side, with -- between the sides, are pooled as samples of one comparison.\n"
 		"With standard output on a terminal it opens an interactive explorer.\n");
 	for (size_t i = 0; i < N_OPTIONS; i++) {
 		char left[64];
@@ -202,6 +204,10 @@ static int is_input(const char *output, const char *input)
 		       S_ISREG(si.st_mode) && so.st_dev == si.st_dev && so.st_ino == si.st_ino;
 	return outfile_same_file(output, input);
 }
+
+/* argv in the order given (getopt permutes argv): held here until the traces are split into
+ * sides, so that it stays reachable when a usage error returns before. */
+static char **volatile argv_given;
 
 /* The explorer's file set: never freed (see main()). */
 static struct file_set *volatile explorer_reads;
@@ -287,6 +293,77 @@ static int parse_int(const char *s, long *out)
 	errno = 0;
 	*out = strtol(s, &end, 10);
 	return errno || end == s || *end ? -1 : 0;
+}
+
+/* Whether path is a directory (of per-rank traces, or any). */
+static int is_dir(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+/* The traces on the command line, args[0..n) (argv once getopt has put the options first): two,
+ * or each side's captures with -- between the sides. orig[0..argc): argv as given; sep: the
+ * index in orig of the "--" that ended the options, or -1. A "--" with no trace before it only
+ * ends the options (fusediff -- A B, for names that start with '-'): the sides are then split
+ * at a "--" among the traces, if any. Fills o's traces and repeats; returns 0, or the exit
+ * status of a usage error. */
+static int split_traces(struct app_opts *o, char **args, int n, char *const *orig, int argc,
+			int sep)
+{
+	int k = -1, skip = 0; /* side B starts at args[k + skip] */
+
+	if (sep >= 0) {
+		k = 0;
+		for (int i = 0; i < n; i++)
+			for (int j = 1; j < sep && j < argc; j++)
+				k += orig[j] == args[i];
+		if (k == 0)
+			k = -1;
+	}
+	if (k < 0)
+		for (int i = 0; i < n && k < 0; i++)
+			if (strcmp(args[i], "--") == 0)
+				k = i, skip = 1;
+	if (k < 0) { /* two traces */
+		if (n != 2) {
+			if (n > 2)
+				return usage_error(
+					"too many traces: '%s' (give two, or each side's "
+					"captures with -- between the sides)",
+					args[2]);
+			usage(stderr);
+			return 2;
+		}
+		o->trace[0] = args[0];
+		o->trace[1] = args[1];
+		return 0;
+	}
+	if (k == 0 || k + skip >= n)
+		return usage_error("%s", "-- separates the captures of A from those of B: give at "
+					 "least one trace on each side");
+	o->trace[0] = args[0];
+	o->trace[1] = args[k + skip];
+	o->repeats[0] = (const char *const *)args + 1;
+	o->n_repeats[0] = (size_t)k - 1;
+	o->repeats[1] = (const char *const *)args + k + skip + 1;
+	o->n_repeats[1] = (size_t)(n - k - skip - 1);
+	if (!o->n_repeats[0] && !o->n_repeats[1])
+		return 0; /* one trace a side: as two traces */
+	for (int i = 0; i < n; i++) {
+		if (i == k && skip)
+			continue;
+		if (strcmp(args[i], "-") == 0)
+			return usage_error("%s", "-: standard input cannot be one of several "
+						 "captures");
+		if (is_dir(args[i]))
+			return usage_error("%s is a directory: repeated captures are trace files "
+					   "(two directories of per-rank traces compare rank by "
+					   "rank)",
+					   args[i]);
+	}
+	return 0;
 }
 
 /* The classifier of --summary, built on a thread of its own while the trace loads (its regular
@@ -417,7 +494,8 @@ int main(int argc, char **argv)
 	struct app_opts o = { .phase = -1, .device = -1, .fail_if_slower = -1, .rank = -1 };
 	const char *summary = NULL;
 	struct trace_load_opts lo = { .device = -1 };
-	const char *env;
+	const char *env, *last_optarg = NULL;
+	char **orig;
 	int c;
 
 	open_std_fds();
@@ -437,8 +515,12 @@ int main(int argc, char **argv)
 	o.no_color = env && *env;
 
 	opterr = 0;
+	orig = argv_given = xmalloc((size_t)argc * sizeof *orig);
+	memcpy(orig, argv, (size_t)argc * sizeof *orig);
 	while ((c = getopt_long(argc, argv, ":hVo:", longopts, NULL)) != -1) {
 		long v;
+
+		last_optarg = optarg;
 
 		switch (c) {
 		case OPT_HELP: usage(stdout); return flush_stdout();
@@ -559,14 +641,22 @@ int main(int argc, char **argv)
 		app_cleanup_on_signals();
 		return run_summary(summary, &lo, o.rules, &o);
 	}
-	if (argc - optind != 2) {
-		if (argc - optind > 2)
-			return usage_error("too many traces: '%s' (give two)", argv[optind + 2]);
-		usage(stderr);
-		return 2;
+	{
+		/* the "--" that ended the options: argv[optind - 1] once getopt is done, unless that
+		 * is an option's argument */
+		int sep = -1, rc;
+
+		if (optind > 1 && strcmp(argv[optind - 1], "--") == 0 &&
+		    argv[optind - 1] != last_optarg)
+			for (int i = 1; i < argc && sep < 0; i++)
+				if (orig[i] == argv[optind - 1])
+					sep = i;
+		rc = split_traces(&o, argv + optind, argc - optind, orig, argc, sep);
+		free(orig);
+		argv_given = NULL;
+		if (rc)
+			return rc;
 	}
-	o.trace[0] = argv[optind];
-	o.trace[1] = argv[optind + 1];
 	if (stdout_closed && ((o.report && !o.output) || o.headless))
 		return flush_stdout();
 	if (o.pass_regex) { /* checked before anything is loaded */
@@ -615,6 +705,19 @@ int main(int argc, char **argv)
 				free(p);
 				return rc;
 			}
+		for (int k = 0; k < 2; k++)
+			for (size_t i = 0; i < o.n_repeats[k]; i++)
+				if (is_input(o.output, o.repeats[k][i])) {
+					char *p = text_escape_dup(o.output, strlen(o.output));
+					char *msg = xasprintf("-o %s is a capture of trace %c: the "
+							      "report would replace it",
+							      p, k ? 'B' : 'A');
+					int rc = usage_error("%s", msg);
+
+					free(msg);
+					free(p);
+					return rc;
+				}
 	}
 	if (o.align && (!o.report || report_format_from_name(o.report) != REPORT_PERFETTO))
 		return usage_error("%s", "--align goes with --report perfetto");

@@ -61,7 +61,7 @@ usage_error "--report takes text, md, json, csv or perfetto, not 'html'" --repor
 usage_error "--phase takes prefill, decode, mixed, train or all, not 'warmup'" --report text --phase warmup "$A" "$B"
 usage_error "--device needs a device number or 'all', not 'x'" --report text --device x "$A" "$B"
 usage_error "--size takes COLSxROWS such as 120x40, not '120'" --headless --size 120 "$A" "$B"
-usage_error "too many traces: '$A' (give two)" --report text "$A" "$B" "$A"
+usage_error "too many traces: '$A' (give two, or each side's captures with -- between the sides)" --report text "$A" "$B" "$A"
 usage_error "--summary takes one trace, not also '$B'" --summary "$A" "$B"
 usage_error "--summary needs a trace, not the option '--rules'" --summary --rules x.rules "$A"
 usage_error "-o FILE goes with --report FORMAT" -o "$tmp/r.txt" "$A" "$B"

@@ -41,7 +41,8 @@ rep tests/data/escape/fused_a.json tests/data/escape/fused_b.json
 rep tests/data/report/names_a.json tests/data/report/names_b.json
 rep "$E" "$P/rocpd_built.db" # no common phase
 rep tests/data/compare/down_once.json tests/data/compare/down_twice.json
-[ $n -ge 18 ] || { echo "only $n reports"; exit 1; }
+rep --phase decode "$E" "$E" -- "$E" "$NV" # pooled captures: repeats, repeat_differs
+[ $n -ge 19 ] || { echo "only $n reports"; exit 1; }
 # and the schema is strict: an unknown member, a wrong type, a missing member each fail (copies
 # of the first report, checked in the same python process)
 schema_validate --broken-from "$tmp/1.json" "$tmp"/*.json || exit 1

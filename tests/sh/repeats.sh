@@ -1,0 +1,121 @@
+#!/bin/sh
+# repeats.sh — several captures of the same run per side (fusediff A1 A2 -- B1 B2), pooled as
+# samples of one comparison, on the bundled eager Llama trace (16 decode passes): pooling
+# doubles the compared passes and the trace against itself stays within noise; a copy whose
+# kernels are all 10 % slower (made here from the real trace, as noise.sh makes it), three
+# captures a side, is beyond noise; a capture of another model among the repeats warns
+# repeat_differs, naming it; every report format names the captures; the usage errors.
+set -u
+E=examples/llama8l_eager_sdpa.json.gz
+NV=examples/tracelens_sglang_dsr1-distill-llama8b_decode_bs16_b300.json.gz
+. tests/sh/lib/cases.sh
+. tests/sh/lib/schema.sh
+py=$(command -v python3) || { echo "python3 missing"; exit 77; }
+"$py" - "$E" "$tmp" <<'PY' || fail "making the slower copy"
+# line by line (a kernel's "dur" is on the line after its "cat"), as noise.sh does
+import gzip, re, sys
+src, out = sys.argv[1], sys.argv[2]
+lines = gzip.open(src, "rt").read().split("\n")
+dur = re.compile(r'"dur": ([0-9.]+)')
+res, want = [], False
+for line in lines:
+    if '"cat": "kernel"' in line:
+        want = True
+    elif want and '"dur":' in line:
+        line = dur.sub(lambda m: '"dur": %.3f' % (float(m.group(1)) * 1.10), line)
+        want = False
+    res.append(line)
+with gzip.open(f"{out}/all10.json.gz", "wt", compresslevel=1) as f:
+    f.write("\n".join(res))
+PY
+S=$tmp/all10.json.gz
+
+run one 0 --report json --phase decode -o "$tmp/one.json" "$E" "$E"
+run pooled 0 --report json --phase decode -o "$tmp/pooled.json" "$E" "$E" -- "$E" "$E"
+run slower 0 --report json --phase decode -o "$tmp/slower.json" "$E" "$E" "$E" -- "$S" "$S" "$S"
+run differs 0 --report json --phase decode -o "$tmp/differs.json" "$E" "$E" -- "$E" "$NV" "$E"
+"$py" - "$tmp" "$NV" <<'PY' || fail "the pooled reports"
+import json, sys
+t, nv = sys.argv[1], sys.argv[2]
+one = json.load(open(f"{t}/one.json"))
+r = json.load(open(f"{t}/pooled.json"))
+assert [s["compared_passes"] for s in one["traces"]] == [16, 16], one["traces"]
+assert [s["compared_passes"] for s in r["traces"]] == [32, 32], [s["compared_passes"] for s in r["traces"]]
+assert r["noise"]["a_passes"] == 32 and r["noise"]["b_passes"] == 32, r["noise"]
+assert not r["noise"]["significant"], r["noise"]
+assert not any(p["significant"] for p in r["pairs"]), "a pair of the trace against itself is significant"
+assert [s.get("repeats") for s in r["traces"]] == [["examples/llama8l_eager_sdpa.json.gz"] * 2] * 2
+assert "repeats" not in one["traces"][0], "a report of two files names repeats"
+assert not r["warnings"], r["warnings"]
+# the per-pass figures of identical captures are those of one
+assert abs(r["a_us"] - one["a_us"]) < 0.01, (r["a_us"], one["a_us"])
+s = json.load(open(f"{t}/slower.json"))
+assert s["noise"]["a_passes"] == 48 and s["noise"]["b_passes"] == 48, s["noise"]
+assert s["noise"]["significant"] and s["noise"]["ci_low_us"] > 0.09 * s["a_us"], s["noise"]
+d = json.load(open(f"{t}/differs.json"))
+w = [x for x in d["warnings"] if x["code"] == "repeat_differs"]
+assert len(w) == 1 and w[0]["message"].startswith(f"B's capture {nv} has "), d["warnings"]
+assert not d["comparability"]["comparable"], d["comparability"]
+PY
+schema_validate "$tmp/pooled.json" "$tmp/differs.json"
+[ $? = 1 ] && fail "a pooled report does not validate"
+
+# the text and Markdown reports name the captures on each side; CSV runs
+run text 0 --report text --phase decode "$E" "$E" "$E" -- "$E"
+expect_line text "   3 captures pooled: $E, $E, $E"
+grep -q "captures pooled" "$tmp/text.out" && [ "$(grep -c "captures pooled" "$tmp/text.out")" = 1 ] ||
+	fail "text: the side of one capture names captures"
+run md 0 --report md --phase decode "$E" -- "$E" "$E"
+expect_line md "  2 captures pooled: $E, $E"
+run csv 0 --report csv --phase decode "$E" "$E" -- "$E" "$E"
+run differs_text 0 --report text --phase decode "$E" "$E" -- "$E" "$NV"
+grep -qF "Warning (repeat_differs): B's capture $NV has 32 layers per pass where its first capture ($E) has 8 layers per pass" \
+	"$tmp/differs_text.out" || fail "differs_text: no repeat_differs warning naming $NV"
+# a gate on a pooled side that differs is not comparable
+run differs_gate 4 --report text --phase decode --fail-if-slower 3 "$E" "$E" -- "$E" "$NV"
+
+# the explorer's header counts the captures of the side that pools them
+printf ':dump pooled\nq\n' >"$tmp/script"
+here=$PWD
+(cd "$tmp" && limit "$FUSEDIFF" --headless --size 120x30 --script script --phase decode \
+	"$here/$E" "$here/$E" -- "$here/$E" >/dev/null 2>&1) || fail "explorer: exit status $?"
+grep -q "  32 passes of 2 captures  " "$tmp/pooled.screen" || fail "explorer: the header does not count the captures: $(head -2 "$tmp/pooled.screen")"
+grep -q "  16 passes  " "$tmp/pooled.screen" || fail "explorer: B's passes"
+
+# one trace a side around --: two traces, the same report; a leading -- only ends the options
+run two 0 --report json --phase decode "$E" "$E"
+run two_sep 0 --report json --phase decode "$E" -- "$E"
+cmp -s "$tmp/two.out" "$tmp/two_sep.out" || fail "A -- B differs from A B"
+run lead 0 --report json --phase decode -- "$E" "$E"
+cmp -s "$tmp/two.out" "$tmp/lead.out" || fail "-- A B differs from A B"
+run lead_pooled 0 --report json --phase decode -o "$tmp/lead_pooled.json" -- "$E" "$E" -- "$E" "$E"
+cmp -s "$tmp/pooled.json" "$tmp/lead_pooled.json" || fail "-- A1 A2 -- B1 B2 differs from A1 A2 -- B1 B2"
+# an option's argument "--" is no separator
+run label 0 --report json --phase decode --label-a -- "$E" "$E"
+
+# usage errors
+mkdir "$tmp/ranks"
+run empty_b 2 --report text "$E" "$E" --
+expect_err empty_b "fusediff: -- separates the captures of A from those of B: give at least one trace on each side
+Try 'fusediff --help' for more information."
+run empty_a 2 --report text -- -- "$E" "$E"
+expect_err empty_a "fusediff: -- separates the captures of A from those of B: give at least one trace on each side
+Try 'fusediff --help' for more information."
+run stdin 2 --report text "$E" - -- "$E"
+expect_err stdin "fusediff: -: standard input cannot be one of several captures
+Try 'fusediff --help' for more information."
+run dir 2 --report text "$E" -- "$tmp/ranks" "$E"
+expect_err dir "fusediff: $tmp/ranks is a directory: repeated captures are trace files (two directories of per-rank traces compare rank by rank)
+Try 'fusediff --help' for more information."
+run three 2 --report text "$E" "$E" "$E"
+expect_err three "fusediff: too many traces: '$E' (give two, or each side's captures with -- between the sides)
+Try 'fusediff --help' for more information."
+cp "$E" "$tmp/copy.json.gz"
+run output 2 --report text -o "$tmp/copy.json.gz" "$E" -- "$E" "$tmp/copy.json.gz"
+expect_err output "fusediff: -o $tmp/copy.json.gz is a capture of trace B: the report would replace it
+Try 'fusediff --help' for more information."
+cmp -s "$E" "$tmp/copy.json.gz" || fail "output: the capture was replaced"
+# a capture that cannot be read: the loader's message, exit 1
+run missing 1 --report text "$E" "$tmp/none.json" -- "$E"
+first_err missing "fusediff: $tmp/none.json: No such file or directory"
+finish repeats
