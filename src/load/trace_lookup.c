@@ -79,22 +79,36 @@ static size_t lower_bound_near(const void *base, size_t n, size_t size, size_t o
 	return gallop_prefix(n, h, key_before, &k);
 }
 
-/* Operators by (thread, start, longest first): the ones around a launch (op_around()). */
-struct oref {
+/* CPU ranges (operators, module calls) by (thread, start, longest first): the ones around a
+ * launch are the last that start at or before it on its thread, then out. */
+struct span {
 	int64_t tid, start, end;
-	uint32_t op;
+	uint32_t index; /* into t->ops or t->ranges */
 };
 
-static int cmp_oref(const void *pa, const void *pb)
+static int cmp_span(const void *pa, const void *pb)
 {
-	const struct oref *a = pa, *b = pb;
+	const struct span *a = pa, *b = pb;
 	int r = CMP(a->tid, b->tid);
 
 	if (!r)
 		r = CMP(a->start, b->start);
 	if (!r)
 		r = CMP(b->end, a->end);
-	return r ? r : CMP(a->op, b->op);
+	return r ? r : CMP(a->index, b->index);
+}
+
+struct span_query {
+	const struct span *m;
+	int64_t tid, ts;
+};
+
+/* Spans that start at or before the launch (on its thread or an earlier one). */
+static int span_before(const void *ctx, size_t i)
+{
+	const struct span_query *q = ctx;
+
+	return q->m[i].tid < q->tid || (q->m[i].tid == q->tid && q->m[i].start <= q->ts);
 }
 
 /* 1 when the launch lies inside the operator's CPU range on its thread: an operator launches
@@ -106,29 +120,23 @@ static int op_holds(const struct trace_op *o, const struct trace_launch *l)
 
 /* The innermost operator around launch l (the one that starts last among those that hold it),
  * or UINT32_MAX; *idx is built on first use (owned by the caller: free()). */
-static uint32_t op_around(const struct trace *t, const struct trace_launch *l, struct oref **idx)
+static uint32_t op_around(const struct trace *t, const struct trace_launch *l, struct span **idx)
 {
-	size_t lo = 0, hi = t->n_ops;
+	struct span_query q;
+	size_t j;
 
 	if (!*idx) {
 		*idx = xmalloc((t->n_ops + 1) * sizeof **idx);
 		for (size_t i = 0; i < t->n_ops; i++)
-			(*idx)[i] = (struct oref){ t->ops[i].tid, t->ops[i].start,
+			(*idx)[i] = (struct span){ t->ops[i].tid, t->ops[i].start,
 						   t->ops[i].start + t->ops[i].dur, (uint32_t)i };
-		qsort(*idx, t->n_ops, sizeof **idx, cmp_oref);
+		qsort(*idx, t->n_ops, sizeof **idx, cmp_span);
 	}
-	while (lo < hi) { /* the first operator after (thread, launch time) */
-		size_t mid = lo + (hi - lo) / 2;
-		const struct oref *r = &(*idx)[mid];
-
-		if (r->tid < l->tid || (r->tid == l->tid && r->start <= l->start))
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	for (size_t i = lo, tries = 0; i-- > 0 && (*idx)[i].tid == l->tid && tries < 64; tries++)
+	q = (struct span_query){ *idx, l->tid, l->start };
+	j = gallop_prefix(t->n_ops, 0, span_before, &q);
+	for (size_t i = j, tries = 0; i-- > 0 && (*idx)[i].tid == l->tid && tries < 64; tries++)
 		if (l->start <= (*idx)[i].end)
-			return (*idx)[i].op;
+			return (*idx)[i].index;
 	return UINT32_MAX;
 }
 
@@ -138,7 +146,7 @@ size_t trace_link_kernels(const struct trace *t, uint32_t *launch_of, uint32_t *
 	const size_t l_off = offsetof(struct trace_launch, correlation);
 	const size_t o_off = offsetof(struct trace_op, external_id);
 	size_t hl = 0, ho = 0, nl = t->n_launches, no = t->n_ops;
-	struct oref *idx = NULL;
+	struct span *idx = NULL;
 
 	for (size_t i = 0; i < t->n_kernels; i++) {
 		int64_t corr = t->kernels[i].correlation, ext = t->kernels[i].external_id;
@@ -173,41 +181,10 @@ size_t trace_link_kernels(const struct trace *t, uint32_t *launch_of, uint32_t *
 	return rejected;
 }
 
-/* Module ranges by (thread, start, longest first). */
-struct mref {
-	int64_t tid, start, end;
-	uint32_t range;
-};
-
-static int cmp_mref(const void *pa, const void *pb)
-{
-	const struct mref *a = pa, *b = pb;
-	int r = CMP(a->tid, b->tid);
-
-	if (!r)
-		r = CMP(a->start, b->start);
-	if (!r)
-		r = CMP(b->end, a->end);
-	return r ? r : CMP(a->range, b->range);
-}
-
-struct mref_query {
-	const struct mref *m;
-	int64_t tid, ts;
-};
-
-/* Module ranges that start at or before the launch (on its thread or an earlier one). */
-static int mref_before(const void *ctx, size_t i)
-{
-	const struct mref_query *q = ctx;
-
-	return q->m[i].tid < q->tid || (q->m[i].tid == q->tid && q->m[i].start <= q->ts);
-}
-
 void trace_module_calls(const struct trace *t, const uint32_t *launch_of, uint32_t *module_of,
 			uint32_t *parent)
 {
-	struct mref *m = NULL;
+	struct span *m = NULL;
 	uint32_t *up, *stack;
 	size_t n = 0, sp = 0, hint = 0;
 
@@ -225,9 +202,9 @@ void trace_module_calls(const struct trace *t, const uint32_t *launch_of, uint32
 		const struct trace_range *r = &t->ranges[i];
 
 		if (r->kind == RANGE_MODULE)
-			m[n++] = (struct mref){ r->tid, r->start, r->start + r->dur, (uint32_t)i };
+			m[n++] = (struct span){ r->tid, r->start, r->start + r->dur, (uint32_t)i };
 	}
-	qsort(m, n, sizeof *m, cmp_mref);
+	qsort(m, n, sizeof *m, cmp_span);
 	/* each range's parent: the innermost earlier range on its thread that contains it */
 	up = xmalloc(n * sizeof *up);
 	stack = xmalloc(n * sizeof *stack);
@@ -237,24 +214,24 @@ void trace_module_calls(const struct trace *t, const uint32_t *launch_of, uint32
 			sp--;
 		up[i] = sp > 0 ? stack[sp - 1] : UINT32_MAX;
 		if (parent)
-			parent[m[i].range] = up[i] != UINT32_MAX ? m[up[i]].range : UINT32_MAX;
+			parent[m[i].index] = up[i] != UINT32_MAX ? m[up[i]].index : UINT32_MAX;
 		stack[sp++] = (uint32_t)i;
 	}
 	for (size_t k = 0; k < t->n_kernels; k++) {
 		const struct trace_launch *l;
-		struct mref_query q;
+		struct span_query q;
 		size_t j;
 
 		if (launch_of[k] == UINT32_MAX)
 			continue;
 		l = &t->launches[launch_of[k]];
-		q = (struct mref_query){ m, l->tid, l->start };
-		hint = j = gallop_prefix(n, hint, mref_before, &q);
+		q = (struct span_query){ m, l->tid, l->start };
+		hint = j = gallop_prefix(n, hint, span_before, &q);
 		/* the last range starting at or before the launch, then out to one around it */
 		for (uint32_t x = j > 0 ? (uint32_t)(j - 1) : UINT32_MAX;
 		     x != UINT32_MAX && m[x].tid == l->tid; x = up[x])
 			if (l->start <= m[x].end) {
-				module_of[k] = m[x].range;
+				module_of[k] = m[x].index;
 				break;
 			}
 	}
