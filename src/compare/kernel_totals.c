@@ -6,6 +6,8 @@
 #include <string.h>
 
 #include "fusediff/comparison.h"
+#include "fusediff/intern.h"
+#include "fusediff/util.h"
 #include "compare_int.h"
 
 static int cmp_name(const void *a, const void *b)
@@ -29,26 +31,52 @@ static int cmp_delta(const void *a, const void *b)
 void comparison_kernel_totals(struct comparison *c)
 {
 	struct comparison_kernel_total *v = NULL;
-	size_t n = 0, cap = 0, out = 0;
+	uint32_t *link = NULL; /* per entry: the next entry of its name id on its side */
+	size_t n = 0, cap = 0, link_cap = 0, out = 0;
 	int64_t best = 0, run = 0; /* the time of the class chosen for v[out - 1], of this run */
 	uint8_t prev = 0;	   /* the class of the entry before */
 
+	/* one entry per side, name id and class (a name's kernels, summed), then those sorted by
+	 * name: the same totals as one entry per kernel, sorted (a phase switch sorted every
+	 * kernel of both traces by strcmp) */
 	for (int s = 0; s < 2; s++) {
 		const struct trace *t = c->side[s]->t;
 		const struct trace_classes *tc = &c->side[s]->classes;
+		uint32_t n_ids = intern_count(t->strings);
+		uint32_t *head = xmalloc(((size_t)n_ids + 1) * sizeof *head);
 
+		memset(head, 0xff, ((size_t)n_ids + 1) * sizeof *head);
 		for (size_t k = 0; k < t->n_kernels; k++) {
-			struct comparison_kernel_total e = { 0 };
+			uint32_t id = t->kernels[k].name, e;
+			uint8_t cls;
 
 			if (t->kernels[k].kind != KIND_KERNEL)
 				continue;
-			e.name = comparison_short_name(c, s, t->kernels[k].name);
-			e.cls = tc->info_of ? trace_classes_get(tc, k)->cls : CLASS_OTHER;
-			e.count[s] = 1;
-			e.ns[s] = t->kernels[k].dur;
-			VEC_PUSH(v, n, cap, e);
+			cls = tc->info_of ? trace_classes_get(tc, k)->cls : CLASS_OTHER;
+			e = id < n_ids ? head[id] : UINT32_MAX;
+			while (e != UINT32_MAX && v[e].cls != cls)
+				e = link[e];
+			if (e == UINT32_MAX) {
+				struct comparison_kernel_total fresh = { 0 };
+				uint32_t none = UINT32_MAX;
+				size_t n_links = n;
+
+				fresh.name = comparison_short_name(c, s, id);
+				fresh.cls = cls;
+				e = (uint32_t)n;
+				VEC_PUSH(v, n, cap, fresh);
+				VEC_PUSH(link, n_links, link_cap, none);
+				if (id < n_ids) {
+					link[e] = head[id];
+					head[id] = e;
+				}
+			}
+			v[e].count[s]++;
+			v[e].ns[s] += t->kernels[k].dur;
 		}
+		free(head);
 	}
+	free(link);
 	if (n)
 		qsort(v, n, sizeof *v, cmp_name);
 	/* by name, and within a name by class: a run of one class after another; the name takes
