@@ -413,6 +413,13 @@ START_TEST(test_action_table)
 	ck_assert_int_eq(ui_key_from_name("xy"), UI_KEY_NONE);
 	ck_assert_int_eq(ui_theme_from_name("light"), THEME_LIGHT);
 	ck_assert_int_eq(ui_theme_from_name("neon"), -1);
+	/* A and B have one colour each: the header's side letters (the bars) and the kernels only
+	 * that side runs */
+	for (int th = THEME_DARK; th <= THEME_LIGHT; th++) {
+		ck_assert_int_eq(ui_theme_fg(th, ROLE_BAR_A), ui_theme_fg(th, ROLE_UNMATCHED));
+		ck_assert_int_eq(ui_theme_fg(th, ROLE_BAR_B), ui_theme_fg(th, ROLE_B_ONLY));
+		ck_assert_int_ne(ui_theme_fg(th, ROLE_BAR_A), ui_theme_fg(th, ROLE_BAR_B));
+	}
 }
 END_TEST
 

@@ -31,5 +31,7 @@ enum ui_theme_id { THEME_DARK, THEME_LIGHT, THEME_MONO, THEME_COUNT };
 
 /* The theme with this name ("dark", "light", "mono"), or -1. */
 int ui_theme_from_name(const char *name);
+/* The foreground colour (a curses colour, -1: the terminal's) of role in theme. */
+int ui_theme_fg(int theme, int role);
 
 #endif

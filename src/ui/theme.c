@@ -26,8 +26,8 @@ static const struct role_style styles[THEME_COUNT][ROLE_COUNT] = {
 		[ROLE_UNMATCHED] = { COLOR_YELLOW, D, 0 },
 		[ROLE_B_ONLY] = { COLOR_CYAN, D, 0 },
 		[ROLE_DIM] = { D, D, A_DIM },
-		[ROLE_BAR_A] = { COLOR_CYAN, D, 0 },
-		[ROLE_BAR_B] = { COLOR_YELLOW, D, 0 },
+		[ROLE_BAR_A] = { COLOR_YELLOW, D, 0 }, /* A's colour, as A only's */
+		[ROLE_BAR_B] = { COLOR_CYAN, D, 0 },   /* B's, as B only's */
 		[ROLE_TITLE] = { COLOR_WHITE, COLOR_BLUE, A_BOLD },
 		[ROLE_STATUS] = { COLOR_WHITE, COLOR_BLUE, 0 },
 		[ROLE_ERROR] = { COLOR_WHITE, COLOR_RED, A_BOLD },
@@ -48,7 +48,7 @@ static const struct role_style styles[THEME_COUNT][ROLE_COUNT] = {
 		[ROLE_B_ONLY] = { COLOR_CYAN, D, 0 },
 		[ROLE_DIM] = { D, D, A_DIM },
 		[ROLE_BAR_A] = { COLOR_BLUE, D, 0 },
-		[ROLE_BAR_B] = { COLOR_MAGENTA, D, 0 },
+		[ROLE_BAR_B] = { COLOR_CYAN, D, 0 },
 		[ROLE_TITLE] = { COLOR_WHITE, COLOR_BLUE, A_BOLD },
 		[ROLE_STATUS] = { COLOR_WHITE, COLOR_BLACK, 0 },
 		[ROLE_ERROR] = { COLOR_WHITE, COLOR_RED, A_BOLD },
@@ -78,6 +78,13 @@ static const struct role_style styles[THEME_COUNT][ROLE_COUNT] = {
 #undef D
 
 static const char *const theme_names[THEME_COUNT] = { "dark", "light", "mono" };
+
+int ui_theme_fg(int theme, int role)
+{
+	return theme >= 0 && theme < THEME_COUNT && role >= 0 && role < ROLE_COUNT
+		       ? styles[theme][role].fg
+		       : -1;
+}
 
 int ui_theme_from_name(const char *name)
 {
