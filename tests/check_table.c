@@ -273,6 +273,19 @@ START_TEST(test_move_by_groups)
 	ck_assert_uint_eq(t.sel, 5);
 	table_move(&t, 1); /* at the end: stays */
 	ck_assert_uint_eq(t.sel, 5);
+	ck_assert_uint_eq(table_groups(&t), 5); /* "N of 5 rows", as the position counts */
+	/* the last row (G) below a group of three: the window starts on a group's first row,
+	 * never inside one, even when that leaves empty lines */
+	table_sort(&t, COL_ABS, 1); /* view 4 0 6 1 2 3 5 */
+	table_move(&t, 100);
+	ck_assert_uint_eq(t.sel, 5);
+	for (int h = 1; h <= 7; h++) {
+		table_scroll_to_sel(&t, h);
+		ck_assert_msg(table_group(&t, t.view[t.top]) == t.view[t.top], "height %d: top %u",
+			      h, t.top);
+		ck_assert_uint_le(t.top, t.sel_pos);
+		ck_assert_uint_gt(t.top + (uint32_t)h, t.sel_pos);
+	}
 	table_clear(&t);
 }
 END_TEST

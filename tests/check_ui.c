@@ -537,19 +537,29 @@ START_TEST(test_drill_down_and_back)
 }
 END_TEST
 
-/* Long names scroll right and back; only then does left go back to where we came from. */
+/* Long names scroll right and back to the left edge, no further: left never leaves the
+ * drill-down (Esc does). The offset shows, and an ellipsis says where the names start. */
 START_TEST(test_horizontal_scroll)
 {
 	keys("Enter"); /* layer 1's pairs */
 	ck_assert_int_eq(ui_view(ui), VIEW_PAIRS);
 	ck_assert(strstr(line(5), " nvjet_sm90_tst_gemm"));
-	keys("right"); /* the name columns move by 8 cells, the numbers stay */
-	ck_assert_msg(strstr(line(5), " 90_tst_gemm_qkv"), "%s", line(5));
+	keys("narrower narrower"); /* names that fit do not move: cut them */
+	keys("right");		   /* the name columns move by 8 cells, the numbers stay */
+	ck_assert_msg(strstr(line(5), " \xe2\x80\xa6"
+				      "90_t"),
+		      "%s", line(5));
 	ck_assert(strstr(line(5), "10.5"));
+	ck_assert_msg(strstr(line(3), "names +8"), "%s", line(3));
 	keys("left");
 	ck_assert_int_eq(ui_view(ui), VIEW_PAIRS);
-	ck_assert(strstr(line(5), " nvjet_sm90_tst_gemm"));
+	ck_assert(strstr(line(5), " nvjet"));
+	ck_assert(!strstr(line(3), "names +"));
 	keys("left");
+	ck_assert_int_eq(ui_view(ui), VIEW_PAIRS);
+	ck_assert_msg(strstr(ui_message(ui), "names at the left edge (Esc: back)"), "%s",
+		      ui_message(ui));
+	keys("Esc");
 	ck_assert_int_eq(ui_view(ui), VIEW_LAYERS);
 }
 END_TEST
@@ -592,10 +602,11 @@ START_TEST(test_sort_filter_search)
 	ck_assert_msg(strstr(ui_message(ui), "sorted by Layer"), "%s", ui_message(ui));
 	keys("reverse");
 	ck_assert(strstr(line(5), "epilogue"));
-	/* the sort picker: choose Delta */
+	/* the sort picker: choose Delta (the columns on the screen from Layer: Pos, Kind, Class,
+	 * A kernel, A us, B us, B kernel, Delta) */
 	keys("sort");
 	assert_screen_has("Sort by");
-	for (int i = 0; i < 10; i++)
+	for (int i = 0; i < 8; i++)
 		keys("down");
 	keys("Enter");
 	ck_assert_msg(strstr(ui_message(ui), "sorted by Delta"), "%s", ui_message(ui));
@@ -661,18 +672,29 @@ START_TEST(test_sort_filter_search)
 }
 END_TEST
 
-/* y copies the selected kernel's full name (OSC 52; headless keeps it); the Layers view has
- * no kernel to copy. */
+/* y asks whose kernel names to copy, then copies them in full (OSC 52; headless keeps it): a
+ * for A's, b for B's (a fusion's fused kernel, or the run it replaces), Enter for both; the
+ * Layers view has no kernel to copy. */
 START_TEST(test_copy_name)
 {
 	keys("layers copy");
 	ck_assert_msg(strstr(ui_message(ui), "y: select a kernel pair"), "%s", ui_message(ui));
 	ck_assert_str_eq(ui_screen_clipboard(scr), "");
 	keys("pairs down copy");
+	assert_screen_has("Copy the kernel names of a: A, b: B, Enter: both");
+	keys("a");
 	ck_assert_msg(strstr(ui_message(ui), "copied A's kernel name"), "%s", ui_message(ui));
 	ck_assert_msg(strstr(ui_screen_clipboard(scr), "gemm"), "%s", ui_screen_clipboard(scr));
-	keys("fusions top copy");
-	ck_assert_msg(strstr(ui_message(ui), "copied B's kernel name"), "%s", ui_message(ui));
+	keys("fusions top copy b");
+	ck_assert_msg(strstr(ui_message(ui), "copied B's kernel name (1,"), "%s", ui_message(ui));
+	keys("copy Enter"); /* both: the fused kernel and the kernels it replaces */
+	ck_assert_msg(strstr(ui_message(ui), "copied both sides' kernel names"), "%s",
+		      ui_message(ui));
+	ck_assert_msg(strstr(ui_screen_clipboard(scr), "A: ") &&
+			      strstr(ui_screen_clipboard(scr), "\nB: "),
+		      "%s", ui_screen_clipboard(scr));
+	keys("copy Esc");
+	ck_assert_msg(strstr(ui_message(ui), "nothing copied"), "%s", ui_message(ui));
 }
 END_TEST
 

@@ -147,6 +147,9 @@ void table_select_pos(struct table *t, uint32_t pos);
 int table_select_row(struct table *t, uint32_t row);
 /* The selected group's number (1-based, 0 when empty) and the number of groups shown. */
 void table_position(const struct table *t, uint32_t *index, uint32_t *count);
+/* The number of groups (a row that is no group's continuation is one) of all rows, filtered or
+ * not: what "N of M rows" counts, as table_position() does. */
+uint32_t table_groups(const struct table *t);
 /* The first row of row's group (row itself when the table has no groups). */
 uint32_t table_group(const struct table *t, uint32_t row);
 /* Adjust top so that the selection is visible in a window of height rows. */

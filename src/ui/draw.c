@@ -172,6 +172,42 @@ static int put_middle(struct ui_screen *s, int y, int x, int w, const char *esc,
 	return used;
 }
 
+/* A name (escaped) scrolled skip cells to the left, when it is wider than w (one that fits
+ * stays): its tree glyph stays, the ellipsis says
+ * that its start is scrolled off, and what is left is cut in the middle when still too wide,
+ * so that the tail that tells names apart stays. Returns the cells used. */
+static int put_scrolled(struct ui_screen *s, int y, int x, int w, const char *esc, int role,
+			int flags, int skip)
+{
+	const char *glyphs[2] = { s->g->tree_mid, s->g->tree_last }, *keep = "", *p = esc;
+	size_t left = strlen(esc);
+	char *shown;
+	int cells;
+
+	if (ui_text_width(s, esc, 1) <= w) /* a name that fits (or a gap) does not move */
+		return ui_put(s, y, x, w, esc, role, flags | PUT_RAW, 0);
+	for (int i = 0; i < 2; i++)
+		if (*glyphs[i] && strncmp(esc, glyphs[i], strlen(glyphs[i])) == 0) {
+			keep = glyphs[i];
+			p += strlen(keep);
+			left -= strlen(keep);
+			break;
+		}
+	while (left > 0 && skip > 0) {
+		wchar_t wc;
+		int cw;
+		size_t n = next_char(s, p, left, &wc, &cw);
+
+		skip -= cw;
+		p += n;
+		left -= n;
+	}
+	shown = xasprintf("%s%s%s", keep, s->g->ellipsis, p);
+	cells = ui_put(s, y, x, w, shown, role, flags | PUT_RAW, 0);
+	free(shown);
+	return cells;
+}
+
 int ui_put(struct ui_screen *s, int y, int x, int w, const char *text, int role, int flags,
 	   int skip)
 {
@@ -193,6 +229,13 @@ int ui_put(struct ui_screen *s, int y, int x, int w, const char *text, int role,
 		len = text_escape(small, sizeof small, text, strlen(text));
 		if (len >= sizeof small)
 			esc = text_escape_dup(text, strlen(text));
+	}
+	if ((flags & PUT_MIDDLE) && skip > 0) { /* scrolled: see put_scrolled */
+		int cells = put_scrolled(s, y, x, w, esc, role, flags, skip);
+
+		if (esc != small && esc != text)
+			free(esc);
+		return cells;
 	}
 	if ((flags & PUT_MIDDLE) && skip == 0 && w > 8 && ui_text_width(s, esc, 1) > w) {
 		int cells = put_middle(s, y, x, w, esc, role, flags);

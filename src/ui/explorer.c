@@ -490,13 +490,30 @@ static void set_names(struct ui *u, int names)
 	ui_set_message(u, ROLE_NORMAL, "kernel names: %s", what[u->names]);
 }
 
-/* The next sortable column after (dir 1) or before (dir -1) col, wrapping. */
-static int next_sort_col(const struct table *t, int col, int dir)
+int ui_sort_offered(const struct ui *u, const struct table *t, int col)
+{
+	struct table_layout tl;
+
+	if (col < 0 || col >= t->def.n_cols ||
+	    (t->def.cols[col].flags & (TABLE_COL_NOSORT | TABLE_COL_BAR)))
+		return 0;
+	table_layout_of(t, u->layout.cols, &tl);
+	for (int i = 0; i < tl.n; i++)
+		if (tl.col[i] == col)
+			return 1;
+	return 0;
+}
+
+/* The next sortable column after (dir 1) or before (dir -1) col, wrapping; shown: only the
+ * columns on the screen (the picker; < and > reach the others, and the tab line then says
+ * the order). */
+static int next_sort_col(const struct ui *u, const struct table *t, int col, int dir, int shown)
 {
 	for (int i = 0; i < t->def.n_cols; i++) {
 		col = col < 0 ? (dir > 0 ? 0 : t->def.n_cols - 1)
 			      : (col + dir + t->def.n_cols) % t->def.n_cols;
-		if (!(t->def.cols[col].flags & (TABLE_COL_NOSORT | TABLE_COL_BAR)))
+		if (shown ? ui_sort_offered(u, t, col)
+			  : !(t->def.cols[col].flags & (TABLE_COL_NOSORT | TABLE_COL_BAR)))
 			return col;
 	}
 	return -1;
@@ -527,13 +544,16 @@ static void apply_filter(struct ui *u, const char *text, unsigned quick)
 {
 	struct table *t = &cur(u)->t;
 
+	uint32_t index, shown;
+
 	table_filter(t, text, quick);
 	u->ev_valid = 0;
+	table_position(t, &index, &shown); /* rows as the tab line counts them: groups */
 	if (!t->filter && !t->quick)
-		ui_set_message(u, ROLE_NORMAL, "no filter: %u rows", t->n_view);
+		ui_set_message(u, ROLE_NORMAL, "no filter: %u rows", shown);
 	else
 		ui_set_message(u, t->n_view ? ROLE_NORMAL : ROLE_ERROR, "%u of %u rows shown%s",
-			       t->n_view, t->n_rows, t->n_view ? "" : " (c clears the filter)");
+			       shown, table_groups(t), t->n_view ? "" : " (c clears the filter)");
 }
 
 static void do_search(struct ui *u, int dir)
@@ -727,8 +747,22 @@ static void prompt_accept(struct ui *u)
 	}
 }
 
+static void copy_names(struct ui *u, int which);
+
 static void prompt_key(struct ui *u, int key)
 {
+	if (u->prompt == PROMPT_COPY) { /* a, b or Enter for both */
+		u->prompt = PROMPT_NONE;
+		if (key == 'a' || key == 'A')
+			copy_names(u, SIDE_A);
+		else if (key == 'b' || key == 'B')
+			copy_names(u, SIDE_B);
+		else if (key == UI_KEY_ENTER)
+			copy_names(u, -1);
+		else
+			ui_set_message(u, ROLE_NORMAL, "nothing copied");
+		return;
+	}
 	if (u->prompt == PROMPT_OVERWRITE) {
 		u->prompt = PROMPT_NONE;
 		if ((key == 'y' || key == 'Y') && u->export_trace)
@@ -763,9 +797,9 @@ static void picker_key(struct ui *u, int key)
 	enum ui_action a = ui_action_for_key(key);
 
 	if (a == ACT_UP)
-		u->picker_sel = next_sort_col(t, u->picker_sel, -1);
+		u->picker_sel = next_sort_col(u, t, u->picker_sel, -1, 1);
 	else if (a == ACT_DOWN)
-		u->picker_sel = next_sort_col(t, u->picker_sel, 1);
+		u->picker_sel = next_sort_col(u, t, u->picker_sel, 1, 1);
 	else if (key == UI_KEY_ENTER) {
 		u->picker = 0;
 		table_sort(t, u->picker_sel,
@@ -777,19 +811,21 @@ static void picker_key(struct ui *u, int key)
 	}
 }
 
-static int help_lines(void)
+static int help_lines(struct ui *u)
 {
-	int n = 1;
+	struct ui_text t = { 0 };
+	int n;
 
-	for (size_t i = 0; i < ACT_COUNT - 1; i++)
-		n += 1 + (ui_actions[i].group != NULL) * 2;
-	return n + 2 + (int)ui_glossary_n;
+	ui_help_text(u, &t);
+	n = (int)t.n;
+	ui_text_clear(&t);
+	return n;
 }
 
 static void help_key(struct ui *u, int key)
 {
 	enum ui_action a = ui_action_for_key(key);
-	int h = u->layout.rows - 2, max = help_lines() - h;
+	int h = u->layout.rows - 2, max = help_lines(u) - h;
 
 	if (a == ACT_DOWN)
 		u->help_top++;
@@ -880,12 +916,11 @@ static int evidence_key(struct ui *u, enum ui_action a)
 	case ACT_TOP: top = 0; break;
 	case ACT_BOTTOM: top = max; break;
 	case ACT_RIGHT: u->ev_hscroll += 8; return 1;
-	case ACT_LEFT:
-		if (u->ev_hscroll > 0) {
+	case ACT_LEFT: /* back to the left edge, no further: Esc leaves the pane */
+		if (u->ev_hscroll > 0)
 			u->ev_hscroll = u->ev_hscroll > 8 ? u->ev_hscroll - 8 : 0;
-			return 1;
-		}
-		go_back(u);
+		else
+			ui_set_message(u, ROLE_NORMAL, "at the left edge (Esc: back)");
 		return 1;
 	case ACT_ENTER: follow_pair(u); return 1;
 	default: return 0;
@@ -962,32 +997,68 @@ static void mouse(struct ui *u, const struct ui_event *ev)
 /* --- actions ------------------------------------------------------------------------------ */
 
 /* y: the selected kernel's full name (escaped: one visible line) to the clipboard. */
-static void copy_kernel(struct ui *u)
+/* y: the selected row's kernels, A's, B's or both, as the choice asks (PROMPT_COPY). */
+static int has_kernels(struct ui *u, int side)
 {
 	struct ui_view *v = cur(u);
-	int side;
-	uint32_t name;
-	const struct trace *t;
-	char *esc;
+	const uint32_t *names;
+	uint32_t n;
 
-	if (v->t.sel == TABLE_NONE || !v->def->kernel_of ||
-	    !v->def->kernel_of(v, v->t.sel, &side, &name)) {
+	return v->t.sel != TABLE_NONE && v->def->kernel_of &&
+	       v->def->kernel_of(v, v->t.sel, side, &names, &n);
+}
+
+static void copy_kernel(struct ui *u)
+{
+	if (!has_kernels(u, SIDE_A) && !has_kernels(u, SIDE_B))
 		ui_set_message(u, ROLE_NORMAL, "y: select a kernel pair, a fusion or a summed row");
-		return;
-	}
-	t = u->c->side[side]->t;
-	esc = text_escape_dup(trace_str(t, name), intern_len(t->strings, name));
-	if (ui_screen_copy(u->s, esc, strlen(esc)) < 0)
-		ui_set_message(u, ROLE_ERROR,
-			       "y: the name is too long for the clipboard (%zu bytes)",
-			       strlen(esc));
 	else
-		ui_set_message(u, ROLE_NORMAL,
-			       "copied %c's kernel name (%zu bytes) with OSC 52; if the clipboard "
-			       "is unchanged, the terminal does not allow it (tmux: set -g "
-			       "set-clipboard on)",
-			       "AB"[side], strlen(esc));
-	free(esc);
+		open_prompt(u, PROMPT_COPY, "");
+}
+
+/* Copy the full names of side's kernels (both sides: -1), one a line, "A: " and "B: " first
+ * when both. */
+static void copy_names(struct ui *u, int which)
+{
+	struct ui_view *v = cur(u);
+	char *all = xstrdup("");
+	unsigned count = 0;
+
+	for (int s = 0; s < 2; s++) {
+		const struct trace *t = u->c->side[s]->t;
+		const uint32_t *names;
+		uint32_t n;
+
+		if ((which >= 0 && s != which) || !v->def->kernel_of(v, v->t.sel, s, &names, &n))
+			continue;
+		for (uint32_t i = 0; i < n; i++, count++) {
+			char *esc = text_escape_dup(trace_str(t, names[i]),
+						    intern_len(t->strings, names[i]));
+			char *j = xasprintf("%s%s%s%s", all, *all ? "\n" : "",
+					    which < 0 ? (s ? "B: " : "A: ") : "", esc);
+
+			free(esc);
+			free(all);
+			all = j;
+		}
+	}
+	if (!count)
+		ui_set_message(u, ROLE_NORMAL, "y: %c has no kernel here", "AB"[which]);
+	else if (ui_screen_copy(u->s, all, strlen(all)) < 0)
+		ui_set_message(u, ROLE_ERROR,
+			       "y: the names are too long for the clipboard (%zu bytes)",
+			       strlen(all));
+	else
+		ui_set_message(
+			u, ROLE_NORMAL,
+			"copied %s kernel name%s (%u, %zu bytes) with OSC 52; if the "
+			"clipboard is unchanged, the terminal does not allow it (tmux: set -g "
+			"set-clipboard on)",
+			which < 0 ? "both sides'"
+			: which	  ? "B's"
+				  : "A's",
+			count == 1 ? "" : "s", count, strlen(all));
+	free(all);
 }
 
 static void focus_evidence(struct ui *u)
@@ -1013,11 +1084,13 @@ static int act(struct ui *u, enum ui_action a)
 	case ACT_PAGE_DOWN: table_move(t, table_rows(u)); break;
 	case ACT_TOP: table_move(t, -(long)t->n_view); break;
 	case ACT_BOTTOM: table_move(t, (long)t->n_view); break;
-	case ACT_LEFT: /* names scrolled right come back first; then left goes back */
+	case ACT_LEFT: /* names scrolled right come back to the left edge, no further: Esc and
+			  Backspace go back, so that scrolling never leaves a drill-down */
 		if (t->hscroll > 0)
 			t->hscroll = t->hscroll > 8 ? t->hscroll - 8 : 0;
-		else if (can_go_back(u))
-			go_back(u);
+		else
+			ui_set_message(u, ROLE_NORMAL, "names at the left edge%s",
+				       can_go_back(u) ? " (Esc: back)" : "");
 		break;
 	case ACT_RIGHT: t->hscroll += 8; break;
 	case ACT_ENTER:
@@ -1084,11 +1157,12 @@ static int act(struct ui *u, enum ui_action a)
 	}
 	case ACT_SORT:
 		u->picker = 1;
-		u->picker_sel = t->sort_col >= 0 ? t->sort_col : next_sort_col(t, -1, 1);
+		u->picker_sel = ui_sort_offered(u, t, t->sort_col) ? t->sort_col
+								   : next_sort_col(u, t, -1, 1, 1);
 		break;
 	case ACT_SORT_LEFT:
 	case ACT_SORT_RIGHT:
-		table_sort(t, next_sort_col(t, t->sort_col, a == ACT_SORT_LEFT ? -1 : 1), 0);
+		table_sort(t, next_sort_col(u, t, t->sort_col, a == ACT_SORT_LEFT ? -1 : 1, 0), 0);
 		sort_message(u);
 		break;
 	case ACT_REVERSE:

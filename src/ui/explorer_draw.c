@@ -299,6 +299,8 @@ static void draw_tabs(struct ui *u)
 		len += (size_t)snprintf(info + len, sizeof info - len, "only fusions  ");
 	if (t->quick & QUICK_MISMATCHES)
 		len += (size_t)snprintf(info + len, sizeof info - len, "only mismatches  ");
+	if (t->hscroll > 0) /* how far the names are scrolled (the left arrow brings them back) */
+		len += (size_t)snprintf(info + len, sizeof info - len, "names +%d  ", t->hscroll);
 	if (t->sort_col >= 0 && t->sort_col < t->def.n_cols && len < sizeof info) {
 		struct table_layout tl;
 		int shown = 0;
@@ -319,11 +321,22 @@ static void draw_tabs(struct ui *u)
 		table_position(t, &index, &count);
 		snprintf(info + len, sizeof info - len, "%u/%u", index, count);
 	}
-	{
+	{ /* all of it when it fits, else the scroll offset and the position */
+		char short_info[64];
+		const char *shown = info;
 		int iw = ui_text_width(u->s, info, 0);
 
+		if (x + 2 + iw >= w && len < strlen(info)) {
+			if (t->hscroll > 0)
+				snprintf(short_info, sizeof short_info, "+%d  %s", t->hscroll,
+					 info + len);
+			else
+				snprintf(short_info, sizeof short_info, "%s", info + len);
+			shown = short_info;
+			iw = ui_text_width(u->s, shown, 0);
+		}
 		if (x + 2 + iw < w)
-			ui_put(u->s, l->tabs_y, w - iw - 1, iw, info, ROLE_TAB, 0, 0);
+			ui_put(u->s, l->tabs_y, w - iw - 1, iw, shown, ROLE_TAB, 0, 0);
 	}
 }
 
@@ -411,41 +424,50 @@ static void draw_evidence(struct ui *u)
 	}
 }
 
-/* The keys that do something here, the most useful first: what Enter does in this view,
- * back when there is somewhere to go back to, the timeline and copy where the rows have them. */
-static void status_hints(struct ui *u, char *buf, size_t cap)
+/* The keys that do something here, in at most width cells: help and quit (or back) always,
+ * then what Enter does, back, the views, sort, search, filter, phase, and the timeline, copy,
+ * the evidence and export where there is room; shown in that order, never cut mid-word. */
+static void status_hints(struct ui *u, char *buf, size_t cap, int width)
 {
 	const struct ui_view *v = &u->views[u->view];
 	const struct ui_view_def *d = v->def;
 	int back = u->focus_evidence || u->depth > 0 || !ui_scope_eq(v->scope, SCOPE_NONE);
-	const char *enter = d->enter			 ? "show rank"
-			    : d->drill_view < VIEW_COUNT ? "pairs"
-							 : "evidence";
-	size_t len = 0;
+	const char *enter = d->enter			 ? "Enter:show rank"
+			    : d->drill_view < VIEW_COUNT ? "Enter:pairs"
+							 : "Enter:evidence";
+	/* in the order shown; rank: the lowest are dropped first when narrow */
+	const struct {
+		int on, rank;
+		const char *text;
+	} h[] = {
+		{ 1, 0, "?:help" },
+		{ v->n_rows > 0, 1, enter },
+		{ back, 1, "Esc:back" },
+		{ d->timeline && v->n_rows, 6, "t:timeline" },
+		{ 1, 2, u->c->ranks ? "Tab/1-7:views" : "Tab/1-6:views" },
+		{ 1, 3, "s/r:sort" },
+		{ 1, 4, "/:search" },
+		{ 1, 5, "f:filter" },
+		{ 1, 5, "p:phase" },
+		{ u->c->n_warnings > 0, 4, "w:warnings" },
+		{ d->kernel_of && v->n_rows, 7, "y:copy" },
+		{ d->drill_view < VIEW_COUNT && v->n_rows, 7, "o:evidence" },
+		{ 1, 8, "e:export" },
+		{ 1, 0, back ? "q:back" : "q:quit" },
+	};
+	enum { N = sizeof h / sizeof h[0] };
+	int keep = 9, len;
 
-#define HINT(cond, text)                                                                       \
-	do {                                                                                   \
-		if ((cond) && len < cap)                                                       \
-			len += (size_t)snprintf(buf + len, cap - len, "%s%s", len ? "  " : "", \
-						text);                                         \
-	} while (0)
+	do { /* the most ranks that fit */
+		len = -2;
+		for (int i = 0; i < N; i++)
+			if (h[i].on && h[i].rank < keep)
+				len += 2 + (int)strlen(h[i].text);
+	} while (len > width && --keep > 1);
 	buf[0] = '\0';
-	HINT(1, "?:help");
-	if (len < cap && v->n_rows)
-		len += (size_t)snprintf(buf + len, cap - len, "  Enter:%s", enter);
-	HINT(back, "Esc:back");
-	HINT(d->timeline && v->n_rows, "t:timeline");
-	HINT(!u->c->ranks, "Tab/1-6:views");
-	HINT(u->c->ranks, "Tab/1-7:views"); /* directories of ranks: the Ranks view */
-	HINT(1, "s/r:sort");
-	HINT(1, "/:search");
-	HINT(1, "f:filter");
-	HINT(1, "p:phase");
-	HINT(d->kernel_of && v->n_rows, "y:copy");
-	HINT(d->drill_view < VIEW_COUNT && v->n_rows, "o:evidence");
-	HINT(1, "e:export");
-	HINT(1, back ? "q:back" : "q:quit");
-#undef HINT
+	for (int i = 0, n = 0; i < N; i++)
+		if (h[i].on && h[i].rank < keep)
+			n += snprintf(buf + n, cap - (size_t)n, "%s%s", n ? "  " : "", h[i].text);
 }
 
 /* Where the table stands: its order, its filter, the phase. */
@@ -475,6 +497,12 @@ static void draw_status(struct ui *u)
 						     "" };
 		int x = 0;
 
+		if (u->prompt == PROMPT_COPY) {
+			ui_put(u->s, l->status_y, 0, w,
+			       "Copy the kernel names of a: A, b: B, Enter: both (Esc: cancel)",
+			       ROLE_STATUS, PUT_RAW, 0);
+			return;
+		}
 		if (u->prompt == PROMPT_OVERWRITE) {
 			x = ui_putf(u->s, l->status_y, 0, w, ROLE_ERROR, 0,
 				    "%s exists: overwrite it? (y/n)", u->export_path);
@@ -501,36 +529,30 @@ static void draw_status(struct ui *u)
 		rw = ui_text_width(u->s, right, 1);
 		if (rw + 20 > w) /* too narrow for both: the keys */
 			right[0] = '\0', rw = 0;
-		status_hints(u, hints, sizeof hints);
+		status_hints(u, hints, sizeof hints, w - rw - (rw ? 2 : 0));
 		ui_put(u->s, l->status_y, 0, w - rw - (rw ? 2 : 0), hints, ROLE_STATUS, PUT_RAW, 0);
 		if (rw)
 			ui_put(u->s, l->status_y, w - rw - 1, rw, right, ROLE_STATUS, PUT_RAW, 0);
 	}
 }
 
-static void draw_box(struct ui *u, int y, int x, int h, int w, const char *title)
-{
-	for (int i = 0; i < h; i++)
-		ui_fill(u->s, y + i, x, w, ROLE_STATUS);
-	ui_put(u->s, y, x, w, title, ROLE_TITLE, PUT_RAW | PUT_PAD, 0);
-}
-
+/* The sort column picker (s): a framed list of the columns on the screen that sort. */
 static void draw_picker(struct ui *u)
 {
 	struct table *t = &u->views[u->view].t;
-	int n = 0, w = 34, y = u->layout.table_y, x = 2;
+	int n = 0, w = 30, y = u->layout.table_y, x = 2;
 
 	for (int c = 0; c < t->def.n_cols; c++)
-		n += !(t->def.cols[c].flags & (TABLE_COL_NOSORT | TABLE_COL_BAR));
+		n += ui_sort_offered(u, t, c);
 	if (n + 2 > u->layout.rows - y)
 		y = u->layout.rows - n - 2 > 0 ? u->layout.rows - n - 2 : 0;
-	draw_box(u, y, x, n + 2, w, " Sort by (Enter, Esc) ");
+	ui_frame(u->s, y, x, n + 2, w, " Sort by (Enter, Esc) ", ROLE_STATUS);
 	y++;
 	for (int c = 0; c < t->def.n_cols; c++) {
-		if (t->def.cols[c].flags & (TABLE_COL_NOSORT | TABLE_COL_BAR))
+		if (!ui_sort_offered(u, t, c))
 			continue;
-		ui_putf(u->s, y++, x, w, c == u->picker_sel ? ROLE_SELECTION : ROLE_STATUS, PUT_PAD,
-			"  %s %s",
+		ui_putf(u->s, y++, x + 1, w - 2, c == u->picker_sel ? ROLE_SELECTION : ROLE_STATUS,
+			PUT_PAD, " %s %s",
 			c == t->sort_col ? (t->reverse ? u->s->g->up : u->s->g->down) : " ",
 			t->def.cols[c].title);
 	}
@@ -563,26 +585,19 @@ const size_t ui_glossary_n = sizeof ui_glossary / sizeof ui_glossary[0];
 
 /* The help replaces the views: every action of the table, grouped, with its keys, then the
  * words. */
-static void draw_help(struct ui *u)
+void ui_help_text(struct ui *u, struct ui_text *out)
 {
-	int h = u->layout.rows - 2, w = u->layout.cols, y = 1, line = 0;
+	int width = u->layout.cols - 6;
 
-	attrset(u->s->attr[ROLE_NORMAL]);
-	erase();
-	ui_put(u->s, 0, 0, w,
-	       " fusediff keys (arrows and PgUp/PgDn scroll; any other key closes this help)",
-	       ROLE_TITLE, PUT_RAW | PUT_PAD, 0);
 	for (size_t i = 0; i < ACT_COUNT - 1; i++) {
 		const struct ui_action_def *d = &ui_actions[i];
-		char keys[64];
+		char keys[64], prefix[128];
 		size_t n = 0;
 
-		if (d->group) {
-			line++; /* a blank line, then the group's title */
-			if (line - u->help_top >= 0 && line - u->help_top < h)
-				ui_put(u->s, y + line - u->help_top, 2, w - 4, d->group,
-				       ROLE_HEADER, PUT_RAW, 0);
-			line++;
+		if (d->group) { /* a blank line, then the group's title */
+			if (out->n)
+				ui_text_add(out, ROLE_NORMAL, 1, "%s", "");
+			ui_text_add(out, ROLE_HEADER, 1, "%s", d->group);
 		}
 		for (const char *k = d->keys; *k && n + 3 < sizeof keys; k++) {
 			if (*k == ' ') {
@@ -593,22 +608,36 @@ static void draw_help(struct ui *u)
 			}
 		}
 		keys[n] = '\0';
-		if (line - u->help_top >= 0 && line - u->help_top < h)
-			ui_putf(u->s, y + line - u->help_top, 4, w - 6, ROLE_NORMAL, 0,
-				"%-18s %-16s %s", keys, d->name, d->help);
-		line++;
+		snprintf(prefix, sizeof prefix, "  %-18s %-16s ", keys, d->name);
+		ui_text_wrap(u->s, out, ROLE_NORMAL, prefix, d->help, width, (int)strlen(prefix));
 	}
-	line++;
-	if (line - u->help_top >= 0 && line - u->help_top < h)
-		ui_put(u->s, y + line - u->help_top, 2, w - 4, "Words", ROLE_HEADER, PUT_RAW, 0);
-	line++;
-	for (size_t i = 0; i < ui_glossary_n; i++, line++)
-		if (line - u->help_top >= 0 && line - u->help_top < h)
-			ui_put(u->s, y + line - u->help_top, 4, w - 6, ui_glossary[i], ROLE_NORMAL,
-			       PUT_RAW, 0);
+	ui_text_add(out, ROLE_NORMAL, 1, "%s", "");
+	ui_text_add(out, ROLE_HEADER, 1, "%s", "Words");
+	for (size_t i = 0; i < ui_glossary_n; i++)
+		ui_text_wrap(u->s, out, ROLE_NORMAL, "  ", ui_glossary[i], width, 15);
+}
+
+/* The help: every key, wrapped to the width (a narrow screen gets more lines, not cut ones). */
+static void draw_help(struct ui *u)
+{
+	int h = u->layout.rows - 2, w = u->layout.cols;
+	struct ui_text t = { 0 };
+
+	attrset(u->s->attr[ROLE_NORMAL]);
+	erase();
+	ui_put(u->s, 0, 0, w, " fusediff keys (arrows, PgUp/PgDn: scroll; other keys: close)",
+	       ROLE_TITLE, PUT_RAW | PUT_PAD, 0);
+	ui_help_text(u, &t);
+	for (int i = 0; i < h && u->help_top + i < (int)t.n; i++) {
+		const struct ui_line *ln = &t.lines[u->help_top + i];
+
+		ui_put(u->s, 1 + i, 2, w - 4, ln->text, ln->role, ln->raw ? PUT_RAW : 0, 0);
+	}
+	ui_text_clear(&t);
 	ui_put(u->s, u->layout.rows - 1, 0, w,
-	       "In --headless scripts an action is named as in the second column; see fusediff(1), "
-	       "KEYS.",
+	       w >= 88 ? "In --headless scripts an action is named as in the second column; see "
+			 "fusediff(1), KEYS."
+		       : "--headless scripts name actions as in the second column",
 	       ROLE_STATUS, PUT_RAW | PUT_PAD, 0);
 }
 

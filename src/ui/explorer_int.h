@@ -94,8 +94,10 @@ struct ui_view_def {
 	 * c->layers) or one fusion (index into c->fusions), -1 for the other; 0: the view's
 	 * scope decides (its layer, else everything). */
 	int (*perfetto)(const struct ui_view *v, uint32_t row, int32_t *layer, int32_t *fusion);
-	/* Optional: the kernel of row that y copies, as a side and a name id; 0 when none. */
-	int (*kernel_of)(const struct ui_view *v, uint32_t row, int *side, uint32_t *name);
+	/* Optional: the kernels of row on side (SIDE_A, SIDE_B) that y copies, as name ids
+	 * (*names borrowed, *n of them); 0 when the side has none there. */
+	int (*kernel_of)(const struct ui_view *v, uint32_t row, int side, const uint32_t **names,
+			 uint32_t *n);
 };
 
 /* The timeline of one layer (timeline.c). */
@@ -123,6 +125,14 @@ void ui_timeline_open(struct ui *u, int32_t layer, uint32_t pair);
 void ui_timeline_close(struct ui *u);
 void ui_timeline_key(struct ui *u, int key);
 void ui_timeline_draw(struct ui *u);
+
+/* Whether column col of t is offered for sorting (the picker, < and >): sortable and on the
+ * screen at its width. */
+int ui_sort_offered(const struct ui *u, const struct table *t, int col);
+
+/* The help's lines (explorer_draw.c): every action, its keys, name and help wrapped to the
+ * screen's width, then the words. */
+void ui_help_text(struct ui *u, struct ui_text *out);
 
 /* csv_item for views whose row r is item r of their table. */
 uint32_t ui_row_is_item(const struct ui_view *v, uint32_t row);
@@ -167,7 +177,14 @@ struct ui_nav {
 	uint32_t sel;
 };
 
-enum prompt_kind { PROMPT_NONE, PROMPT_SEARCH, PROMPT_FILTER, PROMPT_EXPORT, PROMPT_OVERWRITE };
+enum prompt_kind {
+	PROMPT_NONE,
+	PROMPT_SEARCH,
+	PROMPT_FILTER,
+	PROMPT_EXPORT,
+	PROMPT_OVERWRITE,
+	PROMPT_COPY /* y: which side's names */
+};
 
 struct ui {
 	struct ui_screen *s;

@@ -586,18 +586,19 @@ void table_scroll_to_sel(struct table *t, int height)
 		t->top = end - (uint32_t)height + 1;
 	if (t->sel_pos < t->top)
 		t->top = t->sel_pos;
-	/* never start on the continuation lines of a group that is cut at the top */
+	/* no empty space below the last row when the table could fill the window */
+	if (t->n_view >= (uint32_t)height && t->top > t->n_view - (uint32_t)height)
+		t->top = t->n_view - (uint32_t)height;
+	if (t->n_view < (uint32_t)height)
+		t->top = 0;
+	/* never start on the continuation lines of a group that is cut at the top (a few empty
+	 * lines at the bottom rather) */
 	if (t->top < t->sel_pos && !is_leader(t, t->top)) {
 		uint32_t p = leader_from(t, t->top);
 
 		if (p != TABLE_NONE && p <= t->sel_pos)
 			t->top = p;
 	}
-	/* no empty space below the last row when the table could fill the window */
-	if (t->n_view >= (uint32_t)height && t->top > t->n_view - (uint32_t)height)
-		t->top = t->n_view - (uint32_t)height;
-	if (t->n_view < (uint32_t)height)
-		t->top = 0;
 }
 
 void table_scroll(struct table *t, long delta, int height)
@@ -634,6 +635,15 @@ void table_position(const struct table *t, uint32_t *index, uint32_t *count)
 				(*index)++;
 			(*count)++;
 		}
+}
+
+uint32_t table_groups(const struct table *t)
+{
+	uint32_t n = 0;
+
+	for (uint32_t r = 0; r < t->n_rows; r++)
+		n += group_of(t, r) == r;
+	return n;
 }
 
 uint32_t table_group(const struct table *t, uint32_t row)

@@ -400,22 +400,29 @@ static struct ui_scope fu_drill(const struct ui_view *v, uint32_t row)
 	return SCOPE_NONE;
 }
 
-static int fu_kernel(const struct ui_view *v, uint32_t row, int *side, uint32_t *name)
+/* A fusion's fused kernel on its side, the kernels it replaces on the other; a chain's kernels
+ * on its side. */
+static int fu_kernel(const struct ui_view *v, uint32_t row, int side, const uint32_t **names,
+		     uint32_t *n)
 {
 	const struct comparison_fusion *f;
 
 	if (opp(v, row)) {
-		if (!opp(v, row)->o.n_names)
+		if (opp(v, row)->side != side)
 			return 0;
-		*side = opp(v, row)->side;
-		*name = opp(v, row)->o.names[0];
-		return 1;
+		*names = opp(v, row)->o.names;
+		*n = opp(v, row)->o.n_names;
+		return *n > 0;
 	}
 	f = &v->u->c->fusions[row];
-
-	*side = f->fused_side;
-	*name = f->fused_name;
-	return 1;
+	if (side == f->fused_side) {
+		*names = &f->fused_name;
+		*n = 1;
+	} else {
+		*names = f->unfused_names;
+		*n = f->n_unfused;
+	}
+	return *n > 0;
 }
 
 /* Export (e): the fusions table holds the fusions; a chain row has no item there. */

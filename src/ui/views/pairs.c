@@ -371,18 +371,15 @@ static int pr_timeline(const struct ui_view *v, uint32_t row, int32_t *layer, ui
 }
 
 /* The kernel on the row: A's, else B's (a gap on A). */
-static int pr_kernel(const struct ui_view *v, uint32_t row, int *side, uint32_t *name)
+/* The pair's kernels on side: its whole run. */
+static int pr_kernel(const struct ui_view *v, uint32_t row, int side, const uint32_t **names,
+		     uint32_t *n)
 {
-	const struct comparison_pair *p = &v->u->c->pairs[st(v)->ref[row]];
-	uint32_t sub = st(v)->sub[row];
+	const struct comparison_part *part = &v->u->c->pairs[st(v)->ref[row]].side[side];
 
-	for (int s = 0; s < 2; s++)
-		if (sub < p->side[s].n_names) {
-			*side = s;
-			*name = p->side[s].names[sub];
-			return 1;
-		}
-	return 0;
+	*names = part->names;
+	*n = part->n_names;
+	return *n > 0;
 }
 
 const struct ui_view_def ui_view_pairs = {

@@ -274,23 +274,20 @@ static int su_timeline(const struct ui_view *v, uint32_t row, int32_t *layer, ui
 	return 1;
 }
 
-/* The group's first pair's main kernel: A's, else B's. */
-static int su_kernel(const struct ui_view *v, uint32_t row, int *side, uint32_t *name)
+/* The kernels of the group's first pair on side. */
+static int su_kernel(const struct ui_view *v, uint32_t row, int side, const uint32_t **names,
+		     uint32_t *n)
 {
-	size_t n;
-	const struct summed_pair *g = ui_groups(v->u, &n);
-	const struct comparison_pair *p;
+	size_t ng;
+	const struct summed_pair *g = ui_groups(v->u, &ng);
+	const struct comparison_part *part;
 
-	if (row >= n)
+	if (row >= ng)
 		return 0;
-	p = &v->u->c->pairs[g[row].first];
-	for (int s = 0; s < 2; s++)
-		if (p->side[s].n_names) {
-			*side = s;
-			*name = p->side[s].names[0];
-			return 1;
-		}
-	return 0;
+	part = &v->u->c->pairs[g[row].first].side[side];
+	*names = part->names;
+	*n = part->n_names;
+	return *n > 0;
 }
 
 const struct ui_view_def ui_view_summed = {
