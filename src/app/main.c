@@ -657,6 +657,27 @@ int main(int argc, char **argv)
 		if (rc)
 			return rc;
 	}
+	{ /* two traces or two directories of ranks; --rank picks one of the latter */
+		int dir[2] = { ranks_is_dir(o.trace[0]), ranks_is_dir(o.trace[1]) };
+		char *msg = NULL;
+		int rc;
+
+		if (dir[0] != dir[1])
+			msg = xasprintf("%s is a directory and %s is not: give two traces, or two "
+					"directories of per-rank traces",
+					o.trace[dir[0] ? 0 : 1], o.trace[dir[0] ? 1 : 0]);
+		else if (!dir[0] && o.rank >= 0)
+			msg = xasprintf("--rank %lld goes with two directories of per-rank traces",
+					(long long)o.rank);
+		if (msg) {
+			char *esc = text_escape_dup(msg, strlen(msg));
+
+			rc = usage_error("%s", esc);
+			free(esc);
+			free(msg);
+			return rc;
+		}
+	}
 	if (stdout_closed && ((o.report && !o.output) || o.headless))
 		return flush_stdout();
 	if (o.pass_regex) { /* checked before anything is loaded */
