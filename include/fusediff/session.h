@@ -28,6 +28,11 @@ struct session;
  * unknown). Called from the loading threads, one call at a time. Return nonzero to cancel
  * both loads (session_open() then fails with the message "cancelled"). */
 typedef int (*session_progress_fn)(void *user, int side, int64_t done, int64_t total);
+/* What a side does after its file is read, for a progress screen, called from the side's
+ * thread: SESSION_LOADED once the trace is loaded (it may then wait for the other), then
+ * SESSION_ANALYSING as it starts classifying its kernels and finding its passes and layers. */
+enum session_stage { SESSION_LOADED, SESSION_ANALYSING };
+typedef void (*session_stage_fn)(void *user, int side, enum session_stage stage);
 
 struct session_opts {
 	const char *rules; /* --rules FILE, or NULL (the per-user rules file is read too) */
@@ -51,6 +56,7 @@ struct session_opts {
 	const struct comparison_ranks *ranks; /* borrowed: the ranks the traces are one of
 						 (ranks.h), shown in the reports; NULL */
 	session_progress_fn progress;	      /* NULL: none */
+	session_stage_fn stage;		      /* NULL: none; called with progress_user */
 	void *progress_user;
 };
 

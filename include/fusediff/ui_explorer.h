@@ -87,6 +87,11 @@ void ui_progress_free(struct ui_progress *p);
 /* Record bytes read (done) of total (-1: unknown) for side 0 or 1; safe from any thread.
  * Returns nonzero when the user cancelled. */
 int ui_progress_update(struct ui_progress *p, int side, int64_t done, int64_t total);
+/* What runs after a side's file is read (UI_STAGE_*), for side 0 or 1, or -1 for both; the
+ * screen names it (a side whose bytes are all read and no stage said is "finishing"). Safe
+ * from any thread. */
+enum ui_stage { UI_STAGE_READING, UI_STAGE_LOADED, UI_STAGE_ANALYSING, UI_STAGE_ALIGNING };
+void ui_progress_stage(struct ui_progress *p, int side, enum ui_stage stage);
 
 /* Run job(user) on a second thread while drawing the progress on screen s; q or Ctrl-C (and
  * SIGINT/SIGTERM/SIGHUP) cancel it, which job sees through ui_progress_update(). Returns the

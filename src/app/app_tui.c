@@ -23,16 +23,24 @@ static int on_progress(void *user, int side, int64_t done, int64_t total)
 	return ui_progress_update(user, side, done, total);
 }
 
+static void on_stage(void *user, int side, enum session_stage stage)
+{
+	ui_progress_stage(user, side,
+			  stage == SESSION_LOADED ? UI_STAGE_LOADED : UI_STAGE_ANALYSING);
+}
+
 static int load(void *user)
 {
 	struct load_job *j = user;
 	struct session_opts so = app_session_opts(j->o);
 
 	so.progress = on_progress;
+	so.stage = on_stage;
 	so.progress_user = j->progress;
 	if (app_open(j->o, &so, &j->s, &j->ranks, &j->err) < 0)
 		return -1;
 	/* the first comparison is built behind the progress screen too */
+	ui_progress_stage(j->progress, -1, UI_STAGE_ALIGNING);
 	return session_compare(j->s, j->o->phase, &j->err) ? 0 : -1;
 }
 

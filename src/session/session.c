@@ -30,6 +30,7 @@ struct session {
 /* Shared by the two loading threads: progress goes to the caller one call at a time, and a
  * cancel from the caller stops both loads. */
 struct load_shared {
+	session_stage_fn stage;
 	pthread_mutex_t mu;
 	session_progress_fn fn;
 	void *user;
@@ -112,6 +113,8 @@ static void *load_thread(void *arg)
 			j->t = NULL;
 		}
 	}
+	if (j->rc == 0 && j->sh->stage)
+		j->sh->stage(j->sh->user, j->side, SESSION_LOADED);
 	if (j->rc < 0) {
 		/* No need to finish loading the other trace. */
 		pthread_mutex_lock(&j->sh->mu);
@@ -185,7 +188,7 @@ static int same_device(struct trace *t[2], const char *const path[2], const stru
 static int load_both(struct trace *out[2], const char *const path[2], const struct session_opts *o,
 		     struct fd_error *err)
 {
-	struct load_shared sh = { .fn = o->progress, .user = o->progress_user };
+	struct load_shared sh = { .stage = o->stage, .fn = o->progress, .user = o->progress_user };
 	struct load_job job[2];
 	int rc;
 
@@ -225,6 +228,9 @@ static int load_both(struct trace *out[2], const char *const path[2], const stru
 /* The two sides are independent (the classifier is only read), so they are built in
  * parallel too. */
 struct build_job {
+	int k; /* the side */
+	session_stage_fn stage;
+	void *user;
 	struct side *side;
 	const struct trace *t;
 	const struct classifier *cl;
@@ -237,6 +243,8 @@ static void *build_thread(void *arg)
 {
 	struct build_job *b = arg;
 
+	if (b->stage)
+		b->stage(b->user, b->k, SESSION_ANALYSING);
 	b->rc = side_build(b->side, b->t, b->cl, b->so, &b->err);
 	return NULL;
 }
@@ -255,9 +263,13 @@ static int build_sides(struct session *s, const struct trace *const t[2],
 		s->cl = s->own_classifier;
 	}
 	for (int k = 0; k < 2; k++)
-		bj[k] = (struct build_job){
-			.side = &s->side[k], .t = t[k], .cl = s->cl, .so = &so
-		};
+		bj[k] = (struct build_job){ .k = k,
+					    .stage = o->stage,
+					    .user = o->progress_user,
+					    .side = &s->side[k],
+					    .t = t[k],
+					    .cl = s->cl,
+					    .so = &so };
 	run_both(build_thread, &bj[0], &bj[1]);
 	if (bj[0].rc < 0 || bj[1].rc < 0) {
 		int k = bj[0].rc < 0 ? 0 : 1; /* A's error first */

@@ -271,6 +271,7 @@ int ui_play(struct ui *u, const char *script, FILE *out, struct fd_error *err)
 struct ui_progress {
 	const char *name[2];
 	_Atomic int64_t done[2], total[2];
+	atomic_int stage[2]; /* enum ui_stage */
 	atomic_int cancel;
 };
 
@@ -283,6 +284,7 @@ struct ui_progress *ui_progress_new(const char *name_a, const char *name_b)
 	for (int i = 0; i < 2; i++) {
 		atomic_init(&p->done[i], 0);
 		atomic_init(&p->total[i], -1);
+		atomic_init(&p->stage[i], UI_STAGE_READING);
 	}
 	atomic_init(&p->cancel, 0);
 	return p;
@@ -300,6 +302,13 @@ int ui_progress_update(struct ui_progress *p, int side, int64_t done, int64_t to
 		atomic_store(&p->total[side], total);
 	}
 	return atomic_load(&p->cancel);
+}
+
+void ui_progress_stage(struct ui_progress *p, int side, enum ui_stage stage)
+{
+	for (int i = 0; i < 2; i++)
+		if (side == i || side == -1)
+			atomic_store(&p->stage[i], (int)stage);
 }
 
 struct job {
@@ -334,28 +343,40 @@ static void draw_loading(struct ui_screen *s, struct ui_progress *p)
 		x = 0;
 	ui_put(s, y, x, w, "fusediff: loading two traces", ROLE_HEADER, PUT_RAW, 0);
 	for (int i = 0; i < 2; i++) {
+		static const char *const after[] = {
+			[UI_STAGE_READING] = "finishing the trace",
+			[UI_STAGE_LOADED] = "waiting for the other trace",
+			[UI_STAGE_ANALYSING] = "classifying, finding passes and layers",
+			[UI_STAGE_ALIGNING] = "aligning the layers of A and B",
+		};
 		int64_t done = atomic_load(&p->done[i]), total = atomic_load(&p->total[i]);
+		int stage = atomic_load(&p->stage[i]);
 		char a[32], b[32], line[128];
 		double frac = total > 0 ? (double)done / (double)total : 0;
 
+		if (stage < 0 || stage > UI_STAGE_ALIGNING)
+			stage = UI_STAGE_READING;
 		text_bytes(a, sizeof a, done);
-		if (total > 0) {
+		if (total > 0)
 			text_bytes(b, sizeof b, total);
-			snprintf(line, sizeof line, "%s of %s (%.0f%%)%s", a, b, 100 * frac,
-				 done >= total ? ", analysing" : "");
-		} else {
+		if (stage != UI_STAGE_READING || (total > 0 && done >= total))
+			snprintf(line, sizeof line, "%s read: %s", total > 0 ? b : a, after[stage]);
+		else if (total > 0)
+			snprintf(line, sizeof line, "%s of %s (%.0f%%)", a, b, 100 * frac);
+		else
 			snprintf(line, sizeof line, "%s read", a);
-		}
-		ui_putf(s, y + 2 + 3 * i, x, w, i ? ROLE_BAR_B : ROLE_BAR_A, 0, "%c ",
+		if (stage != UI_STAGE_READING)
+			frac = 1;
+		ui_putf(s, y + 2 + 4 * i, x, w, i ? ROLE_BAR_B : ROLE_BAR_A, 0, "%c ",
 			i ? 'B' : 'A');
-		ui_put(s, y + 2 + 3 * i, x + 2, w - 2, p->name[i] ? p->name[i] : "", ROLE_NORMAL, 0,
+		ui_put(s, y + 2 + 4 * i, x + 2, w - 2, p->name[i] ? p->name[i] : "", ROLE_NORMAL, 0,
 		       0);
-		ui_bar(s, y + 3 + 3 * i, x + 2, w - 2 - 28 > 4 ? w - 30 : 4, frac,
+		ui_bar(s, y + 3 + 4 * i, x + 2, w - 2 > 4 ? w - 2 : 4, frac,
 		       i ? ROLE_BAR_B : ROLE_BAR_A, ROLE_DIM);
-		ui_put(s, y + 3 + 3 * i, x + (w - 30 > 4 ? w - 27 : 6), 27, line, ROLE_NORMAL,
-		       PUT_RAW, 0);
+		/* the figures on a line of their own: nothing is cut at 80 columns */
+		ui_put(s, y + 4 + 4 * i, x + 2, w - 2, line, ROLE_NORMAL, PUT_RAW, 0);
 	}
-	ui_put(s, y + 8, x, w, "q or Ctrl-C cancels", ROLE_DIM, PUT_RAW, 0);
+	ui_put(s, y + 10, x, w, "q or Ctrl-C cancels", ROLE_DIM, PUT_RAW, 0);
 	ui_screen_flush(s);
 }
 

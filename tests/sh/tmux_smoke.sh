@@ -88,6 +88,8 @@ bg_pids="$bg_pids $!"
 T send-keys -t main "clear; $FUSEDIFF $tmp/slow.json $B" Enter
 wait_for "loading two traces" 20
 wait_for "cancels"
+# the stage each side is at, on a line of its own: B is read and waits for A
+wait_for "read: waiting for the other trace"
 T send-keys -t main C-c
 usable "after Ctrl-C while loading" 130
 exit 0
