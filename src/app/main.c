@@ -747,12 +747,6 @@ int main(int argc, char **argv)
 					 "--fail-if-below-peak) go with --report FORMAT");
 	if (o.output && !o.report)
 		return usage_error("%s", "-o FILE goes with --report FORMAT");
-	if (o.rank >= 0 && !ranks_is_dir(o.trace[0]) && !ranks_is_dir(o.trace[1])) {
-		char r[32];
-
-		snprintf(r, sizeof r, "%lld", (long long)o.rank);
-		return usage_error("--rank %s goes with two directories of per-rank traces", r);
-	}
 	/* what the run reads besides the traces (the loader adds those it opens); -o is checked
 	 * against it again once the traces are loaded */
 	o.reads = file_set_new();
