@@ -204,7 +204,7 @@ static void t_classes(FILE *out, const struct comparison *c, const uint32_t *row
 static void t_attribution(FILE *out, const struct comparison *c, const uint32_t *rows,
 			  size_t n_rows)
 {
-	fputs("table,kind,class,fusion,count,delta_us," CI_COLUMNS "\n", out);
+	fputs("table,kind,class,fusion,count,a_us,b_us,delta_us," CI_COLUMNS "\n", out);
 	EACH(i, c->n_attribution)
 	{
 		const struct comparison_attribution *a = &c->attribution[i];
@@ -214,6 +214,8 @@ static void t_attribution(FILE *out, const struct comparison *c, const uint32_t 
 		if (a->fusion >= 0)
 			fprintf(out, "%d", a->fusion + 1);
 		c_num(out, a->count, 3);
+		c_us(out, a->ns[0]);
+		c_us(out, a->ns[1]);
 		c_us(out, a->delta_ns);
 		c_ci(out, &a->ci);
 		fputc('\n', out);

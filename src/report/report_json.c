@@ -581,6 +581,10 @@ int report_write_json(FILE *out, const struct comparison *c)
 			fputs("null", out);
 		fputs(",\"count\":", out);
 		j_num(out, a->count, 3);
+		fputs(",\"a_us\":", out);
+		j_us(out, a->ns[0]);
+		fputs(",\"b_us\":", out);
+		j_us(out, a->ns[1]);
 		fputs(",\"delta_us\":", out);
 		j_us(out, a->delta_ns);
 		j_ci(out, &a->ci);

@@ -70,6 +70,13 @@ for c, j in zip(groups, doc["pair_groups"]):
     assert int(c["places"]) == sum(doc["pairs"][i]["kind"] == j["kind"] for i in j["pairs"])
     assert c["kind"] == j["kind"] and c["class"] == j["class"]
     assert abs(float(c["delta_us"]) - j["delta_us"]) < 0.001
+# the parts of B - A with each side's time, as the Overview shows and exports them
+att = tables["attribution"][1]
+assert len(att) == len(doc["attribution"])
+for c, j in zip(att, doc["attribution"]):
+    for k in ("a_us", "b_us", "delta_us"):
+        assert abs(float(c[k]) - j[k]) < 0.001, (k, c, j)
+    assert abs(j["b_us"] - j["a_us"] - j["delta_us"]) < 0.002, j
 # the whole traces' kernels by name and class: the JSON's kernel_totals, row for row
 totals = tables["kernel_totals"][1]
 assert len(totals) == len(doc["kernel_totals"]) > 0, (len(totals), len(doc["kernel_totals"]))
