@@ -527,9 +527,13 @@ int main(int argc, char **argv)
 		case OPT_VERSION: printf("fusediff %s\n", PACKAGE_VERSION); return flush_stdout();
 		case OPT_PRINT_SCHEMA: fputs(report_json_schema, stdout); return flush_stdout();
 		case OPT_SUMMARY:
-			if (optarg[0] == '-' && optarg[1])
-				return usage_error("--summary needs a trace, not the option '%s'",
-						   optarg);
+			if (optarg[0] == '-' && optarg[1]) {
+				/* an option after --summary (--summary --device 1 FILE): read it
+				 * as one, the trace comes after the options */
+				summary = "";
+				optind--;
+				break;
+			}
 			summary = optarg;
 			break;
 		case OPT_REPORT:
@@ -633,6 +637,11 @@ int main(int argc, char **argv)
 		}
 	}
 	if (summary) {
+		if (!*summary) {
+			if (optind == argc)
+				return usage_error("%s", "--summary needs a trace");
+			summary = argv[optind++];
+		}
 		if (optind != argc)
 			return usage_error("--summary takes one trace, not also '%s'",
 					   argv[optind]);

@@ -63,7 +63,12 @@ usage_error "--device needs a device number or 'all', not 'x'" --report text --d
 usage_error "--size takes COLSxROWS such as 120x40, not '120'" --headless --size 120 "$A" "$B"
 usage_error "too many traces: '$A' (give two, or each side's captures with -- between the sides)" --report text "$A" "$B" "$A"
 usage_error "--summary takes one trace, not also '$B'" --summary "$A" "$B"
-usage_error "--summary needs a trace, not the option '--rules'" --summary --rules x.rules "$A"
+usage_error "--summary needs a trace" --summary --device 0
+# options may come between --summary and its trace (they were taken for the trace)
+"$FUSEDIFF" --summary --device 0 "$A" >"$tmp/s1.txt" 2>"$tmp/err" ||
+	{ echo "--summary --device 0 TRACE refused:"; cat "$tmp/err"; fail=1; }
+"$FUSEDIFF" --device 0 --summary "$A" >"$tmp/s2.txt" 2>/dev/null
+cmp -s "$tmp/s1.txt" "$tmp/s2.txt" || { echo "--summary OPTION TRACE differs from OPTION --summary TRACE"; fail=1; }
 usage_error "-o FILE goes with --report FORMAT" -o "$tmp/r.txt" "$A" "$B"
 usage_error "standard output is not a terminal: use --report text|md|json|csv for a report, or run in a terminal for the explorer" \
 	"$A" "$B"
