@@ -553,7 +553,9 @@ static void draw_picker(struct ui *u)
 			continue;
 		ui_putf(u->s, y++, x + 1, w - 2, c == u->picker_sel ? ROLE_SELECTION : ROLE_STATUS,
 			PUT_PAD, " %s %s",
-			c == t->sort_col ? (t->reverse ? u->s->g->up : u->s->g->down) : " ",
+			c != t->sort_col	   ? " "
+			: table_sort_descending(t) ? u->s->g->down
+						   : u->s->g->up,
 			t->def.cols[c].title);
 	}
 }
