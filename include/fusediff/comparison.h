@@ -218,6 +218,13 @@ struct comparison_ranks {
 	size_t slowest[2];   /* per side: index into r of the slowest rank */
 };
 
+/* What every phase's comparison of the same two sides can share: each kernel's operator and
+ * each operator's work (its shapes parsed once), per side. Owned by whoever builds the
+ * comparisons (a session); used by one comparison_build() at a time. */
+struct comparison_memo;
+struct comparison_memo *comparison_memo_new(void);
+void comparison_memo_free(struct comparison_memo *m);
+
 struct compare_opts {
 	int phase; /* enum phase, PHASE_COUNT for all passes, or -1: the first phase both sides
 		      have (prefill, decode, mixed), else all passes */
@@ -229,6 +236,7 @@ struct compare_opts {
 				 and the model of that name on B, else B's main model */
 	const struct comparison_ranks *ranks; /* borrowed: the ranks these traces are one of,
 						 or NULL */
+	struct comparison_memo *memo;	      /* borrowed, or NULL: nothing kept between phases */
 };
 
 /* A comparison of two sides for one phase. Immutable once built; it borrows the sides and the

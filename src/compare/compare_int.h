@@ -23,7 +23,8 @@ void comparison_times(struct comparison *c);
 /* 1. c->kernel_totals (kernel_totals.c). */
 void comparison_kernel_totals(struct comparison *c);
 /* 2. c->peak and every pair's side[].eff (pair_efficiency.c). */
-void comparison_efficiency(struct comparison *c, const struct peak_table *peaks);
+void comparison_efficiency(struct comparison *c, const struct peak_table *peaks,
+			   struct comparison_memo *memo);
 /* 3. c->summed, from the pairs and their efficiency (summed_pairs.c). */
 void comparison_summed_pairs(struct comparison *c);
 /* 4. every row's interval of B - A (struct comparison_ci), c->ci_known, c->beyond_noise_ns

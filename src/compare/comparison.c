@@ -987,7 +987,7 @@ int comparison_build(struct comparison **out, const struct side *a, const struct
 		return -1;
 	}
 	comparison_kernel_totals(c);
-	comparison_efficiency(c, o ? o->peaks : NULL);
+	comparison_efficiency(c, o ? o->peaks : NULL, o ? o->memo : NULL);
 	comparison_summed_pairs(c);
 	comparison_noise(c);
 	comparison_opportunities(c);

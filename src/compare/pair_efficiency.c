@@ -45,16 +45,49 @@ static void eff_finish(struct comparison_eff *e, const struct gpu_peak *peak)
 
 /* Per side: each kernel's operator (trace_link_kernels()) and each operator's longest kernel,
  * the one whose pair its work counts in: an operator whose kernels land in several pairs (a
- * grouped GEMM's data preparation aligned apart from it) is counted once. */
+ * grouped GEMM's data preparation aligned apart from it) is counted once. Each operator's work
+ * is parsed from its shapes on first use. None of it depends on the phase compared. */
 struct side_ops {
-	uint32_t *op_of;   /* per kernel: index into t->ops, UINT32_MAX when none */
-	uint32_t *main_of; /* per operator: its longest kernel, UINT32_MAX when none */
+	uint32_t *op_of;      /* per kernel: index into t->ops, UINT32_MAX when none */
+	uint32_t *main_of;    /* per operator: its longest kernel, UINT32_MAX when none */
+	struct op_work *work; /* per operator, valid where known[o] is 2 */
+	uint8_t *known;	      /* per operator: 0 not parsed yet, 1 no work known, 2 work */
 };
+
+struct comparison_memo {
+	const struct trace *t[2]; /* the traces side[] was built for */
+	struct side_ops side[2];
+};
+
+static void side_ops_clear(struct side_ops *so)
+{
+	free(so->op_of);
+	free(so->main_of);
+	free(so->work);
+	free(so->known);
+	memset(so, 0, sizeof *so);
+}
+
+struct comparison_memo *comparison_memo_new(void)
+{
+	return xcalloc(1, sizeof(struct comparison_memo));
+}
+
+void comparison_memo_free(struct comparison_memo *m)
+{
+	if (!m)
+		return;
+	side_ops_clear(&m->side[0]);
+	side_ops_clear(&m->side[1]);
+	free(m);
+}
 
 static void side_ops_build(const struct trace *t, struct side_ops *so)
 {
 	so->op_of = xmalloc((t->n_kernels + 1) * sizeof *so->op_of);
 	so->main_of = xmalloc((t->n_ops + 1) * sizeof *so->main_of);
+	so->work = xmalloc((t->n_ops + 1) * sizeof *so->work);
+	so->known = xcalloc(t->n_ops + 1, sizeof *so->known);
 	trace_link_kernels(t, NULL, so->op_of);
 	for (size_t o = 0; o < t->n_ops; o++)
 		so->main_of[o] = UINT32_MAX;
@@ -69,9 +102,17 @@ static void side_ops_build(const struct trace *t, struct side_ops *so)
 	}
 }
 
+/* The work of operator o (eff_trace_op_work(), parsed once). */
+static const struct op_work *op_work_of(const struct trace *t, struct side_ops *so, uint32_t o)
+{
+	if (!so->known[o])
+		so->known[o] = eff_trace_op_work(t, &t->ops[o], &so->work[o]) ? 2 : 1;
+	return so->known[o] == 2 ? &so->work[o] : NULL;
+}
+
 /* One side of one pair. buf: room for the side's instances. */
 static void part_eff(const struct comparison *c, int s, const struct comparison_part *part,
-		     const struct side_ops *so, uint64_t *buf, struct comparison_eff *e)
+		     struct side_ops *so, uint64_t *buf, struct comparison_eff *e)
 {
 	const struct trace *t = c->side[s]->t;
 	size_t n_ops = 0;
@@ -92,19 +133,21 @@ static void part_eff(const struct comparison *c, int s, const struct comparison_
 	for (size_t i = 0; i < n_ops; i++) {
 		uint32_t o = (uint32_t)(buf[i] >> 1);
 		int main = 0;
+		const struct op_work *wp;
 		struct op_work w;
 
 		if (i && o == (uint32_t)(buf[i - 1] >> 1))
 			continue; /* a GEMM and its split-K reduce: one call */
 		for (size_t j = i; j < n_ops && (uint32_t)(buf[j] >> 1) == o; j++)
 			main |= (int)(buf[j] & 1);
-		if (!eff_trace_op_work(t, &t->ops[o], &w)) {
+		if (!(wp = op_work_of(t, so, o))) {
 			e->flops = 0; /* a kernel whose work is not known: the side's is not */
 			e->ops = 0;
 			return;
 		}
 		if (!main) /* its work counts in the pair of its longest kernel */
 			continue;
+		w = *wp;
 		if (!e->ops++) {
 			e->kind = w.kind;
 			e->causal = w.causal;
@@ -136,15 +179,21 @@ static void part_eff(const struct comparison *c, int s, const struct comparison_
 	eff_finish(e, c->peak[s]);
 }
 
-void comparison_efficiency(struct comparison *c, const struct peak_table *peaks)
+void comparison_efficiency(struct comparison *c, const struct peak_table *peaks,
+			   struct comparison_memo *memo)
 {
 	size_t most = 0;
 	uint64_t *buf;
-	struct side_ops so[2];
+	struct comparison_memo local = { { NULL, NULL }, { { 0 } } }, *m = memo ? memo : &local;
+	struct side_ops *so = m->side;
 
 	for (int s = 0; s < 2; s++) {
 		c->peak[s] = eff_trace_peak(peaks, c->side[s]->t);
-		side_ops_build(c->side[s]->t, &so[s]);
+		if (m->t[s] != c->side[s]->t || !so[s].op_of) { /* first use, or other traces */
+			side_ops_clear(&so[s]);
+			side_ops_build(c->side[s]->t, &so[s]);
+			m->t[s] = c->side[s]->t;
+		}
 	}
 	for (size_t i = 0; i < c->n_pairs; i++)
 		for (int s = 0; s < 2; s++)
@@ -158,8 +207,8 @@ void comparison_efficiency(struct comparison *c, const struct peak_table *peaks)
 	for (int s = 0; s < 2; s++) {
 		size_t above = 0;
 
-		free(so[s].op_of);
-		free(so[s].main_of);
+		if (m == &local)
+			side_ops_clear(&so[s]);
 		for (size_t i = 0; i < c->n_pairs; i++)
 			above += c->pairs[i].side[s].eff.above_peak;
 		if (above)

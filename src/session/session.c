@@ -292,6 +292,7 @@ static struct session *session_new(const struct session_opts *o)
 	s->model = o->model ? xstrdup(o->model) : NULL;
 	s->co.model = s->model;
 	s->co.ranks = o->ranks;
+	s->co.memo = comparison_memo_new(); /* shared by the phases' comparisons */
 	return s;
 }
 
@@ -459,6 +460,7 @@ void session_close(struct session *s)
 	for (size_t i = 0; i < sizeof s->by_phase / sizeof s->by_phase[0]; i++)
 		comparison_free(s->by_phase[i]);
 	peak_table_free(&s->peaks);
+	comparison_memo_free(s->co.memo);
 	for (int k = 0; k < 2; k++) {
 		side_clear(&s->side[k]);
 		trace_free(s->owned[k]);
