@@ -325,43 +325,52 @@ void ui_set_rank_opener(struct ui *u, ui_rank_opener fn, void *user)
 	u->open_rank_user = user;
 }
 
+/* Show session s (opened for what: "rank 1", "device 0", "all devices"), which the explorer
+ * then owns, in the phase shown (else its first); the session shown before is closed when the
+ * explorer owned it. On failure s is closed and the message says why. */
+static void adopt_session(struct ui *u, struct session *s, const char *what, const char *shown)
+{
+	struct fd_error err = { { 0 } };
+	struct session *old = u->owns_session ? u->session : NULL;
+	const struct comparison *c = session_compare(s, u->c->phase, &err);
+
+	if (!c)
+		c = session_compare(s, -1, &err); /* it lacks this phase: its first */
+	if (!c) {
+		ui_set_message(u, ROLE_ERROR, "%s: %s", what, err.msg);
+		session_close(s);
+		return;
+	}
+	set_comparison(u, c);
+	u->session = s;
+	u->owns_session = 1;
+	session_close(old);
+	ui_set_message(u, ROLE_NORMAL, "%s%s: B-A %+.1f us/pass; every view shows it now", what,
+		       shown, c->delta_ns / 1000.0);
+}
+
 int ui_open_rank(struct ui *u, uint32_t index)
 {
 	const struct comparison_ranks *r = u->c->ranks;
 	struct fd_error err = { { 0 } };
-	struct session *s, *old = u->owns_session ? u->session : NULL;
-	const struct comparison *c;
-	long long rank;
+	struct session *s;
+	char what[40];
 
 	if (!r || index >= r->n)
 		return 0;
-	rank = (long long)r->r[index].rank;
+	snprintf(what, sizeof what, "rank %lld", (long long)r->r[index].rank);
 	if (index == r->chosen) {
-		ui_set_message(u, ROLE_NORMAL, "rank %lld is the one shown", rank);
+		ui_set_message(u, ROLE_NORMAL, "%s is the one shown", what);
 		return 1;
 	}
 	if (!u->open_rank) {
 		ui_set_message(u, ROLE_NORMAL, "this explorer cannot open another rank");
 		return 1;
 	}
-	if (!(s = u->open_rank(u->open_rank_user, index, &err))) {
-		ui_set_message(u, ROLE_ERROR, "rank %lld: %s", rank, err.msg);
-		return 1;
-	}
-	c = session_compare(s, u->c->phase, &err);
-	if (!c)
-		c = session_compare(s, -1, &err); /* the rank lacks this phase: its first */
-	if (!c) {
-		ui_set_message(u, ROLE_ERROR, "rank %lld: %s", rank, err.msg);
-		session_close(s);
-		return 1;
-	}
-	set_comparison(u, c);
-	u->session = s;
-	u->owns_session = 1;
-	session_close(old);
-	ui_set_message(u, ROLE_NORMAL, "rank %lld: B-A %+.1f us/pass; every view shows it now",
-		       rank, c->delta_ns / 1000.0);
+	if (!(s = u->open_rank(u->open_rank_user, index, &err)))
+		ui_set_message(u, ROLE_ERROR, "%s: %s", what, err.msg);
+	else
+		adopt_session(u, s, what, "");
 	return 1;
 }
 
@@ -404,8 +413,7 @@ static void next_device(struct ui *u)
 	int32_t ids[66], now = u->c->side[0]->t->device, next;
 	size_t n = device_cycle(u->c, ids, sizeof ids / sizeof ids[0]), i;
 	struct fd_error err = { { 0 } };
-	struct session *s, *old = u->owns_session ? u->session : NULL;
-	const struct comparison *c;
+	struct session *s;
 	char what[32];
 
 	if (!n) {
@@ -423,25 +431,10 @@ static void next_device(struct ui *u)
 		snprintf(what, sizeof what, "all devices");
 	else
 		snprintf(what, sizeof what, "device %d", (int)next);
-	if (!(s = u->open_device(u->open_device_user, next, &err))) {
+	if (!(s = u->open_device(u->open_device_user, next, &err)))
 		ui_set_message(u, ROLE_ERROR, "%s: %s", what, err.msg);
-		return;
-	}
-	c = session_compare(s, u->c->phase, &err);
-	if (!c)
-		c = session_compare(s, -1, &err); /* that device lacks this phase: its first */
-	if (!c) {
-		ui_set_message(u, ROLE_ERROR, "%s: %s", what, err.msg);
-		session_close(s);
-		return;
-	}
-	set_comparison(u, c);
-	u->session = s;
-	u->owns_session = 1;
-	session_close(old);
-	ui_set_message(u, ROLE_NORMAL,
-		       "%s on both sides: B-A %+.1f us/pass; every view shows it now", what,
-		       c->delta_ns / 1000.0);
+	else
+		adopt_session(u, s, what, " on both sides");
 }
 
 static void next_phase(struct ui *u)
