@@ -14,18 +14,6 @@
 #include "fusediff/comparison.h"
 #include "fusediff/structure.h"
 
-/* A classifier with the built-in rules only (no per-user rules file). */
-static inline struct classifier *acc_classifier(void)
-{
-	struct classifier *c = NULL;
-	struct fd_error err = { { 0 } };
-
-	setenv("XDG_CONFIG_HOME", "/nonexistent", 1);
-	if (classifier_new(&c, NULL, &err) < 0)
-		ck_abort_msg("classifier: %s", err.msg);
-	return c;
-}
-
 /* What a kernel with name id `name` on side s is (the first kernel with that name). */
 static inline const struct kernel_info *acc_info(const struct side *s, uint32_t name)
 {

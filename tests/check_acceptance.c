@@ -57,7 +57,7 @@ static struct classifier *cl;
 
 static void load_all(void)
 {
-	cl = acc_classifier();
+	cl = test_classifier();
 	for (int i = 0; i < N_REAL; i++)
 		traces[i] = test_load(test_trace(real[i].file));
 }

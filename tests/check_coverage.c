@@ -9,11 +9,7 @@ static struct classifier *cl;
 
 static void setup(void)
 {
-	struct fd_error err = { { 0 } };
-
-	setenv("XDG_CONFIG_HOME", "/nonexistent", 1); /* no per-user rules */
-	if (classifier_new(&cl, NULL, &err) < 0)
-		ck_abort_msg("classifier: %s", err.msg);
+	cl = test_classifier();
 }
 
 static void teardown(void)

@@ -26,7 +26,7 @@ static struct classifier *cl;
 
 static void setup(void)
 {
-	cl = acc_classifier();
+	cl = test_classifier();
 }
 
 static void teardown(void)

@@ -132,17 +132,6 @@ START_TEST(test_links_none)
 }
 END_TEST
 
-static struct classifier *classifier(void)
-{
-	struct classifier *c = NULL;
-	struct fd_error err = { { 0 } };
-
-	setenv("XDG_CONFIG_HOME", "/nonexistent", 1); /* no per-user rules */
-	if (classifier_new(&c, NULL, &err) < 0)
-		ck_abort_msg("classifier: %s", err.msg);
-	return c;
-}
-
 /* Kernel `name` launched by operator `op` at CPU time ts, running 1 s later, with ids `id`. */
 static void jlaunched(struct jbuf *b, const char *op, const char *name, long long id, double ts)
 {
@@ -164,7 +153,7 @@ START_TEST(test_classify_many_names)
 {
 	struct jbuf b = { .first = 1 };
 	struct trace *t;
-	struct classifier *c = classifier();
+	struct classifier *c = test_classifier();
 	struct trace_classes tc;
 	char name[64];
 	const int n_names = 3000;
@@ -216,7 +205,7 @@ START_TEST(test_module_class_tie)
 {
 	struct jbuf b = { .first = 1 };
 	struct trace *t;
-	struct classifier *c = classifier();
+	struct classifier *c = test_classifier();
 	struct side s;
 	struct fd_error err = { { 0 } };
 	double cpu = 0, gpu = 100000;
@@ -252,7 +241,7 @@ START_TEST(test_annotations_two_threads)
 {
 	struct jbuf b = { .first = 1 };
 	struct trace *t;
-	struct classifier *c = classifier();
+	struct classifier *c = test_classifier();
 	struct side s;
 	struct fd_error err = { { 0 } };
 	char args[256];

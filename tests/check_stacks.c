@@ -191,17 +191,6 @@ static void gen_annotation(struct gen *g, const char *name, double start)
 	g->cpu += 0.5;
 }
 
-static struct classifier *test_classifier(void)
-{
-	struct classifier *c = NULL;
-	struct fd_error err = { { 0 } };
-
-	setenv("XDG_CONFIG_HOME", "/nonexistent", 1); /* no per-user rules */
-	if (classifier_new(&c, NULL, &err) < 0)
-		ck_abort_msg("classifier: %s", err.msg);
-	return c;
-}
-
 static struct side *build(struct trace **t, struct classifier **c, struct gen *g)
 {
 	struct side *s = xcalloc(1, sizeof *s);

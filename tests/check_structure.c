@@ -5,17 +5,6 @@
 #include "fusediff/structure.h"
 #include "src/structure/structure_int.h"
 
-static struct classifier *classifier(void)
-{
-	struct classifier *c = NULL;
-	struct fd_error err = { { 0 } };
-
-	setenv("XDG_CONFIG_HOME", "/nonexistent", 1); /* no per-user rules */
-	if (classifier_new(&c, NULL, &err) < 0)
-		ck_abort_msg("classifier: %s", err.msg);
-	return c;
-}
-
 struct fixture {
 	struct trace *t;
 	struct classifier *c;
@@ -28,7 +17,7 @@ static void build(struct fixture *f, struct trace *t, const char *regex)
 	struct side_opts o = { .pass_regex = regex };
 
 	f->t = t;
-	f->c = classifier();
+	f->c = test_classifier();
 	if (side_build(&f->s, t, f->c, &o, &err) < 0)
 		ck_abort_msg("side_build %s: %s", t->path, err.msg);
 }

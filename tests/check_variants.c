@@ -150,7 +150,7 @@ static void setup(void)
 	struct session *ses;
 	const struct comparison *c;
 
-	cl = acc_classifier();
+	cl = test_classifier();
 	c = compare_paths(V "eager-slim.json.gz", V "compiled-slim.json.gz", &ses);
 	ref_eager = signature(c);
 	session_close(ses);

@@ -21,6 +21,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "fusediff/classify.h"
 #include "fusediff/session.h"
 #include "fusediff/trace.h"
 
@@ -119,6 +120,18 @@ static inline struct trace *test_load(const char *path)
 	if (trace_load(&t, path, &lo, &err) < 0)
 		ck_abort_msg("loading %s: %s", path, err.msg);
 	return t;
+}
+
+/* A classifier with the built-in rules only (no per-user rules file). */
+static inline struct classifier *test_classifier(void)
+{
+	struct classifier *c = NULL;
+	struct fd_error err = { { 0 } };
+
+	setenv("XDG_CONFIG_HOME", "/nonexistent", 1);
+	if (classifier_new(&c, NULL, &err) < 0)
+		ck_abort_msg("classifier: %s", err.msg);
+	return c;
 }
 
 /* The pipeline for the tests, the one way they all run it (session.h): a session over the
