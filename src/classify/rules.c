@@ -308,6 +308,33 @@ static FILE *open_regular(const char *path)
 	return fp;
 }
 
+/* The longest line of a rules file: a rule is a class, atoms and a pattern of at most 1 KiB
+ * (regex_guard()), so a longer line is a mistake, said without reading it into memory. */
+#define RULES_LINE_MAX 65536
+
+/* getline() that stops at RULES_LINE_MAX bytes: -2 for a longer line, -1 at the end. */
+static ssize_t read_line(FILE *fp, char **line, size_t *cap)
+{
+	size_t n = 0;
+	int ch;
+
+	while ((ch = getc_unlocked(fp)) != EOF) {
+		if (n + 2 > *cap) {
+			*cap = *cap ? 2 * *cap : 256;
+			*line = xrealloc(*line, *cap);
+		}
+		(*line)[n++] = (char)ch;
+		if (ch == '\n')
+			break;
+		if (n > RULES_LINE_MAX)
+			return -2;
+	}
+	if (!n)
+		return -1;
+	(*line)[n] = '\0';
+	return (ssize_t)n;
+}
+
 int rules_load_file(struct rule_set *set, const char *path, int missing_ok, struct fd_error *err)
 {
 	FILE *fp = open_regular(path);
@@ -324,7 +351,7 @@ int rules_load_file(struct rule_set *set, const char *path, int missing_ok, stru
 			     errno == EINVAL ? "not a regular file" : strerror(errno));
 		return -1;
 	}
-	while ((errno = 0, len = getline(&line, &lcap, fp)) >= 0) {
+	while ((errno = 0, len = read_line(fp, &line, &lcap)) >= 0) {
 		char msg[512], *origin;
 		struct rule r;
 		int got;
@@ -348,7 +375,11 @@ int rules_load_file(struct rule_set *set, const char *path, int missing_ok, stru
 		if (got)
 			VEC_PUSH(set->rules, set->n, set->cap, r);
 	}
-	if (rc == 0 && (ferror(fp) || !feof(fp))) { /* a read error, or a line beyond memory */
+	if (rc == 0 && len == -2) {
+		fd_error_set(err, "%s: line %ld: longer than %d bytes: not a rule", path,
+			     lineno + 1, RULES_LINE_MAX);
+		rc = -1;
+	} else if (rc == 0 && ferror(fp)) {
 		fd_error_set(err, "%s: line %ld: %s", path, lineno + 1,
 			     errno ? strerror(errno) : "read error");
 		rc = -1;
