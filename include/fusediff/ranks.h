@@ -1,11 +1,10 @@
 /* ranks.h — two directories of per-rank traces (one file per GPU rank, as SGLang, vLLM and
  * torch.distributed jobs write them) compared rank by rank.
  *
- * The traces of each directory (the files whose names end in .json, .json.gz, .sqlite,
- * .sqlite.gz, .db, .csv or .csv.gz) are paired by their rank: distributedInfo.rank at the
- * start of a Kineto trace (rank_peek.h) when every file has one and no two files of a
- * directory share one, else the rank the file name gives: "rank-3", "rank_3", "rank3" or
- * SGLang's "TP-3". A file whose rank cannot be told, two files of one
+ * The traces of each directory (its trace files: trace_dir.h) are paired by their rank:
+ * distributedInfo.rank at the start of a Kineto trace (rank_peek.h) when every file has one
+ * and no two files of a directory share one, else the rank the file name gives: "rank-3",
+ * "rank_3", "rank3" or SGLang's "TP-3". A file whose rank cannot be told, two files of one
  * directory with the same rank, and a rank that only one directory has are errors. Every rank
  * pair is then compared (in parallel, at most as many pairs as cores at a time, so at most two
  * traces per core in memory) and its totals kept: struct comparison_ranks (comparison.h). */

@@ -1,13 +1,13 @@
 /* capture.c — graph-replayed kernels joined to their graph's capture trace (see capture.h). */
 #include "fusediff/capture.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
+#include "fusediff/trace_dir.h"
 #include "trace_build.h"
 
 static int cmp_launch_start(const void *pa, const void *pb, const struct trace *t)
@@ -358,10 +358,8 @@ int trace_attach_capture(struct trace *replay, const char *path, struct file_set
 			 struct fd_error *err)
 {
 	struct stat st;
-	DIR *d;
-	struct dirent *e;
 	char **files = NULL;
-	size_t n = 0, cap = 0, best = SIZE_MAX, best_joined = 0;
+	size_t n = 0, kept = 0, best = SIZE_MAX, best_joined = 0;
 
 	if (stat(path, &st) < 0) {
 		fd_error_set(err, "%s: %s", path, strerror(errno));
@@ -369,26 +367,19 @@ int trace_attach_capture(struct trace *replay, const char *path, struct file_set
 	}
 	if (!S_ISDIR(st.st_mode))
 		return try_capture(replay, path, 0, reads, err);
-	if (!(d = opendir(path))) {
-		fd_error_set(err, "%s: %s", path, strerror(errno));
+	if (trace_dir_list(path, &files, &n, err) < 0)
 		return -1;
-	}
-	while ((e = readdir(d))) {
-		char *file;
-
-		if (e->d_name[0] == '.' || !is_trace_name(e->d_name))
-			continue;
-		/* only regular files: a FIFO named like a trace would wait for a writer forever */
-		file = xasprintf("%s/%s", path, e->d_name);
-		if (stat(file, &st) == 0 && S_ISREG(st.st_mode))
-			VEC_PUSH(files, n, cap, file);
+	for (size_t i = 0; i < n; i++) { /* only the JSON traces: a capture is a Kineto trace */
+		if (is_trace_name(files[i]))
+			files[kept++] = files[i];
 		else
-			free(file);
+			free(files[i]);
 	}
-	closedir(d);
+	n = kept;
 	if (!n) {
 		fd_error_set(err, "%s: no capture trace (*.json, *.json.gz) in this directory",
 			     path);
+		free(files);
 		return -1;
 	}
 	/* the capture that joins the most kernels (one per batch size: the others join few) */

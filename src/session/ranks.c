@@ -1,7 +1,6 @@
 /* ranks.c — two directories of per-rank traces paired and compared rank by rank (ranks.h). */
 #include "fusediff/ranks.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <math.h>
 #include <pthread.h>
@@ -13,6 +12,7 @@
 #include <unistd.h>
 
 #include "fusediff/rank_peek.h"
+#include "fusediff/trace_dir.h"
 
 int ranks_is_dir(const char *path)
 {
@@ -28,31 +28,6 @@ struct rank_file {
 	const char *name; /* within path */
 	int64_t info_rank, name_rank;
 };
-
-static int has_suffix(const char *s, const char *suf)
-{
-	size_t n = strlen(s), k = strlen(suf);
-
-	return n > k && strcmp(s + n - k, suf) == 0;
-}
-
-static int is_trace_name(const char *name)
-{
-	static const char *const ext[] = { ".json", ".json.gz", ".sqlite", ".sqlite.gz",
-					   ".db",   ".csv",	".csv.gz" };
-
-	if (name[0] == '.')
-		return 0;
-	for (size_t i = 0; i < sizeof ext / sizeof ext[0]; i++)
-		if (has_suffix(name, ext[i]))
-			return 1;
-	return 0;
-}
-
-static int cmp_file(const void *a, const void *b)
-{
-	return strcmp(((const struct rank_file *)a)->name, ((const struct rank_file *)b)->name);
-}
 
 /* The rank the file name gives: "rank-3", "rank_3", "rank3" (any case), else "TP-3"; -1. */
 static int64_t name_rank(const char *name)
@@ -81,49 +56,33 @@ static void files_free(struct rank_file *f, size_t n)
 	free(f);
 }
 
-/* The trace files of dir, sorted by name, with their ranks. */
+/* The trace files of dir (trace_dir.h), sorted by name, with their ranks. */
 static int list_dir(const char *dir, struct rank_file **out, size_t *n_out, struct fd_error *err)
 {
-	DIR *d = opendir(dir);
-	struct dirent *e;
-	struct rank_file *f = NULL;
-	size_t n = 0, cap = 0, dlen = strlen(dir);
+	char **paths;
+	struct rank_file *f;
+	size_t n;
 
 	*out = NULL;
 	*n_out = 0;
-	if (!d) {
-		fd_error_set(err, "%s: %s", dir, strerror(errno));
+	if (trace_dir_list(dir, &paths, &n, err) < 0)
 		return -1;
-	}
-	while ((e = readdir(d))) {
-		struct stat st;
-		char *path;
-
-		if (!is_trace_name(e->d_name))
-			continue;
-		path = xasprintf("%s%s%s", dir, dlen && dir[dlen - 1] == '/' ? "" : "/", e->d_name);
-		if (stat(path, &st) != 0 || !S_ISREG(st.st_mode)) {
-			free(path);
-			continue;
-		}
-		VEC_RESERVE(f, n, cap);
-		f[n] = (struct rank_file){ .path = path,
-					   .name = path + strlen(path) - strlen(e->d_name),
-					   .info_rank = -1,
-					   .name_rank = name_rank(e->d_name) };
-		n++;
-	}
-	closedir(d);
 	if (!n) {
-		fd_error_set(
-			err,
-			"%s: no trace files in the directory (names ending in .json, .json.gz, "
-			".sqlite, .sqlite.gz, .db, .csv or .csv.gz)",
-			dir);
-		free(f);
+		fd_error_set(err, "%s: no trace files in the directory (names ending in %s)", dir,
+			     TRACE_DIR_KINDS);
+		trace_dir_free(paths, n);
 		return -1;
 	}
-	qsort(f, n, sizeof *f, cmp_file);
+	f = xcalloc(n, sizeof *f);
+	for (size_t i = 0; i < n; i++) {
+		const char *slash = strrchr(paths[i], '/');
+
+		f[i] = (struct rank_file){ .path = paths[i],
+					   .name = slash ? slash + 1 : paths[i],
+					   .info_rank = -1,
+					   .name_rank = name_rank(slash ? slash + 1 : paths[i]) };
+	}
+	free(paths); /* the paths are f's now */
 	for (size_t i = 0; i < n; i++)
 		if (trace_peek_rank(f[i].path, &f[i].info_rank, err) < 0) {
 			char msg[FD_ERROR_MAX];

@@ -101,7 +101,7 @@ cp "$MI" "$tmp/b/profile.json.gz"
 err_is 1 "$tmp/b/profile.json.gz: cannot tell its rank: no distributedInfo.rank and no rank-N, rank_N or TP-N in its name" "$tmp/a" "$tmp/b"
 rm "$tmp/b/profile.json.gz"
 mkdir "$tmp/empty"
-err_is 1 "$tmp/empty: no trace files in the directory (names ending in .json, .json.gz, .sqlite, .sqlite.gz, .db, .csv or .csv.gz)" "$tmp/a" "$tmp/empty"
+err_is 1 "$tmp/empty: no trace files in the directory (names ending in .json, .json.gz, .sqlite, .sqlite.gz, .db, .rpd, .csv or .csv.gz)" "$tmp/a" "$tmp/empty"
 # the command line's shape: usage errors (exit 2), before anything is read
 err_is 2 "$tmp/a is a directory and $NV is not: give two traces, or two directories of per-rank traces" "$tmp/a" "$NV"
 err_is 1 "--rank 7: the directories have ranks 0, 1" --rank 7 "$tmp/a" "$tmp/b"
