@@ -15,6 +15,7 @@
 struct app_opts {
 	const char *trace[2];	       /* A and B (the first capture of each side) */
 	const char *const *repeats[2]; /* each side's further captures (A1 A2 -- B1 B2) */
+	const char *repeat_dir[2];     /* --repeats: each side's directory of captures, or NULL */
 	size_t n_repeats[2];
 	const char *report;		/* --report FORMAT, or NULL */
 	const char *align;		/* --align passes|layers, or NULL */

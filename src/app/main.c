@@ -28,6 +28,7 @@
 #include "fusediff/trace_summary.h"
 #include "fusediff/capture.h"
 #include "fusediff/trace.h"
+#include "fusediff/trace_dir.h"
 #include "progress.h"
 
 enum {
@@ -59,6 +60,7 @@ enum {
 	OPT_MIN_DELTA,
 	OPT_PRINT_SCHEMA,
 	OPT_RANK,
+	OPT_REPEATS,
 	OPT_ALIGN,
 };
 
@@ -85,6 +87,7 @@ static const struct option_doc {
 	{ "peaks", 1, OPT_PEAKS, "FILE", "GPU peak TFLOPS and TB/s rows (NAME FP32 TF32 BF16 FP8 FP4 TBPS), tried before the built-in table", NULL },
 	{ "device", 1, OPT_DEVICE, "N", "analyse the kernels of GPU N, or of all GPUs as one (all) (default: the GPU with the most kernel time)", NULL },
 	{ "rank", 1, OPT_RANK, "N", "with two directories of per-rank traces: analyse rank N in full (default: the largest difference)", NULL },
+	{ "repeats", 0, OPT_REPEATS, NULL, "the two directories are repeated captures of one run, one per side: their trace files (by name) are pooled as A1 A2 -- B1 B2", NULL },
 	{ "label-a", 1, OPT_LABEL_A, "NAME", "name shown for the first trace (default: vendor and GPU)", NULL },
 	{ "label-b", 1, OPT_LABEL_B, "NAME", "name shown for the second trace", NULL },
 	{ "fail-if-slower", 1, OPT_FAIL_SLOWER, "PCT", "with --report: exit 3 when B's time per pass is more than PCT % above A's, beyond the pass-to-pass noise (all of its 95 % interval, with three passes a side)", "CI gates" },
@@ -136,6 +139,7 @@ static void usage(FILE *out)
 		"       fusediff --report FORMAT [-o FILE] [options] TRACE_A TRACE_B\n"
 		"       fusediff [options] TRACE_A1 TRACE_A2 ... -- TRACE_B1 TRACE_B2 ...\n"
 		"       fusediff [--rank N] [options] DIR_A DIR_B\n"
+		"       fusediff --repeats [options] DIR_A DIR_B\n"
 		"       fusediff --summary TRACE\n"
 		"\n"
 		"Compare two profiler traces of the same model: kernels by class, layer by\n"
@@ -144,7 +148,8 @@ static void usage(FILE *out)
 		"Systems SQLite export, rocprofv3 JSON, rocpd, kernel_trace.csv or a\n"
 		"rocmProfileData .rpd database, or - for standard input. Two directories of\n"
 		"per-rank traces compare rank by rank. Several captures of the same run on a\n"
-		"side, with -- between the sides, are pooled as samples of one comparison.\n"
+		"side, with -- between the sides (or two directories of them with --repeats),\n"
+		"are pooled as samples of one comparison.\n"
 		"With standard output on a terminal it opens an interactive explorer.\n");
 	for (size_t i = 0; i < N_OPTIONS; i++) {
 		char left[64];
@@ -171,9 +176,9 @@ static void usage(FILE *out)
 
 static int usage_error(const char *fmt, const char *arg);
 
-/* 1 when the output path would land in dir, a directory of per-rank traces (the report would
- * be read as a rank the next time). */
-static int in_rank_dir(const char *output, const char *dir)
+/* 1 when the output path would land in dir, a directory (of per-rank traces, or of
+ * captures: the report would be read as one of them the next time). */
+static int in_dir(const char *output, const char *dir)
 {
 	struct stat sd, sp;
 	char *parent = xstrdup(output), *slash;
@@ -307,10 +312,10 @@ static int is_dir(const char *path)
  * or each side's captures with -- between the sides. orig[0..argc): argv as given; sep: the
  * index in orig of the "--" that ended the options, or -1. A "--" with no trace before it only
  * ends the options (fusediff -- A B, for names that start with '-'): the sides are then split
- * at a "--" among the traces, if any. Fills o's traces and repeats; returns 0, or the exit
+ * at a "--" among the traces, if any. repeat_dirs: --repeats, two directories and no split. Fills o's traces and repeats; returns 0, or the exit
  * status of a usage error. */
 static int split_traces(struct app_opts *o, char **args, int n, char *const *orig, int argc,
-			int sep)
+			int sep, int repeat_dirs)
 {
 	int k = -1, skip = 0; /* side B starts at args[k + skip] */
 
@@ -351,6 +356,9 @@ static int split_traces(struct app_opts *o, char **args, int n, char *const *ori
 	o->n_repeats[1] = (size_t)(n - k - skip - 1);
 	if (!o->n_repeats[0] && !o->n_repeats[1])
 		return 0; /* one trace a side: as two traces */
+	if (repeat_dirs)
+		return usage_error("%s", "--repeats takes two directories of captures, one per "
+					 "side: not traces with -- between the sides");
 	for (int i = 0; i < n; i++) {
 		if (i == k && skip)
 			continue;
@@ -364,6 +372,75 @@ static int split_traces(struct app_opts *o, char **args, int n, char *const *ori
 					   args[i]);
 	}
 	return 0;
+}
+
+/* The trace files of --repeats' directories: never freed (o.trace and o.repeats point into
+ * them until the end). */
+static char **volatile repeat_files[2];
+
+/* --repeats: o's two traces are the directories of captures of one run, one per side. Each
+ * side's first trace and further captures become the directory's trace files (trace_dir.h,
+ * sorted by name), as if given as A1 A2 -- B1 B2, and standard error says which were taken.
+ * Returns 0, or the exit status of an error. */
+static int take_repeat_dirs(struct app_opts *o)
+{
+	char **files[2] = { NULL, NULL };
+	size_t n[2] = { 0, 0 };
+
+	if (o->rank >= 0)
+		return usage_error("%s", "--repeats and --rank do not go together: --rank picks a "
+					 "rank of two directories of per-rank traces (different "
+					 "work), --repeats pools two directories of captures of "
+					 "one run");
+	for (int k = 0; k < 2; k++)
+		if (!ranks_is_dir(o->trace[k]))
+			return usage_error("--repeats takes two directories of captures: %s is "
+					   "not a directory",
+					   o->trace[k]);
+	for (int k = 0; k < 2; k++) {
+		struct fd_error err = { { 0 } };
+
+		if (trace_dir_list(o->trace[k], &files[k], &n[k], &err) < 0) {
+			app_error(err.msg);
+			return 1;
+		}
+		repeat_files[k] = files[k];
+		if (!n[k])
+			return usage_error("--repeats: %s holds no trace file (names ending in "
+					   "" TRACE_DIR_KINDS ")",
+					   o->trace[k]);
+	}
+	for (int k = 0; k < 2; k++) {
+		o->repeat_dir[k] = o->trace[k];
+		o->trace[k] = files[k][0];
+		o->repeats[k] = (const char *const *)files[k] + 1;
+		o->n_repeats[k] = n[k] - 1;
+	}
+	return 0;
+}
+
+/* --repeats: say on standard error which files of its directories are taken ("--repeats: A: 2
+ * captures of DIR: a.json, b.json"), once the command line is found right. */
+static void say_repeat_dirs(const struct app_opts *o)
+{
+	for (int k = 0; k < 2 && o->repeat_dir[k]; k++) {
+		char *msg =
+			o->n_repeats[k]
+				? xasprintf("--repeats: %c: %zu captures of %s: %s", k ? 'B' : 'A',
+					    o->n_repeats[k] + 1, o->repeat_dir[k],
+					    path_basename(o->trace[k]))
+				: xasprintf("--repeats: %c: one capture of %s: %s", k ? 'B' : 'A',
+					    o->repeat_dir[k], path_basename(o->trace[k]));
+
+		for (size_t i = 0; i < o->n_repeats[k]; i++) {
+			char *m = xasprintf("%s, %s", msg, path_basename(o->repeats[k][i]));
+
+			free(msg);
+			msg = m;
+		}
+		app_error(msg);
+		free(msg);
+	}
 }
 
 /* The classifier of --summary, built on a thread of its own while the trace loads (its regular
@@ -496,7 +573,7 @@ int main(int argc, char **argv)
 	struct trace_load_opts lo = { .device = -1 };
 	const char *env, *last_optarg = NULL;
 	char **orig;
-	int c;
+	int c, repeat_dirs = 0;
 
 	open_std_fds();
 #ifdef M_MMAP_THRESHOLD
@@ -599,6 +676,7 @@ int main(int argc, char **argv)
 				return usage_error("--rank needs a rank number, not '%s'", optarg);
 			o.rank = v;
 			break;
+		case OPT_REPEATS: repeat_dirs = 1; break;
 		case OPT_FAIL_LOST: o.fail_on_lost_fusion = 1; break;
 		case OPT_FAIL_PEAK: {
 			struct gate_opts g = { 0 };
@@ -660,9 +738,11 @@ int main(int argc, char **argv)
 			for (int i = 1; i < argc && sep < 0; i++)
 				if (orig[i] == argv[optind - 1])
 					sep = i;
-		rc = split_traces(&o, argv + optind, argc - optind, orig, argc, sep);
+		rc = split_traces(&o, argv + optind, argc - optind, orig, argc, sep, repeat_dirs);
 		free(orig);
 		argv_given = NULL;
+		if (rc == 0 && repeat_dirs)
+			rc = take_repeat_dirs(&o);
 		if (rc)
 			return rc;
 	}
@@ -721,7 +801,7 @@ int main(int argc, char **argv)
 
 		for (size_t i = 0; i < sizeof inputs / sizeof inputs[0]; i++)
 			if (is_input(o.output, inputs[i]) ||
-			    (i < 2 && in_rank_dir(o.output, inputs[i]))) {
+			    (i < 2 && in_dir(o.output, inputs[i]))) {
 				char *p = text_escape_dup(o.output, strlen(o.output));
 				char *msg = xasprintf(
 					is_input(o.output, inputs[i])
@@ -732,6 +812,23 @@ int main(int argc, char **argv)
 				int rc = usage_error("%s", msg);
 
 				free(msg);
+				free(p);
+				return rc;
+			}
+		for (int k = 0; k < 2; k++)
+			if (o.repeat_dir[k] && trace_dir_is_trace_name(path_basename(o.output)) &&
+			    in_dir(o.output, o.repeat_dir[k])) {
+				char *p = text_escape_dup(o.output, strlen(o.output));
+				char *d = text_escape_dup(o.repeat_dir[k], strlen(o.repeat_dir[k]));
+				char *msg =
+					xasprintf("-o %s is inside %s, the directory of captures "
+						  "of %c: the report would become one of its "
+						  "captures",
+						  p, d, k ? 'B' : 'A');
+				int rc = usage_error("%s", msg);
+
+				free(msg);
+				free(d);
 				free(p);
 				return rc;
 			}
@@ -770,6 +867,7 @@ int main(int argc, char **argv)
 		int rc = 2;
 
 		if (!o.output || !app_refuse_input(&o, o.output, NULL)) {
+			say_repeat_dirs(&o);
 			app_cleanup_on_signals();
 			rc = app_report(&o);
 		}
@@ -783,5 +881,6 @@ int main(int argc, char **argv)
 		return usage_error(
 			"%s", "standard output is not a terminal: use --report text|md|json|csv "
 			      "for a report, or run in a terminal for the explorer");
+	say_repeat_dirs(&o);
 	return app_tui(&o);
 }

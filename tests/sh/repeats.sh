@@ -4,7 +4,8 @@
 # doubles the compared passes and the trace against itself stays within noise; a copy whose
 # kernels are all 10 % slower (made here from the real trace, as noise.sh makes it), three
 # captures a side, is beyond noise; a capture of another model among the repeats warns
-# repeat_differs, naming it; every report format names the captures; the usage errors.
+# repeat_differs, naming it; every report format names the captures; the usage errors;
+# --repeats with two directories of captures.
 set -u
 E=examples/llama8l_eager_sdpa.json.gz
 NV=examples/tracelens_sglang_dsr1-distill-llama8b_decode_bs16_b300.json.gz
@@ -118,4 +119,60 @@ cmp -s "$E" "$tmp/copy.json.gz" || fail "output: the capture was replaced"
 # a capture that cannot be read: the loader's message, exit 1
 run missing 1 --report text "$E" "$tmp/none.json" -- "$E"
 first_err missing "fusediff: $tmp/none.json: No such file or directory"
+
+# --repeats DIR_A DIR_B: every trace file of each directory, sorted by name, pooled exactly as
+# A1 A2 -- B1 B2 would be; standard error names the files taken; what is no trace file (a
+# report, a README, a folder, a hidden file) is passed over
+mkdir "$tmp/ra" "$tmp/rb" "$tmp/r1" "$tmp/r0" "$tmp/rb/capture_traces"
+cp "$E" "$tmp/ra/run-2.json.gz"
+cp "$E" "$tmp/ra/run-1.json.gz"
+cp "$E" "$tmp/rb/new-a.json.gz"
+cp "$S" "$tmp/rb/new-b.json.gz"
+cp "$E" "$tmp/rb/.hidden.json.gz"
+echo "notes" >"$tmp/rb/README"
+echo "report" >"$tmp/rb/report.txt"
+cp "$S" "$tmp/r1/only.json.gz"
+echo "notes" >"$tmp/r0/README"
+run rdirs 0 --report json --phase decode -o "$tmp/rdirs.json" --repeats "$tmp/ra" "$tmp/rb"
+expect_err rdirs "fusediff: --repeats: A: 2 captures of $tmp/ra: run-1.json.gz, run-2.json.gz
+fusediff: --repeats: B: 2 captures of $tmp/rb: new-a.json.gz, new-b.json.gz"
+run rfiles 0 --report json --phase decode -o "$tmp/rfiles.json" "$tmp/ra/run-1.json.gz" \
+	"$tmp/ra/run-2.json.gz" -- "$tmp/rb/new-a.json.gz" "$tmp/rb/new-b.json.gz"
+cmp -s "$tmp/rdirs.json" "$tmp/rfiles.json" || fail "--repeats A B differs from A1 A2 -- B1 B2"
+# a directory of one capture is fine: it says so
+run rone 0 --report text --phase decode --repeats "$tmp/r1" "$tmp/ra"
+expect_err rone "fusediff: --repeats: A: one capture of $tmp/r1: only.json.gz
+fusediff: --repeats: B: 2 captures of $tmp/ra: run-1.json.gz, run-2.json.gz"
+run rone_files 0 --report text --phase decode "$tmp/r1/only.json.gz" -- "$tmp/ra/run-1.json.gz" \
+	"$tmp/ra/run-2.json.gz"
+cmp -s "$tmp/rone.out" "$tmp/rone_files.out" || fail "--repeats with one capture differs from A -- B1 B2"
+# the explorer takes them too
+printf ':dump rdirs\nq\n' >"$tmp/script"
+(cd "$tmp" && limit "$FUSEDIFF" --headless --size 120x30 --script script --phase decode \
+	--repeats ra rb >/dev/null 2>&1) || fail "explorer --repeats: exit status $?"
+grep -q "  32 passes of 2 captures  " "$tmp/rdirs.screen" || fail "explorer --repeats: the header does not count the captures: $(head -2 "$tmp/rdirs.screen")"
+# usage errors: a directory with no trace file, a file, --rank, captures split by --, too few
+run rempty 2 --report text --repeats "$tmp/ra" "$tmp/r0"
+expect_err rempty "fusediff: --repeats: $tmp/r0 holds no trace file (names ending in .json, .json.gz, .sqlite, .sqlite.gz, .db, .rpd, .csv or .csv.gz)
+Try 'fusediff --help' for more information."
+run rfile 2 --report text --repeats "$tmp/ra" "$E"
+expect_err rfile "fusediff: --repeats takes two directories of captures: $E is not a directory
+Try 'fusediff --help' for more information."
+run rrank 2 --report text --repeats --rank 1 "$tmp/ra" "$tmp/rb"
+expect_err rrank "fusediff: --repeats and --rank do not go together: --rank picks a rank of two directories of per-rank traces (different work), --repeats pools two directories of captures of one run
+Try 'fusediff --help' for more information."
+run rsplit 2 --report text --repeats "$tmp/ra" "$tmp/r1" -- "$tmp/rb"
+expect_err rsplit "fusediff: --repeats takes two directories of captures, one per side: not traces with -- between the sides
+Try 'fusediff --help' for more information."
+run rmissing 2 --report text --repeats "$tmp/ra" "$tmp/nothere"
+expect_err rmissing "fusediff: --repeats takes two directories of captures: $tmp/nothere is not a directory
+Try 'fusediff --help' for more information."
+# the report is never written into a directory of captures: it would be one the next time
+run rout 2 --report json -o "$tmp/rb/fusediff.json" --repeats "$tmp/ra" "$tmp/rb"
+expect_err rout "fusediff: -o $tmp/rb/fusediff.json is inside $tmp/rb, the directory of captures of B: the report would become one of its captures
+Try 'fusediff --help' for more information."
+[ -e "$tmp/rb/fusediff.json" ] && fail "rout: the report was written into the directory"
+# without --repeats two directories are directories of per-rank traces, as before
+run rranks 1 --report text "$tmp/ra" "$tmp/rb"
+grep -q "rank" "$tmp/rranks.err" || fail "rranks: two directories are not read as ranks: $(cat "$tmp/rranks.err")"
 finish repeats
