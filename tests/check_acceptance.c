@@ -318,6 +318,80 @@ START_TEST(test_reports)
 }
 END_TEST
 
+/* Fusion numbers are the fusions' own, in every phase (issue 33): the default phase numbers
+ * its fusions 1..n in order; a fusion of the same kind, fused kernel and atoms has one number in
+ * every phase; numbers are distinct within a phase; and a phase's numbers are the same whatever
+ * was asked before it (one session asks the default phase first, another all passes first).
+ * Eager against compiled Llama: B's fused RoPE kernel is #2 in prefill, it was #3 in all
+ * passes. */
+static const struct comparison *phase_or_null(struct session *s, int phase)
+{
+	struct fd_error err = { { 0 } };
+
+	return session_compare(s, phase, &err);
+}
+
+static int same_pattern(const struct comparison_fusion *x, const struct comparison_fusion *y)
+{
+	return x->fused_side == y->fused_side && x->partial == y->partial &&
+	       x->horizontal == y->horizontal && x->fused_name == y->fused_name &&
+	       x->atoms == y->atoms;
+}
+
+START_TEST(test_fusion_numbers)
+{
+	static const int pair[][2] = { { EAGER, COMPILED },
+				       { MATHATTN, COMPILED },
+				       { EAGER, MATHATTN } };
+	const int a = pair[_i][0], b = pair[_i][1];
+	struct session *fwd = test_session(traces[a], traces[b], cl);
+	struct session *rev = test_session(traces[a], traces[b], cl);
+	const struct comparison *cf[PHASE_COUNT + 2], *cr[PHASE_COUNT + 2];
+	int rope = 0;
+
+	for (int ph = -1; ph <= PHASE_COUNT; ph++)
+		cf[ph + 1] = phase_or_null(fwd, ph);
+	for (int ph = PHASE_COUNT; ph >= -1; ph--)
+		cr[ph + 1] = phase_or_null(rev, ph);
+	ck_assert_ptr_nonnull(cf[0]);
+	for (size_t i = 0; i < cf[0]->n_fusions; i++)
+		ck_assert_uint_eq(cf[0]->fusions[i].id, i + 1);
+	for (int x = 0; x < PHASE_COUNT + 2; x++) {
+		const struct comparison *c = cf[x];
+
+		if (!c)
+			continue;
+		ck_assert_ptr_nonnull(cr[x]);
+		ck_assert_uint_eq(cr[x]->n_fusions, c->n_fusions);
+		for (size_t i = 0; i < c->n_fusions; i++) {
+			const struct comparison_fusion *f = &c->fusions[i];
+
+			ck_assert_uint_ge(f->id, 1);
+			ck_assert_msg(cr[x]->fusions[i].id == f->id,
+				      "phase %d, fusion %zu: #%u asked first, #%u asked last",
+				      x - 1, i, f->id, cr[x]->fusions[i].id);
+			for (size_t j = 0; j < i; j++)
+				ck_assert_uint_ne(c->fusions[j].id, f->id);
+			for (int y = 0; y < x; y++)
+				for (size_t j = 0; cf[y] && j < cf[y]->n_fusions; j++)
+					if (same_pattern(&cf[y]->fusions[j], f))
+						ck_assert_msg(cf[y]->fusions[j].id == f->id,
+							      "%s: #%u in phase %d, #%u in %d",
+							      trace_str(c->side[f->fused_side]->t,
+									f->fused_name),
+							      cf[y]->fusions[j].id, y - 1, f->id,
+							      x - 1);
+			rope += strstr(trace_str(c->side[f->fused_side]->t, f->fused_name),
+				       "scaled_dot_product") != NULL;
+		}
+	}
+	if (a == EAGER && b == COMPILED)
+		ck_assert_int_ge(rope, 2); /* prefill and all passes (and the default) have it */
+	session_close(fwd);
+	session_close(rev);
+}
+END_TEST
+
 static Suite *acceptance_suite(void)
 {
 	Suite *s = suite_create("acceptance");
@@ -329,6 +403,7 @@ static Suite *acceptance_suite(void)
 	tcase_add_loop_test(tc, test_pairs, 0, sizeof pairs / sizeof pairs[0]);
 	tcase_add_test(tc, test_large);
 	tcase_add_test(tc, test_reports);
+	tcase_add_loop_test(tc, test_fusion_numbers, 0, 3);
 	suite_add_tcase(s, tc);
 	return s;
 }

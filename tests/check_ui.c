@@ -189,6 +189,7 @@ static void build_mini(void)
 		for (int s = 0; s < 2; s++)
 			c->class_ns[s][mini->pairs[p].cls] += mini->pairs[p].side[s].total_ns;
 	mini->fusion = (struct comparison_fusion){
+		.id = 1,
 		.fused_side = SIDE_B,
 		.fused_name = mini->t->kernels[k[K_FUSED]].name,
 		.unfused_names = mini->pairs[2].side[0].names,

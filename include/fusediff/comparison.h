@@ -121,6 +121,9 @@ struct comparison_layer {
 /* A fusion difference: one side runs one kernel where the other runs several for the same
  * atoms. Identical patterns are grouped across layers. */
 struct comparison_fusion {
+	uint32_t id;		 /* its number, from 1, in every output: a session keeps it across
+				    phases (the same content, the same number: session.h); else its
+				    place in fusions + 1 */
 	uint8_t fused_side;	 /* SIDE_A or SIDE_B */
 	uint32_t fused_name;	 /* name id on the fused side: the first fused kernel; a pattern
 				     may group similar kernels (Inductor numbers them per layer) */

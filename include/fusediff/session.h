@@ -71,7 +71,10 @@ int session_open_traces(struct session **out, const struct trace *a, const struc
 			const struct session_opts *o, struct fd_error *err);
 /* The comparison for phase (enum phase, PHASE_COUNT for all passes, -1 for the first phase
  * both sides have), built on first use. Borrowed: valid until session_close(). NULL with a
- * message in err on failure. */
+ * message in err on failure. A fusion has one number (comparison_fusion.id) in every phase of
+ * the session, given by its content: the default phase numbers its fusions 1..n, and the
+ * phases that come before the one asked for (the other phases both sides have, then all
+ * passes) are built first so that a new fusion's number never depends on what was asked. */
 const struct comparison *session_compare(struct session *s, int phase, struct fd_error *err);
 /* Side 0 (A) or 1 (B): its trace, classification and structure. Borrowed. */
 const struct side *session_side(const struct session *s, int side);

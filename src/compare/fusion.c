@@ -523,6 +523,7 @@ void fusion_build(struct comparison *c, const struct fusion_hint *h)
 	c->n_partial = 0;
 	for (size_t i = 0; i < n_fs; i++) {
 		c->fusions[i] = fs[i].f;
+		c->fusions[i].id = (uint32_t)i + 1;
 		c->n_partial += fs[i].f.partial;
 		for (uint32_t k = 0; k < fs[i].f.n_pairs; k++)
 			c->pairs[fs[i].f.pairs[k]].fusion = (int32_t)i;

@@ -212,7 +212,7 @@ static void t_attribution(FILE *out, const struct comparison *c, const uint32_t 
 		fprintf(out, "attribution,%s,%s,", attribution_kind_name(a->kind),
 			class_name((enum op_class)a->cls));
 		if (a->fusion >= 0)
-			fprintf(out, "%d", a->fusion + 1);
+			fprintf(out, "%u", c->fusions[a->fusion].id);
 		c_num(out, a->count, 3);
 		c_us(out, a->ns[0]);
 		c_us(out, a->ns[1]);
@@ -289,7 +289,7 @@ static void t_pairs(FILE *out, const struct comparison *c, const uint32_t *rows,
 		c_num(out, p->ratio, 4);
 		c_eff(out, &p->side[0].eff, &p->side[1].eff);
 		if (p->fusion >= 0)
-			fprintf(out, ",%d", p->fusion + 1);
+			fprintf(out, ",%u", c->fusions[p->fusion].id);
 		else
 			fputc(',', out);
 		c_ci(out, &p->ci);
@@ -306,7 +306,7 @@ static void t_fusions(FILE *out, const struct comparison *c, const uint32_t *row
 	EACH(i, c->n_fusions)
 	{
 		const struct comparison_fusion *f = &c->fusions[i];
-		fprintf(out, "fusions,%zu,%s,%c,%d", i + 1, /* its number, from 1 */
+		fprintf(out, "fusions,%u,%s,%c,%d", f->id, /* its number, from 1 */
 			attribution_kind_name(f->partial      ? ATTR_PARTIAL
 					      : f->horizontal ? ATTR_HORIZONTAL
 							      : ATTR_FUSION),

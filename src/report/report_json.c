@@ -576,7 +576,7 @@ int report_write_json(FILE *out, const struct comparison *c)
 		fprintf(out, "%s\n    {\"kind\":\"%s\",\"class\":\"%s\",\"fusion\":", i ? "," : "",
 			attribution_kind_name(a->kind), class_name((enum op_class)a->cls));
 		if (a->fusion >= 0)
-			fprintf(out, "%d", a->fusion + 1);
+			fprintf(out, "%u", c->fusions[a->fusion].id);
 		else
 			fputs("null", out);
 		fputs(",\"count\":", out);
@@ -657,7 +657,7 @@ int report_write_json(FILE *out, const struct comparison *c)
 		j_pair_eff(out, p);
 		fputs(",\"fusion\":", out);
 		if (p->fusion >= 0)
-			fprintf(out, "%d}", p->fusion + 1);
+			fprintf(out, "%u}", c->fusions[p->fusion].id);
 		else
 			fputs("null}", out);
 	}
@@ -668,9 +668,9 @@ int report_write_json(FILE *out, const struct comparison *c)
 
 		fprintf(out,
 			"%s\n    "
-			"{\"id\":%zu,\"kind\":\"%s\",\"class\":\"%s\",\"fused_side\":\"%c\","
+			"{\"id\":%u,\"kind\":\"%s\",\"class\":\"%s\",\"fused_side\":\"%c\","
 			"\"partial\":%s,\"fused_kernel\":",
-			i ? "," : "", i + 1,
+			i ? "," : "", f->id,
 			attribution_kind_name(f->partial      ? ATTR_PARTIAL
 					      : f->horizontal ? ATTR_HORIZONTAL
 							      : ATTR_FUSION),

@@ -731,7 +731,7 @@ static void kernel_slice(struct pf *w, int s, uint32_t k, uint32_t kk, int64_t t
 	put_dus(w, p->delta_ns);
 	if (w->fusion[ps->pair_of[kk]] >= 0) {
 		put(w, ",\"fusion\":");
-		put_i64(w, w->fusion[ps->pair_of[kk]] + 1);
+		put_i64(w, w->c->fusions[w->fusion[ps->pair_of[kk]]].id);
 	}
 	put(w, ",\"trace_ts\":");
 	put_us(w, ps->t->start_ns + kn->start);
@@ -908,13 +908,13 @@ static void fusion_slice(struct pf *w, const struct pf_place *pl)
 		 f->partial	 ? "partial fusion"
 		 : f->horizontal ? "horizontal fusion"
 				 : "fusion",
-		 w->fusion[p] + 1, atoms_format(f->atoms, "+", atoms, sizeof atoms));
+		 f->id, atoms_format(f->atoms, "+", atoms, sizeof atoms));
 	slice_begin(w, s, fusion_tid(s, lane(ps, 1, lo, hi)), "fusion", lo, hi - lo);
 	put_str(w, name);
 	put(w, ",\"cname\":\"");
 	put(w, w->extra[p] ? "grey" : s == f->fused_side ? "good" : "bad");
 	put(w, "\",\"args\":{\"fusion\":");
-	put_i64(w, w->fusion[p] + 1);
+	put_i64(w, f->id);
 	put(w, ",\"role\":\"");
 	put(w, w->extra[p] ? "extra" : s == f->fused_side ? "fused" : "unfused");
 	put(w, "\",\"fused_side\":\"");
@@ -1101,8 +1101,8 @@ static void emit_other(struct pf *w)
 	put_str(w,
 		w->o.layer >= 0 && (size_t)w->o.layer < c->n_layers ? w->label[w->o.layer] : NULL);
 	put(w, ",\"fusion\":");
-	if (w->o.fusion >= 0)
-		put_i64(w, w->o.fusion + 1);
+	if (w->o.fusion >= 0 && (size_t)w->o.fusion < c->n_fusions)
+		put_i64(w, c->fusions[w->o.fusion].id);
 	else
 		put(w, "null");
 	put(w, ",\"note\":");

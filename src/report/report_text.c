@@ -368,7 +368,7 @@ static void attribution_section(FILE *out, const struct comparison *c, int md)
 		const struct comparison_attribution *a = &c->attribution[i];
 
 		if (a->fusion >= 0)
-			rt_add(&t, "%s #%d", what[a->kind], a->fusion + 1);
+			rt_add(&t, "%s #%u", what[a->kind], c->fusions[a->fusion].id);
 		else
 			rt_add(&t, "%s", what[a->kind]);
 		rt_add(&t, "%s", class_name((enum op_class)a->cls));
@@ -387,7 +387,6 @@ static void attribution_section(FILE *out, const struct comparison *c, int md)
 	rt_print(out, &t, md);
 }
 
-/* The findings whose partial flag is partial, numbered by their place in c->fusions. */
 /* How sure B - A is: its 95 % interval over the passes, or why there is none; and what the "~"
  * after a B - A in the tables means. */
 static void noise_line(FILE *out, const struct comparison *c)
@@ -418,6 +417,7 @@ static void noise_line(FILE *out, const struct comparison *c)
 		signed_us(bn, sizeof bn, c->beyond_noise_ns));
 }
 
+/* The findings whose partial flag is partial, each under its number (comparison_fusion.id). */
 static void fusion_list(FILE *out, const struct comparison *c, int md, int partial)
 {
 	for (size_t i = 0; i < c->n_fusions; i++) {
@@ -427,11 +427,11 @@ static void fusion_list(FILE *out, const struct comparison *c, int md, int parti
 		if (f->partial != partial)
 			continue;
 		if (md) {
-			fprintf(out, "%zu. ", i + 1);
+			fprintf(out, "%u. ", f->id);
 			md_prose(out, f->evidence ? f->evidence : "");
 			fputc('\n', out);
 		} else {
-			fprintf(out, "  %2zu. %s\n", i + 1, f->evidence ? f->evidence : "");
+			fprintf(out, "  %2u. %s\n", f->id, f->evidence ? f->evidence : "");
 		}
 		if (!partial)
 			fprintf(out, "%sProof: %s.\n", md ? "   " : "      ",

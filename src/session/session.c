@@ -21,6 +21,9 @@ struct session {
 	char *label[2];		 /* copies of the labels asked for */
 	char *model;		 /* a copy of the model asked for */
 	struct comparison *by_phase[PHASE_COUNT + 2]; /* [phase + 1]: -1 (automatic) .. all */
+	/* numbered[id - 1]: the fusion first given that number (borrowed from its comparison) */
+	const struct comparison_fusion **numbered;
+	size_t n_numbered;
 	struct timings tm; /* FUSEDIFF_TIMINGS: printed when the first comparison is built */
 	int compared;
 };
@@ -426,26 +429,90 @@ int session_open_traces(struct session **out, const struct trace *a, const struc
 	return finish_open(out, s, (const struct trace *const[2]){ a, b }, o, err);
 }
 
+/* --- comparisons, and fusion numbers kept across phases --------------------------------- */
+
+/* The same fusion in two comparisons of the session: the same kind, fused side, fused kernel
+ * and atoms. The kernels of the unfused side are not compared: a phase may add a one-sided
+ * kernel to the same fusion (all passes against prefill). */
+static int same_fusion(const struct comparison_fusion *x, const struct comparison_fusion *y)
+{
+	return x->fused_side == y->fused_side && x->partial == y->partial &&
+	       x->horizontal == y->horizontal && x->fused_name == y->fused_name &&
+	       x->atoms == y->atoms;
+}
+
+/* Give c's fusions their numbers: a fusion numbered in an earlier comparison keeps its
+ * number (the k-th of c's fusions with one content takes the k-th number of that content),
+ * a new one takes the next. */
+static void number_fusions(struct session *s, struct comparison *c)
+{
+	for (size_t i = 0; i < c->n_fusions; i++) {
+		struct comparison_fusion *f = &c->fusions[i];
+		size_t before = 0, k;
+
+		for (size_t j = 0; j < i; j++)
+			before += same_fusion(&c->fusions[j], f);
+		for (k = 0; k < s->n_numbered; k++)
+			if (same_fusion(s->numbered[k], f) && !before--)
+				break;
+		if (k == s->n_numbered) {
+			s->numbered =
+				xreallocarray(s->numbered, s->n_numbered + 1, sizeof *s->numbered);
+			s->numbered[s->n_numbered++] = f;
+		}
+		f->id = (uint32_t)k + 1;
+	}
+}
+
+/* Build (once) and number the comparison of phase (-1 .. PHASE_COUNT). */
+static struct comparison *build_phase(struct session *s, int phase, struct fd_error *err)
+{
+	struct comparison **slot = &s->by_phase[phase + 1];
+	struct compare_opts co = s->co;
+
+	if (*slot)
+		return *slot;
+	co.phase = phase;
+	if (comparison_build(slot, &s->side[0], &s->side[1], s->cl, &co, err) < 0)
+		return NULL;
+	if (!s->compared++) {
+		timings_stage(&s->tm, "compare");
+		timings_print(&s->tm);
+	}
+	number_fusions(s, *slot);
+	return *slot;
+}
+
+/* Fusion numbers are given phase by phase in one fixed order, so that the numbers of a phase
+ * never depend on the phases asked for before it: the default phase, the other phases both
+ * compared models have, all passes. A phase outside that order comes after all of it. */
 const struct comparison *session_compare(struct session *s, int phase, struct fd_error *err)
 {
-	struct comparison **slot;
-	struct compare_opts co = s->co;
+	const struct comparison *first;
+	int order[PHASE_COUNT + 1], n = 0, i;
 
 	if (phase < -1 || phase > PHASE_COUNT) {
 		fd_error_set(err, "no such phase (%d)", phase);
 		return NULL;
 	}
-	slot = &s->by_phase[phase + 1];
-	co.phase = phase;
-	if (!*slot) {
-		if (comparison_build(slot, &s->side[0], &s->side[1], s->cl, &co, err) < 0)
-			return NULL;
-		if (!s->compared++) {
-			timings_stage(&s->tm, "compare");
-			timings_print(&s->tm);
-		}
+	if (phase == -1)
+		return build_phase(s, -1, err);
+	if (!(first = build_phase(s, -1, err)))
+		return build_phase(s, phase, err); /* numbered alone */
+	order[n++] = first->phase;
+	for (int ph = 0; ph <= PHASE_COUNT; ph++)
+		if (ph != first->phase &&
+		    (ph == PHASE_COUNT || (first->model[0] < s->side[0].n_models &&
+					   first->model[1] < s->side[1].n_models &&
+					   s->side[0].models[first->model[0]].phase_passes[ph] &&
+					   s->side[1].models[first->model[1]].phase_passes[ph])))
+			order[n++] = ph;
+	for (i = 0; i < n && order[i] != phase; i++) {
+		struct fd_error ignored = { 0 };
+
+		build_phase(s, order[i], &ignored); /* a phase that fails numbers nothing */
 	}
-	return *slot;
+	return build_phase(s, phase, err);
 }
 
 const struct side *session_side(const struct session *s, int side)
@@ -459,6 +526,7 @@ void session_close(struct session *s)
 		return;
 	for (size_t i = 0; i < sizeof s->by_phase / sizeof s->by_phase[0]; i++)
 		comparison_free(s->by_phase[i]);
+	free(s->numbered);
 	peak_table_free(&s->peaks);
 	comparison_memo_free(s->co.memo);
 	for (int k = 0; k < 2; k++) {

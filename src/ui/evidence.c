@@ -200,7 +200,7 @@ void ui_evidence_pair(struct ui *u, struct ui_text *out, uint32_t pi, int width)
 	if (p->fusion >= 0 && (size_t)p->fusion < c->n_fusions && c->fusions[p->fusion].evidence) {
 		char prefix[32];
 
-		snprintf(prefix, sizeof prefix, "Fusion #%d: ", p->fusion + 1);
+		snprintf(prefix, sizeof prefix, "Fusion #%u: ", c->fusions[p->fusion].id);
 		ui_text_wrap(u->s, out, ROLE_NORMAL, prefix, c->fusions[p->fusion].evidence, width,
 			     2);
 	}

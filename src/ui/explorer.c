@@ -877,8 +877,8 @@ static void follow_pair(struct ui *u)
 		ui_goto(u, VIEW_FUSIONS, SCOPE_NONE);
 		table_filter(&cur(u)->t, NULL, 0);
 		table_select_row(&cur(u)->t, (uint32_t)c->pairs[pair].fusion);
-		ui_set_message(u, ROLE_NORMAL, "fusion #%d (Esc: back to the pair)",
-			       c->pairs[pair].fusion + 1);
+		ui_set_message(u, ROLE_NORMAL, "fusion #%u (Esc: back to the pair)",
+			       c->fusions[c->pairs[pair].fusion].id);
 		return;
 	}
 	g = ui_groups(u, &n);

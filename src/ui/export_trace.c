@@ -32,8 +32,9 @@ static void scope_name(const struct ui *u, char *buf, size_t cap, int words)
 		comparison_layer_label(c, u->export_layer, label, sizeof label);
 		snprintf(buf, cap, "%s%s%s", c->layers[u->export_layer].index >= 0 ? "layer" : "",
 			 words && c->layers[u->export_layer].index >= 0 ? " " : "", label);
-	} else if (u->export_fusion >= 0) {
-		snprintf(buf, cap, words ? "fusion %d" : "fusion%d", u->export_fusion + 1);
+	} else if (u->export_fusion >= 0 && (size_t)u->export_fusion < c->n_fusions) {
+		snprintf(buf, cap, words ? "fusion %u" : "fusion%u",
+			 c->fusions[u->export_fusion].id);
 	} else {
 		snprintf(buf, cap, words ? "the comparison" : "all");
 	}

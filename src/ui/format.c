@@ -63,7 +63,7 @@ void ui_part_label(const struct comparison *c, size_t part, char *buf, size_t ca
 	const struct comparison_attribution *a = &c->attribution[part];
 
 	if (a->fusion >= 0)
-		snprintf(buf, cap, "%s #%d %s", part_kind_text(a->kind), a->fusion + 1,
+		snprintf(buf, cap, "%s #%u %s", part_kind_text(a->kind), c->fusions[a->fusion].id,
 			 class_name((enum op_class)a->cls));
 	else
 		snprintf(buf, cap, "%s %s", part_kind_text(a->kind),

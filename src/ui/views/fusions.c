@@ -165,7 +165,7 @@ static void fu_cell(void *ctx, uint32_t row, int col, struct table_cell *out)
 	}
 	f = &u->c->fusions[row];
 	switch (col) {
-	case FU_NUM: snprintf(out->buf, out->cap, "%u", row + 1); break;
+	case FU_NUM: snprintf(out->buf, out->cap, "%u", f->id); break;
 	case FU_KIND:
 		out->text = fu_kind(f);
 		out->role = ROLE_FUSED;
@@ -193,7 +193,7 @@ static void fu_key(void *ctx, uint32_t row, int col, struct table_key *out)
 
 	if (op) {
 		switch (col) {
-		case FU_NUM: out->num = row; break;
+		case FU_NUM: out->num = (double)UINT32_MAX + row; break; /* after the fusions */
 		case FU_KIND: out->str = op->side == SIDE_A ? "A chain" : "B chain"; break;
 		case FU_FUSED:
 		case FU_TRACE: out->str = ""; break;
@@ -209,7 +209,7 @@ static void fu_key(void *ctx, uint32_t row, int col, struct table_key *out)
 	}
 	f = &u->c->fusions[row];
 	switch (col) {
-	case FU_NUM: out->num = row; break;
+	case FU_NUM: out->num = f->id; break;
 	case FU_KIND: out->str = fu_kind(f); break;
 	case FU_FUSED: out->str = ui_name(u, f->fused_side, f->fused_name); break;
 	case FU_TRACE: out->str = comparison_short_name(u->c, f->fused_side, f->fused_name); break;
@@ -293,7 +293,7 @@ static void fu_evidence(struct ui_view *v, uint32_t row, struct ui_text *out, in
 	ui_text_add(out, ROLE_FUSED, 1,
 		    "Fusion #%u: %s %s, %u per pass in layers %s: A %s us/pass, B %s us/pass, "
 		    "delta %s us",
-		    row + 1, fu_kind(f), st(v)->strs[3 * row + 1], f->occurrences,
+		    f->id, fu_kind(f), st(v)->strs[3 * row + 1], f->occurrences,
 		    st(v)->strs[3 * row + 2], a, b, d);
 	if (f->evidence && *f->evidence)
 		ui_text_wrap(u->s, out, ROLE_NORMAL, "", f->evidence, width, 2);

@@ -62,9 +62,9 @@ static void ov_build(struct ui_view *v)
 		const struct comparison_attribution *a = &c->attribution[r];
 
 		st(v)->kernels[r] = ui_pair_names(v->u, 0, (uint32_t)c->n_pairs, c->pair_part, r);
-		st(v)->labels[r] = a->fusion >= 0
-					   ? xasprintf("%s #%d", kind_words(a), a->fusion + 1)
-					   : xstrdup(kind_words(a));
+		st(v)->labels[r] = a->fusion >= 0 ? xasprintf("%s #%u", kind_words(a),
+							      c->fusions[a->fusion].id)
+						  : xstrdup(kind_words(a));
 	}
 }
 

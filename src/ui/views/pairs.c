@@ -263,7 +263,7 @@ static void pr_cell(void *ctx, uint32_t row, int col, struct table_cell *out)
 	case PR_B_EFF: fmt_eff(out->buf, out->cap, &p->side[col == PR_B_EFF].eff); break;
 	case PR_FUSION:
 		if (p->fusion >= 0) {
-			snprintf(out->buf, out->cap, "#%d", p->fusion + 1);
+			snprintf(out->buf, out->cap, "#%u", c->fusions[p->fusion].id);
 			out->role = ROLE_FUSED;
 		}
 		break;
