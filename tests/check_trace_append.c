@@ -232,8 +232,9 @@ START_TEST(test_append_real_structure)
 END_TEST
 
 /* The session pools each side's repeats (session_opts.repeats): twice the decode passes of A,
- * and a capture of another model among B's is the warning repeat_differs, naming it, which
- * makes the sides not comparable. */
+ * and a capture of another model among B's is left out (its passes are not compared: B has
+ * its two eager captures' 32) and is the warning repeat_differs, naming it, which makes the
+ * sides not comparable. */
 START_TEST(test_session_repeats)
 {
 	const char *e = test_trace("llama8l_eager_sdpa.json.gz");
@@ -247,6 +248,12 @@ START_TEST(test_session_repeats)
 	size_t w = comparison_worst_warning(c);
 
 	ck_assert_uint_eq(c->passes[0], 32);
+	ck_assert_uint_eq(c->passes[1], 32);
+	ck_assert_ptr_nonnull(c->repeat_out[1]);
+	ck_assert_uint_eq(c->repeat_out[1][1], 1);
+	ck_assert_uint_eq(c->repeat_out[1][2], 0);
+	ck_assert_ptr_null(c->repeat_out[0]);
+	ck_assert_ptr_nonnull(strstr(c->warnings[w].message, "left out"));
 	ck_assert_uint_eq(session_side(s, 0)->t->n_repeats, 2);
 	ck_assert_uint_eq(session_side(s, 1)->t->n_repeats, 3);
 	ck_assert_str_eq(session_side(s, 1)->t->repeats[1].path, other);

@@ -329,6 +329,9 @@ struct comparison {
 	struct comparison_ci class_ci[CLASS_COUNT];
 	double beyond_noise_ns; /* the part of delta_ns in attribution parts whose
 					    interval excludes 0 (NAN when unknown) */
+	uint8_t *repeat_out[2]; /* per capture of a side that pools several (trace.repeats): 1
+				   when its passes are left out, their shape not the side's first
+				   capture's (repeat_differs); NULL when none is */
 	char *note; /* why the comparison is empty or partial (no common phase, ...), or NULL */
 	struct comparison_warning *warnings; /* what makes the figures less comparable than
 						they look, in the order of the list in
@@ -350,6 +353,10 @@ struct comparison {
 					   is not in the table; borrowed from the built-in table or
 					   compare_opts.peaks, which must outlive the comparison */
 };
+
+/* Whether pass p of side s is one of the compared passes: of the phase and model compared,
+ * and not of a capture left out (comparison.repeat_out). */
+int comparison_pass_compared(const struct comparison *c, int s, const struct pass *p);
 
 /* The most severe of c's warnings (index into c->warnings): the first code in the order of
  * fusediff(1), WARNINGS (rank_alignment, phase_mix, capture_partial, depth_differs,

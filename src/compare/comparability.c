@@ -317,96 +317,6 @@ static void mix_warnings(struct comparison *c)
 	}
 }
 
-/* The usual number of layers per pass of the compared passes of side s that lie in capture r
- * of its pooled trace (struct trace.repeats): the most frequent (the smallest among equals);
- * *n: how many passes. */
-static int cmp_u32(const void *pa, const void *pb)
-{
-	return CMP(*(const uint32_t *)pa, *(const uint32_t *)pb);
-}
-
-static uint32_t capture_depth(const struct comparison *c, int s, size_t r, uint32_t *n)
-{
-	const struct side *sd = c->side[s];
-	uint32_t *v = xmalloc((sd->n_passes + 1) * sizeof *v), best = 0;
-	size_t m = 0, best_count = 0;
-
-	for (size_t i = 0; i < sd->n_passes; i++) {
-		const struct pass *p = &sd->passes[i];
-
-		if (comparison_pass_compared(c, s, p) && p->n &&
-		    trace_repeat_at(sd->t, sd->t->kernels[sd->order[p->first]].start) == r)
-			v[m++] = p->n_layers;
-	}
-	qsort(v, m, sizeof *v, cmp_u32);
-	for (size_t i = 0, j; i < m; i = j) {
-		for (j = i; j < m && v[j] == v[i]; j++)
-			;
-		if (j - i > best_count)
-			best = v[i], best_count = j - i;
-	}
-	free(v);
-	*n = (uint32_t)m;
-	return best;
-}
-
-/* A side that pools several captures (fusediff A1 A2 -- B1 B2) whose compared passes differ
- * from capture to capture: a capture whose passes have another number of layers than the
- * first capture's, or none. One warning per side, naming the first such capture; returns its
- * message, or NULL. */
-static const char *repeat_warnings(struct comparison *c)
-{
-	const char *why = NULL;
-
-	for (int s = 0; s < 2; s++) {
-		const struct trace *t = c->side[s]->t;
-		uint32_t n0, d0 = t->n_repeats > 1 ? capture_depth(c, s, 0, &n0) : 0;
-		size_t differ = 0, first = 0;
-		uint32_t d = 0, n = 0;
-
-		for (size_t r = 1; r < t->n_repeats; r++) {
-			uint32_t nr, dr = capture_depth(c, s, r, &nr);
-
-			if ((nr == 0) != (n0 == 0) || dr != d0) {
-				if (!differ++)
-					first = r, d = dr, n = nr;
-			}
-		}
-		if (differ) {
-			char *f = text_escape_dup(t->repeats[first].path,
-						  strlen(t->repeats[first].path));
-			char *f0 = text_escape_dup(t->repeats[0].path, strlen(t->repeats[0].path));
-			char what[64], others[64] = "";
-			const char *m;
-
-			if (n)
-				snprintf(what, sizeof what, "%u layers per pass", d);
-			else
-				snprintf(what, sizeof what, "no compared pass");
-			if (differ > 1)
-				snprintf(others, sizeof others, " (and %zu more)", differ - 1);
-			if (n0)
-				m = comparison_warn(
-					c, "repeat_differs",
-					"%c's capture %s%s has %s where its first capture "
-					"(%s) has %u layers per pass: its samples "
-					"are not of one workload",
-					s ? 'B' : 'A', f, others, what, f0, d0);
-			else
-				m = comparison_warn(
-					c, "repeat_differs",
-					"%c's capture %s%s has %s where its first capture "
-					"(%s) has no compared pass: its samples are not "
-					"of one workload",
-					s ? 'B' : 'A', f, others, what, f0);
-			why = why ? why : m;
-			free(f);
-			free(f0);
-		}
-	}
-	return why;
-}
-
 /* The warnings that make the sides incomparable (depth, captures, batch, GEMM shapes);
  * returns the first one's message, or NULL. */
 static const char *workload_warnings(struct comparison *c)
@@ -422,7 +332,7 @@ static const char *workload_warnings(struct comparison *c)
 			"the sides have different depths (A: %u layers per pass, B: %u): "
 			"the deeper side's extra layers have no counterpart",
 			depth[0], depth[1]);
-	m = repeat_warnings(c);
+	m = comparison_repeats_warn(c);
 	why = why ? why : m;
 	if (k->batch[0].requests >= 0 && k->batch[1].requests >= 0 &&
 	    (k->batch[0].requests != k->batch[1].requests ||

@@ -6,8 +6,16 @@
 
 #include "fusediff/comparison.h"
 
-/* Whether pass p of side s is one of the compared passes (phase and model). */
-int comparison_pass_compared(const struct comparison *c, int s, const struct pass *p);
+/* The capture of side sd's pooled trace (trace.repeats) that pass p lies in; 0 when the side
+ * is one capture. */
+size_t comparison_pass_capture(const struct side *sd, const struct pass *p);
+/* Once the phase and models are chosen, before anything asks comparison_pass_compared(): the
+ * captures of each side whose usual pass has another shape (layers, steps of each class in
+ * them) than the first capture's, in c->repeat_out (comparison_repeats.c). */
+void comparison_repeats_choose(struct comparison *c);
+/* The warning repeat_differs of each side whose captures differ (those left out, or a capture
+ * without a compared pass); returns the first one's message, or NULL. */
+const char *comparison_repeats_warn(struct comparison *c);
 /* The passes per phase of the model compared on side s. */
 const uint32_t *comparison_model_phases(const struct comparison *c, int s);
 /* "2 prefill and 16 decode passes" of side s's compared model into buf. */

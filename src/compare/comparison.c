@@ -84,10 +84,10 @@ struct work {
 	struct align_layer *al;
 };
 
-/* Whether pass p of side s is compared: of the phase and of the model compared. */
 int comparison_pass_compared(const struct comparison *c, int s, const struct pass *p)
 {
-	return (c->phase == PHASE_COUNT || p->phase == c->phase) && p->model == c->model[s];
+	return (c->phase == PHASE_COUNT || p->phase == c->phase) && p->model == c->model[s] &&
+	       !(c->repeat_out[s] && c->repeat_out[s][comparison_pass_capture(c->side[s], p)]);
 }
 
 /* The key of layer ly of side s. */
@@ -669,6 +669,9 @@ static void clear_results(struct comparison *c)
 	c->stacks = NULL;
 	c->n_stacks = 0;
 	free(c->note);
+	free(c->repeat_out[0]);
+	free(c->repeat_out[1]);
+	c->repeat_out[0] = c->repeat_out[1] = NULL;
 	c->pairs = NULL;
 	c->fusions = NULL;
 	c->layers = NULL;
@@ -836,6 +839,7 @@ static int compute(struct comparison *c, int phase, struct fd_error *err)
 	clear_results(c);
 	if ((c->phase = choose_phase(c, phase, err)) < 0)
 		return -1;
+	comparison_repeats_choose(c);
 	for (int s = 0; s < 2; s++)
 		for (size_t p = 0; p < c->side[s]->n_passes; p++)
 			c->passes[s] += comparison_pass_compared(c, s, &c->side[s]->passes[p]);

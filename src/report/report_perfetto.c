@@ -248,11 +248,6 @@ static void slice_begin(struct pf *w, int s, uint32_t tid_local, const char *cat
 
 /* --- layout ----------------------------------------------------------------------------- */
 
-static int pass_compared(const struct comparison *c, int s, const struct pass *p)
-{
-	return (c->phase == PHASE_COUNT || p->phase == c->phase) && p->model == c->model[s];
-}
-
 /* The comparison layer of side layer ly of side s: the layer of the pair of its first kernel
  * (a layer's pairs hold its kernels and no other); -1 for a layer without kernels. */
 static int32_t cmp_layer(const struct pf *w, int s, const struct layer *ly)
@@ -1191,7 +1186,7 @@ static void side_init(struct pf *w, int s)
 	ps->hi = xmalloc((ps->sd->n_layers + 1) * sizeof *ps->hi);
 	ps->passes = xmalloc((ps->sd->n_passes + 1) * sizeof *ps->passes);
 	for (size_t i = 0; i < ps->sd->n_passes; i++)
-		if (pass_compared(c, s, &ps->sd->passes[i]))
+		if (comparison_pass_compared(c, s, &ps->sd->passes[i]))
 			ps->passes[ps->n_passes++] = (uint32_t)i;
 }
 

@@ -3,9 +3,9 @@
 # samples of one comparison, on the bundled eager Llama trace (16 decode passes): pooling
 # doubles the compared passes and the trace against itself stays within noise; a copy whose
 # kernels are all 10 % slower (made here from the real trace, as noise.sh makes it), three
-# captures a side, is beyond noise; a capture of another model among the repeats warns
-# repeat_differs, naming it; every report format names the captures; the usage errors;
-# --repeats with two directories of captures.
+# captures a side, is beyond noise; a capture of another model, or of other steps in its
+# layers, among the repeats is left out and warns repeat_differs, naming it; every report
+# format names the captures; the usage errors; --repeats with two directories of captures.
 set -u
 E=examples/llama8l_eager_sdpa.json.gz
 NV=examples/tracelens_sglang_dsr1-distill-llama8b_decode_bs16_b300.json.gz
@@ -74,6 +74,48 @@ grep -qF "Warning (repeat_differs): B's capture $NV has 32 layers per pass where
 	"$tmp/differs_text.out" || fail "differs_text: no repeat_differs warning naming $NV"
 # a gate on a pooled side that differs is not comparable
 run differs_gate 4 --report text --phase decode --fail-if-slower 3 "$E" "$E" -- "$E" "$NV"
+
+# structure from the first capture: a later capture of another shape is left out of the
+# comparison (its passes are not samples) and is the warning repeat_differs, naming it and what
+# differs; another depth (a capture of another model), or the same depth with other steps in
+# its layers (a copy of the eager trace whose SDPA attention became a softmax, made here)
+"$py" - "$E" "$tmp" <<'PY' || fail "making the copy without SDPA"
+import gzip, re, sys
+src, out = sys.argv[1], sys.argv[2]
+s = gzip.open(src, "rt").read()
+s = re.sub(r"cudnn_generated_fort_native_sdpa_\w+", "softmax_warp_forward", s)
+for op in ("aten::_cudnn_attention_forward", "aten::_scaled_dot_product_cudnn_attention",
+           "aten::scaled_dot_product_attention"):
+    s = s.replace('"%s"' % op, '"aten::_softmax"')
+with gzip.open(f"{out}/softmax.json.gz", "wt", compresslevel=1) as f:
+    f.write(s)
+PY
+SM=$tmp/softmax.json.gz
+run steps 0 --report json --phase decode -o "$tmp/steps.json" "$E" "$E" -- "$E" "$SM"
+run steps_text 0 --report text --phase decode "$E" "$E" -- "$E" "$SM"
+grep -qF "Warning (repeat_differs): B's capture $SM has other steps in its 8 layers per pass than its first capture ($E), per pass" \
+	"$tmp/steps_text.out" || fail "steps_text: no repeat_differs warning naming $SM: $(grep -F repeat_differs "$tmp/steps_text.out")"
+run steps_gate 4 --report text --phase decode --fail-if-slower 3 "$E" "$E" -- "$E" "$SM"
+"$py" - "$tmp" "$SM" <<'PY' || fail "the captures left out"
+import json, sys
+t, sm = sys.argv[1], sys.argv[2]
+d = json.load(open(f"{t}/differs.json"))
+# B: the eager captures' 2 x 16 decode passes; the other model's pass is left out
+assert [s["compared_passes"] for s in d["traces"]] == [32, 32], [s["compared_passes"] for s in d["traces"]]
+assert d["noise"]["b_passes"] == 32, d["noise"]
+assert not d["noise"]["significant"], d["noise"]
+w = [x for x in d["warnings"] if x["code"] == "repeat_differs"]
+assert "its passes are left out" in w[0]["message"], w
+one = json.load(open(f"{t}/one.json"))
+assert abs(d["b_us"] - one["b_us"]) < 0.01, (d["b_us"], one["b_us"])
+s = json.load(open(f"{t}/steps.json"))
+assert [x["compared_passes"] for x in s["traces"]] == [32, 16], [x["compared_passes"] for x in s["traces"]]
+w = [x for x in s["warnings"] if x["code"] == "repeat_differs"]
+assert len(w) == 1 and w[0]["message"].startswith(f"B's capture {sm} has other steps"), s["warnings"]
+assert "per pass 8 Reduce steps against 0; its passes are left out" in w[0]["message"], w
+assert not s["comparability"]["comparable"], s["comparability"]
+assert abs(s["b_us"] - one["b_us"]) < 0.01, (s["b_us"], one["b_us"])
+PY
 
 # the explorer's header counts the captures of the side that pools them
 printf ':dump pooled\nq\n' >"$tmp/script"
