@@ -337,6 +337,58 @@ START_TEST(test_no_false_absorb)
 }
 END_TEST
 
+/* HF's eager RoPE is two rotations, q then k (a run of five kernels each). Against Inductor's
+ * q- and k-RoPE kernels each rotation pairs with its own kernel: two fusions of five kernels
+ * into one, the v expand and the mask beside them one-sided (compiled Llama prefill). Against
+ * one kernel that rotates both (vLLM's rotary_embedding) both rotations join its entry. */
+START_TEST(test_rope_per_rotation)
+{
+	static const struct align_item ROT = { CLASS_ROPE, STEP_RUN, 5, A(ROPE), "MulFunctor" };
+	static const struct align_item Q_ROPE = { CLASS_ROPE, STEP_SINGLE, 1, A(ROPE) | A(CAST),
+						  "triton_poi_fused_sdpa_where_4" };
+	static const struct align_item K_ROPE = { CLASS_ROPE, STEP_SINGLE, 1, A(ROPE) | A(CAST),
+						  "triton_poi_fused_sdpa_where_5" };
+	static const struct align_item V_EXPAND = { CLASS_COPY, STEP_SINGLE, 1, A(COPY),
+						    "triton_poi_fused_sdpa_where_6" };
+	static const struct align_item MASK = { CLASS_ELEMENTWISE, STEP_SINGLE, 1,
+						A(ADD) | A(MUL) | A(CAST),
+						"triton_poi_fused_sdpa_where_7" };
+	static const struct align_item BOTH = { CLASS_ROPE, STEP_SINGLE, 1, A(ROPE),
+						"rotary_embedding_kernel" };
+	const struct align_item a[] = { GEMM_KV, ROT, ROT, ATTN };
+	const struct align_item b[] = { GEMM_KV, Q_ROPE, K_ROPE, V_EXPAND, MASK, ATTN };
+	const struct align_item c[] = { GEMM_KV, BOTH, ATTN };
+	struct align_layer l;
+	const struct align_entry *e;
+
+	align_one(a, 4, b, 6, &l);
+	align_absorb(&l, 1, 0);
+	check_cover(&l);
+	for (uint32_t r = 1; r <= 2; r++) {
+		e = entry_with(&l, 0, r);
+		ck_assert_int_eq(e->kind, ALIGN_FUSED);
+		ck_assert_int_eq(e->fused_side, 1);
+		ck_assert_uint_eq(e->n[0], 1);
+		ck_assert_uint_eq(e->n[1], 1);
+		ck_assert_uint_eq(e->step[1][0], r);
+	}
+	ck_assert_int_eq(entry_with(&l, 1, 3)->kind, ALIGN_B_ONLY);
+	ck_assert_int_eq(entry_with(&l, 1, 4)->kind, ALIGN_B_ONLY);
+	assert_match(&l, 3, 5);
+	alignment_clear(&l.al);
+
+	align_one(a, 4, c, 3, &l);
+	align_absorb(&l, 1, 0);
+	check_cover(&l);
+	e = entry_with(&l, 1, 1);
+	ck_assert_int_eq(e->kind, ALIGN_FUSED);
+	ck_assert_int_eq(e->fused_side, 1);
+	ck_assert_uint_eq(e->n[0], 2);
+	assert_match(&l, 3, 2);
+	alignment_clear(&l.al);
+}
+END_TEST
+
 /* One fused attention kernel against eager math attention (copies for repeat_kv, bmm, scale,
  * mask, softmax in float and back, bmm): a fusion; the KV-cache concatenation before it and the
  * projections around it stay matched. */
@@ -713,6 +765,7 @@ static Suite *align_suite(void)
 	tcase_add_test(tc, test_qkv);
 	tcase_add_test(tc, test_duplicate_is_not_fused);
 	tcase_add_test(tc, test_no_false_absorb);
+	tcase_add_test(tc, test_rope_per_rotation);
 	tcase_add_test(tc, test_math_attention);
 	tcase_add_test(tc, test_other_needs_a_name);
 	tcase_add_test(tc, test_empty);

@@ -343,6 +343,10 @@ START_TEST(test_order_of_evidence)
 		"void>::type vllm::rms_norm_kernel<c10::BFloat16, 8>(c10::BFloat16*, "
 		"c10::BFloat16 const*, long, c10::BFloat16 const*, float, int, int)";
 	static const char generic[] = "void at::native::elementwise_kernel<128, 2, lambda>(int)";
+	static const char sdpa_mask[] =
+		"triton_poi_fused__scaled_dot_product_cudnn_attention__to_copy__unsafe_view_add_"
+		"arange_bitwise_and_bmm_cat_clone_cos_eq_expand_index_le_mul_neg_new_ones_scalar_"
+		"tensor_sin_slice_transpose_unsqueeze_view_where_7";
 	static const char gemm[] = "nvjet_sm90_tst_64x8_64x16_2x1_v_bz_splitK_TNT";
 	static const char clamp[] =
 		"void at::native::vectorized_elementwise_kernel<8, "
@@ -365,6 +369,8 @@ START_TEST(test_order_of_evidence)
 		{ gemm, 1, "GEMM", "gemm", "name" },
 		{ "triton_red_fused_add_mean_mul_pow_rsqrt_3", 0, "Norm", "add+rmsnorm",
 		  "inductor" },
+		/* an Inductor prologue named after the attention it feeds: its tensors */
+		{ sdpa_mask, 0, "Elementwise", "add+mul+cast", "shapes" },
 		/* 3. generic names: a MoE module, a MoE annotation */
 		{ topk, 0, "MoE routing", "topk+routing", "module" },
 		{ topk, 1, "MoE routing", "topk+routing", "annotation" },
@@ -398,6 +404,7 @@ START_TEST(test_order_of_evidence)
 	jkernel_op(&b, gemm, "aten::convolution", 6, gpu += 10, 7);
 	jkernel_op(&b, gemm, "aten::convolution_backward", 9, gpu += 10, 7);
 	jkernel_bare(&b, "triton_red_fused_add_mean_mul_pow_rsqrt_3", gpu += 10);
+	jkernel_dims(&b, sdpa_mask, "[[4,512],[4,1,512,512],[4,1,512,512],[]]", 9.5, gpu += 10, 7);
 	jmodule_call(&b, "Qwen3MoeSparseMoeBlock_0", 10, 3);
 	jkernel_op(&b, topk, "aten::topk", 11, gpu += 10, 7);
 	jevent(&b, "user_annotation", "moe_router_0", 1, 1, 14, 3, "");
@@ -795,16 +802,115 @@ START_TEST(test_one_name_one_class)
 END_TEST
 
 /* The compiled Llama: RMSNorm and SiLU·mul are Triton kernels with the right atoms, the RoPE
- * prologue named after SDPA is not attention, the only attention kernels are cuDNN's. */
+ * prologue named after SDPA is not attention, the only attention kernels are cuDNN's. The four
+ * prologue kernels all read ..._cat_clone_cos_eq_expand_..._sin_..._where_N; their tensors
+ * tell them apart: where_4 rotates q ([2048,2048] and the [64,512] table into
+ * [4,16,512,128]), where_5 rotates k and expands it for repeat_kv, where_6 only expands v
+ * (one tensor in, four times its size out), where_7 builds the causal mask ([4,512] into four
+ * [4,1,512,512]): RoPE, RoPE, Copy, Elementwise (all four were RoPE, so that eager's RoPE
+ * paired with the mask). */
 START_TEST(test_inductor_trace)
 {
-	size_t n[CLASS_COUNT];
+	static const struct {
+		const char *suffix;
+		int cls;
+		atom_set atoms;
+		size_t count;
+	} want[] = {
+		{ "_where_4", CLASS_ROPE, ATOM_BIT(ATOM_ROPE) | ATOM_BIT(ATOM_CAST), 16 },
+		{ "_where_5", CLASS_ROPE, ATOM_BIT(ATOM_ROPE) | ATOM_BIT(ATOM_CAST), 16 },
+		{ "_where_6", CLASS_COPY, ATOM_BIT(ATOM_COPY), 16 },
+		{ "_where_7", CLASS_ELEMENTWISE,
+		  ATOM_BIT(ATOM_ADD) | ATOM_BIT(ATOM_MUL) | ATOM_BIT(ATOM_CAST), 4 },
+	};
+	size_t n[CLASS_COUNT], seen[4] = { 0 };
+	struct classifier *c = new_classifier(NULL);
+	struct trace *t = test_load(test_trace("llama8l_compiled_sdpa.json.gz"));
+	struct trace_classes tc;
 
 	class_counts("llama8l_compiled_sdpa.json.gz", n);
 	ck_assert_uint_eq(n[CLASS_ATTENTION], 16);
 	ck_assert_uint_eq(n[CLASS_NORM], 2 * (8 * 2 + 1));
 	ck_assert_uint_eq(n[CLASS_ACTIVATION], 16);
-	ck_assert_uint_eq(n[CLASS_ROPE], 16 * 3 + 4);
+	ck_assert_uint_eq(n[CLASS_ROPE], 16 * 2);
+	classify_trace(c, t, &tc);
+	for (size_t k = 0; k < t->n_kernels; k++) {
+		const char *name = trace_str(t, t->kernels[k].name);
+		const struct kernel_info *ki = trace_classes_get(&tc, k);
+
+		if (!strstr(name, "triton_poi_fused__scaled_dot_product"))
+			continue;
+		for (size_t w = 0; w < 4; w++) {
+			size_t ls = strlen(name), lw = strlen(want[w].suffix);
+
+			if (ls < lw || strcmp(name + ls - lw, want[w].suffix) != 0)
+				continue;
+			ck_assert_msg(ki->cls == want[w].cls && ki->atoms == want[w].atoms,
+				      "%s: %s", want[w].suffix, class_name(ki->cls));
+			ck_assert_int_eq(ki->source, SOURCE_SHAPES);
+			seen[w]++;
+		}
+		/* the name alone does not decide: a trace without the tensors keeps its list */
+		ck_assert_int_eq(classify_name_decides(c, name), 0);
+	}
+	for (size_t w = 0; w < 4; w++)
+		ck_assert_uint_eq(seen[w], want[w].count);
+	trace_classes_clear(&tc);
+	trace_free(t);
+	classifier_free(c);
+}
+END_TEST
+
+/* A pointwise kernel named after the attention it feeds: the tensors of its launch pick what
+ * it runs of the ops its name lists (shapes from compiled Llama prefill and the SD3.5 MMDiT on
+ * MI300X); without them, or for any other Inductor kernel, the name decides. */
+START_TEST(test_inductor_shapes)
+{
+	static const char *const sdpa =
+		"triton_poi_fused__scaled_dot_product_cudnn_attention__to_copy__unsafe_view_add_"
+		"arange_bitwise_and_bmm_cat_clone_cos_eq_expand_index_le_mul_neg_new_ones_scalar_"
+		"tensor_sin_slice_transpose_unsqueeze_view_where_4";
+	static const struct {
+		const char *name, *dims, *cls, *atoms;
+		int source;
+	} cases[] = {
+		{ sdpa, "[[2048,2048],[64,512],[4,16,512,128],[]]", "RoPE", "rope+cast",
+		  SOURCE_SHAPES },
+		/* [B, S, H, D] and HF's [1, S, D] cos table */
+		{ sdpa, "[[4,512,32,128],[1,512,128],[4,512,32,128],[]]", "RoPE", "rope+cast",
+		  SOURCE_SHAPES },
+		{ sdpa, "[[2048,512],[4,16,512,128],[]]", "Copy", "copy", SOURCE_SHAPES },
+		{ sdpa, "[[4,512],[4,1,512,512],[4,1,512,512],[]]", "Elementwise", "add+mul+cast",
+		  SOURCE_SHAPES },
+		/* batch 1: the mask's [1,512] is no table (one dim other than 1) */
+		{ sdpa, "[[1,512],[1,1,512,512],[1,1,512,512],[]]", "Elementwise", "add+mul+cast",
+		  SOURCE_SHAPES },
+		{ sdpa, NULL, "RoPE", "rope+cast", SOURCE_SHAPES },
+		{ sdpa, "[[[4,16,512,64],[4,16,512,64]],[]]", "RoPE", "rope+cast", SOURCE_SHAPES },
+		/* the joint attention's concatenation of text and image tokens stays a copy */
+		{ "triton_poi_fused__scaled_dot_product_flash_attention_cat_transpose_view_10",
+		  "[[8192,2432],[666,2432],[2,38,4429,64],[]]", "Copy", "copy", SOURCE_SHAPES },
+		{ "triton_poi_fused_add_cat_mul_neg_slice_4", "[[4,512],[]]", "RoPE", "rope",
+		  SOURCE_INDUCTOR },
+	};
+	struct classifier *c = new_classifier(NULL);
+
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		struct classify_context ctx = { .op = cases[i].name, .op_dims = cases[i].dims };
+		struct kernel_info ki;
+		char ab[256], want[256];
+
+		classify_kernel_ctx(c, cases[i].name, &ctx, &ki);
+		atoms_format(ki.atoms, "+", ab, sizeof ab);
+		atoms_format(parse_atoms(cases[i].atoms), "+", want, sizeof want);
+		ck_assert_msg(strcmp(class_name(ki.cls), cases[i].cls) == 0 &&
+				      strcmp(ab, want) == 0,
+			      "case %zu: got %s %s, want %s %s", i, class_name(ki.cls), ab,
+			      cases[i].cls, want);
+		ck_assert_int_eq(ki.source, cases[i].source);
+		kernel_info_clear(&ki);
+	}
+	classifier_free(c);
 }
 END_TEST
 
@@ -825,6 +931,11 @@ START_TEST(test_inductor_names)
 		{ "triton_poi_fused_clone_12", "Copy", "copy" },
 		{ "triton_poi_fused_unknownop_1", "Elementwise", "other" },
 		{ "triton_red_fused_sum_9", "Reduce", "reduce" },
+		/* Qwen3's q/k-RMSNorm and RoPE in one kernel: the norm and the rotation share
+		 * the mul (the rope atom was lost to the norm's) */
+		{ "triton_red_fused__to_copy_add_bmm_cat_cos_mean_mul_neg_pow_rsqrt_sin_slice_"
+		  "unsqueeze_4",
+		  "Norm", "rmsnorm+rope+cast" },
 	};
 	struct classifier *c = new_classifier(NULL);
 
@@ -1191,6 +1302,7 @@ static Suite *classify_suite(void)
 	tcase_add_test(kc, test_names_and_atoms);
 	tcase_add_test(kc, test_real_names);
 	tcase_add_test(kc, test_inductor_names);
+	tcase_add_test(kc, test_inductor_shapes);
 	tcase_add_test(kc, test_inductor_ops_names);
 	tcase_add_test(kc, test_short_names);
 	tcase_add_test(kc, test_library_namespaces);

@@ -311,8 +311,9 @@ START_TEST(test_qk_norms)
 END_TEST
 
 /* Eager Llama prefill: exactly two RMSNorm runs per layer, each eight kernels (copy, pow, mean,
- * add, rsqrt, mul, copy, mul) with the op's atoms; RoPE's mul/neg/cat/mul/add for q and k is one
- * run; SiLU and mul stay separate steps. The same with module ranges (sdpa trace, recorded with
+ * add, rsqrt, mul, copy, mul) with the op's atoms; RoPE's mul/neg/cat/mul/add is one run per
+ * tensor rotated, q then k (so that each pairs with a compiled side's q- or k-RoPE kernel);
+ * SiLU and mul stay separate steps. The same with module ranges (sdpa trace, recorded with
  * stacks) and without (math-attention trace). */
 START_TEST(test_eager_runs)
 {
@@ -342,8 +343,10 @@ START_TEST(test_eager_runs)
 				}
 				if (st->cls == CLASS_ROPE) {
 					ck_assert_uint_eq(st->kind, STEP_RUN);
-					ck_assert_uint_eq(st->n, 10);
+					ck_assert_uint_eq(st->n, 5);
 					ck_assert_uint_eq(st->atoms, ATOM_BIT(ATOM_ROPE));
+					if (ropes == 1) /* k right after q */
+						ck_assert_uint_eq(st[-1].cls, CLASS_ROPE);
 					ropes++;
 				}
 				if (st->atoms & ATOM_BIT(ATOM_SILU)) {
@@ -357,7 +360,7 @@ START_TEST(test_eager_runs)
 				}
 			}
 			ck_assert_uint_eq(norms, 2);
-			ck_assert_uint_eq(ropes, 1);
+			ck_assert_uint_eq(ropes, 2);
 			ck_assert_uint_eq(silu, 1);
 		}
 	}

@@ -65,6 +65,27 @@ static inline void jkernel_op(struct jbuf *b, const char *name, const char *op, 
 	jevent(b, "kernel", name, 0, stream, gpu_ts, 5, args);
 }
 
+/* An Inductor kernel launched under the operator Inductor records for it (named like the
+ * kernel), with its tensors' shapes (args["Input Dims"], JSON text such as "[[4,512],[]]"). */
+static inline void jkernel_dims(struct jbuf *b, const char *name, const char *dims, double cpu_ts,
+				double gpu_ts, int stream)
+{
+	char args[512];
+
+	b->corr++;
+	b->ext++;
+	snprintf(args, sizeof args, "\"External id\":%lld,\"Input Dims\":%s", (long long)b->ext,
+		 dims);
+	jevent(b, "cpu_op", name, 1, 1, cpu_ts, 2, args);
+	snprintf(args, sizeof args, "\"correlation\":%lld,\"External id\":%lld", (long long)b->corr,
+		 (long long)b->ext);
+	jevent(b, "cuda_runtime", "cudaLaunchKernel", 1, 1, cpu_ts + 0.5, 1, args);
+	snprintf(args, sizeof args,
+		 "\"device\":0,\"stream\":%d,\"correlation\":%lld,\"External id\":%lld", stream,
+		 (long long)b->corr, (long long)b->ext);
+	jevent(b, "kernel", name, 0, stream, gpu_ts, 5, args);
+}
+
 /* The same launched by "aten::op". */
 static inline void jkernel(struct jbuf *b, const char *name, double cpu_ts, double gpu_ts,
 			   int stream)

@@ -115,9 +115,13 @@ enum class_source {
 	SOURCE_ANNOTATION, /* a record_function annotation around the launch that names a MoE
 			      block, its experts or router (generic names only) */
 	SOURCE_NONE,	   /* nothing: class Other */
+	SOURCE_SHAPES,	   /* an Inductor kernel named after the attention it feeds, whose name
+			      lists the ops of the whole prologue: the tensors of its launch
+			      pick which of them it runs (inductor_decode()) */
 	SOURCE_COUNT
 };
-/* "rules file", "name", "inductor", "operator", "module", "annotation", "none". */
+/* "rules file", "name", "inductor", "operator", "module", "annotation", "none",
+ * "shapes". */
 const char *class_source_name(enum class_source s);
 
 /* kernel_info.rule when no rule decided. */
@@ -197,6 +201,8 @@ char *chain_format(const struct fusible_chain *c, char *buf, size_t cap);
 struct classify_context {
 	const char *op;		/* the launching CPU operator ("aten::mul") */
 	const char *op_args;	/* its concrete inputs as recorded ("[\"\",\"0\"]") */
+	const char *op_dims;	/* its input shapes as recorded ("[[4,512],[]]"), given where they
+				   can decide: the record Inductor makes of its own kernel */
 	const char *modules;	/* the classes of the nn.Module calls around the launch,
 				   innermost first, joined by " < " ("Conv2d < BasicBlock") */
 	const char *annotation; /* the innermost record_function annotation around the launch

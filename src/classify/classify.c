@@ -9,7 +9,11 @@
  *      template flags, never the operator (not even a backward operator's grad), module or
  *      annotation. This is what makes a kernel name one class in every trace: the
  *      operator is missing in a CUDA or HIP graph replay, wrong when a trace's External ids
- *      are correlation ids, and a module says where a kernel ran, not what it does;
+ *      are correlation ids, and a module says where a kernel ran, not what it does. One
+ *      exception (SOURCE_SHAPES): an Inductor pointwise kernel named after the attention it
+ *      feeds lists the ops of the whole prologue, whichever part it runs; the tensors
+ *      Inductor records for its launch (context.op_dims) say whether it rotates (RoPE),
+ *      copies (repeat_kv's expand) or builds the mask;
  *   3. a generic name (a rule marked generic: the name says how the kernel computes, not what
  *      for; an Inductor kernel without ops; no rule): decide_by_context() tries a MoE
  *      module or annotation for the routing and combine steps (SOURCE_MODULE,
@@ -488,8 +492,8 @@ static int decide_by_context(const struct classifier *c, const struct classify_c
  * rule's index in c->names when one decided (-1 otherwise); *generic is 1 when the name left
  * the class to the context (a generic rule, an Inductor kernel without ops, no rule). */
 static int decide_by_name(const struct classifier *c, const char *kernel_name,
-			  const struct parsed *pn, const char *op, struct kernel_info *out,
-			  const char **rule_prim, int *generic)
+			  const struct parsed *pn, const char *op, const char *op_dims,
+			  struct kernel_info *out, const char **rule_prim, int *generic)
 {
 	int ri;
 
@@ -500,9 +504,9 @@ static int decide_by_name(const struct classifier *c, const char *kernel_name,
 		*rule_prim = c->user.rules[ri].prim;
 		return -1;
 	}
-	if (inductor_decode(kernel_name, &out->cls, &out->atoms) == 0) {
+	if ((ri = inductor_decode(kernel_name, op_dims, &out->cls, &out->atoms)) >= 0) {
 		out->rule = RULE_INDUCTOR;
-		out->source = SOURCE_INDUCTOR;
+		out->source = ri ? SOURCE_SHAPES : SOURCE_INDUCTOR;
 		*generic = out->atoms == A(OTHER);
 		return -1;
 	}
@@ -560,7 +564,7 @@ void classify_kernel_ctx(const struct classifier *c, const char *kernel_name,
 	parse_name(kernel_name, out, &pn);
 
 	/* 1. rules files; 2. a decisive name; 3. the context of a generic one */
-	decide_by_name(c, kernel_name, &pn, ctx.op, out, &rule_prim, &generic);
+	decide_by_name(c, kernel_name, &pn, ctx.op, ctx.op_dims, out, &rule_prim, &generic);
 	if (generic) {
 		uint8_t cls = out->cls, aux = out->aux;
 
@@ -627,8 +631,12 @@ int classify_name_decides(const struct classifier *c, const char *kernel_name)
 	locale_t loc = classify_locale_enter();
 
 	memset(&ki, 0, sizeof ki);
+	if (inductor_decode(kernel_name, NULL, &ki.cls, &ki.atoms) == 1) {
+		classify_locale_leave(loc);
+		return 0; /* the tensors of each launch decide */
+	}
 	parse_name(kernel_name, &ki, &pn);
-	decide_by_name(c, kernel_name, &pn, NULL, &ki, &prim, &generic);
+	decide_by_name(c, kernel_name, &pn, NULL, NULL, &ki, &prim, &generic);
 	free(pn.head);
 	free(pn.targs);
 	kernel_info_clear(&ki);

@@ -207,8 +207,13 @@ void chains_free(struct fusible_chain *v, size_t n);
 /* --- the rest ----------------------------------------------------------------------------- */
 
 /* Decode an Inductor kernel name (triton_{poi,red,per,tem}_fused_<ops>_<N>) into class and
- * atoms. Returns 0 and fills cls/atoms, or -1 when name is not an Inductor kernel. */
-int inductor_decode(const char *name, uint8_t *cls, atom_set *atoms);
+ * atoms. dims is the Input Dims that Inductor recorded for the kernel's launch ("[[2048,512],
+ * [64,512],[4,16,512,128],[]]", NULL when unknown): a pointwise kernel named after an
+ * attention op carries the ops of the whole prologue in its name, and its tensors tell which
+ * of them it runs. Returns 0 and fills cls/atoms when the name decides, 1 when the tensors of
+ * the launch do (such a prologue kernel: with dims NULL, what its name lists), -1 when name
+ * is not an Inductor kernel. */
+int inductor_decode(const char *name, const char *dims, uint8_t *cls, atom_set *atoms);
 /* An Inductor kernel's kind, number and ops, views and dtype casts left out (they tell
  * kernels apart least): triton_red_fused__to_copy__unsafe_view_add_mean_mul_pow_rsqrt_8 ->
  * "red#8 add+mean+mul+pow+rsqrt" (malloc'd); NULL for other names. */

@@ -15,6 +15,8 @@ struct slot_key {
 	uint32_t name, op, ctx, ann, args; /* ctx, ann: ids in struct contexts.names; args: the
 					      operator's concrete inputs, when its class reads
 					      them */
+	uint32_t dims; /* the operator's input shapes, when the operator is Inductor's record
+			  of its own kernel (named like it) */
 	uint8_t kind;
 };
 
@@ -27,7 +29,8 @@ static uint64_t slot_hash(const struct slot_key *k)
 {
 	uint64_t h = ((uint64_t)k->name << 32 | k->op) ^ ((uint64_t)k->kind << 61) ^
 		     ((uint64_t)k->ctx * 0x9e3779b97f4a7c15ull) ^
-		     ((uint64_t)k->ann << 32 | k->args) * 0xbf58476d1ce4e5b9ull;
+		     ((uint64_t)k->ann << 32 | k->args) * 0xbf58476d1ce4e5b9ull ^
+		     (uint64_t)k->dims * 0x94d049bb133111ebull;
 
 	h ^= h >> 33;
 	h *= 0xff51afd7ed558ccdull;
@@ -40,7 +43,7 @@ static uint64_t slot_hash(const struct slot_key *k)
 static int slot_key_eq(const struct slot_key *a, const struct slot_key *b)
 {
 	return a->name == b->name && a->op == b->op && a->ctx == b->ctx && a->ann == b->ann &&
-	       a->args == b->args && a->kind == b->kind;
+	       a->args == b->args && a->dims == b->dims && a->kind == b->kind;
 }
 
 /* Double the table of distinct keys and put its slots back. */
@@ -196,14 +199,15 @@ static struct slot_key kernel_key(const struct trace *t, size_t k, const uint32_
 {
 	const struct trace_kernel *tk = &t->kernels[k];
 	const struct trace_op *op = op_of[k] != UINT32_MAX ? &t->ops[op_of[k]] : NULL;
-	struct slot_key key = {
-		tk->name, UINT32_MAX, UINT32_MAX, ann, UINT32_MAX, (uint8_t)tk->kind
-	};
+	struct slot_key key = { tk->name,   UINT32_MAX, UINT32_MAX,	  ann,
+				UINT32_MAX, UINT32_MAX, (uint8_t)tk->kind };
 
 	if (op) {
 		key.op = op->name;
 		if (op->concrete && op_reads_args(trace_str(t, op->name)))
 			key.args = op->concrete;
+		if (op->name == tk->name && op->input_dims)
+			key.dims = op->input_dims;
 	}
 	if (module_of && module_of[k] != UINT32_MAX)
 		key.ctx = context_of(cx, module_of[k]);
@@ -218,6 +222,7 @@ static void classify_key(const struct classifier *c, const struct trace *t,
 	struct classify_context ctx = {
 		.op = key->op != UINT32_MAX ? trace_str(t, key->op) : NULL,
 		.op_args = key->args != UINT32_MAX ? trace_str(t, key->args) : NULL,
+		.op_dims = key->dims != UINT32_MAX ? trace_str(t, key->dims) : NULL,
 		.modules = key->ctx != UINT32_MAX ? intern_str(cx->names, key->ctx) : NULL,
 		.annotation = key->ann != UINT32_MAX ? intern_str(cx->names, key->ann) : NULL,
 	};

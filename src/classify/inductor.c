@@ -8,11 +8,18 @@
  *
  * A name can mention an op that the kernel does not perform: a pointwise prologue that feeds
  * an attention kernel is named after it (`..._scaled_dot_product_cudnn_attention_...`), a view
- * of a bmm result carries `bmm`. Only template kernels do GEMMs or attention.
+ * of a bmm result carries `bmm`. Only template kernels do GEMMs or attention. The kernels of
+ * one such prologue may all carry the same list, the ops of the whole prologue: the q-RoPE,
+ * the k-RoPE with repeat_kv's expand, v's expand and the causal mask of compiled Llama
+ * prefill are all `..._cat_clone_cos_eq_expand_..._sin_..._where_N`. Their tensors (the Input
+ * Dims Inductor records for each launch) tell them apart: RoPE reads a table of positions by
+ * rotary dims beside a [B, H, S, D] tensor; a kernel with one input and one output whose size
+ * is a multiple of it copies (expand, clone); the rest is pointwise work without RoPE.
  *
  * The same split gives the explorer a short form that keeps what tells such kernels apart in
  * a narrow column: kind, number, then the ops without views and casts ("red#8 add+mean+..."). */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "classify_int.h"
@@ -276,12 +283,124 @@ char *inductor_ops_name(const char *name)
 	return out;
 }
 
-int inductor_decode(const char *name, uint8_t *cls, atom_set *atoms)
+#define SHAPES_MAX 16 /* tensors of one launch that are looked at */
+#define SHAPE_DIMS 6
+
+struct shape {
+	int n;
+	int64_t d[SHAPE_DIMS];
+};
+
+/* The tensors of an Input Dims text ("[[2048,512],[64,512],[]]"): the number of non-empty ones
+ * (scalars, [], are skipped), or -1 when the text is not a flat list of shapes of at most
+ * SHAPE_DIMS dims (lists of tensors, more than SHAPES_MAX tensors). */
+static int parse_shapes(const char *s, struct shape *v)
+{
+	int n = 0;
+
+	if (*s++ != '[')
+		return -1;
+	while (*s && *s != ']') {
+		struct shape sh = { 0 };
+
+		if (*s == ',') {
+			s++;
+			continue;
+		}
+		if (*s++ != '[')
+			return -1;
+		while (*s != ']') {
+			char *e;
+			long long x;
+
+			if (*s == ',') {
+				s++;
+				continue;
+			}
+			x = strtoll(s, &e, 10);
+			if (e == s || x < 0 || sh.n == SHAPE_DIMS)
+				return -1;
+			sh.d[sh.n++] = x;
+			s = e;
+		}
+		s++;
+		if (sh.n) {
+			if (n == SHAPES_MAX)
+				return -1;
+			v[n++] = sh;
+		}
+	}
+	return *s == ']' ? n : -1;
+}
+
+static double numel(const struct shape *s)
+{
+	double x = 1;
+
+	for (int i = 0; i < s->n; i++)
+		x *= (double)s->d[i];
+	return x;
+}
+
+/* 1 when a tensor is a rotary table for a [B, H, S, D] (or [B, S, H, D]) tensor x beside it:
+ * smaller than x, with two dims other than 1 or more, each D, D / 2 or x's second or third
+ * dim (the sequence; a mask's batch dim is none of them). 0 when no 4-D tensor could be
+ * rotated (D from 8 to 512), -1 when there is one and no table beside it. */
+static int shapes_rope_table(const struct shape *v, int n)
+{
+	int seen = 0;
+
+	for (int i = 0; i < n; i++) {
+		int64_t d = v[i].n == 4 ? v[i].d[3] : 0;
+
+		if (d < 8 || d > 512)
+			continue;
+		seen = 1;
+		for (int j = 0; j < n; j++) {
+			int fit = 0, ok = j != i && numel(&v[j]) < numel(&v[i]);
+
+			for (int k = 0; ok && k < v[j].n; k++) {
+				int64_t x = v[j].d[k];
+
+				if (x == 1)
+					continue;
+				if (x == d || x * 2 == d || x == v[i].d[1] || x == v[i].d[2])
+					fit++;
+				else
+					ok = 0;
+			}
+			if (ok && fit >= 2)
+				return 1;
+		}
+	}
+	return seen ? -1 : 0;
+}
+
+/* 1 when the launch reads one tensor and writes another of the same size or a whole multiple
+ * of it (an expand, a clone): two tensors in all. */
+static int shapes_copy(const struct shape *v, int n)
+{
+	double a, b;
+
+	if (n != 2)
+		return 0;
+	a = numel(&v[0]);
+	b = numel(&v[1]);
+	if (a > b) {
+		double t = a;
+
+		a = b;
+		b = t;
+	}
+	return a >= 1 && b / a == (double)(int64_t)(b / a);
+}
+
+int inductor_decode(const char *name, const char *dims, uint8_t *cls, atom_set *atoms)
 {
 	const char *p, *end;
 	uint64_t f = 0;
 	atom_set a = 0;
-	int kind = split_name(name, &p, &end);
+	int rope, by_shapes, kind = split_name(name, &p, &end);
 
 	if (kind < 0)
 		return -1;
@@ -301,7 +420,27 @@ int inductor_decode(const char *name, uint8_t *cls, atom_set *atoms)
 			p++;
 	}
 
-	/* whole-op patterns first; each consumes the primitives it is made of */
+	/* a pointwise kernel named after the attention it feeds: its tensors say which of the
+	 * prologue's ops it runs */
+	by_shapes = kind != 3 && (f & FB(F_ATTN));
+	if (by_shapes && dims) {
+		struct shape v[SHAPES_MAX];
+		int n = parse_shapes(dims, v), table = n > 0 ? shapes_rope_table(v, n) : 0;
+
+		if (table < 0 && shapes_copy(v, n)) {
+			*atoms = A(COPY);
+			*cls = CLASS_COPY;
+			return 1;
+		}
+		if (table < 0)
+			f &= ~(FB(F_ROTARY) | FB(F_COS) | FB(F_SIN) | FB(F_NEG));
+	}
+	/* whole-op patterns first; each consumes the primitives it is made of (a rotary test on
+	 * all of them: q/k-RMSNorm and RoPE in one kernel share the mul) */
+	rope = (f & FB(F_ROTARY)) ||
+	       ((f & (FB(F_COS) | FB(F_SIN))) && (f & (FB(F_NEG) | FB(F_CAT))) &&
+		(f & FB(F_MUL))) ||
+	       ((f & FB(F_NEG)) && (f & FB(F_CAT)) && (f & FB(F_MUL)));
 	if ((f & FB(F_RMS_NORM)) ||
 	    ((f & FB(F_MEAN)) && (f & FB(F_RSQRT)) && !(f & FB(F_VAR_MEAN)))) {
 		a |= A(RMSNORM);
@@ -315,9 +454,7 @@ int inductor_decode(const char *name, uint8_t *cls, atom_set *atoms)
 		a |= A(SOFTMAX);
 		f &= ~(FB(F_SOFTMAX) | FB(F_EXP) | FB(F_AMAX) | FB(F_SUB) | FB(F_SUM) | FB(F_DIV));
 	}
-	if ((f & FB(F_ROTARY)) ||
-	    ((f & (FB(F_COS) | FB(F_SIN))) && (f & (FB(F_NEG) | FB(F_CAT))) && (f & FB(F_MUL))) ||
-	    ((f & FB(F_NEG)) && (f & FB(F_CAT)) && (f & FB(F_MUL)))) {
+	if (rope) {
 		a |= A(ROPE);
 		f &= ~(FB(F_ROTARY) | FB(F_COS) | FB(F_SIN) | FB(F_NEG) | FB(F_CAT) | FB(F_MUL) |
 		       FB(F_ADD) | FB(F_SUB));
@@ -363,5 +500,5 @@ int inductor_decode(const char *name, uint8_t *cls, atom_set *atoms)
 	*cls = (uint8_t)classify_class_of_atoms(a);
 	if ((f & FB(F_SORT)) && *cls == CLASS_ELEMENTWISE)
 		*cls = CLASS_SORT;
-	return 0;
+	return by_shapes;
 }

@@ -55,6 +55,7 @@ static const char *const source_names[SOURCE_COUNT] = {
 	[SOURCE_MODULE] = "module",
 	[SOURCE_ANNOTATION] = "annotation",
 	[SOURCE_NONE] = "none",
+	[SOURCE_SHAPES] = "shapes",
 };
 
 const char *class_source_name(enum class_source s)

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fusediff/structure.h"
 #include "fusediff/util.h"
 
 /* Scores, in integer points so that ties and results never depend on rounding. A match
@@ -808,8 +809,30 @@ static void pair_gaps(struct align_layer *l, uint8_t *gone, unsigned window)
 	}
 }
 
+/* Step y of side s is the same eager op as a step of entry e next to it, applied to the next
+ * tensor (HF's RoPE rotates q, then k): one run after the other, of one class and atoms. */
+static int next_application(const struct align_layer *l, const struct align_entry *e, int s,
+			    uint32_t y)
+{
+	const struct align_item *b = &l->item[s][y];
+
+	if (b->kind != STEP_RUN)
+		return 0;
+	for (uint32_t k = 0; k < e->n[s]; k++) {
+		uint32_t x = e->step[s][k];
+		const struct align_item *a = &l->item[s][x];
+
+		if ((x + 1 == y || y + 1 == x) && a->kind == STEP_RUN && a->cls == b->cls &&
+		    a->atoms == b->atoms)
+			return 1;
+	}
+	return 0;
+}
+
 /* Unmatched steps a few entries from an entry that could be fused join it when their atoms are
- * inside its fused step's and add work its other side does not already do. */
+ * inside its fused step's and add work its other side does not already do, or when they are
+ * the same eager op applied to the next tensor (one kernel that rotates q and k against HF's
+ * two rotations). */
 static void absorb_gaps(struct align_layer *l, uint8_t *gone, unsigned window)
 {
 	for (size_t u = 0; u < l->al.n; u++) {
@@ -834,7 +857,8 @@ static void absorb_gaps(struct align_layer *l, uint8_t *gone, unsigned window)
 				if (gone[c] || !fusable(l, ce, !s))
 					continue;
 				if (!subset(ua, fused_work(&l->item[!s][ce->step[!s][0]])) ||
-				    subset(ua, align_entry_atoms(l, ce, s)))
+				    (subset(ua, align_entry_atoms(l, ce, s)) &&
+				     !next_application(l, ce, s, ue->step[s][0])))
 					continue;
 				best = c;
 			}

@@ -96,6 +96,57 @@ static void add_linked(struct pattern *pt, uint32_t pair)
 	pt->linked[pt->n_linked++] = pair;
 }
 
+/* The number of elements of the largest tensor in an Input Dims text ("[[4,512],[64],[]]":
+ * 2048), nested lists included; 0 when it names none. */
+static double largest_tensor(const char *dims)
+{
+	double best = 0, prod = 1;
+	int have = 0;
+
+	for (const char *p = dims; *p; p++) {
+		if (*p == '[') {
+			prod = 1;
+			have = 0;
+		} else if (*p >= '0' && *p <= '9') {
+			char *e;
+
+			prod *= strtod(p, &e);
+			have = 1;
+			p = e - 1;
+		} else if (*p == ']') {
+			if (have && prod > best)
+				best = prod;
+			have = 0;
+		}
+	}
+	return best;
+}
+
+/* The largest tensor that side s's first kernel of pair p was launched with (its operator's
+ * Input Dims), 0 when the trace did not record it. */
+static double pair_tensor(const struct comparison *c, const struct comparison_pair *p, int s)
+{
+	const struct trace *t = c->side[s]->t;
+	const struct trace_op *op;
+
+	if (!p->side[s].n_inst)
+		return 0;
+	op = trace_find_op(t, t->kernels[p->side[s].inst[0].kernel].external_id);
+	return op && op->input_dims ? largest_tensor(trace_str(t, op->input_dims)) : 0;
+}
+
+/* Pattern pt of match pair i (one side launches a kernel per_place times where the other
+ * launches it once) can be the same work: where both sides recorded their tensors, the one
+ * launch's largest is at least the other side's and at most per_place times it. A KV-cache
+ * append of k and v ([4,4,512,128] each) is not a repeat_kv expand of v ([4,16,512,128]). */
+static int partial_sizes_fit(const struct comparison *c, size_t i, const struct pattern *pt)
+{
+	double once = pair_tensor(c, &c->pairs[i], pt->fused_side),
+	       more = pair_tensor(c, &c->pairs[i], !pt->fused_side);
+
+	return !once || !more || (once >= more && once <= more * pt->per_place);
+}
+
 /* The pattern of pair i, or 0 when the pair is no fusion. */
 static int pattern_of(const struct comparison *c, const struct fusion_hint *h, size_t i,
 		      struct pattern *pt)
@@ -150,6 +201,11 @@ static int pattern_of(const struct comparison *c, const struct fusion_hint *h, s
 		for (uint32_t k = 0; k < pt->n_linked; k++)
 			ow += h[pt->linked[k]].work[os];
 		pt->per_place = fw > 0 ? (uint32_t)llround(ow / fw) : 0;
+	}
+	if (pt->partial && !partial_sizes_fit(c, i, pt)) {
+		free(pt->linked);
+		pt->linked = NULL;
+		return 0;
 	}
 	for (uint32_t k = 0; k <= pt->n_linked; k++) {
 		const struct comparison_part *part =

@@ -167,6 +167,18 @@ static int repeats(const struct scan *sc, uint32_t i, uint32_t j)
 	       a->external_id && a->external_id == b->external_id && !step_off(sc, j);
 }
 
+/* Step j is the eager run of step i applied to the next tensor (HF's RoPE rotates q, then k;
+ * Qwen3 norms q, then k), the one element of chain ch: one place, as the kernels that fuse it
+ * (vLLM's rotary_embedding, Liger's rope) take both tensors in one launch. */
+static int next_application(const struct scan *sc, const struct fusible_chain *ch, uint32_t i,
+			    uint32_t j)
+{
+	const struct step *a = &sc->st[i], *b = &sc->st[j];
+
+	return ch->n == 1 && a->kind == STEP_RUN && b->kind == STEP_RUN && a->cls == b->cls &&
+	       a->atoms == b->atoms && elem_matches(sc, ch, 0, j);
+}
+
 static int try_chain(const struct scan *sc, const struct fusible_chain *ch, uint32_t i,
 		     struct match *m)
 {
@@ -188,7 +200,8 @@ static int try_chain(const struct scan *sc, const struct fusible_chain *ch, uint
 			return 0;
 		m->first[e] = pos;
 		m->count[e] = 1;
-		while (pos + 1 < sc->m && repeats(sc, pos, pos + 1)) {
+		while (pos + 1 < sc->m &&
+		       (repeats(sc, pos, pos + 1) || next_application(sc, ch, pos, pos + 1))) {
 			pos++;
 			m->count[e]++;
 		}

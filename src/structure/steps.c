@@ -8,7 +8,10 @@
  *              - RMSNorm: [cast] pow mean add rsqrt mul [cast] mul (HF LlamaRMSNorm and
  *                friends), or every kernel launched inside one ...RMSNorm_N/...LayerNorm_N
  *                module call when the trace has module ranges;
- *              - RoPE: [mul] neg cat mul add, repeated for q and k (apply_rotary_pos_emb);
+ *              - RoPE: [mul] neg cat mul add, one step per tensor rotated (HF's
+ *                apply_rotary_pos_emb rotates q, then k: two steps, which pair with a
+ *                compiled side's q- and k-RoPE kernels, or together with one kernel that
+ *                rotates both);
  *              - the cos/sin table of a rotary embedding (cat cos mul sin mul, casts).
  *              Module ranges decide only norms: a rotary-embedding module call also holds a
  *              GEMM and copies, and a trace recorded without stacks must give the same steps.
@@ -113,15 +116,6 @@ static size_t match_rope_unit(const struct seqv *v, size_t i)
 			break;
 		p++;
 	}
-	return p - i;
-}
-
-static size_t match_rope(const struct seqv *v, size_t i)
-{
-	size_t p = i, u;
-
-	while ((u = match_rope_unit(v, p)) > 0)
-		p += u;
 	return p - i;
 }
 
@@ -240,7 +234,8 @@ size_t steps_group(const struct step_input *in, const uint32_t *seq, size_t n, s
 			fill_run(&v, s, i, len, CLASS_NORM, rms ? ATOM_RMSNORM : ATOM_LAYERNORM);
 		} else if ((len = match_rmsnorm(&v, i)) > 0) {
 			fill_run(&v, s, i, len, CLASS_NORM, ATOM_RMSNORM);
-		} else if ((len = match_rope(&v, i)) > 0 || (len = match_rope_table(&v, i)) > 0) {
+		} else if ((len = match_rope_unit(&v, i)) > 0 ||
+			   (len = match_rope_table(&v, i)) > 0) {
 			fill_run(&v, s, i, len, CLASS_ROPE, ATOM_ROPE);
 			s->atoms &= ~ATOM_BIT(ATOM_CAST);
 		} else if (helper_before(&v, i)) {

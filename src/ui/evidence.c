@@ -94,6 +94,7 @@ static void class_line(struct ui_text *out, const struct comparison *c,
 		[SOURCE_MODULE] = "from its module",
 		[SOURCE_ANNOTATION] = "from its annotation",
 		[SOURCE_NONE] = ": no rule knows it",
+		[SOURCE_SHAPES] = "from its Inductor name and its tensors",
 	};
 	const struct kernel_info *ki;
 	const char *src = comparison_class_source(c, p, s, &ki);
