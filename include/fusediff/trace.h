@@ -135,9 +135,11 @@ struct trace_capture {
 
 /* One capture of a trace that pools several (trace_append()). */
 struct trace_repeat {
-	char *path;    /* as given */
-	int64_t start; /* where its times begin in the pooled trace, ns: its records lie in
-			  [start, the next capture's start) */
+	char *path;	   /* as given */
+	int64_t start;	   /* where its times begin in the pooled trace, ns: its records lie in
+			      [start, the next capture's start) */
+	int64_t file_size; /* its trace.file_size: bytes of the file, -1 when unknown */
+	char sha256[65];   /* its trace.sha256: "" when not asked for */
 };
 
 struct trace {
@@ -274,7 +276,7 @@ int64_t trace_kernel_time(const struct trace *t);
  * stays sorted as documented above. Device kernel counts and times, categories, events, bytes
  * and the kernel counts add up; dst keeps its own path, metadata, platform, device, start
  * and graph capture; src's warnings become dst's, prefixed with src's path. dst->repeats
- * records both captures (dst's own first). src is unchanged. Returns 0, or -1 with a message
+ * records both captures (dst's own first), each with its path, file size and SHA-256. src is unchanged. Returns 0, or -1 with a message
  * naming src (the pooled times or ids would not fit) and dst unchanged. */
 int trace_append(struct trace *dst, const struct trace *src, int64_t gap_ns, struct fd_error *err);
 /* The capture of dst->repeats that time t (ns, in the pooled trace) lies in: its index, 0 when

@@ -154,10 +154,25 @@ static void append_devices(struct trace *dst, const struct trace *src, const uin
 	sort_runs(dst->devices, dst->n_devices, sizeof *dst->devices, cmp_device);
 }
 
-static void add_repeat(struct trace *t, const char *path, int64_t start)
+/* A capture (path, file size and hash as r has them, its times from start on) to t's list. */
+static void add_repeat(struct trace *t, const struct trace_repeat *r, int64_t start)
 {
+	struct trace_repeat *n;
+
 	t->repeats = xreallocarray(t->repeats, t->n_repeats + 1, sizeof *t->repeats);
-	t->repeats[t->n_repeats++] = (struct trace_repeat){ xstrdup(path), start };
+	n = &t->repeats[t->n_repeats++];
+	*n = *r;
+	n->path = xstrdup(r->path);
+	n->start = start;
+}
+
+/* The capture that trace t (one file) is. */
+static struct trace_repeat own_repeat(const struct trace *t)
+{
+	struct trace_repeat r = { .path = t->path, .file_size = t->file_size };
+
+	memcpy(r.sha256, t->sha256, sizeof r.sha256);
+	return r;
 }
 
 int trace_append(struct trace *dst, const struct trace *src, int64_t gap_ns, struct fd_error *err)
@@ -205,13 +220,19 @@ int trace_append(struct trace *dst, const struct trace *src, int64_t gap_ns, str
 		dmap[i] = id < TRACE_DIMS_MAX ? id : 0; /* beyond the bit field: none */
 	}
 	dmap[0] = 0;
-	if (!dst->n_repeats)
-		add_repeat(dst, dst->path, 0);
+	if (!dst->n_repeats) {
+		struct trace_repeat r = own_repeat(dst);
+
+		add_repeat(dst, &r, 0);
+	}
 	if (src->n_repeats)
 		for (size_t i = 0; i < src->n_repeats; i++)
-			add_repeat(dst, src->repeats[i].path, src->repeats[i].start + shift);
-	else
-		add_repeat(dst, src->path, shift);
+			add_repeat(dst, &src->repeats[i], src->repeats[i].start + shift);
+	else {
+		struct trace_repeat r = own_repeat(src);
+
+		add_repeat(dst, &r, shift);
+	}
 
 	trace_reserve(dst, src->n_kernels, src->n_launches, src->n_ops, src->n_ranges,
 		      src->n_fwd_ops);

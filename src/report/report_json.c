@@ -419,9 +419,18 @@ static void j_trace(FILE *out, const struct comparison *c, int s)
 	if (t->n_repeats > 1) { /* only then: a report of two files stays as it was */
 		fputs(",\"repeats\":[", out);
 		for (size_t i = 0; i < t->n_repeats; i++) {
-			if (i)
-				fputc(',', out);
-			j_cstr(out, t->repeats[i].path);
+			const struct trace_repeat *r = &t->repeats[i];
+
+			fputs(i ? ",{\"path\":" : "{\"path\":", out);
+			j_cstr(out, r->path);
+			fputs(",\"size\":", out);
+			if (r->file_size >= 0)
+				fprintf(out, "%lld", (long long)r->file_size);
+			else
+				fputs("null", out);
+			fputs(",\"sha256\":", out);
+			j_cstr(out, r->sha256[0] ? r->sha256 : NULL);
+			fputc('}', out);
 		}
 		fputc(']', out);
 	}

@@ -35,9 +35,11 @@ run one 0 --report json --phase decode -o "$tmp/one.json" "$E" "$E"
 run pooled 0 --report json --phase decode -o "$tmp/pooled.json" "$E" "$E" -- "$E" "$E"
 run slower 0 --report json --phase decode -o "$tmp/slower.json" "$E" "$E" "$E" -- "$S" "$S" "$S"
 run differs 0 --report json --phase decode -o "$tmp/differs.json" "$E" "$E" -- "$E" "$NV" "$E"
-"$py" - "$tmp" "$NV" <<'PY' || fail "the pooled reports"
-import json, sys
-t, nv = sys.argv[1], sys.argv[2]
+"$py" - "$tmp" "$NV" "$E" <<'PY' || fail "the pooled reports"
+import hashlib, json, os, sys
+t, nv, e = sys.argv[1], sys.argv[2], sys.argv[3]
+def cap(p):  # a capture as the JSON describes it: path, size in bytes, SHA-256
+    return {"path": p, "size": os.path.getsize(p), "sha256": hashlib.sha256(open(p, "rb").read()).hexdigest()}
 one = json.load(open(f"{t}/one.json"))
 r = json.load(open(f"{t}/pooled.json"))
 assert [s["compared_passes"] for s in one["traces"]] == [16, 16], one["traces"]
@@ -45,7 +47,7 @@ assert [s["compared_passes"] for s in r["traces"]] == [32, 32], [s["compared_pas
 assert r["noise"]["a_passes"] == 32 and r["noise"]["b_passes"] == 32, r["noise"]
 assert not r["noise"]["significant"], r["noise"]
 assert not any(p["significant"] for p in r["pairs"]), "a pair of the trace against itself is significant"
-assert [s.get("repeats") for s in r["traces"]] == [["examples/llama8l_eager_sdpa.json.gz"] * 2] * 2
+assert [s.get("repeats") for s in r["traces"]] == [[cap(e)] * 2] * 2, [s.get("repeats") for s in r["traces"]]
 assert "repeats" not in one["traces"][0], "a report of two files names repeats"
 assert not r["warnings"], r["warnings"]
 # the per-pass figures of identical captures are those of one
@@ -56,6 +58,9 @@ assert s["noise"]["significant"] and s["noise"]["ci_low_us"] > 0.09 * s["a_us"],
 d = json.load(open(f"{t}/differs.json"))
 w = [x for x in d["warnings"] if x["code"] == "repeat_differs"]
 assert len(w) == 1 and w[0]["message"].startswith(f"B's capture {nv} has "), d["warnings"]
+# each capture with its own size and hash; the side's own are its first capture's
+assert d["traces"][1]["repeats"] == [cap(e), cap(nv), cap(e)], d["traces"][1]["repeats"]
+assert (d["traces"][1]["size"], d["traces"][1]["sha256"]) == (cap(e)["size"], cap(e)["sha256"])
 assert not d["comparability"]["comparable"], d["comparability"]
 PY
 schema_validate "$tmp/pooled.json" "$tmp/differs.json"
@@ -181,6 +186,15 @@ fusediff: --repeats: B: 2 captures of $tmp/rb: new-a.json.gz, new-b.json.gz"
 run rfiles 0 --report json --phase decode -o "$tmp/rfiles.json" "$tmp/ra/run-1.json.gz" \
 	"$tmp/ra/run-2.json.gz" -- "$tmp/rb/new-a.json.gz" "$tmp/rb/new-b.json.gz"
 cmp -s "$tmp/rdirs.json" "$tmp/rfiles.json" || fail "--repeats A B differs from A1 A2 -- B1 B2"
+"$py" - "$tmp" <<'PY' || fail "rdirs: the captures' sizes and hashes"
+import hashlib, json, os, sys
+t = sys.argv[1]
+def cap(p):
+    return {"path": p, "size": os.path.getsize(p), "sha256": hashlib.sha256(open(p, "rb").read()).hexdigest()}
+d = json.load(open(f"{t}/rdirs.json"))
+assert d["traces"][0]["repeats"] == [cap(f"{t}/ra/run-1.json.gz"), cap(f"{t}/ra/run-2.json.gz")], d["traces"][0]["repeats"]
+assert d["traces"][1]["repeats"] == [cap(f"{t}/rb/new-a.json.gz"), cap(f"{t}/rb/new-b.json.gz")], d["traces"][1]["repeats"]
+PY
 # a directory of one capture is fine: it says so
 run rone 0 --report text --phase decode --repeats "$tmp/r1" "$tmp/ra"
 expect_err rone "fusediff: --repeats: A: one capture of $tmp/r1: only.json.gz
