@@ -4,6 +4,7 @@
 #include <math.h>
 
 #include "fusediff/table.h"
+#include "fusediff/table_cut.h"
 #include "fusediff/util.h"
 
 /* A small model: kernels with a name, a delta and a group (a fused kernel and the run it
@@ -461,6 +462,86 @@ START_TEST(test_large)
 }
 END_TEST
 
+/* Could text y be behind cut (its parts around '~': head, tail; or head, middle, "")? */
+static int behind(const char *y, const char *cut)
+{
+	const char *e1 = strchr(cut, '~'), *e2 = e1 ? strchr(e1 + 1, '~') : NULL;
+	size_t hl = (size_t)(e1 - cut), yl = strlen(y);
+
+	if (!e1 || strncmp(y, cut, hl) != 0)
+		return 0;
+	if (e2) { /* head~middle~ */
+		char mid[256];
+
+		snprintf(mid, sizeof mid, "%.*s", (int)(e2 - e1 - 1), e1 + 1);
+		return strstr(y + hl, mid) != NULL;
+	}
+	return yl >= hl + strlen(e1 + 1) && strcmp(y + yl - strlen(e1 + 1), e1 + 1) == 0;
+}
+
+/* Names that the usual middle cut makes read alike stay apart (issue 33): A100 CUTLASS GEMMs
+ * that differ only in their tile shape, embedding kernels that differ only in the middle
+ * (weighted, unweighted), nvjet GEMMs; no cut could be another name's of the column; a name
+ * that reads unlike the others keeps the usual cut; a cut moved to the tail starts at a
+ * word. */
+START_TEST(test_cut_distinct)
+{
+	static const char *const names[] = {
+		"cutlass_80_tensorop_s1688gemm_128x128_32x3_nn_align4",
+		"cutlass_80_tensorop_s1688gemm_256x128_32x3_nn_align4",
+		"cutlass_80_tensorop_s1688gemm_64x64_32x3_nn_align4",
+		"cutlass_80_tensorop_s1688gemm_128x128_32x3_tn_align4",
+		"cutlass_80_tensorop_s1688gemm_128x128_32x3_nn_align1",
+		"nvjet_sm103_tst_64x8_64x16_4x1_v_bz_TNT",
+		"nvjet_sm103_tst_128x8_64x16_4x1_v_bz_TNT",
+		"vectorized_elementwise_kernel<CUDAFunctor_add>",
+		"vectorized_elementwise_kernel<CUDAFunctor_add>", /* twice: one name */
+		"split_embedding_backward_codegen_rowwise_adagrad_unweighted_kernel_cta_per_row_1",
+		"split_embedding_backward_codegen_rowwise_adagrad_weighted_kernel_cta_per_row_1",
+		"split_embedding_backward_codegen_rowwise_adagrad_unweighted_kernel_warp_per_row_1",
+		"short",
+	};
+	enum { N = sizeof names / sizeof names[0] };
+	struct table_names *tn = table_names_new(names, N);
+	char cut[N][256];
+	int moved[N];
+
+	/* from 30 cells every name can be told apart: 7 of head, 22 of tail tell
+	 * ..._128x128_32x3_nn_align4 from ..._256x128_32x3_nn_align4 and ..._nn_align1; below, a
+	 * name that none can keeps the usual cut */
+	for (int w = 20; w <= 60; w++) {
+		for (int i = 0; i < N; i++) {
+			int len = (int)strlen(names[i]);
+
+			moved[i] = w >= 30;
+			if (len <= w)
+				snprintf(cut[i], sizeof cut[i], "%s", names[i]);
+			else if (table_names_cut(tn, names[i], w, "~", 1, cut[i], sizeof cut[i]))
+				moved[i] = 1;
+			else
+				snprintf(cut[i], sizeof cut[i], "%.*s~%s", w / 2, names[i],
+					 names[i] + len - (w - 1 - w / 2));
+			ck_assert_int_le(strlen(cut[i]), w);
+			ck_assert_msg(len <= w || behind(names[i], cut[i]), "%s: %s", names[i],
+				      cut[i]);
+		}
+		for (int i = 0; i < N; i++)
+			for (int j = 0; j < N; j++)
+				if (moved[i] && strcmp(names[i], names[j]) != 0 &&
+				    (int)strlen(names[j]) > w)
+					ck_assert_msg(!behind(names[j], cut[i]),
+						      "%d cells: %s reads like %s too", w, cut[i],
+						      names[j]);
+	}
+	/* nothing else reads like it: the usual cut */
+	ck_assert_int_eq(table_names_cut(tn, names[7], 20, "~", 1, cut[0], sizeof cut[0]), 0);
+	/* the tile shape is kept, from its start */
+	ck_assert_int_eq(table_names_cut(tn, names[0], 30, "~", 1, cut[0], sizeof cut[0]), 1);
+	ck_assert_str_eq(cut[0], "cutlass~128x128_32x3_nn_align4");
+	table_names_free(tn);
+}
+END_TEST
+
 static Suite *table_suite(void)
 {
 	Suite *s = suite_create("table");
@@ -478,6 +559,7 @@ static Suite *table_suite(void)
 	tcase_add_test(tc, test_csv);
 	tcase_add_test(tc, test_empty_table);
 	tcase_add_test(tc, test_large);
+	tcase_add_test(tc, test_cut_distinct);
 	suite_add_tcase(s, tc);
 	return s;
 }

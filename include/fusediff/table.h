@@ -62,6 +62,8 @@ struct table_cell {
 	int role;   /* colour role for the drawer, 0 for the default */
 	double bar; /* TABLE_COL_BAR: fraction of the width, 0..1 (-1..1 when signed) */
 	int indent; /* cells of indentation (group continuation rows) */
+	int list;   /* TABLE_COL_SCROLL: a list ("3 kernels: a + b + c"), cut at its end rather
+		       than in the middle, so that no cut reads like one name */
 };
 
 /* A sort key: num for numeric columns (NAN sorts last in both directions), str for TEXT
@@ -84,6 +86,8 @@ struct table_def {
 	int default_sort;    /* column sorted by at start, -1 for row order */
 	int default_reverse; /* 1: the opposite of the column's natural direction */
 };
+
+struct table_names; /* table_cut.h */
 
 struct table {
 	struct table_def def;
@@ -113,6 +117,8 @@ struct table {
 	int match_next; /* the entry to replace next */
 	uint32_t
 		uniform; /* bit i: every row in view shows the same text in UNIFORM_FIRST column i */
+	struct table_names *names[TABLE_MAX_COLS]; /* SCROLL columns: every row's text, for
+						      table_cut_head(), built on first use */
 };
 
 /* Set up t over rows 0..n_rows-1 of a model described by def, with ctx passed to the
@@ -183,6 +189,13 @@ void table_layout_flex(const struct table_column *cols, int n_cols, int width, i
 		       struct table_layout *out);
 /* The layout of t's columns: its flex_extra, and its uniform columns dropped first. */
 void table_layout_of(const struct table *t, int width, struct table_layout *out);
+
+/* Cut text, a cell of TABLE_COL_SCROLL column col wider than w cells, so that it reads unlike
+ * every other row's text of the column (table_names_cut(), table_cut.h, with ellipsis ell of
+ * ew cells): 1 with out filled, 0 for the usual middle cut. The texts of the column are asked
+ * once, the first time (table_clear() forgets them). */
+int table_cut(struct table *t, int col, const char *text, int w, const char *ell, int ew, char *out,
+	      size_t cap);
 
 /* The text of one cell (scratch buf of cap bytes). */
 void table_cell(const struct table *t, uint32_t row, int col, struct table_cell *c, char *buf,

@@ -208,6 +208,15 @@ static int put_scrolled(struct ui_screen *s, int y, int x, int w, const char *es
 	return cells;
 }
 
+int ui_ellipsis_width(const struct ui_screen *s)
+{
+	wchar_t ell;
+	int ew;
+
+	next_char(s, s->g->ellipsis, strlen(s->g->ellipsis), &ell, &ew);
+	return ew;
+}
+
 int ui_put(struct ui_screen *s, int y, int x, int w, const char *text, int role, int flags,
 	   int skip)
 {
@@ -401,7 +410,7 @@ static const char *decimal_aligned(const char *text, int width, char *buf, size_
 void ui_draw_table(struct ui_screen *s, struct table *t, int y, int x, int w, int h, int focused)
 {
 	struct table_layout l;
-	char buf[4096], buf2[128];
+	char buf[4096], buf2[128], cut[1024];
 
 	if (h < 1 || w < 1)
 		return;
@@ -471,6 +480,18 @@ void ui_draw_table(struct ui_screen *s, struct table *t, int y, int x, int w, in
 			}
 			if (c->flags & TABLE_COL_DECIMAL)
 				cell.text = decimal_aligned(cell.text, cw, buf2, sizeof buf2);
+			if ((c->flags & TABLE_COL_SCROLL) && cell.list) {
+				ui_put(s, y + r, cx, cw, cell.text, role,
+				       c->align == TABLE_RIGHT ? PUT_RIGHT : 0, t->hscroll);
+				continue;
+			}
+			if ((c->flags & TABLE_COL_SCROLL) && t->hscroll == 0 && cw > 8 &&
+			    (int)strlen(cell.text) > cw &&
+			    table_cut(t, l.col[i], cell.text, cw, s->g->ellipsis,
+				      ui_ellipsis_width(s), cut, sizeof cut)) {
+				ui_put(s, y + r, cx, cw, cut, role, PUT_RAW, 0);
+				continue;
+			}
 			ui_put(s, y + r, cx, cw, cell.text, role,
 			       (c->align == TABLE_RIGHT ? PUT_RIGHT : 0) |
 				       (c->flags & TABLE_COL_SCROLL ? PUT_MIDDLE : 0),

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fusediff/table_cut.h"
 #include "fusediff/text.h"
 #include "fusediff/util.h"
 
@@ -423,6 +424,8 @@ void table_clear(struct table *t)
 	free(t->filter);
 	free(t->scratch);
 	free(t->skeys);
+	for (int i = 0; i < TABLE_MAX_COLS; i++)
+		table_names_free(t->names[i]);
 	for (int i = 0; i < 2; i++) {
 		free(t->match[i].pat);
 		free(t->match[i].hit);
@@ -821,6 +824,29 @@ void table_cell(const struct table *t, uint32_t row, int col, struct table_cell 
 	t->def.cell(t->ctx, row, col, c);
 	if (!c->text)
 		c->text = "";
+}
+
+int table_cut(struct table *t, int col, const char *text, int w, const char *ell, int ew, char *out,
+	      size_t cap)
+{
+	if (col < 0 || col >= t->def.n_cols || col >= TABLE_MAX_COLS ||
+	    !(t->def.cols[col].flags & TABLE_COL_SCROLL))
+		return 0;
+	if (!t->names[col]) {
+		char **texts = xmalloc(((size_t)t->n_rows + 1) * sizeof *texts), buf[4096];
+
+		for (uint32_t r = 0; r < t->n_rows; r++) {
+			struct table_cell c;
+
+			table_cell(t, r, col, &c, buf, sizeof buf);
+			texts[r] = xstrdup(c.text);
+		}
+		t->names[col] = table_names_new((const char *const *)texts, t->n_rows);
+		for (uint32_t r = 0; r < t->n_rows; r++)
+			free(texts[r]);
+		free(texts);
+	}
+	return table_names_cut(t->names[col], text, w, ell, ew, out, cap);
 }
 
 /* A field as RFC 4180 quotes it; a cell a spreadsheet would run as a formula starts with "'"

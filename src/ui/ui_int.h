@@ -54,6 +54,8 @@ enum {
  * first skip cells; a cut shows the ellipsis glyph. Returns the cells used. */
 int ui_put(struct ui_screen *s, int y, int x, int w, const char *text, int role, int flags,
 	   int skip);
+/* Cells of the ellipsis glyph. */
+int ui_ellipsis_width(const struct ui_screen *s);
 /* printf into the screen (our own text, not escaped), clipped to w cells. */
 int ui_putf(struct ui_screen *s, int y, int x, int w, int role, int flags, const char *fmt, ...)
 	__attribute__((format(printf, 7, 8)));

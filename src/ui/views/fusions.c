@@ -59,13 +59,16 @@ static const struct comparison_opportunity *opp(const struct ui_view *v, uint32_
 		       : NULL;
 }
 
-/* names[0..n) of side s joined with " + " (malloc'd). */
+/* names[0..n) of side s joined with " + ", after "N kernels: " when there are several
+ * (malloc'd). */
 static char *join_names(struct ui *u, int s, const uint32_t *names, uint32_t n)
 {
 	size_t len = 0, cap = 64;
 	char *out = xmalloc(cap);
 
 	out[0] = '\0';
+	if (n > 1) /* a cell of several kernels says so */
+		len = (size_t)snprintf(out, cap, "%u kernels: ", n);
 	for (uint32_t i = 0; i < n; i++) {
 		const char *nm = ui_name(u, s, names[i]);
 		size_t nl = strlen(nm);
@@ -143,7 +146,10 @@ static void opp_cell(struct ui_view *v, uint32_t row, const struct comparison_op
 		out->text = "none";
 		out->role = ROLE_DIM;
 		break;
-	case FU_UNFUSED: out->text = st(v)->strs[3 * row]; break;
+	case FU_UNFUSED:
+		out->text = st(v)->strs[3 * row];
+		out->list = op->o.n_names > 1;
+		break;
 	case FU_ATOMS: out->text = st(v)->strs[3 * row + 1]; break;
 	case FU_OCC: snprintf(out->buf, out->cap, "%u", op->o.places); break;
 	case FU_LAYERS: out->text = st(v)->strs[3 * row + 2]; break;
@@ -171,7 +177,10 @@ static void fu_cell(void *ctx, uint32_t row, int col, struct table_cell *out)
 		out->role = ROLE_FUSED;
 		break;
 	case FU_FUSED: out->text = ui_name(u, f->fused_side, f->fused_name); break;
-	case FU_UNFUSED: out->text = st(v)->strs[3 * row]; break;
+	case FU_UNFUSED:
+		out->text = st(v)->strs[3 * row];
+		out->list = f->n_unfused > 1;
+		break;
 	case FU_ATOMS: out->text = st(v)->strs[3 * row + 1]; break;
 	case FU_OCC: snprintf(out->buf, out->cap, "%u", f->occurrences); break;
 	case FU_LAYERS: out->text = st(v)->strs[3 * row + 2]; break;
