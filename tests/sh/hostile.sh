@@ -7,9 +7,12 @@ set -u
 bad=tests/data/bad
 . tests/sh/lib/cases.sh
 
-# Every damaged file: 0 or 1, and on 1 a single line that names the file.
+# Every damaged file: 0 or 1, and on 1 a single line that names the file. string_100mb.json.gz
+# is loaded below through a pipe, and from its file by check_hostile (test_string_100mb): 3.3 s
+# of CPU a load, not a third time here.
 for f in "$bad"/*; do
 	[ -f "$f" ] || continue
+	case $f in */string_100mb.json.gz) continue ;; esac
 	n=all_${f##*/}
 	limit "$FUSEDIFF" --summary "$f" >"$tmp/$n.out" 2>"$tmp/$n.err"
 	status=$?
