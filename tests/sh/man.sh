@@ -65,10 +65,19 @@ fi
 
 # Every member of the JSON report is described in REPORT FORMATS.
 keys=$("$FUSEDIFF" --report json examples/llama8l_eager_sdpa.json.gz "$A" | grep -o '"[a-z_]*":' | tr -d '":' | sort -u)
-formats=$(section 'REPORT FORMATS')
-for k in $keys; do
-	printf '%s\n' "$formats" | grep -qE "^\.[A-Za-z ]*Li( |.*[ {\",])$k([ \",:]|\$)" ||
-		{ echo "JSON member '$k' is not described in REPORT FORMATS"; fail=1; }
+# (one awk over the section for every member, with grep -E's expression: a grep per member
+# was 150 processes)
+missing=$(section 'REPORT FORMATS' | awk -v keys="$keys" '
+	BEGIN { n = split(keys, k, "\n") }
+	{
+		for (i = 1; i <= n; i++)
+			if (!found[i] && $0 ~ ("^\\.[A-Za-z ]*Li( |.*[ {\",])" k[i] "([ \",:]|$)"))
+				found[i] = 1
+	}
+	END { for (i = 1; i <= n; i++) if (!found[i]) print k[i] }')
+for k in $missing; do
+	echo "JSON member '$k' is not described in REPORT FORMATS"
+	fail=1
 done
 
 # The EXAMPLES work: each literal block is run as a shell script (without the "$ " prompts) in a
