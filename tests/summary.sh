@@ -3,19 +3,22 @@
 # line `N passed, N failed, N skipped`. Exits 1 when a test failed or left no result.
 set -u
 pass=0 fail=0 skip=0 failed=""
+# (the shell's own ${r##*/} and read, not basename and head: two processes a result)
 for r in "$@"; do
-	name=$(basename "$r")
+	name=${r##*/}
 	if [ ! -f "$r" ]; then
 		fail=$((fail + 1)) failed="$failed $name"
 		echo "FAIL: $name (no result)"
 		continue
 	fi
-	case $(head -n 1 "$r") in
+	first=
+	IFS= read -r first <"$r"
+	case $first in
 	PASS) pass=$((pass + 1)) ;;
 	SKIP*) skip=$((skip + 1)) ;;
 	*)
 		fail=$((fail + 1)) failed="$failed $name"
-		echo "$(head -n 1 "$r"): $name"
+		echo "$first: $name"
 		tail -n +2 "$r" | tail -n 40 | sed 's/^/    /'
 		;;
 	esac
