@@ -1,26 +1,30 @@
 /* check_split.c — a plain trace parsed by two threads (kineto_chunks.c: traceEvents cut into
- * chunks that both threads take in turn, merged in order) loads exactly as one thread loads it,
- * for every trace and damaged file of tests/data and examples/: the summary --summary prints
- * (loaded, structured, summarised as src/app's run_summary() does) or the loader's error message,
- * with one thread (FUSEDIFF_SERIAL=1), with two cutting even the smallest file into up to 32
- * chunks (FUSEDIFF_SPLIT_MIN=1), and by the parser alone (FUSEDIFF_SERIAL=1 FUSEDIFF_NO_MEMO=1:
- * nothing remembered from one event for the next) must be the same.
+ * chunks that both threads take in turn, merged in order) loads exactly as one thread loads it:
+ * the summary --summary prints (loaded, structured, summarised as src/app's run_summary() does)
+ * or the loader's error message, with one thread (FUSEDIFF_SERIAL=1), with two cutting even the
+ * smallest file into up to 32 chunks (FUSEDIFF_SPLIT_MIN=1), and by the parser alone
+ * (FUSEDIFF_SERIAL=1 FUSEDIFF_NO_MEMO=1: nothing remembered from one event for the next) must
+ * be the same, for every trace and damaged file of tests/data and examples/, and for damage
+ * made here early, in the middle and late in a large trace, with the chunks' guessed starts
+ * right, wrong (the pattern inside a string) or beyond the array.
  *
- * One process for the three loads of about 100 files (tests/sh/split.sh ran the program 3 times
- * a file: 280 processes, 7.5 s of CPU, most of it starting the program); split.sh keeps the
- * reports, the damage made in large files, and standard input. Files named .json are read in
- * place; a gzip one is inflated into a temporary .json (a plain file is what is split), another
- * file copied to one (read as JSON whatever its name), as split.sh did. */
+ * One process for the three loads of about 70 files (tests/sh/split.sh ran the program 3 times
+ * a file: 219 processes, 10 s of CPU, most of it starting the program, and a Python process
+ * that made the damage); split.sh keeps the reports and standard input. Files named .json are
+ * read in place; a gzip one is inflated into a temporary .json (a plain file is what is split),
+ * another file copied to one (read as JSON whatever its name), as split.sh did. */
 #include "testutil.h"
 
 #include <errno.h>
 #include <glob.h>
+#include <stdarg.h>
 #include <zlib.h>
 
 #include "fusediff/structure.h"
 #include "fusediff/trace_summary.h"
 
-/* The three ways of loading; each is the environment the loader reads as it opens a file. */
+/* The three ways of loading; each is the environment the loader reads as it
+ * opens a file. */
 static const char *const modes[][2] = {
 	{ "FUSEDIFF_SERIAL", NULL },
 	{ "FUSEDIFF_SPLIT_MIN", NULL },
@@ -38,7 +42,8 @@ static void set_mode(int m)
 			setenv(modes[m][i], "1", 1);
 }
 
-/* What --summary prints for path (stdout), or "error: MESSAGE" (its stderr line); malloc'd. */
+/* What --summary prints for path (stdout), or "error: MESSAGE" (its stderr
+ * line); malloc'd. */
 static char *summarise(const char *path, const struct classifier *cl)
 {
 	struct trace_load_opts lo = { .device = -1 };
@@ -81,8 +86,41 @@ static void first_difference(const char *a, const char *b, char *msg, size_t siz
 	snprintf(msg, size, "line %zu: '%.200s' against '%.200s'", line, a + start, b + start);
 }
 
-/* path as split.sh reads it: in place when named .json, else inflated or copied into
- * dir/tN.json. Returns the path to load (static) and sets *made when it made the file. */
+/* path loaded the three ways prints the same; 1 (and the difference on stderr,
+ * named by label) when it does not. *two, when not NULL, receives what the two
+ * threads printed (malloc'd). */
+static int alike(const char *path, const char *label, const struct classifier *cl, char **two)
+{
+	char *want, msg[600];
+	int failed = 0;
+
+	set_mode(0);
+	want = summarise(path, cl);
+	for (int m = 1; m < 3; m++) {
+		char *got;
+
+		set_mode(m);
+		got = summarise(path, cl);
+		if (strcmp(want, got) != 0) {
+			first_difference(want, got, msg, sizeof msg);
+			fprintf(stderr, "%s: %s prints otherwise than one thread: %s\n", label,
+				mode_names[m], msg);
+			failed = 1;
+		}
+		if (m == 1 && two)
+			*two = got;
+		else
+			free(got);
+	}
+	free(want);
+	set_mode(0);
+	unsetenv("FUSEDIFF_SERIAL");
+	return failed;
+}
+
+/* path as split.sh reads it: in place when named .json, else inflated or copied
+ * into dir/tN.json. Returns the path to load (static) and sets *made when it
+ * made the file. */
 static const char *prepared(const char *path, const char *dir, int n, int *made)
 {
 	static char buf[4096];
@@ -129,7 +167,7 @@ START_TEST(test_split_as_serial)
 	static const char *const patterns[] = { "examples/*.json.gz", "tests/data/traces/*.json.gz",
 						"tests/data/bad/*", "tests/data/*/*.json" };
 	struct classifier *cl = test_classifier();
-	char dir[] = "/tmp/fusediff-split-XXXXXX", msg[600];
+	char dir[] = "/tmp/fusediff-split-XXXXXX";
 	glob_t g[4];
 	int n = 0, failed = 0;
 
@@ -139,11 +177,11 @@ START_TEST(test_split_as_serial)
 	for (int p = 0; p < 4; p++) {
 		for (size_t i = 0; i < g[p].gl_pathc; i++) {
 			const char *f = g[p].gl_pathv[i], *path;
-			char *want;
 			int seen = 0, made;
 
 			/* a file two patterns name is read once; string_100mb.json.gz: split.sh
-			 * reads the same document with a 4 MiB name (hostile.sh, check_hostile) */
+       * reads the same document with a 4 MiB name (hostile.sh, check_hostile)
+       */
 			for (int q = 0; q <= p && !seen; q++)
 				for (size_t j = 0; j < (q < p ? g[q].gl_pathc : i) && !seen; j++)
 					seen = strcmp(g[q].gl_pathv[j], f) == 0;
@@ -151,23 +189,7 @@ START_TEST(test_split_as_serial)
 				continue;
 			n++;
 			path = prepared(f, dir, n, &made);
-			set_mode(0);
-			want = summarise(path, cl);
-			for (int m = 1; m < 3; m++) {
-				char *got;
-
-				set_mode(m);
-				got = summarise(path, cl);
-				if (strcmp(want, got) != 0) {
-					first_difference(want, got, msg, sizeof msg);
-					fprintf(stderr,
-						"%s: %s prints otherwise than one thread: %s\n", f,
-						mode_names[m], msg);
-					failed++;
-				}
-				free(got);
-			}
-			free(want);
+			failed += alike(path, f, cl, NULL);
 			if (made)
 				unlink(path);
 		}
@@ -175,11 +197,207 @@ START_TEST(test_split_as_serial)
 	for (int p = 0; p < 4; p++)
 		globfree(&g[p]);
 	rmdir(dir);
-	set_mode(0);
-	unsetenv("FUSEDIFF_SERIAL");
 	classifier_free(cl);
 	ck_assert_int_ge(n, 60); /* 65 as this was written */
 	ck_assert_msg(failed == 0, "%d of %d files load otherwise split (above)", failed, n);
+}
+END_TEST
+
+/* ---- damage made here, where the chunks' guessed starts fall
+ * ------------------------------ */
+
+/* The offset of pat in d at or after from; fails the test when there is none.
+ */
+static size_t find(const char *d, size_t n, const char *pat, size_t from)
+{
+	size_t len = strlen(pat);
+
+	for (const char *p = d + from; p + len <= d + n; p++) {
+		p = memchr(p, pat[0], (size_t)(d + n - p));
+		if (!p || p + len > d + n)
+			break;
+		if (memcmp(p, pat, len) == 0)
+			return (size_t)(p - d);
+	}
+	ck_abort_msg("no '%s' after byte %zu", pat, from);
+	return 0;
+}
+
+/* A string literal as the (data, length) pair put_file() takes. */
+#define LIT(s) s, strlen(s)
+
+/* dir/name.json made of the pieces (data, length) up to a NULL data; returns
+ * its path. */
+static const char *put_file(const char *dir, const char *name, ...)
+{
+	static char path[4096];
+	va_list ap;
+	const char *data;
+	FILE *f;
+
+	snprintf(path, sizeof path, "%s/%s.json", dir, name);
+	f = fopen(path, "wb");
+	ck_assert_msg(f != NULL, "%s: %s", path, strerror(errno));
+	va_start(ap, name);
+	while ((data = va_arg(ap, const char *)) != NULL) {
+		size_t len = va_arg(ap, size_t);
+
+		ck_assert_uint_eq(fwrite(data, 1, len, f), len);
+	}
+	va_end(ap);
+	ck_assert_int_eq(fclose(f), 0);
+	return path;
+}
+
+/* The whole of an inflated gzip file; *n its length. Owned by caller: free().
+ */
+static char *inflate_whole(const char *path, size_t *n)
+{
+	gzFile gz = gzopen(path, "rb");
+	size_t cap = 32u << 20, len = 0;
+	char *d = malloc(cap);
+	int got;
+
+	ck_assert_ptr_nonnull(gz);
+	ck_assert_ptr_nonnull(d);
+	while ((got = gzread(gz, d + len, (unsigned)(cap - len))) > 0) {
+		len += (size_t)got;
+		if (len == cap) {
+			d = realloc(d, cap *= 2);
+			ck_assert_ptr_nonnull(d);
+		}
+	}
+	ck_assert_int_eq(got, 0);
+	gzclose(gz);
+	*n = len;
+	return d;
+}
+
+/* split.sh's guess: the first '}' after the middle of traceEvents is followed
+ * by ", {" and a quote, as the chunk's start that find_boundary() would take.
+ */
+static int guess_in_string(const char *doc, size_t len)
+{
+	size_t start = find(doc, len, "[", 0) + 1, mid = start + (len - start) / 2;
+	size_t i = find(doc, len, "}, {", mid), j = find(doc, len, "}", mid);
+
+	return i == j && doc[i + 4] == '"' && memcmp(doc + i + 5, ", ", 2) == 0;
+}
+
+/* The damage of split.sh's cases: a bad number three quarters into the eager
+ * example, a bad escape there, a bad number a quarter into it, the file cut at
+ * seven eighths; 50 events whose names end with the split's pattern ('}, {' and
+ * the closing quote) so that the guess lands inside a string, the same with a
+ * trailing comma in the second half, the middle of the file in a key after
+ * traceEvents, and a 4 MiB name (tests/data/make-hostile.py's string_100mb with
+ * a name that fills every guessed start alike). Each loads alike the three
+ * ways. */
+START_TEST(test_damage_as_serial)
+{
+	struct classifier *cl = test_classifier();
+	char dir[] = "/tmp/fusediff-split-XXXXXX", *two;
+	const char *path;
+	size_t n, i, j, nev = 0, evcap = 50 * 3200;
+	char *d = inflate_whole(test_trace("llama8l_eager_sdpa.json.gz"), &n);
+	char *ev = malloc(evcap), *doc, *bad, *name;
+	int failed = 0, pad, line, col;
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	ck_assert_ptr_nonnull(ev);
+
+	i = find(d, n, "\"ts\": ", n * 3 / 4) + 6;
+	path = put_file(dir, "late_number", d, i, LIT("0x"), d + i + 1, n - i - 1, NULL);
+	failed += alike(path, "late_number", cl, &two);
+	ck_assert_msg(strstr(two, "late_number.json: line ") &&
+			      sscanf(strstr(two, "late_number.json: line "),
+				     "late_number.json: line %d, column %d: ", &line, &col) == 2,
+		      "late_number: no line and column: %.300s", two);
+	free(two);
+	unlink(path);
+	i = find(d, n, "\"name\": \"", n * 3 / 4) + 9;
+	path = put_file(dir, "late_escape", d, i, LIT("\\q"), d + i, n - i, NULL);
+	failed += alike(path, "late_escape", cl, NULL);
+	unlink(path);
+	i = find(d, n, "\"ts\": ", n / 4) + 6;
+	path = put_file(dir, "early_number", d, i, LIT("-x"), d + i + 1, n - i - 1, NULL);
+	failed += alike(path, "early_number", cl, NULL);
+	unlink(path);
+	path = put_file(dir, "truncated", d, n * 7 / 8, NULL);
+	failed += alike(path, "truncated", cl, NULL);
+	unlink(path);
+	free(d);
+
+	/* 50 events with 3000-byte names that end with the split's pattern */
+	name = malloc(3001);
+	ck_assert_ptr_nonnull(name);
+	memset(name, 'x', 3000);
+	name[3000] = '\0';
+	for (int k = 0; k < 50; k++)
+		nev += (size_t)snprintf(
+			ev + nev, evcap - nev,
+			"%s{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"k%s}, {\", "
+			"\"pid\": 0, \"tid\": 7, \"ts\": %d, \"dur\": 1, \"args\": "
+			"{\"device\": 0, \"stream\": 7, \"correlation\": %d}}",
+			k ? ",\n" : "", name, k, k + 1);
+	ck_assert_uint_lt(nev, evcap);
+	doc = malloc(nev + 4100);
+	ck_assert_ptr_nonnull(doc);
+	for (pad = 0; pad < 4000; pad += 7) {
+		n = (size_t)sprintf(doc, "{\"traceEvents\": [%*s%s]}\n", pad, "", ev);
+		if (guess_in_string(doc, n))
+			break;
+	}
+	ck_assert_msg(pad < 4000, "no padding puts the guess inside a name");
+	path = put_file(dir, "in_string", doc, n, NULL);
+	failed += alike(path, "in_string", cl, &two);
+	ck_assert_msg(strstr(two, " 50 events") != NULL, "in_string: %.300s", two);
+	free(two);
+	unlink(path);
+	i = find(doc, n, "\"correlation\": 41}", 0) + strlen("\"correlation\": 41");
+	path = put_file(dir, "in_string_bad", doc, i, LIT(","), doc + i, n - i, NULL);
+	failed += alike(path, "in_string_bad", cl, &two);
+	ck_assert_msg(strstr(two, "trailing comma before '}'") != NULL, "in_string_bad: %.300s",
+		      two);
+	free(two);
+	unlink(path);
+	free(doc);
+
+	/* the middle of the file beyond traceEvents: in a later key */
+	j = 0;
+	for (int k = 0; k < 3; k++)
+		j = find(ev, nev, "}}", j) + 2;
+	bad = malloc(4 * 20000);
+	ck_assert_ptr_nonnull(bad);
+	for (int k = 0; k < 20000; k++)
+		memcpy(bad + 4 * k, "}, {", 4);
+	path = put_file(dir, "after_array", LIT("{\"traceEvents\": ["), ev, j,
+			LIT("],\n\"zzz\": \""), bad, (size_t)4 * 20000, LIT("\"}\n"), NULL);
+	failed += alike(path, "after_array", cl, NULL);
+	unlink(path);
+	free(bad);
+	free(ev);
+
+	/* a 4 MiB name */
+	bad = malloc(5 * (4u << 20) / 5);
+	ck_assert_ptr_nonnull(bad);
+	for (size_t k = 0; k < (4u << 20) / 5; k++)
+		memcpy(bad + 5 * k, "gemm_", 5);
+	path = put_file(dir, "string_4mb",
+			LIT("{\"traceEvents\": [{\"cat\": \"kernel\", \"name\": \""), bad,
+			(size_t)5 * ((4u << 20) / 5),
+			LIT("\", \"ts\": 1, \"dur\": 1, \"args\": {\"device\": 0}}, "
+			    "{\"cat\": \"kernel\", "
+			    "\"name\": \"k\", \"ts\": 2, \"dur\": 1, \"args\": "
+			    "{\"device\": 0}}]}\n"),
+			NULL);
+	failed += alike(path, "string_4mb", cl, NULL);
+	unlink(path);
+	free(bad);
+	free(name);
+
+	rmdir(dir);
+	classifier_free(cl);
+	ck_assert_msg(failed == 0, "%d of 8 damaged files load otherwise split (above)", failed);
 }
 END_TEST
 
@@ -190,6 +408,7 @@ static Suite *suite(void)
 
 	tcase_set_timeout(tc, 240);
 	tcase_add_test(tc, test_split_as_serial);
+	tcase_add_test(tc, test_damage_as_serial);
 	suite_add_tcase(s, tc);
 	return s;
 }
