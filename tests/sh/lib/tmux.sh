@@ -87,10 +87,13 @@ usable() {
 	wait_for "restored-42"
 	screen | grep -qF "status=$2 icanon echo restored-42" ||
 		fail "after $1: want status $2 and 'icanon echo' from stty"
-	[ "$(flag cursor_flag)" = 1 ] || fail "the cursor is hidden ($1)"
-	[ "$(flag mouse_any_flag)$(flag mouse_standard_flag)$(flag mouse_button_flag)" = 000 ] ||
-		fail "mouse reporting is still on ($1)"
-	[ "$(flag keypad_flag)$(flag keypad_cursor_flag)" = 00 ] || fail "the keypad is still in application mode ($1)"
+	# the pane's modes in one tmux client, not one a flag (six processes a call otherwise)
+	modes=$(T display-message -p -t main \
+		'#{cursor_flag}:#{mouse_any_flag}#{mouse_standard_flag}#{mouse_button_flag}:#{keypad_flag}#{keypad_cursor_flag}')
+	[ "${modes%%:*}" = 1 ] || fail "the cursor is hidden ($1)"
+	modes=${modes#*:}
+	[ "${modes%%:*}" = 000 ] || fail "mouse reporting is still on ($1)"
+	[ "${modes#*:}" = 00 ] || fail "the keypad is still in application mode ($1)"
 }
 
 T -f /dev/null new-session -d -s main -x 120 -y 40 "env -u NO_COLOR PS1='$ ' LC_ALL=C.UTF-8 sh" ||
