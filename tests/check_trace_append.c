@@ -1,6 +1,8 @@
 /* check_trace_append.c — captures of one run pooled into one trace (trace_append()): times
  * shifted past the first capture, ids moved so that nothing links across captures, names
  * re-interned, arrays sorted, counts added up; and the structure of a pooled real trace. */
+#include <sys/stat.h>
+
 #include "testutil.h"
 
 #include "jtrace.h"
@@ -257,6 +259,15 @@ START_TEST(test_session_repeats)
 	ck_assert_uint_eq(session_side(s, 0)->t->n_repeats, 2);
 	ck_assert_uint_eq(session_side(s, 1)->t->n_repeats, 3);
 	ck_assert_str_eq(session_side(s, 1)->t->repeats[1].path, other);
+	{ /* each capture keeps the size of its own file (and its hash, when asked: none here) */
+		struct stat st;
+
+		ck_assert_int_eq(stat(other, &st), 0);
+		ck_assert_int_eq(session_side(s, 1)->t->repeats[1].file_size, (int64_t)st.st_size);
+		ck_assert_int_eq(stat(eager, &st), 0);
+		ck_assert_int_eq(session_side(s, 1)->t->repeats[0].file_size, (int64_t)st.st_size);
+		ck_assert_str_eq(session_side(s, 1)->t->repeats[1].sha256, "");
+	}
 	ck_assert_uint_ne(w, SIZE_MAX);
 	ck_assert_str_eq(c->warnings[w].code, "repeat_differs");
 	ck_assert_ptr_nonnull(strstr(c->warnings[w].message, other));

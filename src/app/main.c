@@ -312,8 +312,8 @@ static int is_dir(const char *path)
  * or each side's captures with -- between the sides. orig[0..argc): argv as given; sep: the
  * index in orig of the "--" that ended the options, or -1. A "--" with no trace before it only
  * ends the options (fusediff -- A B, for names that start with '-'): the sides are then split
- * at a "--" among the traces, if any. repeat_dirs: --repeats, two directories and no split. Fills o's traces and repeats; returns 0, or the exit
- * status of a usage error. */
+ * at a "--" among the traces, if any. repeat_dirs: --repeats was given (two directories, never
+ * split). Fills o's traces and repeats; returns 0, or the exit status of a usage error. */
 static int split_traces(struct app_opts *o, char **args, int n, char *const *orig, int argc,
 			int sep, int repeat_dirs)
 {
@@ -406,8 +406,8 @@ static int take_repeat_dirs(struct app_opts *o)
 		}
 		repeat_files[k] = files[k];
 		if (!n[k])
-			return usage_error("--repeats: %s holds no trace file (names ending in "
-					   "" TRACE_DIR_KINDS ")",
+			return usage_error("--repeats: %s holds no trace file (names ending "
+					   "in " TRACE_DIR_KINDS ")",
 					   o->trace[k]);
 	}
 	for (int k = 0; k < 2; k++) {
