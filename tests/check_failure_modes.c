@@ -13,6 +13,7 @@
  *   - empty fusion sections because of label mismatches.
  * (The last one, 17 s for a 919 MB trace, is measured by the benchmarks in bench/, not here.) */
 #include "acceptance.h"
+#include "fusediff/align.h"
 #include "jtrace.h"
 
 #include "fusediff/report.h"
@@ -218,6 +219,94 @@ START_TEST(test_extra_kernel_shifts_nothing)
 				 acc_name(c, 1, p->side[1].names[0]));
 	}
 	ck_assert_uint_eq(extra, 1);
+	session_close(ses);
+	trace_free(t[0]);
+	trace_free(t[1]);
+}
+END_TEST
+
+/* Kernels names[0..n) launched by one operator op (one External id), one after the other. */
+static void jkernels_one_op(struct jbuf *b, const char *op, const char *const *names, size_t n,
+			    double *cpu, double *gpu)
+{
+	char args[256];
+	int64_t ext = ++b->ext;
+
+	snprintf(args, sizeof args, "\"External id\":%lld", (long long)ext);
+	jevent(b, "cpu_op", op, 1, 1, *cpu, 0.5 + (double)n, args);
+	for (size_t i = 0; i < n; i++) {
+		b->corr++;
+		snprintf(args, sizeof args, "\"correlation\":%lld,\"External id\":%lld",
+			 (long long)b->corr, (long long)ext);
+		jevent(b, "cuda_runtime", "hipLaunchKernel", 1, 1, *cpu + 0.2 + (double)i, 0.5,
+		       args);
+		snprintf(args, sizeof args,
+			 "\"device\":0,\"stream\":7,\"correlation\":%lld,\"External id\":%lld",
+			 (long long)b->corr, (long long)ext);
+		jevent(b, "kernel", names[i], 0, 7, *gpu += 10, 5, args);
+	}
+	*cpu += 1 + (double)n;
+}
+
+/* MIOpen's GEMM convolution (Im2d2Col then a Tensile GEMM, per image of the batch, one
+ * aten::miopen_convolution) against one cuDNN implicit-GEMM convolution kernel: a fusion of
+ * the four kernels into one in every layer, proved by the convolution's work; not a conv
+ * match (im2col against the convolution) beside a GEMM that only A runs. */
+START_TEST(test_im2col_gemm_is_a_fusion)
+{
+	static const char *const miopen[] = {
+		"Im2d2Col", "Cijk_Ailk_Bljk_HHS_BH_MT128x128x32_MI32x32x8x1_SN_1LDSB0_GRVW8",
+		"Im2d2Col", "Cijk_Ailk_Bljk_HHS_BH_MT128x128x32_MI32x32x8x1_SN_1LDSB0_GRVW8"
+	};
+	static const char *const cudnn[] = {
+		"sm80_xmma_fprop_implicit_gemm_indexed_f16f16_f16f32_f32_nhwckrsc_nhwc_"
+		"tilesize128x128x32_stage4_warpsize2x2x1_g1_tensor16x8x16_kernel"
+	};
+	struct jbuf b = { .first = 1 };
+	struct trace *t[2];
+	struct session *ses;
+	const struct comparison *c;
+	const struct comparison_fusion *f = NULL;
+
+	for (int side = 0; side < 2; side++) {
+		double gpu = 5000, cpu = 10;
+
+		jevent(&b, "user_annotation", "prefill", 1, 1, 0, 1000, "\"External id\":900001");
+		jkernel(&b, "indexSelectLargeIndex_embedding", cpu++, gpu += 10, 7);
+		for (int l = 0; l < 4; l++)
+			for (size_t i = 0; i < sizeof layer_kernels / sizeof layer_kernels[0];
+			     i++) {
+				jkernel(&b, layer_kernels[i], cpu++, gpu += 10, 7);
+				if (i != 3) /* a convolution after the output projection */
+					continue;
+				if (side == 0)
+					jkernels_one_op(&b, "aten::miopen_convolution", miopen, 4,
+							&cpu, &gpu);
+				else
+					jkernels_one_op(&b, "aten::cudnn_convolution", cudnn, 1,
+							&cpu, &gpu);
+			}
+		jkernel(&b, "fused_add_rms_norm_kernel", cpu++, gpu += 10, 7);
+		jkernel(&b, "nvjet_lm_head_gemm", cpu++, gpu += 10, 7);
+		t[side] = jload(&b);
+	}
+	ses = test_session(t[0], t[1], cl);
+	c = test_compare(ses, -1);
+	for (size_t i = 0; i < c->n_fusions; i++)
+		if (c->fusions[i].cls == CLASS_CONV)
+			f = &c->fusions[i];
+	ck_assert_msg(f != NULL, "no convolution fusion (%zu fusions)", c->n_fusions);
+	ck_assert_int_eq(f->fused_side, SIDE_B);
+	ck_assert_int_eq(f->partial, 0);
+	ck_assert_uint_eq(f->per_place, 4);
+	ck_assert_int_eq(f->proof, PROOF_CLASS_WORK);
+	ck_assert_msg(strstr(f->evidence, "runs 4 kernels for the same work "
+					  "(Im2d2Col, Cijk_") &&
+			      strstr(f->evidence, "4 times per pass in layers 0-3"),
+		      "%s", f->evidence);
+	for (size_t i = 0; i < c->n_pairs; i++)
+		ck_assert_msg(c->pairs[i].kind != PAIR_A_ONLY && c->pairs[i].kind != PAIR_B_ONLY,
+			      "pair %zu is one-sided", i);
 	session_close(ses);
 	trace_free(t[0]);
 	trace_free(t[1]);
@@ -433,6 +522,7 @@ static Suite *failure_modes_suite(void)
 	tcase_add_test(tc, test_no_sums_against_averages);
 	tcase_add_test(tc, test_csv_quoted);
 	tcase_add_test(tc, test_no_empty_fusion_section);
+	tcase_add_test(tc, test_im2col_gemm_is_a_fusion);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -190,6 +190,13 @@ const struct builtin_rule classify_name_rules[] = {
 	  "FlashAttention|mla_pfl|::mla_|(^|::)mla_|^bwd_kernel_(fuse|causal|noncausal)|"
 	  "^bwd_preprocess"),
 
+	/* A convolution as im2col then a GEMM (MIOpen's GemmFwd solvers and its weight gradient:
+	 * Im2d2Col, Im3d2Col in src/kernels/MIOpenIm2d2Col.cl; PyTorch's slow_conv2d: im2col_kernel)
+	 * or a GEMM then col2im (the data gradient: Col2Im2dU, Col2Im3dU, col2im_kernel): the
+	 * unfolding half of it, which structure.c puts in one step with its GEMM. */
+	RP(CONV, A(CONV), "im2col|im[23]d2col", "im2col"),
+	RP(CONV, A(CONV), "col2im", "col2im"),
+
 	/* Convolutions (before GEMM: implicit-GEMM convolutions say gemm): cuDNN forward
 	 * (fprop), data (dgrad) and weight (wgrad) gradients, MIOpen's igemm/naive/direct and
 	 * the im2col they may use, Composable Kernel's grouped convolutions. */

@@ -12,7 +12,10 @@
  *                apply_rotary_pos_emb rotates q, then k: two steps, which pair with a
  *                compiled side's q- and k-RoPE kernels, or together with one kernel that
  *                rotates both);
- *              - the cos/sin table of a rotary embedding (cat cos mul sin mul, casts).
+ *              - the cos/sin table of a rotary embedding (cat cos mul sin mul, casts);
+ *              - a convolution as im2col then a GEMM, or a GEMM then col2im, per image
+ *                (MIOpen's GEMM solvers, PyTorch's slow convolution): one conv step, so
+ *                that one implicit-GEMM convolution kernel on the other side fuses it.
  *              Module ranges decide only norms: a rotary-embedding module call also holds a
  *              GEMM and copies, and a trace recorded without stacks must give the same steps.
  *   STEP_SINGLE everything else. SiLU and mul of an eager gated MLP are not adjacent
@@ -35,10 +38,11 @@ static const struct kernel_info *info(const struct seqv *v, size_t i)
 uint8_t *steps_prim_codes(const struct trace_classes *tc)
 {
 	static const char *const names[] = {
-		[PRIM_CAST] = "cast", [PRIM_COPY] = "copy", [PRIM_POW] = "pow",
-		[PRIM_MEAN] = "mean", [PRIM_ADD] = "add",   [PRIM_RSQRT] = "rsqrt",
-		[PRIM_MUL] = "mul",   [PRIM_NEG] = "neg",   [PRIM_CAT] = "cat",
-		[PRIM_COS] = "cos",   [PRIM_SIN] = "sin",
+		[PRIM_CAST] = "cast",	  [PRIM_COPY] = "copy", [PRIM_POW] = "pow",
+		[PRIM_MEAN] = "mean",	  [PRIM_ADD] = "add",	[PRIM_RSQRT] = "rsqrt",
+		[PRIM_MUL] = "mul",	  [PRIM_NEG] = "neg",	[PRIM_CAT] = "cat",
+		[PRIM_COS] = "cos",	  [PRIM_SIN] = "sin",	[PRIM_IM2COL] = "im2col",
+		[PRIM_COL2IM] = "col2im",
 	};
 	uint8_t *code = xcalloc(tc->n_infos ? tc->n_infos : 1, 1);
 
@@ -148,6 +152,41 @@ static size_t match_rope_table(const struct seqv *v, size_t i)
 	return cos && sin ? last - i : 0;
 }
 
+static int is_gemm(const struct seqv *v, size_t i)
+{
+	return i < v->n && v->in->t->kernels[v->seq[i]].kind == KIND_KERNEL &&
+	       info(v, i)->cls == CLASS_GEMM;
+}
+
+static int64_t ext_id(const struct seqv *v, size_t i)
+{
+	return v->in->t->kernels[v->seq[i]].external_id;
+}
+
+/* A convolution run as im2col then a GEMM, or a GEMM then col2im (its data gradient), once
+ * or once per image (MIOpen's GEMM solvers loop over the batch): kernels from i, 0 if none.
+ * Where the trace links kernels to operators, the pairs are one operator's launches. */
+static size_t match_im2col_gemm(const struct seqv *v, size_t i)
+{
+	size_t p = i;
+	int64_t op = ext_id(v, i);
+
+	for (;;) {
+		size_t q = p;
+
+		if (prim_is(v, q, PRIM_IM2COL) && is_gemm(v, q + 1))
+			q += 2;
+		else if (is_gemm(v, q) && prim_is(v, q + 1, PRIM_COL2IM))
+			q += 2;
+		else
+			break;
+		if (op ? ext_id(v, q - 2) != op || ext_id(v, q - 1) != op : p > i)
+			break; /* another operator's, or unknown after the first */
+		p = q;
+	}
+	return p - i;
+}
+
 /* Kernels from i launched inside the same module call (ids[kernel] >= 0), 0 if none. */
 static size_t match_module(const struct seqv *v, size_t i, const int32_t *ids)
 {
@@ -238,6 +277,8 @@ size_t steps_group(const struct step_input *in, const uint32_t *seq, size_t n, s
 			   (len = match_rope_table(&v, i)) > 0) {
 			fill_run(&v, s, i, len, CLASS_ROPE, ATOM_ROPE);
 			s->atoms &= ~ATOM_BIT(ATOM_CAST);
+		} else if ((len = match_im2col_gemm(&v, i)) > 0) {
+			fill_run(&v, s, i, len, CLASS_CONV, ATOM_CONV);
 		} else if (helper_before(&v, i)) {
 			len = take_aux(&v, s, i, i + 1);
 		} else {

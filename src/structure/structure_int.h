@@ -180,6 +180,8 @@ enum prim_code {
 	PRIM_CAT,
 	PRIM_COS,
 	PRIM_SIN,
+	PRIM_IM2COL,
+	PRIM_COL2IM,
 };
 
 struct step_input {
