@@ -849,6 +849,40 @@ START_TEST(test_mouse)
 }
 END_TEST
 
+/* Mouse reports in the SGR encoding (1006), as the terminal sends them (issue 33): a press
+ * anywhere, past column 223 too (X10 cannot say 250), a second press on the same cell a
+ * double click, the wheel (with modifiers); releases, drags, other buttons and malformed
+ * reports are no event. */
+START_TEST(test_mouse_sgr)
+{
+	struct ui_event ev;
+
+	ck_assert_int_eq(ui_screen_mouse_report(scr, "0;251;9M", &ev), 1);
+	ck_assert_int_eq(ev.key, UI_KEY_MOUSE);
+	ck_assert_int_eq(ev.mouse, UI_MOUSE_CLICK);
+	ck_assert_int_eq(ev.x, 250);
+	ck_assert_int_eq(ev.y, 8);
+	ck_assert_int_eq(ui_screen_mouse_report(scr, "0;251;9m", &ev), 0); /* its release */
+	ck_assert_int_eq(ui_screen_mouse_report(scr, "0;251;9M", &ev), 1);
+	ck_assert_int_eq(ev.mouse, UI_MOUSE_DOUBLE);
+	ck_assert_int_eq(ui_screen_mouse_report(scr, "0;251;9M", &ev), 1); /* a third: a click */
+	ck_assert_int_eq(ev.mouse, UI_MOUSE_CLICK);
+	ck_assert_int_eq(ui_screen_mouse_report(scr, "0;12;9M", &ev), 1); /* elsewhere */
+	ck_assert_int_eq(ev.mouse, UI_MOUSE_CLICK);
+	ck_assert_int_eq(ui_screen_mouse_report(scr, "64;1000;3M", &ev), 1);
+	ck_assert_int_eq(ev.mouse, UI_MOUSE_WHEEL_UP);
+	ck_assert_int_eq(ev.x, 999);
+	ck_assert_int_eq(ui_screen_mouse_report(scr, "81;5;5M", &ev), 1); /* ctrl + wheel down */
+	ck_assert_int_eq(ev.mouse, UI_MOUSE_WHEEL_DOWN);
+	ck_assert_int_eq(ui_screen_mouse_report(scr, "32;30;5M", &ev), 0); /* a drag */
+	ck_assert_int_eq(ui_screen_mouse_report(scr, "2;30;5M", &ev), 0);  /* the right button */
+	ck_assert_int_eq(ui_screen_mouse_report(scr, "0;30M", &ev), 0);
+	ck_assert_int_eq(ui_screen_mouse_report(scr, "0;0;5M", &ev), 0);
+	ck_assert_int_eq(ui_screen_mouse_report(scr, "0;30;5Mx", &ev), 0);
+	ck_assert_int_eq(ui_screen_mouse_report(scr, "0;30;5X", &ev), 0);
+}
+END_TEST
+
 START_TEST(test_export)
 {
 	char dir[] = "/tmp/fusediff-ui-XXXXXX", path[128];
@@ -965,6 +999,7 @@ static Suite *ui_suite(void)
 	tcase_add_test(tc, test_resize_and_too_small);
 	tcase_add_test(tc, test_help_lists_every_action);
 	tcase_add_test(tc, test_mouse);
+	tcase_add_test(tc, test_mouse_sgr);
 	tcase_add_test(tc, test_export);
 	tcase_add_test(tc, test_clip);
 	suite_add_tcase(s, tc);

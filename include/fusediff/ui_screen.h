@@ -66,6 +66,13 @@ struct ui_event {
  * or -1 when a terminating signal arrived (ui_screen_signal() says which), within a tenth of
  * a second of it. After Ctrl-Z and fg the event is UI_KEY_RESIZE: redraw everything. */
 int ui_screen_read(struct ui_screen *s, struct ui_event *ev, int timeout_ms);
+/* A mouse report in the SGR encoding (mode 1006), the bytes after ESC [ <: "B;X;Y" then M for
+ * a press, m for a release; X and Y count from 1, so columns past 223 (which the X10 encoding
+ * cannot carry) are reported too. A press of the first button is a click, a second one on
+ * the same cell within 400 ms a double click; buttons 64 and 65 are the wheel. Returns 1 with
+ * ev filled in, 0 for a report that is none of those (a release, a drag, another button) or is
+ * malformed. Both the terminal (ui_screen_read()) and the script's :input come here. */
+int ui_screen_mouse_report(struct ui_screen *s, const char *report, struct ui_event *ev);
 /* The terminating signal received (SIGINT, SIGTERM, SIGHUP; SIGHUP also when the terminal
  * hung up), or 0. */
 int ui_screen_signal(void);

@@ -133,6 +133,68 @@ static int script_bench(struct ui *u, const char *args, FILE *out, struct fd_err
 	return 0;
 }
 
+/* ':input BYTES': what a terminal would send, with \e for ESC, \\ for a backslash and \xHH
+ * for any byte; a mouse report (ESC [ < B;X;Y M or m, the SGR encoding) goes through
+ * ui_screen_mouse_report() as the terminal's do, any other byte is a key. */
+static int script_input(struct ui *u, const char *text, struct fd_error *err)
+{
+	size_t cap = strlen(text) + 1, n = 0;
+	char *b = xmalloc(cap);
+	int rc = 0;
+
+	for (const char *p = text; *p; p++) {
+		unsigned v;
+
+		if (*p != '\\') {
+			b[n++] = *p;
+		} else if (p[1] == 'e') {
+			b[n++] = 27, p++;
+		} else if (p[1] == '\\') {
+			b[n++] = '\\', p++;
+		} else if (p[1] == 'x' && sscanf(p + 2, "%2x", &v) == 1 &&
+			   isxdigit((unsigned char)p[2]) && isxdigit((unsigned char)p[3])) {
+			b[n++] = (char)v, p += 3;
+		} else {
+			fd_error_set(err, "':input %s': a backslash is \\e, \\\\ or \\xHH", text);
+			free(b);
+			return -1;
+		}
+	}
+	b[n] = '\0';
+	for (size_t i = 0; i < n && rc == 0; i++) {
+		if (b[i] == 27 && i + 2 < n && b[i + 1] == '[' && b[i + 2] == '<') {
+			size_t end = i + 3;
+			struct ui_event ev;
+
+			while (end < n && b[end] != 'M' && b[end] != 'm')
+				end++;
+			if (end == n) {
+				fd_error_set(err, "':input %s': a mouse report without its M or m",
+					     text);
+				rc = -1;
+				break;
+			}
+			{
+				char *report =
+					xasprintf("%.*s", (int)(end + 1 - (i + 3)), b + i + 3);
+
+				if (ui_screen_mouse_report(u->s, report, &ev))
+					rc = ui_handle(u, &ev);
+				free(report);
+			}
+			i = end;
+		} else {
+			int key = b[i] == 27			 ? UI_KEY_ESC
+				  : b[i] == '\r' || b[i] == '\n' ? UI_KEY_ENTER
+								 : (unsigned char)b[i];
+
+			rc = ui_key(u, key);
+		}
+	}
+	free(b);
+	return rc;
+}
+
 /* Run one ':command'. Returns 1 to stop (quit), 0 to go on, -1 on error. */
 static int script_command(struct ui *u, const char *cmd, FILE *out, struct fd_error *err)
 {
@@ -173,6 +235,8 @@ static int script_command(struct ui *u, const char *cmd, FILE *out, struct fd_er
 		}
 		return 0;
 	}
+	if (strncmp(cmd, "input ", 6) == 0)
+		return script_input(u, cmd + 6, err);
 	if (sscanf(cmd, "click %d %d%c", &x, &y, &tail) == 2 ||
 	    sscanf(cmd, "double %d %d%c", &x, &y, &tail) == 2) {
 		struct ui_event ev = { UI_KEY_MOUSE,
@@ -188,8 +252,10 @@ static int script_command(struct ui *u, const char *cmd, FILE *out, struct fd_er
 
 		return ui_handle(u, &ev);
 	}
-	fd_error_set(err, "unknown command ':%s' (dump, resize, type, click, double, wheel, bench)",
-		     cmd);
+	fd_error_set(
+		err,
+		"unknown command ':%s' (dump, resize, type, input, click, double, wheel, bench)",
+		cmd);
 	return -1;
 }
 

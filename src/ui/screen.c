@@ -6,10 +6,12 @@
 #include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <termios.h>
+#include <time.h>
 #include <unistd.h>
 #include <wchar.h>
 
@@ -51,9 +53,32 @@ static const struct ui_glyphs glyphs_ascii = {
  *   core dump.
  * Signals ignored when the program started stay ignored, like ncurses does for SIGTSTP. */
 #define READ_SLICE_MS 100
-#define MOUSE_EVENTS                                                                    \
-	(BUTTON1_PRESSED | BUTTON1_CLICKED | BUTTON1_DOUBLE_CLICKED | BUTTON4_PRESSED | \
-	 BUTTON5_PRESSED)
+/* The mouse, without ncurses' help (it picks the X10 encoding, or all-motion tracking, from
+ * terminfo): button-event tracking (1002: presses, releases and drags, no event per move) in
+ * the SGR encoding (1006: any column), decoded by ui_screen_mouse_report(). */
+#define MOUSE_ON	"\033[?1002h\033[?1006h"
+#define MOUSE_OFF	"\033[?1006l\033[?1002l"
+#define DOUBLE_CLICK_MS 400
+
+static volatile sig_atomic_t mouse_on; /* MOUSE_ON was sent: MOUSE_OFF before giving back */
+
+/* Turn the terminal's mouse reports on or off. Async-signal-safe. */
+static void mouse_mode(int on)
+{
+	const char *seq = on ? MOUSE_ON : MOUSE_OFF;
+	size_t len = strlen(seq);
+
+	if (on == mouse_on)
+		return;
+	mouse_on = on;
+	for (size_t done = 0; done < len;) {
+		ssize_t w = write(STDOUT_FILENO, seq + done, len - done);
+
+		if (w <= 0)
+			break;
+		done += (size_t)w;
+	}
+}
 
 static volatile sig_atomic_t pending_signal;
 static volatile sig_atomic_t pending_stop;
@@ -130,6 +155,7 @@ static void restore_after_crash(void)
 {
 	if (terminal_open) {
 		terminal_open = 0;
+		mouse_mode(0);
 		endwin();
 	}
 	stderr_release();
@@ -230,8 +256,9 @@ static void setup_modes(struct ui_screen *s, const struct ui_screen_opts *o)
 	ui_theme_apply(s, theme);
 	s->mouse = !o->no_mouse && !s->headless;
 	if (s->mouse) {
-		mouseinterval(0);
-		mousemask(MOUSE_EVENTS, NULL);
+		wnoutrefresh(stdscr); /* ncurses' own set-up first */
+		doupdate();
+		mouse_mode(1);
 	}
 }
 
@@ -333,8 +360,7 @@ void ui_screen_close(struct ui_screen *s)
 		/* stopped by Ctrl-Z and ended by a signal meanwhile: the terminal is the shell's
 		 * already, and endwin() would stop us again for writing its modes (SIGTTOU) */
 		if (!s->suspended) {
-			if (s->mouse)
-				mousemask(0, NULL);
+			mouse_mode(0);
 			endwin();
 		}
 		delscreen(s->term);
@@ -438,8 +464,7 @@ static int suspend(struct ui_screen *s)
 	sigset_t set, old;
 
 	pending_stop = 0;
-	if (s->mouse)
-		mousemask(0, NULL);
+	mouse_mode(0);
 	endwin();
 	fflush(stdout);
 	s->suspended = 1;
@@ -458,13 +483,111 @@ static int suspend(struct ui_screen *s)
 		return -1;
 	s->suspended = 0;
 	if (s->mouse)
-		mousemask(MOUSE_EVENTS, NULL);
+		mouse_mode(1);
 	/* the terminal may have been resized while another process had it */
 	if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_row > 0 && ws.ws_col > 0 &&
 	    (ws.ws_row != LINES || ws.ws_col != COLS))
 		resizeterm(ws.ws_row, ws.ws_col);
 	clearok(curscr, TRUE);
 	return 0;
+}
+
+static double monotonic_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+int ui_screen_mouse_report(struct ui_screen *s, const char *report, struct ui_event *ev)
+{
+	int b, x, y, n = 0;
+	char fin = 0;
+	double now;
+
+	if (sscanf(report, "%d;%d;%d%c%n", &b, &x, &y, &fin, &n) != 4 || report[n] ||
+	    (fin != 'M' && fin != 'm') || x < 1 || y < 1 || b < 0)
+		return 0;
+	memset(ev, 0, sizeof *ev);
+	ev->key = UI_KEY_MOUSE;
+	ev->x = x - 1;
+	ev->y = y - 1;
+	if (fin == 'm' || (b & 32)) /* a release, or a drag */
+		return 0;
+	if ((b & ~28) == 64 || (b & ~28) == 65) { /* the wheel (28: shift, meta, control) */
+		ev->mouse = (b & 1) ? UI_MOUSE_WHEEL_DOWN : UI_MOUSE_WHEEL_UP;
+		return 1;
+	}
+	if ((b & ~28) != 0)
+		return 0;
+	now = monotonic_ms();
+	if (s->mouse_press_ms > 0 && now - s->mouse_press_ms < DOUBLE_CLICK_MS &&
+	    s->mouse_px == ev->x && s->mouse_py == ev->y) {
+		ev->mouse = UI_MOUSE_DOUBLE;
+		s->mouse_press_ms = 0;
+	} else {
+		ev->mouse = UI_MOUSE_CLICK;
+		s->mouse_press_ms = now;
+		s->mouse_px = ev->x;
+		s->mouse_py = ev->y;
+	}
+	return 1;
+}
+
+/* The rest of a mouse report after ESC (prefix 0), or after what ncurses took for its kmous
+ * key (prefix 1: ESC [ < or ESC [ M): "[<B;X;YM" in the SGR encoding, or "[M" and three bytes
+ * in the X10 one of a terminal that ignores 1006. Returns 1 with ev filled in, 0 for a report
+ * that is none we use (a release, a drag) or is cut short, -1 when no report follows the ESC
+ * (what was read after it is given back, to be read as keys). */
+static int read_mouse(struct ui_screen *s, struct ui_event *ev, int prefix)
+{
+	wint_t got[40];
+	int n = 0, sgr = 1;
+	char report[32];
+	size_t len = 0;
+
+	timeout(50); /* the rest of a report arrives with its start */
+	if (!prefix) {
+		for (int i = 0; i < 2; i++) {
+			if (wget_wch(stdscr, &got[n]) != OK)
+				goto give_back;
+			n++;
+			if (i == 0 && got[0] != '[')
+				goto give_back;
+			if (i == 1 && got[1] != '<' && got[1] != 'M')
+				goto give_back;
+		}
+		sgr = got[1] == '<';
+	}
+	for (;;) {
+		wint_t c;
+
+		if (wget_wch(stdscr, &c) != OK)
+			return 0;
+		if (!sgr || (prefix && len == 0 && (c < '0' || c > '9'))) { /* X10: B X Y */
+			wint_t xy[2];
+			char x10[48];
+
+			if (wget_wch(stdscr, &xy[0]) != OK || wget_wch(stdscr, &xy[1]) != OK)
+				return 0;
+			snprintf(x10, sizeof x10, "%d;%d;%dM", (int)c - 32, (int)xy[0] - 32,
+				 (int)xy[1] - 32);
+			return (int)c >= 32 && ui_screen_mouse_report(s, x10, ev);
+		}
+		if (len + 2 >= sizeof report)
+			return 0;
+		report[len++] = (char)c;
+		report[len] = '\0';
+		if (c == 'M' || c == 'm')
+			return ui_screen_mouse_report(s, report, ev);
+		if ((c < '0' || c > '9') && c != ';')
+			return 0;
+	}
+give_back:
+	while (n > 0)
+		unget_wch(got[--n]);
+	return -1;
 }
 
 int ui_screen_read(struct ui_screen *s, struct ui_event *ev, int timeout_ms)
@@ -508,24 +631,12 @@ int ui_screen_read(struct ui_screen *s, struct ui_event *ev, int timeout_ms)
 	}
 	if (rc == KEY_CODE_YES) {
 		ev->key = translate_key((int)ch);
-		if (ev->key == UI_KEY_MOUSE) {
-			MEVENT me;
-
-			if (getmouse(&me) != OK)
-				return 0;
-			ev->x = me.x;
-			ev->y = me.y;
-			if (me.bstate & BUTTON4_PRESSED)
-				ev->mouse = UI_MOUSE_WHEEL_UP;
-			else if (me.bstate & BUTTON5_PRESSED)
-				ev->mouse = UI_MOUSE_WHEEL_DOWN;
-			else if (me.bstate & BUTTON1_DOUBLE_CLICKED)
-				ev->mouse = UI_MOUSE_DOUBLE;
-			else if (me.bstate & (BUTTON1_PRESSED | BUTTON1_CLICKED))
-				ev->mouse = UI_MOUSE_CLICK;
-			else
-				return 0;
-		}
+		if (ev->key == UI_KEY_MOUSE) /* terminfo's kmous: the report's start */
+			return s->mouse && read_mouse(s, ev, 1) == 1;
+	} else if (ch == 27 && s->mouse && (rc = read_mouse(s, ev, 0)) >= 0) {
+		if (rc == 0)
+			ev->key = UI_KEY_NONE;
+		return rc;
 	} else {
 		ev->key = translate_char(ch);
 	}

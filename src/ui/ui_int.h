@@ -32,7 +32,9 @@ struct ui_screen {
 	int headless;
 	int suspended; /* Ctrl-Z: the terminal was given back (endwin) and not taken again */
 	int theme;     /* enum ui_theme_id in effect */
-	int mouse;
+	int mouse;     /* the terminal reports the mouse (SGR, button events) */
+	double mouse_press_ms;	/* the last click's time (CLOCK_MONOTONIC) and cell, for */
+	int mouse_px, mouse_py; /* a double click */
 	int utf8;
 	const struct ui_glyphs *g;
 	attr_t attr[ROLE_COUNT];

@@ -1,6 +1,7 @@
 #!/bin/sh
 # tmux_smoke.sh — the explorer in a real terminal (tmux, on its own socket): it starts on the
-# example pair at 120x40 with both labels and the Layers view, keys reach a fusion's evidence,
+# example pair at 120x40 with both labels and the Layers view, the mouse reports (SGR, button
+# events) and a click past column 223 works, keys reach a fusion's evidence,
 # the window is resized, q leaves a usable shell with the explorer's exit status; Ctrl-C while
 # loading, SIGTERM while exploring and q on the too-small screen exit cleanly as well. "Usable"
 # (tests/sh/lib/tmux.sh): no alternate screen, cursor shown, no mouse reporting, no
@@ -19,6 +20,17 @@ screen | grep -qF "llama8l_compiled_sdpa.json.gz" || fail "label B missing"
 screen | grep -qF "A us/pass" || fail "the Layers view is not shown"
 [ "$(alternate)" = 1 ] || fail "the explorer does not use the alternate screen"
 T capture-pane -e -p -t main | grep -q "$(printf '\033')\[" || fail "no colours in the pane"
+
+# --- the mouse: button events (1002) in the SGR encoding (1006), never an event per move (1003);
+# a click past column 223, which the X10 encoding cannot carry, selects the Overview's row -----
+[ "$(flag mouse_sgr_flag)" = 1 ] || fail "the mouse is not in the SGR encoding (1006)"
+[ "$(flag mouse_button_flag)" = 1 ] || fail "no button-event mouse tracking (1002)"
+[ "$(flag mouse_all_flag)" = 0 ] || fail "all-motion mouse tracking (1003)"
+T resize-window -t main -x 260 -y 40
+wait_for "gain | regression"
+T send-keys -t main -l "$(printf '\033[<0;250;9M\033[<0;250;9m')"
+wait_for "A only Copy: A"
+T resize-window -t main -x 120 -y 40
 
 # --- keys to a fusion's evidence --------------------------------------------------------------
 T send-keys -t main 4
