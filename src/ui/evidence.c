@@ -17,69 +17,114 @@ static void dim3(char *buf, size_t cap, const int32_t v[3])
 		snprintf(buf, cap, "[%d,%d,%d]", (int)v[0], (int)v[1], (int)v[2]);
 }
 
+/* An instance in the order the pane lists them: by pass, then by start. */
+struct inst_order {
+	uint32_t pass;
+	int64_t start;
+	uint32_t i; /* index into the part's instances */
+};
+
+static int cmp_inst(const void *a, const void *b)
+{
+	const struct inst_order *x = a, *y = b;
+
+	if (x->pass != y->pass)
+		return (x->pass > y->pass) - (x->pass < y->pass);
+	if (x->start != y->start)
+		return (x->start > y->start) - (x->start < y->start);
+	return (x->i > y->i) - (x->i < y->i);
+}
+
+/* The launching operator of kernel k, escaped (malloc'd), or NULL; its input shapes in *dims
+ * (escaped, malloc'd) when it has an operator. */
+static char *op_of(const struct trace *t, const struct trace_kernel *k, char **dims)
+{
+	const struct trace_op *op = trace_find_op(t, k->external_id);
+	const char *o, *d;
+
+	*dims = NULL;
+	if (!op)
+		return NULL;
+	o = trace_str(t, op->name);
+	d = op->input_dims ? trace_str(t, op->input_dims) : "";
+	*dims = text_escape_dup(d, strlen(d));
+	return text_escape_dup(o, strlen(o));
+}
+
 void ui_evidence_instances(struct ui *u, struct ui_text *out, const struct comparison_pair *p,
 			   int side, size_t *budget)
 {
+	enum { OP_MIN = 8, OP_MAX = 40 };
 	const struct comparison_part *part = &p->side[side];
 	const struct side *sd = u->c->side[side];
 	const struct trace *t = sd->t;
+	struct inst_order *ord;
+	uint32_t n = 0, shown;
+	int opw = OP_MIN;
 	char layer[96];
 
 	if (part->n_inst == 0)
 		return;
 	comparison_layer_label(u->c, p->layer, layer, sizeof layer);
-	/* A run of several kernels names each instance's kernel, in a column of its own before
+	/* pass by pass, each in the order its kernels ran: a run's kernels one after another */
+	ord = xmalloc(part->n_inst * sizeof *ord);
+	for (uint32_t i = 0; i < part->n_inst; i++)
+		if (part->inst[i].kernel < t->n_kernels)
+			ord[n++] = (struct inst_order){ part->inst[i].pass,
+							t->kernels[part->inst[i].kernel].start, i };
+	qsort(ord, n, sizeof *ord, cmp_inst);
+	shown = n < *budget ? n : (uint32_t)*budget;
+	/* the operator comes before the launch figures, as wide as the longest one shown */
+	for (uint32_t i = 0; i < shown; i++) {
+		char *dims, *o = op_of(t, &t->kernels[part->inst[ord[i].i].kernel], &dims);
+		int w = o ? (int)text_width(o) : 1;
+
+		if (w > opw)
+			opw = w > OP_MAX ? OP_MAX : w;
+		free(o);
+		free(dims);
+	}
+	/* A run of several kernels names each instance's kernel, in a column of its own after
 	 * the operator: the input shapes, of any length, come last. */
 	ui_text_add(out, ROLE_DIM, 1,
-		    "  %c pass layer     start us    dur us  grid         block        stream  "
-		    "%-*soperator         input shapes",
-		    side == SIDE_A ? 'A' : 'B', part->n_names > 1 ? KERNEL_COL + 2 : 0,
-		    part->n_names > 1 ? "kernel" : "");
-	for (uint32_t i = 0; i < part->n_inst; i++) {
-		const struct comparison_instance *in = &part->inst[i];
-		const struct trace_kernel *k;
-		const struct trace_op *op;
+		    "  %c pass layer     start us    dur us  %-*s  %-*sgrid         block        "
+		    "stream  input shapes",
+		    side == SIDE_A ? 'A' : 'B', opw, "operator",
+		    part->n_names > 1 ? KERNEL_COL + 2 : 0, part->n_names > 1 ? "kernel" : "");
+	for (uint32_t i = 0; i < n; i++) {
+		const struct comparison_instance *in = &part->inst[ord[i].i];
+		const struct trace_kernel *k = &t->kernels[in->kernel];
 		char start[32], dur[32], grid[48], block[48], name[4 * KERNEL_COL + 16] = "";
-		char *opname = NULL, *dims = NULL;
+		char op[4 * OP_MAX + 16], *opname, *dims;
 		struct trace_dims cfg;
 
 		if (*budget == 0) {
-			ui_text_add(out, ROLE_DIM, 1, "    ... %u more instances not shown",
-				    part->n_inst - i);
-			return;
+			ui_text_add(out, ROLE_DIM, 1, "    ... %u more instances not shown", n - i);
+			break;
 		}
 		(*budget)--;
-		if (in->kernel >= t->n_kernels)
-			continue;
-		k = &t->kernels[in->kernel];
-		op = trace_find_op(t, k->external_id);
 		text_us(start, sizeof start, k->start);
 		text_us(dur, sizeof dur, k->dur);
 		trace_dims_get(t, k->dims, &cfg);
 		dim3(grid, sizeof grid, cfg.grid);
 		dim3(block, sizeof block, cfg.block);
 		if (part->n_names > 1) { /* which kernel of the run */
-			const char *n = ui_name(u, side, k->name);
-			char *esc = text_escape_dup(n, strlen(n));
+			const char *nm = ui_name(u, side, k->name);
+			char *esc = text_escape_dup(nm, strlen(nm));
 
 			ui_clip(u->s, esc, KERNEL_COL, name, sizeof name - 2);
 			strcat(name, "  ");
 			free(esc);
 		}
-		if (op) {
-			const char *o = trace_str(t, op->name),
-				   *d = op->input_dims ? trace_str(t, op->input_dims) : "";
-
-			opname = text_escape_dup(o, strlen(o));
-			dims = text_escape_dup(d, strlen(d));
-		}
-		ui_text_add(out, ROLE_NORMAL, 1,
-			    "    %4u %-8s %10s %9s  %-12s %-12s %6d  %s%-16s %s", in->pass, layer,
-			    start, dur, grid, block, (int)k->stream, name, op ? opname : "-",
+		opname = op_of(t, k, &dims);
+		ui_clip(u->s, opname ? opname : "-", opw, op, sizeof op);
+		ui_text_add(out, ROLE_NORMAL, 1, "    %4u %-8s %10s %9s  %s  %s%-12s %-12s %6d  %s",
+			    in->pass, layer, start, dur, op, name, grid, block, (int)k->stream,
 			    dims && *dims ? dims : "-");
 		free(opname);
 		free(dims);
 	}
+	free(ord);
 }
 
 /* Where side s's class comes from: its name, operator or module, with the rule that said so. */
