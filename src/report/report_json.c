@@ -430,7 +430,8 @@ static void j_trace(FILE *out, const struct comparison *c, int s)
 				fputs("null", out);
 			fputs(",\"sha256\":", out);
 			j_cstr(out, r->sha256[0] ? r->sha256 : NULL);
-			fputc('}', out);
+			fprintf(out, ",\"left_out\":%s}",
+				c->repeat_out[s] && c->repeat_out[s][i] ? "true" : "false");
 		}
 		fputc(']', out);
 	}

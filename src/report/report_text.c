@@ -317,7 +317,9 @@ static void traces_section(FILE *out, const struct comparison *c, int md)
 				char *rp = text_escape_dup(t->repeats[i].path,
 							   strlen(t->repeats[i].path));
 
-				fprintf(out, "%s %s", i ? "," : "", rp);
+				fprintf(out, "%s %s%s", i ? "," : "", rp,
+					c->repeat_out[s] && c->repeat_out[s][i] ? " (left out)"
+										: "");
 				free(rp);
 			}
 			fputc('\n', out);

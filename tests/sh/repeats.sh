@@ -38,8 +38,9 @@ run differs 0 --report json --phase decode -o "$tmp/differs.json" "$E" "$E" -- "
 "$py" - "$tmp" "$NV" "$E" <<'PY' || fail "the pooled reports"
 import hashlib, json, os, sys
 t, nv, e = sys.argv[1], sys.argv[2], sys.argv[3]
-def cap(p):  # a capture as the JSON describes it: path, size in bytes, SHA-256
-    return {"path": p, "size": os.path.getsize(p), "sha256": hashlib.sha256(open(p, "rb").read()).hexdigest()}
+def cap(p, left_out=False):  # a capture as the JSON describes it: path, size in bytes, SHA-256
+    return {"path": p, "size": os.path.getsize(p), "sha256": hashlib.sha256(open(p, "rb").read()).hexdigest(),
+            "left_out": left_out}
 one = json.load(open(f"{t}/one.json"))
 r = json.load(open(f"{t}/pooled.json"))
 assert [s["compared_passes"] for s in one["traces"]] == [16, 16], one["traces"]
@@ -59,7 +60,7 @@ d = json.load(open(f"{t}/differs.json"))
 w = [x for x in d["warnings"] if x["code"] == "repeat_differs"]
 assert len(w) == 1 and w[0]["message"].startswith(f"B's capture {nv} has "), d["warnings"]
 # each capture with its own size and hash; the side's own are its first capture's
-assert d["traces"][1]["repeats"] == [cap(e), cap(nv), cap(e)], d["traces"][1]["repeats"]
+assert d["traces"][1]["repeats"] == [cap(e), cap(nv, True), cap(e)], d["traces"][1]["repeats"]
 assert (d["traces"][1]["size"], d["traces"][1]["sha256"]) == (cap(e)["size"], cap(e)["sha256"])
 assert not d["comparability"]["comparable"], d["comparability"]
 PY
@@ -101,6 +102,9 @@ run steps_text 0 --report text --phase decode "$E" "$E" -- "$E" "$SM"
 grep -qF "Warning (repeat_differs): B's capture $SM has other steps in its 8 layers per pass than its first capture ($E), per pass" \
 	"$tmp/steps_text.out" || fail "steps_text: no repeat_differs warning naming $SM: $(grep -F repeat_differs "$tmp/steps_text.out")"
 run steps_gate 4 --report text --phase decode --fail-if-slower 3 "$E" "$E" -- "$E" "$SM"
+# the reports' list of captures marks the one left out (and names each capture once)
+expect_line steps_text "   2 captures pooled: $E, $SM (left out)"
+[ "$(grep -c "captures pooled" "$tmp/steps_text.out")" = 2 ] || fail "steps_text: not one list of captures a side"
 "$py" - "$tmp" "$SM" <<'PY' || fail "the captures left out"
 import json, sys
 t, sm = sys.argv[1], sys.argv[2]
@@ -190,7 +194,8 @@ cmp -s "$tmp/rdirs.json" "$tmp/rfiles.json" || fail "--repeats A B differs from 
 import hashlib, json, os, sys
 t = sys.argv[1]
 def cap(p):
-    return {"path": p, "size": os.path.getsize(p), "sha256": hashlib.sha256(open(p, "rb").read()).hexdigest()}
+    return {"path": p, "size": os.path.getsize(p), "sha256": hashlib.sha256(open(p, "rb").read()).hexdigest(),
+            "left_out": False}
 d = json.load(open(f"{t}/rdirs.json"))
 assert d["traces"][0]["repeats"] == [cap(f"{t}/ra/run-1.json.gz"), cap(f"{t}/ra/run-2.json.gz")], d["traces"][0]["repeats"]
 assert d["traces"][1]["repeats"] == [cap(f"{t}/rb/new-a.json.gz"), cap(f"{t}/rb/new-b.json.gz")], d["traces"][1]["repeats"]
