@@ -2,13 +2,14 @@
  *
  * A fusion difference is a pair where one side runs one kernel and the other runs k > 1 for
  * work that kernel covers (a fused pair), with the one-sided kernels of its class next to it
- * whose work it covers (so that its delta is net). A partial fusion is the same work launched more often on
- * one side: a match pair with gaps nearby that repeat one side's step (the same kernel),
- * or a match pair whose steps launch k >= 2 times as many working kernels on one side.
+ * whose work it covers (so that its delta is net). A partial fusion is the same work launched
+ * more often on one side: a match pair with gaps nearby that repeat one side's step (the same
+ * kernel), or a match pair whose steps launch k >= 2 times as many working kernels on one
+ * side; where both sides recorded their tensors, their sizes must fit.
  * Identical patterns (same fused side, class and unfused kernels) are grouped across layers.
  * A partial fusion seen in one layer only of a model with several is not reported: a kernel
  * launched twice once is noise of the trace (replayed or dropped launches), not a pattern.
- * Used by comparison.c; the result is struct comparison_fusion in comparison.h. */
+ * Used by comparison_pairs.c and comparison.c; the result is struct comparison_fusion in comparison.h. */
 #ifndef FUSEDIFF_FUSION_H
 #define FUSEDIFF_FUSION_H
 

@@ -61,15 +61,15 @@ static struct stream_count *find_stream(struct stream_count *v, size_t n, int32_
 	return lo < n && v[lo].stream == stream ? &v[lo] : NULL;
 }
 
-void merge_streams(struct stream_merge *m, const struct step_input *in, struct side *s,
-		   const uint32_t *k, size_t n)
+/* The streams of the pass's kernels k[0..n) into m->streams, sorted by id, each with its
+ * kernel count, its rank (most kernels first) and where its kernels start when regrouped by
+ * rank: one sort of the pass's stream ids (a trace may have a stream per kernel). Returns how
+ * many. */
+static size_t count_streams(struct stream_merge *m, const struct trace *t, const uint32_t *k,
+			    size_t n)
 {
-	const struct trace *t = s->t;
-	size_t ns_streams = 0, n_tmp = 0;
-	int all_launched = 1;
+	size_t ns_streams = 0;
 
-	/* streams and their kernel counts, sorted by id: one sort of the pass's stream ids (a
-	 * trace may have a stream per kernel) */
 	{
 		struct stream_count *ids = xmalloc((n + 1) * sizeof *ids);
 
@@ -102,6 +102,16 @@ void merge_streams(struct stream_merge *m, const struct step_input *in, struct s
 		}
 		free(byrank);
 	}
+	return ns_streams;
+}
+
+void merge_streams(struct stream_merge *m, const struct step_input *in, struct side *s,
+		   const uint32_t *k, size_t n)
+{
+	const struct trace *t = s->t;
+	size_t ns_streams = count_streams(m, t, k, n), n_tmp = 0;
+	int all_launched = 1;
+
 	/* regroup by stream (stable: time order within a stream), then steps per stream */
 	{
 		uint32_t *fill = xmalloc(ns_streams * sizeof *fill);

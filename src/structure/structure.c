@@ -1,7 +1,7 @@
 /* structure.c — passes, phases, layers and steps of one trace (see structure.h).
  *
  * side_build: find the passes (passes.c), classify the kernels, map nn.Module calls
- * (modules.c), then per pass: merge its streams into one execution order, group kernels into
+ * (module_map.c), then per pass: merge its streams into one execution order, group kernels into
  * steps (steps.c) and cut the steps into prologue, layers and epilogue (layers.c); finally
  * leave out a pass the recording cut at either end. Everything is linear in the number of
  * kernels, or n log n where it sorts. */

@@ -1,5 +1,5 @@
 /* structure_int.h — internals shared by the structure module's files: structure.c (side_build,
- * phases), passes.c (passes from annotations), modules.c (nn.Module ranges), steps.c (logical
+ * phases), passes.c (passes from annotations), module_map.c (nn.Module ranges), steps.c (logical
  * ops) and layers.c (layer boundaries). Not part of the public API. */
 #ifndef FUSEDIFF_STRUCTURE_INT_H
 #define FUSEDIFF_STRUCTURE_INT_H
@@ -105,9 +105,9 @@ int passes_from_calls(const struct trace *t, const struct module_map *m, const u
  * "execute_16_context_0(...)_generation_16(...)" = decode), or -1 when it says none. */
 int phase_of_annotation(const char *name);
 
-/* --- modules.c ------------------------------------------------------------------------ */
+/* --- module_map.c --------------------------------------------------------------------- */
 
-/* A layer stack (modules.c): the calls of one layer-like class with parents of one class under
+/* A layer stack (module_map.c): the calls of one layer-like class with parents of one class under
  * one grandparent. */
 struct module_stack {
 	const char *cls; /* "CLIPEncoderLayer" (borrowed from the trace's strings) */

@@ -1,4 +1,4 @@
-/* modules.c — what nn.Module ranges ("nn.Module: LlamaDecoderLayer_3", recorded with Python
+/* module_map.c — what nn.Module ranges ("nn.Module: LlamaDecoderLayer_3", recorded with Python
  * stacks) say about kernels: which layer call, which norm call and which top-level module call
  * launched each kernel. Kernels are mapped through their launch event (CPU time and thread,
  * trace_module_calls()), never by comparing GPU times with CPU ranges.
