@@ -262,6 +262,9 @@ void ui_part_label(const struct comparison *c, size_t part, char *buf, size_t ca
 const char *ui_name(const struct ui *u, int side, uint32_t name);
 /* The same but never the ops form: the names written out whole in an evidence pane. */
 const char *ui_name_full(const struct ui *u, int side, uint32_t name);
+/* One side of a pair in a line of text, escaped: its kernel's name, "9 kernels: the first's +
+ * …" for a run (so that it never reads as one kernel), "-" for none. Owned by caller. */
+char *ui_part_names(const struct ui *u, const struct comparison_pair *p, int side);
 /* The names (as shown and as in the trace) of the kernels of pairs first..first+n-1 (both
  * sides, each once, one per line), only those whose part[i] is want when part is not NULL:
  * what / and f search in a row that holds pairs. Owned by caller. */

@@ -103,6 +103,19 @@ const char *ui_name_full(const struct ui *u, int side, uint32_t name)
 	return name_in_form(u, side, name, 0);
 }
 
+char *ui_part_names(const struct ui *u, const struct comparison_pair *p, int side)
+{
+	const struct comparison_part *part = &p->side[side];
+	const char *first = part->n_names ? ui_name(u, side, part->names[0]) : "-";
+	char *esc = text_escape_dup(first, strlen(first)), *out;
+
+	if (part->n_names < 2)
+		return esc;
+	out = xasprintf("%u kernels: %s + %s", part->n_names, esc, u->s->g->ellipsis);
+	free(esc);
+	return out;
+}
+
 void ui_set_message(struct ui *u, int role, const char *fmt, ...)
 {
 	va_list ap;

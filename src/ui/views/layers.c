@@ -13,16 +13,14 @@ static void pair_line(struct ui *u, struct ui_text *out, uint32_t pi)
 {
 	const struct comparison_pair *p = &u->c->pairs[pi];
 	char layer[96], d[32];
-	const char *a = p->side[0].n_names ? ui_name(u, 0, p->side[0].names[0]) : "-";
-	const char *b = p->side[1].n_names ? ui_name(u, 1, p->side[1].names[0]) : "-";
-	char *ea = text_escape_dup(a, strlen(a)), *eb = text_escape_dup(b, strlen(b));
+	char *ea = ui_part_names(u, p, 0), *eb = ui_part_names(u, p, 1);
 
 	comparison_layer_label(u->c, p->layer, layer, sizeof layer);
 	fmt_delta(d, sizeof d, p->delta_ns);
 	ui_text_add(out, delta_role(p->delta_ns), 1,
-		    "  %8s us  layer %-8s #%-3u %-7s %-11s A %s%s  B %s%s", d, layer, p->position,
+		    "  %8s us  layer %-8s #%-3u %-7s %-11s A %s  B %s", d, layer, p->position,
 		    pair_kind_name((enum pair_kind)p->kind), class_name((enum op_class)p->cls), ea,
-		    p->side[0].n_names > 1 ? " +" : "", eb, p->side[1].n_names > 1 ? " +" : "");
+		    eb);
 	free(ea);
 	free(eb);
 }

@@ -200,16 +200,13 @@ static void ov_evidence(struct ui_view *v, uint32_t row, struct ui_text *out, in
 			    "Largest kernel pairs of this part (Enter: all of them):");
 	for (uint32_t i = 0; i < n; i++) {
 		const struct comparison_pair *p = &c->pairs[top[i]];
-		const char *na = p->side[0].n_names ? ui_name(u, 0, p->side[0].names[0]) : "-";
-		const char *nb = p->side[1].n_names ? ui_name(u, 1, p->side[1].names[0]) : "-";
-		char *ea = text_escape_dup(na, strlen(na)), *eb = text_escape_dup(nb, strlen(nb));
+		char *ea = ui_part_names(u, p, 0), *eb = ui_part_names(u, p, 1);
 		char layer[96], pd[32];
 
 		comparison_layer_label(c, p->layer, layer, sizeof layer);
 		fmt_delta(pd, sizeof pd, p->delta_ns);
-		ui_text_add(out, delta_role(p->delta_ns), 1, "  %8s us  layer %-8s A %s%s  B %s%s",
-			    pd, layer, ea, p->side[0].n_names > 1 ? " +" : "", eb,
-			    p->side[1].n_names > 1 ? " +" : "");
+		ui_text_add(out, delta_role(p->delta_ns), 1, "  %8s us  layer %-8s A %s  B %s", pd,
+			    layer, ea, eb);
 		free(ea);
 		free(eb);
 	}
