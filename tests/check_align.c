@@ -389,6 +389,56 @@ START_TEST(test_rope_per_rotation)
 }
 END_TEST
 
+static void assert_no_fusion(const struct align_layer *l);
+
+/* Qwen3's q and k norms on MI300X (SGLang, tracelens_sglang_qwen3-8b_decode_bs32_mi300x: a
+ * strided .contiguous() copy before each of two aiter norm kernels) against one kernel that
+ * normalises q and k in place (SGLang's fused_inplace_qknorm on NVIDIA): one fusion that holds
+ * both norms and both copies, proved by the norms; the RoPE and KV write stay matched. Two
+ * all-reduces in a row against one are the same work done twice, never a fusion. */
+START_TEST(test_qk_norm_with_copies)
+{
+	static const struct align_item COPY = { CLASS_COPY, STEP_SINGLE, 1, A(COPY),
+						"elementwise_kernel_manual_unroll<direct_copy>" };
+	static const struct align_item NORM = { CLASS_NORM, STEP_SINGLE, 1, A(RMSNORM),
+						"add_rmsnorm_quant_kernel<rmsnorm>" };
+	static const struct align_item QKNORM = { CLASS_NORM, STEP_SINGLE, 1, A(RMSNORM),
+						  "qknorm_kernel<128, false, __nv_bfloat16>" };
+	static const struct align_item ROPE = { CLASS_ROPE, STEP_SINGLE, 1, A(ROPE),
+						"rotary_embedding_kernel" };
+	static const struct align_item KV = { CLASS_KV_WRITE, STEP_SINGLE, 1, A(KV_WRITE),
+					      "store_kvcache" };
+	static const struct align_item AR = { CLASS_COMM, STEP_SINGLE, 1, A(COMM),
+					      "ncclKernel_AllReduce_RING_LL_Sum_float" };
+	const struct align_item a[] = { GEMM_QKV, COPY, NORM, COPY, NORM, ROPE, KV, ATTN };
+	const struct align_item b[] = { GEMM_QKV, QKNORM, ROPE, KV, ATTN };
+	const struct align_item c[] = { GEMM_O, AR, AR, ADD }, d[] = { GEMM_O, AR, ADD };
+	struct align_layer l;
+	const struct align_entry *e;
+
+	align_one(a, 8, b, 5, &l);
+	align_absorb(&l, 1, 0);
+	check_cover(&l);
+	e = entry_with(&l, 1, 1);
+	ck_assert_int_eq(e->kind, ALIGN_FUSED);
+	ck_assert_int_eq(e->fused_side, 1);
+	ck_assert_int_eq(e->proof, PROOF_CLASS_WORK);
+	ck_assert_uint_eq(e->n[0], 4);
+	for (uint32_t k = 0; k < 4; k++)
+		ck_assert_uint_eq(e->step[0][k], k + 1);
+	assert_match(&l, 5, 2);
+	assert_match(&l, 6, 3);
+	assert_match(&l, 7, 4);
+	alignment_clear(&l.al);
+
+	align_one(c, 4, d, 3, &l);
+	align_absorb(&l, 1, 0);
+	check_cover(&l);
+	assert_no_fusion(&l);
+	alignment_clear(&l.al);
+}
+END_TEST
+
 /* One fused attention kernel against eager math attention (copies for repeat_kv, bmm, scale,
  * mask, softmax in float and back, bmm): a fusion; the KV-cache concatenation before it and the
  * projections around it stay matched. */
@@ -766,6 +816,7 @@ static Suite *align_suite(void)
 	tcase_add_test(tc, test_duplicate_is_not_fused);
 	tcase_add_test(tc, test_no_false_absorb);
 	tcase_add_test(tc, test_rope_per_rotation);
+	tcase_add_test(tc, test_qk_norm_with_copies);
 	tcase_add_test(tc, test_math_attention);
 	tcase_add_test(tc, test_other_needs_a_name);
 	tcase_add_test(tc, test_empty);

@@ -313,6 +313,71 @@ START_TEST(test_im2col_gemm_is_a_fusion)
 }
 END_TEST
 
+/* Qwen3's q and k norms, each after a strided .contiguous() copy (SGLang on MI300X), against one
+ * kernel that normalises q and k in place: one fusion per layer whose evidence lists the two
+ * copies and the norm kernel, 4 kernels at each place, whole counts. */
+START_TEST(test_qk_norm_fusion_lists_copies)
+{
+	static const char *const copy =
+		"void at::native::elementwise_kernel_manual_unroll<128, 8, "
+		"at::native::direct_copy_kernel_cuda(at::TensorIteratorBase&)>(int)";
+	static const char *const norm = "void vllm::rms_norm_kernel<c10::BFloat16, 8>(int)";
+	static const char *const qknorm =
+		"void (anonymous namespace)::qknorm_kernel<128, false, __nv_bfloat16>((anonymous "
+		"namespace)::QKNormParams)";
+	struct jbuf b = { .first = 1 };
+	struct trace *t[2];
+	struct session *ses;
+	const struct comparison *c;
+	const struct comparison_fusion *f = NULL;
+
+	for (int side = 0; side < 2; side++) {
+		double gpu = 5000, cpu = 10;
+
+		jevent(&b, "user_annotation", "decode", 1, 1, 0, 1000, "\"External id\":900001");
+		jkernel(&b, "indexSelectLargeIndex_embedding", cpu++, gpu += 10, 7);
+		for (int l = 0; l < 4; l++)
+			for (size_t i = 0; i < sizeof layer_kernels / sizeof layer_kernels[0];
+			     i++) {
+				jkernel(&b, layer_kernels[i], cpu++, gpu += 10, 7);
+				if (i != 1) /* q and k norms after the QKV projection */
+					continue;
+				if (side == 1) {
+					jkernel_op(&b, qknorm, "sglang::fused_inplace_qknorm",
+						   cpu++, gpu += 10, 7);
+					continue;
+				}
+				for (int qk = 0; qk < 2; qk++) {
+					jkernel_op(&b, copy, "aten::copy_", cpu++, gpu += 10, 7);
+					jkernel_op(&b, norm, "sglang::rmsnorm", cpu++, gpu += 10,
+						   7);
+				}
+			}
+		jkernel(&b, "fused_add_rms_norm_kernel", cpu++, gpu += 10, 7);
+		jkernel(&b, "nvjet_lm_head_gemm", cpu++, gpu += 10, 7);
+		t[side] = jload(&b);
+	}
+	ses = test_session(t[0], t[1], cl);
+	c = test_compare(ses, -1);
+	for (size_t i = 0; i < c->n_fusions; i++)
+		if (strstr(c->fusions[i].evidence, "qknorm_kernel"))
+			f = &c->fusions[i];
+	ck_assert_msg(f != NULL, "no QK-norm fusion (%zu fusions)", c->n_fusions);
+	ck_assert_int_eq(f->fused_side, SIDE_B);
+	ck_assert_uint_eq(f->per_place, 4);
+	ck_assert_uint_eq(f->n_unfused, 2);
+	ck_assert_msg(strstr(f->evidence, "runs 4 kernels for the same work") &&
+			      strstr(f->evidence, "4 times per pass in layers 0-3"),
+		      "%s", f->evidence);
+	for (size_t i = 0; i < c->n_pairs; i++)
+		ck_assert_msg(c->pairs[i].kind != PAIR_A_ONLY && c->pairs[i].kind != PAIR_B_ONLY,
+			      "pair %zu is one-sided", i);
+	session_close(ses);
+	trace_free(t[0]);
+	trace_free(t[1]);
+}
+END_TEST
+
 /* NVIDIA's cuBLAS, cuBLASLt and CUTLASS GEMMs are GEMM, as AMD's hipBLASLt/Tensile ones are:
  * on the HF Qwen1.5 and BERT pairs (H100 against MI300X) every layer has the same number of
  * GEMM pairs on both sides, all matched, and neither side has Other time worth a mention. */
@@ -523,6 +588,7 @@ static Suite *failure_modes_suite(void)
 	tcase_add_test(tc, test_csv_quoted);
 	tcase_add_test(tc, test_no_empty_fusion_section);
 	tcase_add_test(tc, test_im2col_gemm_is_a_fusion);
+	tcase_add_test(tc, test_qk_norm_fusion_lists_copies);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -241,6 +241,13 @@ static int pair_score(const struct align_item *x, const struct align_item *y)
 	return NEG;
 }
 
+/* Step x only moves data: one kernel of class Copy whose atoms are copy and cast. */
+static int copy_only(const struct align_item *x)
+{
+	return x->cls == CLASS_COPY && item_work(x) == 1 &&
+	       subset(x->atoms & ~ATOM_BIT(ATOM_OTHER), AUX_ATOMS) && x->atoms;
+}
+
 /* Can one step x be the fused side of a fused entry? */
 static int can_fuse(const struct align_item *x)
 {
@@ -696,13 +703,22 @@ static int entry_proof(const struct align_layer *l, const struct align_entry *e,
 static int fusable(const struct align_layer *l, const struct align_entry *e, int f)
 {
 	const struct align_item *x;
+	atom_set u = 0;
 
 	if (e->n[f] != 1 || e->n[!f] == 0)
 		return 0;
 	x = &l->item[f][e->step[f][0]];
 	if (!can_fuse(x))
 		return 0;
-	return subset(align_entry_atoms(l, e, !f), fused_work(x));
+	/* a copy that only feeds one of the other side's steps (absorb_copies()) is not work the
+	 * fused kernel must do: it reads its input in place */
+	for (uint32_t k = 0; k < e->n[!f]; k++) {
+		const struct align_item *y = &l->item[!f][e->step[!f][k]];
+
+		if (!copy_only(y) || e->n[!f] == 1)
+			u |= work_atoms(y);
+	}
+	return subset(u, fused_work(x));
 }
 
 void align_classify(struct align_layer *l)
@@ -816,17 +832,70 @@ static int next_application(const struct align_layer *l, const struct align_entr
 {
 	const struct align_item *b = &l->item[s][y];
 
-	if (b->kind != STEP_RUN)
-		return 0;
 	for (uint32_t k = 0; k < e->n[s]; k++) {
 		uint32_t x = e->step[s][k];
 		const struct align_item *a = &l->item[s][x];
 
-		if ((x + 1 == y || y + 1 == x) && a->kind == STEP_RUN && a->cls == b->cls &&
-		    a->atoms == b->atoms)
+		if (a->cls != b->cls || a->atoms != b->atoms || a->kind != b->kind)
+			continue;
+		/* an eager run right after the other (HF's RoPE of q, then k) */
+		if (b->kind == STEP_RUN && (x + 1 == y || y + 1 == x))
+			return 1;
+		/* one norm kernel launched again, with at most a copy of its input between
+		 * (Qwen3's q and k norms on MI300X: copy, norm, copy, norm; MLA's q and kv
+		 * norms). Only norms: two all-reduces or two activations in a row are work done
+		 * twice, not one op applied to two tensors. */
+		if (b->kind == STEP_SINGLE && b->cls == CLASS_NORM && a->name && b->name &&
+		    strcmp(a->name, b->name) == 0 &&
+		    (x + 1 == y || y + 1 == x || (x + 2 == y && copy_only(&l->item[s][x + 1])) ||
+		     (y + 2 == x && copy_only(&l->item[s][y + 1]))))
 			return 1;
 	}
 	return 0;
+}
+
+/* A copy in a one-sided entry right before a step of side s of a fused entry e feeds that step
+ * (a .contiguous() of q before its norm): it joins e, as what the fused kernel avoids by reading
+ * its input in place, when a rule still proves the fusion (it never makes one). */
+static void absorb_copies(struct align_layer *l, uint8_t *gone)
+{
+	for (size_t i = 0; i < l->al.n; i++) {
+		struct align_entry *e = &l->al.e[i];
+		int f = e->n[0] == 1 && e->n[1] >= 2 ? 0 : 1, s = !f;
+
+		if (gone[i] || e->n[f] != 1 || e->n[s] < 2 || !entry_proof(l, e, f))
+			continue;
+		for (size_t d = 1; d <= 4 && d <= i; d++) { /* the entries before it */
+			struct align_entry *ce = &l->al.e[i - d];
+			uint32_t c;
+			int feeds = 0;
+
+			if (gone[i - d] || ce->n[f] || ce->n[s] != 1)
+				continue;
+			c = ce->step[s][0];
+			for (uint32_t k = 0; k < e->n[s]; k++)
+				feeds |= e->step[s][k] == c + 1;
+			if (!feeds || !copy_only(&l->item[s][c]))
+				continue;
+			add_step(e, s, c);
+			gone[i - d] = 1;
+		}
+		for (size_t d = 1; d <= 4 && i + d < l->al.n; d++) { /* and after it */
+			struct align_entry *ce = &l->al.e[i + d];
+			uint32_t c;
+			int feeds = 0;
+
+			if (gone[i + d] || ce->n[f] || ce->n[s] != 1)
+				continue;
+			c = ce->step[s][0];
+			for (uint32_t k = 0; k < e->n[s]; k++)
+				feeds |= e->step[s][k] == c + 1;
+			if (!feeds || !copy_only(&l->item[s][c]))
+				continue;
+			add_step(e, s, c);
+			gone[i + d] = 1;
+		}
+	}
 }
 
 /* Unmatched steps a few entries from an entry that could be fused join it when their atoms are
@@ -887,6 +956,7 @@ void align_absorb(struct align_layer *layers, size_t n_layers, unsigned window)
 		merge_grouped(l, gone);
 		pair_gaps(l, gone, window);
 		absorb_gaps(l, gone, window);
+		absorb_copies(l, gone);
 		for (size_t e = 0; e < l->al.n; e++) {
 			if (gone[e]) {
 				free(l->al.e[e].step[0]);
