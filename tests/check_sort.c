@@ -1,5 +1,6 @@
 /* check_sort.c — sort_runs(): the stable order, whatever the runs, with few comparisons on
- * arrays that are in order already. */
+ * arrays that are in order already; the binary searches lower_bound(), upper_bound() and
+ * DEFINE_LOWER_BOUND(). */
 #include "testutil.h"
 
 #include <stdlib.h>
@@ -141,6 +142,57 @@ START_TEST(test_element_sizes)
 }
 END_TEST
 
+DEFINE_LOWER_BOUND(item_lower, struct item, int64_t, key)
+
+/* The first i with v[i].key >= x (upper: > x), by looking at every element. */
+static size_t bound_scan(const struct item *v, size_t n, int64_t x, int upper)
+{
+	size_t i = 0;
+
+	while (i < n && (upper ? v[i].key <= x : v[i].key < x))
+		i++;
+	return i;
+}
+
+/* The empty array, keys below all, above all, between and on runs of equals: the searches
+ * agree with a scan, the typed one with the generic one. */
+START_TEST(test_bounds)
+{
+	static const int64_t keys[] = { 1, 3, 3, 3, 7, 7, 9 };
+	struct item v[64];
+	size_t n = sizeof keys / sizeof *keys;
+
+	ck_assert_uint_eq(lower_bound(NULL, 0, sizeof *v, &(struct item){ .key = 3 }, cmp_key), 0);
+	ck_assert_uint_eq(upper_bound(NULL, 0, sizeof *v, &(struct item){ .key = 3 }, cmp_key), 0);
+	ck_assert_uint_eq(item_lower(NULL, 0, 3), 0);
+	memset(v, 0, sizeof v);
+	for (size_t i = 0; i < n; i++)
+		v[i].key = keys[i];
+	ck_assert_uint_eq(lower_bound(v, n, sizeof *v, &(struct item){ .key = 0 }, cmp_key), 0);
+	ck_assert_uint_eq(upper_bound(v, n, sizeof *v, &(struct item){ .key = 0 }, cmp_key), 0);
+	ck_assert_uint_eq(lower_bound(v, n, sizeof *v, &(struct item){ .key = 3 }, cmp_key), 1);
+	ck_assert_uint_eq(upper_bound(v, n, sizeof *v, &(struct item){ .key = 3 }, cmp_key), 4);
+	ck_assert_uint_eq(lower_bound(v, n, sizeof *v, &(struct item){ .key = 10 }, cmp_key), n);
+	ck_assert_uint_eq(upper_bound(v, n, sizeof *v, &(struct item){ .key = 9 }, cmp_key), n);
+	for (size_t len = 0; len <= 64; len++) {
+		for (size_t i = 0; i < len; i++) /* runs of equal keys, gaps between */
+			v[i].key = (int64_t)(i / 3 * 2 + (i % 7 == 0));
+		for (size_t i = 1; i < len; i++)
+			if (v[i].key < v[i - 1].key)
+				v[i].key = v[i - 1].key;
+		for (int64_t x = -1; x <= (int64_t)len + 2; x++) {
+			const struct item key = { .key = x };
+
+			ck_assert_uint_eq(lower_bound(v, len, sizeof *v, &key, cmp_key),
+					  bound_scan(v, len, x, 0));
+			ck_assert_uint_eq(upper_bound(v, len, sizeof *v, &key, cmp_key),
+					  bound_scan(v, len, x, 1));
+			ck_assert_uint_eq(item_lower(v, len, x), bound_scan(v, len, x, 0));
+		}
+	}
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("sort");
@@ -150,6 +202,9 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_stable_order);
 	tcase_add_test(tc, test_few_compares_when_nearly_sorted);
 	tcase_add_test(tc, test_element_sizes);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("bounds");
+	tcase_add_test(tc, test_bounds);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -1,4 +1,5 @@
-/* util.h — errors, allocation that cannot fail, growable arrays, searching from a hint. */
+/* util.h — errors, allocation that cannot fail, growable arrays, binary searches (also from a
+ * hint). */
 #ifndef FUSEDIFF_UTIL_H
 #define FUSEDIFF_UTIL_H
 
@@ -109,13 +110,70 @@ static inline size_t gallop_prefix(size_t n, size_t hint, int (*before)(const vo
 	return lo;
 }
 
-/* Base name of a path (borrowed pointer into path). */
+/* The first i in [0, n) with cmp(key, &base[i]) <= 0 (upper: < 0) in base[0..n), elements of
+ * size bytes sorted so that the elements cmp puts before key come first; n when all are. cmp
+ * compares the key (its first argument) with an element, as bsearch's does; an element-shaped
+ * key lets qsort's comparator serve. base may be NULL when n is 0. Inline, so that a constant
+ * cmp is inlined too. */
+static inline size_t bound_search(const void *base, size_t n, size_t size, const void *key,
+				  int (*cmp)(const void *key, const void *elem), int upper)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int c = cmp(key, (const char *)base + mid * size);
+
+		if (c > 0 || (upper && c == 0))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* The first element not before key (key would go before its equals): see bound_search(). */
+static inline size_t lower_bound(const void *base, size_t n, size_t size, const void *key,
+				 int (*cmp)(const void *key, const void *elem))
+{
+	return bound_search(base, n, size, key, cmp, 0);
+}
+
+/* The first element after key (key would go after its equals): see bound_search(). */
+static inline size_t upper_bound(const void *base, size_t n, size_t size, const void *key,
+				 int (*cmp)(const void *key, const void *elem))
+{
+	return bound_search(base, n, size, key, cmp, 1);
+}
+
+/* Define `static inline size_t name(const T *a, size_t n, K key)`: the first i in [0, n) with
+ * a[i].field >= key, in a[0..n) sorted by the number field; n when all are smaller. The same
+ * lower bound as lower_bound() with the comparison written out, for the lookups done per kernel:
+ * a comparator's three-way result costs five instructions more a probe, which gcc does not
+ * fold away. */
+#define DEFINE_LOWER_BOUND(name, T, K, field)                  \
+	static inline size_t name(const T *a, size_t n, K key) \
+	{                                                      \
+		size_t lo = 0, hi = n;                         \
+                                                               \
+		while (lo < hi) {                              \
+			size_t mid = lo + (hi - lo) / 2;       \
+                                                               \
+			if (a[mid].field < key)                \
+				lo = mid + 1;                  \
+			else                                   \
+				hi = mid;                      \
+		}                                              \
+		return lo;                                     \
+	}
+
 /* qsort(), stable and fast on arrays that are mostly in order already (sort_runs.c): the
  * order glibc's merge sort gives, in about n comparisons when few elements are out of place.
  * The loader's arrays mostly are (operators by External id, launches by correlation, kernels by
  * start). base may be NULL when n is 0. */
 void sort_runs(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *));
 
+/* Base name of a path (borrowed pointer into path). */
 const char *path_basename(const char *path);
 
 #endif

@@ -19,34 +19,6 @@ typedef int (*cmp_fn)(const void *, const void *);
 
 #define AT(base, i, size) ((char *)(base) + (size_t)(i) * (size))
 
-/* The first i in [lo, hi) with cmp(x, a[i]) < 0 (upper bound): x goes after its equals. */
-static size_t upper(const char *a, size_t lo, size_t hi, size_t size, const void *x, cmp_fn cmp)
-{
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (cmp(x, a + mid * size) < 0)
-			hi = mid;
-		else
-			lo = mid + 1;
-	}
-	return lo;
-}
-
-/* The first i in [lo, hi) with cmp(a[i], x) >= 0 (lower bound): x goes before its equals. */
-static size_t lower(const char *a, size_t lo, size_t hi, size_t size, const void *x, cmp_fn cmp)
-{
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (cmp(a + mid * size, x) < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
 /* A buffer that grows to the largest side a merge moves out. */
 struct buf {
 	char *p;
@@ -60,10 +32,10 @@ static void merge(char *a, size_t lo, size_t mid, size_t hi, size_t size, cmp_fn
 
 	/* what is in place already: the left run's elements not above the right's first, the
 	 * right run's elements not below the left's last */
-	lo = upper(a, lo, mid, size, a + mid * size, cmp);
+	lo += upper_bound(a + lo * size, mid - lo, size, a + mid * size, cmp);
 	if (lo == mid)
 		return;
-	hi = lower(a, mid, hi, size, a + (mid - 1) * size, cmp);
+	hi = mid + lower_bound(a + mid * size, hi - mid, size, a + (mid - 1) * size, cmp);
 	{
 		size_t need = mid - lo <= hi - mid ? mid - lo : hi - mid;
 

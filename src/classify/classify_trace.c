@@ -125,15 +125,22 @@ struct moe_ann {
 	uint32_t id; /* the annotation's name without its trailing number, in names */
 };
 
-static int moe_ann_cmp(const void *a, const void *b)
+/* By thread and start. */
+static int moe_ann_cmp_start(const void *a, const void *b)
 {
 	const struct moe_ann *x = a, *y = b;
 
 	if (x->tid != y->tid)
 		return (x->tid > y->tid) - (x->tid < y->tid);
-	if (x->start != y->start)
-		return (x->start > y->start) - (x->start < y->start);
-	return (x->end < y->end) - (x->end > y->end); /* the outer one first */
+	return (x->start > y->start) - (x->start < y->start);
+}
+
+static int moe_ann_cmp(const void *a, const void *b)
+{
+	const struct moe_ann *x = a, *y = b;
+	int r = moe_ann_cmp_start(a, b);
+
+	return r ? r : (x->end < y->end) - (x->end > y->end); /* the outer one first */
 }
 
 /* The MoE annotations of t, sorted (owned by the caller: free()); *n of them. */
@@ -167,17 +174,10 @@ static struct moe_ann *moe_annotations(const struct trace *t, struct intern **na
 /* The innermost MoE annotation around a launch on thread tid at time at, or UINT32_MAX. */
 static uint32_t moe_ann_at(const struct moe_ann *v, size_t n, int64_t tid, int64_t at)
 {
-	size_t lo = 0, hi = n;
-
 	/* the first one after (tid, at) */
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
+	size_t lo = upper_bound(v, n, sizeof *v, &(struct moe_ann){ .tid = tid, .start = at },
+				moe_ann_cmp_start);
 
-		if (v[mid].tid < tid || (v[mid].tid == tid && v[mid].start <= at))
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	/* back through those that start before it: the latest that holds it is the innermost
 	 * (annotations nest) */
 	for (size_t i = lo, tries = 0; i-- > 0 && v[i].tid == tid && tries < 64; tries++)

@@ -39,18 +39,12 @@ struct span {
 	uint32_t name, dims;
 };
 
+DEFINE_LOWER_BOUND(sid_lower, struct sid, int64_t, id)
+
 static uint32_t str_of(const struct nsys *ns, int64_t id)
 {
-	size_t lo = 0, hi = ns->n_sids;
+	size_t lo = sid_lower(ns->sids, ns->n_sids, id);
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (ns->sids[mid].id < id)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	return lo < ns->n_sids && ns->sids[lo].id == id ? ns->sids[lo].str : 0;
 }
 
@@ -297,18 +291,12 @@ static void join_ops(struct nsys *ns, struct span *ops, size_t n_ops, struct spa
 		qsort(l, n_l, sizeof *l, cmp_span_corr);
 }
 
+DEFINE_LOWER_BOUND(span_corr_lower, struct span, int64_t, correlation)
+
 static int64_t ext_of(const struct span *l, size_t n, int64_t corr)
 {
-	size_t lo = 0, hi = n;
+	size_t lo = span_corr_lower(l, n, corr);
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (l[mid].correlation < corr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	return lo < n && l[lo].correlation == corr ? l[lo].ext : 0;
 }
 

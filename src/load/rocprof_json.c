@@ -104,18 +104,12 @@ static int cmp_agent(const void *pa, const void *pb)
 	return c ? c : CMP(a->order, b->order);
 }
 
+DEFINE_LOWER_BOUND(agent_lower, struct agent, int64_t, handle)
+
 static int32_t device_of(const struct rp *r, int64_t h)
 {
-	size_t lo = 0, hi = r->n_agents;
+	size_t lo = agent_lower(r->agents, r->n_agents, h);
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (r->agents[mid].handle < h)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	if (lo < r->n_agents && r->agents[lo].handle == h)
 		return r->agents[lo].device;
 	return (int32_t)(h & 0x7fffffff);
@@ -185,19 +179,13 @@ static void read_symbols(struct rp *r, const cJSON *symbols)
 	r->n_symbols = n;
 }
 
+DEFINE_LOWER_BOUND(symbol_lower, struct symbol, int64_t, id)
+
 /* The interned name of kernel_id id, or 0. */
 static uint32_t symbol_name(const struct rp *r, int64_t id)
 {
-	size_t lo = 0, hi = r->n_symbols;
+	size_t lo = symbol_lower(r->symbols, r->n_symbols, id);
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (r->symbols[mid].id < id)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	return lo < r->n_symbols && r->symbols[lo].id == id ? r->symbols[lo].name : 0;
 }
 

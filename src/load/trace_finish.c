@@ -319,19 +319,13 @@ static int cmp_int32(const void *pa, const void *pb)
 	return CMP(*(const int32_t *)pa, *(const int32_t *)pb);
 }
 
+DEFINE_LOWER_BOUND(device_lower, struct trace_device, int32_t, id)
+
 /* The device with this id among devs[0..n), sorted by id, or NULL. */
 static struct trace_device *device_find(struct trace_device *devs, size_t n, int32_t id)
 {
-	size_t lo = 0, hi = n;
+	size_t lo = device_lower(devs, n, id);
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (devs[mid].id < id)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	return lo < n && devs[lo].id == id ? &devs[lo] : NULL;
 }
 

@@ -240,18 +240,12 @@ void trace_module_calls(const struct trace *t, const uint32_t *launch_of, uint32
 	free(m);
 }
 
+DEFINE_LOWER_BOUND(fwd_op_lower, struct trace_fwd_op, int64_t, seq)
+
 const struct trace_fwd_op *trace_find_fwd_op(const struct trace *t, int64_t seq)
 {
-	size_t lo = 0, hi = t->n_fwd_ops;
+	size_t lo = fwd_op_lower(t->fwd_ops, t->n_fwd_ops, seq);
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (t->fwd_ops[mid].seq < seq)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	return lo < t->n_fwd_ops && t->fwd_ops[lo].seq == seq ? &t->fwd_ops[lo] : NULL;
 }
 

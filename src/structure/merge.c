@@ -46,18 +46,12 @@ static int cmp_stream_rank(const void *pa, const void *pb)
 	return r ? r : CMP(x->stream, y->stream);
 }
 
+DEFINE_LOWER_BOUND(stream_lower, struct stream_count, int32_t, stream)
+
 static struct stream_count *find_stream(struct stream_count *v, size_t n, int32_t stream)
 {
-	size_t lo = 0, hi = n;
+	size_t lo = stream_lower(v, n, stream);
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (v[mid].stream < stream)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	return lo < n && v[lo].stream == stream ? &v[lo] : NULL;
 }
 

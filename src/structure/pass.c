@@ -97,6 +97,8 @@ static int cmp_call_layer(const void *pa, const void *pb)
 	return CMP(x->call, y->call);
 }
 
+DEFINE_LOWER_BOUND(call_lower, struct call_layer, int32_t, call)
+
 /* The forward layer (index into cuts) of the layer call a backward step computes the gradient
  * of, from the calls of the forward layers' steps (map, sorted by call); -1 when unknown. */
 static int32_t grad_layer(const struct build *b, const struct step *st,
@@ -104,18 +106,11 @@ static int32_t grad_layer(const struct build *b, const struct step *st,
 {
 	for (uint32_t i = 0; i < st->n; i++) {
 		int32_t call = b->grad_of[b->s->order[st->first + i]];
-		size_t lo = 0, hi = n_map;
+		size_t lo;
 
 		if (call < 0)
 			continue;
-		while (lo < hi) {
-			size_t mid = lo + (hi - lo) / 2;
-
-			if (map[mid].call < call)
-				lo = mid + 1;
-			else
-				hi = mid;
-		}
+		lo = call_lower(map, n_map, call);
 		if (lo < n_map && map[lo].call == call)
 			return map[lo].layer;
 	}

@@ -313,19 +313,13 @@ static int32_t ivals_find(const struct ivals *v, int64_t where, int64_t x, int i
 	return -1;
 }
 
+DEFINE_LOWER_BOUND(rkey_lower, struct rkey, int64_t, a)
+
 /* Whether any interval lies on `where`. */
 static int ivals_has(const struct ivals *v, int64_t where)
 {
-	size_t lo = 0, hi = v->n;
+	size_t lo = rkey_lower(v->k, v->n, where);
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (v->k[mid].a < where)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	return lo < v->n && v->k[lo].a == where;
 }
 

@@ -129,22 +129,35 @@ void table_names_free(struct table_names *tn)
 	free(tn);
 }
 
+/* A text's first k bytes, compared with a name's (head) or a reversed name's (tail) first k. */
+struct prefix {
+	const char *p;
+	size_t k;
+};
+
+static int cmp_prefix_head(const void *key, const void *elem)
+{
+	const struct prefix *x = key;
+
+	return strncmp(x->p, ((const struct name_entry *)elem)->s, x->k);
+}
+
+static int cmp_prefix_tail(const void *key, const void *elem)
+{
+	const struct prefix *x = key;
+
+	return strncmp(x->p, (*(struct name_entry *const *)elem)->rev, x->k);
+}
+
 /* The first index whose key's first k bytes compare to p's >= 0 (upper: > 0). */
 static size_t bound(const struct table_names *tn, int tail, const char *p, size_t k, int upper)
 {
-	size_t lo = 0, hi = tn->n;
+	const struct prefix x = { p, k };
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		const char *key = tail ? tn->by_tail[mid]->rev : tn->by_head[mid].s;
-		int c = strncmp(key, p, k);
-
-		if (upper ? c <= 0 : c < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
+	if (tail)
+		return bound_search(tn->by_tail, tn->n, sizeof *tn->by_tail, &x, cmp_prefix_tail,
+				    upper);
+	return bound_search(tn->by_head, tn->n, sizeof *tn->by_head, &x, cmp_prefix_head, upper);
 }
 
 /* Does the cut of e with h bytes of head and t of tail read like another text that is cut
