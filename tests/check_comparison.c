@@ -2,8 +2,10 @@
  * per-pass figures, phases and labels. */
 #include "acceptance.h"
 
+#include <ctype.h>
 #include <math.h>
 
+#include "fusediff/align.h"
 #include "fusediff/classify.h"
 #include "fusediff/comparison.h"
 #include "fusediff/report.h"
@@ -516,6 +518,53 @@ START_TEST(test_attribution_eager_compiled)
 }
 END_TEST
 
+/* Every fusion of the repository's real pairs is a claim with a proof: a fusion names the rule
+ * that proved it, a partial one none; each place has a whole number of kernels (two or more on
+ * the unfused side), the launches saved are whole, and no sentence says a fractional count. */
+START_TEST(test_every_fusion_has_a_proof)
+{
+	static const char *const pairs[][2] = {
+		{ EAGER, COMPILED },
+		{ MI300X, B300 },
+		{ "tracelens_qwen1.5-0.5b_hf_mi300x.json.gz",
+		  "tracelens_qwen1.5-0.5b_hf_h100.json.gz" },
+		{ "tracelens_bert-small_hf_mi300x.json.gz",
+		  "tracelens_bert-small_hf_h100.json.gz" },
+		{ "llama3_8b_shape_decode1.json.gz", B300 },
+		{ "moe6l_eager_sdpa.json.gz", EAGER },
+	};
+	size_t proven = 0;
+
+	for (size_t i = 0; i < sizeof pairs / sizeof pairs[0]; i++) {
+		struct fixture fx;
+
+		compare_files(&fx, pairs[i][0], pairs[i][1], -1);
+		for (size_t k = 0; k < fx.c->n_fusions; k++) {
+			const struct comparison_fusion *f = &fx.c->fusions[k];
+			const char *e = f->evidence;
+
+			if (f->partial)
+				ck_assert_int_eq(f->proof, PROOF_NONE);
+			else
+				ck_assert_msg(f->proof != PROOF_NONE, "%s: %s", pairs[i][0], e);
+			proven += !f->partial;
+			ck_assert_msg(f->per_place >= 2, "%s: %s", pairs[i][0], e);
+			ck_assert(f->launches_saved == floor(f->launches_saved));
+			for (const char *p = e; (p = strstr(p, " kernels")) != NULL; p++) {
+				const char *q = p;
+
+				while (q > e && (isdigit((unsigned char)q[-1]) || q[-1] == '.'))
+					q--;
+				ck_assert_msg(!memchr(q, '.', (size_t)(p - q)), "%s: %s",
+					      pairs[i][0], e);
+			}
+		}
+		session_close(fx.ses);
+	}
+	ck_assert_uint_ge(proven, 8);
+}
+END_TEST
+
 /* HF eager Llama-3-8B decode against the SGLang B300 step: B fuses the residual add into the
  * RMSNorm and SiLU into the mul in every layer, and runs merged QKV and gate-up GEMMs where A
  * runs three and two (horizontal fusions); the down GEMMs and attention match. */
@@ -592,6 +641,7 @@ static Suite *compare_suite(void)
 	tcase_add_test(tc, test_per_pass_totals);
 	tcase_add_test(tc, test_session_api);
 	tcase_add_test(tc, test_attribution_eager_compiled);
+	tcase_add_test(tc, test_every_fusion_has_a_proof);
 	tcase_add_test(tc, test_eager_vs_sglang_b300);
 	tcase_add_test(tc, test_worst_warning);
 	suite_add_tcase(s, tc);
