@@ -1,5 +1,5 @@
 /* check_sort.c — sort_runs(): the stable order, whatever the runs, with few comparisons on
- * arrays that are in order already; the binary searches lower_bound(), upper_bound() and
+ * arrays that are in order already; sort_index() of indices by a context; the binary searches lower_bound(), upper_bound() and
  * DEFINE_LOWER_BOUND(). */
 #include "testutil.h"
 
@@ -142,6 +142,38 @@ START_TEST(test_element_sizes)
 }
 END_TEST
 
+/* Indices by the keys in ctx. */
+static int cmp_index_key(const void *ctx, uint32_t a, uint32_t b)
+{
+	const int64_t *key = ctx;
+
+	return CMP(key[a], key[b]);
+}
+
+/* sort_index(): every pattern, each size up to 200, gives the stable order of the indices by
+ * key (equal keys keep their place), as sort_runs() of the items by key gives it. */
+START_TEST(test_sort_index)
+{
+	static struct item v[200];
+	static int64_t key[200];
+	static uint32_t idx[200];
+
+	sort_index(NULL, 0, cmp_index_key, key);
+	for (int p = 0; p < PATTERNS; p++)
+		for (size_t n = 1; n <= 200; n += n < 20 ? 1 : 17) {
+			fill(v, n, (enum pattern)p);
+			for (size_t i = 0; i < n; i++) {
+				key[i] = v[i].key;
+				idx[i] = (uint32_t)i;
+			}
+			sort_index(idx, n, cmp_index_key, key);
+			sort_runs(v, n, sizeof *v, cmp_key);
+			for (size_t i = 0; i < n; i++)
+				ck_assert_uint_eq(idx[i], v[i].index);
+		}
+}
+END_TEST
+
 DEFINE_LOWER_BOUND(item_lower, struct item, int64_t, key)
 
 /* The first i with v[i].key >= x (upper: > x), by looking at every element. */
@@ -202,6 +234,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_stable_order);
 	tcase_add_test(tc, test_few_compares_when_nearly_sorted);
 	tcase_add_test(tc, test_element_sizes);
+	tcase_add_test(tc, test_sort_index);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("bounds");
 	tcase_add_test(tc, test_bounds);

@@ -173,6 +173,12 @@ static inline size_t upper_bound(const void *base, size_t n, size_t size, const 
  * start). base may be NULL when n is 0. */
 void sort_runs(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *));
 
+/* Sort the indices idx[0..n) stably by cmp(ctx, a, b), a three-way comparison of the things
+ * indices a and b stand for: a merge sort (sort_runs.c), for the orders qsort() cannot give
+ * without a global (it has no context argument). idx may be NULL when n is 0. */
+void sort_index(uint32_t *idx, size_t n, int (*cmp)(const void *ctx, uint32_t a, uint32_t b),
+		const void *ctx);
+
 /* Base name of a path (borrowed pointer into path). */
 const char *path_basename(const char *path);
 

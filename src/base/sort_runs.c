@@ -9,7 +9,10 @@
  * array with a short stretch out of order needs little memory beside it. An array in order
  * costs n - 1 comparisons; one with a short out-of-order stretch, little more. An array
  * without long runs (more than one run per 16 elements) goes to qsort as before. The result is
- * the stable order, the one glibc's merge sort gives, so that both agree to the byte. */
+ * the stable order, the one glibc's merge sort gives, so that both agree to the byte.
+ *
+ * sort_index() is the merge sort of indices with a context for the comparator, which qsort()
+ * has no argument for (launches by start, names by class). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -18,6 +21,39 @@
 typedef int (*cmp_fn)(const void *, const void *);
 
 #define AT(base, i, size) ((char *)(base) + (size_t)(i) * (size))
+
+typedef int (*index_cmp_fn)(const void *ctx, uint32_t a, uint32_t b);
+
+/* Merge-sort v[0..n) through tmp (room for n): each half, then the two merged, the left
+ * half's first on ties. */
+static void index_merge_sort(uint32_t *v, uint32_t *tmp, size_t n, index_cmp_fn cmp,
+			     const void *ctx)
+{
+	size_t i = 0, j = n / 2, o = 0;
+
+	if (n < 2)
+		return;
+	index_merge_sort(v, tmp, n / 2, cmp, ctx);
+	index_merge_sort(v + n / 2, tmp, n - n / 2, cmp, ctx);
+	while (i < n / 2 && j < n)
+		tmp[o++] = cmp(ctx, v[i], v[j]) <= 0 ? v[i++] : v[j++];
+	while (i < n / 2)
+		tmp[o++] = v[i++];
+	while (j < n)
+		tmp[o++] = v[j++];
+	memcpy(v, tmp, n * sizeof *v);
+}
+
+void sort_index(uint32_t *idx, size_t n, index_cmp_fn cmp, const void *ctx)
+{
+	uint32_t *tmp;
+
+	if (n < 2)
+		return;
+	tmp = xreallocarray(NULL, n, sizeof *tmp);
+	index_merge_sort(idx, tmp, n, cmp, ctx);
+	free(tmp);
+}
 
 /* A buffer that grows to the largest side a merge moves out. */
 struct buf {

@@ -10,33 +10,13 @@
 #include "fusediff/trace_dir.h"
 #include "trace_build.h"
 
-static int cmp_launch_start(const void *pa, const void *pb, const struct trace *t)
+/* Launch indices by start (sort_index()). */
+static int cmp_launch_start(const void *ctx, uint32_t a, uint32_t b)
 {
-	const struct trace_launch *x = &t->launches[*(const uint32_t *)pa],
-				  *y = &t->launches[*(const uint32_t *)pb];
-	int r = CMP(x->start, y->start);
+	const struct trace *t = ctx;
+	int r = CMP(t->launches[a].start, t->launches[b].start);
 
-	return r ? r : CMP(*(const uint32_t *)pa, *(const uint32_t *)pb);
-}
-
-/* Sort launch indices by start (a merge sort: qsort has no context argument). */
-static void sort_by_start(uint32_t *v, uint32_t *tmp, size_t n, const struct trace *t)
-{
-	if (n < 2)
-		return;
-	sort_by_start(v, tmp, n / 2, t);
-	sort_by_start(v + n / 2, tmp, n - n / 2, t);
-	{
-		size_t i = 0, j = n / 2, o = 0;
-
-		while (i < n / 2 && j < n)
-			tmp[o++] = cmp_launch_start(&v[i], &v[j], t) <= 0 ? v[i++] : v[j++];
-		while (i < n / 2)
-			tmp[o++] = v[i++];
-		while (j < n)
-			tmp[o++] = v[j++];
-		memcpy(v, tmp, n * sizeof *v);
-	}
+	return r ? r : CMP(a, b);
 }
 
 static int is_graph_launch(const char *name)
@@ -47,15 +27,13 @@ static int is_graph_launch(const char *name)
 /* The captured launches of capture, in launch order; returns how many. */
 static size_t captured(const struct trace *capture, uint32_t **out)
 {
-	uint32_t *v = xmalloc((capture->n_launches + 1) * sizeof *v), *tmp;
+	uint32_t *v = xmalloc((capture->n_launches + 1) * sizeof *v);
 	size_t n = 0;
 
 	for (size_t i = 0; i < capture->n_launches; i++)
 		if (capture->launches[i].kernel)
 			v[n++] = (uint32_t)i;
-	tmp = xmalloc((n + 1) * sizeof *tmp);
-	sort_by_start(v, tmp, n, capture);
-	free(tmp);
+	sort_index(v, n, cmp_launch_start, capture);
 	*out = v;
 	return n;
 }

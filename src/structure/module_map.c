@@ -87,24 +87,12 @@ static int cmp_class(const struct mname *x, const struct mname *y)
 	return r ? r : CMP(x->len, y->len);
 }
 
-/* A stable merge sort of indices by class name (qsort has no context argument). */
-static void sort_by_class(uint32_t *idx, uint32_t *tmp, size_t n, const struct mname *m)
+/* Indices of names (struct mname, ctx) by class name (sort_index()). */
+static int cmp_class_index(const void *ctx, uint32_t a, uint32_t b)
 {
-	if (n < 2)
-		return;
-	sort_by_class(idx, tmp, n / 2, m);
-	sort_by_class(idx + n / 2, tmp, n - n / 2, m);
-	{
-		size_t i = 0, j = n / 2, o = 0;
+	const struct mname *m = ctx;
 
-		while (i < n / 2 && j < n)
-			tmp[o++] = cmp_class(&m[idx[i]], &m[idx[j]]) <= 0 ? idx[i++] : idx[j++];
-		while (i < n / 2)
-			tmp[o++] = idx[i++];
-		while (j < n)
-			tmp[o++] = idx[j++];
-		memcpy(idx, tmp, n * sizeof *idx);
-	}
+	return cmp_class(&m[a], &m[b]);
 }
 
 /* The key of a stack: layer class, parent class, grandparent call name. */
@@ -188,7 +176,7 @@ static void parse_names(struct mbuild *mb)
 {
 	const struct trace *t = mb->t;
 	size_t cap_d = 0;
-	uint32_t *name_d, *idx, *tmp;
+	uint32_t *name_d, *idx;
 
 	mb->range_d = xmalloc(mb->nr * sizeof *mb->range_d);
 	name_d = xcalloc(intern_count(t->strings) + 1, sizeof *name_d); /* index + 1 */
@@ -212,10 +200,9 @@ static void parse_names(struct mbuild *mb)
 	}
 	free(name_d);
 	idx = xmalloc((mb->nd ? mb->nd : 1) * sizeof *idx);
-	tmp = xmalloc((mb->nd ? mb->nd : 1) * sizeof *tmp);
 	for (size_t i = 0; i < mb->nd; i++)
 		idx[i] = (uint32_t)i;
-	sort_by_class(idx, tmp, mb->nd, mb->dn);
+	sort_index(idx, mb->nd, cmp_class_index, mb->dn);
 	for (size_t j = 0; j < mb->nd; j++) {
 		if (j > 0 && cmp_class(&mb->dn[idx[j]], &mb->dn[idx[j - 1]]) != 0)
 			mb->n_groups++;
@@ -223,7 +210,6 @@ static void parse_names(struct mbuild *mb)
 	}
 	mb->n_groups++;
 	free(idx);
-	free(tmp);
 }
 
 /* The range's parsed name, or NULL when it is not a module call. */
