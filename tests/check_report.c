@@ -92,16 +92,25 @@ START_TEST(test_number)
 }
 END_TEST
 
-/* Whatever LC_NUMERIC says, the decimal point is '.'. */
+/* Whatever LC_NUMERIC says, the decimal point is '.': in the reports' numbers and in text.c's
+ * durations, byte counts and percentages. */
 START_TEST(test_number_locale)
 {
-	char buf[64], probe[16];
+	char buf[64], probe[16], dur[32], bytes[32], pct[32], none[32];
 	int set = test_comma_locale(LC_NUMERIC);
 
 	snprintf(probe, sizeof probe, "%.1f", 1.5);
 	report_number(buf, sizeof buf, 1.25, 3);
+	text_duration(dur, sizeof dur, 12345);
+	text_bytes(bytes, sizeof bytes, 1536);
+	text_percent(pct, sizeof pct, 0.025);
+	text_percent(none, sizeof none, 0);
 	setlocale(LC_NUMERIC, "C");
 	ck_assert_str_eq(buf, "1.25");
+	ck_assert_str_eq(dur, "12.3 us");
+	ck_assert_str_eq(bytes, "1.5 KiB");
+	ck_assert_str_eq(pct, "2.5%");
+	ck_assert_str_eq(none, "0%");
 	if (set)
 		ck_assert_str_eq(probe, "1,5"); /* the locale really was in effect */
 	else

@@ -58,15 +58,17 @@ void text_count(char *buf, size_t cap, double n);
 /* part as a share of whole, in percent with one decimal ("60.7%", "-10.0%"), "-" when |whole|
  * is below 1 (nothing to share): the "of B - A" of the reports and the explorer. */
 void text_share_of(char *buf, size_t cap, double part, double whole);
-/* A duration in ns with a unit: "850 ns", "12.3 us", "4.56 ms", "1.23 s". */
+/* A duration in ns with a unit: "850 ns", "12.3 us", "4.56 ms", "1.23 s"; '.' whatever the
+ * locale. */
 void text_duration(char *buf, size_t cap, int64_t ns);
 /* v with decimals digits after '.', whatever the locale, with a sign when plus is set
- * ("+12.3"). Returns buf. */
+ * ("+12.3"). Returns buf. The one place a number is printed with decimals for people: the
+ * formatters here and report_number() build on it. */
 const char *text_fixed(char *buf, size_t cap, double v, int decimals, int plus);
 /* A share (0..1) as a percentage: "97%", with a decimal below 10% ("2.5%"), "<0.1%" for a
  * sliver, "0%" for none; '.' whatever the locale. */
 void text_percent(char *buf, size_t cap, double share);
-/* A byte count with a unit: "512 B", "1.5 KiB", "130.3 MiB". */
+/* A byte count with a unit: "512 B", "1.5 KiB", "130.3 MiB"; '.' whatever the locale. */
 void text_bytes(char *buf, size_t cap, int64_t bytes);
 
 #endif

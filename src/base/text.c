@@ -349,37 +349,38 @@ void text_share_of(char *buf, size_t cap, double part, double whole)
 void text_percent(char *buf, size_t cap, double share)
 {
 	double v = share * 100.0;
+	char n[40];
 
-	if (v > 0 && v < 0.05)
+	if (v > 0 && v < 0.05) {
 		snprintf(buf, cap, "<0.1%%");
-	else if (v < 9.95)
-		snprintf(buf, cap, "%.1f%%", v);
-	else
-		snprintf(buf, cap, "%.0f%%", v);
-	for (char *p = buf; *p; p++) /* '.' whatever LC_NUMERIC says */
-		if (*p == ',')
-			*p = '.';
-	if (strcmp(buf, "0.0%") == 0)
-		snprintf(buf, cap, "0%%");
+		return;
+	}
+	text_fixed(n, sizeof n, v, v < 9.95 ? 1 : 0, 0);
+	snprintf(buf, cap, "%s%%", strcmp(n, "0.0") == 0 ? "0" : n);
 }
 
 void text_duration(char *buf, size_t cap, int64_t ns)
 {
 	double a = (double)(ns < 0 ? -ns : ns);
+	char n[40];
 
-	if (a < 1000)
+	if (a < 1000) {
 		snprintf(buf, cap, "%lld ns", (long long)ns);
-	else if (a < 1e6)
-		snprintf(buf, cap, "%.*f us", a < 1e4 ? 2 : 1, (double)ns / 1e3);
+		return;
+	}
+	if (a < 1e6)
+		text_fixed(n, sizeof n, (double)ns / 1e3, a < 1e4 ? 2 : 1, 0);
 	else if (a < 1e9)
-		snprintf(buf, cap, "%.*f ms", a < 1e7 ? 2 : 1, (double)ns / 1e6);
+		text_fixed(n, sizeof n, (double)ns / 1e6, a < 1e7 ? 2 : 1, 0);
 	else
-		snprintf(buf, cap, "%.2f s", (double)ns / 1e9);
+		text_fixed(n, sizeof n, (double)ns / 1e9, 2, 0);
+	snprintf(buf, cap, "%s %s", n, a < 1e6 ? "us" : a < 1e9 ? "ms" : "s");
 }
 
 void text_bytes(char *buf, size_t cap, int64_t bytes)
 {
 	static const char *const unit[] = { "KiB", "MiB", "GiB", "TiB" };
+	char n[40];
 	double v = (double)bytes;
 	int u = -1;
 
@@ -391,5 +392,5 @@ void text_bytes(char *buf, size_t cap, int64_t bytes)
 		v /= 1024;
 		u++;
 	}
-	snprintf(buf, cap, "%.1f %s", v, unit[u]);
+	snprintf(buf, cap, "%s %s", text_fixed(n, sizeof n, v, 1, 0), unit[u]);
 }

@@ -31,13 +31,7 @@ int report_number(char *buf, size_t cap, double v, int decimals)
 			buf[0] = '\0';
 		return -1;
 	}
-	n = (size_t)snprintf(buf, cap, "%.*f", decimals, v);
-	if (n >= cap)
-		n = cap ? cap - 1 : 0;
-	/* '.' whatever LC_NUMERIC says (fusediff never sets it, but a library might). */
-	for (size_t i = 0; i < n; i++)
-		if (buf[i] == ',')
-			buf[i] = '.';
+	n = strlen(text_fixed(buf, cap, v, decimals, 0));
 	if (memchr(buf, '.', n)) {
 		while (n > 0 && buf[n - 1] == '0')
 			buf[--n] = '\0';
