@@ -395,7 +395,9 @@ static void assert_no_fusion(const struct align_layer *l);
  * strided .contiguous() copy before each of two aiter norm kernels) against one kernel that
  * normalises q and k in place (SGLang's fused_inplace_qknorm on NVIDIA): one fusion that holds
  * both norms and both copies, proved by the norms; the RoPE and KV write stay matched. Two
- * all-reduces in a row against one are the same work done twice, never a fusion. */
+ * all-reduces in a row against one are the same work done twice, never a fusion; nor are two
+ * layer norms against the same layer-norm kernel once (the HTA recsys pair, A100 against V100:
+ * "A runs vectorized_layer_norm_kernel as one kernel where B runs 2 kernels (…the same…)"). */
 START_TEST(test_qk_norm_with_copies)
 {
 	static const struct align_item COPY = { CLASS_COPY, STEP_SINGLE, 1, A(COPY),
@@ -412,7 +414,10 @@ START_TEST(test_qk_norm_with_copies)
 					      "ncclKernel_AllReduce_RING_LL_Sum_float" };
 	const struct align_item a[] = { GEMM_QKV, COPY, NORM, COPY, NORM, ROPE, KV, ATTN };
 	const struct align_item b[] = { GEMM_QKV, QKNORM, ROPE, KV, ATTN };
+	static const struct align_item LN = { CLASS_NORM, STEP_SINGLE, 1, A(LAYERNORM),
+					      "vectorized_layer_norm_kernel" };
 	const struct align_item c[] = { GEMM_O, AR, AR, ADD }, d[] = { GEMM_O, AR, ADD };
+	const struct align_item g[] = { GEMM_O, LN, LN, ADD }, h[] = { GEMM_O, LN, ADD };
 	struct align_layer l;
 	const struct align_entry *e;
 
@@ -436,6 +441,13 @@ START_TEST(test_qk_norm_with_copies)
 	check_cover(&l);
 	assert_no_fusion(&l);
 	alignment_clear(&l.al);
+	for (int swap = 0; swap < 2; swap++) {
+		align_one(swap ? h : g, swap ? 3 : 4, swap ? g : h, swap ? 4 : 3, &l);
+		align_absorb(&l, 1, 0);
+		check_cover(&l);
+		assert_no_fusion(&l);
+		alignment_clear(&l.al);
+	}
 }
 END_TEST
 

@@ -46,15 +46,16 @@ static inline void jevent(struct jbuf *b, const char *cat, const char *name, int
 }
 
 /* One kernel launched by operator op from the CPU at cpu_ts (thread 1), running at gpu_ts on
- * stream. */
-static inline void jkernel_op(struct jbuf *b, const char *name, const char *op, double cpu_ts,
-			      double gpu_ts, int stream)
+ * stream; the operator's args get extra (JSON members after its External id) when not NULL. */
+static inline void jkernel_op_args(struct jbuf *b, const char *name, const char *op,
+				   const char *extra, double cpu_ts, double gpu_ts, int stream)
 {
-	char args[256];
+	char args[512];
 
 	b->corr++;
 	b->ext++;
-	snprintf(args, sizeof args, "\"External id\":%lld", (long long)b->ext);
+	snprintf(args, sizeof args, "\"External id\":%lld%s%s", (long long)b->ext, extra ? "," : "",
+		 extra ? extra : "");
 	jevent(b, "cpu_op", op, 1, 1, cpu_ts, 2, args);
 	snprintf(args, sizeof args, "\"correlation\":%lld,\"External id\":%lld", (long long)b->corr,
 		 (long long)b->ext);
@@ -65,25 +66,21 @@ static inline void jkernel_op(struct jbuf *b, const char *name, const char *op, 
 	jevent(b, "kernel", name, 0, stream, gpu_ts, 5, args);
 }
 
+static inline void jkernel_op(struct jbuf *b, const char *name, const char *op, double cpu_ts,
+			      double gpu_ts, int stream)
+{
+	jkernel_op_args(b, name, op, NULL, cpu_ts, gpu_ts, stream);
+}
+
 /* An Inductor kernel launched under the operator Inductor records for it (named like the
  * kernel), with its tensors' shapes (args["Input Dims"], JSON text such as "[[4,512],[]]"). */
 static inline void jkernel_dims(struct jbuf *b, const char *name, const char *dims, double cpu_ts,
 				double gpu_ts, int stream)
 {
-	char args[512];
+	char extra[256];
 
-	b->corr++;
-	b->ext++;
-	snprintf(args, sizeof args, "\"External id\":%lld,\"Input Dims\":%s", (long long)b->ext,
-		 dims);
-	jevent(b, "cpu_op", name, 1, 1, cpu_ts, 2, args);
-	snprintf(args, sizeof args, "\"correlation\":%lld,\"External id\":%lld", (long long)b->corr,
-		 (long long)b->ext);
-	jevent(b, "cuda_runtime", "cudaLaunchKernel", 1, 1, cpu_ts + 0.5, 1, args);
-	snprintf(args, sizeof args,
-		 "\"device\":0,\"stream\":%d,\"correlation\":%lld,\"External id\":%lld", stream,
-		 (long long)b->corr, (long long)b->ext);
-	jevent(b, "kernel", name, 0, stream, gpu_ts, 5, args);
+	snprintf(extra, sizeof extra, "\"Input Dims\":%s", dims);
+	jkernel_op_args(b, name, name, extra, cpu_ts, gpu_ts, stream);
 }
 
 /* The same launched by "aten::op". */

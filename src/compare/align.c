@@ -831,6 +831,10 @@ static int next_application(const struct align_layer *l, const struct align_entr
 			    uint32_t y)
 {
 	const struct align_item *b = &l->item[s][y];
+	/* the other side's one kernel, when it is the same kernel as b: b launched again is the
+	 * same work done more often (a partial fusion), not the next tensor of a fused op */
+	const struct align_item *o = e->n[!s] == 1 ? &l->item[!s][e->step[!s][0]] : NULL;
+	int same_kernel = o && o->name && b->name && strcmp(o->name, b->name) == 0;
 
 	for (uint32_t k = 0; k < e->n[s]; k++) {
 		uint32_t x = e->step[s][k];
@@ -845,8 +849,8 @@ static int next_application(const struct align_layer *l, const struct align_entr
 		 * (Qwen3's q and k norms on MI300X: copy, norm, copy, norm; MLA's q and kv
 		 * norms). Only norms: two all-reduces or two activations in a row are work done
 		 * twice, not one op applied to two tensors. */
-		if (b->kind == STEP_SINGLE && b->cls == CLASS_NORM && a->name && b->name &&
-		    strcmp(a->name, b->name) == 0 &&
+		if (b->kind == STEP_SINGLE && b->cls == CLASS_NORM && !same_kernel && a->name &&
+		    b->name && strcmp(a->name, b->name) == 0 &&
 		    (x + 1 == y || y + 1 == x || (x + 2 == y && copy_only(&l->item[s][x + 1])) ||
 		     (y + 2 == x && copy_only(&l->item[s][y + 1]))))
 			return 1;
@@ -865,12 +869,13 @@ static void absorb_copies(struct align_layer *l, uint8_t *gone)
 
 		if (gone[i] || e->n[f] != 1 || e->n[s] < 2 || !entry_proof(l, e, f))
 			continue;
-		for (size_t d = 1; d <= 4 && d <= i; d++) { /* the entries before it */
-			struct align_entry *ce = &l->al.e[i - d];
+		/* the one-sided entries up to four before and after it */
+		for (size_t j = i > 4 ? i - 4 : 0; j <= i + 4 && j < l->al.n; j++) {
+			struct align_entry *ce = &l->al.e[j];
 			uint32_t c;
 			int feeds = 0;
 
-			if (gone[i - d] || ce->n[f] || ce->n[s] != 1)
+			if (j == i || gone[j] || ce->n[f] || ce->n[s] != 1)
 				continue;
 			c = ce->step[s][0];
 			for (uint32_t k = 0; k < e->n[s]; k++)
@@ -878,22 +883,7 @@ static void absorb_copies(struct align_layer *l, uint8_t *gone)
 			if (!feeds || !copy_only(&l->item[s][c]))
 				continue;
 			add_step(e, s, c);
-			gone[i - d] = 1;
-		}
-		for (size_t d = 1; d <= 4 && i + d < l->al.n; d++) { /* and after it */
-			struct align_entry *ce = &l->al.e[i + d];
-			uint32_t c;
-			int feeds = 0;
-
-			if (gone[i + d] || ce->n[f] || ce->n[s] != 1)
-				continue;
-			c = ce->step[s][0];
-			for (uint32_t k = 0; k < e->n[s]; k++)
-				feeds |= e->step[s][k] == c + 1;
-			if (!feeds || !copy_only(&l->item[s][c]))
-				continue;
-			add_step(e, s, c);
-			gone[i + d] = 1;
+			gone[j] = 1;
 		}
 	}
 }
