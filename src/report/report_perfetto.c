@@ -1015,7 +1015,8 @@ static void emit_pairs(struct pf *w)
 		free(slot[s]);
 	}
 	/* in time order, so that a place goes to another track only when it overlaps one */
-	qsort(w->places, w->n_places, sizeof *w->places, cmp_place);
+	if (w->n_places) /* none when no fusion has a place in the passes drawn */
+		qsort(w->places, w->n_places, sizeof *w->places, cmp_place);
 	for (size_t i = 0; i < w->n_places; i++)
 		fusion_slice(w, &w->places[i]);
 	free(w->places);
