@@ -248,130 +248,131 @@ static void jkernels_one_op(struct jbuf *b, const char *op, const char *const *n
 	*cpu += 1 + (double)n;
 }
 
+#define CUDNN_CONV                                                               \
+	"sm80_xmma_fprop_implicit_gemm_indexed_f16f16_f16f32_f32_nhwckrsc_nhwc_" \
+	"tilesize128x128x32_stage4_warpsize2x2x1_g1_tensor16x8x16_kernel"
+
+#define QKNORM                                                                             \
+	"void (anonymous namespace)::qknorm_kernel<128, false, __nv_bfloat16>((anonymous " \
+	"namespace)::QKNormParams)"
+
+/* Two traces of one annotated pass (phase) of 4 layers of layer_kernels, kernel `after` of each
+ * layer followed by what insert() launches for that side (0: A, 1: B). */
+static void layered_pair(struct trace *t[2], const char *phase, size_t after,
+			 void (*insert)(struct jbuf *b, int side, double *cpu, double *gpu))
+{
+	struct jbuf b = { .first = 1 };
+
+	for (int side = 0; side < 2; side++) {
+		double gpu = 5000, cpu = 10;
+
+		jevent(&b, "user_annotation", phase, 1, 1, 0, 1000, "\"External id\":900001");
+		jkernel(&b, "indexSelectLargeIndex_embedding", cpu++, gpu += 10, 7);
+		for (int l = 0; l < 4; l++)
+			for (size_t i = 0; i < sizeof layer_kernels / sizeof layer_kernels[0];
+			     i++) {
+				jkernel(&b, layer_kernels[i], cpu++, gpu += 10, 7);
+				if (i == after)
+					insert(&b, side, &cpu, &gpu);
+			}
+		jkernel(&b, "fused_add_rms_norm_kernel", cpu++, gpu += 10, 7);
+		jkernel(&b, "nvjet_lm_head_gemm", cpu++, gpu += 10, 7);
+		t[side] = jload(&b);
+	}
+}
+
+/* The fusion of c whose evidence names `kernel` (fails the test when there is none), and no
+ * pair one-sided. */
+static const struct comparison_fusion *fusion_naming(const struct comparison *c, const char *kernel)
+{
+	const struct comparison_fusion *f = NULL;
+
+	for (size_t i = 0; i < c->n_fusions; i++)
+		if (strstr(c->fusions[i].evidence, kernel))
+			f = &c->fusions[i];
+	ck_assert_msg(f != NULL, "no fusion names %s (%zu fusions)", kernel, c->n_fusions);
+	for (size_t i = 0; i < c->n_pairs; i++)
+		ck_assert_msg(c->pairs[i].kind != PAIR_A_ONLY && c->pairs[i].kind != PAIR_B_ONLY,
+			      "pair %zu is one-sided", i);
+	return f;
+}
+
+static void insert_conv(struct jbuf *b, int side, double *cpu, double *gpu)
+{
+	static const char *const miopen[] = {
+		"Im2d2Col", "Cijk_Ailk_Bljk_HHS_BH_MT128x128x32_MI32x32x8x1_SN_1LDSB0_GRVW8",
+		"Im2d2Col", "Cijk_Ailk_Bljk_HHS_BH_MT128x128x32_MI32x32x8x1_SN_1LDSB0_GRVW8"
+	};
+	static const char *const cudnn[] = { CUDNN_CONV };
+
+	if (side == 0)
+		jkernels_one_op(b, "aten::miopen_convolution", miopen, 4, cpu, gpu);
+	else
+		jkernels_one_op(b, "aten::cudnn_convolution", cudnn, 1, cpu, gpu);
+}
+
 /* MIOpen's GEMM convolution (Im2d2Col then a Tensile GEMM, per image of the batch, one
  * aten::miopen_convolution) against one cuDNN implicit-GEMM convolution kernel: a fusion of
  * the four kernels into one in every layer, proved by the convolution's work; not a conv
  * match (im2col against the convolution) beside a GEMM that only A runs. */
 START_TEST(test_im2col_gemm_is_a_fusion)
 {
-	static const char *const miopen[] = {
-		"Im2d2Col", "Cijk_Ailk_Bljk_HHS_BH_MT128x128x32_MI32x32x8x1_SN_1LDSB0_GRVW8",
-		"Im2d2Col", "Cijk_Ailk_Bljk_HHS_BH_MT128x128x32_MI32x32x8x1_SN_1LDSB0_GRVW8"
-	};
-	static const char *const cudnn[] = {
-		"sm80_xmma_fprop_implicit_gemm_indexed_f16f16_f16f32_f32_nhwckrsc_nhwc_"
-		"tilesize128x128x32_stage4_warpsize2x2x1_g1_tensor16x8x16_kernel"
-	};
-	struct jbuf b = { .first = 1 };
 	struct trace *t[2];
 	struct session *ses;
-	const struct comparison *c;
-	const struct comparison_fusion *f = NULL;
+	const struct comparison_fusion *f;
 
-	for (int side = 0; side < 2; side++) {
-		double gpu = 5000, cpu = 10;
-
-		jevent(&b, "user_annotation", "prefill", 1, 1, 0, 1000, "\"External id\":900001");
-		jkernel(&b, "indexSelectLargeIndex_embedding", cpu++, gpu += 10, 7);
-		for (int l = 0; l < 4; l++)
-			for (size_t i = 0; i < sizeof layer_kernels / sizeof layer_kernels[0];
-			     i++) {
-				jkernel(&b, layer_kernels[i], cpu++, gpu += 10, 7);
-				if (i != 3) /* a convolution after the output projection */
-					continue;
-				if (side == 0)
-					jkernels_one_op(&b, "aten::miopen_convolution", miopen, 4,
-							&cpu, &gpu);
-				else
-					jkernels_one_op(&b, "aten::cudnn_convolution", cudnn, 1,
-							&cpu, &gpu);
-			}
-		jkernel(&b, "fused_add_rms_norm_kernel", cpu++, gpu += 10, 7);
-		jkernel(&b, "nvjet_lm_head_gemm", cpu++, gpu += 10, 7);
-		t[side] = jload(&b);
-	}
+	layered_pair(t, "prefill", 3, insert_conv); /* after the output projection */
 	ses = test_session(t[0], t[1], cl);
-	c = test_compare(ses, -1);
-	for (size_t i = 0; i < c->n_fusions; i++)
-		if (c->fusions[i].cls == CLASS_CONV)
-			f = &c->fusions[i];
-	ck_assert_msg(f != NULL, "no convolution fusion (%zu fusions)", c->n_fusions);
+	f = fusion_naming(test_compare(ses, -1), "sm80_xmma_fprop_implicit_gemm");
+	ck_assert_int_eq(f->cls, CLASS_CONV);
 	ck_assert_int_eq(f->fused_side, SIDE_B);
 	ck_assert_int_eq(f->partial, 0);
 	ck_assert_uint_eq(f->per_place, 4);
 	ck_assert_int_eq(f->proof, PROOF_CLASS_WORK);
-	ck_assert_msg(strstr(f->evidence, "runs 4 kernels for the same work "
-					  "(Im2d2Col, Cijk_") &&
+	ck_assert_msg(strstr(f->evidence, "runs 4 kernels for the same work (Im2d2Col, Cijk_") &&
 			      strstr(f->evidence, "4 times per pass in layers 0-3"),
 		      "%s", f->evidence);
-	for (size_t i = 0; i < c->n_pairs; i++)
-		ck_assert_msg(c->pairs[i].kind != PAIR_A_ONLY && c->pairs[i].kind != PAIR_B_ONLY,
-			      "pair %zu is one-sided", i);
 	session_close(ses);
 	trace_free(t[0]);
 	trace_free(t[1]);
 }
 END_TEST
 
+static void insert_qk_norms(struct jbuf *b, int side, double *cpu, double *gpu)
+{
+	static const char *const copy =
+		"void at::native::elementwise_kernel_manual_unroll<128, 8, "
+		"at::native::direct_copy_kernel_cuda(at::TensorIteratorBase&)>(int)";
+
+	if (side == 1) {
+		jkernel_op(b, QKNORM, "sglang::fused_inplace_qknorm", (*cpu)++, *gpu += 10, 7);
+		return;
+	}
+	for (int qk = 0; qk < 2; qk++) {
+		jkernel_op(b, copy, "aten::copy_", (*cpu)++, *gpu += 10, 7);
+		jkernel_op(b, "void vllm::rms_norm_kernel<c10::BFloat16, 8>(int)",
+			   "sglang::rmsnorm", (*cpu)++, *gpu += 10, 7);
+	}
+}
+
 /* Qwen3's q and k norms, each after a strided .contiguous() copy (SGLang on MI300X), against one
  * kernel that normalises q and k in place: one fusion per layer whose evidence lists the two
  * copies and the norm kernel, 4 kernels at each place, whole counts. */
 START_TEST(test_qk_norm_fusion_lists_copies)
 {
-	static const char *const copy =
-		"void at::native::elementwise_kernel_manual_unroll<128, 8, "
-		"at::native::direct_copy_kernel_cuda(at::TensorIteratorBase&)>(int)";
-	static const char *const norm = "void vllm::rms_norm_kernel<c10::BFloat16, 8>(int)";
-	static const char *const qknorm =
-		"void (anonymous namespace)::qknorm_kernel<128, false, __nv_bfloat16>((anonymous "
-		"namespace)::QKNormParams)";
-	struct jbuf b = { .first = 1 };
 	struct trace *t[2];
 	struct session *ses;
-	const struct comparison *c;
-	const struct comparison_fusion *f = NULL;
+	const struct comparison_fusion *f;
 
-	for (int side = 0; side < 2; side++) {
-		double gpu = 5000, cpu = 10;
-
-		jevent(&b, "user_annotation", "decode", 1, 1, 0, 1000, "\"External id\":900001");
-		jkernel(&b, "indexSelectLargeIndex_embedding", cpu++, gpu += 10, 7);
-		for (int l = 0; l < 4; l++)
-			for (size_t i = 0; i < sizeof layer_kernels / sizeof layer_kernels[0];
-			     i++) {
-				jkernel(&b, layer_kernels[i], cpu++, gpu += 10, 7);
-				if (i != 1) /* q and k norms after the QKV projection */
-					continue;
-				if (side == 1) {
-					jkernel_op(&b, qknorm, "sglang::fused_inplace_qknorm",
-						   cpu++, gpu += 10, 7);
-					continue;
-				}
-				for (int qk = 0; qk < 2; qk++) {
-					jkernel_op(&b, copy, "aten::copy_", cpu++, gpu += 10, 7);
-					jkernel_op(&b, norm, "sglang::rmsnorm", cpu++, gpu += 10,
-						   7);
-				}
-			}
-		jkernel(&b, "fused_add_rms_norm_kernel", cpu++, gpu += 10, 7);
-		jkernel(&b, "nvjet_lm_head_gemm", cpu++, gpu += 10, 7);
-		t[side] = jload(&b);
-	}
+	layered_pair(t, "decode", 1, insert_qk_norms); /* after the QKV projection */
 	ses = test_session(t[0], t[1], cl);
-	c = test_compare(ses, -1);
-	for (size_t i = 0; i < c->n_fusions; i++)
-		if (strstr(c->fusions[i].evidence, "qknorm_kernel"))
-			f = &c->fusions[i];
-	ck_assert_msg(f != NULL, "no QK-norm fusion (%zu fusions)", c->n_fusions);
+	f = fusion_naming(test_compare(ses, -1), "qknorm_kernel");
 	ck_assert_int_eq(f->fused_side, SIDE_B);
 	ck_assert_uint_eq(f->per_place, 4);
 	ck_assert_uint_eq(f->n_unfused, 2);
 	ck_assert_msg(strstr(f->evidence, "runs 4 kernels for the same work") &&
 			      strstr(f->evidence, "4 times per pass in layers 0-3"),
 		      "%s", f->evidence);
-	for (size_t i = 0; i < c->n_pairs; i++)
-		ck_assert_msg(c->pairs[i].kind != PAIR_A_ONLY && c->pairs[i].kind != PAIR_B_ONLY,
-			      "pair %zu is one-sided", i);
 	session_close(ses);
 	trace_free(t[0]);
 	trace_free(t[1]);
