@@ -720,6 +720,29 @@ START_TEST(test_pair_links)
 }
 END_TEST
 
+/* What the views say of themselves: without ranks the Ranks view has neither a tab nor its
+ * key, and Tab goes round without it; the Fusions view's own words for an empty table. */
+START_TEST(test_view_hooks)
+{
+	assert_screen_lacks(" 7 Ranks ");
+	assert_screen_has("Tab/1-6:views");
+	keys("ranks");
+	ck_assert_int_eq(ui_view(ui), VIEW_LAYERS);
+	ck_assert_str_eq(ui_message(ui), "no ranks: give two directories of per-rank traces");
+	keys("totals next-view");
+	ck_assert_int_eq(ui_view(ui), VIEW_OVERVIEW);
+	keys("prev-view");
+	ck_assert_int_eq(ui_view(ui), VIEW_TOTALS);
+	ui_free(ui);
+	mini->c.n_fusions = 0;
+	ui = ui_new_comparison(scr, &mini->c);
+	keys("fusions");
+	assert_screen_has(
+		"(no fusion difference in this phase: where one side runs a fused kernel, "
+		"so does the other)");
+}
+END_TEST
+
 /* + widens the name columns until other columns give way; - brings them back. */
 START_TEST(test_name_width)
 {
@@ -995,6 +1018,7 @@ static Suite *ui_suite(void)
 	tcase_add_test(tc, test_copy_name);
 	tcase_add_test(tc, test_name_width);
 	tcase_add_test(tc, test_pair_links);
+	tcase_add_test(tc, test_view_hooks);
 	tcase_add_test(tc, test_escape_sequences_are_shown_escaped);
 	tcase_add_test(tc, test_resize_and_too_small);
 	tcase_add_test(tc, test_help_lists_every_action);

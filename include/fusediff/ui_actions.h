@@ -33,6 +33,21 @@ enum ui_keycode {
 	UI_KEY_F12 = UI_KEY_F1 + 11,
 };
 
+/* The explorer's views in tab order, one line each: X(ID, name, key, help) declares the view
+ * VIEW_ID (ui_explorer.h), which src/ui/views/ defines as `const struct ui_view_def
+ * ui_view_<name>`, and the action ACT_VIEW_ID that shows it: named name in scripts, bound to
+ * key, described by help. A new view is its file in src/ui/views/ plus one line here. */
+/* clang-format off */
+#define UI_VIEW_LIST(X) \
+	X(OVERVIEW, overview, "1", "Overview: where B - A comes from, part by part") \
+	X(LAYERS, layers, "2", "Layers: one row per layer, prologue and epilogue") \
+	X(PAIRS, pairs, "3", "Kernel pairs: A and B side by side in alignment order") \
+	X(FUSIONS, fusions, "4", "Fusions: one row per fusion pattern") \
+	X(SUMMED, summed, "5", "Summed: kernel pairs summed over the layers, largest difference first") \
+	X(TOTALS, totals, "6", "Totals: every kernel of the whole traces by name and class, A against B") \
+	X(RANKS, ranks, "7", "Ranks: per-rank totals of two directories of ranks")
+/* clang-format on */
+
 enum ui_action {
 	ACT_NONE,
 	/* moving */
@@ -49,14 +64,10 @@ enum ui_action {
 	/* views */
 	ACT_VIEW_NEXT,
 	ACT_VIEW_PREV,
-	ACT_VIEW_OVERVIEW,
-	ACT_VIEW_LAYERS,
-	ACT_VIEW_PAIRS,
-	ACT_VIEW_FUSIONS,
-	ACT_VIEW_SUMMED,
-	ACT_VIEW_TOTALS,
-	ACT_VIEW_RANKS,
-	ACT_PHASE,
+#define UI_VIEW_ACTION_ID(id, name, key, help) ACT_VIEW_##id,
+	UI_VIEW_LIST(UI_VIEW_ACTION_ID)
+#undef UI_VIEW_ACTION_ID
+		ACT_PHASE,
 	ACT_DEVICE,
 	ACT_WARNINGS,
 	ACT_EVIDENCE,

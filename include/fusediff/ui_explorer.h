@@ -1,7 +1,7 @@
-/* ui_explorer.h — the interactive explorer of a comparison: the header, the four views
- * (Overview, Layers, Kernel pairs, Fusions) built on the generic table, the evidence pane,
- * drill-down and back, prompts, help and CSV export; the loading screen; and the script player
- * of --headless mode. */
+/* ui_explorer.h — the interactive explorer of a comparison: the header, the views
+ * (UI_VIEW_LIST: Overview, Layers, Pairs, Fusions, ...) built on the generic table, the
+ * evidence pane, drill-down and back, prompts, help and CSV export; the loading screen; and
+ * the script player of --headless mode. */
 #ifndef FUSEDIFF_UI_EXPLORER_H
 #define FUSEDIFF_UI_EXPLORER_H
 
@@ -10,25 +10,25 @@
 
 #include "fusediff/comparison.h"
 #include "fusediff/session.h"
+#include "fusediff/ui_actions.h"
 #include "fusediff/ui_screen.h"
 
 struct ui;
 
-/* VIEW_RANKS has its tab only when directories of ranks are compared (comparison.ranks). */
+/* The views in tab order, from UI_VIEW_LIST (ui_actions.h). VIEW_RANKS has its tab only when
+ * directories of ranks are compared (comparison.ranks). */
+/* clang-format off */
 enum ui_view_id {
-	VIEW_OVERVIEW,
-	VIEW_LAYERS,
-	VIEW_PAIRS,
-	VIEW_FUSIONS,
-	VIEW_SUMMED,
-	VIEW_TOTALS,
-	VIEW_RANKS,
+#define UI_VIEW_ID(id, name, key, help) VIEW_##id,
+	UI_VIEW_LIST(UI_VIEW_ID)
+#undef UI_VIEW_ID
 	VIEW_COUNT
 };
+/* clang-format on */
 
 /* An explorer of the comparisons of session (borrowed), starting with phase (as in
  * session_compare(), which must have succeeded for it), drawn on screen s (borrowed). The
- * phase key asks the session for another phase's comparison. Starts on the Layers view.
+ * phase key asks the session for another phase's comparison. Starts on the Overview.
  * Owned by caller: free with ui_free(). */
 struct ui *ui_new(struct ui_screen *s, struct session *session, int phase);
 /* An explorer of one comparison c (borrowed), made without a session (tests, benchmarks): the

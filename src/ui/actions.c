@@ -21,13 +21,9 @@ const struct ui_action_def ui_actions[ACT_COUNT - 1] = {
 	{ ACT_BACK, "back", "Esc Backspace", "go back, keeping the selection there", NULL, .hint = "back", .hint_at = 4 },
 	{ ACT_VIEW_NEXT, "next-view", "Tab", "next view", "Views", .hint = "views", .hint_at = 2, .hint_keys = "Tab/1-6" },
 	{ ACT_VIEW_PREV, "prev-view", "S-Tab", "previous view", NULL },
-	{ ACT_VIEW_OVERVIEW, "overview", "1", "Overview: where B - A comes from, part by part", NULL },
-	{ ACT_VIEW_LAYERS, "layers", "2", "Layers: one row per layer, prologue and epilogue", NULL },
-	{ ACT_VIEW_PAIRS, "pairs", "3", "Kernel pairs: A and B side by side in alignment order", NULL },
-	{ ACT_VIEW_FUSIONS, "fusions", "4", "Fusions: one row per fusion pattern", NULL },
-	{ ACT_VIEW_SUMMED, "summed", "5", "Summed: kernel pairs summed over the layers, largest difference first", NULL },
-	{ ACT_VIEW_TOTALS, "totals", "6", "Totals: every kernel of the whole traces by name and class, A against B", NULL },
-	{ ACT_VIEW_RANKS, "ranks", "7", "Ranks: per-rank totals of two directories of ranks", NULL },
+#define VIEW_ACTION(id, name, key, help) { ACT_VIEW_##id, #name, key, help, NULL },
+	UI_VIEW_LIST(VIEW_ACTION)
+#undef VIEW_ACTION
 	{ ACT_PHASE, "phase", "p", "show the next phase: prefill, decode, all passes", NULL, .hint = "phase", .hint_at = 9 },
 	{ ACT_DEVICE, "device", "d", "next GPU on both sides, then all GPUs as one (reads the traces again)", NULL },
 	{ ACT_WARNINGS, "warnings", "w", "every warning in full: what makes the figures less comparable than they look", NULL },

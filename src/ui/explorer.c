@@ -15,16 +15,23 @@
 #include "fusediff/text.h"
 #include "fusediff/ui_actions.h"
 
-/* The views in tab order; the view actions (1-7) follow the same order. */
-_Static_assert(ACT_VIEW_RANKS - ACT_VIEW_OVERVIEW == VIEW_RANKS - VIEW_OVERVIEW &&
-		       VIEW_OVERVIEW == 0,
-	       "the view actions are in tab order");
+/* The views in tab order (UI_VIEW_LIST). */
 static const struct ui_view_def *const view_defs[VIEW_COUNT] = {
-	[VIEW_OVERVIEW] = &ui_view_overview, [VIEW_LAYERS] = &ui_view_layers,
-	[VIEW_PAIRS] = &ui_view_pairs,	     [VIEW_FUSIONS] = &ui_view_fusions,
-	[VIEW_SUMMED] = &ui_view_summed,     [VIEW_TOTALS] = &ui_view_totals,
-	[VIEW_RANKS] = &ui_view_ranks,
+#define VIEW_DEF(id, name, key, help) [VIEW_##id] = &ui_view_##name,
+	UI_VIEW_LIST(VIEW_DEF)
+#undef VIEW_DEF
 };
+
+/* The view an action shows (ACT_VIEW_OVERVIEW, ...), or -1. */
+static int view_of_action(enum ui_action a)
+{
+#define VIEW_OF(id, name, key, help) \
+	if (a == ACT_VIEW_##id)      \
+		return VIEW_##id;
+	UI_VIEW_LIST(VIEW_OF)
+#undef VIEW_OF
+	return -1;
+}
 
 static void view_open(struct ui_view *v)
 {
@@ -43,12 +50,6 @@ static void view_close(struct ui_view *v)
 	free(v->state);
 	v->state = NULL;
 	v->built = 0;
-}
-
-const struct summed_pair *ui_groups(struct ui *u, size_t *n)
-{
-	*n = u->c->n_summed;
-	return u->c->summed;
 }
 
 void ui_view_rebuild(struct ui_view *v)
@@ -255,10 +256,11 @@ static int drill(struct ui *u, uint32_t row)
 	return 1;
 }
 
-/* Whether view has its tab: the Ranks view only with ranks. */
-static int view_shown(const struct ui *u, int view)
+int ui_view_shown(const struct ui *u, int view)
 {
-	return view != VIEW_RANKS || u->c->ranks;
+	const struct ui_view_def *d = u->views[view].def;
+
+	return !d->shown || d->shown(u);
 }
 
 static void switch_view(struct ui *u, int view)
@@ -266,7 +268,7 @@ static void switch_view(struct ui *u, int view)
 	int step = view < u->view ? -1 : 1;
 
 	view = (view + VIEW_COUNT) % VIEW_COUNT;
-	while (!view_shown(u, view))
+	while (!ui_view_shown(u, view))
 		view = (view + step + VIEW_COUNT) % VIEW_COUNT;
 	u->view = view;
 	u->depth = 0;
@@ -291,18 +293,19 @@ static void set_comparison(struct ui *u, const struct comparison *c)
 		for (int v = 0; v < VIEW_COUNT; v++)
 			u->views[v].scope = SCOPE_NONE;
 	}
-	/* the rows of the Summed view are another phase's now */
+	/* a scope's group is a row of comparison.summed: another comparison's now */
 	for (int v = 0; v < VIEW_COUNT; v++)
 		u->views[v].scope.group = -1;
 	for (int d = 0; d < u->depth; d++)
 		u->nav[d].target_scope.group = -1;
 	for (int v = 0; v < VIEW_COUNT; v++) {
-		uint32_t keep = v == VIEW_RANKS ? u->views[v].t.sel : TABLE_NONE;
+		const struct ui_view_def *d = u->views[v].def;
+		int how = d->on_comparison ? d->on_comparison(&u->views[v]) : STALE_RESET;
+		uint32_t keep = how == STALE_KEEP ? u->views[v].t.sel : TABLE_NONE;
 
 		if (v != u->view) { /* when it is shown */
-			u->views[v].stale = v == VIEW_RANKS && u->views[v].stale != STALE_RESET
-						    ? STALE_KEEP
-						    : STALE_RESET;
+			if (u->views[v].stale != STALE_RESET)
+				u->views[v].stale = how;
 			continue;
 		}
 		ui_view_rebuild(&u->views[v]);
@@ -584,29 +587,12 @@ uint32_t ui_row_is_item(const struct ui_view *v, uint32_t row)
  * be read-only: a shared collection). */
 static char *default_export_path(struct ui *u)
 {
-	const struct ui_view *p = cur(u);
-	char scope[128] = "", layer[96];
+	const struct ui_view *v = cur(u);
+	char scope[128] = "";
 
-	if (p->scope.layer != SCOPE_ALL) {
-		const struct comparison *c = u->c;
-		int numbered = p->scope.layer >= 0 && (size_t)p->scope.layer < c->n_layers &&
-			       c->layers[p->scope.layer].index >= 0;
-
-		comparison_layer_label(c, p->scope.layer, layer, sizeof layer);
-		snprintf(scope, sizeof scope, "-%s%s", numbered ? "layer" : "", layer);
-	} else if (p->scope.cls >= 0 || p->scope.group >= 0) {
-		size_t n;
-		int cls = p->scope.cls;
-
-		if (p->scope.group >= 0 && (size_t)p->scope.group < (ui_groups(u, &n), n))
-			cls = u->c->pairs[ui_groups(u, &n)[p->scope.group].first].cls;
-		snprintf(scope, sizeof scope, "-%s%s", p->scope.group >= 0 ? "summed-" : "",
-			 cls >= 0 ? class_name((enum op_class)cls) : "");
-		for (char *c = scope; *c; c++)
-			if (*c == ' ')
-				*c = '_';
-	}
-	return xasprintf("fusediff-%s%s-%s.csv", cur(u)->def->name, scope,
+	if (v->def->export_name)
+		v->def->export_name(v, scope, sizeof scope);
+	return xasprintf("fusediff-%s%s-%s.csv", v->def->name, scope,
 			 phase_name((enum phase)u->c->phase));
 }
 
@@ -859,41 +845,13 @@ static void warnings_key(struct ui *u, int key)
 
 /* --- the evidence pane ------------------------------------------------------------------ */
 
-/* Enter in a pair's evidence: its fusion in the Fusions view, else its row of the Summed
- * view (Esc comes back). */
-static void follow_pair(struct ui *u)
+/* Enter in the evidence pane: the view follows its row into another view (Esc comes back). */
+static void follow(struct ui *u)
 {
 	struct ui_view *v = cur(u);
-	const struct comparison *c = u->c;
-	int32_t layer;
-	uint32_t pair;
-	size_t n;
-	const struct summed_pair *g;
 
-	if (u->view != VIEW_PAIRS || v->t.sel == TABLE_NONE ||
-	    !v->def->timeline(v, v->t.sel, &layer, &pair) || pair >= c->n_pairs)
-		return;
-	if (c->pairs[pair].fusion >= 0) {
-		ui_goto(u, VIEW_FUSIONS, SCOPE_NONE);
-		table_filter(&cur(u)->t, NULL, 0);
-		table_select_row(&cur(u)->t, (uint32_t)c->pairs[pair].fusion);
-		ui_set_message(u, ROLE_NORMAL, "fusion #%u (Esc: back to the pair)",
-			       c->fusions[c->pairs[pair].fusion].id);
-		return;
-	}
-	g = ui_groups(u, &n);
-	for (size_t i = 0; i < n; i++)
-		for (uint32_t k = 0; k < g[i].n_pairs; k++)
-			if (g[i].pairs[k] == pair) {
-				ui_goto(u, VIEW_SUMMED, SCOPE_NONE);
-				table_filter(&cur(u)->t, NULL, 0);
-				table_select_row(&cur(u)->t, (uint32_t)i);
-				ui_set_message(u, ROLE_NORMAL,
-					       "its row of the Summed view, %u place%s (Esc: "
-					       "back to the pair)",
-					       g[i].places, g[i].places == 1 ? "" : "s");
-				return;
-			}
+	if (v->def->follow && v->t.sel != TABLE_NONE)
+		v->def->follow(v, v->t.sel);
 }
 
 static int evidence_key(struct ui *u, enum ui_action a)
@@ -915,7 +873,7 @@ static int evidence_key(struct ui *u, enum ui_action a)
 		else
 			ui_set_message(u, ROLE_NORMAL, "at the left edge (Esc: back)");
 		return 1;
-	case ACT_ENTER: follow_pair(u); return 1;
+	case ACT_ENTER: follow(u); return 1;
 	default: return 0;
 	}
 	if (top > max)
@@ -952,7 +910,7 @@ static void mouse(struct ui *u, const struct ui_event *ev)
 	}
 	if (ev->y == l->tabs_y) {
 		for (int i = 0; i < VIEW_COUNT; i++)
-			if (view_shown(u, i) && ev->x >= u->tab_x[i] && ev->x < u->tab_x[i + 1])
+			if (ui_view_shown(u, i) && ev->x >= u->tab_x[i] && ev->x < u->tab_x[i + 1])
 				switch_view(u, i);
 		return;
 	}
@@ -1112,19 +1070,6 @@ static int act(struct ui *u, enum ui_action a)
 		break;
 	case ACT_VIEW_NEXT: switch_view(u, u->view + 1); break;
 	case ACT_VIEW_PREV: switch_view(u, u->view - 1); break;
-	case ACT_VIEW_OVERVIEW:
-	case ACT_VIEW_LAYERS:
-	case ACT_VIEW_PAIRS:
-	case ACT_VIEW_FUSIONS:
-	case ACT_VIEW_SUMMED:
-	case ACT_VIEW_TOTALS: switch_view(u, (int)(a - ACT_VIEW_OVERVIEW)); break;
-	case ACT_VIEW_RANKS:
-		if (u->c->ranks)
-			switch_view(u, VIEW_RANKS);
-		else
-			ui_set_message(u, ROLE_NORMAL,
-				       "no ranks: give two directories of per-rank traces");
-		break;
 	case ACT_PHASE: next_phase(u); break;
 	case ACT_DEVICE: next_device(u); break;
 	case ACT_WARNINGS:
@@ -1213,7 +1158,17 @@ static int act(struct ui *u, enum ui_action a)
 		}
 		return 1;
 	case ACT_QUIT_NOW: return 1;
-	default: break;
+	default: {
+		int view = view_of_action(a);
+
+		if (view < 0)
+			break;
+		if (ui_view_shown(u, view))
+			switch_view(u, view);
+		else
+			ui_set_message(u, ROLE_NORMAL, "%s", u->views[view].def->absent);
+		break;
+	}
 	}
 	return 0;
 }

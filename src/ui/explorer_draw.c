@@ -277,7 +277,7 @@ static void draw_tabs(struct ui *u)
 	ui_fill(u->s, l->tabs_y, 0, w, ROLE_TAB);
 	for (int i = 0; i < VIEW_COUNT; i++) {
 		u->tab_x[i] = x;
-		if (i == VIEW_RANKS && !u->c->ranks)
+		if (!ui_view_shown(u, i))
 			continue;
 		x += ui_putf(u->s, l->tabs_y, x, w - x, i == u->view ? ROLE_TAB_ACTIVE : ROLE_TAB,
 			     0, " %d %s ", i + 1, u->views[i].def->name);
@@ -346,10 +346,8 @@ static void draw_empty_table(struct ui *u)
 	struct table *t = &u->views[u->view].t;
 	char why[160];
 
-	if (t->n_rows == 0 && u->view == VIEW_FUSIONS)
-		snprintf(why, sizeof why,
-			 "(no fusion difference in this phase: where one side runs "
-			 "a fused kernel, so does the other)");
+	if (t->n_rows == 0 && u->views[u->view].def->empty)
+		snprintf(why, sizeof why, "(%s)", u->views[u->view].def->empty);
 	else if (t->n_rows == 0)
 		snprintf(why, sizeof why, "(no %s in this phase)", u->views[u->view].def->what);
 	else
@@ -432,9 +430,8 @@ static void status_hints(struct ui *u, char *buf, size_t cap, int width)
 	const struct ui_view *v = &u->views[u->view];
 	const struct ui_view_def *d = v->def;
 	int back = u->focus_evidence || u->depth > 0 || !ui_scope_eq(v->scope, SCOPE_NONE);
-	const char *enter = d->enter			 ? "Enter:show rank"
-			    : d->drill_view < VIEW_COUNT ? "Enter:pairs"
-							 : "Enter:evidence";
+	char enter[64], views[32];
+	int last = 0;
 	/* in the order shown; rank: the lowest are dropped first when narrow */
 	const struct {
 		int on, rank;
@@ -444,7 +441,7 @@ static void status_hints(struct ui *u, char *buf, size_t cap, int width)
 		{ v->n_rows > 0, 1, enter },
 		{ back, 1, "Esc:back" },
 		{ d->timeline && v->n_rows, 6, "t:timeline" },
-		{ 1, 2, u->c->ranks ? "Tab/1-7:views" : "Tab/1-6:views" },
+		{ 1, 2, views },
 		{ 1, 3, "s/r:sort" },
 		{ 1, 4, "/:search" },
 		{ 1, 5, "f:filter" },
@@ -457,6 +454,12 @@ static void status_hints(struct ui *u, char *buf, size_t cap, int width)
 	};
 	enum { N = sizeof h / sizeof h[0] };
 	int keep = 9, len;
+
+	snprintf(enter, sizeof enter, "Enter:%s", d->enter_hint ? d->enter_hint : "evidence");
+	for (int i = 0; i < VIEW_COUNT; i++) /* the keys of the views that have a tab */
+		if (ui_view_shown(u, i))
+			last = i + 1;
+	snprintf(views, sizeof views, "Tab/1-%d:views", last);
 
 	do { /* the most ranks that fit */
 		len = -2;

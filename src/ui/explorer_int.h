@@ -87,6 +87,25 @@ struct ui_view_def {
 	uint32_t (*csv_item)(const struct ui_view *v, uint32_t row);
 	/* Optional: Enter on row does this instead of the drill-down (1 when it did something). */
 	int (*enter)(struct ui_view *v, uint32_t row);
+	/* What the status line says Enter does ("pairs"); NULL: "evidence" (it focuses the
+	 * evidence). */
+	const char *enter_hint;
+	/* Optional: Enter in the evidence pane of row follows it into another view (ui_goto());
+	 * nothing when NULL. */
+	void (*follow)(struct ui_view *v, uint32_t row);
+	/* Optional: whether the view has its tab in the comparison shown (NULL: always); absent
+	 * is the message its key gives when it has none. */
+	int (*shown)(const struct ui *u);
+	const char *absent;
+	/* The table's text when the view has no row at all; NULL: "no <what> in this phase". */
+	const char *empty;
+	/* Optional: what a new comparison (another phase, rank or device) does to the view's
+	 * selection: STALE_KEEP keeps the selected row (its rows are the same things in every
+	 * comparison); STALE_RESET (and NULL) goes back to the first row. */
+	int (*on_comparison)(const struct ui_view *v);
+	/* Optional: what the default name of an export (e) of the view says after the view's
+	 * name, for its scope: "-layer3" in "fusediff-Pairs-layer3-prefill.csv"; none when NULL. */
+	void (*export_name)(const struct ui_view *v, char *buf, size_t cap);
 	/* Optional: the layer (index into c->layers) and pair (UINT32_MAX: none) the timeline
 	 * (t) of row shows; 0 when the row has none. */
 	int (*timeline)(const struct ui_view *v, uint32_t row, int32_t *layer, uint32_t *pair);
@@ -157,8 +176,13 @@ struct ui_view *ui_shown_view(struct ui *u);
 /* The view the explorer opens on. */
 #define UI_FIRST_VIEW VIEW_OVERVIEW
 
-extern const struct ui_view_def ui_view_overview, ui_view_layers, ui_view_pairs, ui_view_fusions,
-	ui_view_summed, ui_view_totals, ui_view_ranks;
+/* The views' definitions (views/), one per line of UI_VIEW_LIST (ui_actions.h). */
+#define UI_VIEW_DEF_DECL(id, name, key, help) extern const struct ui_view_def ui_view_##name;
+UI_VIEW_LIST(UI_VIEW_DEF_DECL)
+#undef UI_VIEW_DEF_DECL
+
+/* explorer.c: whether view has its tab in the comparison shown (ui_view_def.shown). */
+int ui_view_shown(const struct ui *u, int view);
 
 /* explorer.c: show rank index of c->ranks in every view (Enter in the Ranks view). Returns 1. */
 int ui_open_rank(struct ui *u, uint32_t index);
@@ -235,8 +259,8 @@ struct ui {
 	uint32_t n_name_info[2];
 };
 
-/* The comparison's pairs summed over the layers (comparison.summed). Borrowed: valid until
- * the phase changes. */
+/* views/summed.c: the comparison's pairs summed over the layers (comparison.summed).
+ * Borrowed: valid until the phase changes. */
 const struct summed_pair *ui_groups(struct ui *u, size_t *n);
 
 /* format.c */

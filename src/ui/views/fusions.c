@@ -456,6 +456,9 @@ const struct ui_view_def ui_view_fusions = {
 	.evidence = fu_evidence,
 	.drill_view = VIEW_PAIRS,
 	.drill_scope = fu_drill,
+	.enter_hint = "pairs",
+	.empty = "no fusion difference in this phase: where one side runs a fused kernel, so does "
+		 "the other",
 	.timeline = fu_timeline,
 	.perfetto = fu_perfetto,
 	.kernel_of = fu_kernel,

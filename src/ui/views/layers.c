@@ -279,6 +279,7 @@ const struct ui_view_def ui_view_layers = {
 	.evidence = ly_evidence,
 	.drill_view = VIEW_PAIRS,
 	.drill_scope = ly_drill,
+	.enter_hint = "pairs",
 	.timeline = ly_timeline,
 	.perfetto = ly_perfetto,
 };

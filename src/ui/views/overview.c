@@ -255,5 +255,6 @@ const struct ui_view_def ui_view_overview = {
 	.evidence = ov_evidence,
 	.drill_view = VIEW_PAIRS,
 	.drill_scope = ov_drill,
+	.enter_hint = "pairs",
 	.timeline = ov_timeline,
 };

@@ -370,7 +370,6 @@ static int pr_timeline(const struct ui_view *v, uint32_t row, int32_t *layer, ui
 	return 1;
 }
 
-/* The kernel on the row: A's, else B's (a gap on A). */
 /* The pair's kernels on side: its whole run. */
 static int pr_kernel(const struct ui_view *v, uint32_t row, int side, const uint32_t **names,
 		     uint32_t *n)
@@ -380,6 +379,66 @@ static int pr_kernel(const struct ui_view *v, uint32_t row, int side, const uint
 	*names = part->names;
 	*n = part->n_names;
 	return *n > 0;
+}
+
+/* Enter in a pair's evidence: its fusion in the Fusions view, else its row of the Summed
+ * view (Esc comes back). */
+static void pr_follow(struct ui_view *v, uint32_t row)
+{
+	struct ui *u = v->u;
+	const struct comparison *c = u->c;
+	uint32_t pair = st(v)->ref[row];
+	size_t n;
+	const struct summed_pair *g;
+
+	if (pair >= c->n_pairs)
+		return;
+	if (c->pairs[pair].fusion >= 0) {
+		ui_goto(u, VIEW_FUSIONS, SCOPE_NONE);
+		table_filter(&ui_shown_view(u)->t, NULL, 0);
+		table_select_row(&ui_shown_view(u)->t, (uint32_t)c->pairs[pair].fusion);
+		ui_set_message(u, ROLE_NORMAL, "fusion #%u (Esc: back to the pair)",
+			       c->fusions[c->pairs[pair].fusion].id);
+		return;
+	}
+	g = ui_groups(u, &n);
+	for (size_t i = 0; i < n; i++)
+		for (uint32_t k = 0; k < g[i].n_pairs; k++)
+			if (g[i].pairs[k] == pair) {
+				ui_goto(u, VIEW_SUMMED, SCOPE_NONE);
+				table_filter(&ui_shown_view(u)->t, NULL, 0);
+				table_select_row(&ui_shown_view(u)->t, (uint32_t)i);
+				ui_set_message(u, ROLE_NORMAL,
+					       "its row of the Summed view, %u place%s (Esc: "
+					       "back to the pair)",
+					       g[i].places, g[i].places == 1 ? "" : "s");
+				return;
+			}
+}
+
+/* The scope in an export's name: "-layer3", "-summed-Norm", "-GEMM" (no blanks). */
+static void pr_export_name(const struct ui_view *v, char *buf, size_t cap)
+{
+	const struct comparison *c = v->u->c;
+	char layer[96];
+
+	buf[0] = '\0';
+	if (v->scope.layer != SCOPE_ALL) {
+		int numbered = v->scope.layer >= 0 && (size_t)v->scope.layer < c->n_layers &&
+			       c->layers[v->scope.layer].index >= 0;
+
+		comparison_layer_label(c, v->scope.layer, layer, sizeof layer);
+		snprintf(buf, cap, "-%s%s", numbered ? "layer" : "", layer);
+	} else if (v->scope.cls >= 0 || v->scope.group >= 0) {
+		const struct summed_pair *g = scope_group(v);
+		int cls = g ? c->pairs[g->first].cls : v->scope.cls;
+
+		snprintf(buf, cap, "-%s%s", v->scope.group >= 0 ? "summed-" : "",
+			 cls >= 0 ? class_name((enum op_class)cls) : "");
+		for (char *p = buf; *p; p++)
+			if (*p == ' ')
+				*p = '_';
+	}
 }
 
 const struct ui_view_def ui_view_pairs = {
@@ -403,4 +462,6 @@ const struct ui_view_def ui_view_pairs = {
 	.describe_scope = pr_describe_scope,
 	.timeline = pr_timeline,
 	.kernel_of = pr_kernel,
+	.follow = pr_follow,
+	.export_name = pr_export_name,
 };

@@ -142,6 +142,18 @@ static int rk_enter(struct ui_view *v, uint32_t row)
 	return ui_open_rank(v->u, row);
 }
 
+/* The tab only when directories of ranks are compared. */
+static int rk_shown(const struct ui *u)
+{
+	return u->c->ranks != NULL;
+}
+
+/* Every comparison of the run has the same ranks: the selected one stays selected. */
+static int rk_on_comparison(const struct ui_view *v)
+{
+	return STALE_KEEP;
+}
+
 const struct ui_view_def ui_view_ranks = {
 	.name = "Ranks",
 	.what = "ranks",
@@ -157,4 +169,8 @@ const struct ui_view_def ui_view_ranks = {
 	.evidence = rk_evidence,
 	.drill_view = VIEW_COUNT,
 	.enter = rk_enter,
+	.enter_hint = "show rank",
+	.shown = rk_shown,
+	.absent = "no ranks: give two directories of per-rank traces",
+	.on_comparison = rk_on_comparison,
 };

@@ -63,6 +63,12 @@ struct su_state {
 	char **strs; /* per row: the group's layers as text */
 };
 
+const struct summed_pair *ui_groups(struct ui *u, size_t *n)
+{
+	*n = u->c->n_summed;
+	return u->c->summed;
+}
+
 static struct su_state *st(const struct ui_view *v)
 {
 	return v->state;
@@ -319,6 +325,7 @@ const struct ui_view_def ui_view_summed = {
 	.evidence = su_evidence,
 	.drill_view = VIEW_PAIRS,
 	.drill_scope = su_drill,
+	.enter_hint = "pairs",
 	.timeline = su_timeline,
 	.kernel_of = su_kernel,
 };
