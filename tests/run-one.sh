@@ -4,6 +4,9 @@
 # SKIP, the rest is what the test printed. Status 77 from a test means skipped (a tool it
 # needs is missing): reported, never counted as passed.
 #
+# It prints one line, `PASS: NAME (12.3 s, 4.5 s CPU)`: the wall time, and the CPU (user + system)
+# of the test's processes that it waited for (a daemon such as tmux's server is not counted).
+#
 # Every test runs with the signals that end a program at their defaults, whatever the caller
 # had (under nohup SIGHUP is ignored on entry, and a test of signal handling would hang), in
 # the C locale, and under a time limit: $FUSEDIFF_TEST_TIMEOUT seconds (default 300), then
@@ -40,8 +43,26 @@ clock() {
 	*) now=$(($(date +%s%N) / 1000000)) ;;
 	esac
 }
+# the CPU (user + system) of the shell's finished children, in hundredths of a second, from the
+# shell's own `times` (its second line); a file, not $(times), which would read a subshell's
+cpu() {
+	times >"$result.cpu"
+	{
+		read -r _ _
+		read -r u s
+	} <"$result.cpu"
+	rm -f "$result.cpu"
+	cs=0
+	for t in $u $s; do
+		m=${t%%m*} t=${t#*m}
+		t=${t%s} f=${t#*.}00
+		cs=$((cs + (m * 60 + ${t%.*}) * 100 + 1${f%"${f#??}"} - 100))
+	done
+}
 clock
 t0=$now
+cpu
+c0=$cs
 out=$(env --default-signal=HUP,INT,TERM,QUIT,PIPE,ALRM,USR1,USR2 \
 	timeout -k 10 "$limit" "$@" </dev/null 2>&1)
 rc=$?
@@ -57,4 +78,6 @@ esac
 } >"$result.tmp" && mv "$result.tmp" "$result"
 clock
 ms=$((now - t0))
-echo "$status: $name ($((ms / 1000)).$((ms / 100 % 10)) s)"
+cpu
+cs=$((cs - c0))
+echo "$status: $name ($((ms / 1000)).$((ms / 100 % 10)) s, $((cs / 100)).$((cs / 10 % 10)) s CPU)"
