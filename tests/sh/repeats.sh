@@ -1,13 +1,14 @@
 #!/bin/sh
 # repeats.sh — several captures of the same run per side (fusediff A1 A2 -- B1 B2), pooled as
-# samples of one comparison, on the bundled eager Llama trace (16 decode passes): pooling
+# samples of one comparison, on the bundled eager Llama trace cut to its first 4 decode passes
+# (tests/data/traces/make-eager-short.py: the mechanism, at a third of the loading): pooling
 # doubles the compared passes and the trace against itself stays within noise; a copy whose
 # kernels are all 10 % slower (made here from the real trace, as noise.sh makes it), three
 # captures a side, is beyond noise; a capture of another model, or of other steps in its
 # layers, among the repeats is left out and warns repeat_differs, naming it; every report
 # format names the captures; the usage errors; --repeats with two directories of captures.
 set -u
-E=examples/llama8l_eager_sdpa.json.gz
+E=tests/data/traces/llama8l_eager_sdpa_4decode.json.gz
 NV=examples/tracelens_sglang_dsr1-distill-llama8b_decode_bs16_b300.json.gz
 . tests/sh/lib/cases.sh
 . tests/sh/lib/schema.sh
@@ -43,9 +44,9 @@ def cap(p, left_out=False):  # a capture as the JSON describes it: path, size in
             "left_out": left_out}
 one = json.load(open(f"{t}/one.json"))
 r = json.load(open(f"{t}/pooled.json"))
-assert [s["compared_passes"] for s in one["traces"]] == [16, 16], one["traces"]
-assert [s["compared_passes"] for s in r["traces"]] == [32, 32], [s["compared_passes"] for s in r["traces"]]
-assert r["noise"]["a_passes"] == 32 and r["noise"]["b_passes"] == 32, r["noise"]
+assert [s["compared_passes"] for s in one["traces"]] == [4, 4], one["traces"]
+assert [s["compared_passes"] for s in r["traces"]] == [8, 8], [s["compared_passes"] for s in r["traces"]]
+assert r["noise"]["a_passes"] == 8 and r["noise"]["b_passes"] == 8, r["noise"]
 assert not r["noise"]["significant"], r["noise"]
 assert not any(p["significant"] for p in r["pairs"]), "a pair of the trace against itself is significant"
 assert [s.get("repeats") for s in r["traces"]] == [[cap(e)] * 2] * 2, [s.get("repeats") for s in r["traces"]]
@@ -54,7 +55,7 @@ assert not r["warnings"], r["warnings"]
 # the per-pass figures of identical captures are those of one
 assert abs(r["a_us"] - one["a_us"]) < 0.01, (r["a_us"], one["a_us"])
 s = json.load(open(f"{t}/slower.json"))
-assert s["noise"]["a_passes"] == 48 and s["noise"]["b_passes"] == 48, s["noise"]
+assert s["noise"]["a_passes"] == 12 and s["noise"]["b_passes"] == 12, s["noise"]
 assert s["noise"]["significant"] and s["noise"]["ci_low_us"] > 0.09 * s["a_us"], s["noise"]
 d = json.load(open(f"{t}/differs.json"))
 w = [x for x in d["warnings"] if x["code"] == "repeat_differs"]
@@ -109,16 +110,16 @@ expect_line steps_text "   2 captures pooled: $E, $SM (left out)"
 import json, sys
 t, sm = sys.argv[1], sys.argv[2]
 d = json.load(open(f"{t}/differs.json"))
-# B: the eager captures' 2 x 16 decode passes; the other model's pass is left out
-assert [s["compared_passes"] for s in d["traces"]] == [32, 32], [s["compared_passes"] for s in d["traces"]]
-assert d["noise"]["b_passes"] == 32, d["noise"]
+# B: the eager captures' 2 x 4 decode passes; the other model's pass is left out
+assert [s["compared_passes"] for s in d["traces"]] == [8, 8], [s["compared_passes"] for s in d["traces"]]
+assert d["noise"]["b_passes"] == 8, d["noise"]
 assert not d["noise"]["significant"], d["noise"]
 w = [x for x in d["warnings"] if x["code"] == "repeat_differs"]
 assert "its passes are left out" in w[0]["message"], w
 one = json.load(open(f"{t}/one.json"))
 assert abs(d["b_us"] - one["b_us"]) < 0.01, (d["b_us"], one["b_us"])
 s = json.load(open(f"{t}/steps.json"))
-assert [x["compared_passes"] for x in s["traces"]] == [32, 16], [x["compared_passes"] for x in s["traces"]]
+assert [x["compared_passes"] for x in s["traces"]] == [8, 4], [x["compared_passes"] for x in s["traces"]]
 w = [x for x in s["warnings"] if x["code"] == "repeat_differs"]
 assert len(w) == 1 and w[0]["message"].startswith(f"B's capture {sm} has other steps"), s["warnings"]
 assert "per pass 8 Reduce steps against 0; its passes are left out" in w[0]["message"], w
@@ -131,8 +132,8 @@ printf ':dump pooled\nq\n' >"$tmp/script"
 here=$PWD
 (cd "$tmp" && limit "$FUSEDIFF" --headless --size 120x30 --script script --phase decode \
 	"$here/$E" "$here/$E" -- "$here/$E" >/dev/null 2>&1) || fail "explorer: exit status $?"
-grep -q "  32 passes of 2 captures  " "$tmp/pooled.screen" || fail "explorer: the header does not count the captures: $(head -2 "$tmp/pooled.screen")"
-grep -q "  16 passes  " "$tmp/pooled.screen" || fail "explorer: B's passes"
+grep -q "  8 passes of 2 captures  " "$tmp/pooled.screen" || fail "explorer: the header does not count the captures: $(head -2 "$tmp/pooled.screen")"
+grep -q "  4 passes  " "$tmp/pooled.screen" || fail "explorer: B's passes"
 
 # one trace a side around --: two traces, the same report; a leading -- only ends the options
 run two 0 --report json --phase decode "$E" "$E"
@@ -211,7 +212,7 @@ cmp -s "$tmp/rone.out" "$tmp/rone_files.out" || fail "--repeats with one capture
 printf ':dump rdirs\nq\n' >"$tmp/script"
 (cd "$tmp" && limit "$FUSEDIFF" --headless --size 120x30 --script script --phase decode \
 	--repeats ra rb >/dev/null 2>&1) || fail "explorer --repeats: exit status $?"
-grep -q "  32 passes of 2 captures  " "$tmp/rdirs.screen" || fail "explorer --repeats: the header does not count the captures: $(head -2 "$tmp/rdirs.screen")"
+grep -q "  8 passes of 2 captures  " "$tmp/rdirs.screen" || fail "explorer --repeats: the header does not count the captures: $(head -2 "$tmp/rdirs.screen")"
 # usage errors: a directory with no trace file, a file, --rank, captures split by --, too few
 run rempty 2 --report text --repeats "$tmp/ra" "$tmp/r0"
 expect_err rempty "fusediff: --repeats: $tmp/r0 holds no trace file (names ending in .json, .json.gz, .sqlite, .sqlite.gz, .db, .rpd, .csv or .csv.gz)
