@@ -104,13 +104,17 @@ $(UI_LIB): $(UI_OBJ)
 $(PROG): $(APP_OBJ) $(UI_LIB) $(MODEL_LIB)
 	$(CC) $(FD_LDFLAGS) -o $@ $(APP_OBJ) $(UI_LIB) $(MODEL_LIB) $(UI_LIBS) $(MODEL_LIBS)
 
+# The test and benchmark programs are linked by gold where the compiler has it: half the CPU of
+# the default ld.bfd (0.2 s against 0.4 s a program here, 37 of them in make check).
+TEST_LD := $(shell $(CC) -fuse-ld=gold -Wl,--version >/dev/null 2>&1 && echo -fuse-ld=gold)
+
 $(B)/tests/%: $(B)/tests/%.o $(UI_LIB) $(MODEL_LIB)
-	$(CC) $(FD_LDFLAGS) -o $@ $< $(UI_LIB) $(MODEL_LIB) $(UI_LIBS) $(MODEL_LIBS) $(CHECK_LIBS)
+	$(CC) $(TEST_LD) $(FD_LDFLAGS) -o $@ $< $(UI_LIB) $(MODEL_LIB) $(UI_LIBS) $(MODEL_LIBS) $(CHECK_LIBS)
 
 $(B)/bench/%: bench/%.c $(UI_LIB) $(MODEL_LIB) config.mk
 	@mkdir -p $(@D)
-	$(CC) $(FD_CFLAGS) $(NCURSES_CFLAGS) -MMD -MP $(FD_LDFLAGS) -o $@ $< $(UI_LIB) $(MODEL_LIB) \
-		$(UI_LIBS) $(MODEL_LIBS)
+	$(CC) $(TEST_LD) $(FD_CFLAGS) $(NCURSES_CFLAGS) -MMD -MP $(FD_LDFLAGS) -o $@ $< $(UI_LIB) \
+		$(MODEL_LIB) $(UI_LIBS) $(MODEL_LIBS)
 
 # The tests' own code is compiled without optimisation (-O0 after configure's -O2, unless the
 # caller gives a level: make sanitize's -O1): what they test is the libraries, built as the
