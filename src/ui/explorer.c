@@ -1,18 +1,12 @@
-/* explorer.c — the explorer's state and its answer to every action: moving, views, drill-down
- * and back, sorting, searching, filtering, phases, prompts, help and CSV export. Drawing is
- * in explorer_draw.c; the views only supply columns and cells (in views/). */
-#include <errno.h>
-#include <math.h>
+/* explorer.c — the explorer's state, its views, and the dispatch of every key and mouse event:
+ * moving, views, drill-down and back, the evidence pane. The prompts (search, filter, export
+ * path, copy) are in prompt.c, the exports in export.c, the comparison shown (phases, ranks,
+ * devices, name forms) in explorer_switch.c, the sort picker, help and warnings in popups.c;
+ * drawing in explorer_draw.c; the views supply their tables and hooks (in views/). */
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "explorer_int.h"
-#include "fusediff/fileset.h"
-#include "fusediff/outfile.h"
-#include "fusediff/report.h"
-#include "fusediff/summed_pairs.h"
-#include "fusediff/text.h"
 #include "fusediff/ui_actions.h"
 
 /* The views in tab order (UI_VIEW_LIST). */
@@ -75,27 +69,6 @@ void ui_view_rebuild(struct ui_view *v)
 	v->u->ev_valid = 0;
 }
 
-static void build_name_maps(struct ui *u)
-{
-	for (int s = 0; s < 2; s++) {
-		const struct side *sd = u->c->side[s];
-		uint32_t n;
-
-		if (!sd->t || !sd->classes.infos || !sd->classes.info_of)
-			continue;
-		n = intern_count(sd->t->strings);
-		u->name_info[s] = xmalloc((n ? n : 1) * sizeof *u->name_info[s]);
-		memset(u->name_info[s], 0xff, (n ? n : 1) * sizeof *u->name_info[s]);
-		u->n_name_info[s] = n;
-		for (size_t k = 0; k < sd->t->n_kernels; k++) {
-			uint32_t id = sd->t->kernels[k].name;
-
-			if (id < n && u->name_info[s][id] == UINT32_MAX)
-				u->name_info[s][id] = sd->classes.info_of[k];
-		}
-	}
-}
-
 /* The one place the layout is computed: on every draw and on KEY_RESIZE. */
 void ui_relayout(struct ui *u)
 {
@@ -112,7 +85,7 @@ struct ui *ui_new_comparison(struct ui_screen *s, const struct comparison *c)
 
 	u->s = s;
 	u->c = c;
-	build_name_maps(u);
+	ui_name_maps_build(u);
 	for (int i = 0; i < VIEW_COUNT; i++) {
 		u->views[i].def = view_defs[i];
 		u->views[i].u = u;
@@ -276,573 +249,6 @@ static void switch_view(struct ui *u, int view)
 	u->ev_valid = 0;
 }
 
-/* Show comparison c (another phase, or another rank's) in every view. */
-static void set_comparison(struct ui *u, const struct comparison *c)
-{
-	int sides = c->side[0] != u->c->side[0] || c->side[1] != u->c->side[1];
-
-	ui_timeline_close(u);
-	u->c = c;
-	if (sides) { /* another rank: other traces, other names */
-		free(u->name_info[0]);
-		free(u->name_info[1]);
-		u->name_info[0] = u->name_info[1] = NULL;
-		u->n_name_info[0] = u->n_name_info[1] = 0;
-		build_name_maps(u);
-		u->depth = 0;
-		for (int v = 0; v < VIEW_COUNT; v++)
-			u->views[v].scope = SCOPE_NONE;
-	}
-	/* a scope's group is a row of comparison.summed: another comparison's now */
-	for (int v = 0; v < VIEW_COUNT; v++)
-		u->views[v].scope.group = -1;
-	for (int d = 0; d < u->depth; d++)
-		u->nav[d].target_scope.group = -1;
-	for (int v = 0; v < VIEW_COUNT; v++) {
-		const struct ui_view_def *d = u->views[v].def;
-		int how = d->on_comparison ? d->on_comparison(&u->views[v]) : STALE_RESET;
-		uint32_t keep = how == STALE_KEEP ? u->views[v].t.sel : TABLE_NONE;
-
-		if (v != u->view) { /* when it is shown */
-			if (u->views[v].stale != STALE_RESET)
-				u->views[v].stale = how;
-			continue;
-		}
-		ui_view_rebuild(&u->views[v]);
-		table_select_pos(&u->views[v].t, 0);
-		if (keep != TABLE_NONE)
-			table_select_row(&u->views[v].t, keep);
-	}
-	u->focus_evidence = 0;
-	u->ev_valid = 0;
-}
-
-void ui_set_inputs(struct ui *u, const struct file_set *reads)
-{
-	u->reads = reads;
-}
-
-void ui_set_rank_opener(struct ui *u, ui_rank_opener fn, void *user)
-{
-	u->open_rank = fn;
-	u->open_rank_user = user;
-}
-
-/* Show session s (opened for what: "rank 1", "device 0", "all devices"), which the explorer
- * then owns, in the phase shown (else its first); the session shown before is closed when the
- * explorer owned it. On failure s is closed and the message says why. */
-static void adopt_session(struct ui *u, struct session *s, const char *what, const char *shown)
-{
-	struct fd_error err = { { 0 } };
-	struct session *old = u->owns_session ? u->session : NULL;
-	const struct comparison *c = session_compare(s, u->c->phase, &err);
-
-	if (!c)
-		c = session_compare(s, -1, &err); /* it lacks this phase: its first */
-	if (!c) {
-		ui_set_message(u, ROLE_ERROR, "%s: %s", what, err.msg);
-		session_close(s);
-		return;
-	}
-	set_comparison(u, c);
-	u->session = s;
-	u->owns_session = 1;
-	session_close(old);
-	ui_set_message(u, ROLE_NORMAL, "%s%s: B-A %+.1f us/pass; every view shows it now", what,
-		       shown, c->delta_ns / 1000.0);
-}
-
-int ui_open_rank(struct ui *u, uint32_t index)
-{
-	const struct comparison_ranks *r = u->c->ranks;
-	struct fd_error err = { { 0 } };
-	struct session *s;
-	char what[40];
-
-	if (!r || index >= r->n)
-		return 0;
-	snprintf(what, sizeof what, "rank %lld", (long long)r->r[index].rank);
-	if (index == r->chosen) {
-		ui_set_message(u, ROLE_NORMAL, "%s is the one shown", what);
-		return 1;
-	}
-	if (!u->open_rank) {
-		ui_set_message(u, ROLE_NORMAL, "this explorer cannot open another rank");
-		return 1;
-	}
-	if (!(s = u->open_rank(u->open_rank_user, index, &err)))
-		ui_set_message(u, ROLE_ERROR, "%s: %s", what, err.msg);
-	else
-		adopt_session(u, s, what, "");
-	return 1;
-}
-
-void ui_set_device_opener(struct ui *u, ui_device_opener fn, void *user)
-{
-	u->open_device = fn;
-	u->open_device_user = user;
-}
-
-/* The devices that ran kernels on either side, by id, then all of them (TRACE_ALL_DEVICES):
- * what the device key cycles through. Returns how many, 0 when each side ran on one. */
-static size_t device_cycle(const struct comparison *c, int32_t *ids, size_t cap)
-{
-	size_t n = 0;
-
-	for (int s = 0; s < 2; s++)
-		for (size_t i = 0; i < c->side[s]->t->n_devices; i++) {
-			int32_t id = c->side[s]->t->devices[i].id;
-			size_t j;
-
-			if (!c->side[s]->t->devices[i].kernels)
-				continue;
-			for (j = 0; j < n && ids[j] < id; j++)
-				;
-			if ((j < n && ids[j] == id) || n + 1 >= cap)
-				continue;
-			memmove(ids + j + 1, ids + j, (n - j) * sizeof *ids);
-			ids[j] = id;
-			n++;
-		}
-	if (n < 2)
-		return 0;
-	ids[n++] = TRACE_ALL_DEVICES;
-	return n;
-}
-
-/* The device key: both traces reopened on the next device (device_cycle()). */
-static void next_device(struct ui *u)
-{
-	int32_t ids[66], now = u->c->side[0]->t->device, next;
-	size_t n = device_cycle(u->c, ids, sizeof ids / sizeof ids[0]), i;
-	struct fd_error err = { { 0 } };
-	struct session *s;
-	char what[32];
-
-	if (!n) {
-		ui_set_message(u, ROLE_NORMAL, "each side ran its kernels on one GPU");
-		return;
-	}
-	if (!u->open_device) {
-		ui_set_message(u, ROLE_NORMAL, "this explorer cannot reopen the traces");
-		return;
-	}
-	for (i = 0; i < n && ids[i] != now; i++)
-		;
-	next = ids[i < n ? (i + 1) % n : 0];
-	if (next == TRACE_ALL_DEVICES)
-		snprintf(what, sizeof what, "all devices");
-	else
-		snprintf(what, sizeof what, "device %d", (int)next);
-	if (!(s = u->open_device(u->open_device_user, next, &err)))
-		ui_set_message(u, ROLE_ERROR, "%s: %s", what, err.msg);
-	else
-		adopt_session(u, s, what, " on both sides");
-}
-
-static void next_phase(struct ui *u)
-{
-	int phases[PHASE_COUNT + 1], n = 0, i, next;
-	struct fd_error err;
-	const struct comparison *c;
-
-	if (!u->session) {
-		ui_set_message(u, ROLE_NORMAL, "this comparison has only one phase");
-		return;
-	}
-	/* the phases both sides' compared models have, then all passes */
-	for (int ph = 0; ph < PHASE_COUNT; ph++) {
-		const struct side *a = u->c->side[0], *b = u->c->side[1];
-
-		if (a->models[u->c->model[0]].phase_passes[ph] &&
-		    b->models[u->c->model[1]].phase_passes[ph])
-			phases[n++] = ph;
-	}
-	phases[n++] = PHASE_COUNT;
-	for (i = 0; i < n && phases[i] != u->c->phase; i++)
-		;
-	next = phases[(i + 1) % n];
-	c = session_compare(u->session, next, &err);
-	if (!c) {
-		ui_set_message(u, ROLE_ERROR, "%s", err.msg);
-		return;
-	}
-	set_comparison(u, c);
-	ui_set_message(u, ROLE_NORMAL, "phase: %s (%u passes in A, %u in B)",
-		       phase_name((enum phase)u->c->phase), u->c->passes[0], u->c->passes[1]);
-}
-
-static void set_names(struct ui *u, int names)
-{
-	static const char *const what[NAMES_COUNT] = { "short", "demangled",
-						       "as in the trace (mangled)" };
-
-	u->names = names % NAMES_COUNT;
-	for (int v = 0; v < VIEW_COUNT; v++)
-		if (v == u->view)
-			ui_view_rebuild(&u->views[v]);
-		else if (!u->views[v].stale)
-			u->views[v].stale = STALE_KEEP; /* rebuilt when shown */
-	ui_set_message(u, ROLE_NORMAL, "kernel names: %s", what[u->names]);
-}
-
-int ui_sort_offered(const struct ui *u, const struct table *t, int col)
-{
-	struct table_layout tl;
-
-	if (col < 0 || col >= t->def.n_cols ||
-	    (t->def.cols[col].flags & (TABLE_COL_NOSORT | TABLE_COL_BAR)))
-		return 0;
-	table_layout_of(t, u->layout.cols, &tl);
-	for (int i = 0; i < tl.n; i++)
-		if (tl.col[i] == col)
-			return 1;
-	return 0;
-}
-
-/* The next sortable column after (dir 1) or before (dir -1) col, wrapping; shown: only the
- * columns on the screen (the picker; < and > reach the others, and the tab line then says
- * the order). */
-static int next_sort_col(const struct ui *u, const struct table *t, int col, int dir, int shown)
-{
-	for (int i = 0; i < t->def.n_cols; i++) {
-		col = col < 0 ? (dir > 0 ? 0 : t->def.n_cols - 1)
-			      : (col + dir + t->def.n_cols) % t->def.n_cols;
-		if (shown ? ui_sort_offered(u, t, col)
-			  : !(t->def.cols[col].flags & (TABLE_COL_NOSORT | TABLE_COL_BAR)))
-			return col;
-	}
-	return -1;
-}
-
-static void sort_message(struct ui *u)
-{
-	struct table *t = &cur(u)->t;
-
-	if (t->sort_col < 0)
-		ui_set_message(u, ROLE_NORMAL, "sorted in alignment order%s",
-			       t->reverse ? ", reversed" : "");
-	else if (t->def.cols[t->sort_col].flags & TABLE_COL_MAGNITUDE)
-		ui_set_message(u, ROLE_NORMAL, "sorted by %s: %s (r: %s)",
-			       t->def.cols[t->sort_col].title,
-			       t->reverse == 0	 ? "the largest difference either way first"
-			       : t->reverse == 1 ? "the largest regression (B slower) first"
-						 : "the largest gain (B faster) first",
-			       t->reverse == 0	 ? "regressions first"
-			       : t->reverse == 1 ? "gains first"
-						 : "either way");
-	else
-		ui_set_message(u, ROLE_NORMAL, "sorted by %s%s", t->def.cols[t->sort_col].title,
-			       t->reverse ? ", reversed" : "");
-}
-
-static void apply_filter(struct ui *u, const char *text, unsigned quick)
-{
-	struct table *t = &cur(u)->t;
-
-	uint32_t index, shown;
-
-	table_filter(t, text, quick);
-	u->ev_valid = 0;
-	table_position(t, &index, &shown); /* rows as the tab line counts them: groups */
-	if (!t->filter && !t->quick)
-		ui_set_message(u, ROLE_NORMAL, "no filter: %u rows", shown);
-	else
-		ui_set_message(u, t->n_view ? ROLE_NORMAL : ROLE_ERROR, "%u of %u rows shown%s",
-			       shown, table_groups(t), t->n_view ? "" : " (c clears the filter)");
-}
-
-static void do_search(struct ui *u, int dir)
-{
-	if (!u->search[0]) {
-		ui_set_message(u, ROLE_NORMAL, "nothing to search for: press / first");
-		return;
-	}
-	struct table *t = &cur(u)->t;
-	uint32_t before = t->sel_pos, k, n;
-
-	if (table_search(t, u->search, dir) < 0) {
-		ui_set_message(u, ROLE_ERROR, "not found: %s", u->search);
-	} else {
-		int wrapped = dir >= 0 ? t->sel_pos <= before : t->sel_pos >= before;
-
-		table_search_count(t, u->search, &k, &n);
-		ui_set_message(u, ROLE_NORMAL, "/%s: match %u of %u%s", u->search, k, n,
-			       !wrapped || n < 2 ? ""
-			       : dir >= 0	 ? " (wrapped to the top)"
-						 : " (wrapped to the bottom)");
-	}
-	u->ev_valid = 0;
-}
-
-/* --- export ----------------------------------------------------------------------------- */
-
-uint32_t ui_row_is_item(const struct ui_view *v, uint32_t row)
-{
-	(void)v;
-	return row;
-}
-
-/* "fusediff-Pairs-layer3-prefill.csv", in the current directory (a trace's directory may
- * be read-only: a shared collection). */
-static char *default_export_path(struct ui *u)
-{
-	const struct ui_view *v = cur(u);
-	char scope[128] = "";
-
-	if (v->def->export_name)
-		v->def->export_name(v, scope, sizeof scope);
-	return xasprintf("fusediff-%s%s-%s.csv", v->def->name, scope,
-			 phase_name((enum phase)u->c->phase));
-}
-
-/* Write the table through a temporary file and rename() (outfile.h): an error leaves the
- * old file as it was and no temporary file behind. */
-/* The rows the table shows (its filter, its order) as the CSV report writes them: full
- * names, full precision. *n receives how many. */
-static int write_rows(struct ui *u, FILE *f, size_t *n)
-{
-	const struct ui_view *v = cur(u);
-	const struct table *t = &v->t;
-	uint32_t *items = xmalloc((t->n_view + 1) * sizeof *items);
-	int rc;
-
-	*n = 0;
-	for (uint32_t i = 0; i < t->n_view; i++) {
-		uint32_t item = v->def->csv_item(v, t->view[i]);
-
-		if (item != UINT32_MAX)
-			items[(*n)++] = item;
-	}
-	rc = report_csv_table(f, u->c, (enum report_csv_table)v->def->csv_table, items, *n);
-	free(items);
-	return rc;
-}
-
-static void export_csv(struct ui *u, const char *path)
-{
-	struct fd_error err;
-	struct outfile of;
-	size_t rows = 0;
-
-	if (outfile_open(&of, path, &err) < 0) {
-		ui_set_message(u, ROLE_ERROR, "not exported: %s", err.msg);
-		return;
-	}
-	errno = 0;
-	if (write_rows(u, of.f, &rows) < 0) {
-		fd_error_set(&err, "%s: %s", path, strerror(errno ? errno : EIO));
-		outfile_abort(&of);
-		ui_set_message(u, ROLE_ERROR, "not exported: %s", err.msg);
-		return;
-	}
-	if (outfile_commit(&of, path, &err) < 0) {
-		ui_set_message(u, ROLE_ERROR, "not exported: %s", err.msg);
-		return;
-	}
-	ui_set_message(u, ROLE_NORMAL, "wrote %zu row%s to %s", rows, rows == 1 ? "" : "s", path);
-}
-
-/* --- prompts ---------------------------------------------------------------------------- */
-
-static void open_prompt(struct ui *u, int kind, const char *initial)
-{
-	u->prompt = kind;
-	snprintf(u->input, sizeof u->input, "%s", initial ? initial : "");
-	u->message[0] = '\0';
-}
-
-static void input_add(struct ui *u, int cp)
-{
-	size_t len = strlen(u->input);
-	char enc[4];
-	size_t n = text_utf8_encode((uint32_t)cp, enc);
-
-	if (len + n < sizeof u->input) {
-		memcpy(u->input + len, enc, n);
-		u->input[len + n] = '\0';
-	}
-}
-
-static void input_backspace(struct ui *u)
-{
-	size_t len = strlen(u->input);
-
-	while (len > 0 && ((unsigned char)u->input[len - 1] & 0xc0) == 0x80)
-		len--;
-	if (len > 0)
-		len--;
-	u->input[len] = '\0';
-}
-
-static void prompt_accept(struct ui *u)
-{
-	int kind = u->prompt;
-
-	u->prompt = PROMPT_NONE;
-	switch (kind) {
-	case PROMPT_SEARCH:
-		snprintf(u->search, sizeof u->search, "%s", u->input);
-		do_search(u, 1);
-		break;
-	case PROMPT_FILTER: apply_filter(u, u->input, cur(u)->t.quick); break;
-	case PROMPT_EXPORT:
-		if (!u->input[0]) {
-			ui_set_message(u, ROLE_NORMAL, "not exported");
-			break;
-		}
-		free(u->export_path);
-		if (u->input[0] == '~' && (u->input[1] == '/' || !u->input[1]) && getenv("HOME"))
-			u->export_path = xasprintf("%s%s", getenv("HOME"), u->input + 1);
-		else
-			u->export_path = xstrdup(u->input);
-		if (outfile_same_file(u->export_path, u->c->side[0]->t->path) ||
-		    outfile_same_file(u->export_path, u->c->side[1]->t->path)) {
-			ui_set_message(u, ROLE_ERROR, "not exported: %s is a compared trace",
-				       u->export_path);
-			break;
-		}
-		if (file_set_find(u->reads, u->export_path)) {
-			ui_set_message(u, ROLE_ERROR,
-				       "not exported: %s is %s, which this run reads",
-				       u->export_path, file_set_find(u->reads, u->export_path));
-			break;
-		}
-		if (!outfile_replaceable(u->export_path)) { /* a directory, a device, a FIFO */
-			ui_set_message(u, ROLE_ERROR, "not exported: %s is not a regular file",
-				       u->export_path);
-			break;
-		}
-		if (access(u->export_path, F_OK) == 0) {
-			open_prompt(u, PROMPT_OVERWRITE, "");
-			break;
-		}
-		if (u->export_trace)
-			ui_trace_write(u, u->export_path);
-		else
-			export_csv(u, u->export_path);
-		break;
-	default: break;
-	}
-}
-
-static void copy_names(struct ui *u, int which);
-
-static void prompt_key(struct ui *u, int key)
-{
-	if (u->prompt == PROMPT_COPY) { /* a, b or Enter for both */
-		u->prompt = PROMPT_NONE;
-		if (key == 'a' || key == 'A')
-			copy_names(u, SIDE_A);
-		else if (key == 'b' || key == 'B')
-			copy_names(u, SIDE_B);
-		else if (key == UI_KEY_ENTER)
-			copy_names(u, -1);
-		else
-			ui_set_message(u, ROLE_NORMAL, "nothing copied");
-		return;
-	}
-	if (u->prompt == PROMPT_OVERWRITE) {
-		u->prompt = PROMPT_NONE;
-		if ((key == 'y' || key == 'Y') && u->export_trace)
-			ui_trace_write(u, u->export_path);
-		else if (key == 'y' || key == 'Y')
-			export_csv(u, u->export_path);
-		else
-			ui_set_message(u, ROLE_NORMAL, "not exported: %s exists", u->export_path);
-		return;
-	}
-	switch (key) {
-	case UI_KEY_ENTER: prompt_accept(u); break;
-	case UI_KEY_ESC:
-	case 3: /* C-c */
-		u->prompt = PROMPT_NONE;
-		ui_set_message(u, ROLE_NORMAL, "cancelled");
-		break;
-	case UI_KEY_BACKSPACE: input_backspace(u); break;
-	case 21: /* C-u */ u->input[0] = '\0'; break;
-	default:
-		if (key >= 0x20 && key < 0x110000 && key != 0x7f)
-			input_add(u, key);
-		break;
-	}
-}
-
-/* --- the sort column picker and help ---------------------------------------------------- */
-
-static void picker_key(struct ui *u, int key)
-{
-	struct table *t = &cur(u)->t;
-	enum ui_action a = ui_action_for_key(key);
-
-	if (a == ACT_UP)
-		u->picker_sel = next_sort_col(u, t, u->picker_sel, -1, 1);
-	else if (a == ACT_DOWN)
-		u->picker_sel = next_sort_col(u, t, u->picker_sel, 1, 1);
-	else if (key == UI_KEY_ENTER) {
-		u->picker = 0;
-		table_sort(t, u->picker_sel,
-			   t->sort_col == u->picker_sel ? table_next_reverse(t) : 0);
-		sort_message(u);
-		u->ev_valid = 0;
-	} else if (key == UI_KEY_ESC || a == ACT_QUIT || a == ACT_SORT || a == ACT_BACK) {
-		u->picker = 0;
-	}
-}
-
-static int help_lines(struct ui *u)
-{
-	struct ui_text t = { 0 };
-	int n;
-
-	ui_help_text(u, &t);
-	n = (int)t.n;
-	ui_text_clear(&t);
-	return n;
-}
-
-static void help_key(struct ui *u, int key)
-{
-	enum ui_action a = ui_action_for_key(key);
-	int h = u->layout.rows - 2, max = help_lines(u) - h;
-
-	if (a == ACT_DOWN)
-		u->help_top++;
-	else if (a == ACT_UP)
-		u->help_top--;
-	else if (a == ACT_PAGE_DOWN)
-		u->help_top += h;
-	else if (a == ACT_PAGE_UP)
-		u->help_top -= h;
-	else
-		u->help = 0;
-	if (u->help_top > max)
-		u->help_top = max;
-	if (u->help_top < 0)
-		u->help_top = 0;
-}
-
-/* The warnings popup: arrows and pages scroll (explorer_draw.c keeps warnings_top in range),
- * any other key closes it. */
-static void warnings_key(struct ui *u, int key)
-{
-	enum ui_action a = ui_action_for_key(key);
-	int h = u->layout.rows - 6;
-
-	if (a == ACT_DOWN)
-		u->warnings_top++;
-	else if (a == ACT_UP)
-		u->warnings_top--;
-	else if (a == ACT_PAGE_DOWN)
-		u->warnings_top += h;
-	else if (a == ACT_PAGE_UP)
-		u->warnings_top -= h;
-	else
-		u->warnings = 0;
-	if (u->warnings_top < 0)
-		u->warnings_top = 0;
-}
-
 /* --- the evidence pane ------------------------------------------------------------------ */
 
 /* Enter in the evidence pane: the view follows its row into another view (Esc comes back). */
@@ -923,7 +329,7 @@ static void mouse(struct ui *u, const struct ui_event *ev)
 			    !(t->def.cols[tl.col[i]].flags & (TABLE_COL_NOSORT | TABLE_COL_BAR))) {
 				table_sort(t, tl.col[i],
 					   t->sort_col == tl.col[i] ? table_next_reverse(t) : 0);
-				sort_message(u);
+				ui_sort_message(u);
 			}
 		return;
 	}
@@ -946,71 +352,6 @@ static void mouse(struct ui *u, const struct ui_event *ev)
 }
 
 /* --- actions ------------------------------------------------------------------------------ */
-
-/* y: the selected kernel's full name (escaped: one visible line) to the clipboard. */
-/* y: the selected row's kernels, A's, B's or both, as the choice asks (PROMPT_COPY). */
-static int has_kernels(struct ui *u, int side)
-{
-	struct ui_view *v = cur(u);
-	const uint32_t *names;
-	uint32_t n;
-
-	return v->t.sel != TABLE_NONE && v->def->kernel_of &&
-	       v->def->kernel_of(v, v->t.sel, side, &names, &n);
-}
-
-static void copy_kernel(struct ui *u)
-{
-	if (!has_kernels(u, SIDE_A) && !has_kernels(u, SIDE_B))
-		ui_set_message(u, ROLE_NORMAL, "y: select a kernel pair, a fusion or a summed row");
-	else
-		open_prompt(u, PROMPT_COPY, "");
-}
-
-/* Copy the full names of side's kernels (both sides: -1), one a line, "A: " and "B: " first
- * when both. */
-static void copy_names(struct ui *u, int which)
-{
-	struct ui_view *v = cur(u);
-	char *all = xstrdup("");
-	unsigned count = 0;
-
-	for (int s = 0; s < 2; s++) {
-		const struct trace *t = u->c->side[s]->t;
-		const uint32_t *names;
-		uint32_t n;
-
-		if ((which >= 0 && s != which) || !v->def->kernel_of(v, v->t.sel, s, &names, &n))
-			continue;
-		for (uint32_t i = 0; i < n; i++, count++) {
-			char *esc = text_escape_dup(trace_str(t, names[i]),
-						    intern_len(t->strings, names[i]));
-			char *j = xasprintf("%s%s%s%s", all, *all ? "\n" : "",
-					    which < 0 ? (s ? "B: " : "A: ") : "", esc);
-
-			free(esc);
-			free(all);
-			all = j;
-		}
-	}
-	if (!count)
-		ui_set_message(u, ROLE_NORMAL, "y: %c has no kernel here", "AB"[which]);
-	else if (ui_screen_copy(u->s, all, strlen(all)) < 0)
-		ui_set_message(u, ROLE_ERROR,
-			       "y: the names are too long for the clipboard (%zu bytes)",
-			       strlen(all));
-	else
-		ui_set_message(
-			u, ROLE_NORMAL,
-			"copied %s kernel name%s (%u, %zu bytes) with OSC 52; if the "
-			"clipboard is unchanged, the terminal does not allow it (tmux: set -g "
-			"set-clipboard on)",
-			which < 0 ? "both sides'"
-			: which	  ? "B's"
-				  : "A's",
-			count == 1 ? "" : "s", count, strlen(all));
-	free(all);
-}
 
 static void focus_evidence(struct ui *u)
 {
@@ -1050,7 +391,7 @@ static int act(struct ui *u, enum ui_action a)
 		if (!drill(u, t->sel))
 			focus_evidence(u);
 		break;
-	case ACT_COPY: copy_kernel(u); break;
+	case ACT_COPY: ui_copy_start(u); break;
 	case ACT_NAMES_WIDER:
 	case ACT_NAMES_NARROWER: {
 		int e = t->flex_extra + (a == ACT_NAMES_WIDER ? 8 : -8);
@@ -1070,8 +411,8 @@ static int act(struct ui *u, enum ui_action a)
 		break;
 	case ACT_VIEW_NEXT: switch_view(u, u->view + 1); break;
 	case ACT_VIEW_PREV: switch_view(u, u->view - 1); break;
-	case ACT_PHASE: next_phase(u); break;
-	case ACT_DEVICE: next_device(u); break;
+	case ACT_PHASE: ui_next_phase(u); break;
+	case ACT_DEVICE: ui_next_device(u); break;
 	case ACT_WARNINGS:
 		u->warnings = 1;
 		u->warnings_top = 0;
@@ -1082,7 +423,7 @@ static int act(struct ui *u, enum ui_action a)
 			u->focus_evidence = 0;
 		ui_relayout(u);
 		break;
-	case ACT_NAMES: set_names(u, u->names + 1); break;
+	case ACT_NAMES: ui_set_names(u, u->names + 1); break;
 	case ACT_TIMELINE: {
 		int32_t layer = -1;
 		uint32_t pair = UINT32_MAX;
@@ -1095,22 +436,24 @@ static int act(struct ui *u, enum ui_action a)
 	}
 	case ACT_SORT:
 		u->picker = 1;
-		u->picker_sel = ui_sort_offered(u, t, t->sort_col) ? t->sort_col
-								   : next_sort_col(u, t, -1, 1, 1);
+		u->picker_sel = ui_sort_offered(u, t, t->sort_col)
+					? t->sort_col
+					: ui_next_sort_col(u, t, -1, 1, 1);
 		break;
 	case ACT_SORT_LEFT:
 	case ACT_SORT_RIGHT:
-		table_sort(t, next_sort_col(u, t, t->sort_col, a == ACT_SORT_LEFT ? -1 : 1, 0), 0);
-		sort_message(u);
+		table_sort(t, ui_next_sort_col(u, t, t->sort_col, a == ACT_SORT_LEFT ? -1 : 1, 0),
+			   0);
+		ui_sort_message(u);
 		break;
 	case ACT_REVERSE:
 		table_sort(t, t->sort_col, table_next_reverse(t));
-		sort_message(u);
+		ui_sort_message(u);
 		break;
-	case ACT_SEARCH: open_prompt(u, PROMPT_SEARCH, ""); break;
-	case ACT_SEARCH_NEXT: do_search(u, 1); break;
-	case ACT_SEARCH_PREV: do_search(u, -1); break;
-	case ACT_FILTER: open_prompt(u, PROMPT_FILTER, t->filter); break;
+	case ACT_SEARCH: ui_prompt_open(u, PROMPT_SEARCH, ""); break;
+	case ACT_SEARCH_NEXT: ui_search(u, 1); break;
+	case ACT_SEARCH_PREV: ui_search(u, -1); break;
+	case ACT_FILTER: ui_prompt_open(u, PROMPT_FILTER, t->filter); break;
 	case ACT_ONLY_FUSIONS:
 	case ACT_ONLY_MISMATCHES: {
 		unsigned bit = a == ACT_ONLY_FUSIONS ? QUICK_FUSIONS : QUICK_MISMATCHES;
@@ -1121,15 +464,15 @@ static int act(struct ui *u, enum ui_action a)
 				       v->def->what);
 			break;
 		}
-		apply_filter(u, t->filter, t->quick ^ bit);
+		ui_filter(u, t->filter, t->quick ^ bit);
 		break;
 	}
-	case ACT_CLEAR_FILTER: apply_filter(u, NULL, 0); break;
+	case ACT_CLEAR_FILTER: ui_filter(u, NULL, 0); break;
 	case ACT_EXPORT: {
-		char *path = default_export_path(u);
+		char *path = ui_export_default_path(u);
 
 		u->export_trace = 0;
-		open_prompt(u, PROMPT_EXPORT, path);
+		ui_prompt_open(u, PROMPT_EXPORT, path);
 		free(path);
 		break;
 	}
@@ -1139,7 +482,7 @@ static int act(struct ui *u, enum ui_action a)
 		ui_trace_scope(u, v);
 		path = ui_trace_default_path(u);
 		u->export_trace = 1;
-		open_prompt(u, PROMPT_EXPORT, path);
+		ui_prompt_open(u, PROMPT_EXPORT, path);
 		free(path);
 		break;
 	}
@@ -1191,11 +534,11 @@ int ui_handle(struct ui *u, const struct ui_event *ev)
 	}
 	u->message[0] = '\0';
 	if (u->help) {
-		help_key(u, ev->key);
+		ui_help_key(u, ev->key);
 		return 0;
 	}
 	if (u->warnings) {
-		warnings_key(u, ev->key);
+		ui_warnings_key(u, ev->key);
 		return 0;
 	}
 	if (u->tl.open) {
@@ -1203,11 +546,11 @@ int ui_handle(struct ui *u, const struct ui_event *ev)
 		return 0;
 	}
 	if (u->picker) {
-		picker_key(u, ev->key);
+		ui_picker_key(u, ev->key);
 		return 0;
 	}
 	if (u->prompt) {
-		prompt_key(u, ev->key);
+		ui_prompt_key(u, ev->key);
 		return 0;
 	}
 	a = ui_action_for_key(ev->key);

@@ -1,6 +1,6 @@
 /* explorer_draw.c — drawing the explorer: header, view names, the table, the evidence pane,
  * the status line, and the help, sort picker and too-small screens. Pure output: every
- * decision about state is in explorer.c. */
+ * decision about state is in explorer.c and the files it names. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>

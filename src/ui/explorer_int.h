@@ -1,6 +1,7 @@
 /* explorer_int.h — the explorer's state and the interface between its generic part
- * (explorer.c: keys, drawing, prompts, help, export) and the views (views/), which supply
- * their table, state, evidence and drill-down as data. Private to src/ui/. */
+ * (explorer.c: keys and views; explorer_draw.c: drawing; prompt.c, export.c,
+ * explorer_switch.c, popups.c) and the views (views/), which supply their table, state,
+ * evidence, drill-down and hooks as data. Private to src/ui/. */
 #ifndef FUSEDIFF_EXPLORER_INT_H
 #define FUSEDIFF_EXPLORER_INT_H
 
@@ -184,7 +185,8 @@ UI_VIEW_LIST(UI_VIEW_DEF_DECL)
 /* explorer.c: whether view has its tab in the comparison shown (ui_view_def.shown). */
 int ui_view_shown(const struct ui *u, int view);
 
-/* explorer.c: show rank index of c->ranks in every view (Enter in the Ranks view). Returns 1. */
+/* explorer_switch.c: show rank index of c->ranks in every view (Enter in the Ranks view).
+ * Returns 1. */
 int ui_open_rank(struct ui *u, uint32_t index);
 
 /* A pair's kind as shown ("match", "A fuses", "B only", ...) and its colour role. */
@@ -296,12 +298,51 @@ char *ui_pair_names(const struct ui *u, uint32_t first, uint32_t n, const uint32
 		    uint32_t want);
 /* The kernel_info of a name id on side, or NULL. */
 const struct kernel_info *ui_name_info(const struct ui *u, int side, uint32_t name);
-/* The explorer's P (export_trace.c): what the trace of view v's selection holds (into
+/* export.c, the explorer's P: what the trace of view v's selection holds (into
  * u->export_layer, u->export_fusion), its default file name (owned by the caller: free()),
  * and writing it to path, with a message either way. */
 void ui_trace_scope(struct ui *u, const struct ui_view *v);
 char *ui_trace_default_path(const struct ui *u);
 void ui_trace_write(struct ui *u, const char *path);
+/* export.c, the explorer's e: the default file name of the shown view's CSV
+ * ("fusediff-Pairs-layer3-prefill.csv"; owned by the caller: free()), and writing its rows
+ * to path, with a message either way. */
+char *ui_export_default_path(struct ui *u);
+void ui_export_csv(struct ui *u, const char *path);
+/* export.c: the path typed at the export prompt (input; "~/" is $HOME): never a compared
+ * trace, a file the run reads or anything but a regular file; asks before replacing a file
+ * (PROMPT_OVERWRITE), else writes the export (ui_export_write()). */
+void ui_export_to(struct ui *u, const char *input);
+/* export.c: write the export the prompt asked for (CSV, or P's trace) to u->export_path. */
+void ui_export_write(struct ui *u);
+/* export.c, y: ask whose names to copy (PROMPT_COPY), or say the row has no kernel; then
+ * copy the names of side which (SIDE_A, SIDE_B; -1: both) to the clipboard. */
+void ui_copy_start(struct ui *u);
+void ui_copy_names(struct ui *u, int which);
+
+/* prompt.c: open prompt kind (enum prompt_kind) with initial text (NULL: none); the keys
+ * while one is open; search the shown table for u->search (dir 1: down, -1: up); filter it
+ * by text (NULL: none) and the quick filters quick. Each says what it did in the message. */
+void ui_prompt_open(struct ui *u, int kind, const char *initial);
+void ui_prompt_key(struct ui *u, int key);
+void ui_search(struct ui *u, int dir);
+void ui_filter(struct ui *u, const char *text, unsigned quick);
+
+/* explorer_switch.c: the name id -> kernel_info maps of u->c's sides (u->name_info); the next
+ * phase (p) and device (d); the name form names (NAMES_SHORT, ...) in every view. */
+void ui_name_maps_build(struct ui *u);
+void ui_next_phase(struct ui *u);
+void ui_next_device(struct ui *u);
+void ui_set_names(struct ui *u, int names);
+
+/* popups.c: the next sortable column after (dir 1) or before (dir -1) col, wrapping (shown:
+ * only those on the screen), -1 when none; the message that says the shown table's order;
+ * the keys of the sort picker, the help and the warnings popup. */
+int ui_next_sort_col(const struct ui *u, const struct table *t, int col, int dir, int shown);
+void ui_sort_message(struct ui *u);
+void ui_picker_key(struct ui *u, int key);
+void ui_help_key(struct ui *u, int key);
+void ui_warnings_key(struct ui *u, int key);
 
 void ui_set_message(struct ui *u, int role, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
