@@ -269,7 +269,7 @@ void ui_evidence_pair(struct ui *u, struct ui_text *out, uint32_t pi, int width)
 		ui_text_add(out, ROLE_HEADER, 1,
 			    "%c: %s launch%s/pass, %s us average, %s us/pass; names %s (m):",
 			    s ? 'B' : 'A', cnt, strcmp(cnt, "1") == 0 ? "" : "es", avg, tot,
-			    form[u->names]);
+			    form[u->names.form]);
 		for (uint32_t i = 0; i < part->n_names; i++)
 			ui_text_wrap(u->s, out, ROLE_NORMAL, "   ",
 				     ui_name_full(u, s, part->names[i]), width, 5);

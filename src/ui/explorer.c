@@ -66,7 +66,7 @@ void ui_view_rebuild(struct ui_view *v)
 	v->t.hscroll = hscroll;
 	v->t.flex_extra = flex_extra;
 	free(filter);
-	v->u->ev_valid = 0;
+	v->u->ev.valid = 0;
 }
 
 /* The one place the layout is computed: on every draw and on KEY_RESIZE. */
@@ -75,7 +75,7 @@ void ui_relayout(struct ui *u)
 	int cols, rows;
 
 	ui_screen_size(u->s, &cols, &rows);
-	ui_layout_compute(cols, rows, u->c->note || u->c->n_warnings ? 4 : 3, u->evidence_size,
+	ui_layout_compute(cols, rows, u->c->note || u->c->n_warnings ? 4 : 3, u->ev.size,
 			  u->views[u->view].built ? u->views[u->view].t.n_view : -1, &u->layout);
 }
 
@@ -93,7 +93,7 @@ struct ui *ui_new_comparison(struct ui_screen *s, const struct comparison *c)
 		view_open(&u->views[i]);
 	}
 	u->view = UI_FIRST_VIEW;
-	u->evidence_size = EVIDENCE_SMALL;
+	u->ev.size = EVIDENCE_SMALL;
 	ui_relayout(u);
 	return u;
 }
@@ -107,7 +107,7 @@ struct ui *ui_new(struct ui_screen *s, struct session *session, int phase)
 	if (!c)
 		die("ui_new: %s", err.msg); /* the caller asked for this phase before */
 	u = ui_new_comparison(s, c);
-	u->session = session;
+	u->src.session = session;
 	return u;
 }
 
@@ -117,19 +117,19 @@ void ui_free(struct ui *u)
 		return;
 	for (int i = 0; i < VIEW_COUNT; i++)
 		view_close(&u->views[i]);
-	ui_text_clear(&u->ev);
+	ui_text_clear(&u->ev.text);
 	ui_timeline_close(u);
-	free(u->name_info[0]);
-	free(u->name_info[1]);
-	free(u->export_path);
-	if (u->owns_session)
-		session_close(u->session);
+	free(u->names.info[0]);
+	free(u->names.info[1]);
+	free(u->export.path);
+	if (u->src.owns)
+		session_close(u->src.session);
 	free(u);
 }
 
 const char *ui_message(const struct ui *u)
 {
-	return u->message;
+	return u->msg.text;
 }
 
 enum ui_view_id ui_view(const struct ui *u)
@@ -173,7 +173,7 @@ static int scoped(const struct ui *u)
 
 static int can_go_back(const struct ui *u)
 {
-	return u->focus_evidence || u->depth > 0 || scoped(u);
+	return u->ev.focus || u->hist.depth > 0 || scoped(u);
 }
 
 static void set_scope(struct ui_view *v, struct ui_scope scope)
@@ -190,21 +190,21 @@ static void set_scope(struct ui_view *v, struct ui_scope scope)
 
 void ui_goto(struct ui *u, int view, struct ui_scope scope)
 {
-	if (u->depth < (int)(sizeof u->nav / sizeof u->nav[0]))
-		u->nav[u->depth++] =
+	if (u->hist.depth < (int)(sizeof u->hist.nav / sizeof u->hist.nav[0]))
+		u->hist.nav[u->hist.depth++] =
 			(struct ui_nav){ u->view, view, u->views[view].scope, cur(u)->t.sel };
 	set_scope(&u->views[view], scope);
 	u->view = view;
-	u->focus_evidence = 0;
-	u->ev_valid = 0;
+	u->ev.focus = 0;
+	u->ev.valid = 0;
 }
 
 static void go_back(struct ui *u)
 {
-	if (u->focus_evidence) {
-		u->focus_evidence = 0;
-	} else if (u->depth > 0) {
-		struct ui_nav n = u->nav[--u->depth];
+	if (u->ev.focus) {
+		u->ev.focus = 0;
+	} else if (u->hist.depth > 0) {
+		struct ui_nav n = u->hist.nav[--u->hist.depth];
 
 		set_scope(&u->views[n.target], n.target_scope);
 		u->view = n.view;
@@ -213,7 +213,7 @@ static void go_back(struct ui *u)
 	} else if (scoped(u)) {
 		set_scope(cur(u), SCOPE_NONE);
 	}
-	u->ev_valid = 0;
+	u->ev.valid = 0;
 }
 
 /* Enter on row: the view's drill-down, else focus the evidence (1 when it went somewhere). */
@@ -244,9 +244,9 @@ static void switch_view(struct ui *u, int view)
 	while (!ui_view_shown(u, view))
 		view = (view + step + VIEW_COUNT) % VIEW_COUNT;
 	u->view = view;
-	u->depth = 0;
-	u->focus_evidence = 0;
-	u->ev_valid = 0;
+	u->hist.depth = 0;
+	u->ev.focus = 0;
+	u->ev.valid = 0;
 }
 
 /* --- the evidence pane ------------------------------------------------------------------ */
@@ -263,7 +263,7 @@ static void follow(struct ui *u)
 static int evidence_key(struct ui *u, enum ui_action a)
 {
 	int h = u->layout.evidence_h - 1;
-	long top = (long)u->ev_top, max = (long)u->ev.n - h;
+	long top = (long)u->ev.top, max = (long)u->ev.text.n - h;
 
 	switch (a) {
 	case ACT_UP: top--; break;
@@ -272,10 +272,10 @@ static int evidence_key(struct ui *u, enum ui_action a)
 	case ACT_PAGE_DOWN: top += h; break;
 	case ACT_TOP: top = 0; break;
 	case ACT_BOTTOM: top = max; break;
-	case ACT_RIGHT: u->ev_hscroll += 8; return 1;
+	case ACT_RIGHT: u->ev.hscroll += 8; return 1;
 	case ACT_LEFT: /* back to the left edge, no further: Esc leaves the pane */
-		if (u->ev_hscroll > 0)
-			u->ev_hscroll = u->ev_hscroll > 8 ? u->ev_hscroll - 8 : 0;
+		if (u->ev.hscroll > 0)
+			u->ev.hscroll = u->ev.hscroll > 8 ? u->ev.hscroll - 8 : 0;
 		else
 			ui_set_message(u, ROLE_NORMAL, "at the left edge (Esc: back)");
 		return 1;
@@ -286,7 +286,7 @@ static int evidence_key(struct ui *u, enum ui_action a)
 		top = max;
 	if (top < 0)
 		top = 0;
-	u->ev_top = (uint32_t)top;
+	u->ev.top = (uint32_t)top;
 	return 1;
 }
 
@@ -299,24 +299,27 @@ static void mouse(struct ui *u, const struct ui_event *ev)
 	int in_evidence =
 		l->evidence_h && ev->y >= l->evidence_y && ev->y < l->evidence_y + l->evidence_h;
 
-	if (l->too_small || u->help || u->warnings || u->picker || u->prompt || u->tl.open)
+	if (l->too_small || u->pop.help || u->pop.warnings || u->pop.picker || u->prompt.kind ||
+	    u->tl.open)
 		return;
 	if (ev->mouse == UI_MOUSE_WHEEL_UP || ev->mouse == UI_MOUSE_WHEEL_DOWN) {
 		int d = ev->mouse == UI_MOUSE_WHEEL_UP ? -3 : 3;
 
 		if (in_evidence) {
-			long top = (long)u->ev_top + d, max = (long)u->ev.n - (l->evidence_h - 1);
+			long top = (long)u->ev.top + d,
+			     max = (long)u->ev.text.n - (l->evidence_h - 1);
 
-			u->ev_top = (uint32_t)(top > max ? (max > 0 ? max : 0) : top < 0 ? 0 : top);
+			u->ev.top = (uint32_t)(top > max ? (max > 0 ? max : 0) : top < 0 ? 0 : top);
 		} else {
 			table_scroll(t, d, table_rows(u));
-			u->ev_valid = 0;
+			u->ev.valid = 0;
 		}
 		return;
 	}
 	if (ev->y == l->tabs_y) {
 		for (int i = 0; i < VIEW_COUNT; i++)
-			if (ui_view_shown(u, i) && ev->x >= u->tab_x[i] && ev->x < u->tab_x[i + 1])
+			if (ui_view_shown(u, i) && ev->x >= u->mouse.tab_x[i] &&
+			    ev->x < u->mouse.tab_x[i + 1])
 				switch_view(u, i);
 		return;
 	}
@@ -334,7 +337,7 @@ static void mouse(struct ui *u, const struct ui_event *ev)
 		return;
 	}
 	if (in_evidence) {
-		u->focus_evidence = 1;
+		u->ev.focus = 1;
 		return;
 	}
 	{
@@ -343,10 +346,10 @@ static void mouse(struct ui *u, const struct ui_event *ev)
 		if (row == TABLE_NONE)
 			return;
 		table_select_row(t, row);
-		u->focus_evidence = 0;
-		u->ev_valid = 0;
+		u->ev.focus = 0;
+		u->ev.valid = 0;
 		if (ev->mouse == UI_MOUSE_DOUBLE && !drill(u, row)) {
-			u->focus_evidence = 1;
+			u->ev.focus = 1;
 		}
 	}
 }
@@ -355,13 +358,13 @@ static void mouse(struct ui *u, const struct ui_event *ev)
 
 static void focus_evidence(struct ui *u)
 {
-	if (u->evidence_size == EVIDENCE_HIDDEN) {
-		u->evidence_size = EVIDENCE_LARGE;
+	if (u->ev.size == EVIDENCE_HIDDEN) {
+		u->ev.size = EVIDENCE_LARGE;
 		ui_relayout(u);
 	}
-	u->focus_evidence = 1;
-	u->ev_top = 0;
-	u->ev_hscroll = 0;
+	u->ev.focus = 1;
+	u->ev.top = 0;
+	u->ev.hscroll = 0;
 }
 
 static int act(struct ui *u, enum ui_action a)
@@ -414,16 +417,16 @@ static int act(struct ui *u, enum ui_action a)
 	case ACT_PHASE: ui_next_phase(u); break;
 	case ACT_DEVICE: ui_next_device(u); break;
 	case ACT_WARNINGS:
-		u->warnings = 1;
-		u->warnings_top = 0;
+		u->pop.warnings = 1;
+		u->pop.warnings_top = 0;
 		break;
 	case ACT_EVIDENCE:
-		u->evidence_size = (u->evidence_size + 1) % EVIDENCE_SIZES;
-		if (u->evidence_size == EVIDENCE_HIDDEN)
-			u->focus_evidence = 0;
+		u->ev.size = (u->ev.size + 1) % EVIDENCE_SIZES;
+		if (u->ev.size == EVIDENCE_HIDDEN)
+			u->ev.focus = 0;
 		ui_relayout(u);
 		break;
-	case ACT_NAMES: ui_set_names(u, u->names + 1); break;
+	case ACT_NAMES: ui_set_names(u, u->names.form + 1); break;
 	case ACT_TIMELINE: {
 		int32_t layer = -1;
 		uint32_t pair = UINT32_MAX;
@@ -435,10 +438,10 @@ static int act(struct ui *u, enum ui_action a)
 		break;
 	}
 	case ACT_SORT:
-		u->picker = 1;
-		u->picker_sel = ui_sort_offered(u, t, t->sort_col)
-					? t->sort_col
-					: ui_next_sort_col(u, t, -1, 1, 1);
+		u->pop.picker = 1;
+		u->pop.picker_sel = ui_sort_offered(u, t, t->sort_col)
+					    ? t->sort_col
+					    : ui_next_sort_col(u, t, -1, 1, 1);
 		break;
 	case ACT_SORT_LEFT:
 	case ACT_SORT_RIGHT:
@@ -471,7 +474,7 @@ static int act(struct ui *u, enum ui_action a)
 	case ACT_EXPORT: {
 		char *path = ui_export_default_path(u);
 
-		u->export_trace = 0;
+		u->export.trace = 0;
 		ui_prompt_open(u, PROMPT_EXPORT, path);
 		free(path);
 		break;
@@ -481,14 +484,14 @@ static int act(struct ui *u, enum ui_action a)
 
 		ui_trace_scope(u, v);
 		path = ui_trace_default_path(u);
-		u->export_trace = 1;
+		u->export.trace = 1;
 		ui_prompt_open(u, PROMPT_EXPORT, path);
 		free(path);
 		break;
 	}
 	case ACT_HELP:
-		u->help = 1;
-		u->help_top = 0;
+		u->pop.help = 1;
+		u->pop.help_top = 0;
 		break;
 	case ACT_REDRAW:
 		if (!ui_screen_headless(u->s))
@@ -532,12 +535,12 @@ int ui_handle(struct ui *u, const struct ui_event *ev)
 		mouse(u, ev);
 		return 0;
 	}
-	u->message[0] = '\0';
-	if (u->help) {
+	u->msg.text[0] = '\0';
+	if (u->pop.help) {
 		ui_help_key(u, ev->key);
 		return 0;
 	}
-	if (u->warnings) {
+	if (u->pop.warnings) {
 		ui_warnings_key(u, ev->key);
 		return 0;
 	}
@@ -545,16 +548,16 @@ int ui_handle(struct ui *u, const struct ui_event *ev)
 		ui_timeline_key(u, ev->key);
 		return 0;
 	}
-	if (u->picker) {
+	if (u->pop.picker) {
 		ui_picker_key(u, ev->key);
 		return 0;
 	}
-	if (u->prompt) {
+	if (u->prompt.kind) {
 		ui_prompt_key(u, ev->key);
 		return 0;
 	}
 	a = ui_action_for_key(ev->key);
-	if (u->focus_evidence && evidence_key(u, a))
+	if (u->ev.focus && evidence_key(u, a))
 		return 0;
 	return act(u, a);
 }

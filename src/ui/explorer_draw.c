@@ -276,19 +276,19 @@ static void draw_tabs(struct ui *u)
 
 	ui_fill(u->s, l->tabs_y, 0, w, ROLE_TAB);
 	for (int i = 0; i < VIEW_COUNT; i++) {
-		u->tab_x[i] = x;
+		u->mouse.tab_x[i] = x;
 		if (!ui_view_shown(u, i))
 			continue;
 		x += ui_putf(u->s, l->tabs_y, x, w - x, i == u->view ? ROLE_TAB_ACTIVE : ROLE_TAB,
 			     0, " %d %s ", i + 1, u->views[i].def->name);
 	}
-	u->tab_x[VIEW_COUNT] = x;
+	u->mouse.tab_x[VIEW_COUNT] = x;
 	if (v->def->describe_scope)
 		v->def->describe_scope(v, scope, sizeof scope);
 	if (scope[0])
 		x += ui_putf(u->s, l->tabs_y, x, w - x, ROLE_HEADER, 0, " %s %s", u->s->g->arrow,
 			     scope);
-	if (u->focus_evidence)
+	if (u->ev.focus)
 		x += ui_putf(u->s, l->tabs_y, x, w - x, ROLE_HEADER, 0, " %s evidence",
 			     u->s->g->arrow);
 	info[0] = '\0';
@@ -362,7 +362,7 @@ static void evidence_title(struct ui *u, char *buf, size_t cap)
 
 	if (v->t.sel == TABLE_NONE)
 		snprintf(buf, cap, " Evidence ");
-	else if (u->focus_evidence)
+	else if (u->ev.focus)
 		snprintf(buf, cap, " Evidence (Esc: back, arrows scroll, m: names, v: size) ");
 	else
 		snprintf(buf, cap, " Evidence (%s, v: size, m: names) ",
@@ -378,47 +378,48 @@ static void draw_evidence(struct ui *u)
 
 	if (!l->evidence_h)
 		return;
-	if (!u->ev_valid || u->ev_view != u->view || u->ev_row != v->t.sel ||
-	    u->ev_names != u->names || u->ev_width != w) {
-		int same = u->ev_valid && u->ev_view == u->view && u->ev_row == v->t.sel;
+	if (!u->ev.valid || u->ev.view != u->view || u->ev.row != v->t.sel ||
+	    u->ev.names != u->names.form || u->ev.width != w) {
+		int same = u->ev.valid && u->ev.view == u->view && u->ev.row == v->t.sel;
 
-		ui_text_clear(&u->ev);
+		ui_text_clear(&u->ev.text);
 		if (v->t.sel != TABLE_NONE && v->def->evidence)
-			v->def->evidence(v, v->t.sel, &u->ev, w - 2);
+			v->def->evidence(v, v->t.sel, &u->ev.text, w - 2);
 		if (!same) {
-			u->ev_top = 0;
-			u->ev_hscroll = 0;
+			u->ev.top = 0;
+			u->ev.hscroll = 0;
 		}
-		u->ev_valid = 1;
-		u->ev_view = u->view;
-		u->ev_row = v->t.sel;
-		u->ev_names = u->names;
-		u->ev_width = w;
+		u->ev.valid = 1;
+		u->ev.view = u->view;
+		u->ev.row = v->t.sel;
+		u->ev.names = u->names.form;
+		u->ev.width = w;
 	}
-	if (u->ev_top > u->ev.n)
-		u->ev_top = 0;
+	if (u->ev.top > u->ev.text.n)
+		u->ev.top = 0;
 	evidence_title(u, title, sizeof title);
-	ui_fill(u->s, l->evidence_y, 0, w, u->focus_evidence ? ROLE_TAB_ACTIVE : ROLE_TITLE);
-	ui_put(u->s, l->evidence_y, 0, w, title, u->focus_evidence ? ROLE_TAB_ACTIVE : ROLE_TITLE,
+	ui_fill(u->s, l->evidence_y, 0, w, u->ev.focus ? ROLE_TAB_ACTIVE : ROLE_TITLE);
+	ui_put(u->s, l->evidence_y, 0, w, title, u->ev.focus ? ROLE_TAB_ACTIVE : ROLE_TITLE,
 	       PUT_RAW, 0);
-	if (u->ev.n > (size_t)h) {
+	if (u->ev.text.n > (size_t)h) {
 		char more[64];
 
-		snprintf(more, sizeof more, " lines %u-%u of %zu ", u->ev_top + 1,
-			 (unsigned)(u->ev_top + (uint32_t)h < u->ev.n ? u->ev_top + (uint32_t)h
-								      : u->ev.n),
-			 u->ev.n);
+		snprintf(more, sizeof more, " lines %u-%u of %zu ", u->ev.top + 1,
+			 (unsigned)(u->ev.top + (uint32_t)h < u->ev.text.n ? u->ev.top + (uint32_t)h
+									   : u->ev.text.n),
+			 u->ev.text.n);
 		ui_put(u->s, l->evidence_y, w - (int)strlen(more), (int)strlen(more), more,
-		       u->focus_evidence ? ROLE_TAB_ACTIVE : ROLE_TITLE, PUT_RAW, 0);
+		       u->ev.focus ? ROLE_TAB_ACTIVE : ROLE_TITLE, PUT_RAW, 0);
 	}
 	for (int i = 0; i < h; i++) {
-		size_t li = u->ev_top + (size_t)i;
+		size_t li = u->ev.top + (size_t)i;
 
 		ui_fill(u->s, l->evidence_y + 1 + i, 0, w, ROLE_NORMAL);
-		if (li >= u->ev.n)
+		if (li >= u->ev.text.n)
 			continue;
-		ui_put(u->s, l->evidence_y + 1 + i, 1, w - 1, u->ev.lines[li].text,
-		       u->ev.lines[li].role, u->ev.lines[li].raw ? PUT_RAW : 0, u->ev_hscroll);
+		ui_put(u->s, l->evidence_y + 1 + i, 1, w - 1, u->ev.text.lines[li].text,
+		       u->ev.text.lines[li].role, u->ev.text.lines[li].raw ? PUT_RAW : 0,
+		       u->ev.hscroll);
 	}
 }
 
@@ -429,7 +430,7 @@ static void status_hints(struct ui *u, char *buf, size_t cap, int width)
 {
 	const struct ui_view *v = &u->views[u->view];
 	const struct ui_view_def *d = v->def;
-	int back = u->focus_evidence || u->depth > 0 || !ui_scope_eq(v->scope, SCOPE_NONE);
+	int back = u->ev.focus || u->hist.depth > 0 || !ui_scope_eq(v->scope, SCOPE_NONE);
 	char enter[64], views[32];
 	int last = 0;
 	/* in the order shown; rank: the lowest are dropped first when narrow */
@@ -495,33 +496,34 @@ static void draw_status(struct ui *u)
 	int w = l->cols;
 
 	ui_fill(u->s, l->status_y, 0, w, ROLE_STATUS);
-	if (u->prompt) {
+	if (u->prompt.kind) {
 		static const char *const label[] = { "", "Search: ", "Filter: ", "Export CSV to: ",
 						     "" };
 		int x = 0;
 
-		if (u->prompt == PROMPT_COPY) {
+		if (u->prompt.kind == PROMPT_COPY) {
 			ui_put(u->s, l->status_y, 0, w,
 			       "Copy the kernel names of a: A, b: B, Enter: both (Esc: cancel)",
 			       ROLE_STATUS, PUT_RAW, 0);
 			return;
 		}
-		if (u->prompt == PROMPT_OVERWRITE) {
+		if (u->prompt.kind == PROMPT_OVERWRITE) {
 			x = ui_putf(u->s, l->status_y, 0, w, ROLE_ERROR, 0,
-				    "%s exists: overwrite it? (y/n)", u->export_path);
+				    "%s exists: overwrite it? (y/n)", u->export.path);
 			return;
 		}
 		x = ui_put(u->s, l->status_y, 0, w,
-			   u->prompt == PROMPT_EXPORT && u->export_trace ? "Export trace to: "
-									 : label[u->prompt],
+			   u->prompt.kind == PROMPT_EXPORT && u->export.trace
+				   ? "Export trace to: "
+				   : label[u->prompt.kind],
 			   ROLE_STATUS, PUT_RAW, 0);
-		x += ui_put(u->s, l->status_y, x, w - x - 1, u->input, ROLE_STATUS, 0, 0);
+		x += ui_put(u->s, l->status_y, x, w - x - 1, u->prompt.input, ROLE_STATUS, 0, 0);
 		ui_put(u->s, l->status_y, x, 1, "_", ROLE_STATUS, PUT_RAW, 0);
 		return;
 	}
-	if (u->message[0]) {
-		ui_put(u->s, l->status_y, 0, w, u->message,
-		       u->message_role == ROLE_ERROR ? ROLE_ERROR : ROLE_STATUS, 0, 0);
+	if (u->msg.text[0]) {
+		ui_put(u->s, l->status_y, 0, w, u->msg.text,
+		       u->msg.role == ROLE_ERROR ? ROLE_ERROR : ROLE_STATUS, 0, 0);
 		return;
 	}
 	{
@@ -554,8 +556,8 @@ static void draw_picker(struct ui *u)
 	for (int c = 0; c < t->def.n_cols; c++) {
 		if (!ui_sort_offered(u, t, c))
 			continue;
-		ui_putf(u->s, y++, x + 1, w - 2, c == u->picker_sel ? ROLE_SELECTION : ROLE_STATUS,
-			PUT_PAD, " %s %s",
+		ui_putf(u->s, y++, x + 1, w - 2,
+			c == u->pop.picker_sel ? ROLE_SELECTION : ROLE_STATUS, PUT_PAD, " %s %s",
 			c != t->sort_col	   ? " "
 			: table_sort_descending(t) ? u->s->g->down
 						   : u->s->g->up,
@@ -633,8 +635,8 @@ static void draw_help(struct ui *u)
 	ui_put(u->s, 0, 0, w, " fusediff keys (arrows, PgUp/PgDn: scroll; other keys: close)",
 	       ROLE_TITLE, PUT_RAW | PUT_PAD, 0);
 	ui_help_text(u, &t);
-	for (int i = 0; i < h && u->help_top + i < (int)t.n; i++) {
-		const struct ui_line *ln = &t.lines[u->help_top + i];
+	for (int i = 0; i < h && u->pop.help_top + i < (int)t.n; i++) {
+		const struct ui_line *ln = &t.lines[u->pop.help_top + i];
 
 		ui_put(u->s, 1 + i, 2, w - 4, ln->text, ln->role, ln->raw ? PUT_RAW : 0, 0);
 	}
@@ -676,13 +678,13 @@ static void draw_warnings_popup(struct ui *u)
 	}
 	inner = l->rows - 4 - 1; /* frame, a line of keys */
 	h = (int)t.n < inner ? (int)t.n : inner;
-	if (u->warnings_top > (int)t.n - h)
-		u->warnings_top = (int)t.n - h;
+	if (u->pop.warnings_top > (int)t.n - h)
+		u->pop.warnings_top = (int)t.n - h;
 	y = (l->rows - h - 3) / 2;
 	snprintf(title, sizeof title, " Warnings (%zu) ", c->n_warnings);
 	ui_frame(u->s, y, x, h + 3, w, title, ROLE_NORMAL);
 	for (int i = 0; i < h; i++) {
-		const struct ui_line *ln = &t.lines[u->warnings_top + i];
+		const struct ui_line *ln = &t.lines[u->pop.warnings_top + i];
 
 		ui_put(u->s, y + 1 + i, x + 2, w - 4, ln->text, ln->role, ln->raw ? PUT_RAW : 0, 0);
 	}
@@ -725,7 +727,7 @@ void ui_draw(struct ui *u)
 		draw_too_small(u);
 		return;
 	}
-	if (u->help) {
+	if (u->pop.help) {
 		draw_help(u);
 		return;
 	}
@@ -734,13 +736,13 @@ void ui_draw(struct ui *u)
 		return;
 	}
 	draw_header(u);
-	ui_draw_table(u->s, &v->t, l->table_y, 0, l->cols, l->table_h, !u->focus_evidence);
+	ui_draw_table(u->s, &v->t, l->table_y, 0, l->cols, l->table_h, !u->ev.focus);
 	draw_empty_table(u);
 	draw_tabs(u);
 	draw_evidence(u);
 	draw_status(u);
-	if (u->picker)
+	if (u->pop.picker)
 		draw_picker(u);
-	if (u->warnings)
+	if (u->pop.warnings)
 		draw_warnings_popup(u);
 }

@@ -212,53 +212,91 @@ enum prompt_kind {
 	PROMPT_COPY /* y: which side's names */
 };
 
-struct ui {
-	struct ui_screen *s;
+/* Where the comparisons come from (explorer_switch.c). */
+struct ui_source {
 	struct session *session; /* NULL: c is the only comparison */
-	int owns_session; /* session was opened by open_rank or open_device: closed when left */
-	ui_rank_opener open_rank;     /* NULL: no other rank can be opened */
-	const struct file_set *reads; /* what an export must not replace (NULL: the traces) */
+	int owns; /* session was opened by open_rank or open_device: closed when left */
+	ui_rank_opener open_rank; /* NULL: no other rank can be opened */
 	void *open_rank_user;
 	ui_device_opener open_device; /* NULL: the traces cannot be reopened */
 	void *open_device_user;
+};
+
+/* Where we came from (explorer.c): back (Esc) pops the last. */
+struct ui_history {
+	struct ui_nav nav[16];
+	int depth;
+};
+
+/* The evidence pane: its size and focus (explorer.c), the text shown (explorer_draw.c),
+ * cached until the selection, names or width change. */
+struct ui_evidence {
+	int size;  /* EVIDENCE_SMALL, ... */
+	int focus; /* the keys scroll it */
+	struct ui_text text;
+	int valid, view, names, width; /* what text was made for */
+	uint32_t row;
+	uint32_t top; /* the first line shown */
+	int hscroll;
+};
+
+/* The kernel names (format.c, explorer_switch.c): the form shown and, per side, name id ->
+ * index into classes.infos, UINT32_MAX when none. */
+struct ui_names {
+	int form; /* NAMES_SHORT, ... */
+	uint32_t *info[2];
+	uint32_t n_info[2];
+};
+
+/* The prompt on the status line and its line editor (prompt.c). */
+struct ui_prompt {
+	int kind; /* enum prompt_kind: PROMPT_NONE when none is open */
+	char input[512];
+	char search[512]; /* what n and N look for */
+};
+
+/* The exports (export.c). */
+struct ui_export {
+	const struct file_set *reads; /* what an export must not replace (NULL: the traces) */
+	char *path;
+	int trace;	       /* the export prompt is P's (a trace for Perfetto), not e's */
+	int32_t layer, fusion; /* what P's trace holds (-1: no one layer, fusion) */
+};
+
+/* What opens over the views (popups.c): the sort column picker, the help, the warnings. */
+struct ui_popups {
+	int picker, picker_sel; /* open; the column selected */
+	int help, help_top;	/* open; its first line shown */
+	int warnings, warnings_top;
+};
+
+/* The status line's message (ui_set_message()). */
+struct ui_message {
+	char text[512];
+	int role;
+};
+
+/* What the mouse needs of the last drawing. */
+struct ui_mouse_map {
+	int tab_x[VIEW_COUNT + 1]; /* where the view names were drawn */
+};
+
+struct ui {
+	struct ui_screen *s;
+	struct ui_source src;
 	const struct comparison *c; /* the phase shown */
 	struct ui_view views[VIEW_COUNT];
 	int view;
-	struct ui_nav nav[16];
-	int depth;
+	struct ui_history hist;
 	struct ui_layout layout;
-	int evidence_size;
-	int focus_evidence;
-	int names;
-	/* the evidence shown: cached until the selection, names or width change */
-	struct ui_text ev;
-	int ev_valid, ev_view, ev_names, ev_width;
-	uint32_t ev_row;
-	uint32_t ev_top;
-	int ev_hscroll;
-	/* prompt on the status line */
-	int prompt;
-	char input[512];
-	char *export_path;
-	int export_trace; /* the export prompt is P's (a trace for Perfetto), not e's */
-	int32_t export_layer, export_fusion; /* what P's trace holds (-1: no one layer, fusion) */
-	/* sort column picker */
-	int picker;
-	int picker_sel;
+	struct ui_evidence ev;
+	struct ui_names names;
+	struct ui_prompt prompt;
+	struct ui_export export;
+	struct ui_popups pop;
 	struct ui_timeline tl; /* open over the views when tl.open */
-	/* help */
-	int help;
-	int help_top;
-	/* the warnings popup (w) */
-	int warnings;
-	int warnings_top;
-	char search[512];
-	char message[512];
-	int message_role;
-	int tab_x[VIEW_COUNT + 1]; /* where the view names were drawn, for the mouse */
-	/* per side: name id -> index into classes.infos, UINT32_MAX when none */
-	uint32_t *name_info[2];
-	uint32_t n_name_info[2];
+	struct ui_message msg;
+	struct ui_mouse_map mouse;
 };
 
 /* views/summed.c: the comparison's pairs summed over the layers (comparison.summed).
@@ -299,7 +337,7 @@ char *ui_pair_names(const struct ui *u, uint32_t first, uint32_t n, const uint32
 /* The kernel_info of a name id on side, or NULL. */
 const struct kernel_info *ui_name_info(const struct ui *u, int side, uint32_t name);
 /* export.c, the explorer's P: what the trace of view v's selection holds (into
- * u->export_layer, u->export_fusion), its default file name (owned by the caller: free()),
+ * u->export.layer, u->export.fusion), its default file name (owned by the caller: free()),
  * and writing it to path, with a message either way. */
 void ui_trace_scope(struct ui *u, const struct ui_view *v);
 char *ui_trace_default_path(const struct ui *u);
@@ -328,7 +366,7 @@ void ui_prompt_key(struct ui *u, int key);
 void ui_search(struct ui *u, int dir);
 void ui_filter(struct ui *u, const char *text, unsigned quick);
 
-/* explorer_switch.c: the name id -> kernel_info maps of u->c's sides (u->name_info); the next
+/* explorer_switch.c: the name id -> kernel_info maps of u->c's sides (u->names.info); the next
  * phase (p) and device (d); the name form names (NAMES_SHORT, ...) in every view. */
 void ui_name_maps_build(struct ui *u);
 void ui_next_phase(struct ui *u);

@@ -15,14 +15,14 @@ void ui_name_maps_build(struct ui *u)
 		if (!sd->t || !sd->classes.infos || !sd->classes.info_of)
 			continue;
 		n = intern_count(sd->t->strings);
-		u->name_info[s] = xmalloc((n ? n : 1) * sizeof *u->name_info[s]);
-		memset(u->name_info[s], 0xff, (n ? n : 1) * sizeof *u->name_info[s]);
-		u->n_name_info[s] = n;
+		u->names.info[s] = xmalloc((n ? n : 1) * sizeof *u->names.info[s]);
+		memset(u->names.info[s], 0xff, (n ? n : 1) * sizeof *u->names.info[s]);
+		u->names.n_info[s] = n;
 		for (size_t k = 0; k < sd->t->n_kernels; k++) {
 			uint32_t id = sd->t->kernels[k].name;
 
-			if (id < n && u->name_info[s][id] == UINT32_MAX)
-				u->name_info[s][id] = sd->classes.info_of[k];
+			if (id < n && u->names.info[s][id] == UINT32_MAX)
+				u->names.info[s][id] = sd->classes.info_of[k];
 		}
 	}
 }
@@ -35,20 +35,20 @@ static void set_comparison(struct ui *u, const struct comparison *c)
 	ui_timeline_close(u);
 	u->c = c;
 	if (sides) { /* another rank: other traces, other names */
-		free(u->name_info[0]);
-		free(u->name_info[1]);
-		u->name_info[0] = u->name_info[1] = NULL;
-		u->n_name_info[0] = u->n_name_info[1] = 0;
+		free(u->names.info[0]);
+		free(u->names.info[1]);
+		u->names.info[0] = u->names.info[1] = NULL;
+		u->names.n_info[0] = u->names.n_info[1] = 0;
 		ui_name_maps_build(u);
-		u->depth = 0;
+		u->hist.depth = 0;
 		for (int v = 0; v < VIEW_COUNT; v++)
 			u->views[v].scope = SCOPE_NONE;
 	}
 	/* a scope's group is a row of comparison.summed: another comparison's now */
 	for (int v = 0; v < VIEW_COUNT; v++)
 		u->views[v].scope.group = -1;
-	for (int d = 0; d < u->depth; d++)
-		u->nav[d].target_scope.group = -1;
+	for (int d = 0; d < u->hist.depth; d++)
+		u->hist.nav[d].target_scope.group = -1;
 	for (int v = 0; v < VIEW_COUNT; v++) {
 		const struct ui_view_def *d = u->views[v].def;
 		int how = d->on_comparison ? d->on_comparison(&u->views[v]) : STALE_RESET;
@@ -64,19 +64,19 @@ static void set_comparison(struct ui *u, const struct comparison *c)
 		if (keep != TABLE_NONE)
 			table_select_row(&u->views[v].t, keep);
 	}
-	u->focus_evidence = 0;
-	u->ev_valid = 0;
+	u->ev.focus = 0;
+	u->ev.valid = 0;
 }
 
 void ui_set_inputs(struct ui *u, const struct file_set *reads)
 {
-	u->reads = reads;
+	u->export.reads = reads;
 }
 
 void ui_set_rank_opener(struct ui *u, ui_rank_opener fn, void *user)
 {
-	u->open_rank = fn;
-	u->open_rank_user = user;
+	u->src.open_rank = fn;
+	u->src.open_rank_user = user;
 }
 
 /* Show session s (opened for what: "rank 1", "device 0", "all devices"), which the explorer
@@ -85,7 +85,7 @@ void ui_set_rank_opener(struct ui *u, ui_rank_opener fn, void *user)
 static void adopt_session(struct ui *u, struct session *s, const char *what, const char *shown)
 {
 	struct fd_error err = { { 0 } };
-	struct session *old = u->owns_session ? u->session : NULL;
+	struct session *old = u->src.owns ? u->src.session : NULL;
 	const struct comparison *c = session_compare(s, u->c->phase, &err);
 
 	if (!c)
@@ -96,8 +96,8 @@ static void adopt_session(struct ui *u, struct session *s, const char *what, con
 		return;
 	}
 	set_comparison(u, c);
-	u->session = s;
-	u->owns_session = 1;
+	u->src.session = s;
+	u->src.owns = 1;
 	session_close(old);
 	ui_set_message(u, ROLE_NORMAL, "%s%s: B-A %+.1f us/pass; every view shows it now", what,
 		       shown, c->delta_ns / 1000.0);
@@ -117,11 +117,11 @@ int ui_open_rank(struct ui *u, uint32_t index)
 		ui_set_message(u, ROLE_NORMAL, "%s is the one shown", what);
 		return 1;
 	}
-	if (!u->open_rank) {
+	if (!u->src.open_rank) {
 		ui_set_message(u, ROLE_NORMAL, "this explorer cannot open another rank");
 		return 1;
 	}
-	if (!(s = u->open_rank(u->open_rank_user, index, &err)))
+	if (!(s = u->src.open_rank(u->src.open_rank_user, index, &err)))
 		ui_set_message(u, ROLE_ERROR, "%s: %s", what, err.msg);
 	else
 		adopt_session(u, s, what, "");
@@ -130,8 +130,8 @@ int ui_open_rank(struct ui *u, uint32_t index)
 
 void ui_set_device_opener(struct ui *u, ui_device_opener fn, void *user)
 {
-	u->open_device = fn;
-	u->open_device_user = user;
+	u->src.open_device = fn;
+	u->src.open_device_user = user;
 }
 
 /* The devices that ran kernels on either side, by id, then all of them (TRACE_ALL_DEVICES):
@@ -174,7 +174,7 @@ void ui_next_device(struct ui *u)
 		ui_set_message(u, ROLE_NORMAL, "each side ran its kernels on one GPU");
 		return;
 	}
-	if (!u->open_device) {
+	if (!u->src.open_device) {
 		ui_set_message(u, ROLE_NORMAL, "this explorer cannot reopen the traces");
 		return;
 	}
@@ -185,7 +185,7 @@ void ui_next_device(struct ui *u)
 		snprintf(what, sizeof what, "all devices");
 	else
 		snprintf(what, sizeof what, "device %d", (int)next);
-	if (!(s = u->open_device(u->open_device_user, next, &err)))
+	if (!(s = u->src.open_device(u->src.open_device_user, next, &err)))
 		ui_set_message(u, ROLE_ERROR, "%s: %s", what, err.msg);
 	else
 		adopt_session(u, s, what, " on both sides");
@@ -197,7 +197,7 @@ void ui_next_phase(struct ui *u)
 	struct fd_error err;
 	const struct comparison *c;
 
-	if (!u->session) {
+	if (!u->src.session) {
 		ui_set_message(u, ROLE_NORMAL, "this comparison has only one phase");
 		return;
 	}
@@ -213,7 +213,7 @@ void ui_next_phase(struct ui *u)
 	for (i = 0; i < n && phases[i] != u->c->phase; i++)
 		;
 	next = phases[(i + 1) % n];
-	c = session_compare(u->session, next, &err);
+	c = session_compare(u->src.session, next, &err);
 	if (!c) {
 		ui_set_message(u, ROLE_ERROR, "%s", err.msg);
 		return;
@@ -228,11 +228,11 @@ void ui_set_names(struct ui *u, int names)
 	static const char *const what[NAMES_COUNT] = { "short", "demangled",
 						       "as in the trace (mangled)" };
 
-	u->names = names % NAMES_COUNT;
+	u->names.form = names % NAMES_COUNT;
 	for (int v = 0; v < VIEW_COUNT; v++)
 		if (v == u->view)
 			ui_view_rebuild(&u->views[v]);
 		else if (!u->views[v].stale)
 			u->views[v].stale = STALE_KEEP; /* rebuilt when shown */
-	ui_set_message(u, ROLE_NORMAL, "kernel names: %s", what[u->names]);
+	ui_set_message(u, ROLE_NORMAL, "kernel names: %s", what[u->names.form]);
 }

@@ -86,28 +86,28 @@ void ui_export_to(struct ui *u, const char *input)
 		ui_set_message(u, ROLE_NORMAL, "not exported");
 		return;
 	}
-	free(u->export_path);
+	free(u->export.path);
 	if (input[0] == '~' && (input[1] == '/' || !input[1]) && getenv("HOME"))
-		u->export_path = xasprintf("%s%s", getenv("HOME"), input + 1);
+		u->export.path = xasprintf("%s%s", getenv("HOME"), input + 1);
 	else
-		u->export_path = xstrdup(input);
-	if (outfile_same_file(u->export_path, u->c->side[0]->t->path) ||
-	    outfile_same_file(u->export_path, u->c->side[1]->t->path)) {
+		u->export.path = xstrdup(input);
+	if (outfile_same_file(u->export.path, u->c->side[0]->t->path) ||
+	    outfile_same_file(u->export.path, u->c->side[1]->t->path)) {
 		ui_set_message(u, ROLE_ERROR, "not exported: %s is a compared trace",
-			       u->export_path);
+			       u->export.path);
 		return;
 	}
-	if (file_set_find(u->reads, u->export_path)) {
+	if (file_set_find(u->export.reads, u->export.path)) {
 		ui_set_message(u, ROLE_ERROR, "not exported: %s is %s, which this run reads",
-			       u->export_path, file_set_find(u->reads, u->export_path));
+			       u->export.path, file_set_find(u->export.reads, u->export.path));
 		return;
 	}
-	if (!outfile_replaceable(u->export_path)) { /* a directory, a device, a FIFO */
+	if (!outfile_replaceable(u->export.path)) { /* a directory, a device, a FIFO */
 		ui_set_message(u, ROLE_ERROR, "not exported: %s is not a regular file",
-			       u->export_path);
+			       u->export.path);
 		return;
 	}
-	if (access(u->export_path, F_OK) == 0) {
+	if (access(u->export.path, F_OK) == 0) {
 		ui_prompt_open(u, PROMPT_OVERWRITE, "");
 		return;
 	}
@@ -116,10 +116,10 @@ void ui_export_to(struct ui *u, const char *input)
 
 void ui_export_write(struct ui *u)
 {
-	if (u->export_trace)
-		ui_trace_write(u, u->export_path);
+	if (u->export.trace)
+		ui_trace_write(u, u->export.path);
 	else
-		ui_export_csv(u, u->export_path);
+		ui_export_csv(u, u->export.path);
 }
 
 /* y: the selected row's kernels, A's, B's or both, as the choice asks (PROMPT_COPY). */
@@ -192,12 +192,12 @@ void ui_trace_scope(struct ui *u, const struct ui_view *v)
 {
 	const struct table *t = &v->t;
 
-	u->export_layer = u->export_fusion = -1;
+	u->export.layer = u->export.fusion = -1;
 	if (v->def->perfetto && t->sel != TABLE_NONE &&
-	    v->def->perfetto(v, t->sel, &u->export_layer, &u->export_fusion))
+	    v->def->perfetto(v, t->sel, &u->export.layer, &u->export.fusion))
 		return;
 	if (v->scope.layer != SCOPE_ALL)
-		u->export_layer = v->scope.layer;
+		u->export.layer = v->scope.layer;
 }
 
 /* What the trace holds, for its name and the message: "layer3", "fusion2", "all". */
@@ -205,15 +205,15 @@ static void scope_name(const struct ui *u, char *buf, size_t cap, int words)
 {
 	const struct comparison *c = u->c;
 
-	if (u->export_layer >= 0 && (size_t)u->export_layer < c->n_layers) {
+	if (u->export.layer >= 0 && (size_t)u->export.layer < c->n_layers) {
 		char label[96];
 
-		comparison_layer_label(c, u->export_layer, label, sizeof label);
-		snprintf(buf, cap, "%s%s%s", c->layers[u->export_layer].index >= 0 ? "layer" : "",
-			 words && c->layers[u->export_layer].index >= 0 ? " " : "", label);
-	} else if (u->export_fusion >= 0 && (size_t)u->export_fusion < c->n_fusions) {
+		comparison_layer_label(c, u->export.layer, label, sizeof label);
+		snprintf(buf, cap, "%s%s%s", c->layers[u->export.layer].index >= 0 ? "layer" : "",
+			 words && c->layers[u->export.layer].index >= 0 ? " " : "", label);
+	} else if (u->export.fusion >= 0 && (size_t)u->export.fusion < c->n_fusions) {
 		snprintf(buf, cap, words ? "fusion %u" : "fusion%u",
-			 c->fusions[u->export_fusion].id);
+			 c->fusions[u->export.fusion].id);
 	} else {
 		snprintf(buf, cap, words ? "the comparison" : "all");
 	}
@@ -230,9 +230,9 @@ char *ui_trace_default_path(const struct ui *u)
 void ui_trace_write(struct ui *u, const char *path)
 {
 	/* one layer: each pass's copy of it starts at the same time on both sides */
-	struct perfetto_opts po = { .align_layers = u->export_layer >= 0,
-				    .layer = u->export_layer,
-				    .fusion = u->export_fusion };
+	struct perfetto_opts po = { .align_layers = u->export.layer >= 0,
+				    .layer = u->export.layer,
+				    .fusion = u->export.fusion };
 	struct fd_error err;
 	struct outfile of;
 	char scope[128];

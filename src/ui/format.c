@@ -74,9 +74,9 @@ const struct kernel_info *ui_name_info(const struct ui *u, int side, uint32_t na
 {
 	const struct side *sd = u->c->side[side];
 
-	if (name >= u->n_name_info[side] || u->name_info[side][name] == UINT32_MAX)
+	if (name >= u->names.n_info[side] || u->names.info[side][name] == UINT32_MAX)
 		return NULL;
-	return &sd->classes.infos[u->name_info[side][name]];
+	return &sd->classes.infos[u->names.info[side][name]];
 }
 
 /* The name in the current form; ops: the ops form of an Inductor kernel in the short one. */
@@ -84,11 +84,11 @@ static const char *name_in_form(const struct ui *u, int side, uint32_t name, int
 {
 	const struct kernel_info *ki = ui_name_info(u, side, name);
 
-	if (u->names == NAMES_SHORT && ki && ops && ki->ops_name)
+	if (u->names.form == NAMES_SHORT && ki && ops && ki->ops_name)
 		return ki->ops_name;
-	if (u->names == NAMES_SHORT && ki && ki->short_name && *ki->short_name)
+	if (u->names.form == NAMES_SHORT && ki && ki->short_name && *ki->short_name)
 		return ki->short_name;
-	if (u->names == NAMES_DEMANGLED && ki && ki->demangled)
+	if (u->names.form == NAMES_DEMANGLED && ki && ki->demangled)
 		return ki->demangled;
 	return trace_str(u->c->side[side]->t, name);
 }
@@ -121,9 +121,9 @@ void ui_set_message(struct ui *u, int role, const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(u->message, sizeof u->message, fmt, ap);
+	vsnprintf(u->msg.text, sizeof u->msg.text, fmt, ap);
 	va_end(ap);
-	u->message_role = role;
+	u->msg.role = role;
 }
 
 void ui_text_add(struct ui_text *t, int role, int raw, const char *fmt, ...)

@@ -59,17 +59,17 @@ void ui_picker_key(struct ui *u, int key)
 	enum ui_action a = ui_action_for_key(key);
 
 	if (a == ACT_UP)
-		u->picker_sel = ui_next_sort_col(u, t, u->picker_sel, -1, 1);
+		u->pop.picker_sel = ui_next_sort_col(u, t, u->pop.picker_sel, -1, 1);
 	else if (a == ACT_DOWN)
-		u->picker_sel = ui_next_sort_col(u, t, u->picker_sel, 1, 1);
+		u->pop.picker_sel = ui_next_sort_col(u, t, u->pop.picker_sel, 1, 1);
 	else if (key == UI_KEY_ENTER) {
-		u->picker = 0;
-		table_sort(t, u->picker_sel,
-			   t->sort_col == u->picker_sel ? table_next_reverse(t) : 0);
+		u->pop.picker = 0;
+		table_sort(t, u->pop.picker_sel,
+			   t->sort_col == u->pop.picker_sel ? table_next_reverse(t) : 0);
 		ui_sort_message(u);
-		u->ev_valid = 0;
+		u->ev.valid = 0;
 	} else if (key == UI_KEY_ESC || a == ACT_QUIT || a == ACT_SORT || a == ACT_BACK) {
-		u->picker = 0;
+		u->pop.picker = 0;
 	}
 }
 
@@ -90,22 +90,22 @@ void ui_help_key(struct ui *u, int key)
 	int h = u->layout.rows - 2, max = help_lines(u) - h;
 
 	if (a == ACT_DOWN)
-		u->help_top++;
+		u->pop.help_top++;
 	else if (a == ACT_UP)
-		u->help_top--;
+		u->pop.help_top--;
 	else if (a == ACT_PAGE_DOWN)
-		u->help_top += h;
+		u->pop.help_top += h;
 	else if (a == ACT_PAGE_UP)
-		u->help_top -= h;
+		u->pop.help_top -= h;
 	else
-		u->help = 0;
-	if (u->help_top > max)
-		u->help_top = max;
-	if (u->help_top < 0)
-		u->help_top = 0;
+		u->pop.help = 0;
+	if (u->pop.help_top > max)
+		u->pop.help_top = max;
+	if (u->pop.help_top < 0)
+		u->pop.help_top = 0;
 }
 
-/* The warnings popup: arrows and pages scroll (explorer_draw.c keeps warnings_top in range),
+/* The warnings popup: arrows and pages scroll (explorer_draw.c keeps pop.warnings_top in range),
  * any other key closes it. */
 void ui_warnings_key(struct ui *u, int key)
 {
@@ -113,15 +113,15 @@ void ui_warnings_key(struct ui *u, int key)
 	int h = u->layout.rows - 6;
 
 	if (a == ACT_DOWN)
-		u->warnings_top++;
+		u->pop.warnings_top++;
 	else if (a == ACT_UP)
-		u->warnings_top--;
+		u->pop.warnings_top--;
 	else if (a == ACT_PAGE_DOWN)
-		u->warnings_top += h;
+		u->pop.warnings_top += h;
 	else if (a == ACT_PAGE_UP)
-		u->warnings_top -= h;
+		u->pop.warnings_top -= h;
 	else
-		u->warnings = 0;
-	if (u->warnings_top < 0)
-		u->warnings_top = 0;
+		u->pop.warnings = 0;
+	if (u->pop.warnings_top < 0)
+		u->pop.warnings_top = 0;
 }

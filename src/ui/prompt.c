@@ -12,7 +12,7 @@ void ui_filter(struct ui *u, const char *text, unsigned quick)
 	uint32_t index, shown;
 
 	table_filter(t, text, quick);
-	u->ev_valid = 0;
+	u->ev.valid = 0;
 	table_position(t, &index, &shown); /* rows as the tab line counts them: groups */
 	if (!t->filter && !t->quick)
 		ui_set_message(u, ROLE_NORMAL, "no filter: %u rows", shown);
@@ -23,77 +23,77 @@ void ui_filter(struct ui *u, const char *text, unsigned quick)
 
 void ui_search(struct ui *u, int dir)
 {
-	if (!u->search[0]) {
+	if (!u->prompt.search[0]) {
 		ui_set_message(u, ROLE_NORMAL, "nothing to search for: press / first");
 		return;
 	}
 	struct table *t = &ui_shown_view(u)->t;
 	uint32_t before = t->sel_pos, k, n;
 
-	if (table_search(t, u->search, dir) < 0) {
-		ui_set_message(u, ROLE_ERROR, "not found: %s", u->search);
+	if (table_search(t, u->prompt.search, dir) < 0) {
+		ui_set_message(u, ROLE_ERROR, "not found: %s", u->prompt.search);
 	} else {
 		int wrapped = dir >= 0 ? t->sel_pos <= before : t->sel_pos >= before;
 
-		table_search_count(t, u->search, &k, &n);
-		ui_set_message(u, ROLE_NORMAL, "/%s: match %u of %u%s", u->search, k, n,
+		table_search_count(t, u->prompt.search, &k, &n);
+		ui_set_message(u, ROLE_NORMAL, "/%s: match %u of %u%s", u->prompt.search, k, n,
 			       !wrapped || n < 2 ? ""
 			       : dir >= 0	 ? " (wrapped to the top)"
 						 : " (wrapped to the bottom)");
 	}
-	u->ev_valid = 0;
+	u->ev.valid = 0;
 }
 
 void ui_prompt_open(struct ui *u, int kind, const char *initial)
 {
-	u->prompt = kind;
-	snprintf(u->input, sizeof u->input, "%s", initial ? initial : "");
-	u->message[0] = '\0';
+	u->prompt.kind = kind;
+	snprintf(u->prompt.input, sizeof u->prompt.input, "%s", initial ? initial : "");
+	u->msg.text[0] = '\0';
 }
 
 static void input_add(struct ui *u, int cp)
 {
-	size_t len = strlen(u->input);
+	size_t len = strlen(u->prompt.input);
 	char enc[4];
 	size_t n = text_utf8_encode((uint32_t)cp, enc);
 
-	if (len + n < sizeof u->input) {
-		memcpy(u->input + len, enc, n);
-		u->input[len + n] = '\0';
+	if (len + n < sizeof u->prompt.input) {
+		memcpy(u->prompt.input + len, enc, n);
+		u->prompt.input[len + n] = '\0';
 	}
 }
 
 static void input_backspace(struct ui *u)
 {
-	size_t len = strlen(u->input);
+	size_t len = strlen(u->prompt.input);
 
-	while (len > 0 && ((unsigned char)u->input[len - 1] & 0xc0) == 0x80)
+	while (len > 0 && ((unsigned char)u->prompt.input[len - 1] & 0xc0) == 0x80)
 		len--;
 	if (len > 0)
 		len--;
-	u->input[len] = '\0';
+	u->prompt.input[len] = '\0';
 }
 
 static void prompt_accept(struct ui *u)
 {
-	int kind = u->prompt;
+	int kind = u->prompt.kind;
 
-	u->prompt = PROMPT_NONE;
+	u->prompt.kind = PROMPT_NONE;
 	switch (kind) {
 	case PROMPT_SEARCH:
-		snprintf(u->search, sizeof u->search, "%s", u->input);
+		snprintf(u->prompt.search, sizeof u->prompt.search, "%s", u->prompt.input);
 		ui_search(u, 1);
 		break;
-	case PROMPT_FILTER: ui_filter(u, u->input, ui_shown_view(u)->t.quick); break;
-	case PROMPT_EXPORT: ui_export_to(u, u->input); break;
+	case PROMPT_FILTER: ui_filter(u, u->prompt.input, ui_shown_view(u)->t.quick); break;
+	case PROMPT_EXPORT: ui_export_to(u, u->prompt.input); break;
 	default: break;
 	}
 }
 
 void ui_prompt_key(struct ui *u, int key)
 {
-	if (u->prompt == PROMPT_COPY) { /* a, b or Enter for both */
-		u->prompt = PROMPT_NONE;
+	if (u->prompt.kind == PROMPT_COPY) { /* a, b or Enter for both */
+		u->prompt.kind = PROMPT_NONE;
 		if (key == 'a' || key == 'A')
 			ui_copy_names(u, SIDE_A);
 		else if (key == 'b' || key == 'B')
@@ -104,23 +104,23 @@ void ui_prompt_key(struct ui *u, int key)
 			ui_set_message(u, ROLE_NORMAL, "nothing copied");
 		return;
 	}
-	if (u->prompt == PROMPT_OVERWRITE) {
-		u->prompt = PROMPT_NONE;
+	if (u->prompt.kind == PROMPT_OVERWRITE) {
+		u->prompt.kind = PROMPT_NONE;
 		if (key == 'y' || key == 'Y')
 			ui_export_write(u);
 		else
-			ui_set_message(u, ROLE_NORMAL, "not exported: %s exists", u->export_path);
+			ui_set_message(u, ROLE_NORMAL, "not exported: %s exists", u->export.path);
 		return;
 	}
 	switch (key) {
 	case UI_KEY_ENTER: prompt_accept(u); break;
 	case UI_KEY_ESC:
 	case 3: /* C-c */
-		u->prompt = PROMPT_NONE;
+		u->prompt.kind = PROMPT_NONE;
 		ui_set_message(u, ROLE_NORMAL, "cancelled");
 		break;
 	case UI_KEY_BACKSPACE: input_backspace(u); break;
-	case 21: /* C-u */ u->input[0] = '\0'; break;
+	case 21: /* C-u */ u->prompt.input[0] = '\0'; break;
 	default:
 		if (key >= 0x20 && key < 0x110000 && key != 0x7f)
 			input_add(u, key);

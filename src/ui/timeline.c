@@ -371,8 +371,9 @@ void ui_timeline_draw(struct ui *u)
 	}
 	ui_fill(u->s, rows - 1, 0, cols, ROLE_STATUS);
 	ui_put(u->s, rows - 1, 0, cols,
-	       *u->message ? u->message
-			   : " Left/Right:scroll  +/-:zoom  0:whole layer  [/]:pass  Up/Down:list  "
-			     "Esc:close",
+	       *u->msg.text
+		       ? u->msg.text
+		       : " Left/Right:scroll  +/-:zoom  0:whole layer  [/]:pass  Up/Down:list  "
+			 "Esc:close",
 	       ROLE_STATUS, PUT_RAW, 0);
 }
