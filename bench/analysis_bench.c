@@ -90,7 +90,7 @@ int main(int argc, char **argv)
 			return 1;
 		}
 	t_rules = cpu_now();
-	if (classifier_new(&cl, NULL, &err) < 0) {
+	if (classifier_new(&cl, NULL, NULL, &err) < 0) {
 		fprintf(stderr, "analysis_bench: %s\n", err.msg);
 		return 1;
 	}

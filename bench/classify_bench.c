@@ -62,7 +62,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: classify_bench NAMES.tsv... [-n N]\n");
 		return 2;
 	}
-	if (classifier_new(&c, NULL, &err) < 0) {
+	if (classifier_new(&c, NULL, NULL, &err) < 0) {
 		fprintf(stderr, "classify_bench: %s\n", err.msg);
 		return 1;
 	}

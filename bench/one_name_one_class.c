@@ -31,7 +31,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: one_name_one_class TRACE...\n");
 		return 2;
 	}
-	if (classifier_new(&c, NULL, &err) < 0) {
+	if (classifier_new(&c, NULL, NULL, &err) < 0) {
 		fprintf(stderr, "one_name_one_class: %s\n", err.msg);
 		return 2;
 	}

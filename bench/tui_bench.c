@@ -44,7 +44,7 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	setlocale(LC_CTYPE, "");
-	if (trace_load(&t, argv[1], &lo, &err) < 0 || classifier_new(&cl, NULL, &err) < 0) {
+	if (trace_load(&t, argv[1], &lo, &err) < 0 || classifier_new(&cl, NULL, NULL, &err) < 0) {
 		fprintf(stderr, "tui_bench: %s\n", err.msg);
 		return 1;
 	}
@@ -155,7 +155,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	u = ui_new_comparison(scr, &c);
-	rc = ui_play(u, argv[2], stdout, &err);
+	rc = ui_play(u, argv[2], getenv("FUSEDIFF_DUMP_DIR"), stdout, &err);
 	ui_free(u);
 	ui_screen_close(scr);
 	if (rc)

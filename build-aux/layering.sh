@@ -5,7 +5,9 @@
 # belongs to ui). A file of a stage may include the headers of its own stage and of earlier
 # ones, never of a later one. A public header, include/fusediff/NAME.h, belongs to the stage of
 # its module: the folder of src/*/NAME.c (ui_NAME.h: src/ui/NAME.c); a private header to the
-# folder it is in. Curses is included only under src/ui/, cJSON only under src/load/.
+# folder it is in. Curses is included only under src/ui/, cJSON only under src/load/. The
+# environment is read only under src/app/ (env.c), and under src/ui/ for TERM and HOME (the
+# terminal, and ~ in a path typed into the explorer): the libraries are given what it says.
 # Prints one line per violation and exits 1 when there is any; run by tests/sh/layering.sh.
 set -u
 cd "${1:-.}" || exit 2
@@ -35,6 +37,12 @@ FNR == 1 {
 	me = stage_of(FILENAME)
 	if (!(me in rank)) { print FILENAME ": no stage (name a header after its module'"'"'s .c file)"; bad = 1 }
 	dir = FILENAME; sub(/\/[^\/]*$/, "", dir)
+}
+/getenv[ \t]*\(/ && FILENAME !~ /^src\/app\// && $0 !~ /^[ \t]*(\/\*|\*)/ {
+	l = $0
+	if (FILENAME ~ /^src\/ui\//) gsub(/getenv[ \t]*\([ \t]*"(TERM|HOME)"[ \t]*\)/, "", l)
+	if (l ~ /getenv[ \t]*\(/)
+		report("reads the environment (getenv) outside src/app/: take it as an option")
 }
 /^[ \t]*#[ \t]*include/ {
 	inc = $0; sub(/^[ \t]*#[ \t]*include[ \t]*/, "", inc); sub(/[ \t].*/, "", inc)

@@ -29,14 +29,14 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* A classifier that sees no per-user default file, whatever the machine has. */
+/* A classifier with no per-user rules file (the library reads none of its own, whatever the
+ * machine has). */
 static struct classifier *new_classifier(const char *rules)
 {
 	struct classifier *c = NULL;
 	struct fd_error err = { { 0 } };
 
-	setenv("XDG_CONFIG_HOME", test_path("tests/data/rules/no-such-dir"), 1);
-	if (classifier_new(&c, rules, &err) < 0)
+	if (classifier_new(&c, rules, NULL, &err) < 0)
 		ck_abort_msg("classifier_new: %s", err.msg);
 	return c;
 }
@@ -1116,43 +1116,49 @@ START_TEST(test_user_rules_override)
 }
 END_TEST
 
-/* The per-user default file is read; --rules comes before it; a missing one is no error. */
+/* The per-user rules file the program passes in is read; --rules comes before it; a missing
+ * one is no error; the library looks for none by itself (tests/sh/rules.sh: the program finds
+ * it through XDG_CONFIG_HOME or HOME). */
 START_TEST(test_default_rules_file)
 {
 	struct classifier *c = NULL;
 	struct fd_error err = { { 0 } };
 	struct kernel_info ki;
-	char buf[4096];
-	char *xdg = realpath(test_path("tests/data/rules/xdg"), NULL), want[4096];
+	char user[4096];
 
-	ck_assert_ptr_nonnull(xdg);
-	setenv("XDG_CONFIG_HOME", xdg, 1);
-	snprintf(want, sizeof want, "%s/fusediff/rules", xdg);
-	free(xdg);
-	ck_assert_str_eq(classifier_default_path(buf, sizeof buf), want);
-	ck_assert_int_eq(classifier_new(&c, NULL, &err), 0);
+	snprintf(user, sizeof user, "%s", test_path("tests/data/rules/xdg/fusediff/rules"));
+	/* the environment says nothing to the library */
+	setenv("XDG_CONFIG_HOME", test_path("tests/data/rules/xdg"), 1);
+	ck_assert_int_eq(classifier_new(&c, NULL, NULL, &err), 0);
+	ck_assert_ptr_null(classifier_user_path(c));
+	classify_kernel(c, "nvjet_sm90_tst_176x128_64x5_1x2_h_bz_TNN", NULL, NULL, &ki);
+	ck_assert_int_ne(ki.cls, CLASS_SAMPLING);
+	kernel_info_clear(&ki);
+	classifier_free(c);
+	unsetenv("XDG_CONFIG_HOME");
+
+	ck_assert_int_eq(classifier_new(&c, NULL, user, &err), 0);
+	ck_assert_str_eq(classifier_user_path(c), user);
 	classify_kernel(c, "nvjet_sm90_tst_176x128_64x5_1x2_h_bz_TNN", NULL, NULL, &ki);
 	ck_assert_int_eq(ki.cls, CLASS_SAMPLING);
 	kernel_info_clear(&ki);
 	classifier_free(c);
 
-	/* --rules wins over the default file */
-	ck_assert_int_eq(classifier_new(&c, test_path("tests/data/rules/override.rules"), &err), 0);
+	/* --rules wins over the per-user file */
+	ck_assert_int_eq(
+		classifier_new(&c, test_path("tests/data/rules/override.rules"), user, &err), 0);
 	classify_kernel(c, "nvjet_sm90_tst_176x128_64x5_1x2_h_bz_TNN", NULL, NULL, &ki);
 	ck_assert_int_eq(ki.cls, CLASS_ATTENTION);
 	kernel_info_clear(&ki);
-	/* ... and the default file still applies where --rules says nothing */
+	/* ... and the per-user file still applies where --rules says nothing */
 	classify_kernel(c, "nvjet_sm90_tst_128x64_64x8_1x2_h_bz_TNT", NULL, NULL, &ki);
 	ck_assert_int_eq(ki.cls, CLASS_OTHER);
 	kernel_info_clear(&ki);
 	classifier_free(c);
 
-	/* no XDG_CONFIG_HOME: ~/.config */
-	unsetenv("XDG_CONFIG_HOME");
-	setenv("HOME", "/nonexistent-home", 1);
-	ck_assert_str_eq(classifier_default_path(buf, sizeof buf),
-			 "/nonexistent-home/.config/fusediff/rules");
-	ck_assert_int_eq(classifier_new(&c, NULL, &err), 0);
+	/* a per-user file that is not there: no error */
+	ck_assert_int_eq(classifier_new(&c, NULL, "/nonexistent-home/.config/fusediff/rules", &err),
+			 0);
 	classifier_free(c);
 }
 END_TEST
@@ -1164,8 +1170,7 @@ static void expect_error(const char *file, const char *want)
 	char path[4096], msg[8192];
 
 	snprintf(path, sizeof path, "%s", test_path(file));
-	setenv("XDG_CONFIG_HOME", test_path("tests/data/rules/no-such-dir"), 1);
-	ck_assert_int_eq(classifier_new(&c, path, &err), -1);
+	ck_assert_int_eq(classifier_new(&c, path, NULL, &err), -1);
 	ck_assert_ptr_null(c);
 	snprintf(msg, sizeof msg, "%s: %s", path, want);
 	ck_assert_msg(strncmp(err.msg, msg, strlen(msg)) == 0, "got \"%s\", want \"%s\"", err.msg,

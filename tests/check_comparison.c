@@ -424,6 +424,39 @@ START_TEST(test_session_api)
 }
 END_TEST
 
+/* A session of one trace (--summary): side 0 loaded, classified and structured as a comparison
+ * would see it, with the classifier and peaks it used; it compares nothing; a load that fails
+ * or a rules file with a mistake (said first) leaves no session. */
+START_TEST(test_session_of_one_trace)
+{
+	struct session *s = NULL;
+	struct fd_error err = { { 0 } };
+	struct session_opts o = { .device = -1 };
+	const struct side *sd;
+
+	ck_assert_int_eq(session_open_one(&s, test_trace(EAGER), &o, &err), 0);
+	sd = session_side(s, 0);
+	ck_assert_ptr_nonnull(sd->t);
+	ck_assert_uint_gt(sd->t->n_kernels, 0);
+	ck_assert_uint_eq(sd->layers_per_pass, 8);
+	ck_assert_ptr_null(session_side(s, 1)->t);
+	ck_assert_ptr_nonnull(session_classifier(s));
+	ck_assert_uint_eq(session_peaks(s)->n, 0);
+	ck_assert_ptr_null(session_compare(s, -1, &err));
+	ck_assert_str_eq(err.msg, "a session of one trace compares nothing");
+	session_close(s);
+
+	ck_assert_int_eq(session_open_one(&s, "/nonexistent.json", &o, &err), -1);
+	ck_assert_ptr_null(s);
+	ck_assert_str_eq(err.msg, "/nonexistent.json: No such file or directory");
+
+	o.rules = test_path("tests/data/rules/bad_class.rules");
+	ck_assert_int_eq(session_open_one(&s, "/nonexistent.json", &o, &err), -1);
+	ck_assert_ptr_null(s);
+	ck_assert_ptr_nonnull(strstr(err.msg, "bad_class.rules: line 5: unknown class 'gem'"));
+}
+END_TEST
+
 /* The attribution counts every pair once, in its fusion or under its kind and class, and its
  * parts add up to the total B - A. */
 static void assert_attribution_adds_up(const struct comparison *c)
@@ -644,6 +677,7 @@ static Suite *compare_suite(void)
 	tcase_add_test(tc, test_every_fusion_has_a_proof);
 	tcase_add_test(tc, test_eager_vs_sglang_b300);
 	tcase_add_test(tc, test_worst_warning);
+	tcase_add_test(tc, test_session_of_one_trace);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -77,12 +77,15 @@ static struct result drain(struct input *in)
 	return r;
 }
 
+/* How the tests' inputs are read (input_opts): the defaults but where a test says. */
+static struct input_opts io;
+
 static struct input *open_file(const char *path)
 {
 	struct input *in = NULL;
 	struct fd_error err = { { 0 } };
 
-	if (input_open(&in, path, &err) < 0)
+	if (input_open(&in, path, &io, &err) < 0)
 		ck_abort_msg("%s: %s", path, err.msg);
 	return in;
 }
@@ -110,7 +113,7 @@ static void check_same(const char *path)
 
 	ck_assert_int_eq(input_is_gzip(in), 1);
 	a = drain(in);
-	b = drain(input_open_mem(raw, raw_len));
+	b = drain(input_open_mem(raw, raw_len, &io));
 	check_same_result(&a, &b);
 	free(a.data);
 	free(b.data);
@@ -159,7 +162,7 @@ START_TEST(test_gzip_corrupt)
 	ck_assert_int_eq(write(fd, raw, len), (ssize_t)len);
 	close(fd);
 	a = drain(open_file(path));
-	b = drain(input_open_mem(raw, len));
+	b = drain(input_open_mem(raw, len, &io));
 	unlink(path);
 	ck_assert_int_eq(a.rc, -1);
 	ck_assert_ptr_nonnull(strstr(a.msg, "corrupt gzip data near compressed byte "));
@@ -204,7 +207,7 @@ static struct result drain_pipe(const unsigned char *raw, size_t len)
 }
 
 /* raw written to a temporary file, read with ISA-L (when built with it) and with zlib
- * (FUSEDIFF_INFLATE=zlib), from the file, from memory and from a pipe (ISA-L's member kept
+ * (input_opts.zlib), from the file, from memory and from a pipe (ISA-L's member kept
  * for zlib in a spool): all six end alike. Returns the result of the first; free its data. */
 static struct result inflate_both(const unsigned char *raw, size_t len)
 {
@@ -216,13 +219,13 @@ static struct result inflate_both(const unsigned char *raw, size_t len)
 	ck_assert_int_eq(write(fd, raw, len), (ssize_t)len);
 	close(fd);
 	a = drain(open_file(path));
-	b = drain(input_open_mem(raw, len));
+	b = drain(input_open_mem(raw, len, &io));
 	e = drain_pipe(raw, len);
-	setenv("FUSEDIFF_INFLATE", "zlib", 1);
+	io.zlib = 1;
 	c = drain(open_file(path));
-	d = drain(input_open_mem(raw, len));
+	d = drain(input_open_mem(raw, len, &io));
 	f = drain_pipe(raw, len);
-	unsetenv("FUSEDIFF_INFLATE");
+	io.zlib = 0;
 	unlink(path);
 	check_same_result(&a, &c);
 	check_same_result(&b, &d);
@@ -303,7 +306,7 @@ END_TEST
 START_TEST(test_spool)
 {
 	unsigned char stream[5000], got[5000];
-	struct spool *sp = spool_new(100); /* a temporary file after 100 bytes */
+	struct spool *sp = spool_new(100, NULL); /* a temporary file after 100 bytes */
 	int64_t off = 0;
 
 	for (size_t i = 0; i < sizeof stream; i++)
@@ -369,7 +372,7 @@ START_TEST(test_gzip_stdin)
 
 	a = drain(open_file("-"));
 	restore_stdin(saved);
-	b = drain(input_open_mem(raw, raw_len));
+	b = drain(input_open_mem(raw, raw_len, &io));
 	ck_assert_int_eq(a.rc, 0);
 	check_same_result(&a, &b);
 	free(a.data);
@@ -421,9 +424,9 @@ END_TEST
 
 START_TEST(test_serial_switch)
 {
-	setenv("FUSEDIFF_SERIAL", "1", 1);
+	io.serial = 1;
 	check_same(test_trace("llama8l_compiled_sdpa.json.gz"));
-	unsetenv("FUSEDIFF_SERIAL");
+	io.serial = 0;
 }
 END_TEST
 

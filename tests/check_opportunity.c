@@ -247,7 +247,7 @@ START_TEST(test_rules_file_chains)
 	fputs("# mine\nGEMM gemm ^my_gemm\nchain cast gemm between=Copy known=mine:cast_gemm\n",
 	      fp);
 	fclose(fp);
-	ck_assert_int_eq(classifier_new(&mine, path, &err), 0);
+	ck_assert_int_eq(classifier_new(&mine, path, NULL, &err), 0);
 	n = classifier_chains(mine, &ch);
 	ck_assert_uint_eq(n, n_builtin + 1);
 	ck_assert_uint_eq(ch[0].n, 2);
@@ -259,17 +259,17 @@ START_TEST(test_rules_file_chains)
 	fp = fopen(path, "w");
 	fputs("chain add rmsnrom\n", fp);
 	fclose(fp);
-	ck_assert_int_eq(classifier_new(&mine, path, &err), -1);
+	ck_assert_int_eq(classifier_new(&mine, path, NULL, &err), -1);
 	ck_assert(strstr(err.msg, "my.rules: line 1: unknown atom 'rmsnrom'") != NULL);
 	fp = fopen(path, "w");
 	fputs("chain add rmsnorm between=Gemmm\n", fp);
 	fclose(fp);
-	ck_assert_int_eq(classifier_new(&mine, path, &err), -1);
+	ck_assert_int_eq(classifier_new(&mine, path, NULL, &err), -1);
 	ck_assert(strstr(err.msg, "line 1: unknown class 'Gemmm'") != NULL);
 	fp = fopen(path, "w");
 	fputs("chain\n", fp);
 	fclose(fp);
-	ck_assert_int_eq(classifier_new(&mine, path, &err), -1);
+	ck_assert_int_eq(classifier_new(&mine, path, NULL, &err), -1);
 	ck_assert(strstr(err.msg, "line 1: expected chain ATOMS") != NULL);
 	unlink(path);
 	rmdir(dir);

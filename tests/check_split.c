@@ -1,9 +1,10 @@
 /* check_split.c — a plain trace parsed by two threads (kineto_chunks.c: traceEvents cut into
  * chunks that both threads take in turn, merged in order) loads exactly as one thread loads it:
- * the summary --summary prints (loaded, structured, summarised as src/app's run_summary() does)
- * or the loader's error message, with one thread (FUSEDIFF_SERIAL=1), with two cutting even the
- * smallest file into up to 32 chunks (FUSEDIFF_SPLIT_MIN=1), and by the parser alone
- * (FUSEDIFF_SERIAL=1 FUSEDIFF_NO_MEMO=1: nothing remembered from one event for the next) must
+ * the summary --summary prints (loaded, structured, summarised as --summary does)
+ * or the loader's error message, with one thread (trace_load_tuning.input.serial, what
+ * FUSEDIFF_SERIAL=1 sets), with two cutting even the smallest file into up to 32 chunks
+ * (split_min 1: FUSEDIFF_SPLIT_MIN=1), and by the parser alone (serial and no_memo:
+ * FUSEDIFF_SERIAL=1 FUSEDIFF_NO_MEMO=1, nothing remembered from one event for the next) must
  * be the same, for every trace and damaged file of tests/data and examples/, and for damage
  * made here early, in the middle and late in a large trace, with the chunks' guessed starts
  * right, wrong (the pattern inside a string) or beyond the array.
@@ -23,30 +24,20 @@
 #include "fusediff/structure.h"
 #include "fusediff/trace_summary.h"
 
-/* The three ways of loading; each is the environment the loader reads as it
- * opens a file. */
-static const char *const modes[][2] = {
-	{ "FUSEDIFF_SERIAL", NULL },
-	{ "FUSEDIFF_SPLIT_MIN", NULL },
-	{ "FUSEDIFF_SERIAL", "FUSEDIFF_NO_MEMO" },
+/* The three ways of loading: the loader's options (what the program sets from its
+ * environment). */
+static const struct trace_load_tuning modes[] = {
+	{ .input = { .serial = 1 } },
+	{ .split_min = 1 },
+	{ .input = { .serial = 1 }, .no_memo = 1 },
 };
 static const char *const mode_names[] = { "one thread", "two threads", "the parser alone" };
 
-static void set_mode(int m)
-{
-	unsetenv("FUSEDIFF_SERIAL");
-	unsetenv("FUSEDIFF_SPLIT_MIN");
-	unsetenv("FUSEDIFF_NO_MEMO");
-	for (int i = 0; i < 2; i++)
-		if (modes[m][i])
-			setenv(modes[m][i], "1", 1);
-}
-
 /* What --summary prints for path (stdout), or "error: MESSAGE" (its stderr
  * line); malloc'd. */
-static char *summarise(const char *path, const struct classifier *cl)
+static char *summarise(const char *path, const struct classifier *cl, int mode)
 {
-	struct trace_load_opts lo = { .device = -1 };
+	struct trace_load_opts lo = { .device = -1, .tuning = modes[mode] };
 	struct fd_error err = { { 0 } };
 	struct trace *t = NULL;
 	struct side sd;
@@ -94,13 +85,11 @@ static int alike(const char *path, const char *label, const struct classifier *c
 	char *want, msg[600];
 	int failed = 0;
 
-	set_mode(0);
-	want = summarise(path, cl);
+	want = summarise(path, cl, 0);
 	for (int m = 1; m < 3; m++) {
 		char *got;
 
-		set_mode(m);
-		got = summarise(path, cl);
+		got = summarise(path, cl, m);
 		if (strcmp(want, got) != 0) {
 			first_difference(want, got, msg, sizeof msg);
 			fprintf(stderr, "%s: %s prints otherwise than one thread: %s\n", label,
@@ -113,8 +102,6 @@ static int alike(const char *path, const char *label, const struct classifier *c
 			free(got);
 	}
 	free(want);
-	set_mode(0);
-	unsetenv("FUSEDIFF_SERIAL");
 	return failed;
 }
 

@@ -119,7 +119,7 @@ static void build_mini(void)
 	ck_assert_msg(trace_load_mem(&mini->t, "mini.json", trace_json, sizeof trace_json - 1, &lo,
 				     &err) == 0,
 		      "%s", err.msg);
-	ck_assert_msg(classifier_new(&mini->cl, NULL, &err) == 0, "%s", err.msg);
+	ck_assert_msg(classifier_new(&mini->cl, NULL, NULL, &err) == 0, "%s", err.msg);
 	ck_assert_uint_eq(mini->t->n_kernels, K_COUNT);
 	for (int i = 0; i < K_COUNT; i++)
 		for (uint32_t j = 0; j < K_COUNT; j++)

@@ -129,7 +129,7 @@ static inline struct classifier *test_classifier(void)
 	struct fd_error err = { { 0 } };
 
 	setenv("XDG_CONFIG_HOME", "/nonexistent", 1);
-	if (classifier_new(&c, NULL, &err) < 0)
+	if (classifier_new(&c, NULL, NULL, &err) < 0)
 		ck_abort_msg("classifier: %s", err.msg);
 	return c;
 }

@@ -35,10 +35,12 @@ int trace_join_capture(struct trace *replay, const struct trace *capture, const 
 int trace_is_capture(const struct trace *t, size_t *n_captured);
 
 /* The capture for replay at path: a capture trace, or a directory of them (the one that joins
- * the most kernels; only its regular files are read). Loads, joins and frees the captures;
- * every file opened is recorded in reads (borrowed, may be NULL). Returns 0, or -1 with err
- * (the path cannot be read, holds no capture trace, or a capture is not one). */
-int trace_attach_capture(struct trace *replay, const char *path, struct file_set *reads,
+ * the most kernels; only its regular files are read). Loads (as tuning says, NULL: the
+ * defaults), joins and frees the captures; every file opened is recorded in reads (borrowed,
+ * may be NULL). Returns 0, or -1 with err (the path cannot be read, holds no capture trace,
+ * or a capture is not one). */
+int trace_attach_capture(struct trace *replay, const char *path,
+			 const struct trace_load_tuning *tuning, struct file_set *reads,
 			 struct fd_error *err);
 
 /* The capture_traces/ directory next to the trace at trace_path when there is one ("DIR/

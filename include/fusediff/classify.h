@@ -6,8 +6,9 @@
  * logical operation on AMD and on NVIDIA gets the same class.
  *
  * The order of evidence (each result records which rung decided: enum class_source):
- *   1. user rules (--rules FILE, the per-user $XDG_CONFIG_HOME/fusediff/rules, else
- *      ~/.config/fusediff/rules), matched against the whole kernel name;
+ *   1. user rules (--rules FILE, the per-user file the program passes in: its
+ *      $XDG_CONFIG_HOME/fusediff/rules, else ~/.config/fusediff/rules), matched against the
+ *      whole kernel name;
  *   2. a decisive name: the kernel's own namespace, function or (for a generic launcher such
  *      as cutlass::Kernel<...>, vectorized_elementwise_kernel<...> or ck_tile::kentry<...>)
  *      template arguments name an operation (built-in rules), or Inductor's
@@ -157,17 +158,20 @@ struct kernel_info {
 /* Compiled rules. Read-only once made: several threads may classify with one classifier. */
 struct classifier;
 
-/* A classifier with the built-in rules, then the per-user default file when it exists, then
- * rules_path when not NULL (later files take precedence over earlier ones and over the built-in
- * table). Owned by caller: free with classifier_free().
+/* A classifier with the built-in rules, then the per-user rules file user_path when it is not
+ * NULL and exists, then rules_path when not NULL (later files take precedence over earlier ones
+ * and over the built-in table; user_path is read once when it is rules_path too). The library
+ * reads no environment: the program finds user_path (fusediff(1), FILES). Owned by caller: free
+ * with classifier_free().
  * Errors: a rules file that cannot be read or has a bad line ("my.rules: line 4: unknown class
- * 'gem'"); a missing default file is not an error. The line format is in README.md and
+ * 'gem'"); a missing per-user file is not an error. The line format is in README.md and
  * fusediff(1): CLASS ATOMS REGEX [aux] [decode] [op=REGEX] [prim=NAME], # comments. */
-int classifier_new(struct classifier **out, const char *rules_path, struct fd_error *err);
+int classifier_new(struct classifier **out, const char *rules_path, const char *user_path,
+		   struct fd_error *err);
 void classifier_free(struct classifier *c);
-/* Where the per-user default rules file is looked for (borrowed, static storage is not used:
- * written into buf). */
-const char *classifier_default_path(char *buf, size_t cap);
+/* The per-user rules file c was given (whether or not it exists; borrowed), or NULL: where a
+ * user adds rules, for messages. */
+const char *classifier_user_path(const struct classifier *c);
 /* The text of rule i, for evidence ("built-in: /splitKreduce/ -> GEMM gemm aux",
  * "my.rules:4: /^my_gemm/ -> GEMM gemm"), or what decided when i is RULE_*. Borrowed. */
 const char *classifier_rule_text(const struct classifier *c, int i);

@@ -14,17 +14,33 @@
 
 struct input;
 
-/* Open path ("-" is standard input). Owned by caller: free with input_close().
+/* How an input is read, not what it yields: the bytes are the same whatever these say. The
+ * program fills them from its environment (fusediff(1), ENVIRONMENT); zeros (or a NULL
+ * pointer) are the defaults. */
+struct input_opts {
+	int serial; /* FUSEDIFF_SERIAL: gzip is inflated on the caller's thread, not on a reader
+		       thread */
+	int zlib;   /* FUSEDIFF_INFLATE=zlib: gzip is inflated by zlib even where ISA-L is built
+		       in */
+	const char *tmpdir; /* TMPDIR: where a temporary file is made (a pipe's gzip member kept
+			       for zlib to read again); NULL or "": /tmp. Copied. */
+};
+
+/* Open path ("-" is standard input), read as o says (NULL: the defaults). Owned by caller:
+ * free with input_close().
  * Errors: the file cannot be opened or read. */
-int input_open(struct input **out, const char *path, struct fd_error *err);
+int input_open(struct input **out, const char *path, const struct input_opts *o,
+	       struct fd_error *err);
 /* input_open() for a file found in a directory rather than named by the user: only a regular
  * file is opened (a FIFO named like a trace would wait for a writer forever); anything else is
  * the error "not a regular file". Standard input is not taken. */
-int input_open_regular(struct input **out, const char *path, struct fd_error *err);
+int input_open_regular(struct input **out, const char *path, const struct input_opts *o,
+		       struct fd_error *err);
 /* fstat() of the file in reads (standard input included): 0, or -1 (memory, an error). */
 int input_stat(const struct input *in, struct stat *st);
-/* Read from a borrowed buffer that must outlive the input (used by the fuzzer and tests). */
-struct input *input_open_mem(const void *data, size_t len);
+/* Read from a borrowed buffer that must outlive the input (used by the fuzzer and tests); o as
+ * for input_open() (a buffer has no reader thread: only o->zlib counts). */
+struct input *input_open_mem(const void *data, size_t len, const struct input_opts *o);
 void input_close(struct input *in);
 
 /* Read up to cap decompressed bytes into buf. Returns the number read, 0 at the end, or -1

@@ -35,8 +35,10 @@ enum session_stage { SESSION_LOADED, SESSION_ANALYSING };
 typedef void (*session_stage_fn)(void *user, int side, enum session_stage stage);
 
 struct session_opts {
-	const char *rules; /* --rules FILE, or NULL (the per-user rules file is read too) */
-	const char *peaks; /* --peaks FILE: GPU peak rows (efficiency.h), or NULL */
+	const char *rules;	/* --rules FILE, or NULL */
+	const char *user_rules; /* the per-user rules file (classifier_new()), read before rules
+				   when it exists; NULL: none. The program finds it. */
+	const char *peaks;	/* --peaks FILE: GPU peak rows (efficiency.h), or NULL */
 	const struct classifier *classifier; /* borrowed: use this one and ignore rules (tests) */
 	const char *pass_regex;		     /* --pass REGEX, or NULL: passes found automatically */
 	const char *model;	/* --model NAME, or NULL: the main model (compare_opts.model) */
@@ -55,8 +57,12 @@ struct session_opts {
 	struct file_set *reads; /* borrowed, or NULL: every file loaded is recorded here */
 	const struct comparison_ranks *ranks; /* borrowed: the ranks the traces are one of
 						 (ranks.h), shown in the reports; NULL */
-	session_progress_fn progress;	      /* NULL: none */
-	session_stage_fn stage;		      /* NULL: none; called with progress_user */
+	struct trace_load_tuning tuning;      /* how the loader works (trace.h), for every file
+						 loaded: zeros are the defaults */
+	int timings; /* the time of each stage on standard error (timings.h), printed as the first
+			comparison is built */
+	session_progress_fn progress; /* NULL: none */
+	session_stage_fn stage;	      /* NULL: none; called with progress_user */
 	void *progress_user;
 };
 
@@ -65,6 +71,16 @@ struct session_opts {
  * session_close(). Returns 0, or -1 with a one-line message in err that names the file. */
 int session_open(struct session **out, const char *path_a, const char *path_b,
 		 const struct session_opts *o, struct fd_error *err);
+/* A session of one trace (fusediff --summary): load the trace at path, classify and
+ * structure it as side 0 (A), with its graph capture as a comparison would join it; a graph
+ * capture given as the trace is taken as it is. The classifier is built on a thread of its
+ * own as the loader's threads start (trace_load_opts.started): a mistake in the rules is
+ * reported first, and stops the load at its next progress report. o->repeats, o->label,
+ * o->model and o->ranks are not used; progress comes for side 0. Such a session compares
+ * nothing (session_compare() fails) and its side 1 is empty. Returns 0, or -1 with a one-line
+ * message in err that names the file. */
+int session_open_one(struct session **out, const char *path, const struct session_opts *o,
+		     struct fd_error *err);
 /* The same for traces already loaded: a and b (which may be the same trace) are borrowed and
  * must outlive the session; o->device and the progress callback are not used. */
 int session_open_traces(struct session **out, const struct trace *a, const struct trace *b,
@@ -78,6 +94,10 @@ int session_open_traces(struct session **out, const struct trace *a, const struc
 const struct comparison *session_compare(struct session *s, int phase, struct fd_error *err);
 /* Side 0 (A) or 1 (B): its trace, classification and structure. Borrowed. */
 const struct side *session_side(const struct session *s, int side);
+/* The classifier both sides were classified with. Borrowed. */
+const struct classifier *session_classifier(const struct session *s);
+/* The --peaks rows read (an empty table without --peaks). Borrowed. */
+const struct peak_table *session_peaks(const struct session *s);
 void session_close(struct session *s);
 
 #endif

@@ -16,6 +16,7 @@
 #include <stdint.h>
 
 #include "fusediff/fileset.h"
+#include "fusediff/input.h"
 #include "fusediff/intern.h"
 #include "fusediff/util.h"
 
@@ -195,6 +196,22 @@ typedef int (*trace_progress_fn)(void *user, int64_t done, int64_t total);
 /* trace_load_opts.device and trace.device: the kernels of every device, as one timeline. */
 #define TRACE_ALL_DEVICES (-2)
 
+/* How the loader works, not what it yields: a trace loads the same whatever these say (for
+ * benchmarks and tests). The program fills them from its environment (fusediff(1),
+ * ENVIRONMENT); zeros are the defaults. */
+struct trace_load_tuning {
+	/* .serial (FUSEDIFF_SERIAL): gzip inflated on the loading thread, and a plain Kineto
+	 * file parsed by one thread; .zlib (FUSEDIFF_INFLATE=zlib); .tmpdir (TMPDIR): also where a
+	 * compressed SQLite file is decompressed for SQLite to open it */
+	struct input_opts input;
+	/* FUSEDIFF_SPLIT_MIN: > 0, the bytes of traceEvents a plain Kineto file must have left
+	 * for two threads to parse them, cut into chunks of any size (1: even the smallest file
+	 * into up to 32); 0: 8 MiB, in chunks of at least 16 MiB */
+	int64_t split_min;
+	int no_memo; /* FUSEDIFF_NO_MEMO: nothing remembered from one Kineto event for the next
+			(every byte through the strict parser) */
+};
+
 struct trace_load_opts {
 	int32_t device; /* select this device; -1: the one with the most kernel time;
 			   TRACE_ALL_DEVICES: keep every device */
@@ -215,6 +232,7 @@ struct trace_load_opts {
 	int regular_only;
 	struct file_set
 		*reads; /* borrowed, or NULL: the file opened is recorded here (fileset.h) */
+	struct trace_load_tuning tuning;
 };
 
 /* Load the trace at path ("-" reads standard input).

@@ -22,8 +22,10 @@ struct trace_summary_kernel {
 struct trace_summary_kernel *trace_summary_kernels(const struct trace *t, size_t *n);
 
 /* Print the summary of t as text; with tc (may be NULL), also the kernel time by class and
- * the Other share; with sd (t's structure, may be NULL), its passes, layers and coverage and
- * the chains of cl's catalogue (NULL: the built-in one) it runs unfused. The
+ * the Other share and a rules line for each kernel of class Other (naming cl's per-user rules
+ * file, classifier_user_path(), as a place for it); with sd (t's structure, may be NULL), its
+ * passes, layers and coverage and the chains of cl's catalogue (NULL: the built-in one) it
+ * runs unfused. The
  * GPU's peaks come from peaks (--peaks rows, may be NULL) or the built-in table
  * (efficiency.h). Returns 0, or -1 when writing fails. */
 int trace_summary_print(FILE *out, const struct trace *t, const struct trace_classes *tc,

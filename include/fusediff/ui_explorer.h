@@ -71,12 +71,14 @@ int ui_run(struct ui *u);
 
 /* Play a --headless script: one key per line (an action name from ui_actions.h, a key name
  * or one character), '#' comments, and the commands ':dump NAME' (write the screen to
- * DIR/NAME.screen, DIR being $FUSEDIFF_DUMP_DIR or the current directory), ':resize COLSxROWS',
+ * DIR/NAME.screen, DIR being dump_dir, or the current directory when it is NULL or "": the
+ * program passes $FUSEDIFF_DUMP_DIR), ':resize COLSxROWS',
  * ':type TEXT' (type each character), ':click X Y', ':double X Y', ':wheel up|down X Y' and
  * ':bench N KEY' (press KEY N times, redrawing each time, and write the time per key to out).
  * Without a script the screen is written to out. Returns the exit status: 0, or 1 with a message in err for a
  * bad script (naming the line). */
-int ui_play(struct ui *u, const char *script, FILE *out, struct fd_error *err);
+int ui_play(struct ui *u, const char *script, const char *dump_dir, FILE *out,
+	    struct fd_error *err);
 
 /* Progress of loading two traces, shared between the loader threads and the loading screen. */
 struct ui_progress;

@@ -12,6 +12,21 @@
 #include "fusediff/session.h"
 #include "fusediff/util.h"
 
+/* The environment the program reads (env.c), read once in main() and passed down: the
+ * libraries read none. */
+struct app_env {
+	int no_color;		   /* NO_COLOR set and not empty */
+	const char *user_rules;	   /* the per-user rules file (XDG_CONFIG_HOME, HOME), or NULL */
+	char user_rules_buf[4096]; /* (user_rules points here) */
+	struct trace_load_tuning tuning; /* TMPDIR (default /tmp), FUSEDIFF_SERIAL,
+					    FUSEDIFF_INFLATE, FUSEDIFF_SPLIT_MIN, FUSEDIFF_NO_MEMO */
+	int timings;			 /* FUSEDIFF_TIMINGS */
+	const char *dump_dir;		 /* FUSEDIFF_DUMP_DIR, or NULL: the current directory */
+};
+
+/* Fill e from the environment. */
+void app_env_read(struct app_env *e);
+
 struct app_opts {
 	const char *trace[2];	       /* A and B (the first capture of each side) */
 	const char *const *repeats[2]; /* each side's further captures (A1 A2 -- B1 B2) */
@@ -41,12 +56,14 @@ struct app_opts {
 	double min_delta_us;		/* --min-delta-us US */
 	int64_t rank;			/* --rank N, -1: the rank with the largest |B - A| */
 	struct file_set *reads;		/* every file the run reads: what no output may replace */
+	struct app_env env;		/* the environment, read once */
 };
 
 /* The pipeline's options from the command line's (no progress callback). */
 static inline struct session_opts app_session_opts(const struct app_opts *o)
 {
 	return (struct session_opts){ .rules = o->rules,
+				      .user_rules = o->env.user_rules,
 				      .peaks = o->peaks,
 				      .pass_regex = o->pass_regex,
 				      .model = o->model,
@@ -58,7 +75,9 @@ static inline struct session_opts app_session_opts(const struct app_opts *o)
 				      .sha256 = o->report && (strcmp(o->report, "json") == 0 ||
 							      strcmp(o->report, "perfetto") == 0),
 				      .label = { o->label[0], o->label[1] },
-				      .reads = o->reads };
+				      .reads = o->reads,
+				      .tuning = o->env.tuning,
+				      .timings = o->env.timings };
 }
 
 /* The JSON Schema of --report json (src/app/report.schema.json), for --print-schema. */

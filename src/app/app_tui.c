@@ -126,7 +126,7 @@ int app_tui(const struct app_opts *o)
 	if (job->ranks)
 		ui_set_rank_opener(u, open_rank, job);
 	ui_set_device_opener(u, open_device, job);
-	status = o->headless ? ui_play(u, o->script, stdout, &err) : ui_run(u);
+	status = o->headless ? ui_play(u, o->script, o->env.dump_dir, stdout, &err) : ui_run(u);
 	ui_free(u);
 	ui_screen_close(scr);
 	session_close(job->s);

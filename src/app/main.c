@@ -1,8 +1,6 @@
 /* main.c — fusediff's command line: parse options, load traces, hand over to a mode. */
 #include <errno.h>
 #include <getopt.h>
-#include <pthread.h>
-#include <stdatomic.h>
 #include <fcntl.h>
 #include <regex.h>
 #include <locale.h>
@@ -26,7 +24,6 @@
 #include "fusediff/report.h"
 #include "fusediff/structure.h"
 #include "fusediff/trace_summary.h"
-#include "fusediff/capture.h"
 #include "fusediff/trace.h"
 #include "fusediff/trace_dir.h"
 #include "progress.h"
@@ -443,121 +440,30 @@ static void say_repeat_dirs(const struct app_opts *o)
 	}
 }
 
-/* The classifier of --summary, built on a thread of its own while the trace loads (its regular
- * expressions take milliseconds that would otherwise come before the load), started once the
- * loader's threads run (trace_load_opts.started), or else built after the load; a mistake in
- * the rules stops the load at its next progress report. */
-struct classifier_job {
-	const char *rules;
-	struct classifier *cl;
-	struct fd_error err;
-	int rc;
-	atomic_int failed;
-	struct progress *pr;
-	pthread_t th;
-	int threaded;
-};
-
-static void *classifier_thread(void *arg)
+/* --summary: the session of one trace (session_open_one()), its summary on standard output. */
+static int run_summary(const char *path, const struct app_opts *o)
 {
-	struct classifier_job *j = arg;
-
-	j->rc = classifier_new(&j->cl, j->rules, &j->err);
-	if (j->rc < 0)
-		atomic_store(&j->failed, 1);
-	return NULL;
-}
-
-static void classifier_start(void *user)
-{
-	struct classifier_job *j = user;
-
-	j->threaded = thread_start(&j->th, classifier_thread, j) == 0;
-}
-
-static int summary_progress(void *user, int64_t done, int64_t total)
-{
-	struct classifier_job *j = user;
-
-	return atomic_load(&j->failed) ? 1 : progress_trace(j->pr, done, total);
-}
-
-static int run_summary(const char *path, const struct trace_load_opts *lo, const char *rules,
-		       const struct app_opts *o)
-{
-	struct trace *t;
-	struct classifier *cl;
-	struct side sd;
+	struct session_opts so = app_session_opts(o);
+	struct session *s;
 	struct fd_error err;
 	struct progress pr;
-	struct trace_load_opts plo = *lo;
-	struct peak_table peaks = { 0 };
-	struct classifier_job cj = { .rules = rules, .pr = &pr };
+	const struct side *sd;
 	int rc;
 
-	if (o->peaks && peak_table_load(&peaks, o->peaks, &err) < 0) {
+	so.sha256 = 0; /* (--report json with --summary: no report, no provenance) */
+	progress_init(&pr, path, NULL);
+	so.progress = progress_side;
+	so.progress_user = &pr;
+	rc = session_open_one(&s, path, &so, &err);
+	progress_end(&pr);
+	if (rc < 0) {
 		app_error(err.msg);
 		return 1;
 	}
-	progress_init(&pr, path, NULL);
-	plo.progress = summary_progress;
-	plo.progress_user = &cj;
-	plo.started = classifier_start;
-	plo.started_user = &cj;
-	atomic_init(&cj.failed, 0);
-	rc = trace_load(&t, path, &plo, &err);
-	if (cj.threaded)
-		pthread_join(cj.th, NULL);
-	else
-		classifier_thread(&cj);
-	progress_end(&pr);
-	cl = cj.cl;
-	if (cj.rc < 0 || rc < 0) { /* the rules' mistake first: it may have stopped the load */
-		app_error(cj.rc < 0 ? cj.err.msg : err.msg);
-		if (rc == 0)
-			trace_free(t);
-		classifier_free(cl);
-		peak_table_free(&peaks);
-		return 1;
-	}
-	/* the graph capture, as a comparison would join it */
-	{
-		char *dir = o->capture[0] || o->no_capture ? NULL : capture_dir_for(t->path);
-		const char *cap = o->capture[0] ? o->capture[0] : dir;
-
-		if (cap && trace_attach_capture(t, cap, NULL, &err) < 0) {
-			if (o->capture[0]) {
-				app_error(err.msg);
-				free(dir);
-				trace_free(t);
-				classifier_free(cl);
-				peak_table_free(&peaks);
-				return 1;
-			}
-			trace_warn(t, "%s was not used: %s", dir, err.msg);
-		}
-		free(dir);
-	}
-	/* its structure: the passes, layers and coverage a comparison would see */
-	{
-		struct side_opts so = { .pass_regex = o->pass_regex };
-
-		if (side_build(&sd, t, cl, &so, &err) < 0) {
-			char *msg = xasprintf("%s: %s", t->path, err.msg);
-
-			app_error(msg);
-			free(msg);
-			trace_free(t);
-			classifier_free(cl);
-			peak_table_free(&peaks);
-			return 1;
-		}
-	}
-	rc = trace_summary_print(stdout, t, &sd.classes, &sd, cl, &peaks);
-	peak_table_free(&peaks);
-	side_clear(&sd);
-	classifier_free(cl);
-	trace_free(t);
+	sd = session_side(s, 0);
+	rc = trace_summary_print(stdout, sd->t, &sd->classes, sd, session_classifier(s),
+				 session_peaks(s));
+	session_close(s);
 	if (rc < 0 || fflush(stdout) != 0) {
 		fprintf(stderr, "fusediff: write error: %s\n", strerror(errno));
 		return 1;
@@ -570,8 +476,7 @@ int main(int argc, char **argv)
 	struct option longopts[N_OPTIONS + 1];
 	struct app_opts o = { .phase = -1, .device = -1, .fail_if_slower = -1, .rank = -1 };
 	const char *summary = NULL;
-	struct trace_load_opts lo = { .device = -1 };
-	const char *env, *last_optarg = NULL;
+	const char *last_optarg = NULL;
 	char **orig;
 	int c, repeat_dirs = 0;
 
@@ -588,8 +493,8 @@ int main(int argc, char **argv)
 		longopts[i] = (struct option){ options[i].name, options[i].has_arg, NULL,
 					       options[i].val };
 	memset(&longopts[N_OPTIONS], 0, sizeof longopts[N_OPTIONS]);
-	env = getenv("NO_COLOR");
-	o.no_color = env && *env;
+	app_env_read(&o.env); /* the only place the environment is read (but TERM, HOME: src/ui) */
+	o.no_color = o.env.no_color;
 
 	opterr = 0;
 	orig = argv_given = xmalloc((size_t)argc * sizeof *orig);
@@ -651,7 +556,7 @@ int main(int argc, char **argv)
 				return usage_error("--device needs a device number or 'all', not "
 						   "'%s'",
 						   optarg);
-			o.device = lo.device = (int32_t)v;
+			o.device = (int32_t)v;
 			break;
 		case OPT_FAIL_SLOWER:
 		case OPT_MIN_DELTA: {
@@ -726,7 +631,7 @@ int main(int argc, char **argv)
 		if (stdout_closed)
 			return flush_stdout();
 		app_cleanup_on_signals();
-		return run_summary(summary, &lo, o.rules, &o);
+		return run_summary(summary, &o);
 	}
 	{
 		/* the "--" that ended the options: argv[optind - 1] once getopt is done, unless that
@@ -858,11 +763,7 @@ int main(int argc, char **argv)
 	o.reads = file_set_new();
 	file_set_add_path(o.reads, o.rules);
 	file_set_add_path(o.reads, o.peaks);
-	{
-		char def[4096];
-
-		file_set_add_path(o.reads, classifier_default_path(def, sizeof def));
-	}
+	file_set_add_path(o.reads, o.env.user_rules);
 	if (o.report) {
 		int rc = 2;
 

@@ -2,7 +2,6 @@
 #include "fusediff/timings.h"
 
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
 #include <time.h>
@@ -26,12 +25,10 @@ static double cpu_s(void)
 	       (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
 }
 
-void timings_start(struct timings *tm)
+void timings_start(struct timings *tm, int on)
 {
-	const char *env = getenv("FUSEDIFF_TIMINGS");
-
 	memset(tm, 0, sizeof *tm);
-	tm->on = env && *env && strcmp(env, "0") != 0;
+	tm->on = on;
 	tm->last = now_s();
 	tm->last_cpu = cpu_s();
 }

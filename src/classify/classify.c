@@ -44,6 +44,7 @@ struct classifier {
 	struct rule_set *libs; /* per classify_libraries entry: its own rules, on the identifier */
 	/* rule texts by global index: user rules, then name rules, then operator rules */
 	size_t n_user;
+	char *user_path;	      /* the per-user rules file given, or NULL */
 	struct fusible_chain *chains; /* the rules files' chains, then the built-in ones */
 	size_t n_chains;
 };
@@ -63,28 +64,20 @@ void classifier_free(struct classifier *c)
 	for (size_t i = 0; c->libs && i < classify_n_libraries; i++)
 		rules_free(&c->libs[i]);
 	free(c->libs);
+	free(c->user_path);
 	free(c);
 }
 
-const char *classifier_default_path(char *buf, size_t cap)
+const char *classifier_user_path(const struct classifier *c)
 {
-	const char *xdg = getenv("XDG_CONFIG_HOME"), *home = getenv("HOME");
-	int n;
-
-	if (xdg && xdg[0] == '/')
-		n = snprintf(buf, cap, "%s/fusediff/rules", xdg);
-	else if (home && *home)
-		n = snprintf(buf, cap, "%s/.config/fusediff/rules", home);
-	else
-		return NULL;
-	return n >= 0 && (size_t)n < cap ? buf : NULL;
+	return c->user_path;
 }
 
-int classifier_new(struct classifier **out, const char *rules_path, struct fd_error *err)
+int classifier_new(struct classifier **out, const char *rules_path, const char *user_path,
+		   struct fd_error *err)
 {
 	struct classifier *c = xcalloc(1, sizeof *c);
-	char def[4096];
-	const char *dp = classifier_default_path(def, sizeof def);
+	const char *dp = user_path;
 	locale_t loc = classify_locale_enter(); /* class and atom names of rules files */
 
 	*out = NULL;
@@ -95,6 +88,7 @@ int classifier_new(struct classifier **out, const char *rules_path, struct fd_er
 	    rules_load_file(&c->user, dp, 1, err) < 0)
 		goto fail;
 	c->n_user = c->user.n;
+	c->user_path = dp ? xstrdup(dp) : NULL;
 	{
 		size_t cap = c->user.cap_chains;
 

@@ -316,12 +316,17 @@ static int is_trace_name(const char *n)
 }
 
 /* Load the capture at file (found in a directory: in_dir) and join it to replay. */
-static int try_capture(struct trace *replay, const char *file, int in_dir, struct file_set *reads,
+static int try_capture(struct trace *replay, const char *file, int in_dir,
+		       const struct trace_load_tuning *tuning, struct file_set *reads,
 		       struct fd_error *err)
 {
 	struct trace *cap = NULL;
 	struct trace_load_opts lo = {
-		.device = -1, .capture = 1, .regular_only = in_dir, .reads = reads
+		.device = -1,
+		.capture = 1,
+		.regular_only = in_dir,
+		.reads = reads,
+		.tuning = tuning ? *tuning : (struct trace_load_tuning){ .split_min = 0 }
 	};
 	int rc;
 
@@ -332,7 +337,8 @@ static int try_capture(struct trace *replay, const char *file, int in_dir, struc
 	return rc;
 }
 
-int trace_attach_capture(struct trace *replay, const char *path, struct file_set *reads,
+int trace_attach_capture(struct trace *replay, const char *path,
+			 const struct trace_load_tuning *tuning, struct file_set *reads,
 			 struct fd_error *err)
 {
 	struct stat st;
@@ -344,7 +350,7 @@ int trace_attach_capture(struct trace *replay, const char *path, struct file_set
 		return -1;
 	}
 	if (!S_ISDIR(st.st_mode))
-		return try_capture(replay, path, 0, reads, err);
+		return try_capture(replay, path, 0, tuning, reads, err);
 	if (trace_dir_list(path, &files, &n, err) < 0)
 		return -1;
 	for (size_t i = 0; i < n; i++) { /* only the JSON traces: a capture is a Kineto trace */
@@ -364,7 +370,11 @@ int trace_attach_capture(struct trace *replay, const char *path, struct file_set
 	for (size_t i = 0; i < n; i++) {
 		struct trace *c = NULL;
 		struct trace_load_opts lo = {
-			.device = -1, .capture = 1, .regular_only = 1, .reads = reads
+			.device = -1,
+			.capture = 1,
+			.regular_only = 1,
+			.reads = reads,
+			.tuning = tuning ? *tuning : (struct trace_load_tuning){ .split_min = 0 }
 		};
 		struct fd_error e2 = { { 0 } };
 		size_t j = 0;
@@ -379,7 +389,7 @@ int trace_attach_capture(struct trace *replay, const char *path, struct file_set
 		}
 	}
 	{
-		int rc = try_capture(replay, files[best], 1, reads, err);
+		int rc = try_capture(replay, files[best], 1, tuning, reads, err);
 
 		for (size_t i = 0; i < n; i++)
 			free(files[i]);

@@ -5,16 +5,17 @@
  * overlap on two cores. input_read() copies out of the ring; the reader's errors reach the
  * caller after the data that came before them, exactly as the single-threaded path reports
  * them. Plain files and memory are read on the caller's thread (there is nothing to overlap:
- * reading a file from the page cache costs a copy). FUSEDIFF_SERIAL=1 in the environment
- * inflates on the caller's thread too (for benchmarks).
+ * reading a file from the page cache costs a copy). input_opts.serial (FUSEDIFF_SERIAL=1 in
+ * the program's environment) inflates on the caller's thread too (for benchmarks).
  *
  * Built with ISA-L (Debian's libisal-dev), gzip data is inflated by isal_inflate(), three to
  * four times zlib's speed. Anything it does not take as a plain run of gzip members (corrupt or
  * truncated data, a member that is not gzip) is inflated again by zlib from the start of that
  * member, the bytes already handed out dropped: the data and every error message are zlib's, as
  * without ISA-L. A regular file or memory is read again from there; a pipe's member is kept as
- * it is read (spool.h: memory, then an unlinked temporary file) for zlib to read again. zlib
- * inflates everything when FUSEDIFF_INFLATE=zlib is set (for benchmarks and tests). */
+ * it is read (spool.h: memory, then an unlinked temporary file in input_opts.tmpdir) for zlib
+ * to read again. zlib inflates everything with input_opts.zlib (FUSEDIFF_INFLATE=zlib in the
+ * program's environment: for benchmarks and tests). */
 #include "fusediff/input.h"
 
 #include <errno.h>
@@ -107,6 +108,7 @@ struct input {
 	int64_t member_start; /* raw offset of the gzip member being inflated */
 	int64_t member_out;   /* its bytes handed out so far */
 	int64_t replay_skip;  /* zlib's first bytes to drop: ISA-L handed them out */
+	char *tmpdir;	      /* input_opts.tmpdir (a copy), or NULL */
 #ifdef HAVE_ISAL
 	int isal; /* inflate with ISA-L (until it meets what zlib must judge) */
 	struct inflate_state *isal_st;
@@ -246,34 +248,35 @@ static int sniff(struct input *in, struct fd_error *err)
 	return 0;
 }
 
-/* ISA-L for gzip data that can be read again, unless FUSEDIFF_INFLATE=zlib. */
-static void choose_inflate(struct input *in)
+/* ISA-L for gzip data, unless o asks for zlib. */
+static void choose_inflate(struct input *in, const struct input_opts *o)
 {
 #ifdef HAVE_ISAL
-	const char *env = getenv("FUSEDIFF_INFLATE");
-
-	in->isal = in->gzip && !(env && strcmp(env, "zlib") == 0);
+	in->isal = in->gzip && !(o && o->zlib);
 #else
 	(void)in;
+	(void)o;
 #endif
 }
 
-static struct input *input_new(void)
+static struct input *input_new(const struct input_opts *o)
 {
 	struct input *in = xcalloc(1, sizeof *in);
 
 	in->fd = -1;
 	in->raw_size = -1;
 	in->hash_slot = -1;
+	if (o && o->tmpdir && *o->tmpdir)
+		in->tmpdir = xstrdup(o->tmpdir);
 	return in;
 }
 
 /* input_open(), or input_open_regular() when regular_only. */
-static int open_path(struct input **out, const char *path, int regular_only, struct fd_error *err)
+static int open_path(struct input **out, const char *path, int regular_only,
+		     const struct input_opts *o, struct fd_error *err)
 {
-	struct input *in = input_new();
+	struct input *in = input_new(o);
 	struct stat st;
-	const char *env;
 
 	*out = NULL;
 	if (strcmp(path, "-") == 0 && !regular_only) {
@@ -283,6 +286,7 @@ static int open_path(struct input **out, const char *path, int regular_only, str
 		in->fd = open(path, O_RDONLY | O_CLOEXEC | (regular_only ? O_NONBLOCK : 0));
 		if (in->fd < 0) {
 			fd_error_set(err, "%s", strerror(errno));
+			free(in->tmpdir);
 			free(in);
 			return -1;
 		}
@@ -315,21 +319,22 @@ static int open_path(struct input **out, const char *path, int regular_only, str
 		input_close(in);
 		return -1;
 	}
-	env = getenv("FUSEDIFF_SERIAL");
-	in->threaded = in->gzip && !(env && *env && strcmp(env, "0") != 0);
-	choose_inflate(in);
+	in->threaded = in->gzip && !(o && o->serial);
+	choose_inflate(in, o);
 	*out = in;
 	return 0;
 }
 
-int input_open(struct input **out, const char *path, struct fd_error *err)
+int input_open(struct input **out, const char *path, const struct input_opts *o,
+	       struct fd_error *err)
 {
-	return open_path(out, path, 0, err);
+	return open_path(out, path, 0, o, err);
 }
 
-int input_open_regular(struct input **out, const char *path, struct fd_error *err)
+int input_open_regular(struct input **out, const char *path, const struct input_opts *o,
+		       struct fd_error *err)
 {
-	return open_path(out, path, 1, err);
+	return open_path(out, path, 1, o, err);
 }
 
 int input_stat(const struct input *in, struct stat *st)
@@ -337,16 +342,16 @@ int input_stat(const struct input *in, struct stat *st)
 	return in->fd >= 0 && !in->part ? fstat(in->fd, st) : -1;
 }
 
-struct input *input_open_mem(const void *data, size_t len)
+struct input *input_open_mem(const void *data, size_t len, const struct input_opts *o)
 {
-	struct input *in = input_new();
+	struct input *in = input_new(o);
 
 	in->mem = data ? data : (const void *)"";
 	in->mem_len = len;
 	in->raw_size = (int64_t)len;
 	in->seekable = 1;
 	sniff(in, NULL);
-	choose_inflate(in);
+	choose_inflate(in, o);
 	return in;
 }
 
@@ -368,6 +373,7 @@ void input_close(struct input *in)
 		close(in->fd);
 	free(in->raw);
 	free(in->path);
+	free(in->tmpdir);
 	if (in->part)
 		input_hash_untrack(in);
 	else
@@ -535,7 +541,7 @@ static ssize_t isal_read(struct input *in, char *buf, size_t cap, struct fd_erro
 			in->raw = xmalloc(RAW_SIZE);
 		in->member_start = raw_next_pos(in);
 		if (!in->seekable)
-			in->spool = spool_new(SPOOL_MEM);
+			in->spool = spool_new(SPOOL_MEM, in->tmpdir);
 	}
 	for (;;) {
 		int rc;
@@ -881,7 +887,7 @@ int64_t input_split_size(const struct input *in)
 
 struct input *input_open_part(const struct input *in, int64_t off)
 {
-	struct input *p = input_new();
+	struct input *p = input_new(NULL);
 
 	p->part = 1;
 	p->raw_size = in->raw_size;

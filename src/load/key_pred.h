@@ -75,7 +75,7 @@ struct key_pred {
 	char text[KEY_SLOTS][KEY_TEXT_MAX];
 	uint8_t hash[256]; /* slot + 1 by hash of the text; 0: free */
 	unsigned n_slots;
-	int off; /* remember nothing (FUSEDIFF_NO_MEMO): with no run remembered, none is taken */
+	int off; /* remember nothing (trace_load_tuning.no_memo): with no run remembered, none is taken */
 };
 
 /* json_object_next() by way of the bytes remembered: *state is KEY_START before the object's

@@ -26,11 +26,12 @@
 #include "trace_build.h"
 #include "kineto_int.h"
 
-/* Bytes of traceEvents left below which one thread parses (FUSEDIFF_SPLIT_MIN for tests). */
+/* Bytes of traceEvents left below which one thread parses (trace_load_tuning.split_min, from
+ * FUSEDIFF_SPLIT_MIN, for tests). */
 #define SPLIT_MIN  (8 << 20)
 #define SPLIT_LOOK (1 << 16) /* bytes searched for the end of an event */
-/* The chunks: about CHUNKS of them, none smaller than CHUNK_MIN (but with FUSEDIFF_SPLIT_MIN,
- * which the tests set to 1 so that every file is cut into many). */
+/* The chunks: about CHUNKS of them, none smaller than CHUNK_MIN (but with split_min, which the
+ * tests set to 1 so that every file is cut into many). */
 #define CHUNKS	  32
 #define CHUNK_MIN (16 << 20)
 /* A chunk's window: no larger than the main loader's */
@@ -295,15 +296,15 @@ void loader_pool_free(struct loader *ld)
 static void pool_start(struct loader *ld)
 {
 	int64_t size = input_split_size(ld->in), from = ld->off0 + (int64_t)ld->pos, step;
-	const char *env = getenv("FUSEDIFF_SPLIT_MIN"), *serial = getenv("FUSEDIFF_SERIAL");
-	int64_t min = env && *env ? strtoll(env, NULL, 10) : SPLIT_MIN;
+	const struct trace_load_tuning *tu = ld->opts ? &ld->opts->tuning : NULL;
+	int64_t min = tu && tu->split_min > 0 ? tu->split_min : SPLIT_MIN;
 	struct pool *pl;
 
 	if (size < 0 || size - from < min || size - from < 2 || ld->part ||
-	    (serial && *serial && strcmp(serial, "0") != 0))
+	    (tu && tu->input.serial))
 		return;
 	step = (size - from) / CHUNKS;
-	if (step < CHUNK_MIN && !(env && *env))
+	if (step < CHUNK_MIN && !(tu && tu->split_min > 0))
 		step = CHUNK_MIN;
 	if (step < 1)
 		step = 1;

@@ -44,8 +44,8 @@ struct loader {
 	int64_t lines0;	    /* newlines before buf[0] (0 with lines_later) */
 	int lines_later;    /* the input can be read again from its start (a plain file, memory):
 			       newlines are counted only for an error's line and column */
-	int no_memo;	    /* FUSEDIFF_NO_MEMO: nothing remembered from one event for the next
-			       (runs of keys, categories, grids, names, containers), so that
+	int no_memo;	    /* trace_load_tuning.no_memo: nothing remembered from one event for
+			       the next (runs of keys, categories, grids, names, containers), so that
 			       tests can compare what the fast paths make of a trace with what
 			       the parser alone makes of it */
 	int64_t line_start; /* stream offset where the line containing buf[0] starts */

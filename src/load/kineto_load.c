@@ -566,11 +566,7 @@ static int kineto_load(struct trace *t, struct input *in, const char *name,
 	ld.t = t;
 	ld.cat_none = intern_add(t->strings, "(none)", 6);
 	ld.lines_later = input_split_size(in) >= 0;
-	{
-		const char *nm = getenv("FUSEDIFF_NO_MEMO");
-
-		ld.no_memo = nm && *nm && strcmp(nm, "0") != 0;
-	}
+	ld.no_memo = opts && opts->tuning.no_memo;
 
 	rc = parse_document(&ld);
 	loader_pool_free(&ld);

@@ -22,7 +22,8 @@ static const char *find(const char *p, size_t n, const char *what)
 	return NULL;
 }
 
-int trace_peek_rank(const char *path, int64_t *rank, struct fd_error *err)
+int trace_peek_rank(const char *path, const struct input_opts *o, int64_t *rank,
+		    struct fd_error *err)
 {
 	struct input *in;
 	char *buf;
@@ -31,7 +32,7 @@ int trace_peek_rank(const char *path, int64_t *rank, struct fd_error *err)
 	const char *p, *end;
 	int found = 0;
 
-	if (input_open_regular(&in, path, err) < 0) /* a file of a directory of ranks */
+	if (input_open_regular(&in, path, o, err) < 0) /* a file of a directory of ranks */
 		return -1;
 	buf = xmalloc(RANK_PEEK_BYTES);
 	while (len < RANK_PEEK_BYTES &&

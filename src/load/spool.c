@@ -10,6 +10,7 @@
 
 struct spool {
 	size_t mem_max;
+	const char *tmpdir; /* borrowed, or NULL: /tmp */
 	int64_t start, end; /* the bytes held: [start, end) of the stream */
 	unsigned char *mem; /* in memory: mem[0 .. end - start) */
 	size_t cap;
@@ -18,11 +19,12 @@ struct spool {
 	int no_file;	   /* a temporary file could not be made: memory only */
 };
 
-struct spool *spool_new(size_t mem_max)
+struct spool *spool_new(size_t mem_max, const char *tmpdir)
 {
 	struct spool *s = xcalloc(1, sizeof *s);
 
 	s->mem_max = mem_max;
+	s->tmpdir = tmpdir;
 	s->fd = -1;
 	return s;
 }
@@ -55,7 +57,7 @@ static int write_all(int fd, const unsigned char *p, size_t n)
 /* Move what memory holds into a new unlinked temporary file: 0, or -1 (memory keeps it). */
 static int to_file(struct spool *s)
 {
-	const char *dir = getenv("TMPDIR");
+	const char *dir = s->tmpdir;
 	char *path;
 	int fd;
 

@@ -1,6 +1,6 @@
 /* spool.h — raw bytes kept to be read again: the gzip member that ISA-L inflates from a pipe,
  * for zlib to inflate again from its start when ISA-L stops in it (input.c). In memory up to a
- * limit, then in an unlinked temporary file ($TMPDIR, else /tmp), or in memory still when no
+ * limit, then in an unlinked temporary file (in the directory given, else /tmp), or in memory still when no
  * such file can be made. Internal to the loader. */
 #ifndef FUSEDIFF_SPOOL_H
 #define FUSEDIFF_SPOOL_H
@@ -10,9 +10,10 @@
 
 struct spool;
 
-/* An empty spool that keeps up to mem_max bytes in memory. Owned by caller: free with
+/* An empty spool that keeps up to mem_max bytes in memory, then makes its temporary file in
+ * tmpdir (borrowed: it must outlive the spool; NULL or "": /tmp). Owned by caller: free with
  * spool_free(). */
-struct spool *spool_new(size_t mem_max);
+struct spool *spool_new(size_t mem_max, const char *tmpdir);
 void spool_free(struct spool *s);
 
 /* The spool holds the bytes [start, end) of a stream: spool_add() appends n bytes at end (with

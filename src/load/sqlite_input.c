@@ -40,7 +40,7 @@ static char *file_uri(const char *path)
 static char *copy_to_temp(struct input *in, const char *name, const struct trace_load_opts *opts,
 			  int64_t *bytes, int *slot, struct fd_error *err)
 {
-	const char *dir = getenv("TMPDIR");
+	const char *dir = opts ? opts->tuning.input.tmpdir : NULL;
 	char *path, *buf;
 	int fd;
 	ssize_t n;

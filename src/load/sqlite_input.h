@@ -2,7 +2,8 @@
  * read-only and immutable with SQLite's own library. Private to src/load.
  *
  * A plain file is opened where it is. Anything else (a .sqlite.gz, standard input) is first
- * copied, decompressed, to a private temporary file (mode 0600 in $TMPDIR, else /tmp), which
+ * copied, decompressed, to a private temporary file (mode 0600 in trace_load_tuning's tmpdir,
+ * from TMPDIR, else /tmp), which
  * is removed before sqlite_input_open() returns, on success as on failure: SQLite keeps its
  * descriptor, so nothing is left behind on any later exit. */
 #ifndef FUSEDIFF_SQLITE_INPUT_H

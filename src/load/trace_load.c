@@ -123,10 +123,11 @@ int trace_load(struct trace **out, const char *path, const struct trace_load_opt
 {
 	struct input *in;
 	const char *name = strcmp(path, "-") == 0 ? "<stdin>" : path;
+	const struct input_opts *io = opts ? &opts->tuning.input : NULL;
 
 	*out = NULL;
-	if ((opts && opts->regular_only ? input_open_regular(&in, path, err)
-					: input_open(&in, path, err)) < 0) {
+	if ((opts && opts->regular_only ? input_open_regular(&in, path, io, err)
+					: input_open(&in, path, io, err)) < 0) {
 		char msg[FD_ERROR_MAX];
 
 		snprintf(msg, sizeof msg, "%s", err->msg);
@@ -145,5 +146,6 @@ int trace_load(struct trace **out, const char *path, const struct trace_load_opt
 int trace_load_mem(struct trace **out, const char *name, const void *data, size_t len,
 		   const struct trace_load_opts *opts, struct fd_error *err)
 {
-	return load(out, name, input_open_mem(data, len), opts, err);
+	return load(out, name, input_open_mem(data, len, opts ? &opts->tuning.input : NULL), opts,
+		    err);
 }

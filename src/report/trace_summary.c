@@ -159,13 +159,14 @@ static int cmp_other(const void *pa, const void *pb)
 }
 
 /* The kernels of class Other, largest first, each with a rules-file line that would classify
- * it: its function name as the pattern, CLASS and ATOMS to fill in. */
-static void print_other(FILE *out, const struct trace *t, const struct trace_classes *tc)
+ * it: its function name as the pattern, CLASS and ATOMS to fill in; the per-user rules file
+ * cl was given is named as a place for it. */
+static void print_other(FILE *out, const struct trace *t, const struct trace_classes *tc,
+			const struct classifier *cl)
 {
 	struct other_kernel *v = NULL;
 	size_t n = 0, cap = 0;
-	char dflt[4096];
-	const char *path = classifier_default_path(dflt, sizeof dflt);
+	const char *path = cl ? classifier_user_path(cl) : NULL;
 	/* each name's place in v (+ 1), by string id: a search of v for every kernel was
 	 * quadratic (3.2 * 10^5 distinct names of class Other took 22.7 s) */
 	uint32_t *slot = xcalloc((size_t)intern_count(t->strings) + 1, sizeof *slot);
@@ -469,7 +470,7 @@ int trace_summary_print(FILE *out, const struct trace *t, const struct trace_cla
 
 	if (tc) {
 		print_classes(out, t, tc);
-		print_other(out, t, tc);
+		print_other(out, t, tc, cl);
 	}
 	top = trace_summary_kernels(t, &nk);
 	fprintf(out, "\nTop %d kernels by total time (of %zu distinct)\n", SUMMARY_TOP_KERNELS, nk);

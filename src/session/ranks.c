@@ -57,7 +57,8 @@ static void files_free(struct rank_file *f, size_t n)
 }
 
 /* The trace files of dir (trace_dir.h), sorted by name, with their ranks. */
-static int list_dir(const char *dir, struct rank_file **out, size_t *n_out, struct fd_error *err)
+static int list_dir(const char *dir, const struct input_opts *io, struct rank_file **out,
+		    size_t *n_out, struct fd_error *err)
 {
 	char **paths;
 	struct rank_file *f;
@@ -84,7 +85,7 @@ static int list_dir(const char *dir, struct rank_file **out, size_t *n_out, stru
 	}
 	free(paths); /* the paths are f's now */
 	for (size_t i = 0; i < n; i++)
-		if (trace_peek_rank(f[i].path, &f[i].info_rank, err) < 0) {
+		if (trace_peek_rank(f[i].path, io, &f[i].info_rank, err) < 0) {
 			char msg[FD_ERROR_MAX];
 
 			snprintf(msg, sizeof msg, "%s", err->msg);
@@ -240,7 +241,7 @@ int ranks_build(struct comparison_ranks **out, const char *dir_a, const char *di
 
 	*out = NULL;
 	for (int s = 0; s < 2; s++)
-		if (list_dir(dir[s], &f[s], &n[s], err) < 0)
+		if (list_dir(dir[s], &o->tuning.input, &f[s], &n[s], err) < 0)
 			goto done;
 	for (int s = 0; s < 2; s++)
 		for (size_t i = 0; i < n[s]; i++)

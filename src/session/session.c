@@ -4,6 +4,7 @@
 #include "fusediff/session.h"
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,8 +25,9 @@ struct session {
 	/* numbered[id - 1]: the fusion first given that number (borrowed from its comparison) */
 	const struct comparison_fusion **numbered;
 	size_t n_numbered;
-	struct timings tm; /* FUSEDIFF_TIMINGS: printed when the first comparison is built */
+	struct timings tm; /* session_opts.timings: printed when the first comparison is built */
 	int compared;
+	int one; /* session_open_one(): one trace, nothing to compare */
 };
 
 /* --- loading both traces ---------------------------------------------------------------- */
@@ -38,6 +40,7 @@ struct load_shared {
 	session_progress_fn fn;
 	void *user;
 	int cancel;
+	const atomic_int *stop; /* NULL, or set when the load should stop (the rules failed) */
 };
 
 struct load_job {
@@ -49,6 +52,9 @@ struct load_job {
 	int32_t device;
 	int sha256;
 	struct file_set *reads;
+	const struct trace_load_tuning *tuning;
+	void (*started)(void *user); /* trace_load_opts.started, or NULL */
+	void *started_user;
 	struct trace *t;
 	struct fd_error err;
 	int rc;
@@ -61,6 +67,8 @@ static int on_progress(void *user, int64_t done, int64_t total)
 	int cancel;
 
 	pthread_mutex_lock(&j->sh->mu);
+	if (!j->sh->cancel && j->sh->stop && atomic_load(j->sh->stop))
+		j->sh->cancel = 1;
 	if (!j->sh->cancel && j->sh->fn)
 		j->sh->cancel = j->sh->fn(j->sh->user, j->side, done, total) != 0;
 	cancel = j->sh->cancel;
@@ -106,7 +114,10 @@ static void *load_thread(void *arg)
 				      .sha256 = j->sha256,
 				      .reads = j->reads,
 				      .progress = on_progress,
-				      .progress_user = j };
+				      .progress_user = j,
+				      .started = j->started,
+				      .started_user = j->started_user,
+				      .tuning = *j->tuning };
 
 	j->rc = trace_load(&j->t, j->path, &lo, &j->err);
 	if (j->rc == 0 && j->n_repeats) {
@@ -170,7 +181,8 @@ static int same_device(struct trace *t[2], const char *const path[2], const stru
 					.n_repeats = o->n_repeats[s],
 					.device = want[s],
 					.sha256 = o->sha256,
-					.reads = o->reads };
+					.reads = o->reads,
+					.tuning = &o->tuning };
 
 		if (want[s] == t[s]->device || strcmp(path[s], "-") == 0)
 			continue;
@@ -204,7 +216,8 @@ static int load_both(struct trace *out[2], const char *const path[2], const stru
 					    .n_repeats = o->n_repeats[s],
 					    .device = o->device,
 					    .sha256 = o->sha256,
-					    .reads = o->reads };
+					    .reads = o->reads,
+					    .tuning = &o->tuning };
 	run_both(load_thread, &job[0], &job[1]);
 	if (job[0].rc < 0 || job[1].rc < 0) {
 		/* The load that failed by itself, A first; else both were stopped by the caller. */
@@ -260,10 +273,24 @@ static int build_sides(struct session *s, const struct trace *const t[2],
 
 	if (o->classifier) {
 		s->cl = o->classifier;
-	} else {
-		if (classifier_new(&s->own_classifier, o->rules, err) < 0)
+	} else if (!s->own_classifier) {
+		if (classifier_new(&s->own_classifier, o->rules, o->user_rules, err) < 0)
 			return -1;
 		s->cl = s->own_classifier;
+	}
+	if (s->one) { /* side 0 alone, on this thread */
+		bj[0] = (struct build_job){ .stage = o->stage,
+					    .user = o->progress_user,
+					    .side = &s->side[0],
+					    .t = t[0],
+					    .cl = s->cl,
+					    .so = &so };
+		build_thread(&bj[0]);
+		if (bj[0].rc < 0) {
+			fd_error_set(err, "%s: %s", t[0]->path, bj[0].err.msg);
+			return -1;
+		}
+		return 0;
 	}
 	for (int k = 0; k < 2; k++)
 		bj[k] = (struct build_job){ .k = k,
@@ -287,7 +314,7 @@ static struct session *session_new(const struct session_opts *o)
 {
 	struct session *s = xcalloc(1, sizeof *s);
 
-	timings_start(&s->tm);
+	timings_start(&s->tm, o->timings);
 	for (int k = 0; k < 2; k++) {
 		s->label[k] = o->label[k] ? xstrdup(o->label[k]) : NULL;
 		s->co.label[k] = s->label[k];
@@ -326,20 +353,22 @@ static int refuse_captures(struct trace *const t[2], struct fd_error *err)
 /* Each side's graph capture: the one asked for (an error when it cannot be used), else the
  * capture_traces/ directory next to the trace when there is one (a warning of the trace when it
  * cannot be used), unless told not to. */
-static int attach_captures(struct trace *t[2], const struct session_opts *o, struct fd_error *err)
+static int attach_captures(struct trace *t[2], int n, const struct session_opts *o,
+			   struct fd_error *err)
 {
-	for (int s = 0; s < 2; s++) {
+	for (int s = 0; s < n; s++) {
 		struct fd_error e = { { 0 } };
 		char *dir;
 
 		if (o->capture[s]) {
-			if (trace_attach_capture(t[s], o->capture[s], o->reads, err) < 0)
+			if (trace_attach_capture(t[s], o->capture[s], &o->tuning, o->reads, err) <
+			    0)
 				return -1;
 			continue;
 		}
 		if (o->no_capture || !(dir = capture_dir_for(t[s]->path)))
 			continue;
-		if (trace_attach_capture(t[s], dir, o->reads, &e) < 0)
+		if (trace_attach_capture(t[s], dir, &o->tuning, o->reads, &e) < 0)
 			trace_warn(t[s], "%s was not used: %s", dir, e.msg);
 		free(dir);
 	}
@@ -403,12 +432,100 @@ int session_open(struct session **out, const char *path_a, const char *path_b,
 		return -1;
 	}
 	timings_stage(&s->tm, "load");
-	if (refuse_captures(s->owned, err) < 0 || attach_captures(s->owned, o, err) < 0) {
+	if (refuse_captures(s->owned, err) < 0 || attach_captures(s->owned, 2, o, err) < 0) {
 		session_close(s);
 		return -1;
 	}
 	return finish_open(out, s, (const struct trace *const[2]){ s->owned[0], s->owned[1] }, o,
 			   err);
+}
+
+/* The classifier of a one-trace session, built on a thread of its own while the trace loads
+ * (its regular expressions take milliseconds that would otherwise come before the load),
+ * started once the loader's threads run (trace_load_opts.started), or else built after the
+ * load; a mistake in the rules stops the load at its next progress report (load_shared.stop). */
+struct classifier_job {
+	const struct session_opts *o;
+	struct classifier *cl;
+	struct fd_error err;
+	int rc;
+	atomic_int failed;
+	pthread_t th;
+	int threaded;
+};
+
+static void *classifier_thread(void *arg)
+{
+	struct classifier_job *j = arg;
+
+	j->rc = classifier_new(&j->cl, j->o->rules, j->o->user_rules, &j->err);
+	if (j->rc < 0)
+		atomic_store(&j->failed, 1);
+	return NULL;
+}
+
+static void classifier_start(void *user)
+{
+	struct classifier_job *j = user;
+
+	j->threaded = thread_start(&j->th, classifier_thread, j) == 0;
+}
+
+int session_open_one(struct session **out, const char *path, const struct session_opts *o,
+		     struct fd_error *err)
+{
+	static const struct session_opts none = { .device = -1 };
+	struct classifier_job cj = { 0 };
+	struct load_shared sh = { 0 };
+	struct load_job job;
+	struct session *s;
+
+	*out = NULL;
+	if (!o)
+		o = &none;
+	s = session_new(o);
+	s->one = 1;
+	if (load_peaks(s, o, err) < 0) {
+		session_close(s);
+		return -1;
+	}
+	cj.o = o;
+	atomic_init(&cj.failed, 0);
+	sh = (struct load_shared){ .stage = o->stage,
+				   .fn = o->progress,
+				   .user = o->progress_user,
+				   .stop = o->classifier ? NULL : &cj.failed };
+	pthread_mutex_init(&sh.mu, NULL);
+	job = (struct load_job){ .sh = &sh,
+				 .path = path,
+				 .device = o->device,
+				 .sha256 = o->sha256,
+				 .reads = o->reads,
+				 .tuning = &o->tuning,
+				 .started = o->classifier ? NULL : classifier_start,
+				 .started_user = &cj };
+	load_thread(&job);
+	pthread_mutex_destroy(&sh.mu);
+	if (!o->classifier) {
+		if (cj.threaded)
+			pthread_join(cj.th, NULL);
+		else
+			classifier_thread(&cj);
+		s->own_classifier = cj.cl;
+		s->cl = cj.cl;
+	}
+	s->owned[0] = job.t;
+	if (cj.rc < 0 || job.rc < 0) { /* the rules' mistake first: it may have stopped the load */
+		*err = cj.rc < 0 ? cj.err : job.err;
+		session_close(s);
+		return -1;
+	}
+	timings_stage(&s->tm, "load");
+	if (attach_captures(s->owned, 1, o, err) < 0) {
+		session_close(s);
+		return -1;
+	}
+	return finish_open(out, s, (const struct trace *const[2]){ s->owned[0], NULL }, o, err);
 }
 
 int session_open_traces(struct session **out, const struct trace *a, const struct trace *b,
@@ -491,6 +608,10 @@ const struct comparison *session_compare(struct session *s, int phase, struct fd
 	const struct comparison *first;
 	int order[PHASE_COUNT + 1], n = 0, i;
 
+	if (s->one) {
+		fd_error_set(err, "a session of one trace compares nothing");
+		return NULL;
+	}
 	if (phase < -1 || phase > PHASE_COUNT) {
 		fd_error_set(err, "no such phase (%d)", phase);
 		return NULL;
@@ -518,6 +639,16 @@ const struct comparison *session_compare(struct session *s, int phase, struct fd
 const struct side *session_side(const struct session *s, int side)
 {
 	return &s->side[side];
+}
+
+const struct classifier *session_classifier(const struct session *s)
+{
+	return s->cl;
+}
+
+const struct peak_table *session_peaks(const struct session *s)
+{
+	return &s->peaks;
 }
 
 void session_close(struct session *s)

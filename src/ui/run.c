@@ -33,9 +33,8 @@ int ui_run(struct ui *u)
 
 /* --- --headless scripts ------------------------------------------------------------------- */
 
-static int dump_screen(struct ui *u, const char *name, struct fd_error *err)
+static int dump_screen(struct ui *u, const char *name, const char *dir, struct fd_error *err)
 {
-	const char *dir = getenv("FUSEDIFF_DUMP_DIR");
 	char *path;
 	FILE *f;
 	int rc;
@@ -196,13 +195,14 @@ static int script_input(struct ui *u, const char *text, struct fd_error *err)
 }
 
 /* Run one ':command'. Returns 1 to stop (quit), 0 to go on, -1 on error. */
-static int script_command(struct ui *u, const char *cmd, FILE *out, struct fd_error *err)
+static int script_command(struct ui *u, const char *cmd, const char *dump_dir, FILE *out,
+			  struct fd_error *err)
 {
 	int cols, rows, x, y;
 	char how[16], tail;
 
 	if (strncmp(cmd, "dump ", 5) == 0)
-		return dump_screen(u, cmd + 5, err) < 0 ? -1 : 0;
+		return dump_screen(u, cmd + 5, dump_dir, err) < 0 ? -1 : 0;
 	if (strncmp(cmd, "bench ", 6) == 0)
 		return script_bench(u, cmd + 6, out, err);
 	if (sscanf(cmd, "resize %dx%d%c", &cols, &rows, &tail) == 2) {
@@ -259,7 +259,7 @@ static int script_command(struct ui *u, const char *cmd, FILE *out, struct fd_er
 	return -1;
 }
 
-int ui_play(struct ui *u, const char *script, FILE *out, struct fd_error *err)
+int ui_play(struct ui *u, const char *script, const char *dump_dir, FILE *out, struct fd_error *err)
 {
 	FILE *f;
 	char *line = NULL;
@@ -293,7 +293,7 @@ int ui_play(struct ui *u, const char *script, FILE *out, struct fd_error *err)
 		if (!*s || *s == '#')
 			continue;
 		if (s[0] == ':' && s[1]) {
-			r = script_command(u, s + 1, out, err);
+			r = script_command(u, s + 1, dump_dir, out, err);
 		} else {
 			int key = script_key(s);
 

@@ -32,13 +32,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct session *s = NULL;
 	struct fd_error err = { { 0 } };
 	struct trace_load_opts lo = { .device = -1 };
-	struct session_opts so = { .device = -1 };
-	static int env;
+	struct session_opts so = { .device = -1 }; /* no per-user rules */
 
-	if (!env) {
-		setenv("XDG_CONFIG_HOME", "/nonexistent", 1); /* no per-user rules */
-		env = 1;
-	}
 	if (trace_load_mem(&t, "fuzz.json", data, size, &lo, &err) < 0)
 		return 0;
 	if (session_open_traces(&s, t, t, &so, &err) == 0) {

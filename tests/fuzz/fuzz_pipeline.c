@@ -29,14 +29,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct session *s = NULL;
 	struct fd_error err = { { 0 } };
 	struct trace_load_opts lo = { .device = -1 };
-	struct session_opts so = { .device = -1 };
-	static int env;
+	struct session_opts so = { .device = -1 }; /* no per-user rules */
 	size_t n;
 
-	if (!env) {
-		setenv("XDG_CONFIG_HOME", "/nonexistent", 1); /* no per-user rules */
-		env = 1;
-	}
 	if (size < 4)
 		return 0;
 	n = (size_t)data[0] | (size_t)data[1] << 8 | (size_t)data[2] << 16 | (size_t)data[3] << 24;

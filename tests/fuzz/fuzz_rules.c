@@ -46,9 +46,8 @@ static const char *const names[] = {
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
-	/* No per-user rules file: only the fuzzed one counts. */
-	setenv("XDG_CONFIG_HOME", "/nonexistent-fusediff-fuzz", 1);
-	unsetenv("HOME");
+	/* No per-user rules file (classifier_new()'s user_path NULL): only the fuzzed one
+	 * counts. */
 	memfd = memfd_create("rules", 0);
 	if (memfd < 0)
 		abort();
@@ -71,7 +70,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (ftruncate(memfd, 0) < 0 || pwrite(memfd, data, size, 0) != (ssize_t)size)
 		abort();
-	if (classifier_new(&c, path, &err) < 0) {
+	if (classifier_new(&c, path, NULL, &err) < 0) {
 		size_t n = strlen(path);
 
 		require(c == NULL, "a failed classifier_new leaves *out NULL");

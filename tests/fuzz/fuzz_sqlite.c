@@ -70,17 +70,12 @@ static unsigned char *build(const uint8_t *data, size_t size, sqlite3_int64 *len
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	static int env;
 	struct trace *t = (struct trace *)1;
 	struct fd_error err = { { 0 } };
-	struct trace_load_opts lo = { .device = -1 };
+	struct trace_load_opts lo = { .device = -1, .tuning = { .input = { .tmpdir = "/tmp" } } };
 	sqlite3_int64 len = 0;
 	unsigned char *img;
 
-	if (!env) {
-		setenv("TMPDIR", "/tmp", 1);
-		env = 1;
-	}
 	img = build(data, size, &len);
 	if (!img)
 		return 0;

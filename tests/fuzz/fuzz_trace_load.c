@@ -5,8 +5,8 @@
  * broken: a failed load leaves *out NULL and one non-empty line that names the file; a
  * successful one has at least one kernel, sorted by start, with times that cannot overflow
  * when added, and every array sorted as documented. Each input is also loaded with its
- * traceEvents cut into chunks that two threads parse (FUSEDIFF_SPLIT_MIN=1: up to 32 chunks)
- * and nothing remembered from one event for the next (FUSEDIFF_NO_MEMO=1: every byte parsed
+ * traceEvents cut into chunks that two threads parse (split_min 1, as FUSEDIFF_SPLIT_MIN=1: up to 32 chunks)
+ * and nothing remembered from one event for the next (no_memo, as FUSEDIFF_NO_MEMO=1: every byte parsed
  * by the strict parser alone), which must fail with the same message or print the same
  * summary as the load by one thread with its fast paths. */
 #include <stdint.h>
@@ -43,14 +43,10 @@ static void check_split(const uint8_t *data, size_t size, const struct trace *t,
 {
 	struct trace *u = (struct trace *)1;
 	struct fd_error err2 = { { 0 } };
-	struct trace_load_opts lo = { .device = -1 };
+	struct trace_load_opts lo = { .device = -1, .tuning = { .split_min = 1, .no_memo = 1 } };
 	int rc;
 
-	setenv("FUSEDIFF_SPLIT_MIN", "1", 1);
-	setenv("FUSEDIFF_NO_MEMO", "1", 1);
 	rc = trace_load_mem(&u, NAME, data, size, &lo, &err2);
-	setenv("FUSEDIFF_SPLIT_MIN", "999999999999", 1);
-	unsetenv("FUSEDIFF_NO_MEMO");
 	if (!t) {
 		require(rc < 0, "two threads load what one thread rejects");
 		require(strcmp(err->msg, err2.msg) == 0, "two threads fail with the same message");
@@ -73,11 +69,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	static FILE *sink;
 	struct trace *t = (struct trace *)1;
 	struct fd_error err = { { 0 } };
-	struct trace_load_opts lo = { .device = -1 };
+	/* one thread: no input is that large */
+	struct trace_load_opts lo = { .device = -1, .tuning = { .split_min = 999999999999 } };
 
 	if (!sink && !(sink = fopen("/dev/null", "w")))
 		abort();
-	setenv("FUSEDIFF_SPLIT_MIN", "999999999999", 1);
 	if (trace_load_mem(&t, NAME, data, size, &lo, &err) < 0) {
 		check_error(t, &err);
 		check_split(data, size, NULL, &err);

@@ -1,7 +1,8 @@
 #!/bin/sh
 # layering.sh — the stages only depend downward (build-aux/layering.sh): the tree as it is
-# passes, and a copy with one planted upward include, curses or cJSON in the wrong place fails
-# with a line naming the file, the line and the stage.
+# passes, and a copy with one planted upward include, curses or cJSON in the wrong place, or a
+# library that reads the environment, fails with a line naming the file, the line and the
+# stage.
 set -u
 cd "${FUSEDIFF_SRCDIR:-.}" || exit 1
 out=$(sh build-aux/layering.sh .) || { echo "the tree breaks the layering:"; echo "$out"; exit 1; }
@@ -28,4 +29,10 @@ plant include/fusediff/trace.h '#include "fusediff/session.h"' "include/fusediff
 n=$(($(wc -l <src/report/report.c) + 1))
 plant src/report/report.c '#include <curses.h>' "src/report/report.c:$n: includes curses (<curses.h>) outside src/ui/"
 plant src/compare/align.c '#include <cjson/cJSON.h>' "src/compare/align.c:"
+# the environment: read in src/app/ alone (and TERM, HOME in src/ui/), passed down as options
+n=$(($(wc -l <src/load/input.c) + 1))
+plant src/load/input.c 'static int serial(void) { return getenv("FUSEDIFF_SERIAL") != NULL; }' \
+	"src/load/input.c:$n: reads the environment (getenv) outside src/app/"
+plant src/ui/run.c 'static const char *dir(void) { return getenv("FUSEDIFF_DUMP_DIR"); }' \
+	"src/ui/run.c:"
 exit 0

@@ -48,4 +48,18 @@ printf '# test\nOther - ^Cijk_\n' >"$XDG_CONFIG_HOME/fusediff/rules"
 	{ echo "report with a per-user rules file failed"; cat "$tmp/err"; exit 1; }
 grep -q '"other_share": *0\.[1-9]' "$tmp/user.json" ||
 	{ echo "per-user rule not applied:"; grep other_share "$tmp/user.json"; exit 1; }
+# without an absolute XDG_CONFIG_HOME, the per-user file is $HOME/.config/fusediff/rules
+mkdir -p "$tmp/home/.config"
+mv "$XDG_CONFIG_HOME/fusediff" "$tmp/home/.config/fusediff"
+for xdg in unset relative; do
+	if [ $xdg = unset ]; then
+		(unset XDG_CONFIG_HOME; HOME=$tmp/home "$FUSEDIFF" --report json "$A" "$B") \
+			>"$tmp/home.json" 2>"$tmp/err"
+	else
+		XDG_CONFIG_HOME=relative/config HOME=$tmp/home "$FUSEDIFF" --report json "$A" "$B" \
+			>"$tmp/home.json" 2>"$tmp/err"
+	fi || { echo "report with \$HOME's rules file failed"; cat "$tmp/err"; exit 1; }
+	cmp -s "$tmp/home.json" "$tmp/user.json" ||
+		{ echo "XDG_CONFIG_HOME $xdg: \$HOME/.config/fusediff/rules not applied"; exit 1; }
+done
 exit 0
