@@ -48,56 +48,62 @@ enum ui_keycode {
 	X(RANKS, ranks, "7", "Ranks: per-rank totals of two directories of ranks")
 /* clang-format on */
 
+/* Every action, in help order, declared once: A(ID, name, keys, help, group, hint, hint_at,
+ * hint_keys) makes ACT_ID and its line of ui_actions[] (the fields of struct ui_action_def);
+ * the views' actions, ACT_VIEW_ID, come from UI_VIEW_LIST through V. */
+/* clang-format off */
+#define UI_ACTION_LIST(A, V) \
+	A(UP, "up", "k Up", "move the selection up", "Moving", NULL, 0, NULL) \
+	A(DOWN, "down", "j Down", "move the selection down", NULL, NULL, 0, NULL) \
+	A(PAGE_UP, "page-up", "PgUp C-b", "one page up", NULL, NULL, 0, NULL) \
+	A(PAGE_DOWN, "page-down", "PgDn C-f Space", "one page down", NULL, NULL, 0, NULL) \
+	A(TOP, "top", "g Home", "first row", NULL, NULL, 0, NULL) \
+	A(BOTTOM, "bottom", "G End", "last row", NULL, NULL, 0, NULL) \
+	A(LEFT, "left", "h Left", "scroll long names back left (to the left edge, no further)", NULL, NULL, 0, NULL) \
+	A(RIGHT, "right", "l Right", "scroll long names right", NULL, NULL, 0, NULL) \
+	A(ENTER, "enter", "Enter", "drill down: layer, part, fusion or summed row to its pairs; pair to evidence", NULL, "drill down", 3, NULL) \
+	A(BACK, "back", "Esc Backspace", "go back, keeping the selection there", NULL, "back", 4, NULL) \
+	A(VIEW_NEXT, "next-view", "Tab", "next view", "Views", "views", 2, "Tab/1-6") \
+	A(VIEW_PREV, "prev-view", "S-Tab", "previous view", NULL, NULL, 0, NULL) \
+	UI_VIEW_LIST(V) \
+	A(PHASE, "phase", "p", "show the next phase: prefill, decode, all passes", NULL, "phase", 9, NULL) \
+	A(DEVICE, "device", "d", "next GPU on both sides, then all GPUs as one (reads the traces again)", NULL, NULL, 0, NULL) \
+	A(WARNINGS, "warnings", "w", "every warning in full: what makes the figures less comparable than they look", NULL, NULL, 0, NULL) \
+	A(EVIDENCE, "evidence", "v", "evidence pane: small, large, hidden", NULL, NULL, 0, NULL) \
+	A(FOCUS_EVIDENCE, "focus-evidence", "o", "into the evidence pane, to scroll it (Esc: back)", NULL, NULL, 0, NULL) \
+	A(NAMES, "names", "m", "kernel names: short, demangled, as in the trace", NULL, NULL, 0, NULL) \
+	A(NAMES_WIDER, "wider", "+", "widen the name columns (other columns give way)", NULL, NULL, 0, NULL) \
+	A(NAMES_NARROWER, "narrower", "-", "narrow the name columns", NULL, NULL, 0, NULL) \
+	A(TIMELINE, "timeline", "t", "timeline of the selected row's layer: A and B to scale", NULL, NULL, 0, NULL) \
+	A(COPY, "copy", "y", "copy the row's kernel names (A's, B's or both) to the clipboard (OSC 52)", NULL, NULL, 0, NULL) \
+	A(SORT, "sort", "s F6", "choose the column to sort by", "Tables", "sort", 5, NULL) \
+	A(SORT_LEFT, "sort-left", "<", "sort by the column to the left", NULL, NULL, 0, NULL) \
+	A(SORT_RIGHT, "sort-right", ">", "sort by the column to the right", NULL, NULL, 0, NULL) \
+	A(REVERSE, "reverse", "r", "reverse the sort order", NULL, NULL, 0, NULL) \
+	A(SEARCH, "search", "/", "search kernel names", NULL, "search", 6, NULL) \
+	A(SEARCH_NEXT, "search-next", "n", "next match", NULL, NULL, 0, NULL) \
+	A(SEARCH_PREV, "search-prev", "N", "previous match", NULL, NULL, 0, NULL) \
+	A(FILTER, "filter", "f", "show only rows whose names contain a text", NULL, "filter", 7, NULL) \
+	A(ONLY_FUSIONS, "only-fusions", "F", "show only rows with a fusion difference", NULL, "fusions", 8, NULL) \
+	A(ONLY_MISMATCHES, "only-mismatches", "x", "show only rows that are not plain matches", NULL, NULL, 0, NULL) \
+	A(CLEAR_FILTER, "clear-filter", "c", "remove every filter", NULL, NULL, 0, NULL) \
+	A(EXPORT, "export", "e", "write its rows as --report csv does (asks before overwriting)", NULL, "export", 10, NULL) \
+	A(PERFETTO, "perfetto", "P", "write a trace for Perfetto: the selected layer or fusion, else everything", NULL, NULL, 0, NULL) \
+	A(HELP, "help", "? F1", "this help", "Other", "help", 1, NULL) \
+	A(REDRAW, "redraw", "C-l", "redraw the screen", NULL, NULL, 0, NULL) \
+	A(QUIT, "quit", "q", "go back, or quit at the top level", NULL, "quit", 11, NULL) \
+	A(QUIT_NOW, "quit-now", "Q", "quit", NULL, NULL, 0, NULL)
+
 enum ui_action {
 	ACT_NONE,
-	/* moving */
-	ACT_UP,
-	ACT_DOWN,
-	ACT_PAGE_UP,
-	ACT_PAGE_DOWN,
-	ACT_TOP,
-	ACT_BOTTOM,
-	ACT_LEFT,
-	ACT_RIGHT,
-	ACT_ENTER,
-	ACT_BACK,
-	/* views */
-	ACT_VIEW_NEXT,
-	ACT_VIEW_PREV,
+#define UI_ACTION_ID(id, name, keys, help, group, hint, hint_at, hint_keys) ACT_##id,
 #define UI_VIEW_ACTION_ID(id, name, key, help) ACT_VIEW_##id,
-	UI_VIEW_LIST(UI_VIEW_ACTION_ID)
+	UI_ACTION_LIST(UI_ACTION_ID, UI_VIEW_ACTION_ID)
+#undef UI_ACTION_ID
 #undef UI_VIEW_ACTION_ID
-		ACT_PHASE,
-	ACT_DEVICE,
-	ACT_WARNINGS,
-	ACT_EVIDENCE,
-	ACT_FOCUS_EVIDENCE,
-	ACT_NAMES,
-	ACT_NAMES_WIDER,
-	ACT_NAMES_NARROWER,
-	ACT_TIMELINE,
-	ACT_COPY,
-	/* tables */
-	ACT_SORT,
-	ACT_SORT_LEFT,
-	ACT_SORT_RIGHT,
-	ACT_REVERSE,
-	ACT_SEARCH,
-	ACT_SEARCH_NEXT,
-	ACT_SEARCH_PREV,
-	ACT_FILTER,
-	ACT_ONLY_FUSIONS,
-	ACT_ONLY_MISMATCHES,
-	ACT_CLEAR_FILTER,
-	ACT_EXPORT,
-	ACT_PERFETTO,
-	/* other */
-	ACT_HELP,
-	ACT_REDRAW,
-	ACT_QUIT,
-	ACT_QUIT_NOW,
 	ACT_COUNT
 };
+/* clang-format on */
 
 struct ui_action_def {
 	enum ui_action action;

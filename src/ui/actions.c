@@ -7,50 +7,15 @@
 #include <stdint.h>
 #include <string.h>
 
+/* The table, from UI_ACTION_LIST (ui_actions.h). */
 /* clang-format off */
 const struct ui_action_def ui_actions[ACT_COUNT - 1] = {
-	{ ACT_UP, "up", "k Up", "move the selection up", "Moving" },
-	{ ACT_DOWN, "down", "j Down", "move the selection down", NULL },
-	{ ACT_PAGE_UP, "page-up", "PgUp C-b", "one page up", NULL },
-	{ ACT_PAGE_DOWN, "page-down", "PgDn C-f Space", "one page down", NULL },
-	{ ACT_TOP, "top", "g Home", "first row", NULL },
-	{ ACT_BOTTOM, "bottom", "G End", "last row", NULL },
-	{ ACT_LEFT, "left", "h Left", "scroll long names back left (to the left edge, no further)", NULL },
-	{ ACT_RIGHT, "right", "l Right", "scroll long names right", NULL },
-	{ ACT_ENTER, "enter", "Enter", "drill down: layer, part, fusion or summed row to its pairs; pair to evidence", NULL, .hint = "drill down", .hint_at = 3 },
-	{ ACT_BACK, "back", "Esc Backspace", "go back, keeping the selection there", NULL, .hint = "back", .hint_at = 4 },
-	{ ACT_VIEW_NEXT, "next-view", "Tab", "next view", "Views", .hint = "views", .hint_at = 2, .hint_keys = "Tab/1-6" },
-	{ ACT_VIEW_PREV, "prev-view", "S-Tab", "previous view", NULL },
-#define VIEW_ACTION(id, name, key, help) { ACT_VIEW_##id, #name, key, help, NULL },
-	UI_VIEW_LIST(VIEW_ACTION)
+#define ACTION(id, name, keys, help, group, hint, hint_at, hint_keys) \
+	{ ACT_##id, name, keys, help, group, hint, hint_keys, hint_at },
+#define VIEW_ACTION(id, name, key, help) { ACT_VIEW_##id, #name, key, help, NULL, NULL, NULL, 0 },
+	UI_ACTION_LIST(ACTION, VIEW_ACTION)
+#undef ACTION
 #undef VIEW_ACTION
-	{ ACT_PHASE, "phase", "p", "show the next phase: prefill, decode, all passes", NULL, .hint = "phase", .hint_at = 9 },
-	{ ACT_DEVICE, "device", "d", "next GPU on both sides, then all GPUs as one (reads the traces again)", NULL },
-	{ ACT_WARNINGS, "warnings", "w", "every warning in full: what makes the figures less comparable than they look", NULL },
-	{ ACT_EVIDENCE, "evidence", "v", "evidence pane: small, large, hidden", NULL },
-	{ ACT_FOCUS_EVIDENCE, "focus-evidence", "o", "into the evidence pane, to scroll it (Esc: back)", NULL },
-	{ ACT_NAMES, "names", "m", "kernel names: short, demangled, as in the trace", NULL },
-	{ ACT_NAMES_WIDER, "wider", "+", "widen the name columns (other columns give way)", NULL },
-	{ ACT_NAMES_NARROWER, "narrower", "-", "narrow the name columns", NULL },
-	{ ACT_TIMELINE, "timeline", "t", "timeline of the selected row's layer: A and B to scale", NULL },
-	{ ACT_COPY, "copy", "y", "copy the row's kernel names (A's, B's or both) to the clipboard (OSC 52)", NULL },
-	{ ACT_SORT, "sort", "s F6", "choose the column to sort by", "Tables", .hint = "sort", .hint_at = 5 },
-	{ ACT_SORT_LEFT, "sort-left", "<", "sort by the column to the left", NULL },
-	{ ACT_SORT_RIGHT, "sort-right", ">", "sort by the column to the right", NULL },
-	{ ACT_REVERSE, "reverse", "r", "reverse the sort order", NULL },
-	{ ACT_SEARCH, "search", "/", "search kernel names", NULL, .hint = "search", .hint_at = 6 },
-	{ ACT_SEARCH_NEXT, "search-next", "n", "next match", NULL },
-	{ ACT_SEARCH_PREV, "search-prev", "N", "previous match", NULL },
-	{ ACT_FILTER, "filter", "f", "show only rows whose names contain a text", NULL, .hint = "filter", .hint_at = 7 },
-	{ ACT_ONLY_FUSIONS, "only-fusions", "F", "show only rows with a fusion difference", NULL, .hint = "fusions", .hint_at = 8 },
-	{ ACT_ONLY_MISMATCHES, "only-mismatches", "x", "show only rows that are not plain matches", NULL },
-	{ ACT_CLEAR_FILTER, "clear-filter", "c", "remove every filter", NULL },
-	{ ACT_EXPORT, "export", "e", "write its rows as --report csv does (asks before overwriting)", NULL, .hint = "export", .hint_at = 10 },
-	{ ACT_PERFETTO, "perfetto", "P", "write a trace for Perfetto: the selected layer or fusion, else everything", NULL },
-	{ ACT_HELP, "help", "? F1", "this help", "Other", .hint = "help", .hint_at = 1 },
-	{ ACT_REDRAW, "redraw", "C-l", "redraw the screen", NULL },
-	{ ACT_QUIT, "quit", "q", "go back, or quit at the top level", NULL, .hint = "quit", .hint_at = 11 },
-	{ ACT_QUIT_NOW, "quit-now", "Q", "quit", NULL },
 };
 /* clang-format on */
 
