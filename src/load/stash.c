@@ -9,7 +9,7 @@
 
 /* A chunk of the fuzz build is small, so that records cross chunks often. */
 #ifndef STASH_CHUNK
-#define STASH_CHUNK ((size_t)1 << 20)
+#define STASH_CHUNK ((size_t)2 << 20) /* a huge page */
 #endif
 
 struct stash_chunk {
@@ -44,6 +44,12 @@ void stash_begin(struct stash *s)
 
 		if (m == MAP_FAILED)
 			die("out of memory (%zu bytes)", STASH_CHUNK);
+#ifdef MADV_HUGEPAGE
+		/* a stash past its first chunk is a large one: one page fault a chunk rather
+		 * than one per 4 KiB (advice only); a small stash stays in small pages */
+		if (s->last)
+			(void)madvise(m, STASH_CHUNK, MADV_HUGEPAGE);
+#endif
 		c = m;
 		c->next = NULL;
 		c->len = 0;
