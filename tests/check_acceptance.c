@@ -321,7 +321,9 @@ END_TEST
 /* Fusion numbers are the fusions' own, in every phase (issue 33): the default phase numbers
  * its fusions 1..n in order; a fusion of the same kind, fused kernel and atoms has one number in
  * every phase; numbers are distinct within a phase; and a phase's numbers are the same whatever
- * was asked before it (one session asks the default phase first, another all passes first).
+ * was asked before it (one session asks the default phase first, another all passes first, a
+ * third all passes first while session_prefetch() builds the phases in the background, as the
+ * explorer does; a fourth is closed while its prefetch runs).
  * Eager against compiled Llama: B's fused RoPE kernel is #2 in prefill, it was #3 in all
  * passes. */
 static const struct comparison *phase_or_null(struct session *s, int phase)
@@ -346,13 +348,22 @@ START_TEST(test_fusion_numbers)
 	const int a = pair[_i][0], b = pair[_i][1];
 	struct session *fwd = test_session(traces[a], traces[b], cl);
 	struct session *rev = test_session(traces[a], traces[b], cl);
-	const struct comparison *cf[PHASE_COUNT + 2], *cr[PHASE_COUNT + 2];
+	/* (the prefetch on the first pair only: make check's CPU) */
+	struct session *pre = _i ? NULL : test_session(traces[a], traces[b], cl);
+	struct session *gone = _i ? NULL : test_session(traces[a], traces[b], cl);
+	const struct comparison *cf[PHASE_COUNT + 2], *cr[PHASE_COUNT + 2], *cp[PHASE_COUNT + 2];
 	int rope = 0;
 
+	session_prefetch(gone);
+	session_close(gone);
+	session_prefetch(pre); /* racing with the asks below */
 	for (int ph = -1; ph <= PHASE_COUNT; ph++)
 		cf[ph + 1] = phase_or_null(fwd, ph);
 	for (int ph = PHASE_COUNT; ph >= -1; ph--)
 		cr[ph + 1] = phase_or_null(rev, ph);
+	for (int ph = PHASE_COUNT; ph >= -1; ph--)
+		cp[ph + 1] = pre ? phase_or_null(pre, ph) : cf[ph + 1];
+	session_prefetch_wait(pre);
 	ck_assert_ptr_nonnull(cf[0]);
 	for (size_t i = 0; i < cf[0]->n_fusions; i++)
 		ck_assert_uint_eq(cf[0]->fusions[i].id, i + 1);
@@ -363,6 +374,10 @@ START_TEST(test_fusion_numbers)
 			continue;
 		ck_assert_ptr_nonnull(cr[x]);
 		ck_assert_uint_eq(cr[x]->n_fusions, c->n_fusions);
+		ck_assert_ptr_nonnull(cp[x]);
+		if (pre)
+			ck_assert_ptr_eq(phase_or_null(pre, x - 1), cp[x]); /* built once */
+		ck_assert_uint_eq(cp[x]->n_fusions, c->n_fusions);
 		for (size_t i = 0; i < c->n_fusions; i++) {
 			const struct comparison_fusion *f = &c->fusions[i];
 
@@ -370,6 +385,9 @@ START_TEST(test_fusion_numbers)
 			ck_assert_msg(cr[x]->fusions[i].id == f->id,
 				      "phase %d, fusion %zu: #%u asked first, #%u asked last",
 				      x - 1, i, f->id, cr[x]->fusions[i].id);
+			ck_assert_msg(cp[x]->fusions[i].id == f->id,
+				      "phase %d, fusion %zu: #%u asked first, #%u prefetched",
+				      x - 1, i, f->id, cp[x]->fusions[i].id);
 			for (size_t j = 0; j < i; j++)
 				ck_assert_uint_ne(c->fusions[j].id, f->id);
 			for (int y = 0; y < x; y++)
@@ -389,6 +407,7 @@ START_TEST(test_fusion_numbers)
 		ck_assert_int_ge(rope, 2); /* prefill and all passes (and the default) have it */
 	session_close(fwd);
 	session_close(rev);
+	session_close(pre);
 }
 END_TEST
 

@@ -41,7 +41,20 @@ static int load(void *user)
 		return -1;
 	/* the first comparison is built behind the progress screen too */
 	ui_progress_stage(j->progress, -1, UI_STAGE_ALIGNING);
-	return session_compare(j->s, j->o->phase, &j->err) ? 0 : -1;
+	if (!session_compare(j->s, j->o->phase, &j->err))
+		return -1;
+	if (!j->o->headless) /* the other phases while the user reads the first screen */
+		session_prefetch(j->s);
+	return 0;
+}
+
+/* s, its phases' comparisons built in the background in the interactive explorer (the
+ * first one too: the explorer's session_compare() waits for it). */
+static struct session *prefetched(const struct load_job *j, struct session *s)
+{
+	if (s && !j->o->headless)
+		session_prefetch(s);
+	return s;
 }
 
 /* Enter in the Ranks view: that rank's session, with it as the ranks' chosen one. */
@@ -52,7 +65,7 @@ static struct session *open_rank(void *user, size_t index, struct fd_error *err)
 	struct session *s = NULL;
 
 	so.device = j->device;
-	return app_open_rank(&so, j->ranks, index, &s, err) == 0 ? s : NULL;
+	return app_open_rank(&so, j->ranks, index, &s, err) == 0 ? prefetched(j, s) : NULL;
 }
 
 /* The device key: the traces (or the rank shown) read again for another device. */
@@ -71,7 +84,7 @@ static struct session *open_device(void *user, int32_t device, struct fd_error *
 	if (rc < 0)
 		return NULL;
 	j->device = device;
-	return s;
+	return prefetched(j, s);
 }
 
 int app_tui(const struct app_opts *o)

@@ -28,6 +28,12 @@ struct session {
 	struct timings tm; /* session_opts.timings: printed when the first comparison is built */
 	int compared;
 	int one; /* session_open_one(): one trace, nothing to compare */
+	/* session_prefetch(): a thread builds the comparisons of the other phases, one at a
+	 * time under mu, as session_compare() builds them (mu held) */
+	pthread_mutex_t mu;
+	pthread_t prefetch;
+	int prefetching; /* 0: not asked, 1: the thread runs or is to be joined, -1: done */
+	atomic_int stop; /* session_close(): the prefetch builds nothing more */
 };
 
 /* --- loading both traces ---------------------------------------------------------------- */
@@ -314,6 +320,7 @@ static struct session *session_new(const struct session_opts *o)
 {
 	struct session *s = xcalloc(1, sizeof *s);
 
+	pthread_mutex_init(&s->mu, NULL);
 	timings_start(&s->tm, o->timings);
 	for (int k = 0; k < 2; k++) {
 		s->label[k] = o->label[k] ? xstrdup(o->label[k]) : NULL;
@@ -602,11 +609,46 @@ static struct comparison *build_phase(struct session *s, int phase, struct fd_er
 
 /* Fusion numbers are given phase by phase in one fixed order, so that the numbers of a phase
  * never depend on the phases asked for before it: the default phase, the other phases both
- * compared models have, all passes. A phase outside that order comes after all of it. */
-const struct comparison *session_compare(struct session *s, int phase, struct fd_error *err)
+ * compared models have, all passes. A phase outside that order comes after all of it. That
+ * order into order[] (first: the default phase's comparison); returns its length. */
+static int phase_order(const struct session *s, const struct comparison *first,
+		       int order[PHASE_COUNT + 1])
+{
+	int n = 0;
+
+	order[n++] = first->phase;
+	for (int ph = 0; ph <= PHASE_COUNT; ph++)
+		if (ph != first->phase &&
+		    (ph == PHASE_COUNT || (first->model[0] < s->side[0].n_models &&
+					   first->model[1] < s->side[1].n_models &&
+					   s->side[0].models[first->model[0]].phase_passes[ph] &&
+					   s->side[1].models[first->model[1]].phase_passes[ph])))
+			order[n++] = ph;
+	return n;
+}
+
+/* session_compare() with s->mu held. */
+static const struct comparison *compare_locked(struct session *s, int phase, struct fd_error *err)
 {
 	const struct comparison *first;
-	int order[PHASE_COUNT + 1], n = 0, i;
+	int order[PHASE_COUNT + 1], n, i;
+
+	if (phase == -1)
+		return build_phase(s, -1, err);
+	if (!(first = build_phase(s, -1, err)))
+		return build_phase(s, phase, err); /* numbered alone */
+	n = phase_order(s, first, order);
+	for (i = 0; i < n && order[i] != phase; i++) {
+		struct fd_error ignored = { 0 };
+
+		build_phase(s, order[i], &ignored); /* a phase that fails numbers nothing */
+	}
+	return build_phase(s, phase, err);
+}
+
+const struct comparison *session_compare(struct session *s, int phase, struct fd_error *err)
+{
+	const struct comparison *c;
 
 	if (s->one) {
 		fd_error_set(err, "a session of one trace compares nothing");
@@ -616,24 +658,48 @@ const struct comparison *session_compare(struct session *s, int phase, struct fd
 		fd_error_set(err, "no such phase (%d)", phase);
 		return NULL;
 	}
-	if (phase == -1)
-		return build_phase(s, -1, err);
-	if (!(first = build_phase(s, -1, err)))
-		return build_phase(s, phase, err); /* numbered alone */
-	order[n++] = first->phase;
-	for (int ph = 0; ph <= PHASE_COUNT; ph++)
-		if (ph != first->phase &&
-		    (ph == PHASE_COUNT || (first->model[0] < s->side[0].n_models &&
-					   first->model[1] < s->side[1].n_models &&
-					   s->side[0].models[first->model[0]].phase_passes[ph] &&
-					   s->side[1].models[first->model[1]].phase_passes[ph])))
-			order[n++] = ph;
-	for (i = 0; i < n && order[i] != phase; i++) {
-		struct fd_error ignored = { 0 };
+	pthread_mutex_lock(&s->mu);
+	c = compare_locked(s, phase, err);
+	pthread_mutex_unlock(&s->mu);
+	return c;
+}
 
-		build_phase(s, order[i], &ignored); /* a phase that fails numbers nothing */
+/* The prefetch: every phase of the fixed order, each built under s->mu and in that order (so
+ * that the fusions are numbered as session_compare() numbers them), the lock let go between
+ * two, so that the caller's session_compare() waits for one build at most. */
+static void *prefetch_main(void *arg)
+{
+	struct session *s = arg;
+	struct fd_error ignored = { 0 };
+	const struct comparison *first;
+	int order[PHASE_COUNT + 1], n = 0;
+
+	pthread_mutex_lock(&s->mu);
+	if ((first = build_phase(s, -1, &ignored)))
+		n = phase_order(s, first, order);
+	pthread_mutex_unlock(&s->mu);
+	for (int i = 1; i < n && !atomic_load(&s->stop); i++) {
+		pthread_mutex_lock(&s->mu);
+		compare_locked(s, order[i], &ignored);
+		pthread_mutex_unlock(&s->mu);
 	}
-	return build_phase(s, phase, err);
+	return NULL;
+}
+
+void session_prefetch(struct session *s)
+{
+	if (!s || s->one || s->prefetching) /* once a session; one trace: nothing to compare */
+		return;
+	/* without a thread, the phases are built when asked for, as without a prefetch */
+	s->prefetching = thread_start(&s->prefetch, prefetch_main, s) == 0 ? 1 : -1;
+}
+
+void session_prefetch_wait(struct session *s)
+{
+	if (!s || s->prefetching != 1)
+		return;
+	pthread_join(s->prefetch, NULL);
+	s->prefetching = -1;
 }
 
 const struct side *session_side(const struct session *s, int side)
@@ -655,6 +721,10 @@ void session_close(struct session *s)
 {
 	if (!s)
 		return;
+	atomic_store(&s->stop, 1);
+	if (s->prefetching == 1)
+		pthread_join(s->prefetch, NULL);
+	pthread_mutex_destroy(&s->mu);
 	for (size_t i = 0; i < sizeof s->by_phase / sizeof s->by_phase[0]; i++)
 		comparison_free(s->by_phase[i]);
 	free(s->numbered);

@@ -205,6 +205,11 @@ static int script_command(struct ui *u, const char *cmd, const char *dump_dir, F
 		return dump_screen(u, cmd + 5, dump_dir, err) < 0 ? -1 : 0;
 	if (strncmp(cmd, "bench ", 6) == 0)
 		return script_bench(u, cmd + 6, out, err);
+	if (strcmp(cmd, "prefetch") == 0) { /* as the interactive explorer does, then wait */
+		session_prefetch(u->src.session);
+		session_prefetch_wait(u->src.session);
+		return 0;
+	}
 	if (sscanf(cmd, "resize %dx%d%c", &cols, &rows, &tail) == 2) {
 		if (cols < 1 || rows < 1 || cols > 1000 || rows > 1000) {
 			fd_error_set(err, "':%s': size out of range", cmd);
@@ -254,7 +259,8 @@ static int script_command(struct ui *u, const char *cmd, const char *dump_dir, F
 	}
 	fd_error_set(
 		err,
-		"unknown command ':%s' (dump, resize, type, input, click, double, wheel, bench)",
+		"unknown command ':%s' (dump, resize, type, input, click, double, wheel, bench, "
+		"prefetch)",
 		cmd);
 	return -1;
 }
