@@ -150,7 +150,7 @@ void ui_timeline_draw(struct ui *u);
  * screen at its width. */
 int ui_sort_offered(const struct ui *u, const struct table *t, int col);
 
-/* The help's lines (explorer_draw.c): every action, its keys, name and help wrapped to the
+/* The help's lines (popups.c): every action, its keys, name and help wrapped to the
  * screen's width, then the words. */
 void ui_help_text(struct ui *u, struct ui_text *out);
 
@@ -381,6 +381,10 @@ void ui_sort_message(struct ui *u);
 void ui_picker_key(struct ui *u, int key);
 void ui_help_key(struct ui *u, int key);
 void ui_warnings_key(struct ui *u, int key);
+/* popups.c: draw the sort picker, the help (in place of the views) and the warnings popup. */
+void ui_draw_picker(struct ui *u);
+void ui_draw_help(struct ui *u);
+void ui_draw_warnings(struct ui *u);
 
 void ui_set_message(struct ui *u, int role, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));

@@ -1,5 +1,8 @@
-/* popups.c — the keys of what opens over the views: the sort column picker (s) and the sort
- * order it shares with < > r and the column titles, the help (?) and the warnings (w). */
+/* popups.c — what opens over the views, its keys and its drawing: the sort column picker (s)
+ * and the sort order it shares with < > r and the column titles, the help (?) and the
+ * warnings (w). */
+#include <string.h>
+
 #include "explorer_int.h"
 #include "fusediff/ui_actions.h"
 
@@ -124,4 +127,159 @@ void ui_warnings_key(struct ui *u, int key)
 		u->pop.warnings = 0;
 	if (u->pop.warnings_top < 0)
 		u->pop.warnings_top = 0;
+}
+
+/* --- drawing ------------------------------------------------------------------------------ */
+
+/* The sort column picker (s): a framed list of the columns on the screen that sort. */
+void ui_draw_picker(struct ui *u)
+{
+	struct table *t = &u->views[u->view].t;
+	int n = 0, w = 30, y = u->layout.table_y, x = 2;
+
+	for (int c = 0; c < t->def.n_cols; c++)
+		n += ui_sort_offered(u, t, c);
+	if (n + 2 > u->layout.rows - y)
+		y = u->layout.rows - n - 2 > 0 ? u->layout.rows - n - 2 : 0;
+	ui_frame(u->s, y, x, n + 2, w, " Sort by (Enter, Esc) ", ROLE_STATUS);
+	y++;
+	for (int c = 0; c < t->def.n_cols; c++) {
+		if (!ui_sort_offered(u, t, c))
+			continue;
+		ui_putf(u->s, y++, x + 1, w - 2,
+			c == u->pop.picker_sel ? ROLE_SELECTION : ROLE_STATUS, PUT_PAD, " %s %s",
+			c != t->sort_col	   ? " "
+			: table_sort_descending(t) ? u->s->g->down
+						   : u->s->g->up,
+			t->def.cols[c].title);
+	}
+}
+
+/* The words of the explorer, after the keys in the help. */
+const char *const ui_glossary[] = {
+	"per pass     every figure is the average over the compared passes of each side (a layer's",
+	"             over the passes that have it); B - A < 0: B is faster",
+	"places       aligned positions: a kernel (with its helpers) or a run of kernels on each "
+	"side",
+	"match        the same work on both sides, one kernel (or run) against one",
+	"fused        one kernel on one side for work the other side runs as several (A fuses, B "
+	"fuses)",
+	"horizontal   one merged GEMM on one side where the other runs separate GEMMs on the same",
+	"fusion       input (q, k and v; gate and up): 'B merges'",
+	"partial      the same kernel launched more often on one side (a copy or cast split in",
+	"fusion       two): listed with the fusions, never counted as a fusion difference",
+	"proof        why a fusion is one: the other side's working kernels do the fused kernel's",
+	"             work (its class's: rmsnorm, rope, silu), casts and copies not counted",
+	"A only       a kernel only A runs (yellow); B only: only B runs it (cyan)",
+	"atoms        the elementary operations a kernel does (rmsnorm+add+cast): what a fusion "
+	"covers",
+	"prologue     what a pass runs before its first layer (embedding); epilogue: after the "
+	"last",
+	"             (final norm, LM head); backward, optimizer: the parts of a training step",
+	"bars         Overview: centred on zero, gains left, regressions right",
+};
+const size_t ui_glossary_n = sizeof ui_glossary / sizeof ui_glossary[0];
+
+/* The help replaces the views: every action of the table, grouped, with its keys, then the
+ * words. */
+void ui_help_text(struct ui *u, struct ui_text *out)
+{
+	int width = u->layout.cols - 6;
+
+	for (size_t i = 0; i < ACT_COUNT - 1; i++) {
+		const struct ui_action_def *d = &ui_actions[i];
+		char keys[64], prefix[128];
+		size_t n = 0;
+
+		if (d->group) { /* a blank line, then the group's title */
+			if (out->n)
+				ui_text_add(out, ROLE_NORMAL, 1, "%s", "");
+			ui_text_add(out, ROLE_HEADER, 1, "%s", d->group);
+		}
+		for (const char *k = d->keys; *k && n + 3 < sizeof keys; k++) {
+			if (*k == ' ') {
+				keys[n++] = ',';
+				keys[n++] = ' ';
+			} else {
+				keys[n++] = *k;
+			}
+		}
+		keys[n] = '\0';
+		snprintf(prefix, sizeof prefix, "  %-18s %-16s ", keys, d->name);
+		ui_text_wrap(u->s, out, ROLE_NORMAL, prefix, d->help, width, (int)strlen(prefix));
+	}
+	ui_text_add(out, ROLE_NORMAL, 1, "%s", "");
+	ui_text_add(out, ROLE_HEADER, 1, "%s", "Words");
+	for (size_t i = 0; i < ui_glossary_n; i++)
+		ui_text_wrap(u->s, out, ROLE_NORMAL, "  ", ui_glossary[i], width, 15);
+}
+
+/* The help: every key, wrapped to the width (a narrow screen gets more lines, not cut ones). */
+void ui_draw_help(struct ui *u)
+{
+	int h = u->layout.rows - 2, w = u->layout.cols;
+	struct ui_text t = { 0 };
+
+	attrset(u->s->attr[ROLE_NORMAL]);
+	erase();
+	ui_put(u->s, 0, 0, w, " fusediff keys (arrows, PgUp/PgDn: scroll; other keys: close)",
+	       ROLE_TITLE, PUT_RAW | PUT_PAD, 0);
+	ui_help_text(u, &t);
+	for (int i = 0; i < h && u->pop.help_top + i < (int)t.n; i++) {
+		const struct ui_line *ln = &t.lines[u->pop.help_top + i];
+
+		ui_put(u->s, 1 + i, 2, w - 4, ln->text, ln->role, ln->raw ? PUT_RAW : 0, 0);
+	}
+	ui_text_clear(&t);
+	ui_put(u->s, u->layout.rows - 1, 0, w,
+	       w >= 88 ? "In --headless scripts an action is named as in the second column; see "
+			 "fusediff(1), KEYS."
+		       : "--headless scripts name actions as in the second column",
+	       ROLE_STATUS, PUT_RAW | PUT_PAD, 0);
+}
+
+/* The warnings popup (w): every warning of the comparison, its code and its whole sentence,
+ * the most severe first; the note of a partial comparison above them. */
+void ui_draw_warnings(struct ui *u)
+{
+	const struct comparison *c = u->c;
+	const struct ui_layout *l = &u->layout;
+	int w = l->cols - 4 < 100 ? l->cols - 4 : 100, x = (l->cols - w) / 2, y, h, inner;
+	size_t worst = comparison_worst_warning(c);
+	struct ui_text t = { 0 };
+	char title[64];
+
+	if (c->note)
+		ui_text_wrap(u->s, &t, ROLE_ERROR, "", c->note, w - 4, 0);
+	if (!c->n_warnings)
+		ui_text_wrap(u->s, &t, ROLE_NORMAL, "",
+			     "None: nothing fusediff checks (depths, phases, batches, GEMM shapes, "
+			     "coverage, classes, noise) makes these figures less comparable than "
+			     "they look.",
+			     w - 4, 0);
+	/* the most severe first, then the others in their order */
+	for (size_t k = 0; k < c->n_warnings; k++) {
+		size_t i = k == 0 ? worst : k <= worst ? k - 1 : k;
+
+		if (t.n)
+			ui_text_add(&t, ROLE_NORMAL, 1, "%s", "");
+		ui_text_add(&t, ROLE_HEADER, 0, "%s", c->warnings[i].code);
+		ui_text_wrap(u->s, &t, ROLE_NORMAL, "  ", c->warnings[i].message, w - 4, 2);
+	}
+	inner = l->rows - 4 - 1; /* frame, a line of keys */
+	h = (int)t.n < inner ? (int)t.n : inner;
+	if (u->pop.warnings_top > (int)t.n - h)
+		u->pop.warnings_top = (int)t.n - h;
+	y = (l->rows - h - 3) / 2;
+	snprintf(title, sizeof title, " Warnings (%zu) ", c->n_warnings);
+	ui_frame(u->s, y, x, h + 3, w, title, ROLE_NORMAL);
+	for (int i = 0; i < h; i++) {
+		const struct ui_line *ln = &t.lines[u->pop.warnings_top + i];
+
+		ui_put(u->s, y + 1 + i, x + 2, w - 4, ln->text, ln->role, ln->raw ? PUT_RAW : 0, 0);
+	}
+	ui_putf(u->s, y + h + 1, x + 2, w - 4, ROLE_DIM, 0, "%s",
+		(int)t.n > h ? "arrows, PgUp/PgDn: scroll; any other key: close"
+			     : "any key: close");
+	ui_text_clear(&t);
 }
