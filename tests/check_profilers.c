@@ -179,8 +179,14 @@ START_TEST(test_bad_databases)
 	size_t n;
 
 	ck_assert_ptr_nonnull(mkdtemp(tmp));
-	setenv("TMPDIR", tmp, 1);
-	t = test_load(test_path(DIR_ "nsys_after.sqlite.gz"));
+	/* the decompressed copy is made where the options say (the program: TMPDIR) */
+	lo.tuning.input.tmpdir = "/nonexistent-fusediff-tmp";
+	ck_assert_int_eq(trace_load(&t, test_path(DIR_ "nsys_after.sqlite.gz"), &lo, &err), -1);
+	ck_assert_msg(strstr(err.msg, "cannot create a temporary file in "
+				      "/nonexistent-fusediff-tmp to decompress it") != NULL,
+		      "%s", err.msg);
+	lo.tuning.input.tmpdir = tmp;
+	ck_assert_int_eq(trace_load(&t, test_path(DIR_ "nsys_after.sqlite.gz"), &lo, &err), 0);
 	trace_free(t);
 	ck_assert(dir_is_empty(tmp));
 
@@ -232,7 +238,6 @@ START_TEST(test_bad_databases)
 	}
 	ck_assert(dir_is_empty(tmp));
 	rmdir(tmp);
-	unsetenv("TMPDIR");
 }
 END_TEST
 

@@ -170,12 +170,12 @@ START_TEST(test_started_once)
 		ck_assert_int_eq(write(fd, buf, (size_t)n), n);
 	gzclose(in);
 	close(fd);
-	setenv("FUSEDIFF_SPLIT_MIN", "1", 1); /* the plain file cut into chunks */
-	for (int f = 0; f < 2; f++) {
+	for (int f = 0; f < 2; f++) { /* split_min 1: the plain file cut into chunks */
 		int calls = 0;
 		struct trace_load_opts lo = { .device = -1,
 					      .started = count_started,
-					      .started_user = &calls };
+					      .started_user = &calls,
+					      .tuning = { .split_min = 1 } };
 		struct trace *t;
 		struct fd_error err;
 
@@ -183,7 +183,6 @@ START_TEST(test_started_once)
 		ck_assert_int_eq(calls, 1);
 		trace_free(t);
 	}
-	unsetenv("FUSEDIFF_SPLIT_MIN");
 	unlink(plain);
 }
 END_TEST

@@ -128,7 +128,6 @@ static inline struct classifier *test_classifier(void)
 	struct classifier *c = NULL;
 	struct fd_error err = { { 0 } };
 
-	setenv("XDG_CONFIG_HOME", "/nonexistent", 1);
 	if (classifier_new(&c, NULL, NULL, &err) < 0)
 		ck_abort_msg("classifier: %s", err.msg);
 	return c;
@@ -145,7 +144,6 @@ static inline struct session *test_session(const struct trace *a, const struct t
 	struct session *s = NULL;
 	struct fd_error err = { { 0 } };
 
-	setenv("XDG_CONFIG_HOME", "/nonexistent", 1);
 	if (session_open_traces(&s, a, b, &o, &err) < 0)
 		ck_abort_msg("%s, %s: %s", a->path, b->path, err.msg);
 	return s;
@@ -160,7 +158,6 @@ static inline struct session *test_session_files(const char *a, const char *b,
 	struct session *s = NULL;
 	struct fd_error err = { { 0 } };
 
-	setenv("XDG_CONFIG_HOME", "/nonexistent", 1);
 	if (session_open(&s, a, b, o ? o : &dflt, &err) < 0)
 		ck_abort_msg("%s, %s: %s", a, b, err.msg);
 	return s;
