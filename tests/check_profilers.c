@@ -125,6 +125,39 @@ START_TEST(test_rocprof_json)
 }
 END_TEST
 
+/* rocprofv3 JSON read as a stream: each member read is the first of its name, an object's
+ * member values count as a list's elements, the bytes after the document are not JSON; a
+ * damaged file says what is wrong where (it said "not valid JSON"). */
+START_TEST(test_rocprof_json_stream)
+{
+	static const char dup[] =
+		"{\"rocprofiler-sdk-tool\": {\"run\": {\"kernel_symbols\": {\"s\": "
+		"{\"kernel_id\": 1, \"formatted_kernel_name\": \"a.kd\", "
+		"\"formatted_kernel_name\": \"b\"}}, \"kernel_symbols\": [{\"kernel_id\": 1, "
+		"\"formatted_kernel_name\": \"c\"}], \"buffer_records\": {\"kernel_dispatch\": "
+		"[{\"dispatch_info\": {\"kernel_id\": 1, \"kernel_id\": 2}, "
+		"\"start_timestamp\": 100, \"start_timestamp\": 5, \"end_timestamp\": 300}]}, "
+		"\"buffer_records\": {\"kernel_dispatch\": []}}}} trailing bytes {{";
+	static const char bad[] = "{\"rocprofiler-sdk-tool\": [{\"buffer_records\":\n"
+				  "{\"kernel_dispatch\": [{\"start_timestamp\": 100 \"x\": 1}]}}]}";
+	struct trace_load_opts lo = { .device = -1 };
+	struct fd_error err = { { 0 } };
+	struct trace *t = NULL;
+
+	ck_assert_msg(trace_load_mem(&t, "dup.json", dup, sizeof dup - 1, &lo, &err) == 0, "%s",
+		      err.msg);
+	ck_assert_str_eq(t->format, "rocprofv3 JSON");
+	ck_assert_uint_eq(t->n_kernel_events, 1);
+	ck_assert_str_eq(trace_str(t, t->kernels[0].name), "a");
+	ck_assert_int_eq(t->kernels[0].dur, 200);
+	ck_assert_int_eq(t->bytes, (int64_t)sizeof dup - 1);
+	trace_free(t);
+	ck_assert_int_eq(trace_load_mem(&t, "bad.json", bad, sizeof bad - 1, &lo, &err), -1);
+	ck_assert_str_eq(err.msg, "bad.json: line 2, column 46: expected ',' or '}' in object (a "
+				  "rocprofv3 JSON file)");
+}
+END_TEST
+
 /* The built rocpd database and kernel_trace.csv in both header versions read the same
  * dispatches as the JSON they were built from. */
 START_TEST(test_rocpd_and_csv)
@@ -280,6 +313,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_nsys);
 	tcase_add_test(tc, test_nsys_pair);
 	tcase_add_test(tc, test_rocprof_json);
+	tcase_add_test(tc, test_rocprof_json_stream);
 	tcase_add_test(tc, test_rocpd_and_csv);
 	tcase_add_test(tc, test_bad_databases);
 	tcase_add_test(tc, test_shared_captures);

@@ -36,6 +36,8 @@ enum ev_kind {
 
 struct loader {
 	const char *name; /* file name for messages */
+	const char *what; /* NULL, or what the file is read as, said after a JSON error's
+			     message: "... (a rocprofv3 JSON file)" */
 	struct input *in;
 	char *buf;
 	size_t cap, len, pos;

@@ -235,8 +235,9 @@ void loader_error_at(struct loader *ld, int64_t off, const char *msg)
 		lines_later(ld, off, &lines, &line_start);
 	else
 		count_lines(ld->buf, (size_t)(off - ld->off0), ld->off0, &lines, &line_start);
-	fd_error_set(ld->err, "%s: line %lld, column %lld: %s", ld->name, (long long)(lines + 1),
-		     (long long)(off - line_start + 1), msg);
+	fd_error_set(ld->err, "%s: line %lld, column %lld: %s%s%s%s", ld->name,
+		     (long long)(lines + 1), (long long)(off - line_start + 1), msg,
+		     ld->what ? " (" : "", ld->what ? ld->what : "", ld->what ? ")" : "");
 }
 
 /* Report a JSON error at byte `at` of the window. */

@@ -9,24 +9,27 @@
  * traced, are the launches (by correlation id), memory copies are copies, and marker_api
  * ranges (roctxRangePush/Pop, texts in strings.marker_api) are annotations.
  *
- * The document is parsed whole with cJSON: rocprofv3 writes one object, not a stream of
- * events, and its files are tens of MB where Kineto traces reach GBs. */
-#include <cjson/cJSON.h>
-#include <pthread.h>
+ * The document is read as a stream on the loader's window (kineto_int.h: loader_unit() and
+ * the JSON cursor of json.h), one record at a time: what a run holds is kept as small fixed
+ * records (a dispatch is 72 bytes, about a third of its text) and made into the trace when
+ * the run ends, in the order the members' meanings need (operation names, agents and symbols
+ * before the records that refer to them), whatever order the file writes them in. A member
+ * read is the first of its name, as a lookup in a parsed tree finds it; an array's elements
+ * or an object's member values are the records; a record that is not an object counts as
+ * one with no fields; a number is read as a double and truncated (0 beyond +-9.2e18), as
+ * cJSON, which read these files whole before, gave it. Members nobody reads are skipped a
+ * token at a time, so that no member needs the window to hold it whole. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "formats.h"
+#include "kineto_int.h"
 #include "rocprof_int.h"
 #include "fusediff/intern.h"
 #include "trace_build.h"
 
 #define TOOL_KEY "\"rocprofiler-sdk-tool\""
-
-/* The largest file read (rocprofv3 writes tens of MB; a gzip file of a few MB can inflate to
- * any size). */
-#define ROCPROF_JSON_MAX ((size_t)1 << 30)
 
 static int rocprof_detect(const unsigned char *head, size_t n)
 {
@@ -41,29 +44,760 @@ static int rocprof_detect(const unsigned char *head, size_t n)
 	return n - i >= strlen(TOOL_KEY) && memcmp(head + i, TOOL_KEY, strlen(TOOL_KEY)) == 0;
 }
 
-static int64_t num(const cJSON *o, const char *key)
-{
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+/* ---- what a run holds, as records ------------------------------------------------------- */
 
-	return cJSON_IsNumber(v) && v->valuedouble >= -9.2e18 && v->valuedouble <= 9.2e18
-		       ? (int64_t)v->valuedouble
-		       : 0;
+/* A string of a record (a copy, NUL-terminated; NULL: the member was missing or not a
+ * string). */
+struct text {
+	char *s;
+	size_t len;
+};
+
+struct agent_rec {
+	int64_t handle, type, wave_front_size, cu_count, node;
+	struct text product_name, name;
+};
+
+struct symbol_rec {
+	int64_t id;
+	struct text formatted, demangled, plain;
+};
+
+struct dispatch_rec {
+	int64_t start, end, corr, kernel_id, agent, queue;
+	int32_t grid[3], wg[3];
+};
+
+struct copy_rec {
+	int64_t start, end, corr, dst, src, kind, op;
+};
+
+struct hip_rec {
+	int64_t start, end, corr, tid, kind, op;
+};
+
+struct marker_rec {
+	int64_t start, end, corr, tid;
+};
+
+/* strings.marker_api: [{"key": correlation id, "value": the range's text}]. */
+struct marker {
+	int64_t key;
+	const char *text;
+	size_t len;
+};
+
+/* strings.buffer_records[kind].operations, by kind. */
+struct ops {
+	struct text *name;
+	size_t n, cap;
+};
+
+/* The members of a run, each the first of its name (seen: found, whatever its value). */
+enum {
+	SEEN_AGENTS = 1 << 0,
+	SEEN_SYMBOLS = 1 << 1,
+	SEEN_STRINGS = 1 << 2,
+	SEEN_BUFFERS = 1 << 3,
+	SEEN_DISPATCH = 1 << 4,
+	SEEN_COPY = 1 << 5,
+	SEEN_HIP = 1 << 6,
+	SEEN_MARKER = 1 << 7,
+	SEEN_S_BUFFERS = 1 << 8, /* strings.buffer_records */
+	SEEN_S_MARKER = 1 << 9,	 /* strings.marker_api */
+};
+
+struct run {
+	unsigned seen;
+	int kd_array; /* buffer_records.kernel_dispatch is an array: the run is read */
+	struct agent_rec *agents;
+	size_t n_agents, cap_agents;
+	struct symbol_rec *syms;
+	size_t n_syms, cap_syms;
+	struct ops *kinds;
+	size_t n_kinds, cap_kinds;
+	struct marker *texts;
+	size_t n_texts, cap_texts;
+	struct dispatch_rec *disp;
+	size_t n_disp, cap_disp;
+	struct copy_rec *copies;
+	size_t n_copies, cap_copies;
+	struct hip_rec *hip;
+	size_t n_hip, cap_hip;
+	struct marker_rec *markers;
+	size_t n_markers, cap_markers;
+	size_t n_marker_elems; /* buffer_records.marker_api's elements (records or not) */
+};
+
+static void text_free(struct text *t)
+{
+	free(t->s);
+	t->s = NULL;
 }
 
-/* o[key].handle, or o[key] when it is a number. */
-static int64_t handle(const cJSON *o, const char *key)
+static void run_free(struct run *r)
 {
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
-
-	return cJSON_IsObject(v) ? num(v, "handle") : num(o, key);
+	for (size_t i = 0; i < r->n_agents; i++) {
+		text_free(&r->agents[i].product_name);
+		text_free(&r->agents[i].name);
+	}
+	for (size_t i = 0; i < r->n_syms; i++) {
+		text_free(&r->syms[i].formatted);
+		text_free(&r->syms[i].demangled);
+		text_free(&r->syms[i].plain);
+	}
+	for (size_t i = 0; i < r->n_kinds; i++) {
+		for (size_t j = 0; j < r->kinds[i].n; j++)
+			text_free(&r->kinds[i].name[j]);
+		free(r->kinds[i].name);
+	}
+	for (size_t i = 0; i < r->n_texts; i++)
+		free((char *)r->texts[i].text);
+	free(r->agents);
+	free(r->syms);
+	free(r->kinds);
+	free(r->texts);
+	free(r->disp);
+	free(r->copies);
+	free(r->hip);
+	free(r->markers);
+	memset(r, 0, sizeof *r);
 }
 
-static const char *str(const cJSON *o, const char *key)
-{
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+/* ---- values, inside a unit -------------------------------------------------------------- */
 
-	return cJSON_IsString(v) ? v->valuestring : NULL;
+/* A number as cJSON read it: strtod() of its text, truncated; 0 beyond +-9.2e18. */
+static int64_t number_value(struct json_str raw)
+{
+	char small[64], *text = raw.len < sizeof small ? small : xmalloc(raw.len + 1);
+	double d;
+
+	memcpy(text, raw.s, raw.len);
+	text[raw.len] = '\0';
+	d = strtod(text, NULL);
+	if (text != small)
+		free(text);
+	return d >= -9.2e18 && d <= 9.2e18 ? (int64_t)d : 0;
 }
+
+/* The value at c: a number's value in *out, 0 for anything else (skipped). */
+static int val_num(struct json_cur *c, int64_t *out)
+{
+	int ch = json_peek(c);
+
+	*out = 0;
+	if (ch == '-' || (ch >= '0' && ch <= '9')) {
+		struct json_str raw;
+		int rc = json_number(c, &raw);
+
+		if (rc == JSON_OK)
+			*out = number_value(raw);
+		return rc;
+	}
+	return json_skip(c);
+}
+
+/* The members of the object at c, each given to fn with its key (which parses or skips its
+ * value); anything but an object is skipped. */
+typedef int (*member_fn)(struct json_cur *c, struct json_str key, void *arg);
+
+static int val_members(struct json_cur *c, struct json_buf *kbuf, member_fn fn, void *arg)
+{
+	int first = 1, done = 0, rc;
+
+	if (json_peek(c) != '{')
+		return json_skip(c);
+	if ((rc = json_object_begin(c)))
+		return rc;
+	for (;;) {
+		struct json_str key;
+
+		if ((rc = json_object_next(c, &first, &key, kbuf, &done)) || done)
+			return rc;
+		if ((rc = fn(c, key, arg)))
+			return rc;
+	}
+}
+
+/* {"handle": N}'s N, or the value itself when it is a number (o[key].handle, or o[key]). */
+struct handle_arg {
+	int64_t v;
+	int seen;
+};
+
+static int handle_member(struct json_cur *c, struct json_str key, void *arg)
+{
+	struct handle_arg *h = arg;
+
+	if (JSON_EQ(key, "handle") && !h->seen) {
+		h->seen = 1;
+		return val_num(c, &h->v);
+	}
+	return json_skip(c);
+}
+
+static int val_handle(struct json_cur *c, struct json_buf *kbuf, int64_t *out)
+{
+	struct handle_arg h = { 0, 0 };
+	int rc;
+
+	*out = 0;
+	if (json_peek(c) != '{')
+		return val_num(c, out);
+	rc = val_members(c, kbuf, handle_member, &h);
+	*out = h.v;
+	return rc;
+}
+
+/* A string value, borrowed from the window or buf (NULL when not a string: skipped). */
+static int val_str(struct json_cur *c, struct json_buf *buf, struct json_str *out)
+{
+	out->s = NULL;
+	out->len = 0;
+	if (json_peek(c) != '"')
+		return json_skip(c);
+	return json_string(c, out, buf);
+}
+
+static struct text text_copy(struct json_str s)
+{
+	struct text t = { NULL, 0 };
+
+	if (s.s) {
+		t.s = xmalloc(s.len + 1);
+		memcpy(t.s, s.s, s.len);
+		t.s[s.len] = '\0';
+		t.len = s.len;
+	}
+	return t;
+}
+
+/* ---- records, each one unit ------------------------------------------------------------- */
+
+/* What a record unit needs: its output and the buffers of its decoded strings. */
+struct rec_ctx {
+	struct run *run;
+	struct json_buf kbuf, sbuf[3];
+	unsigned seen; /* the record's members found, one bit each */
+	union {
+		struct agent_rec agent;
+		struct symbol_rec sym;
+		struct dispatch_rec disp;
+		struct copy_rec copy;
+		struct hip_rec hip;
+		struct marker_rec marker;
+	} u;
+	struct json_str str[3];
+	int64_t key; /* strings.marker_api's key */
+};
+
+/* The member key, when it is the first of its name (bit in x->seen). */
+static int first_of(struct rec_ctx *x, struct json_str key, const char *name, unsigned bit)
+{
+	if (strlen(name) != key.len || memcmp(key.s, name, key.len) != 0 || (x->seen & bit))
+		return 0;
+	x->seen |= bit;
+	return 1;
+}
+
+struct xyz_arg {
+	int32_t *v;
+	unsigned seen;
+};
+
+static int xyz_member(struct json_cur *c, struct json_str key, void *arg)
+{
+	struct xyz_arg *a = arg;
+	static const char *const names[3] = { "x", "y", "z" };
+
+	for (int i = 0; i < 3; i++)
+		if (key.len == 1 && key.s[0] == names[i][0] && !(a->seen & (1u << i))) {
+			int64_t v;
+			int rc = val_num(c, &v);
+
+			a->seen |= 1u << i;
+			a->v[i] = (int32_t)v;
+			return rc;
+		}
+	return json_skip(c);
+}
+
+static int val_xyz(struct json_cur *c, struct json_buf *kbuf, int32_t v[3])
+{
+	struct xyz_arg a = { v, 0 };
+
+	return val_members(c, kbuf, xyz_member, &a);
+}
+
+/* correlation_id.internal */
+static int corr_member(struct json_cur *c, struct json_str key, void *arg)
+{
+	struct handle_arg *h = arg;
+
+	if (JSON_EQ(key, "internal") && !h->seen) {
+		h->seen = 1;
+		return val_num(c, &h->v);
+	}
+	return json_skip(c);
+}
+
+static int val_corr(struct json_cur *c, struct json_buf *kbuf, int64_t *out)
+{
+	struct handle_arg h = { 0, 0 };
+	int rc = val_members(c, kbuf, corr_member, &h);
+
+	*out = h.v;
+	return rc;
+}
+
+static int info_member(struct json_cur *c, struct json_str key, void *arg)
+{
+	struct rec_ctx *x = arg;
+	struct dispatch_rec *d = &x->u.disp;
+
+	if (first_of(x, key, "kernel_id", 1u << 8))
+		return val_num(c, &d->kernel_id);
+	if (first_of(x, key, "agent_id", 1u << 9))
+		return val_handle(c, &x->kbuf, &d->agent);
+	if (first_of(x, key, "queue_id", 1u << 10))
+		return val_handle(c, &x->kbuf, &d->queue);
+	if (first_of(x, key, "grid_size", 1u << 11))
+		return val_xyz(c, &x->kbuf, d->grid);
+	if (first_of(x, key, "workgroup_size", 1u << 12))
+		return val_xyz(c, &x->kbuf, d->wg);
+	return json_skip(c);
+}
+
+/* The members every buffer record has. */
+static int times_member(struct json_cur *c, struct json_str key, struct rec_ctx *x, int64_t *start,
+			int64_t *end, int64_t *corr, int *rc)
+{
+	if (first_of(x, key, "start_timestamp", 1u << 0))
+		*rc = val_num(c, start);
+	else if (first_of(x, key, "end_timestamp", 1u << 1))
+		*rc = val_num(c, end);
+	else if (first_of(x, key, "correlation_id", 1u << 2))
+		*rc = val_corr(c, &x->kbuf, corr);
+	else
+		return 0;
+	return 1;
+}
+
+static int dispatch_member(struct json_cur *c, struct json_str key, void *arg)
+{
+	struct rec_ctx *x = arg;
+	struct dispatch_rec *d = &x->u.disp;
+	int rc;
+
+	if (times_member(c, key, x, &d->start, &d->end, &d->corr, &rc))
+		return rc;
+	if (first_of(x, key, "dispatch_info", 1u << 3))
+		return val_members(c, &x->kbuf, info_member, x);
+	return json_skip(c);
+}
+
+static int copy_member(struct json_cur *c, struct json_str key, void *arg)
+{
+	struct rec_ctx *x = arg;
+	struct copy_rec *m = &x->u.copy;
+	int rc;
+
+	if (times_member(c, key, x, &m->start, &m->end, &m->corr, &rc))
+		return rc;
+	if (first_of(x, key, "dst_agent_id", 1u << 3))
+		return val_handle(c, &x->kbuf, &m->dst);
+	if (first_of(x, key, "src_agent_id", 1u << 4))
+		return val_handle(c, &x->kbuf, &m->src);
+	if (first_of(x, key, "kind", 1u << 5))
+		return val_num(c, &m->kind);
+	if (first_of(x, key, "operation", 1u << 6))
+		return val_num(c, &m->op);
+	return json_skip(c);
+}
+
+static int hip_member(struct json_cur *c, struct json_str key, void *arg)
+{
+	struct rec_ctx *x = arg;
+	struct hip_rec *h = &x->u.hip;
+	int rc;
+
+	if (times_member(c, key, x, &h->start, &h->end, &h->corr, &rc))
+		return rc;
+	if (first_of(x, key, "thread_id", 1u << 3))
+		return val_num(c, &h->tid);
+	if (first_of(x, key, "kind", 1u << 4))
+		return val_num(c, &h->kind);
+	if (first_of(x, key, "operation", 1u << 5))
+		return val_num(c, &h->op);
+	return json_skip(c);
+}
+
+static int marker_member(struct json_cur *c, struct json_str key, void *arg)
+{
+	struct rec_ctx *x = arg;
+	struct marker_rec *m = &x->u.marker;
+	int rc;
+
+	if (times_member(c, key, x, &m->start, &m->end, &m->corr, &rc))
+		return rc;
+	if (first_of(x, key, "thread_id", 1u << 3))
+		return val_num(c, &m->tid);
+	return json_skip(c);
+}
+
+static int agent_member(struct json_cur *c, struct json_str key, void *arg)
+{
+	struct rec_ctx *x = arg;
+	struct agent_rec *a = &x->u.agent;
+
+	if (first_of(x, key, "id", 1u << 0))
+		return val_handle(c, &x->kbuf, &a->handle);
+	if (first_of(x, key, "type", 1u << 1))
+		return val_num(c, &a->type);
+	if (first_of(x, key, "wave_front_size", 1u << 2))
+		return val_num(c, &a->wave_front_size);
+	if (first_of(x, key, "cu_count", 1u << 3))
+		return val_num(c, &a->cu_count);
+	if (first_of(x, key, "logical_node_type_id", 1u << 4))
+		return val_num(c, &a->node);
+	if (first_of(x, key, "product_name", 1u << 5))
+		return val_str(c, &x->sbuf[0], &x->str[0]);
+	if (first_of(x, key, "name", 1u << 6))
+		return val_str(c, &x->sbuf[1], &x->str[1]);
+	return json_skip(c);
+}
+
+static int symbol_member(struct json_cur *c, struct json_str key, void *arg)
+{
+	struct rec_ctx *x = arg;
+
+	if (first_of(x, key, "kernel_id", 1u << 0))
+		return val_num(c, &x->u.sym.id);
+	if (first_of(x, key, "formatted_kernel_name", 1u << 1))
+		return val_str(c, &x->sbuf[0], &x->str[0]);
+	if (first_of(x, key, "demangled_kernel_name", 1u << 2))
+		return val_str(c, &x->sbuf[1], &x->str[1]);
+	if (first_of(x, key, "kernel_name", 1u << 3))
+		return val_str(c, &x->sbuf[2], &x->str[2]);
+	return json_skip(c);
+}
+
+static int text_member(struct json_cur *c, struct json_str key, void *arg)
+{
+	struct rec_ctx *x = arg;
+
+	if (first_of(x, key, "key", 1u << 0))
+		return val_num(c, &x->key);
+	if (first_of(x, key, "value", 1u << 1))
+		return val_str(c, &x->sbuf[0], &x->str[0]);
+	return json_skip(c);
+}
+
+/* One record of each kind: parsed into x, then kept in the run (only once it parsed whole:
+ * a unit that ran out of bytes is parsed again). */
+enum rec_kind { REC_AGENT, REC_SYMBOL, REC_DISPATCH, REC_COPY, REC_HIP, REC_MARKER, REC_TEXT };
+
+static const member_fn rec_fns[] = { agent_member, symbol_member, dispatch_member, copy_member,
+				     hip_member,   marker_member, text_member };
+
+static int parse_record(struct json_cur *c, struct rec_ctx *x, enum rec_kind kind)
+{
+	memset(&x->u, 0, sizeof x->u);
+	memset(x->str, 0, sizeof x->str);
+	x->seen = 0;
+	x->key = 0;
+	return val_members(c, &x->kbuf, rec_fns[kind], x);
+}
+
+static void keep_record(struct rec_ctx *x, enum rec_kind kind)
+{
+	struct run *r = x->run;
+
+	switch (kind) {
+	case REC_AGENT:
+		x->u.agent.product_name = text_copy(x->str[0]);
+		x->u.agent.name = text_copy(x->str[1]);
+		VEC_PUSH(r->agents, r->n_agents, r->cap_agents, x->u.agent);
+		break;
+	case REC_SYMBOL:
+		x->u.sym.formatted = text_copy(x->str[0]);
+		x->u.sym.demangled = text_copy(x->str[1]);
+		x->u.sym.plain = text_copy(x->str[2]);
+		VEC_PUSH(r->syms, r->n_syms, r->cap_syms, x->u.sym);
+		break;
+	case REC_DISPATCH: VEC_PUSH(r->disp, r->n_disp, r->cap_disp, x->u.disp); break;
+	case REC_COPY: VEC_PUSH(r->copies, r->n_copies, r->cap_copies, x->u.copy); break;
+	case REC_HIP: VEC_PUSH(r->hip, r->n_hip, r->cap_hip, x->u.hip); break;
+	case REC_MARKER: VEC_PUSH(r->markers, r->n_markers, r->cap_markers, x->u.marker); break;
+	case REC_TEXT:
+		if (x->str[0].s) {
+			struct text t = text_copy(x->str[0]);
+			struct marker m = { .key = x->key, .text = t.s, .len = t.len };
+
+			VEC_PUSH(r->texts, r->n_texts, r->cap_texts, m);
+		}
+		break;
+	}
+}
+
+/* ---- the stream: containers walked a unit at a time ------------------------------------- */
+
+struct rp {
+	struct loader *ld;
+	struct run run;
+	struct rec_ctx x;
+	int any; /* a run had buffer_records.kernel_dispatch */
+};
+
+/* The first byte of the next value (after blanks), in *(int *)arg; the cursor is left on it. */
+static int unit_peek(struct loader *ld, struct json_cur *c, void *arg)
+{
+	int ch = json_peek(c);
+
+	if (ch < 0)
+		return c->at_eof ? json_skip(c) : JSON_MORE; /* json_skip() says what is missing */
+	*(int *)arg = ch;
+	return JSON_OK;
+}
+
+static int unit_open(struct loader *ld, struct json_cur *c, void *arg)
+{
+	return *(int *)arg == '{' ? json_object_begin(c) : json_array_begin(c);
+}
+
+static int unit_skip(struct loader *ld, struct json_cur *c, void *arg)
+{
+	return json_skip(c);
+}
+
+/* The next element of an array, or member of an object (its key, borrowed until the next
+ * unit, in key); done at the end. */
+struct step {
+	int kind; /* '[' or '{' */
+	int first, done;
+	struct json_str key;
+	struct json_buf *kbuf;
+};
+
+static int unit_step(struct loader *ld, struct json_cur *c, void *arg)
+{
+	struct step *s = arg;
+	int first = s->first, rc;
+
+	rc = s->kind == '[' ? json_array_next(c, &first, &s->done)
+			    : json_object_next(c, &first, &s->key, s->kbuf, &s->done);
+	if (rc == JSON_OK)
+		s->first = first;
+	return rc;
+}
+
+/* A value handled by fn (which consumes it with units), called with the value's first byte. */
+typedef int (*walk_fn)(struct rp *p, int ch, struct json_str key, void *arg);
+
+static int walk_skip(struct rp *p, int depth);
+
+/* The children of the value next in the stream: an array's elements, an object's member
+ * values (with their keys), each given to fn; any other value is skipped. -1 on error. */
+static int walk_children(struct rp *p, int depth, walk_fn fn, void *arg)
+{
+	struct json_buf kbuf = { 0 }, keep = { 0 };
+	struct step s = { .first = 1, .kbuf = &kbuf };
+	int ch, rc = 0;
+
+	if (loader_unit(p->ld, unit_peek, &ch) < 0)
+		return -1;
+	if (ch != '[' && ch != '{')
+		return loader_unit(p->ld, unit_skip, NULL);
+	if (depth >= JSON_MAX_DEPTH) {
+		loader_error_at(p->ld, p->ld->off0 + (int64_t)p->ld->pos, "nesting too deep");
+		return -1;
+	}
+	s.kind = ch;
+	if (loader_unit(p->ld, unit_open, &ch) < 0)
+		return -1;
+	for (;;) {
+		int vch;
+
+		if (loader_unit(p->ld, unit_step, &s) < 0) {
+			rc = -1;
+			break;
+		}
+		if (s.done)
+			break;
+		if (s.kind == '{') { /* the key, kept past the units that read the value */
+			if (keep.cap < s.key.len + 1) {
+				keep.cap = s.key.len + 1;
+				keep.s = xrealloc(keep.s, keep.cap);
+			}
+			memcpy(keep.s, s.key.s, s.key.len);
+			s.key.s = keep.s;
+		}
+		if (loader_unit(p->ld, unit_peek, &vch) < 0 || fn(p, vch, s.key, arg) < 0) {
+			rc = -1;
+			break;
+		}
+	}
+	json_buf_free(&kbuf);
+	json_buf_free(&keep);
+	return rc;
+}
+
+static int skip_child(struct rp *p, int ch, struct json_str key, void *arg)
+{
+	return walk_skip(p, *(int *)arg);
+}
+
+/* Skip the value next in the stream, a container a unit per element. */
+static int walk_skip(struct rp *p, int depth)
+{
+	int ch, next = depth + 1;
+
+	if (loader_unit(p->ld, unit_peek, &ch) < 0)
+		return -1;
+	if (ch != '[' && ch != '{')
+		return loader_unit(p->ld, unit_skip, NULL);
+	return walk_children(p, depth, skip_child, &next);
+}
+
+/* One record of a run, as a unit. */
+struct rec_unit {
+	struct rp *p;
+	enum rec_kind kind;
+};
+
+static int unit_record(struct loader *ld, struct json_cur *c, void *arg)
+{
+	struct rec_unit *u = arg;
+	int rc = parse_record(c, &u->p->x, u->kind);
+
+	if (rc == JSON_OK)
+		keep_record(&u->p->x, u->kind);
+	return rc;
+}
+
+static int record_child(struct rp *p, int ch, struct json_str key, void *arg)
+{
+	struct rec_unit u = { p, *(enum rec_kind *)arg };
+
+	if (u.kind == REC_MARKER)
+		p->run.n_marker_elems++;
+	return loader_unit(p->ld, unit_record, &u);
+}
+
+/* The records of a member's value (its elements, or its members' values). */
+static int walk_records(struct rp *p, enum rec_kind kind)
+{
+	return walk_children(p, 1, record_child, &kind);
+}
+
+/* strings.buffer_records[k].operations[i]: a name, or none (not a string). */
+static int unit_operation(struct loader *ld, struct json_cur *c, void *arg)
+{
+	struct rp *p = arg;
+	struct ops *k = &p->run.kinds[p->run.n_kinds - 1];
+	struct json_str s;
+	int rc = val_str(c, &p->x.sbuf[0], &s);
+
+	if (rc == JSON_OK)
+		VEC_PUSH(k->name, k->n, k->cap, text_copy(s));
+	return rc;
+}
+
+static int operation_child(struct rp *p, int ch, struct json_str key, void *arg)
+{
+	return loader_unit(p->ld, unit_operation, p);
+}
+
+static int kind_member(struct rp *p, int ch, struct json_str key, void *arg)
+{
+	int *seen = arg;
+
+	if (JSON_EQ(key, "operations") && !*seen) {
+		*seen = 1;
+		return walk_children(p, 3, operation_child, NULL);
+	}
+	return walk_skip(p, 3);
+}
+
+/* One element of strings.buffer_records: its operations, in a new kind. */
+static int kind_child(struct rp *p, int ch, struct json_str key, void *arg)
+{
+	struct ops none = { NULL, 0, 0 };
+	int seen = 0;
+
+	VEC_PUSH(p->run.kinds, p->run.n_kinds, p->run.cap_kinds, none);
+	if (ch != '{')
+		return walk_skip(p, 2);
+	return walk_children(p, 2, kind_member, &seen);
+}
+
+static int strings_member(struct rp *p, int ch, struct json_str key, void *arg)
+{
+	struct run *r = &p->run;
+
+	if (JSON_EQ(key, "buffer_records") && !(r->seen & SEEN_S_BUFFERS)) {
+		r->seen |= SEEN_S_BUFFERS;
+		return walk_children(p, 2, kind_child, NULL);
+	}
+	if (JSON_EQ(key, "marker_api") && !(r->seen & SEEN_S_MARKER)) {
+		r->seen |= SEEN_S_MARKER;
+		return walk_records(p, REC_TEXT);
+	}
+	return walk_skip(p, 2);
+}
+
+static int buffers_member(struct rp *p, int ch, struct json_str key, void *arg)
+{
+	static const struct {
+		const char *name;
+		unsigned bit;
+		enum rec_kind kind;
+	} lists[] = { { "kernel_dispatch", SEEN_DISPATCH, REC_DISPATCH },
+		      { "memory_copy", SEEN_COPY, REC_COPY },
+		      { "hip_api", SEEN_HIP, REC_HIP },
+		      { "marker_api", SEEN_MARKER, REC_MARKER } };
+	struct run *r = &p->run;
+
+	for (size_t i = 0; i < sizeof lists / sizeof lists[0]; i++)
+		if (json_str_eq(key, lists[i].name, strlen(lists[i].name)) &&
+		    !(r->seen & lists[i].bit)) {
+			r->seen |= lists[i].bit;
+			if (lists[i].kind == REC_DISPATCH)
+				r->kd_array = ch == '[';
+			return walk_records(p, lists[i].kind);
+		}
+	return walk_skip(p, 2);
+}
+
+/* A member of a run: the first of each name that is read; the others are skipped. */
+static int run_member(struct rp *p, int ch, struct json_str key, void *arg)
+{
+	struct run *r = &p->run;
+
+	if (JSON_EQ(key, "agents") && !(r->seen & SEEN_AGENTS)) {
+		r->seen |= SEEN_AGENTS;
+		return walk_records(p, REC_AGENT);
+	}
+	if (JSON_EQ(key, "kernel_symbols") && !(r->seen & SEEN_SYMBOLS)) {
+		r->seen |= SEEN_SYMBOLS;
+		return walk_records(p, REC_SYMBOL);
+	}
+	if (JSON_EQ(key, "strings") && !(r->seen & SEEN_STRINGS)) {
+		r->seen |= SEEN_STRINGS;
+		if (ch != '{') /* (an array's elements have no names) */
+			return walk_skip(p, 1);
+		return walk_children(p, 1, strings_member, NULL);
+	}
+	if (JSON_EQ(key, "buffer_records") && !(r->seen & SEEN_BUFFERS)) {
+		r->seen |= SEEN_BUFFERS;
+		if (ch != '{')
+			return walk_skip(p, 1);
+		return walk_children(p, 1, buffers_member, NULL);
+	}
+	return walk_skip(p, 1);
+}
+
+/* ---- a run made into the trace ---------------------------------------------------------- */
 
 struct agent {
 	int64_t handle;
@@ -77,23 +811,12 @@ struct symbol {
 	size_t order; /* in the file: the last of equal ids wins */
 };
 
-/* strings.buffer_records[kind].operations, as arrays (cJSON's are lists: an operation looked
- * up by index for every record walked them, 60k HIP records x 100k operations took 13 s). */
-struct ops {
-	const char **name;
-	size_t n;
-};
-
-struct rp {
-	struct trace *t;
+struct maps {
 	struct agent *agents; /* sorted by handle */
 	size_t n_agents;
 	struct symbol *symbols; /* sorted by kernel_id: an array indexed by the id let a
 				   650-byte file allocate 394 MB (a kernel_id of 10^8) */
 	size_t n_symbols;
-	struct ops *kinds; /* strings.buffer_records, by kind */
-	size_t n_kinds;
-	const cJSON *strings;
 };
 
 static int cmp_agent(const void *pa, const void *pb)
@@ -106,40 +829,38 @@ static int cmp_agent(const void *pa, const void *pb)
 
 DEFINE_LOWER_BOUND(agent_lower, struct agent, int64_t, handle)
 
-static int32_t device_of(const struct rp *r, int64_t h)
+static int32_t device_of(const struct maps *m, int64_t h)
 {
-	size_t lo = agent_lower(r->agents, r->n_agents, h);
+	size_t lo = agent_lower(m->agents, m->n_agents, h);
 
-	if (lo < r->n_agents && r->agents[lo].handle == h)
-		return r->agents[lo].device;
+	if (lo < m->n_agents && m->agents[lo].handle == h)
+		return m->agents[lo].device;
 	return (int32_t)(h & 0x7fffffff);
 }
 
-static void read_agents(struct rp *r, const cJSON *agents)
+static void make_agents(struct trace *t, const struct run *r, struct maps *m)
 {
-	const cJSON *a;
-	size_t cap = 0;
+	m->agents = r->n_agents ? xcalloc(r->n_agents, sizeof *m->agents) : NULL;
+	for (size_t i = 0; i < r->n_agents; i++) {
+		const struct agent_rec *a = &r->agents[i];
+		struct agent e = { .handle = a->handle, .device = -1, .order = i };
 
-	cJSON_ArrayForEach(a, agents)
-	{
-		struct agent e = { .handle = handle(a, "id"), .device = -1, .order = r->n_agents };
+		if (a->type == 2) { /* ROCPROFILER_AGENT_TYPE_GPU */
+			const struct text *name = &a->product_name;
+			struct trace_device d = { .warp_size = (int32_t)a->wave_front_size,
+						  .num_sms = (int32_t)a->cu_count };
 
-		if (num(a, "type") == 2) { /* ROCPROFILER_AGENT_TYPE_GPU */
-			const char *name = str(a, "product_name");
-			struct trace_device d = { .warp_size = (int32_t)num(a, "wave_front_size"),
-						  .num_sms = (int32_t)num(a, "cu_count") };
-
-			if (!name || !*name)
-				name = str(a, "name");
-			e.device = d.id = (int32_t)num(a, "logical_node_type_id");
-			if (name && *name)
-				d.name = intern_add(r->t->strings, name, strlen(name));
-			trace_add_device(r->t, &d);
+			if (!name->s || !name->len)
+				name = &a->name;
+			e.device = d.id = (int32_t)a->node;
+			if (name->s && name->len)
+				d.name = intern_add(t->strings, name->s, name->len);
+			trace_add_device(t, &d);
 		}
-		VEC_PUSH(r->agents, r->n_agents, cap, e);
+		m->agents[m->n_agents++] = e;
 	}
-	if (r->n_agents)
-		qsort(r->agents, r->n_agents, sizeof *r->agents, cmp_agent);
+	if (m->n_agents)
+		qsort(m->agents, m->n_agents, sizeof *m->agents, cmp_agent);
 }
 
 static int cmp_symbol(const void *pa, const void *pb)
@@ -150,113 +871,77 @@ static int cmp_symbol(const void *pa, const void *pb)
 	return c ? c : CMP(a->order, b->order);
 }
 
-static void read_symbols(struct rp *r, const cJSON *symbols)
+static void make_symbols(struct trace *t, const struct run *r, struct maps *m)
 {
-	const cJSON *s;
-	size_t cap = 0, n = 0;
+	size_t n = 0;
 
-	cJSON_ArrayForEach(s, symbols)
-	{
-		int64_t id = num(s, "kernel_id");
-		const char *name = str(s, "formatted_kernel_name");
-		struct symbol e = { .id = id, .order = r->n_symbols };
+	m->symbols = r->n_syms ? xcalloc(r->n_syms, sizeof *m->symbols) : NULL;
+	for (size_t i = 0; i < r->n_syms; i++) {
+		const struct symbol_rec *s = &r->syms[i];
+		const struct text *name = &s->formatted;
 
-		if (!name || !*name || strcmp(name, "0") == 0)
-			name = str(s, "demangled_kernel_name");
-		if (!name || !*name)
-			name = str(s, "kernel_name");
-		if (!name)
+		if (!name->s || !name->len || (name->len == 1 && name->s[0] == '0'))
+			name = &s->demangled;
+		if (!name->s || !name->len)
+			name = &s->plain;
+		if (!name->s)
 			continue;
-		e.name = rocprof_kernel_name(r->t, name, strlen(name));
-		VEC_PUSH(r->symbols, r->n_symbols, cap, e);
+		m->symbols[m->n_symbols++] = (struct symbol){
+			.id = s->id,
+			.name = rocprof_kernel_name(t, name->s, name->len),
+			.order = m->n_symbols,
+		};
 	}
-	if (!r->n_symbols)
+	if (!m->n_symbols)
 		return;
-	qsort(r->symbols, r->n_symbols, sizeof *r->symbols, cmp_symbol);
-	for (size_t i = 0; i < r->n_symbols; i++) /* the last of each id */
-		if (i + 1 == r->n_symbols || r->symbols[i + 1].id != r->symbols[i].id)
-			r->symbols[n++] = r->symbols[i];
-	r->n_symbols = n;
+	qsort(m->symbols, m->n_symbols, sizeof *m->symbols, cmp_symbol);
+	for (size_t i = 0; i < m->n_symbols; i++) /* the last of each id */
+		if (i + 1 == m->n_symbols || m->symbols[i + 1].id != m->symbols[i].id)
+			m->symbols[n++] = m->symbols[i];
+	m->n_symbols = n;
 }
 
 DEFINE_LOWER_BOUND(symbol_lower, struct symbol, int64_t, id)
 
 /* The interned name of kernel_id id, or 0. */
-static uint32_t symbol_name(const struct rp *r, int64_t id)
+static uint32_t symbol_name(const struct maps *m, int64_t id)
 {
-	size_t lo = symbol_lower(r->symbols, r->n_symbols, id);
+	size_t lo = symbol_lower(m->symbols, m->n_symbols, id);
 
-	return lo < r->n_symbols && r->symbols[lo].id == id ? r->symbols[lo].name : 0;
-}
-
-/* strings.buffer_records as arrays of operation names, by kind. */
-static void read_operations(struct rp *r)
-{
-	const cJSON *kinds = cJSON_GetObjectItemCaseSensitive(r->strings, "buffer_records"), *k;
-	size_t cap = 0;
-
-	cJSON_ArrayForEach(k, kinds)
-	{
-		const cJSON *ops = cJSON_GetObjectItemCaseSensitive(k, "operations"), *o;
-		struct ops e = { NULL, 0 };
-		size_t ocap = 0;
-
-		cJSON_ArrayForEach(o, ops)
-		{
-			const char *name = cJSON_IsString(o) ? o->valuestring : NULL;
-
-			VEC_PUSH(e.name, e.n, ocap, name);
-		}
-		VEC_PUSH(r->kinds, r->n_kinds, cap, e);
-	}
+	return lo < m->n_symbols && m->symbols[lo].id == id ? m->symbols[lo].name : 0;
 }
 
 /* The name of operation `op` of buffer record kind `kind` (strings.buffer_records[kind]). */
-static const char *operation_name(const struct rp *r, int64_t kind, int64_t op)
+static const struct text *operation_name(const struct run *r, int64_t kind, int64_t op)
 {
 	if (kind < 0 || (uint64_t)kind >= r->n_kinds || op < 0 || (uint64_t)op >= r->kinds[kind].n)
 		return NULL;
-	return r->kinds[kind].name[op];
+	return r->kinds[kind].name[op].s ? &r->kinds[kind].name[op] : NULL;
 }
 
-static void read_dispatches(struct rp *r, const cJSON *records)
+static void make_dispatches(struct trace *t, const struct run *r, const struct maps *m)
 {
-	const cJSON *d;
+	for (size_t i = 0; i < r->n_disp; i++) {
+		const struct dispatch_rec *d = &r->disp[i];
+		struct trace_kernel k = { .start = d->start,
+					  .dur = trace_span_dur(d->start, d->end),
+					  .correlation = d->corr,
+					  .device = device_of(m, d->agent),
+					  .stream = (int32_t)d->queue,
+					  .kind = KIND_KERNEL };
 
-	cJSON_ArrayForEach(d, records)
-	{
-		const cJSON *info = cJSON_GetObjectItemCaseSensitive(d, "dispatch_info");
-		const cJSON *grid = cJSON_GetObjectItemCaseSensitive(info, "grid_size");
-		const cJSON *wg = cJSON_GetObjectItemCaseSensitive(info, "workgroup_size");
-		int64_t id = num(info, "kernel_id");
-		struct trace_kernel k = {
-			.start = num(d, "start_timestamp"),
-			.dur = trace_span_dur(num(d, "start_timestamp"), num(d, "end_timestamp")),
-			.correlation = num(cJSON_GetObjectItemCaseSensitive(d, "correlation_id"),
-					   "internal"),
-			.device = device_of(r, handle(info, "agent_id")),
-			.stream = (int32_t)handle(info, "queue_id"),
-			.kind = KIND_KERNEL
-		};
-		static const char *const xyz[3] = { "x", "y", "z" };
-
-		r->t->n_events++;
-		k.name = symbol_name(r, id);
+		t->n_events++;
+		k.name = symbol_name(m, d->kernel_id);
 		if (!k.name) {
 			char buf[40];
-			int n = snprintf(buf, sizeof buf, "kernel_id %lld", (long long)id);
+			int n = snprintf(buf, sizeof buf, "kernel_id %lld",
+					 (long long)d->kernel_id);
 
-			k.name = intern_add(r->t->strings, buf, (size_t)n);
+			k.name = intern_add(t->strings, buf, (size_t)n);
 		}
-		int32_t g[3], b[3];
-
-		for (int i = 0; i < 3; i++) {
-			g[i] = (int32_t)num(grid, xyz[i]);
-			b[i] = (int32_t)num(wg, xyz[i]);
-		}
-		k.dims = trace_add_dims(r->t, g, b);
+		k.dims = trace_add_dims(t, d->grid, d->wg);
 		if (k.start > 0 && k.dur >= 0 && k.start <= TRACE_TIME_MAX - k.dur)
-			trace_add_kernel(r->t, &k);
+			trace_add_kernel(t, &k);
 	}
 }
 
@@ -285,58 +970,42 @@ uint32_t rocprof_copy_name(struct trace *t, const char *op)
 	return intern_add(t->strings, "Memcpy", 6);
 }
 
-static void read_copies(struct rp *r, const cJSON *records)
+static void make_copies(struct trace *t, const struct run *r, const struct maps *m)
 {
-	const cJSON *m;
+	for (size_t i = 0; i < r->n_copies; i++) {
+		const struct copy_rec *c = &r->copies[i];
+		const struct text *op = operation_name(r, c->kind, c->op);
+		int32_t dst = device_of(m, c->dst);
+		struct trace_kernel k = { .start = c->start,
+					  .dur = trace_span_dur(c->start, c->end),
+					  .correlation = c->corr,
+					  .device = dst >= 0 ? dst : device_of(m, c->src),
+					  .kind = KIND_MEMCPY };
 
-	cJSON_ArrayForEach(m, records)
-	{
-		int32_t dst = device_of(r, handle(m, "dst_agent_id"));
-		struct trace_kernel k = {
-			.start = num(m, "start_timestamp"),
-			.dur = trace_span_dur(num(m, "start_timestamp"), num(m, "end_timestamp")),
-			.correlation = num(cJSON_GetObjectItemCaseSensitive(m, "correlation_id"),
-					   "internal"),
-			.device = dst >= 0 ? dst : device_of(r, handle(m, "src_agent_id")),
-			.kind = KIND_MEMCPY
-		};
-
-		r->t->n_events++;
-		k.name = rocprof_copy_name(r->t,
-					   operation_name(r, num(m, "kind"), num(m, "operation")));
+		t->n_events++;
+		k.name = rocprof_copy_name(t, op ? op->s : NULL);
 		if (k.device >= 0 && k.start > 0 && k.dur >= 0 && k.start <= TRACE_TIME_MAX - k.dur)
-			trace_add_kernel(r->t, &k);
+			trace_add_kernel(t, &k);
 	}
 }
 
-static void read_hip(struct rp *r, const cJSON *records)
+static void make_hip(struct trace *t, const struct run *r)
 {
-	const cJSON *h;
+	for (size_t i = 0; i < r->n_hip; i++) {
+		const struct hip_rec *h = &r->hip[i];
+		const struct text *name = operation_name(r, h->kind, h->op);
+		struct trace_launch l = { .start = h->start,
+					  .dur = trace_span_dur(h->start, h->end),
+					  .correlation = h->corr,
+					  .tid = h->tid };
 
-	cJSON_ArrayForEach(h, records)
-	{
-		const char *name = operation_name(r, num(h, "kind"), num(h, "operation"));
-		struct trace_launch l = {
-			.start = num(h, "start_timestamp"),
-			.dur = trace_span_dur(num(h, "start_timestamp"), num(h, "end_timestamp")),
-			.correlation = num(cJSON_GetObjectItemCaseSensitive(h, "correlation_id"),
-					   "internal"),
-			.tid = num(h, "thread_id")
-		};
-
-		r->t->n_events++;
-		if (!name || !strstr(name, "Launch") || l.start <= 0 || l.dur < 0)
+		t->n_events++;
+		if (!name || !strstr(name->s, "Launch") || l.start <= 0 || l.dur < 0)
 			continue;
-		l.name = intern_add(r->t->strings, name, strlen(name));
-		trace_add_launch(r->t, &l);
+		l.name = intern_add(t->strings, name->s, name->len);
+		trace_add_launch(t, &l);
 	}
 }
-
-/* strings.marker_api: [{"key": correlation id, "value": the range's text}]. */
-struct marker {
-	int64_t key;
-	const char *text;
-};
 
 static int cmp_marker(const void *a, const void *b)
 {
@@ -345,196 +1014,124 @@ static int cmp_marker(const void *a, const void *b)
 	return (x->key > y->key) - (x->key < y->key);
 }
 
-static const char *marker_text(const struct marker *v, size_t n, int64_t corr)
+static const struct marker *marker_text(const struct marker *v, size_t n, int64_t corr)
 {
 	struct marker key = { .key = corr };
-	const struct marker *m = n ? bsearch(&key, v, n, sizeof *v, cmp_marker) : NULL;
 
-	return m ? m->text : NULL;
+	return n ? bsearch(&key, v, n, sizeof *v, cmp_marker) : NULL;
 }
 
-static void read_markers(struct rp *r, const cJSON *records)
+static void make_markers(struct trace *t, struct run *r)
 {
-	const cJSON *list = cJSON_GetObjectItemCaseSensitive(r->strings, "marker_api"), *m;
-	struct marker *v = NULL;
-	size_t n = 0, cap = 0;
-
-	if (!cJSON_GetArraySize(records))
+	if (!r->n_marker_elems)
 		return;
-	cJSON_ArrayForEach(m, list)
-	{
-		struct marker e = { .key = num(m, "key"), .text = str(m, "value") };
-
-		if (e.text)
-			VEC_PUSH(v, n, cap, e);
-	}
-	if (n)
-		qsort(v, n, sizeof *v, cmp_marker);
-
-	cJSON_ArrayForEach(m, records)
-	{
-		int64_t corr =
-			num(cJSON_GetObjectItemCaseSensitive(m, "correlation_id"), "internal");
-		const char *text = marker_text(v, n, corr);
-		struct trace_range g = { .start = num(m, "start_timestamp"),
-					 .dur = trace_span_dur(num(m, "start_timestamp"),
-							       num(m, "end_timestamp")),
+	if (r->n_texts)
+		qsort(r->texts, r->n_texts, sizeof *r->texts, cmp_marker);
+	for (size_t i = 0; i < r->n_markers; i++) {
+		const struct marker_rec *m = &r->markers[i];
+		const struct marker *text = marker_text(r->texts, r->n_texts, m->corr);
+		struct trace_range g = { .start = m->start,
+					 .dur = trace_span_dur(m->start, m->end),
 					 .seq = -1,
-					 .tid = num(m, "thread_id"),
+					 .tid = m->tid,
 					 .kind = RANGE_USER };
 
-		r->t->n_events++;
-		if (!text || !*text || g.start <= 0 || g.dur <= 0)
+		t->n_events++;
+		if (!text || !text->len || g.start <= 0 || g.dur <= 0)
 			continue;
-		g.name = intern_add(r->t->strings, text, strlen(text));
-		trace_add_range(r->t, &g);
-	}
-	free(v);
-}
-
-/* The line and column of byte off in buf, for the message of a parse error. */
-static void where(const char *buf, size_t off, long *line, long *col)
-{
-	*line = 1;
-	*col = 1;
-	for (size_t i = 0; i < off; i++) {
-		if (buf[i] == '\n') {
-			++*line;
-			*col = 1;
-		} else {
-			++*col;
-		}
+		g.name = intern_add(t->strings, text->text, text->len);
+		trace_add_range(t, &g);
 	}
 }
 
-/* cJSON's allocations, which say when one failed: out of memory is not "not valid JSON". */
-static _Thread_local int cjson_oom;
-
-static void *cjson_malloc(size_t n)
+/* The run read: into the trace when it had buffer_records.kernel_dispatch, in the order the
+ * records' references need. */
+static void make_run(struct rp *p)
 {
-	void *p = malloc(n);
+	struct run *r = &p->run;
+	struct trace *t = p->ld->t;
+	struct maps m = { 0 };
 
-	if (!p)
-		cjson_oom = 1;
-	return p;
+	if (r->kd_array) {
+		p->any = 1;
+		make_agents(t, r, &m);
+		make_symbols(t, r, &m);
+		make_dispatches(t, r, &m);
+		make_copies(t, r, &m);
+		make_hip(t, r);
+		make_markers(t, r);
+		free(m.agents);
+		free(m.symbols);
+	}
+	run_free(r);
 }
 
-static void cjson_hooks(void)
+/* One run: an element of rocprofiler-sdk-tool (an object; anything else holds nothing). */
+static int run_child(struct rp *p, int ch, struct json_str key, void *arg)
 {
-	cJSON_Hooks h = { cjson_malloc, free };
+	int rc;
 
-	cJSON_InitHooks(&h);
+	if (ch != '{')
+		return walk_skip(p, 1);
+	rc = walk_children(p, 1, run_member, NULL);
+	if (rc == 0)
+		make_run(p);
+	run_free(&p->run);
+	return rc;
 }
 
-/* "NAME: out of memory ...": the whole file and its tree do not fit. */
-static int out_of_memory(const char *name, size_t len, struct fd_error *err)
+/* A member of the document: the runs (the first rocprofiler-sdk-tool), or skipped. */
+static int doc_member(struct rp *p, int ch, struct json_str key, void *arg)
 {
-	fd_error_set(err,
-		     "%s: out of memory reading a rocprofv3 JSON file of %zu MiB (it is parsed "
-		     "whole, in about six times its size): record fewer kernels, or use "
-		     "--output-format rocpd",
-		     name, len >> 20);
-	return -1;
+	int *seen = arg;
+
+	if (JSON_EQ(key, "rocprofiler-sdk-tool") && !*seen) {
+		*seen = 1;
+		return walk_children(p, 1, run_child, NULL);
+	}
+	return walk_skip(p, 1);
+}
+
+/* What follows the document is not read as JSON (as before), only counted: the window's
+ * bytes consumed, then more read. */
+static int unit_rest(struct loader *ld, struct json_cur *c, void *arg)
+{
+	if (c->p == c->end && !c->at_eof)
+		return JSON_MORE;
+	c->p = c->end;
+	return JSON_OK;
 }
 
 static int rocprof_load(struct trace *t, struct input *in, const char *name,
 			const struct trace_load_opts *opts, struct fd_error *err)
 {
-	static pthread_once_t once = PTHREAD_ONCE_INIT;
-	size_t cap = 1 << 20, len = 0;
-	char *buf = xmalloc(cap);
-	const cJSON *runs, *run;
-	cJSON *doc;
-	ssize_t n;
-	int any = 0;
+	struct loader ld = { 0 };
+	struct rp p = { .ld = &ld };
+	int seen = 0, rc;
 
-	pthread_once(&once, cjson_hooks);
-	while ((n = input_read(in, buf + len, cap - len - 1, err)) > 0) {
-		len += (size_t)n;
-		if (len > ROCPROF_JSON_MAX) {
-			fd_error_set(
-				err,
-				"%s: a rocprofv3 JSON file of more than %d MiB (it is parsed "
-				"whole, in about six times its size): record fewer kernels, or "
-				"use --output-format rocpd",
-				name, (int)(ROCPROF_JSON_MAX >> 20));
-			free(buf);
-			return -1;
-		}
-		if (cap - len < 2) {
-			char *more = realloc(buf, cap * 2);
-
-			if (!more) {
-				free(buf);
-				return out_of_memory(name, len, err);
-			}
-			buf = more;
-			cap *= 2;
-		}
-		if (opts && opts->progress &&
-		    opts->progress(opts->progress_user, input_raw_done(in), input_raw_size(in))) {
-			fd_error_set(err, "%s: cancelled", name);
-			free(buf);
-			return -1;
-		}
-	}
-	if (n < 0) {
-		char msg[FD_ERROR_MAX];
-
-		snprintf(msg, sizeof msg, "%s", err->msg);
-		fd_error_set(err, "%s: %s", name, msg);
-		free(buf);
-		return -1;
-	}
-	buf[len] = '\0';
-	t->bytes = (int64_t)len;
-	cjson_oom = 0;
-	doc = cJSON_ParseWithLength(buf, len);
-	if (!doc && cjson_oom) {
-		free(buf);
-		return out_of_memory(name, len, err);
-	}
-	if (!doc) {
-		const char *at = cJSON_GetErrorPtr();
-		size_t off = at && at >= buf && at <= buf + len ? (size_t)(at - buf) : len;
-		long line, col;
-
-		where(buf, off, &line, &col);
-		fd_error_set(err,
-			     "%s: line %ld, column %ld: not valid JSON (a rocprofv3 JSON file)",
-			     name, line, col);
-		free(buf);
-		return -1;
-	}
-	free(buf);
+	ld.name = name;
+	ld.in = in;
+	ld.cap = WINDOW_INITIAL;
+	ld.buf = xmalloc(ld.cap);
+	ld.opts = opts;
+	ld.err = err;
+	ld.t = t;
+	ld.lines_later = input_split_size(in) >= 0;
+	ld.what = "a rocprofv3 JSON file";
+	p.x.run = &p.run;
 	t->platform = PLATFORM_AMD;
 	t->platform_reason = "the rocprofiler-sdk agents";
-	runs = cJSON_GetObjectItemCaseSensitive(doc, "rocprofiler-sdk-tool");
-	cJSON_ArrayForEach(run, runs)
-	{
-		struct rp r = { .t = t,
-				.strings = cJSON_GetObjectItemCaseSensitive(run, "strings") };
-		const cJSON *br = cJSON_GetObjectItemCaseSensitive(run, "buffer_records");
-		const cJSON *kd = cJSON_GetObjectItemCaseSensitive(br, "kernel_dispatch");
-
-		if (!cJSON_IsArray(kd))
-			continue;
-		any = 1;
-		read_operations(&r);
-		read_agents(&r, cJSON_GetObjectItemCaseSensitive(run, "agents"));
-		read_symbols(&r, cJSON_GetObjectItemCaseSensitive(run, "kernel_symbols"));
-		read_dispatches(&r, kd);
-		read_copies(&r, cJSON_GetObjectItemCaseSensitive(br, "memory_copy"));
-		read_hip(&r, cJSON_GetObjectItemCaseSensitive(br, "hip_api"));
-		read_markers(&r, cJSON_GetObjectItemCaseSensitive(br, "marker_api"));
-		free(r.agents);
-		free(r.symbols);
-		for (size_t i = 0; i < r.n_kinds; i++)
-			free(r.kinds[i].name);
-		free(r.kinds);
-	}
-	cJSON_Delete(doc);
-	if (!any) {
+	rc = walk_children(&p, 0, doc_member, &seen);
+	while (rc == 0 && !(ld.eof && ld.pos == ld.len)) /* the bytes after it: read, not parsed */
+		rc = loader_unit(&ld, unit_rest, NULL);
+	json_buf_free(&p.x.kbuf);
+	for (int i = 0; i < 3; i++)
+		json_buf_free(&p.x.sbuf[i]);
+	run_free(&p.run);
+	loader_bufs_free(&ld);
+	if (rc < 0)
+		return -1;
+	if (!p.any) {
 		fd_error_set(err,
 			     "%s: a rocprofv3 JSON file without buffer_records.kernel_dispatch "
 			     "(record it with rocprofv3 --kernel-trace)",
