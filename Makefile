@@ -35,7 +35,7 @@ UI_LIBS := $(NCURSES_LIBS)
 
 # The pipeline's stages, in order (tests/sh/layering.sh checks that includes only go down):
 # the curses-free model library, then the UI library, then the program.
-MODEL_STAGES := base load efficiency classify structure compare session report
+MODEL_STAGES := base input trace readers efficiency classify structure compare session report
 MODEL_SRC := $(sort $(wildcard $(MODEL_STAGES:%=src/%/*.c)))
 UI_SRC := $(sort $(wildcard src/ui/*.c src/ui/views/*.c))
 APP_SRC := $(sort $(wildcard src/app/*.c))

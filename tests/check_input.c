@@ -10,7 +10,7 @@
 #include <sys/wait.h>
 
 #include "fusediff/input.h"
-#include "src/load/spool.h"
+#include "src/input/spool.h"
 
 /* The whole file, raw. Owned by caller: free(). */
 static unsigned char *slurp(const char *path, size_t *len)

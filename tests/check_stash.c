@@ -1,9 +1,9 @@
-/* check_stash.c — packed records (src/load/stash.h): what is put is read back, across chunks,
+/* check_stash.c — packed records (src/trace/stash.h): what is put is read back, across chunks,
  * and another stash's records appended as a segment read back with their own deltas and the
  * number of their segment, records put after them in a segment of their own. */
 #include "testutil.h"
 
-#include "src/load/stash.h"
+#include "src/trace/stash.h"
 
 /* Record i of stash `tag`: a few fields, some written as deltas that go both ways. */
 static void put_record(struct stash *s, int tag, int64_t i)

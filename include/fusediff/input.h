@@ -86,7 +86,7 @@ int input_skip(struct input *in, int64_t n, struct fd_error *err);
  * input_hash_work(in, upto): read again and hash one piece of the bytes that parts read ahead
  * of the hash, up to upto (< 0: up to the nearest tracked reader at or ahead of it); 1 when it
  * did, 0 when there is nothing to do now (or nothing is hashed). Any thread; see
- * src/load/raw_hash.h. */
+ * src/input/raw_hash.h. */
 void input_hash_track(struct input *part);
 void input_hash_untrack(struct input *in);
 int input_hash_work(struct input *in, int64_t upto);

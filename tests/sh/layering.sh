@@ -1,8 +1,8 @@
 #!/bin/sh
 # layering.sh — the stages only depend downward (build-aux/layering.sh): the tree as it is
-# passes, and a copy with one planted upward include, curses or cJSON in the wrong place, or a
-# library that reads the environment, fails with a line naming the file, the line and the
-# stage.
+# passes, and a copy with one planted upward include (src/input, src/trace and src/readers
+# included), curses or cJSON in the wrong place, a library that reads the environment, or a
+# public header without a stage, fails with a line naming the file, the line and the stage.
 set -u
 cd "${FUSEDIFF_SRCDIR:-.}" || exit 1
 out=$(sh build-aux/layering.sh .) || { echo "the tree breaks the layering:"; echo "$out"; exit 1; }
@@ -30,9 +30,18 @@ n=$(($(wc -l <src/report/report.c) + 1))
 plant src/report/report.c '#include <curses.h>' "src/report/report.c:$n: includes curses (<curses.h>) outside src/ui/"
 plant src/compare/align.c '#include <cjson/cJSON.h>' "src/compare/align.c:"
 # the environment: read in src/app/ alone (and TERM, HOME in src/ui/), passed down as options
-n=$(($(wc -l <src/load/input.c) + 1))
-plant src/load/input.c 'static int serial(void) { return getenv("FUSEDIFF_SERIAL") != NULL; }' \
-	"src/load/input.c:$n: reads the environment (getenv) outside src/app/"
+n=$(($(wc -l <src/input/input.c) + 1))
+plant src/input/input.c 'static int serial(void) { return getenv("FUSEDIFF_SERIAL") != NULL; }' \
+	"src/input/input.c:$n: reads the environment (getenv) outside src/app/"
+# the three stages that were src/load: input plumbing, the trace model, the format readers
+n=$(($(wc -l <src/input/input.c) + 1))
+plant src/input/input.c '#include "fusediff/trace.h"' "src/input/input.c:$n: input includes fusediff/trace.h of the later stage trace"
+n=$(($(wc -l <src/trace/trace.c) + 1))
+plant src/trace/trace.c '#include "fusediff/capture.h"' "src/trace/trace.c:$n: trace includes fusediff/capture.h of the later stage readers"
+n=$(($(wc -l <src/trace/trace.c) + 1))
+plant src/trace/trace.c '#include "../readers/formats.h"' "src/trace/trace.c:$n: trace includes ../readers/formats.h of the later stage readers"
+# a public header takes its stage from the table, not from a file named like it
+plant include/fusediff/newthing.h '#include "fusediff/util.h"' "include/fusediff/newthing.h: no stage"
 plant src/ui/run.c 'static const char *dir(void) { return getenv("FUSEDIFF_DUMP_DIR"); }' \
 	"src/ui/run.c:"
 exit 0

@@ -39,7 +39,7 @@ gzip -dc examples/llama8l_eager_sdpa.json.gz >"$tmp/a.json" &&
 same report_json --report json "$tmp/a.json" "$tmp/b.json"
 same report_text --report text "$tmp/b.json" "$tmp/a.json"
 # the chunks' threads hash what they read where the hash stands, and read again what they read
-# ahead of it (src/load/raw_hash.h): the hash of the file all the same
+# ahead of it (src/input/raw_hash.h): the hash of the file all the same
 if command -v sha256sum >/dev/null 2>&1; then
 	for f in a b; do
 		want=$(sha256sum <"$tmp/$f.json" | cut -c1-64)

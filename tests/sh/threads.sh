@@ -3,7 +3,7 @@
 # thread, a plain one parsed by two threads: its traceEvents in chunks that both take in turn,
 # FUSEDIFF_SPLIT_MIN=1 for these small files) and builds both sides in parallel; --summary builds
 # its classifier on a thread of its own meanwhile and, for a trace with enough operators (16384,
-# UNPACK_PARALLEL in src/load/trace_finish.c), unpacks them on two threads, the kernels' part
+# UNPACK_PARALLEL in src/trace/trace_finish.c), unpacks them on two threads, the kernels' part
 # beside them: helgrind finds no data race in any of it.
 # (one comparison of a gzip and a plain file, where there were one of two gzip files and one of two
 # plain ones, and a generated trace of 20000 operators in 3.3 MB, where there was the 26 MB eager

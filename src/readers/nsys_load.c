@@ -13,7 +13,7 @@
 
 #include "fusediff/intern.h"
 #include "sqlite_input.h"
-#include "trace_build.h"
+#include "../trace/trace_build.h"
 
 /* StringIds: the export's string id -> our interned id, sorted by the export's id. */
 struct sid {

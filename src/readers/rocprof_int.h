@@ -1,5 +1,5 @@
 /* rocprof_int.h — what the readers of rocprofv3's outputs (JSON, rocpd, kernel_trace.csv)
- * share. Private to src/load. */
+ * share. Private to src/readers. */
 #ifndef FUSEDIFF_ROCPROF_INT_H
 #define FUSEDIFF_ROCPROF_INT_H
 

@@ -9,7 +9,7 @@
 
 #include "rocprof_int.h"
 #include "sqlite_input.h"
-#include "trace_build.h"
+#include "../trace/trace_build.h"
 
 /* "kernels.col" when the view has it, else "0": for SELECT lists. */
 static const char *col(sqlite3 *db, const char *table, const char *c, const char *fallback)

@@ -1,5 +1,5 @@
 /* sqlite_input.h — an input that is an SQLite database (Nsight Systems exports, rocpd), opened
- * read-only and immutable with SQLite's own library. Private to src/load.
+ * read-only and immutable with SQLite's own library. Private to src/readers.
  *
  * A plain file is opened where it is. Anything else (a .sqlite.gz, standard input) is first
  * copied, decompressed, to a private temporary file (mode 0600 in trace_load_tuning's tmpdir,

@@ -27,7 +27,7 @@
 #include "kineto_int.h"
 #include "rocprof_int.h"
 #include "fusediff/intern.h"
-#include "trace_build.h"
+#include "../trace/trace_build.h"
 
 #define TOOL_KEY "\"rocprofiler-sdk-tool\""
 

@@ -11,7 +11,7 @@
 
 #include "formats.h"
 #include "rocprof_int.h"
-#include "trace_build.h"
+#include "../trace/trace_build.h"
 
 enum csv_col {
 	C_NAME,

@@ -19,7 +19,7 @@
 #include "fusediff/input.h"
 #include "fusediff/json.h"
 #include "fusediff/trace.h"
-#include "trace_build.h"
+#include "../trace/trace_build.h"
 #include "formats.h"
 #include "kineto_int.h"
 

@@ -5,7 +5,7 @@
 
 #include "formats.h"
 #include "fusediff/trace.h"
-#include "trace_build.h"
+#include "../trace/trace_build.h"
 
 /* Every format, in the order they are tried; the last one takes what no format claims. */
 static const struct trace_format *const trace_formats[] = {

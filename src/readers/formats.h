@@ -1,4 +1,4 @@
-/* formats.h — the input formats the loader reads, one entry each (private to src/load).
+/* formats.h — the input formats the loader reads, one entry each (private to src/readers).
  *
  * trace_load() (trace_load.c) peeks at the first decompressed bytes of the input and gives the
  * input to the first format in trace_formats[] whose detect() claims it, else to the last one,

@@ -8,7 +8,7 @@
 #include <sys/stat.h>
 
 #include "fusediff/trace_dir.h"
-#include "trace_build.h"
+#include "../trace/trace_build.h"
 
 /* Launch indices by start (sort_index()). */
 static int cmp_launch_start(const void *ctx, uint32_t a, uint32_t b)

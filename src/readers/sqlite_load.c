@@ -5,7 +5,7 @@
 
 #include "formats.h"
 #include "sqlite_input.h"
-#include "trace_build.h"
+#include "../trace/trace_build.h"
 
 static int sqlite_load(struct trace *t, struct input *in, const char *name,
 		       const struct trace_load_opts *opts, struct fd_error *err)

@@ -11,7 +11,7 @@
 
 #include "fusediff/json.h"
 #include "fusediff/trace.h"
-#include "trace_build.h"
+#include "../trace/trace_build.h"
 #include "key_pred.h"
 #include "kineto_int.h"
 

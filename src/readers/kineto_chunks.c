@@ -23,7 +23,7 @@
 #include "fusediff/input.h"
 #include "fusediff/json.h"
 #include "fusediff/trace.h"
-#include "trace_build.h"
+#include "../trace/trace_build.h"
 #include "kineto_int.h"
 
 /* Bytes of traceEvents left below which one thread parses (trace_load_tuning.split_min, from

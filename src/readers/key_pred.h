@@ -11,7 +11,7 @@
  * same bytes, after a member as they were then, parse the same way again. What is remembered
  * after a key only decides where to look first. A key is known by its slot, one per distinct
  * key text (up to KEY_SLOTS in a loader), and the slot by what the key means (enum key_id).
- * Private to src/load. */
+ * Private to src/readers. */
 #ifndef FUSEDIFF_KEY_PRED_H
 #define FUSEDIFF_KEY_PRED_H
 

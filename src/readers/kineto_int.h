@@ -1,6 +1,6 @@
 /* kineto_int.h — what the streaming loader (kineto_load.c: the window, units, the top
  * level), its traceEvents on one or both cores (kineto_chunks.c) and the parser of one event
- * (kineto_event.c) share. Private to src/load. */
+ * (kineto_event.c) share. Private to src/readers. */
 #ifndef FUSEDIFF_KINETO_INT_H
 #define FUSEDIFF_KINETO_INT_H
 
