@@ -367,7 +367,8 @@ static void evidence_title(struct ui *u, char *buf, size_t cap)
 		snprintf(buf, cap, " Evidence (Esc: back, arrows scroll, m: names, v: size) ");
 	else
 		snprintf(buf, cap, " Evidence (%s, v: size, m: names) ",
-			 v->def->drill_view < VIEW_COUNT ? "o: focus" : "Enter: focus");
+			 v->def->enter_hint ? "o: focus"
+					    : "Enter: focus"); /* Enter does another thing */
 }
 
 static void draw_evidence(struct ui *u)
@@ -450,7 +451,7 @@ static void status_hints(struct ui *u, char *buf, size_t cap, int width)
 		{ 1, 5, "p:phase" },
 		{ u->c->n_warnings > 0, 4, "w:warnings" },
 		{ d->kernel_of && v->n_rows, 7, "y:copy" },
-		{ d->drill_view < VIEW_COUNT && v->n_rows, 7, "o:evidence" },
+		{ d->enter_hint && v->n_rows, 7, "o:evidence" },
 		{ 1, 8, "e:export" },
 		{ 1, 0, back ? "q:back" : "q:quit" },
 	};
