@@ -14,7 +14,8 @@ command -v valgrind >/dev/null 2>&1 || { echo "valgrind not found"; exit 77; }
 [ "${FUSEDIFF_SANITIZED:-0}" = 1 ] && { echo "helgrind cannot run an ASan build"; exit 77; }
 # --history-level=approx: the same races found, the earlier access of each reported with less
 # detail (rerun with full to see its stack), 30-40 % less CPU than the default full
-hg="valgrind --tool=helgrind --history-level=approx -q --error-exitcode=9"
+# (tests/helgrind.supp: glibc's reuse of a cached thread stack, not ours)
+hg="valgrind --tool=helgrind --history-level=approx -q --error-exitcode=9 --suppressions=tests/helgrind.supp"
 A=examples/tracelens_sglang_dsr1-distill-llama8b_decode_bs16_mi300x.json.gz
 B=examples/tracelens_sglang_dsr1-distill-llama8b_decode_bs16_b300.json.gz
 tmp=$(mktemp -d)
