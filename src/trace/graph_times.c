@@ -19,7 +19,9 @@
  * in eight, and a group is reassigned only when its listed times go backwards at most
  * max(2, (n - 1) / 8) times. */
 #include <stdlib.h>
+#include <string.h>
 
+#include "fusediff/bigmem.h"
 #include "trace_build.h"
 
 struct gkey {
@@ -78,7 +80,10 @@ static int listed_in_order(const struct trace *t, struct gkey *k, size_t n)
  * no two are equal, so only the runs of a stream whose ranges overlap need looking at, walked
  * side by side for an id in both (group_in_runs). */
 #define STREAMS_SEEN 16
-#define RUNS_SEEN    32
+/* Runs followed at most: a long trace made of many captures or steps starts its ids over, or
+ * interleaves them, hundreds of times (34 repetitions of a decode trace, 4.2 GB: 238 runs),
+ * and the hash set below costs a cache miss and 16 bytes a kernel. */
+#define RUNS_SEEN 1024
 
 struct corr_run {
 	size_t i0, i1; /* the kernels [i0, i1) hold it, with those of other streams */
@@ -115,8 +120,9 @@ static int runs_share_id(const struct trace *t, const struct corr_run *a, const 
  * streams or runs, or the walks would be too long, for this to be the quick way. */
 static int group_in_runs(const struct trace *t)
 {
-	struct corr_run run[RUNS_SEEN];
-	size_t cur[STREAMS_SEEN], n_streams = 0, n = 0, at = 0, work = 0;
+	struct corr_run *run = NULL;
+	size_t cur[STREAMS_SEEN], n_streams = 0, n = 0, cap = 0, at = 0, work = 0;
+	int found = 0;
 
 	for (size_t i = 0; i < t->n_kernels; i++) {
 		const struct trace_kernel *kn = &t->kernels[i];
@@ -128,7 +134,7 @@ static int group_in_runs(const struct trace *t)
 			for (at = 0; at < n_streams && run[cur[at]].stream != kn->stream; at++)
 				;
 			if (at == n_streams && n_streams == STREAMS_SEEN)
-				return -1;
+				goto give_up;
 		}
 		r = at < n_streams ? &run[cur[at]] : NULL;
 		if (r && kn->correlation > r->hi) {
@@ -137,24 +143,28 @@ static int group_in_runs(const struct trace *t)
 			continue;
 		}
 		if (n == RUNS_SEEN)
-			return -1;
+			goto give_up;
 		if (at == n_streams)
 			n_streams++;
 		cur[at] = n;
+		VEC_RESERVE(run, n, cap);
 		run[n++] =
 			(struct corr_run){ i, i + 1, kn->stream, kn->correlation, kn->correlation };
 	}
-	for (size_t a = 0; a < n; a++)
-		for (size_t b = a + 1; b < n; b++)
+	for (size_t a = 0; a < n && !found; a++)
+		for (size_t b = a + 1; b < n && !found; b++)
 			if (run[a].stream == run[b].stream && run[a].lo <= run[b].hi &&
 			    run[b].lo <= run[a].hi) {
 				work += (run[a].i1 - run[a].i0) + (run[b].i1 - run[b].i0);
 				if (work > 4 * t->n_kernels)
-					return -1;
-				if (runs_share_id(t, &run[a], &run[b]))
-					return 1;
+					goto give_up;
+				found = runs_share_id(t, &run[a], &run[b]);
 			}
-	return 0;
+	free(run);
+	return found;
+give_up:
+	free(run);
+	return -1;
 }
 
 /* Do two kernels of one stream share a correlation id (other than 0)? Without such a pair there
@@ -170,7 +180,8 @@ static int any_group(const struct trace *t)
 		return quick;
 	while (cap < 2 * t->n_kernels)
 		cap *= 2;
-	set = xcalloc(cap, sizeof *set); /* corr 0: empty */
+	set = big_alloc(cap, sizeof *set); /* on huge pages: each probe lands anywhere in it */
+	memset(set, 0, cap * sizeof *set); /* corr 0: empty */
 	for (size_t i = 0; i < t->n_kernels && !found; i++) {
 		const struct trace_kernel *kn = &t->kernels[i];
 		uint64_t h = ((uint64_t)kn->correlation ^ ((uint64_t)(uint32_t)kn->stream << 40)) *
