@@ -209,6 +209,91 @@ START_TEST(test_search_wraps)
 }
 END_TEST
 
+/* Search keys given as ids (key_ids, id_key) match as the strings key() gives: two columns
+ * sharing one array of ids, a third with rows of no key (TABLE_NONE) and an id out of range. */
+enum { IC_NAME, IC_ALIAS, IC_KIND, IC_N };
+
+static const struct table_column icols[IC_N] = {
+	[IC_NAME] = { "Kernel", 10, 1, 0, TABLE_LEFT, TABLE_COL_TEXT | TABLE_COL_SEARCH },
+	[IC_ALIAS] = { "Alias", 0, 0, 9, TABLE_LEFT,
+		       TABLE_COL_TEXT | TABLE_COL_SEARCH | TABLE_COL_HIDDEN },
+	[IC_KIND] = { "Kind", 6, 0, 0, TABLE_LEFT, TABLE_COL_TEXT | TABLE_COL_SEARCH },
+};
+static const char *const ialias[N_ROWS] = { "qkv", "fused", NULL, "Rsqrt", "fa", NULL, "o_proj" };
+static const char *const ikinds[] = { "matmul", "attention" };
+static const uint32_t iname_ids[N_ROWS] = { 0, 1, 2, 3, 4, 5, 6 };
+static const uint32_t ikind_ids[N_ROWS] = { 0, 0, TABLE_NONE, 0, 1, 7, 0 };
+
+static const char *ikey_of(int c, uint32_t id)
+{
+	if (c == IC_KIND)
+		return id < 2 ? ikinds[id] : NULL;
+	return c == IC_NAME ? rows[id].name : ialias[id];
+}
+
+static void ikey(void *ctx, uint32_t r, int c, struct table_key *out)
+{
+	(void)ctx;
+	out->str = ikey_of(c, c == IC_KIND ? ikind_ids[r] : iname_ids[r]);
+}
+
+static const uint32_t *ikey_ids(void *ctx, int c, uint32_t *n_ids)
+{
+	(void)ctx;
+	*n_ids = c == IC_KIND ? 2 : N_ROWS;
+	return c == IC_KIND ? ikind_ids : iname_ids;
+}
+
+static const char *iid_key(void *ctx, int c, uint32_t id)
+{
+	(void)ctx;
+	return ikey_of(c, id);
+}
+
+START_TEST(test_search_by_ids)
+{
+	static const char *const pats[] = { "gemm", "FUSED", "o", "attention", "MAT",
+					    "rsq",  "zzz",   "m", "a" };
+	struct table_def sdef = { icols, IC_N, cell, ikey, group, quick, -1, 0 };
+	struct table_def idef = sdef;
+	struct table ts, ti;
+
+	idef.key_ids = ikey_ids;
+	idef.id_key = iid_key;
+	table_init(&ts, &sdef, NULL, N_ROWS);
+	table_init(&ti, &idef, NULL, N_ROWS);
+	for (size_t p = 0; p < sizeof pats / sizeof pats[0]; p++) {
+		uint32_t ks, ns, ki, ni;
+
+		for (int dir = -1; dir <= 1; dir += 2)
+			for (int step = 0; step < 3; step++) {
+				ck_assert_int_eq(table_search(&ts, pats[p], dir),
+						 table_search(&ti, pats[p], dir));
+				ck_assert_uint_eq(ts.sel, ti.sel);
+				table_search_count(&ts, pats[p], &ks, &ns);
+				table_search_count(&ti, pats[p], &ki, &ni);
+				ck_assert_uint_eq(ks, ki);
+				ck_assert_uint_eq(ns, ni);
+			}
+		table_filter(&ts, pats[p], 0);
+		table_filter(&ti, pats[p], 0);
+		ck_assert_uint_eq(ts.n_view, ti.n_view);
+		for (uint32_t i = 0; i < ts.n_view; i++)
+			ck_assert_uint_eq(ts.view[i], ti.view[i]);
+		table_filter(&ts, NULL, 0);
+		table_filter(&ti, NULL, 0);
+	}
+	/* the matches by hand: "a" is in every row but silu's (row 5: no alias, its kind an id out
+	 * of range), row 0 by its kind, row 2 by its name (no alias, no kind) */
+	table_filter(&ti, "a", 0);
+	assert_view(&ti, "0 1 2 3 4 6");
+	table_filter(&ti, "rsq", 0); /* row 3: its whole group */
+	assert_view(&ti, "1 2 3");
+	table_clear(&ts);
+	table_clear(&ti);
+}
+END_TEST
+
 START_TEST(test_move_and_scroll)
 {
 	struct table t;
@@ -552,6 +637,7 @@ static Suite *table_suite(void)
 	tcase_add_test(tc, test_magnitude_three_orders);
 	tcase_add_test(tc, test_filter_keeps_groups_and_selection);
 	tcase_add_test(tc, test_search_wraps);
+	tcase_add_test(tc, test_search_by_ids);
 	tcase_add_test(tc, test_move_and_scroll);
 	tcase_add_test(tc, test_move_by_groups);
 	tcase_add_test(tc, test_layout);

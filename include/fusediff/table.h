@@ -85,9 +85,18 @@ struct table_def {
 	int (*quick)(void *ctx, uint32_t row, unsigned mask);
 	int default_sort;    /* column sorted by at start, -1 for row order */
 	int default_reverse; /* 1: the opposite of the column's natural direction */
+	/* Optional, both or neither: the text keys of SEARCH column col of every row as ids
+	 * (ids[r] for r < n_rows, TABLE_NONE for no key), each below *n_ids, the key of an id
+	 * being id_key(ctx, col, id): the string key() gives for such a row. The array is the
+	 * view's and stays unchanged while the table lives; columns may share one. NULL when col
+	 * has no ids (key() is then asked row by row). Views whose keys are interned names give
+	 * their name ids: a search matches each distinct id once, found by index. */
+	const uint32_t *(*key_ids)(void *ctx, int col, uint32_t *n_ids);
+	const char *(*id_key)(void *ctx, int col, uint32_t id);
 };
 
 struct table_names; /* table_cut.h */
+struct table_skeys; /* table.c */
 
 struct table {
 	struct table_def def;
@@ -107,9 +116,8 @@ struct table {
 	int flex_extra;	       /* cells added to the flexible columns' width (table_layout_flex) */
 	void *scratch;	       /* sort buffers, kept between sorts (and by table_reinit) */
 	uint32_t scratch_rows; /* rows they have room for */
-	const char **skeys;    /* text keys of the SEARCH columns per row, asked once */
-	int n_skeys;
-	struct table_match { /* per row: do its SEARCH keys contain pat? For the last two
+	struct table_skeys *skeys; /* the SEARCH columns' keys of every row, asked once */
+	struct table_match {	   /* per row: do its SEARCH keys contain pat? For the last two
 				  patterns searched or filtered by, worked out once each */
 		char *pat;
 		uint8_t *hit;

@@ -249,38 +249,83 @@ static void memo_clear(struct match_memo *m)
 	memset(m, 0, sizeof *m);
 }
 
-/* The text keys of the SEARCH columns of every row, asked once per table (a view rebuilds its
- * table when its strings change). */
-static const char **search_keys(struct table *t)
+/* The keys of the SEARCH columns of every row, column by column: the view's ids of them
+ * (key_ids) or else the strings key() gives. */
+struct table_skeys {
+	int n;
+	int col[TABLE_MAX_COLS];
+	const uint32_t *ids[TABLE_MAX_COLS]; /* the view's; NULL: the strings in str[i] */
+	uint32_t n_ids[TABLE_MAX_COLS];
+	const char **str[TABLE_MAX_COLS];
+};
+
+static void skeys_free(struct table_skeys *s)
 {
-	if (!t->skeys) {
-		int n = 0, *cols = xmalloc(((size_t)t->def.n_cols + 1) * sizeof *cols);
+	if (!s)
+		return;
+	for (int i = 0; i < s->n; i++)
+		free(s->str[i]);
+	free(s);
+}
 
-		for (int c = 0; c < t->def.n_cols; c++)
-			if (t->def.cols[c].flags & TABLE_COL_SEARCH)
-				cols[n++] = c;
-		t->n_skeys = n;
-		t->skeys = xmalloc(((size_t)t->n_rows * (size_t)n + 1) * sizeof *t->skeys);
-		for (uint32_t r = 0; r < t->n_rows; r++)
-			for (int i = 0; i < n; i++) {
-				struct table_key k = { NAN, NULL };
+/* The keys of the SEARCH columns of every row, asked once per table (a view rebuilds its table
+ * when its strings change). */
+static const struct table_skeys *search_keys(struct table *t)
+{
+	struct table_skeys *s;
 
-				t->def.key(t->ctx, r, cols[i], &k);
-				t->skeys[(size_t)r * (size_t)n + (size_t)i] = k.str;
-			}
-		free(cols);
+	if (t->skeys)
+		return t->skeys;
+	s = t->skeys = xcalloc(1, sizeof *s);
+	for (int c = 0; c < t->def.n_cols && c < TABLE_MAX_COLS; c++) {
+		int i;
+
+		if (!(t->def.cols[c].flags & TABLE_COL_SEARCH))
+			continue;
+		i = s->n++;
+		s->col[i] = c;
+		if (t->def.key_ids && t->def.id_key) {
+			s->ids[i] = t->def.key_ids(t->ctx, c, &s->n_ids[i]);
+			if (s->ids[i])
+				continue;
+		}
+		s->str[i] = xmalloc((t->n_rows ? t->n_rows : 1) * sizeof *s->str[i]);
+		for (uint32_t r = 0; r < t->n_rows; r++) {
+			struct table_key k = { NAN, NULL };
+
+			t->def.key(t->ctx, r, c, &k);
+			s->str[i][r] = k.str;
+		}
 	}
-	return t->skeys;
+	return s;
+}
+
+/* Whether any of the SEARCH columns that share column i's ids (i and those after it) has a key
+ * for id that contains pattern: 2, else 1. */
+static uint8_t id_match(const struct table *t, const struct table_skeys *s, int i, uint32_t id,
+			const char *pattern)
+{
+	for (int j = i; j < s->n; j++) {
+		const char *k;
+
+		if (s->ids[j] != s->ids[i] || s->n_ids[j] != s->n_ids[i])
+			continue;
+		k = t->def.id_key(t->ctx, s->col[j], id);
+		if (k && strcasestr(k, pattern))
+			return 2;
+	}
+	return 1;
 }
 
 /* Per row, whether its SEARCH keys contain pattern: worked out once per pattern (a search's
  * next match and its count, and every rebuild of a filtered view, read it), each distinct key
- * matched once. */
+ * matched once (by id, or by address through the memo). */
 static const uint8_t *row_hits(struct table *t, const char *pattern)
 {
-	const char **keys = search_keys(t);
+	const struct table_skeys *s = search_keys(t);
 	struct table_match *m;
 	struct match_memo memo = { 0 };
+	uint8_t *hit;
 
 	for (int i = 0; i < 2; i++)
 		if (t->match[i].pat && strcmp(t->match[i].pat, pattern) == 0)
@@ -291,16 +336,40 @@ static const uint8_t *row_hits(struct table *t, const char *pattern)
 	m->pat = xstrdup(pattern);
 	if (!m->hit)
 		m->hit = xmalloc(t->n_rows ? t->n_rows : 1);
-	for (uint32_t r = 0; r < t->n_rows; r++) {
-		const char **k = keys + (size_t)r * (size_t)t->n_skeys;
-		uint8_t hit = 0;
+	hit = m->hit;
+	memset(hit, 0, t->n_rows);
+	for (int i = 0; i < s->n; i++) {
+		const uint32_t *ids = s->ids[i];
+		uint32_t n_ids = s->n_ids[i];
+		uint8_t *seen; /* per id: 0 not matched yet, 1 no, 2 yes; n_ids: no key */
+		int done = 0;
 
-		for (int i = 0; i < t->n_skeys && !hit; i++)
-			hit = k[i] && memo_match(&memo, k[i], pattern);
-		m->hit[r] = hit;
+		if (!ids) {
+			const char **str = s->str[i];
+
+			for (uint32_t r = 0; r < t->n_rows; r++)
+				if (!hit[r] && str[r])
+					hit[r] = (uint8_t)memo_match(&memo, str[r], pattern);
+			continue;
+		}
+		for (int j = 0; j < i && !done; j++) /* matched with an earlier column's */
+			done = s->ids[j] == ids && s->n_ids[j] == n_ids;
+		if (done)
+			continue;
+		seen = xcalloc((size_t)n_ids + 1, 1);
+		seen[n_ids] = 1;
+		for (uint32_t r = 0; r < t->n_rows; r++) {
+			uint32_t id = ids[r] < n_ids ? ids[r] : n_ids;
+			uint8_t v = seen[id];
+
+			if (!v)
+				v = seen[id] = id_match(t, s, i, id, pattern);
+			hit[r] |= v >> 1;
+		}
+		free(seen);
 	}
 	memo_clear(&memo);
-	return m->hit;
+	return hit;
 }
 
 static int row_passes(const struct table *t, uint32_t row, const uint8_t *filter_hits)
@@ -423,7 +492,7 @@ void table_clear(struct table *t)
 	free(t->view);
 	free(t->filter);
 	free(t->scratch);
-	free(t->skeys);
+	skeys_free(t->skeys);
 	for (int i = 0; i < TABLE_MAX_COLS; i++)
 		table_names_free(t->names[i]);
 	for (int i = 0; i < 2; i++) {
@@ -684,26 +753,26 @@ int table_search(struct table *t, const char *pattern, int dir)
 void table_search_count(struct table *t, const char *pattern, uint32_t *k, uint32_t *n)
 {
 	const uint8_t *hit;
-	uint32_t lead = TABLE_NONE;
-	int counted = 0;
+	uint32_t last = TABLE_NONE;
 
 	*k = *n = 0;
 	if (!pattern || !*pattern || t->n_view == 0)
 		return;
 	hit = row_hits(t, pattern);
+	/* the rows of a group are consecutive in the view: a matching row whose group is not the
+	 * last matching row's is the first match of a new group */
 	for (uint32_t pos = 0; pos < t->n_view; pos++) {
-		uint32_t g = table_group(t, t->view[pos]);
+		uint32_t g;
 
-		if (g != lead) { /* a new group */
-			lead = g;
-			counted = 0;
-		}
-		if (!counted && hit[t->view[pos]]) {
-			counted = 1;
-			++*n;
-			if (g == t->sel)
-				*k = *n;
-		}
+		if (!hit[t->view[pos]])
+			continue;
+		g = table_group(t, t->view[pos]);
+		if (g == last)
+			continue;
+		last = g;
+		++*n;
+		if (g == t->sel)
+			*k = *n;
 	}
 }
 

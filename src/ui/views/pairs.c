@@ -104,6 +104,7 @@ struct pr_state {
 	uint32_t *sub;	/* row -> line within its pair */
 	uint32_t *lead; /* row -> the pair's first row */
 	uint32_t cap;
+	uint32_t *key_ids[3]; /* row -> A name, B name, class: the search keys (pr_key_ids) */
 };
 
 static struct pr_state *st(const struct ui_view *v)
@@ -186,6 +187,8 @@ static void pr_release(struct ui_view *v)
 	free(s->ref);
 	free(s->sub);
 	free(s->lead);
+	for (int k = 0; k < 3; k++)
+		free(s->key_ids[k]);
 	memset(s, 0, sizeof *s);
 	v->n_rows = 0;
 }
@@ -309,6 +312,55 @@ static void pr_key(void *ctx, uint32_t row, int col, struct table_key *out)
 					       : NULL;
 		break;
 	}
+	}
+}
+
+/* The SEARCH keys as ids, all rows at once, built on the first search: the name id of the
+ * row's line on each side (for its names in their form and its trace names) and the class. */
+static const uint32_t *pr_key_ids(void *ctx, int col, uint32_t *n_ids)
+{
+	struct ui_view *v = ctx;
+	const struct comparison *c = v->u->c;
+	struct pr_state *s = st(v);
+	int k;
+
+	switch (col) {
+	case PR_A_NAME:
+	case PR_A_TRACE: k = 0; break;
+	case PR_B_NAME:
+	case PR_B_TRACE: k = 1; break;
+	case PR_CLASS: k = 2; break;
+	default: return NULL;
+	}
+	*n_ids = k == 2 ? UINT8_MAX + 1 : intern_count(c->side[k]->t->strings);
+	if (s->key_ids[k])
+		return s->key_ids[k];
+	for (int i = 0; i < 3; i++) { /* all three in one pass over the pairs */
+		free(s->key_ids[i]);
+		s->key_ids[i] = xmalloc((v->n_rows ? v->n_rows : 1) * sizeof *s->key_ids[i]);
+	}
+	for (uint32_t r = 0; r < v->n_rows; r++) {
+		const struct comparison_pair *p = &c->pairs[s->ref[r]];
+		uint32_t sub = s->sub[r];
+
+		s->key_ids[0][r] = sub < p->side[0].n_names ? p->side[0].names[sub] : TABLE_NONE;
+		s->key_ids[1][r] = sub < p->side[1].n_names ? p->side[1].names[sub] : TABLE_NONE;
+		s->key_ids[2][r] = p->cls;
+	}
+	return s->key_ids[k];
+}
+
+static const char *pr_id_key(void *ctx, int col, uint32_t id)
+{
+	struct ui_view *v = ctx;
+
+	switch (col) {
+	case PR_CLASS: return class_name((enum op_class)id);
+	case PR_A_NAME:
+	case PR_B_NAME: return ui_name(v->u, col == PR_B_NAME, id);
+	case PR_A_TRACE:
+	case PR_B_TRACE: return comparison_short_name(v->u->c, col == PR_B_TRACE, id);
+	default: return NULL;
 	}
 }
 
@@ -450,7 +502,9 @@ const struct ui_view_def ui_view_pairs = {
 		   .key = pr_key,
 		   .group = pr_group,
 		   .quick = pr_quick,
-		   .default_sort = -1 },
+		   .default_sort = -1,
+		   .key_ids = pr_key_ids,
+		   .id_key = pr_id_key },
 	.quick_bits = QUICK_FUSIONS | QUICK_MISMATCHES,
 	.state_size = sizeof(struct pr_state),
 	.csv_table = CSV_PAIRS,
