@@ -206,6 +206,8 @@ json_array_next(struct json_cur *c, int *first, int *done)
 	return json_array_next_any(c, first, done);
 }
 
+/* Raw number text as strtod() reads it (a terminated copy is made: raw may end the buffer). */
+double json_strtod(struct json_str raw);
 /* Raw number text to integers. Returns 0, or -1 when the text is not an integer (a fraction is
  * truncated toward zero). Values out of range saturate and set *overflow to 1. */
 int json_to_int64(struct json_str raw, int64_t *out, int *overflow);

@@ -952,6 +952,20 @@ static int number_parts(struct json_str raw, struct num_parts *np)
 	return p == e ? 0 : -1;
 }
 
+double json_strtod(struct json_str raw)
+{
+	/* strtod needs a terminated copy: raw may end the buffer (a truncated file). */
+	char tmp[64], *s = raw.len < sizeof tmp ? tmp : xmalloc(raw.len + 1);
+	double d;
+
+	memcpy(s, raw.s, raw.len);
+	s[raw.len] = '\0';
+	d = strtod(s, NULL);
+	if (s != tmp)
+		free(s);
+	return d;
+}
+
 /* json_to_int64() of a number whose parts are known. */
 static int int64_from_parts(struct json_str raw, const struct num_parts *np, int64_t *out,
 			    int *overflow)
@@ -961,15 +975,8 @@ static int int64_from_parts(struct json_str raw, const struct num_parts *np, int
 	if (np->special)
 		return -1;
 	if (np->has_exp) {
-		/* strtod needs a terminated copy: raw may end the buffer (a truncated file). */
-		char tmp[64], *s = raw.len < sizeof tmp ? tmp : xmalloc(raw.len + 1);
-		double d;
+		double d = json_strtod(raw);
 
-		memcpy(s, raw.s, raw.len);
-		s[raw.len] = '\0';
-		d = strtod(s, NULL);
-		if (s != tmp)
-			free(s);
 		if (!(d > -9.2e18 && d < 9.2e18)) {
 			*overflow = 1;
 			*out = d < 0 ? INT64_MIN : INT64_MAX;

@@ -113,6 +113,9 @@ struct loader {
  * (restart it with more bytes) or JSON_ERR; loader_unit() reads more and restarts it until it
  * fits, reporting an error in ld->err (-1). */
 typedef int (*unit_fn)(struct loader *ld, struct json_cur *c, void *arg);
+/* A loader (zeroed) of t from in, its window allocated: what every reader on the window sets. */
+void loader_start(struct loader *ld, struct trace *t, struct input *in, const char *name,
+		  const struct trace_load_opts *opts, struct fd_error *err);
 int loader_unit(struct loader *ld, unit_fn fn, void *arg);
 /* Drop the consumed bytes from the window, counting their newlines where they are counted. */
 void loader_drop_consumed(struct loader *ld);

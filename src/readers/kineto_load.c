@@ -552,21 +552,27 @@ static int kineto_detect(const unsigned char *head, size_t n)
 	return i < n && head[i] == '{';
 }
 
+void loader_start(struct loader *ld, struct trace *t, struct input *in, const char *name,
+		  const struct trace_load_opts *opts, struct fd_error *err)
+{
+	ld->name = name;
+	ld->in = in;
+	ld->cap = WINDOW_INITIAL;
+	ld->buf = xmalloc(ld->cap);
+	ld->opts = opts;
+	ld->err = err;
+	ld->t = t;
+	ld->lines_later = input_split_size(in) >= 0;
+}
+
 static int kineto_load(struct trace *t, struct input *in, const char *name,
 		       const struct trace_load_opts *opts, struct fd_error *err)
 {
 	struct loader ld = { 0 };
 	int rc;
 
-	ld.name = name;
-	ld.in = in;
-	ld.cap = WINDOW_INITIAL;
-	ld.buf = xmalloc(ld.cap);
-	ld.opts = opts;
-	ld.err = err;
-	ld.t = t;
+	loader_start(&ld, t, in, name, opts, err);
 	ld.cat_none = intern_add(t->strings, "(none)", 6);
-	ld.lines_later = input_split_size(in) >= 0;
 	ld.no_memo = opts && opts->tuning.no_memo;
 
 	rc = parse_document(&ld);

@@ -169,14 +169,8 @@ static void run_free(struct run *r)
 /* A number as cJSON read it: strtod() of its text, truncated; 0 beyond +-9.2e18. */
 static int64_t number_value(struct json_str raw)
 {
-	char small[64], *text = raw.len < sizeof small ? small : xmalloc(raw.len + 1);
-	double d;
+	double d = json_strtod(raw);
 
-	memcpy(text, raw.s, raw.len);
-	text[raw.len] = '\0';
-	d = strtod(text, NULL);
-	if (text != small)
-		free(text);
 	return d >= -9.2e18 && d <= 9.2e18 ? (int64_t)d : 0;
 }
 
@@ -1109,14 +1103,7 @@ static int rocprof_load(struct trace *t, struct input *in, const char *name,
 	struct rp p = { .ld = &ld };
 	int seen = 0, rc;
 
-	ld.name = name;
-	ld.in = in;
-	ld.cap = WINDOW_INITIAL;
-	ld.buf = xmalloc(ld.cap);
-	ld.opts = opts;
-	ld.err = err;
-	ld.t = t;
-	ld.lines_later = input_split_size(in) >= 0;
+	loader_start(&ld, t, in, name, opts, err);
 	ld.what = "a rocprofv3 JSON file";
 	p.x.run = &p.run;
 	t->platform = PLATFORM_AMD;
