@@ -54,6 +54,22 @@ static int write_rows(struct ui *u, FILE *f, size_t *n)
 	return rc;
 }
 
+/* After an export was written to of (rc < 0: it failed, errno says why): the file committed
+ * (0), or of abandoned and the reason shown (-1). */
+static int export_finish(struct ui *u, struct outfile *of, const char *path, int rc)
+{
+	struct fd_error err;
+
+	if (rc < 0) {
+		fd_error_set(&err, "%s: %s", path, strerror(errno ? errno : EIO));
+		outfile_abort(of);
+	} else if (outfile_commit(of, path, &err) == 0) {
+		return 0;
+	}
+	ui_set_message(u, ROLE_ERROR, "not exported: %s", err.msg);
+	return -1;
+}
+
 /* Write the table through a temporary file and rename() (outfile.h): an error leaves the
  * old file as it was and no temporary file behind. */
 void ui_export_csv(struct ui *u, const char *path)
@@ -67,16 +83,8 @@ void ui_export_csv(struct ui *u, const char *path)
 		return;
 	}
 	errno = 0;
-	if (write_rows(u, of.f, &rows) < 0) {
-		fd_error_set(&err, "%s: %s", path, strerror(errno ? errno : EIO));
-		outfile_abort(&of);
-		ui_set_message(u, ROLE_ERROR, "not exported: %s", err.msg);
+	if (export_finish(u, &of, path, write_rows(u, of.f, &rows)) < 0)
 		return;
-	}
-	if (outfile_commit(&of, path, &err) < 0) {
-		ui_set_message(u, ROLE_ERROR, "not exported: %s", err.msg);
-		return;
-	}
 	ui_set_message(u, ROLE_NORMAL, "wrote %zu row%s to %s", rows, rows == 1 ? "" : "s", path);
 }
 
@@ -244,16 +252,8 @@ void ui_trace_write(struct ui *u, const char *path)
 	if (outfile_wants_gzip(path))
 		outfile_gzip(&of);
 	errno = 0;
-	if (report_write_perfetto(of.f, u->c, &po) < 0) {
-		fd_error_set(&err, "%s: %s", path, strerror(errno ? errno : EIO));
-		outfile_abort(&of);
-		ui_set_message(u, ROLE_ERROR, "not exported: %s", err.msg);
+	if (export_finish(u, &of, path, report_write_perfetto(of.f, u->c, &po)) < 0)
 		return;
-	}
-	if (outfile_commit(&of, path, &err) < 0) {
-		ui_set_message(u, ROLE_ERROR, "not exported: %s", err.msg);
-		return;
-	}
 	scope_name(u, scope, sizeof scope, 1);
 	ui_set_message(u, ROLE_NORMAL,
 		       "wrote %s as a trace to %s: open it at https://ui.perfetto.dev", scope,
