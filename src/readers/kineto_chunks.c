@@ -30,10 +30,14 @@
  * FUSEDIFF_SPLIT_MIN, for tests). */
 #define SPLIT_MIN  (8 << 20)
 #define SPLIT_LOOK (1 << 16) /* bytes searched for the end of an event */
-/* The chunks: about CHUNKS of them, none smaller than CHUNK_MIN (but with split_min, which the
- * tests set to 1 so that every file is cut into many). */
-#define CHUNKS	  32
-#define CHUNK_MIN (16 << 20)
+/* The chunks: about CHUNKS_DEFAULT of them, none smaller than CHUNK_MIN; with split_min (the
+ * tests set it to 1 so that every file is cut into many) up to CHUNKS of any size. Each chunk
+ * has arrays, stashes and strings of its own, merged after: 16 chunks rather than 32 cost
+ * 11 % less CPU at 4.5 GB on two threads (5.71 s against 6.43 s, wall 3.28 s against 3.81 s),
+ * the same at 1.2 GB. */
+#define CHUNKS	       32
+#define CHUNKS_DEFAULT 16
+#define CHUNK_MIN      (16 << 20)
 /* A chunk's window: no larger than the main loader's */
 #define CHUNK_WINDOW (WINDOW_INITIAL < (512u << 10) ? WINDOW_INITIAL : (512u << 10))
 
@@ -303,9 +307,13 @@ static void pool_start(struct loader *ld)
 	if (size < 0 || size - from < min || size - from < 2 || ld->part ||
 	    (tu && tu->input.serial))
 		return;
-	step = (size - from) / CHUNKS;
-	if (step < CHUNK_MIN && !(tu && tu->split_min > 0))
-		step = CHUNK_MIN;
+	if (tu && tu->split_min > 0) {
+		step = (size - from) / CHUNKS;
+	} else {
+		step = (size - from) / CHUNKS_DEFAULT;
+		if (step < CHUNK_MIN)
+			step = CHUNK_MIN;
+	}
 	if (step < 1)
 		step = 1;
 	pl = xcalloc(1, sizeof *pl);
