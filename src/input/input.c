@@ -30,6 +30,7 @@
 #include <zlib.h>
 
 #include "config.h"
+#include "fusediff/bigmem.h"
 #include "raw_hash.h"
 #include "spool.h"
 
@@ -39,7 +40,7 @@
 
 /* The fuzz build makes it tiny, so that gzip data arrives in small pieces. */
 #ifndef RAW_SIZE
-#define RAW_SIZE (1 << 20)
+#define RAW_SIZE (2 << 20) /* one huge page (big_alloc()) */
 #endif
 /* Blocks of inflated data in the reader's ring. */
 #ifndef BLOCK_SIZE
@@ -538,7 +539,7 @@ static ssize_t isal_read(struct input *in, char *buf, size_t cap, struct fd_erro
 		isal_inflate_init(st);
 		st->crc_flag = ISAL_GZIP;
 		if (!in->raw)
-			in->raw = xmalloc(RAW_SIZE);
+			in->raw = big_alloc(1, RAW_SIZE);
 		in->member_start = raw_next_pos(in);
 		if (!in->seekable)
 			in->spool = spool_new(SPOOL_MEM, in->tmpdir);
@@ -601,7 +602,7 @@ static ssize_t zlib_read(struct input *in, char *buf, size_t cap, struct fd_erro
 			die("zlib: inflateInit2 failed");
 		in->z_ready = 1;
 		if (!in->raw)
-			in->raw = xmalloc(RAW_SIZE);
+			in->raw = big_alloc(1, RAW_SIZE);
 	}
 	for (;;) {
 		int rc;
@@ -707,8 +708,10 @@ static int reader_start(struct input *in)
 		free(rd);
 		return -1;
 	}
-	for (size_t i = 0; i < RING_BLOCKS; i++)
-		rd->ring[i].data = xmalloc(BLOCK_SIZE);
+	/* one block of memory on huge pages: 2 faults instead of 1,024 (bigmem.h) */
+	rd->ring[0].data = big_alloc(RING_BLOCKS, BLOCK_SIZE);
+	for (size_t i = 1; i < RING_BLOCKS; i++)
+		rd->ring[i].data = rd->ring[0].data + i * BLOCK_SIZE;
 	pthread_mutex_init(&rd->mu, NULL);
 	pthread_cond_init(&rd->filled, NULL);
 	pthread_cond_init(&rd->emptied, NULL);
@@ -716,8 +719,7 @@ static int reader_start(struct input *in)
 	in->rd = rd;
 	if (thread_start(&rd->thread, reader_main, in) != 0) {
 		in->rd = NULL;
-		for (size_t i = 0; i < RING_BLOCKS; i++)
-			free(rd->ring[i].data);
+		free(rd->ring[0].data);
 		pthread_mutex_destroy(&rd->mu);
 		pthread_cond_destroy(&rd->filled);
 		pthread_cond_destroy(&rd->emptied);
@@ -742,8 +744,7 @@ static void reader_stop(struct input *in)
 		n = write(rd->wake[1], "", 1);
 	while (n < 0 && errno == EINTR);
 	pthread_join(rd->thread, NULL);
-	for (size_t i = 0; i < RING_BLOCKS; i++)
-		free(rd->ring[i].data);
+	free(rd->ring[0].data);
 	pthread_mutex_destroy(&rd->mu);
 	pthread_cond_destroy(&rd->filled);
 	pthread_cond_destroy(&rd->emptied);
