@@ -175,16 +175,25 @@ static inline const struct comparison *test_compare(struct session *s, int phase
 	return c;
 }
 
-/* Run one suite; the exit status for main(). */
-static inline int test_run(Suite *s)
+/* Run one suite; the exit status for main(). Each test runs in the suite's own process or in
+ * a process of its own as CK_FORK says (tests/run-one.sh: in the suite's own, unless
+ * own_process). */
+static inline int test_run_in(Suite *s, int own_process)
 {
 	SRunner *sr = srunner_create(s);
 	int failed;
 
+	if (own_process)
+		srunner_set_fork_status(sr, CK_FORK);
 	srunner_run_all(sr, CK_NORMAL);
 	failed = srunner_ntests_failed(sr);
 	srunner_free(sr);
 	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
+
+static inline int test_run(Suite *s)
+{
+	return test_run_in(s, 0);
 }
 
 #endif
