@@ -19,7 +19,7 @@ BEGIN {
 	n = split("base input trace readers efficiency classify structure compare session report ui app", st, " ")
 	for (i = 1; i <= n; i++) rank[st[i]] = i
 	# the public headers, by stage
-	headers["base"] = "bigmem cleanup fileset intern json outfile regex_guard text timings util"
+	headers["base"] = "bigmem cleanup fileset intern json op_args outfile regex_guard text timings util"
 	headers["input"] = "input trace_dir"
 	headers["trace"] = "trace"
 	headers["readers"] = "capture rank_peek"

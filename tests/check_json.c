@@ -1,8 +1,14 @@
 /* check_json.c — the restartable JSON cursor: strings scanned eight bytes at a time must end at
- * the right quote wherever quotes and backslashes fall, and ask for more when the window ends. */
+ * the right quote wherever quotes and backslashes fall, and ask for more when the window ends;
+ * op_args, the cursor over the compact argument lists operators recorded (Input Dims): real
+ * shapes, strings, lists of tensors and malformed or cut texts. */
 #include "testutil.h"
 
+#include <stdio.h>
+#include <string.h>
+
 #include "fusediff/json.h"
+#include "fusediff/op_args.h"
 
 /* Parse the string value at the start of doc[0..len) with the window cut at every length;
  * every cut short of the closing quote asks for more, the full window gives want. */
@@ -277,6 +283,104 @@ START_TEST(test_short_numbers_agree)
 }
 END_TEST
 
+/* --- op_args: the argument lists operators recorded -------------------------------------- */
+
+/* The entries of text as one line: a shape as its dims ("4x512", "()" for []), a list as L, a
+ * string as its characters in quotes, another scalar as S; then "." at the list's end or "!"
+ * when the text ends first. */
+static void args_line(const char *text, char *out, size_t cap)
+{
+	struct op_args c;
+	struct op_arg a;
+	size_t n = 0;
+	int rc;
+
+	out[0] = '\0';
+	if (op_args_open(&c, text) < 0) {
+		snprintf(out, cap, "none");
+		return;
+	}
+	while ((rc = op_args_next(&c, &a)) > 0) {
+		char s[16];
+
+		if (a.kind == OP_ARG_SHAPE) {
+			n += (size_t)snprintf(out + n, cap - n, a.nd ? "" : "()");
+			for (int i = 0; i < a.nd; i++)
+				n += (size_t)snprintf(out + n, cap - n, "%s%lld", i ? "x" : "",
+						      (long long)a.d[i]);
+		} else if (a.kind == OP_ARG_STRING) {
+			op_arg_string(&a, s, sizeof s);
+			n += (size_t)snprintf(out + n, cap - n, "'%s'", s);
+		} else {
+			n += (size_t)snprintf(out + n, cap - n, a.kind == OP_ARG_LIST ? "L" : "S");
+		}
+		n += (size_t)snprintf(out + n, cap - n, " ");
+	}
+	snprintf(out + n, cap - n, rc == 0 ? "." : "!");
+}
+
+static const struct {
+	const char *text, *want;
+} arg_lists[] = {
+	/* Input Dims of llama8l_eager_sdpa (aten::linear, SDPA), a tensor list (aten::cat) */
+	{ "[[4,512,2048],[5632,2048],[]]", "4x512x2048 5632x2048 () ." },
+	{ "[[4,16,512,128],[4,4,512,128],[4,4,512,128],[],[],[],[],[]]",
+	  "4x16x512x128 4x4x512x128 4x4x512x128 () () () () () ." },
+	{ "[[[4,512,64],[4,512,64]],[]]", "L () ." },
+	/* Input type and Concrete Inputs: strings, escapes taken, long ones cut */
+	{ "[\"c10::BFloat16\",\"\",\"a\\\"b\"]", "'c10::BFloat16' '' 'a\"b' ." },
+	{ "[\"0123456789abcdefXYZ\",1.5,true]", "'0123456789abcde' S S ." },
+	{ "[]", "." },
+	/* not shapes: nine dims, a fraction, a letter, a blank entry */
+	{ "[[1,2,3,4,5,6,7,8,9],[1,2,3,4,5,6,7,8]]", "L 1x2x3x4x5x6x7x8 ." },
+	{ "[[1.5],[2,x],[-1,3],,[7]]", "L L -1x3 S 7 ." },
+	/* cut texts: the entries before are read */
+	{ "[[1,4096],[4096,40", "1x4096 L !" },
+	{ "[[1,4096]", "1x4096 !" },
+	{ "[", "!" },
+	{ "", "none" },
+	{ "4096", "none" },
+};
+
+START_TEST(test_op_args_entries)
+{
+	char got[256];
+
+	args_line(arg_lists[_i].text, got, sizeof got);
+	ck_assert_msg(strcmp(got, arg_lists[_i].want) == 0, "%s: got \"%s\", want \"%s\"",
+		      arg_lists[_i].text, got, arg_lists[_i].want);
+}
+END_TEST
+
+static int take_shape(const struct op_arg *a, void *ctx)
+{
+	char *out = ctx;
+	size_t n = strlen(out);
+
+	snprintf(out + n, 256 - n, "%.*s;", (int)a->len, a->text);
+	return strlen(out) > 30; /* stop once the line is long */
+}
+
+/* op_args_each_shape(): every shape, those in lists of tensors included, in order, until the
+ * callback stops the walk; none in what is not a list. */
+START_TEST(test_op_args_each_shape)
+{
+	char got[256] = "";
+
+	ck_assert_int_eq(op_args_each_shape("[[[4,512],[64]],[],[2,3],\"x\"]", take_shape, got), 0);
+	ck_assert_str_eq(got, "[4,512];[64];[];[2,3];");
+	got[0] = '\0';
+	ck_assert_int_eq(op_args_each_shape("[[1,1,1,1,1,1,1,1],[2,2,2,2,2,2,2,2],[3],[4]]",
+					    take_shape, got),
+			 0);
+	ck_assert_str_eq(got, "[1,1,1,1,1,1,1,1];[2,2,2,2,2,2,2,2];");
+	got[0] = '\0';
+	ck_assert_int_eq(op_args_each_shape(NULL, take_shape, got), -1);
+	ck_assert_int_eq(op_args_each_shape("x[1]", take_shape, got), -1);
+	ck_assert_str_eq(got, "");
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("json");
@@ -289,6 +393,10 @@ static Suite *suite(void)
 	tcase_add_loop_test(tc, test_number_conversions, 0, sizeof numbers / sizeof numbers[0]);
 	tcase_add_test(tc, test_number_rejects);
 	tcase_add_test(tc, test_short_numbers_agree);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("op_args");
+	tcase_add_loop_test(tc, test_op_args_entries, 0, sizeof arg_lists / sizeof arg_lists[0]);
+	tcase_add_test(tc, test_op_args_each_shape);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "classify_int.h"
+#include "fusediff/op_args.h"
 
 enum feature {
 	F_ADD,
@@ -296,41 +297,26 @@ struct shape {
  * SHAPE_DIMS dims (lists of tensors, more than SHAPES_MAX tensors). */
 static int parse_shapes(const char *s, struct shape *v)
 {
-	int n = 0;
+	struct op_args c;
+	struct op_arg a;
+	int n = 0, rc;
 
-	if (*s++ != '[')
+	if (op_args_open(&c, s) < 0)
 		return -1;
-	while (*s && *s != ']') {
-		struct shape sh = { 0 };
-
-		if (*s == ',') {
-			s++;
-			continue;
-		}
-		if (*s++ != '[')
+	while ((rc = op_args_next(&c, &a)) > 0) {
+		if (a.kind != OP_ARG_SHAPE || a.nd > SHAPE_DIMS)
 			return -1;
-		while (*s != ']') {
-			char *e;
-			long long x;
-
-			if (*s == ',') {
-				s++;
-				continue;
-			}
-			x = strtoll(s, &e, 10);
-			if (e == s || x < 0 || sh.n == SHAPE_DIMS)
+		for (int i = 0; i < a.nd; i++)
+			if (a.d[i] < 0)
 				return -1;
-			sh.d[sh.n++] = x;
-			s = e;
-		}
-		s++;
-		if (sh.n) {
-			if (n == SHAPES_MAX)
-				return -1;
-			v[n++] = sh;
-		}
+		if (!a.nd)
+			continue;
+		if (n == SHAPES_MAX)
+			return -1;
+		v[n].n = a.nd;
+		memcpy(v[n++].d, a.d, (size_t)a.nd * sizeof *a.d);
 	}
-	return *s == ']' ? n : -1;
+	return rc == 0 ? n : -1;
 }
 
 static double numel(const struct shape *s)

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "fusediff/align.h"
+#include "fusediff/op_args.h"
 #include "fusediff/text.h"
 
 void fusion_mark_repeats(const struct comparison *c, struct fusion_hint *h, unsigned window)
@@ -96,29 +97,25 @@ static void add_linked(struct pattern *pt, uint32_t pair)
 	pt->linked[pt->n_linked++] = pair;
 }
 
+/* op_args_each_shape(): keep the number of elements of the largest shape in *ctx. */
+static int take_largest(const struct op_arg *shape, void *ctx)
+{
+	double *best = ctx, x = 1;
+
+	for (int i = 0; i < shape->nd; i++)
+		x *= (double)shape->d[i];
+	if (shape->nd && x > *best)
+		*best = x;
+	return 0;
+}
+
 /* The number of elements of the largest tensor in an Input Dims text ("[[4,512],[64],[]]":
- * 2048), nested lists included; 0 when it names none. */
+ * 2048), those in lists of tensors included; 0 when it names none. */
 static double largest_tensor(const char *dims)
 {
-	double best = 0, prod = 1;
-	int have = 0;
+	double best = 0;
 
-	for (const char *p = dims; *p; p++) {
-		if (*p == '[') {
-			prod = 1;
-			have = 0;
-		} else if (*p >= '0' && *p <= '9') {
-			char *e;
-
-			prod *= strtod(p, &e);
-			have = 1;
-			p = e - 1;
-		} else if (*p == ']') {
-			if (have && prod > best)
-				best = prod;
-			have = 0;
-		}
-	}
+	op_args_each_shape(dims, take_largest, &best);
 	return best;
 }
 

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fusediff/op_args.h"
 #include "fusediff/time_stats.h"
 
 /* Work whose output the operators never record (its shapes are not checked). */
@@ -99,43 +100,44 @@ static int elem_matches(const struct scan *sc, const struct fusible_chain *ch, i
 	       !(st->atoms & NAMED_ONLY & ~want);
 }
 
-/* The shapes the operators of step i recorded ("[4,512]" texts of their Input Dims), at most
- * MAX_SHAPES of them (borrowed pointers into the trace's strings with their lengths), found
- * once per step and layer. */
+/* The shapes found for one step so far: out[0..n), at most MAX_SHAPES. */
+struct shape_list {
+	struct shape *out;
+	size_t n;
+};
+
+/* op_args_each_shape(): add a shape with a dimension to the list; stop when it is full. */
+static int add_shape(const struct op_arg *a, void *ctx)
+{
+	struct shape_list *l = ctx;
+
+	if (a->nd)
+		l->out[l->n++] = (struct shape){ a->text, a->len };
+	return l->n == MAX_SHAPES;
+}
+
+/* The shapes the operators of step i recorded ("[4,512]" texts of their Input Dims, those in
+ * lists of tensors included; [] left out), at most MAX_SHAPES of them (borrowed pointers into
+ * the trace's strings with their lengths), found once per step and layer. */
 static size_t step_shapes(const struct scan *sc, uint32_t i, const struct shape **v)
 {
 	const struct step *st = &sc->st[i];
 	const struct trace *t = sc->s->t;
-	struct shape *out = sc->shapes + (size_t)i * MAX_SHAPES;
-	size_t n = 0;
+	struct shape_list l = { sc->shapes + (size_t)i * MAX_SHAPES, 0 };
 
-	*v = out;
+	*v = l.out;
 	if (sc->n_shapes[i] != 0xff)
 		return sc->n_shapes[i];
-	for (uint32_t k = 0; k < st->n && n < MAX_SHAPES; k++) {
+	for (uint32_t k = 0; k < st->n && l.n < MAX_SHAPES; k++) {
 		const struct trace_kernel *kr = side_step_kernel(sc->s, st, k);
 		const struct trace_op *op =
 			kr->external_id ? trace_find_op(t, kr->external_id) : NULL;
-		const char *d;
 
-		if (!op || !op->input_dims)
-			continue;
-		d = trace_str(t, op->input_dims);
-		/* the innermost lists with a number in them: [[1,512,4096],[]] -> [1,512,4096] */
-		for (const char *p = d; *p && n < MAX_SHAPES; p++) {
-			const char *q;
-
-			if (*p != '[')
-				continue;
-			q = p + 1;
-			while (*q && *q != '[' && *q != ']')
-				q++;
-			if (*q == ']' && q > p + 1)
-				out[n++] = (struct shape){ p, (size_t)(q - p + 1) };
-		}
+		if (op && op->input_dims)
+			op_args_each_shape(trace_str(t, op->input_dims), add_shape, &l);
 	}
-	sc->n_shapes[i] = (uint8_t)n;
-	return n;
+	sc->n_shapes[i] = (uint8_t)l.n;
+	return l.n;
 }
 
 /* Steps i and j work on one tensor as far as the recorded shapes say: they share a shape, or

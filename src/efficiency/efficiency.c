@@ -47,6 +47,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fusediff/op_args.h"
+
 const char *eff_dtype_name(int dtype)
 {
 	static const char *const names[] = { "fp32", "tf32", "bf16", "fp8", "fp4" };
@@ -57,12 +59,11 @@ const char *eff_dtype_name(int dtype)
 /* --- the recorded arguments ------------------------------------------------------------------ */
 
 #define MAX_ARGS 32
-#define MAX_DIMS 8
 
 /* One entry of Input Dims (a shape), Input type or Concrete Inputs (a string). */
 struct arg {
 	int nd; /* dimensions of a shape; -1: not a shape (a tensor list, a scalar) */
-	int64_t d[MAX_DIMS];
+	int64_t d[OP_ARG_DIMS];
 	char s[40]; /* the string */
 };
 
@@ -71,82 +72,22 @@ struct args {
 	struct arg a[MAX_ARGS];
 };
 
-/* Skip one JSON value of the compact texts: a number, a string or a list. */
-static const char *skip_value(const char *p)
-{
-	int depth = 0;
-
-	do {
-		if (*p == '"') {
-			for (p++; *p && *p != '"'; p++)
-				if (*p == '\\' && p[1])
-					p++;
-			if (*p)
-				p++;
-		} else if (*p == '[') {
-			depth++;
-			p++;
-		} else if (*p == ']') {
-			depth--;
-			p++;
-		} else {
-			while (*p && *p != ',' && *p != ']')
-				p++;
-		}
-		if (depth > 0 && *p == ',')
-			p++;
-	} while (*p && depth > 0);
-	return p;
-}
-
 /* Parse "[[4,512],[],\"x\",1.5]" into out; entries past MAX_ARGS are dropped. */
 static void parse_args(const char *text, struct args *out)
 {
-	const char *p = text;
+	struct op_args c;
+	struct op_arg e;
 
 	out->n = 0;
-	if (!p || *p != '[')
+	if (op_args_open(&c, text) < 0)
 		return;
-	for (p++; *p && *p != ']' && out->n < MAX_ARGS;) {
+	while (out->n < MAX_ARGS && op_args_next(&c, &e) > 0) {
 		struct arg *a = &out->a[out->n++];
 
-		a->nd = -1;
-		a->s[0] = '\0';
-		if (*p == '[') {
-			const char *q = p + 1;
-			int nd = 0, ok = 1;
-
-			while (*q && *q != ']') {
-				char *end;
-				long long v = strtoll(q, &end, 10);
-
-				if (end == q || nd >= MAX_DIMS) {
-					ok = 0;
-					break;
-				}
-				a->d[nd++] = v;
-				q = *end == ',' ? end + 1 : end;
-			}
-			if (ok && *q == ']')
-				a->nd = nd;
-			p = skip_value(p);
-		} else if (*p == '"') {
-			size_t n = 0;
-
-			for (p++; *p && *p != '"'; p++) {
-				if (*p == '\\' && p[1])
-					p++;
-				if (n + 1 < sizeof a->s)
-					a->s[n++] = *p;
-			}
-			a->s[n] = '\0';
-			if (*p)
-				p++;
-		} else {
-			p = skip_value(p);
-		}
-		if (*p == ',')
-			p++;
+		a->nd = e.kind == OP_ARG_SHAPE ? e.nd : -1;
+		if (a->nd > 0)
+			memcpy(a->d, e.d, (size_t)a->nd * sizeof *a->d);
+		op_arg_string(&e, a->s, sizeof a->s);
 	}
 }
 

@@ -1,10 +1,10 @@
 /* phases.c — the phase of a pass (structure.h): its names, and what the kernels say when the
  * annotations do not: a decode-only attention kernel, or an attention operator's query length
  * from the recorded shapes. */
-#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
+#include "fusediff/op_args.h"
 #include "structure_int.h"
 
 const char *phase_name(enum phase p)
@@ -34,9 +34,9 @@ int phase_from_name(const char *s)
  * unknown. */
 static long attention_q_len(const char *op, const char *dims)
 {
-	long d[8];
-	int n = 0, seq_at;
-	const char *p;
+	struct op_args c;
+	struct op_arg first;
+	int seq_at;
 
 	if (strstr(op, "scaled_dot_product") || strstr(op, "cudnn_attention") ||
 	    strstr(op, "softmax"))
@@ -45,22 +45,9 @@ static long attention_q_len(const char *op, const char *dims)
 		seq_at = 1;
 	else
 		return -1;
-	p = strchr(dims, '[');
-	if (!p || !(p = strchr(p + 1, '[')))
+	if (op_args_open(&c, dims) < 0 || op_args_next(&c, &first) <= 0)
 		return -1;
-	for (p++; n < 8;) {
-		char *end;
-		long v = strtol(p, &end, 10);
-
-		if (end == p)
-			break;
-		d[n++] = v;
-		p = end;
-		if (*p != ',')
-			break;
-		p++;
-	}
-	return n == 4 ? d[seq_at] : -1;
+	return first.kind == OP_ARG_SHAPE && first.nd == 4 ? (long)first.d[seq_at] : -1;
 }
 
 /* Decode when the pass runs a decode-only attention kernel or attention (or an eager
