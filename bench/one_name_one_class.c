@@ -11,6 +11,7 @@
 
 #include "fusediff/classify.h"
 #include "fusediff/trace.h"
+#include "fusediff/trace_load.h"
 
 struct seen {
 	char *name, *trace;

@@ -22,7 +22,7 @@ BEGIN {
 	headers["base"] = "bigmem cleanup fileset intern json op_args outfile regex_guard text timings util"
 	headers["input"] = "input trace_dir"
 	headers["trace"] = "trace"
-	headers["readers"] = "capture rank_peek"
+	headers["readers"] = "capture rank_peek trace_load"
 	headers["efficiency"] = "efficiency"
 	headers["classify"] = "classify names"
 	headers["structure"] = "structure"

@@ -21,6 +21,7 @@
 #include <stddef.h>
 
 #include "fusediff/trace.h"
+#include "fusediff/trace_load.h"
 
 /* Join the graph launches of replay (changed in place) with capture (read only). Fills
  * replay->capture. Returns 0, or -1 with err ("cap.json: not a graph capture: ...") when the

@@ -20,6 +20,7 @@
 #include "fusediff/comparison.h"
 #include "fusediff/structure.h"
 #include "fusediff/trace.h"
+#include "fusediff/trace_load.h"
 #include "fusediff/util.h"
 
 struct session;
@@ -57,7 +58,7 @@ struct session_opts {
 	struct file_set *reads; /* borrowed, or NULL: every file loaded is recorded here */
 	const struct comparison_ranks *ranks; /* borrowed: the ranks the traces are one of
 						 (ranks.h), shown in the reports; NULL */
-	struct trace_load_tuning tuning;      /* how the loader works (trace.h), for every file
+	struct trace_load_tuning tuning;      /* how the loader works (trace_load.h), for every file
 						 loaded: zeros are the defaults */
 	int timings; /* the time of each stage on standard error (timings.h), printed as the first
 			comparison is built */

@@ -26,7 +26,7 @@ struct progress {
  * installs the handlers that erase the line on a signal (not for signals that were ignored);
  * progress_end() must follow. */
 void progress_init(struct progress *p, const char *name_a, const char *name_b);
-/* A trace_progress_fn (trace.h) for a one-trace meter: user is the struct progress. */
+/* A trace_progress_fn (trace_load.h) for a one-trace meter: user is the struct progress. */
 int progress_trace(void *user, int64_t done, int64_t total);
 /* An app_progress_fn (app.h) for a two-trace meter. Never cancels. */
 int progress_side(void *user, int side, int64_t done, int64_t total);

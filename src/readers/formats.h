@@ -12,6 +12,7 @@
 
 #include "fusediff/input.h"
 #include "fusediff/trace.h"
+#include "fusediff/trace_load.h"
 
 struct trace_format {
 	const char *name; /* as shown to the user: "Kineto JSON" */

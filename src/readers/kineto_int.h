@@ -9,6 +9,7 @@
 
 #include "fusediff/json.h"
 #include "fusediff/trace.h"
+#include "fusediff/trace_load.h"
 
 /* Grids and blocks remembered (kineto_event.c), as texts of up to DIM3_TEXT bytes. */
 #define DIM3_WAYS 4

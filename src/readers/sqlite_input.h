@@ -14,6 +14,7 @@
 
 #include "fusediff/input.h"
 #include "fusediff/trace.h"
+#include "fusediff/trace_load.h"
 #include "fusediff/util.h"
 
 /* 1 when head (n bytes) starts an SQLite database file. */

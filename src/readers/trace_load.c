@@ -4,7 +4,7 @@
 #include <sys/stat.h>
 
 #include "formats.h"
-#include "fusediff/trace.h"
+#include "fusediff/trace_load.h"
 #include "../trace/trace_build.h"
 
 /* Every format, in the order they are tried; the last one takes what no format claims. */

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "fusediff/trace.h"
+#include "fusediff/trace_load.h"
 
 static void require(int ok, const char *what)
 {

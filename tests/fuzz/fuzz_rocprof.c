@@ -16,6 +16,7 @@
 #include <zlib.h>
 
 #include "fusediff/trace.h"
+#include "fusediff/trace_load.h"
 
 #define NAME	    "fuzz.json"
 #define FUZZ_TARGET "fuzz_rocprof"

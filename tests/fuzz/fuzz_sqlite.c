@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "fusediff/trace.h"
+#include "fusediff/trace_load.h"
 
 #define NAME	    "fuzz.db"
 #define FUZZ_TARGET "fuzz_sqlite"

@@ -16,6 +16,7 @@
 
 #include "fusediff/trace_summary.h"
 #include "fusediff/trace.h"
+#include "fusediff/trace_load.h"
 
 #define NAME	    "fuzz.json"
 #define FUZZ_TARGET "fuzz_trace_load"
