@@ -11,22 +11,21 @@
  *
  * The document is read as a stream on the loader's window (kineto_int.h: loader_unit() and
  * the JSON cursor of json.h), one record at a time: what a run holds is kept as small fixed
- * records (a dispatch is 72 bytes, about a third of its text) and made into the trace when
- * the run ends, in the order the members' meanings need (operation names, agents and symbols
+ * records (rocprof_run.h: a dispatch is 72 bytes, about a third of its text) and made into the
+ * trace when the run ends (rocprof_run.c), in the order the members' meanings need (operation names, agents and symbols
  * before the records that refer to them), whatever order the file writes them in. A member
  * read is the first of its name, as a lookup in a parsed tree finds it; an array's elements
  * or an object's member values are the records; a record that is not an object counts as
  * one with no fields; a number is read as a double and truncated (0 beyond +-9.2e18), as
  * cJSON, which read these files whole before, gave it. Members nobody reads are skipped a
  * token at a time, so that no member needs the window to hold it whole. */
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "formats.h"
 #include "kineto_int.h"
 #include "rocprof_int.h"
-#include "fusediff/intern.h"
+#include "rocprof_run.h"
 #include "../trace/trace_build.h"
 
 #define TOOL_KEY "\"rocprofiler-sdk-tool\""
@@ -42,126 +41,6 @@ static int rocprof_detect(const unsigned char *head, size_t n)
 	while (i < n && (head[i] == ' ' || head[i] == '\t' || head[i] == '\n' || head[i] == '\r'))
 		i++;
 	return n - i >= strlen(TOOL_KEY) && memcmp(head + i, TOOL_KEY, strlen(TOOL_KEY)) == 0;
-}
-
-/* ---- what a run holds, as records ------------------------------------------------------- */
-
-/* A string of a record (a copy, NUL-terminated; NULL: the member was missing or not a
- * string). */
-struct text {
-	char *s;
-	size_t len;
-};
-
-struct agent_rec {
-	int64_t handle, type, wave_front_size, cu_count, node;
-	struct text product_name, name;
-};
-
-struct symbol_rec {
-	int64_t id;
-	struct text formatted, demangled, plain;
-};
-
-struct dispatch_rec {
-	int64_t start, end, corr, kernel_id, agent, queue;
-	int32_t grid[3], wg[3];
-};
-
-struct copy_rec {
-	int64_t start, end, corr, dst, src, kind, op;
-};
-
-struct hip_rec {
-	int64_t start, end, corr, tid, kind, op;
-};
-
-struct marker_rec {
-	int64_t start, end, corr, tid;
-};
-
-/* strings.marker_api: [{"key": correlation id, "value": the range's text}]. */
-struct marker {
-	int64_t key;
-	const char *text;
-	size_t len;
-};
-
-/* strings.buffer_records[kind].operations, by kind. */
-struct ops {
-	struct text *name;
-	size_t n, cap;
-};
-
-/* The members of a run, each the first of its name (seen: found, whatever its value). */
-enum {
-	SEEN_AGENTS = 1 << 0,
-	SEEN_SYMBOLS = 1 << 1,
-	SEEN_STRINGS = 1 << 2,
-	SEEN_BUFFERS = 1 << 3,
-	SEEN_DISPATCH = 1 << 4,
-	SEEN_COPY = 1 << 5,
-	SEEN_HIP = 1 << 6,
-	SEEN_MARKER = 1 << 7,
-	SEEN_S_BUFFERS = 1 << 8, /* strings.buffer_records */
-	SEEN_S_MARKER = 1 << 9,	 /* strings.marker_api */
-};
-
-struct run {
-	unsigned seen;
-	int kd_array; /* buffer_records.kernel_dispatch is an array: the run is read */
-	struct agent_rec *agents;
-	size_t n_agents, cap_agents;
-	struct symbol_rec *syms;
-	size_t n_syms, cap_syms;
-	struct ops *kinds;
-	size_t n_kinds, cap_kinds;
-	struct marker *texts;
-	size_t n_texts, cap_texts;
-	struct dispatch_rec *disp;
-	size_t n_disp, cap_disp;
-	struct copy_rec *copies;
-	size_t n_copies, cap_copies;
-	struct hip_rec *hip;
-	size_t n_hip, cap_hip;
-	struct marker_rec *markers;
-	size_t n_markers, cap_markers;
-	size_t n_marker_elems; /* buffer_records.marker_api's elements (records or not) */
-};
-
-static void text_free(struct text *t)
-{
-	free(t->s);
-	t->s = NULL;
-}
-
-static void run_free(struct run *r)
-{
-	for (size_t i = 0; i < r->n_agents; i++) {
-		text_free(&r->agents[i].product_name);
-		text_free(&r->agents[i].name);
-	}
-	for (size_t i = 0; i < r->n_syms; i++) {
-		text_free(&r->syms[i].formatted);
-		text_free(&r->syms[i].demangled);
-		text_free(&r->syms[i].plain);
-	}
-	for (size_t i = 0; i < r->n_kinds; i++) {
-		for (size_t j = 0; j < r->kinds[i].n; j++)
-			text_free(&r->kinds[i].name[j]);
-		free(r->kinds[i].name);
-	}
-	for (size_t i = 0; i < r->n_texts; i++)
-		free((char *)r->texts[i].text);
-	free(r->agents);
-	free(r->syms);
-	free(r->kinds);
-	free(r->texts);
-	free(r->disp);
-	free(r->copies);
-	free(r->hip);
-	free(r->markers);
-	memset(r, 0, sizeof *r);
 }
 
 /* ---- values, inside a unit -------------------------------------------------------------- */
@@ -791,275 +670,6 @@ static int run_member(struct rp *p, int ch, struct json_str key, void *arg)
 	return walk_skip(p, 1);
 }
 
-/* ---- a run made into the trace ---------------------------------------------------------- */
-
-struct agent {
-	int64_t handle;
-	int32_t device; /* -1: not a GPU */
-	size_t order;	/* in the file: the first of equal handles wins */
-};
-
-struct symbol {
-	int64_t id;
-	uint32_t name;
-	size_t order; /* in the file: the last of equal ids wins */
-};
-
-struct maps {
-	struct agent *agents; /* sorted by handle */
-	size_t n_agents;
-	struct symbol *symbols; /* sorted by kernel_id: an array indexed by the id let a
-				   650-byte file allocate 394 MB (a kernel_id of 10^8) */
-	size_t n_symbols;
-};
-
-static int cmp_agent(const void *pa, const void *pb)
-{
-	const struct agent *a = pa, *b = pb;
-	int c = CMP(a->handle, b->handle);
-
-	return c ? c : CMP(a->order, b->order);
-}
-
-DEFINE_LOWER_BOUND(agent_lower, struct agent, int64_t, handle)
-
-static int32_t device_of(const struct maps *m, int64_t h)
-{
-	size_t lo = agent_lower(m->agents, m->n_agents, h);
-
-	if (lo < m->n_agents && m->agents[lo].handle == h)
-		return m->agents[lo].device;
-	return (int32_t)(h & 0x7fffffff);
-}
-
-static void make_agents(struct trace *t, const struct run *r, struct maps *m)
-{
-	m->agents = r->n_agents ? xcalloc(r->n_agents, sizeof *m->agents) : NULL;
-	for (size_t i = 0; i < r->n_agents; i++) {
-		const struct agent_rec *a = &r->agents[i];
-		struct agent e = { .handle = a->handle, .device = -1, .order = i };
-
-		if (a->type == 2) { /* ROCPROFILER_AGENT_TYPE_GPU */
-			const struct text *name = &a->product_name;
-			struct trace_device d = { .warp_size = (int32_t)a->wave_front_size,
-						  .num_sms = (int32_t)a->cu_count };
-
-			if (!name->s || !name->len)
-				name = &a->name;
-			e.device = d.id = (int32_t)a->node;
-			if (name->s && name->len)
-				d.name = intern_add(t->strings, name->s, name->len);
-			trace_add_device(t, &d);
-		}
-		m->agents[m->n_agents++] = e;
-	}
-	if (m->n_agents)
-		qsort(m->agents, m->n_agents, sizeof *m->agents, cmp_agent);
-}
-
-static int cmp_symbol(const void *pa, const void *pb)
-{
-	const struct symbol *a = pa, *b = pb;
-	int c = CMP(a->id, b->id);
-
-	return c ? c : CMP(a->order, b->order);
-}
-
-static void make_symbols(struct trace *t, const struct run *r, struct maps *m)
-{
-	size_t n = 0;
-
-	m->symbols = r->n_syms ? xcalloc(r->n_syms, sizeof *m->symbols) : NULL;
-	for (size_t i = 0; i < r->n_syms; i++) {
-		const struct symbol_rec *s = &r->syms[i];
-		const struct text *name = &s->formatted;
-
-		if (!name->s || !name->len || (name->len == 1 && name->s[0] == '0'))
-			name = &s->demangled;
-		if (!name->s || !name->len)
-			name = &s->plain;
-		if (!name->s)
-			continue;
-		m->symbols[m->n_symbols++] = (struct symbol){
-			.id = s->id,
-			.name = rocprof_kernel_name(t, name->s, name->len),
-			.order = m->n_symbols,
-		};
-	}
-	if (!m->n_symbols)
-		return;
-	qsort(m->symbols, m->n_symbols, sizeof *m->symbols, cmp_symbol);
-	for (size_t i = 0; i < m->n_symbols; i++) /* the last of each id */
-		if (i + 1 == m->n_symbols || m->symbols[i + 1].id != m->symbols[i].id)
-			m->symbols[n++] = m->symbols[i];
-	m->n_symbols = n;
-}
-
-DEFINE_LOWER_BOUND(symbol_lower, struct symbol, int64_t, id)
-
-/* The interned name of kernel_id id, or 0. */
-static uint32_t symbol_name(const struct maps *m, int64_t id)
-{
-	size_t lo = symbol_lower(m->symbols, m->n_symbols, id);
-
-	return lo < m->n_symbols && m->symbols[lo].id == id ? m->symbols[lo].name : 0;
-}
-
-/* The name of operation `op` of buffer record kind `kind` (strings.buffer_records[kind]). */
-static const struct text *operation_name(const struct run *r, int64_t kind, int64_t op)
-{
-	if (kind < 0 || (uint64_t)kind >= r->n_kinds || op < 0 || (uint64_t)op >= r->kinds[kind].n)
-		return NULL;
-	return r->kinds[kind].name[op].s ? &r->kinds[kind].name[op] : NULL;
-}
-
-static void make_dispatches(struct trace *t, const struct run *r, const struct maps *m)
-{
-	for (size_t i = 0; i < r->n_disp; i++) {
-		const struct dispatch_rec *d = &r->disp[i];
-		struct trace_kernel k = { .start = d->start,
-					  .dur = trace_span_dur(d->start, d->end),
-					  .correlation = d->corr,
-					  .device = device_of(m, d->agent),
-					  .stream = (int32_t)d->queue,
-					  .kind = KIND_KERNEL };
-
-		t->n_events++;
-		k.name = symbol_name(m, d->kernel_id);
-		if (!k.name) {
-			char buf[40];
-			int n = snprintf(buf, sizeof buf, "kernel_id %lld",
-					 (long long)d->kernel_id);
-
-			k.name = intern_add(t->strings, buf, (size_t)n);
-		}
-		k.dims = trace_add_dims(t, d->grid, d->wg);
-		if (k.start > 0 && k.dur >= 0 && k.start <= TRACE_TIME_MAX - k.dur)
-			trace_add_kernel(t, &k);
-	}
-}
-
-uint32_t rocprof_kernel_name(struct trace *t, const char *name, size_t len)
-{
-	if (len > 3 && memcmp(name + len - 3, ".kd", 3) == 0)
-		len -= 3;
-	return trace_intern_text(t, name, len);
-}
-
-/* MEMORY_COPY_DEVICE_TO_HOST -> "Memcpy DtoH (Device -> Host)" as Kineto names copies. */
-uint32_t rocprof_copy_name(struct trace *t, const char *op)
-{
-	static const struct {
-		const char *op, *name;
-	} names[] = {
-		{ "MEMORY_COPY_HOST_TO_DEVICE", "Memcpy HtoD (Host -> Device)" },
-		{ "MEMORY_COPY_DEVICE_TO_HOST", "Memcpy DtoH (Device -> Host)" },
-		{ "MEMORY_COPY_DEVICE_TO_DEVICE", "Memcpy DtoD (Device -> Device)" },
-		{ "MEMORY_COPY_HOST_TO_HOST", "Memcpy HtoH (Host -> Host)" },
-	};
-
-	for (size_t i = 0; op && i < sizeof names / sizeof names[0]; i++)
-		if (strcmp(op, names[i].op) == 0)
-			return intern_add(t->strings, names[i].name, strlen(names[i].name));
-	return intern_add(t->strings, "Memcpy", 6);
-}
-
-static void make_copies(struct trace *t, const struct run *r, const struct maps *m)
-{
-	for (size_t i = 0; i < r->n_copies; i++) {
-		const struct copy_rec *c = &r->copies[i];
-		const struct text *op = operation_name(r, c->kind, c->op);
-		int32_t dst = device_of(m, c->dst);
-		struct trace_kernel k = { .start = c->start,
-					  .dur = trace_span_dur(c->start, c->end),
-					  .correlation = c->corr,
-					  .device = dst >= 0 ? dst : device_of(m, c->src),
-					  .kind = KIND_MEMCPY };
-
-		t->n_events++;
-		k.name = rocprof_copy_name(t, op ? op->s : NULL);
-		if (k.device >= 0 && k.start > 0 && k.dur >= 0 && k.start <= TRACE_TIME_MAX - k.dur)
-			trace_add_kernel(t, &k);
-	}
-}
-
-static void make_hip(struct trace *t, const struct run *r)
-{
-	for (size_t i = 0; i < r->n_hip; i++) {
-		const struct hip_rec *h = &r->hip[i];
-		const struct text *name = operation_name(r, h->kind, h->op);
-		struct trace_launch l = { .start = h->start,
-					  .dur = trace_span_dur(h->start, h->end),
-					  .correlation = h->corr,
-					  .tid = h->tid };
-
-		t->n_events++;
-		if (!name || !strstr(name->s, "Launch") || l.start <= 0 || l.dur < 0)
-			continue;
-		l.name = intern_add(t->strings, name->s, name->len);
-		trace_add_launch(t, &l);
-	}
-}
-
-static int cmp_marker(const void *a, const void *b)
-{
-	const struct marker *x = a, *y = b;
-
-	return (x->key > y->key) - (x->key < y->key);
-}
-
-static const struct marker *marker_text(const struct marker *v, size_t n, int64_t corr)
-{
-	struct marker key = { .key = corr };
-
-	return n ? bsearch(&key, v, n, sizeof *v, cmp_marker) : NULL;
-}
-
-static void make_markers(struct trace *t, struct run *r)
-{
-	if (!r->n_marker_elems)
-		return;
-	if (r->n_texts)
-		qsort(r->texts, r->n_texts, sizeof *r->texts, cmp_marker);
-	for (size_t i = 0; i < r->n_markers; i++) {
-		const struct marker_rec *m = &r->markers[i];
-		const struct marker *text = marker_text(r->texts, r->n_texts, m->corr);
-		struct trace_range g = { .start = m->start,
-					 .dur = trace_span_dur(m->start, m->end),
-					 .seq = -1,
-					 .tid = m->tid,
-					 .kind = RANGE_USER };
-
-		t->n_events++;
-		if (!text || !text->len || g.start <= 0 || g.dur <= 0)
-			continue;
-		g.name = intern_add(t->strings, text->text, text->len);
-		trace_add_range(t, &g);
-	}
-}
-
-/* The run read: into the trace when it had buffer_records.kernel_dispatch, in the order the
- * records' references need. */
-static void make_run(struct rp *p)
-{
-	struct run *r = &p->run;
-	struct trace *t = p->ld->t;
-	struct maps m = { 0 };
-
-	if (r->kd_array) {
-		p->any = 1;
-		make_agents(t, r, &m);
-		make_symbols(t, r, &m);
-		make_dispatches(t, r, &m);
-		make_copies(t, r, &m);
-		make_hip(t, r);
-		make_markers(t, r);
-		free(m.agents);
-		free(m.symbols);
-	}
-	run_free(r);
-}
-
 /* One run: an element of rocprofiler-sdk-tool (an object; anything else holds nothing). */
 static int run_child(struct rp *p, int ch, struct json_str key, void *arg)
 {
@@ -1069,8 +679,8 @@ static int run_child(struct rp *p, int ch, struct json_str key, void *arg)
 		return walk_skip(p, 1);
 	rc = walk_children(p, 1, run_member, NULL);
 	if (rc == 0)
-		make_run(p);
-	run_free(&p->run);
+		p->any |= rocprof_run_make(p->ld->t, &p->run);
+	rocprof_run_free(&p->run);
 	return rc;
 }
 
@@ -1114,7 +724,7 @@ static int rocprof_load(struct trace *t, struct input *in, const char *name,
 	json_buf_free(&p.x.kbuf);
 	for (int i = 0; i < 3; i++)
 		json_buf_free(&p.x.sbuf[i]);
-	run_free(&p.run);
+	rocprof_run_free(&p.run);
 	loader_bufs_free(&ld);
 	if (rc < 0)
 		return -1;
