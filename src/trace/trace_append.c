@@ -301,18 +301,20 @@ int trace_append(struct trace *dst, const struct trace *src, int64_t gap_ns, str
 	return 0;
 }
 
+/* upper_bound(): a time against a capture's start. */
+static int cmp_time_repeat(const void *key, const void *elem)
+{
+	const int64_t *time = key;
+	const struct trace_repeat *r = elem;
+
+	return CMP(*time, r->start);
+}
+
 size_t trace_repeat_at(const struct trace *t, int64_t time)
 {
-	size_t lo = 0, hi = t->n_repeats;
+	/* the last capture that starts at or before time: the one before the first after it */
+	size_t after =
+		upper_bound(t->repeats, t->n_repeats, sizeof *t->repeats, &time, cmp_time_repeat);
 
-	/* the last capture that starts at or before time */
-	while (hi - lo > 1) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (t->repeats[mid].start <= time)
-			lo = mid;
-		else
-			hi = mid;
-	}
-	return lo;
+	return after ? after - 1 : 0;
 }
