@@ -742,24 +742,27 @@ static void kernel_slice(struct pf *w, int s, uint32_t k, uint32_t kk, int64_t t
 	ps->kernels++;
 }
 
+/* Widen [*lo, *hi] to the layers of pass pa that hold slices. */
+static void pass_span(const struct pf_side *ps, const struct pass *pa, int64_t *lo, int64_t *hi)
+{
+	for (uint32_t i = 0; i < pa->layer_n; i++) {
+		uint32_t li = pa->layer_first + i;
+
+		if (ps->lo[li] <= ps->hi[li]) {
+			*lo = ps->lo[li] < *lo ? ps->lo[li] : *lo;
+			*hi = ps->hi[li] > *hi ? ps->hi[li] : *hi;
+		}
+	}
+}
+
 /* Every slice of side s: its summary, its passes, their layers and their kernels. */
 static void emit_side(struct pf *w, int s)
 {
 	struct pf_side *ps = &w->s[s];
 	int64_t slo = INT64_MAX, shi = INT64_MIN;
 
-	for (uint32_t k = 0; k < ps->n_passes; k++) {
-		const struct pass *pa = &ps->sd->passes[ps->passes[k]];
-
-		for (uint32_t i = 0; i < pa->layer_n; i++) {
-			uint32_t li = pa->layer_first + i;
-
-			if (ps->lo[li] <= ps->hi[li]) {
-				slo = ps->lo[li] < slo ? ps->lo[li] : slo;
-				shi = ps->hi[li] > shi ? ps->hi[li] : shi;
-			}
-		}
-	}
+	for (uint32_t k = 0; k < ps->n_passes; k++)
+		pass_span(ps, &ps->sd->passes[ps->passes[k]], &slo, &shi);
 	if (slo > shi)
 		return;
 	side_slice(w, s, slo, shi);
@@ -768,14 +771,7 @@ static void emit_side(struct pf *w, int s)
 		const struct pass *pa = &ps->sd->passes[ps->passes[k]];
 		int64_t plo = INT64_MAX, phi = INT64_MIN;
 
-		for (uint32_t i = 0; i < pa->layer_n; i++) {
-			uint32_t li = pa->layer_first + i;
-
-			if (ps->lo[li] <= ps->hi[li]) {
-				plo = ps->lo[li] < plo ? ps->lo[li] : plo;
-				phi = ps->hi[li] > phi ? ps->hi[li] : phi;
-			}
-		}
+		pass_span(ps, pa, &plo, &phi);
 		if (plo > phi)
 			continue;
 		pass_slice(w, s, k, plo, phi);
