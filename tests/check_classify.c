@@ -1260,6 +1260,44 @@ END_TEST
 /* Every built-in pattern has a literal in each alternative, so that the prefilter keeps
  * regexec() off the names that cannot match (classification costs a few microseconds a name);
  * the literals of some patterns, and exact forms found without regexec(). */
+/* The built-in patterns are compiled when a name first needs them (rules.c): each must compile,
+ * or the first trace with such a name would end the program. */
+static void assert_compiles(const char *what, size_t i, const char *pattern)
+{
+	regex_t re;
+	char msg[256];
+
+	if (!pattern)
+		return;
+	ck_assert_msg(rules_compile(&re, pattern, msg, sizeof msg) == 0, "%s %zu: /%s/: %s", what,
+		      i, pattern, msg);
+	regfree(&re);
+}
+
+START_TEST(test_builtin_patterns_compile)
+{
+	for (size_t i = 0; i < classify_n_name_rules; i++) {
+		assert_compiles("name rule", i, classify_name_rules[i].pattern);
+		assert_compiles("name rule op", i, classify_name_rules[i].op);
+	}
+	for (size_t i = 0; i < classify_n_op_rules; i++) {
+		assert_compiles("op rule", i, classify_op_rules[i].pattern);
+		assert_compiles("op rule op", i, classify_op_rules[i].op);
+	}
+	for (size_t i = 0; i < classify_n_module_rules; i++)
+		assert_compiles("module rule", i, classify_module_rules[i].pattern);
+	for (size_t l = 0; l < classify_n_libraries; l++)
+		for (size_t i = 0; i < classify_libraries[l].n_rules; i++) {
+			assert_compiles(classify_libraries[l].ns, i,
+					classify_libraries[l].rules[i].pattern);
+			assert_compiles(classify_libraries[l].ns, i,
+					classify_libraries[l].rules[i].op);
+		}
+	for (size_t i = 0; i < classify_n_modifiers; i++)
+		assert_compiles("modifier", i, classify_modifiers[i].pattern);
+}
+END_TEST
+
 START_TEST(test_rule_literals)
 {
 	static const struct {
@@ -1325,6 +1363,7 @@ static Suite *classify_suite(void)
 	tcase_add_test(tc, test_order_of_evidence);
 	tcase_add_test(tc, test_moe_routing_context);
 	tcase_add_test(tc, test_links_that_hold);
+	tcase_add_test(tc, test_builtin_patterns_compile);
 	tcase_add_test(tc, test_rule_literals);
 	tcase_add_test(tc, test_one_name_one_class);
 	tcase_add_test(tc, test_inductor_trace);

@@ -151,8 +151,11 @@ void lit_index_free(struct lit_index *x);
 void lit_index_scan(const struct lit_index *x, const char *lower, size_t len, uint8_t *state);
 
 struct rule {
-	regex_t re, op_re;
+	regex_t re, op_re; /* compiled once `compiled` is set (rule_compiled()) */
 	int has_op;
+	int compiled;	     /* under rule_compiled()'s lock: rules are matched by threads */
+	const char *pattern; /* a built-in rule's (static): compiled on its first regexec() */
+	const char *op_pattern;
 	uint8_t cls, aux, decode, generic;
 	atom_set atoms, remove;
 	uint32_t classes; /* modifiers: the classes they apply to */
