@@ -1,6 +1,7 @@
 /* check_ui.c — the explorer rendered with ncurses into memory at a fixed size, on a small
  * hand-built comparison: header, views, drill-down and back, sort, filter, search, evidence,
- * names, escaping, resize, the too-small screen, help, mouse, export, and the action table. */
+ * names, escaping, resize, the too-small screen, help, mouse, export, the action table, and
+ * figures that print the same in any locale. */
 #include "testutil.h"
 
 #include <locale.h>
@@ -15,6 +16,7 @@
 #include "fusediff/summed_pairs.h"
 #include "fusediff/ui_explorer.h"
 #include "src/compare/compare_int.h"
+#include "src/ui/explorer_int.h"
 #include "fusediff/ui_screen.h"
 #include "fusediff/ui_theme.h"
 #include "src/ui/ui_int.h"
@@ -994,6 +996,56 @@ START_TEST(test_clip)
 }
 END_TEST
 
+/* The explorer's figures with decimals print '.' whatever LC_NUMERIC says (text_fixed()): a
+ * pair's efficiency in the evidence (its FLOPs and bytes, TFLOPS, TB/s, the peak) and in the
+ * Pairs column, formatted under a locale with a decimal comma. */
+START_TEST(test_numbers_any_locale)
+{
+	const struct comparison_eff e = { .flops = 2.5e12,
+					  .bytes = 1.5e9,
+					  .tflops = 12.34,
+					  .tbps = 1.5,
+					  .ai = 1666.7,
+					  .peak_share = 0.456,
+					  .bound = 1,
+					  .dtype = EFF_BF16,
+					  .kind = EFF_GEMM,
+					  .ops = 1,
+					  .b = 1,
+					  .m = 4096,
+					  .n = 4096,
+					  .k = 4096 };
+	struct comparison_eff mem = e;
+	const struct gpu_peak pk = { .name = "H100",
+				     .tflops = { [EFF_BF16] = 989.4 },
+				     .tbps = 3.35 };
+	struct ui_text out = { 0 };
+	char probe[16], col[32];
+	int set = test_comma_locale(LC_NUMERIC);
+
+	mem.bound = 0;
+	snprintf(probe, sizeof probe, "%.1f", 1.5);
+	ui_evidence_eff(&out, &e, &pk, 0);
+	ui_evidence_eff(&out, &mem, &pk, 0);
+	fmt_eff(col, sizeof col, &e);
+	setlocale(LC_NUMERIC, "C");
+	ck_assert_uint_eq(out.n, 6);
+	ck_assert_str_eq(out.lines[0].text,
+			 "   work: GEMM M 4096 N 4096 K 4096, bf16; 2.50 TFLOP, 1.50 GB a call");
+	ck_assert_str_eq(out.lines[1].text, "   achieved 12.3 TFLOPS, 1.50 TB/s, 1667 FLOP/B");
+	ck_assert_str_eq(out.lines[2].text,
+			 "   compute-bound: 46% of H100's bf16 peak, 989 TFLOPS");
+	ck_assert_str_eq(out.lines[5].text,
+			 "   memory-bound (ridge 295 FLOP/B): 46% of H100's 3.35 TB/s");
+	ck_assert_str_eq(col, "12 46%");
+	ui_text_clear(&out);
+	if (set)
+		ck_assert_str_eq(probe, "1,5"); /* the locale really was in effect */
+	else
+		fprintf(stderr, "no locale with a decimal comma: checked in the C locale only\n");
+}
+END_TEST
+
 static Suite *ui_suite(void)
 {
 	Suite *s = suite_create("ui");
@@ -1004,6 +1056,7 @@ static Suite *ui_suite(void)
 	tcase_add_test(pure, test_layout);
 	tcase_add_test(pure, test_action_table);
 	tcase_add_test(pure, test_man_keys);
+	tcase_add_test(pure, test_numbers_any_locale);
 	suite_add_tcase(s, pure);
 	tcase_add_checked_fixture(first, setup, teardown);
 	tcase_add_test(first, test_first_screen);

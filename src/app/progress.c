@@ -80,11 +80,13 @@ void progress_init(struct progress *p, const char *name_a, const char *name_b)
 /* "42% of 8.0 MB", or "12.3 MB" when the size is unknown (standard input). */
 static void describe(char *buf, size_t cap, int64_t done, int64_t total)
 {
+	char mb[40];
+
+	text_fixed(mb, sizeof mb, (double)(total > 0 ? total : done) / 1e6, 1, 0);
 	if (total > 0)
-		snprintf(buf, cap, "%3d%% of %.1f MB", (int)(done * 100 / total),
-			 (double)total / 1e6);
+		snprintf(buf, cap, "%3d%% of %s MB", (int)(done * 100 / total), mb);
 	else
-		snprintf(buf, cap, "%.1f MB", (double)done / 1e6);
+		snprintf(buf, cap, "%s MB", mb);
 }
 
 static void draw(struct progress *p)

@@ -6,6 +6,8 @@
 #include <sys/resource.h>
 #include <time.h>
 
+#include "fusediff/text.h"
+
 static double now_s(void)
 {
 	struct timespec ts;
@@ -36,14 +38,16 @@ void timings_start(struct timings *tm, int on)
 void timings_stage(struct timings *tm, const char *name)
 {
 	double t, c;
+	char wall[40], cpu[40];
 	int n;
 
 	if (!tm->on)
 		return;
 	t = now_s();
 	c = cpu_s();
-	n = snprintf(tm->line + tm->len, sizeof tm->line - tm->len, "%s%s %.3f s (cpu %.3f s)",
-		     tm->len ? ", " : "", name, t - tm->last, c - tm->last_cpu);
+	n = snprintf(tm->line + tm->len, sizeof tm->line - tm->len, "%s%s %s s (cpu %s s)",
+		     tm->len ? ", " : "", name, text_fixed(wall, sizeof wall, t - tm->last, 3, 0),
+		     text_fixed(cpu, sizeof cpu, c - tm->last_cpu, 3, 0));
 	if (n > 0 && (size_t)n < sizeof tm->line - tm->len)
 		tm->len += (size_t)n;
 	tm->last = t;

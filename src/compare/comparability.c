@@ -383,13 +383,14 @@ static void trust_warnings(struct comparison *c)
 	}
 	for (int s = 0; s < 2; s++) {
 		double share = c->side[s]->classes.other_share;
+		char pct[40];
 
 		if (share > OTHER_SHARE_WARN)
 			comparison_warn(
 				c, "other_share_high",
-				"%.0f%% of %c's kernel time is in kernels fusediff does not "
+				"%s%% of %c's kernel time is in kernels fusediff does not "
 				"classify (Other): its pairs and fusions may be wrong there",
-				share * 100.0, s ? 'B' : 'A');
+				text_fixed(pct, sizeof pct, share * 100.0, 0, 0), s ? 'B' : 'A');
 	}
 	for (int s = 0; s < 2; s++) {
 		const struct side_coverage *cv = &c->side[s]->cover;

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "fusediff/structure.h"
+#include "fusediff/text.h"
 #include "fusediff/util.h"
 
 /* Coefficient of variation of the durations of side s's compared passes (phase and model of
@@ -112,6 +113,7 @@ static int peak_gates(const struct comparison *c, const struct gate_opts *o, str
 	for (size_t i = 0; i < o->n_peak; i++) {
 		double covered, share = peak_share_b(c, o->peak[i].cls, &covered);
 		const char *name = class_name((enum op_class)o->peak[i].cls);
+		char n[3][40];
 
 		if (*len >= sizeof r->verdict)
 			break;
@@ -126,9 +128,11 @@ static int peak_gates(const struct comparison *c, const struct gate_opts *o, str
 		fail |= share * 100.0 < o->peak[i].pct;
 		*len += (size_t)snprintf(
 			r->verdict + *len, sizeof r->verdict - *len,
-			"%sB's %s kernels run at %.1f%% of the GPU's peak (over %.0f%% "
-			"of their time; limit %.1f%%)%s",
-			*len ? "; " : "", name, share * 100.0, covered * 100.0, o->peak[i].pct,
+			"%sB's %s kernels run at %s%% of the GPU's peak (over %s%% "
+			"of their time; limit %s%%)%s",
+			*len ? "; " : "", name, text_fixed(n[0], sizeof n[0], share * 100.0, 1, 0),
+			text_fixed(n[1], sizeof n[1], covered * 100.0, 0, 0),
+			text_fixed(n[2], sizeof n[2], o->peak[i].pct, 1, 0),
 			share * 100.0 < o->peak[i].pct ? ": FAILED" : ": passes");
 	}
 	return fail;
@@ -164,18 +168,20 @@ void gate_check(const struct comparison *c, const struct gate_opts *o, struct ga
 	if (o->slower_pct >= 0) {
 		double delta_us = (c->ns[1] - c->ns[0]) / 1000.0;
 		const char *why = "";
-		char evidence[96];
+		char evidence[96], n[3][40];
 
 		/* With an interval: fail only when all of it is above the limit. Without (fewer
 		 * than three passes a side): the change against the pass-to-pass spread. */
 		if (!isnan(r->low_pct))
 			snprintf(evidence, sizeof evidence,
-				 "95%% interval %+.2f%% .. %+.2f%%, limit %.2f%%", r->low_pct,
-				 r->high_pct, o->slower_pct);
+				 "95%% interval %s%% .. %s%%, limit %s%%",
+				 text_fixed(n[0], sizeof n[0], r->low_pct, 2, 1),
+				 text_fixed(n[1], sizeof n[1], r->high_pct, 2, 1),
+				 text_fixed(n[2], sizeof n[2], o->slower_pct, 2, 0));
 		else
-			snprintf(evidence, sizeof evidence,
-				 "limit %.2f%%, noise %.2f%%, no interval", o->slower_pct,
-				 r->noise_pct);
+			snprintf(evidence, sizeof evidence, "limit %s%%, noise %s%%, no interval",
+				 text_fixed(n[0], sizeof n[0], o->slower_pct, 2, 0),
+				 text_fixed(n[1], sizeof n[1], r->noise_pct, 2, 0));
 		if (r->change_pct > o->slower_pct) {
 			if (fabs(delta_us) < o->min_delta_us)
 				why = " but under --min-delta-us: passes";
@@ -186,13 +192,15 @@ void gate_check(const struct comparison *c, const struct gate_opts *o, struct ga
 			else
 				slow_fail = 1;
 		}
-		len += (size_t)snprintf(
-			r->verdict + len, sizeof r->verdict - len,
-			"B is %.2f%% %s per pass than A (%+.1f us; %s)%s%s", fabs(r->change_pct),
-			r->change_pct > 0 ? "slower" : "faster", delta_us, evidence, why,
-			slow_fail ? ": FAILED"
-			: *why	  ? ""
-				  : ": passes");
+		len += (size_t)snprintf(r->verdict + len, sizeof r->verdict - len,
+					"B is %s%% %s per pass than A (%s us; %s)%s%s",
+					text_fixed(n[0], sizeof n[0], fabs(r->change_pct), 2, 0),
+					r->change_pct > 0 ? "slower" : "faster",
+					text_fixed(n[1], sizeof n[1], delta_us, 1, 1), evidence,
+					why,
+					slow_fail ? ": FAILED"
+					: *why	  ? ""
+						  : ": passes");
 	}
 	if (o->lost_fusion) {
 		for (size_t i = 0; i < c->n_fusions; i++)

@@ -102,7 +102,7 @@ static void print_classes(FILE *out, const struct trace *t, const struct trace_c
 {
 	int64_t ns[CLASS_COUNT] = { 0 }, n[CLASS_COUNT] = { 0 }, total = 0;
 	int order[CLASS_COUNT];
-	char b1[64];
+	char b1[64], b2[64];
 
 	for (size_t i = 0; i < t->n_kernels; i++) {
 		const struct kernel_info *ki = trace_classes_get(tc, i);
@@ -122,7 +122,8 @@ static void print_classes(FILE *out, const struct trace *t, const struct trace_c
 			order[j] = order[j - 1];
 			order[j - 1] = tmp;
 		}
-	fprintf(out, "\nKernel time by class (Other: %.1f%%)\n", 100.0 * tc->other_share);
+	fprintf(out, "\nKernel time by class (Other: %s%%)\n",
+		text_fixed(b2, sizeof b2, 100.0 * tc->other_share, 1, 0));
 	fprintf(out, "  %-14s %8s %11s %6s\n", "class", "kernels", "total us", "share");
 	for (int i = 0; i < CLASS_COUNT; i++) {
 		int c = order[i];
@@ -130,8 +131,10 @@ static void print_classes(FILE *out, const struct trace *t, const struct trace_c
 		if (!n[c])
 			continue;
 		text_us(b1, sizeof b1, ns[c]);
-		fprintf(out, "  %-14s %8lld %11s %5.1f%%\n", class_name((enum op_class)c),
-			(long long)n[c], b1, total ? 100.0 * (double)ns[c] / (double)total : 0.0);
+		text_fixed(b2, sizeof b2, total ? 100.0 * (double)ns[c] / (double)total : 0.0, 1,
+			   0);
+		fprintf(out, "  %-14s %8lld %11s %5s%%\n", class_name((enum op_class)c),
+			(long long)n[c], b1, b2);
 	}
 	if (tc->links_rejected)
 		fprintf(out,
@@ -291,9 +294,10 @@ static void print_opportunities(FILE *out, const struct side *sd, const struct c
 			text_us(b[0], sizeof b[0], (int64_t)llround(o->ns));
 			text_us(b[1], sizeof b[1], (int64_t)llround(o->idle_ns));
 			text_us(b[2], sizeof b[2], (int64_t)llround(o->bound_ns));
-			fprintf(out, "  %-8s %-30s %-14s %6u %7u %10s %8.0f %9s %9s  %s\n",
+			text_fixed(b[3], sizeof b[3], o->launches, 0, 0);
+			fprintf(out, "  %-8s %-30s %-14s %6u %7u %10s %8s %9s %9s  %s\n",
 				phase_name((enum phase)ph), chain, layers, o->places, o->per_place,
-				b[0], o->launches, b[1], b[2], known);
+				b[0], b[3], b[1], b[2], known);
 		}
 		opportunities_clear(&found);
 	}
@@ -306,7 +310,7 @@ int trace_summary_print(FILE *out, const struct trace *t, const struct trace_cla
 			const struct side *sd, const struct classifier *cl,
 			const struct peak_table *peaks)
 {
-	char b1[64], b2[64];
+	char b1[64], b2[64], b3[64];
 	size_t nk, streams = 0, copies = 0;
 	int64_t total = trace_kernel_time(t), span_end = 0;
 	struct trace_summary_kernel *top;
@@ -485,8 +489,10 @@ int trace_summary_print(FILE *out, const struct trace *t, const struct trace_cla
 		esc = text_escape_dup(shortname, strlen(shortname));
 		text_us(b1, sizeof b1, top[i].total_ns);
 		text_us(b2, sizeof b2, top[i].total_ns / top[i].count);
-		fprintf(out, "  %7lld %11s %10s %5.1f%%  %s\n", (long long)top[i].count, b1, b2,
-			total ? 100.0 * (double)top[i].total_ns / (double)total : 0.0, esc);
+		text_fixed(b3, sizeof b3,
+			   total ? 100.0 * (double)top[i].total_ns / (double)total : 0.0, 1, 0);
+		fprintf(out, "  %7lld %11s %10s %5s%%  %s\n", (long long)top[i].count, b1, b2, b3,
+			esc);
 		free(esc);
 		free(dem);
 	}

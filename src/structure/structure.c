@@ -154,14 +154,16 @@ static int choose_passes(const struct trace *t, const struct module_map *mods,
 	if (plan_is_profiler_step(t, plan) || 2 * held >= total)
 		return 0;
 	{
-		char *src = xstrdup(plan->source), *by = strstr(src, " (kernels by launch");
+		char *src = xstrdup(plan->source), *by = strstr(src, " (kernels by launch"),
+		     pct[40];
 
 		if (by)
 			*by = '\0';
 		text_cut(src, 64);
 		snprintf(dropped, STRUCT_SOURCE_MAX,
-			 "; annotations (%s) hold %.1f%% of the kernel time: not passes", src,
-			 total ? 100.0 * (double)held / (double)total : 0.0);
+			 "; annotations (%s) hold %s%% of the kernel time: not passes", src,
+			 text_fixed(pct, sizeof pct,
+				    total ? 100.0 * (double)held / (double)total : 0.0, 1, 0));
 		text_utf8_trim(dropped);
 		free(src);
 	}

@@ -164,19 +164,21 @@ static void class_line(struct ui_text *out, const struct comparison *c,
 static void si(char *buf, size_t cap, double v)
 {
 	static const char *const unit[] = { "", "k", "M", "G", "T", "P" };
+	size_t len;
 	int i = 0;
 
 	while (v >= 999.5 && i < 5) {
 		v /= 1000;
 		i++;
 	}
-	snprintf(buf, cap, v < 9.995 ? "%.2f %s" : v < 99.95 ? "%.1f %s" : "%.0f %s", v, unit[i]);
+	len = strlen(text_fixed(buf, cap, v, v < 9.995 ? 2 : v < 99.95 ? 1 : 0, 0));
+	snprintf(buf + len, cap - len, " %s", unit[i]);
 }
 
 void ui_evidence_eff(struct ui_text *out, const struct comparison_eff *e, const struct gpu_peak *pk,
 		     int cls)
 {
-	char shape[160], fl[32], by[32];
+	char shape[160], fl[32], by[32], n[3][40];
 
 	(void)cls;
 	if (!(e->flops > 0)) /* no shapes (a graph replay), or work fusediff does not model */
@@ -203,12 +205,14 @@ void ui_evidence_eff(struct ui_text *out, const struct comparison_eff *e, const 
 		    e->mixed ? " and other shapes" : "", eff_dtype_name(e->dtype), fl,
 		    e->bytes > 0 ? ", " : "", e->bytes > 0 ? by : "", e->bytes > 0 ? "B" : "",
 		    e->mixed ? " on average" : "");
+	text_fixed(n[0], sizeof n[0], e->tflops, 1, 0);
 	if (e->tbps > 0)
-		ui_text_add(out, ROLE_NORMAL, 1, "   achieved %.1f TFLOPS, %.2f TB/s, %.0f FLOP/B",
-			    e->tflops, e->tbps, e->ai);
+		ui_text_add(out, ROLE_NORMAL, 1, "   achieved %s TFLOPS, %s TB/s, %s FLOP/B", n[0],
+			    text_fixed(n[1], sizeof n[1], e->tbps, 2, 0),
+			    text_fixed(n[2], sizeof n[2], e->ai, 0, 0));
 	else
-		ui_text_add(out, ROLE_NORMAL, 1, "   achieved %.1f TFLOPS (no data type: no bytes)",
-			    e->tflops);
+		ui_text_add(out, ROLE_NORMAL, 1, "   achieved %s TFLOPS (no data type: no bytes)",
+			    n[0]);
 	if (!pk) {
 		ui_text_add(out, ROLE_DIM, 1,
 			    "   no peaks for this GPU: add a row with --peaks for the share");
@@ -217,13 +221,16 @@ void ui_evidence_eff(struct ui_text *out, const struct comparison_eff *e, const 
 			    eff_dtype_name(e->dtype));
 	} else if (e->bound == 0) {
 		ui_text_add(out, ROLE_NORMAL, 1,
-			    "   memory-bound (ridge %.0f FLOP/B): %.0f%% of %s's %.2f TB/s",
-			    pk->tflops[e->dtype] / pk->tbps, e->peak_share * 100, pk->name,
-			    pk->tbps);
+			    "   memory-bound (ridge %s FLOP/B): %s%% of %s's %s TB/s",
+			    text_fixed(n[0], sizeof n[0], pk->tflops[e->dtype] / pk->tbps, 0, 0),
+			    text_fixed(n[1], sizeof n[1], e->peak_share * 100, 0, 0), pk->name,
+			    text_fixed(n[2], sizeof n[2], pk->tbps, 2, 0));
 	} else {
-		ui_text_add(out, ROLE_NORMAL, 1, "   %s%.0f%% of %s's %s peak, %.0f TFLOPS",
-			    e->bound == 1 ? "compute-bound: " : "", e->peak_share * 100, pk->name,
-			    eff_dtype_name(e->dtype), pk->tflops[e->dtype]);
+		ui_text_add(out, ROLE_NORMAL, 1, "   %s%s%% of %s's %s peak, %s TFLOPS",
+			    e->bound == 1 ? "compute-bound: " : "",
+			    text_fixed(n[0], sizeof n[0], e->peak_share * 100, 0, 0), pk->name,
+			    eff_dtype_name(e->dtype),
+			    text_fixed(n[1], sizeof n[1], pk->tflops[e->dtype], 0, 0));
 	}
 }
 

@@ -45,7 +45,7 @@ static void side_fields(struct ui *u, int side, char f[HS_COUNT][256])
 	const struct comparison *c = u->c;
 	const struct side *sd = c->side[side];
 	const struct trace *t = sd->t;
-	char time[32];
+	char time[32], n[40];
 	double other;
 
 	for (int i = 0; i < HS_COUNT; i++)
@@ -87,11 +87,13 @@ static void side_fields(struct ui *u, int side, char f[HS_COUNT][256])
 	snprintf(f[HS_TIME], 256, "%s/pass", time);
 	/* the GPU's idle share of the pass's wall time: what launches and gaps cost */
 	if (c->time[side].wall_ns > 0)
-		snprintf(f[HS_IDLE], 256, "idle %.0f%%",
-			 100 * c->time[side].idle_ns / c->time[side].wall_ns);
+		snprintf(f[HS_IDLE], 256, "idle %s%%",
+			 text_fixed(n, sizeof n,
+				    100 * c->time[side].idle_ns / c->time[side].wall_ns, 0, 0));
 	/* "Other 0.1%": a small share is not rounded away; none at all is "Other 0%" */
 	other = 100 * sd->classes.other_share;
-	snprintf(f[HS_OTHER], 256, "Other %.*f%%", other > 0 && other < 9.95 ? 1 : 0, other);
+	snprintf(f[HS_OTHER], 256, "Other %s%%",
+		 text_fixed(n, sizeof n, other, other > 0 && other < 9.95 ? 1 : 0, 0));
 	/* the share of the kernel time the passes hold: what the figures speak for */
 	{
 		char pct[16];

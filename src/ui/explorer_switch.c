@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "explorer_int.h"
+#include "fusediff/text.h"
 
 void ui_name_maps_build(struct ui *u)
 {
@@ -86,6 +87,7 @@ static void adopt_session(struct ui *u, struct session *s, const char *what, con
 {
 	struct fd_error err = { { 0 } };
 	struct session *old = u->src.owns ? u->src.session : NULL;
+	char delta[40];
 	const struct comparison *c = session_compare(s, u->c->phase, &err);
 
 	if (!c)
@@ -99,8 +101,8 @@ static void adopt_session(struct ui *u, struct session *s, const char *what, con
 	u->src.session = s;
 	u->src.owns = 1;
 	session_close(old);
-	ui_set_message(u, ROLE_NORMAL, "%s%s: B-A %+.1f us/pass; every view shows it now", what,
-		       shown, c->delta_ns / 1000.0);
+	ui_set_message(u, ROLE_NORMAL, "%s%s: B-A %s us/pass; every view shows it now", what, shown,
+		       text_fixed(delta, sizeof delta, c->delta_ns / 1000.0, 1, 1));
 }
 
 int ui_open_rank(struct ui *u, uint32_t index)

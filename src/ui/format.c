@@ -243,7 +243,7 @@ char *ui_pair_names(const struct ui *u, uint32_t first, uint32_t n, const uint32
 
 void fmt_eff(char *buf, size_t cap, const struct comparison_eff *e)
 {
-	char tf[16];
+	char tf[16], pct[40];
 
 	buf[0] = '\0';
 	if (!(e->tflops > 0))
@@ -251,9 +251,10 @@ void fmt_eff(char *buf, size_t cap, const struct comparison_eff *e)
 	if (e->tflops < 9.95)
 		snprintf(tf, sizeof tf, "%.2g", e->tflops);
 	else
-		snprintf(tf, sizeof tf, "%.0f", e->tflops);
+		text_fixed(tf, sizeof tf, e->tflops, 0, 0);
 	if (e->peak_share >= 0 && e->peak_share < 100)
-		snprintf(buf, cap, "%s %.0f%%", tf, e->peak_share * 100);
+		snprintf(buf, cap, "%s %s%%", tf,
+			 text_fixed(pct, sizeof pct, e->peak_share * 100, 0, 0));
 	else
 		snprintf(buf, cap, "%s", tf);
 }

@@ -97,7 +97,7 @@ static double now_ms(clockid_t clock)
  * time of this thread (mean), which other jobs on the machine disturb less. */
 static int script_bench(struct ui *u, const char *args, FILE *out, struct fd_error *err)
 {
-	char name[64], tail;
+	char name[64], tail, ms[3][40];
 	int n, key;
 	double total = 0, max = 0, cpu0, cpu;
 
@@ -125,9 +125,11 @@ static int script_bench(struct ui *u, const char *args, FILE *out, struct fd_err
 	}
 	cpu = now_ms(CLOCK_THREAD_CPUTIME_ID) - cpu0;
 	fprintf(out,
-		"bench %-16s %6d keys  %8.3f ms per key (slowest %7.3f)  cpu %8.3f ms per key  %6u "
+		"bench %-16s %6d keys  %8s ms per key (slowest %7s)  cpu %8s ms per key  %6u "
 		"rows\n",
-		name, n, total / n, max, cpu / n, u->views[u->view].t.n_view);
+		name, n, text_fixed(ms[0], sizeof ms[0], total / n, 3, 0),
+		text_fixed(ms[1], sizeof ms[1], max, 3, 0),
+		text_fixed(ms[2], sizeof ms[2], cpu / n, 3, 0), u->views[u->view].t.n_view);
 	fflush(out);
 	return 0;
 }
@@ -423,7 +425,7 @@ static void draw_loading(struct ui_screen *s, struct ui_progress *p)
 		};
 		int64_t done = atomic_load(&p->done[i]), total = atomic_load(&p->total[i]);
 		int stage = atomic_load(&p->stage[i]);
-		char a[32], b[32], line[128];
+		char a[32], b[32], pct[40], line[128];
 		double frac = total > 0 ? (double)done / (double)total : 0;
 
 		if (stage < 0 || stage > UI_STAGE_ALIGNING)
@@ -434,7 +436,8 @@ static void draw_loading(struct ui_screen *s, struct ui_progress *p)
 		if (stage != UI_STAGE_READING || (total > 0 && done >= total))
 			snprintf(line, sizeof line, "%s read: %s", total > 0 ? b : a, after[stage]);
 		else if (total > 0)
-			snprintf(line, sizeof line, "%s of %s (%.0f%%)", a, b, 100 * frac);
+			snprintf(line, sizeof line, "%s of %s (%s%%)", a, b,
+				 text_fixed(pct, sizeof pct, 100 * frac, 0, 0));
 		else
 			snprintf(line, sizeof line, "%s read", a);
 		if (stage != UI_STAGE_READING)

@@ -952,7 +952,7 @@ int table_write_csv(FILE *f, const struct table *t)
 				continue;
 			table_cell(t, t->view[i], c, &cell, buf, sizeof buf);
 			if (t->def.cols[c].flags & TABLE_COL_BAR) {
-				snprintf(buf, sizeof buf, "%.4f", cell.bar);
+				text_fixed(buf, sizeof buf, cell.bar, 4, 0);
 				cell.text = buf;
 			}
 			if ((c && fputc(',', f) == EOF) || csv_field(f, cell.text) < 0)

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "explorer_int.h"
+#include "fusediff/text.h"
 #include "fusediff/ui_actions.h"
 
 /* One letter per class; upper case for the big ones. */
@@ -270,14 +271,13 @@ static void draw_lane(struct ui *u, int s, int y, int x, int w, double scale)
 	}
 }
 
+/* "1.25 ms", "250 us", "4.5 us": a time or span in the timeline's header. */
 static void fmt_time(char *buf, size_t cap, double ns)
 {
-	if (ns >= 1e6)
-		snprintf(buf, cap, "%.2f ms", ns / 1e6);
-	else if (ns >= 1e4)
-		snprintf(buf, cap, "%.0f us", ns / 1e3);
-	else
-		snprintf(buf, cap, "%.1f us", ns / 1e3);
+	int ms = ns >= 1e6, decimals = ms ? 2 : ns >= 1e4 ? 0 : 1;
+	size_t len = strlen(text_fixed(buf, cap, ms ? ns / 1e6 : ns / 1e3, decimals, 0));
+
+	snprintf(buf + len, cap - len, ms ? " ms" : " us");
 }
 
 /* The kernels in view on side s, from row y, in w cells: offset, duration, class, name. */
@@ -293,12 +293,13 @@ static void draw_list(struct ui *u, int s, int y, int x, int w, int h, double sc
 		const struct ui_tl_kernel *k = &tl->k[s][i];
 		const struct trace_kernel *kr = &t->kernels[k->kernel];
 		double a = (double)(kr->start - tl->t0[s]);
-		char line[64];
+		char line[64], start[40], dur[40];
 
 		if (a + (double)kr->dur < from || a >= to || skip-- > 0)
 			continue;
-		snprintf(line, sizeof line, "%c %9.1f %9.1f  ", class_letter(k->cls), a / 1e3,
-			 (double)kr->dur / 1e3);
+		snprintf(line, sizeof line, "%c %9s %9s  ", class_letter(k->cls),
+			 text_fixed(start, sizeof start, a / 1e3, 1, 0),
+			 text_fixed(dur, sizeof dur, (double)kr->dur / 1e3, 1, 0));
 		ui_put(u->s, y + 1 + row, x, w, line, k->marked ? ROLE_FUSED : ROLE_NORMAL, PUT_RAW,
 		       0);
 		ui_put(u->s, y + 1 + row, x + (int)strlen(line), w - (int)strlen(line),

@@ -245,7 +245,7 @@ static void opp_evidence(struct ui_view *v, uint32_t row, const struct compariso
 	fmt_us(us_, sizeof us_, op->o.ns);
 	fmt_us(idle, sizeof idle, op->o.idle_ns);
 	fmt_us(bound, sizeof bound, op->o.bound_ns);
-	snprintf(launches, sizeof launches, "%.0f", op->o.launches);
+	text_fixed(launches, sizeof launches, op->o.launches, 0, 0);
 	comparison_layer_text(u->c, op->layers, op->n_layers, where, sizeof where);
 	ui_text_add(out, ROLE_HEADER, 1,
 		    "Unfused chain (advice, not in B - A): %s on %c, %u kernels at %u place%s in "
