@@ -7,28 +7,8 @@ set -u
 E=examples/llama8l_eager_sdpa.json.gz
 . tests/sh/lib/cases.sh
 py=$(command -v python3) || { echo "python3 missing"; exit 77; }
-"$py" - "$E" "$tmp" <<'PY' || fail "making the slower copies"
-# line by line (a kernel's "dur" is on the line after its "cat"): parsing the whole trace as
-# JSON costs seconds
-import gzip, re, sys
-src, out = sys.argv[1], sys.argv[2]
-lines = gzip.open(src, "rt").read().split("\n")
-dur = re.compile(r'"dur": ([0-9.]+)')
-def slower(pred, factor, name):
-    res, want = [], None
-    for line in lines:
-        if '"cat": "kernel"' in line:
-            want = pred(line)
-        elif want is not None and '"dur":' in line:
-            if want:
-                line = dur.sub(lambda m: '"dur": %.3f' % (float(m.group(1)) * factor), line)
-            want = None
-        res.append(line)
-    with gzip.open(f"{out}/{name}.json.gz", "wt", compresslevel=1) as f:
-        f.write("\n".join(res))
-slower(lambda l: True, 1.10, "all10")
-slower(lambda l: '"name": "nvjet' in l or "gemm" in l.lower(), 1.05, "gemm5")
-PY
+slower_copy "$E" "$tmp/all10.json.gz" 1.10 || fail "making the slower copies"
+slower_copy "$E" "$tmp/gemm5.json.gz" 1.05 gemm || fail "making the slower copies"
 gate() { # NAME WANT_STATUS ARGS...
 	name=$1 want=$2
 	shift 2

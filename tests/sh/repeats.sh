@@ -3,8 +3,8 @@
 # samples of one comparison, on the bundled eager Llama trace cut to its first 4 decode passes
 # (tests/data/traces/make-eager-short.py: the mechanism, at a third of the loading): pooling
 # doubles the compared passes and the trace against itself stays within noise; a copy whose
-# kernels are all 10 % slower (made here from the real trace, as noise.sh makes it), three
-# captures a side, is beyond noise; a capture of another model, or of other steps in its
+# kernels are all 10 % slower (made here from the real trace by slower_copy, lib/cases.sh),
+# three captures a side, is beyond noise; a capture of another model, or of other steps in its
 # layers, among the repeats is left out and warns repeat_differs, naming it; every report
 # format names the captures; the usage errors; --repeats with two directories of captures.
 set -u
@@ -13,23 +13,7 @@ NV=examples/tracelens_sglang_dsr1-distill-llama8b_decode_bs16_b300.json.gz
 . tests/sh/lib/cases.sh
 . tests/sh/lib/schema.sh
 py=$(command -v python3) || { echo "python3 missing"; exit 77; }
-"$py" - "$E" "$tmp" <<'PY' || fail "making the slower copy"
-# line by line (a kernel's "dur" is on the line after its "cat"), as noise.sh does
-import gzip, re, sys
-src, out = sys.argv[1], sys.argv[2]
-lines = gzip.open(src, "rt").read().split("\n")
-dur = re.compile(r'"dur": ([0-9.]+)')
-res, want = [], False
-for line in lines:
-    if '"cat": "kernel"' in line:
-        want = True
-    elif want and '"dur":' in line:
-        line = dur.sub(lambda m: '"dur": %.3f' % (float(m.group(1)) * 1.10), line)
-        want = False
-    res.append(line)
-with gzip.open(f"{out}/all10.json.gz", "wt", compresslevel=1) as f:
-    f.write("\n".join(res))
-PY
+slower_copy "$E" "$tmp/all10.json.gz" 1.10 || fail "making the slower copy"
 S=$tmp/all10.json.gz
 
 run one 0 --report json --phase decode -o "$tmp/one.json" "$E" "$E"
