@@ -457,6 +457,38 @@ START_TEST(test_session_of_one_trace)
 }
 END_TEST
 
+/* A kernel may last up to TRACE_TIME_MAX (trace.h) on each side: the totals per kernel name
+ * add both sides' times without overflowing (fuzz_compare found the sum of two 6.4 * 10^18 ns
+ * kernels overflowing int64_t in comparison_kernel_totals(): undefined behaviour, caught by make
+ * sanitize). A rocprof CSV of one kernel of 6 * 10^18 ns, compared with itself. */
+START_TEST(test_longest_kernels_add_up)
+{
+	static const char csv[] =
+		"\"Kind\",\"Agent_Id\",\"Queue_Id\",\"Thread_Id\",\"Dispatch_Id\",\"Kernel_Id\","
+		"\"Kernel_Name\",\"Correlation_Id\",\"Start_Timestamp\",\"End_Timestamp\"\n"
+		"\"KERNEL_DISPATCH\",0,16,908,1,8,\"Cijk_Ailk_Bljk_HHS_BH_MT128x128x32\",1,1000,"
+		"6000000000000001000\n";
+	struct trace *t = NULL;
+	struct session *s = NULL;
+	struct fd_error err = { { 0 } };
+	struct trace_load_opts lo = { .device = -1 };
+	struct session_opts so = { .device = -1 };
+	const struct comparison *c;
+
+	ck_assert_msg(trace_load_mem(&t, "long.csv", csv, sizeof csv - 1, &lo, &err) == 0, "%s",
+		      err.msg);
+	ck_assert_uint_eq(t->n_kernels, 1);
+	ck_assert_int_eq(t->kernels[0].dur, INT64_C(6000000000000000000));
+	ck_assert_int_eq(session_open_traces(&s, t, t, &so, &err), 0);
+	c = test_compare(s, PHASE_COUNT);
+	ck_assert_uint_eq(c->n_kernel_totals, 1);
+	ck_assert_int_eq(c->kernel_totals[0].ns[0], INT64_C(6000000000000000000));
+	ck_assert_int_eq(c->kernel_totals[0].ns[1], INT64_C(6000000000000000000));
+	session_close(s);
+	trace_free(t);
+}
+END_TEST
+
 /* The attribution counts every pair once, in its fusion or under its kind and class, and its
  * parts add up to the total B - A. */
 static void assert_attribution_adds_up(const struct comparison *c)
@@ -678,6 +710,7 @@ static Suite *compare_suite(void)
 	tcase_add_test(tc, test_eager_vs_sglang_b300);
 	tcase_add_test(tc, test_worst_warning);
 	tcase_add_test(tc, test_session_of_one_trace);
+	tcase_add_test(tc, test_longest_kernels_add_up);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -33,8 +33,10 @@ void comparison_kernel_totals(struct comparison *c)
 	struct comparison_kernel_total *v = NULL;
 	uint32_t *link = NULL; /* per entry: the next entry of its name id on its side */
 	size_t n = 0, cap = 0, link_cap = 0, out = 0;
-	int64_t best = 0, run = 0; /* the time of the class chosen for v[out - 1], of this run */
-	uint8_t prev = 0;	   /* the class of the entry before */
+	/* the time of the class chosen for v[out - 1], of this run: both sides' times, each side's
+	 * at most TRACE_TIME_MAX in all (trace.h), so that their sum needs 64 bits unsigned */
+	uint64_t best = 0, run = 0;
+	uint8_t prev = 0; /* the class of the entry before */
 
 	/* one entry per side, name id and class (a name's kernels, summed), then those sorted by
 	 * name: the same totals as one entry per kernel, sorted (a phase switch sorted every
@@ -82,7 +84,7 @@ void comparison_kernel_totals(struct comparison *c)
 	/* by name, and within a name by class: a run of one class after another; the name takes
 	 * the class of its longest run (the first in class order among equals) */
 	for (size_t i = 0; i < n; i++) {
-		int64_t t = v[i].ns[0] + v[i].ns[1];
+		uint64_t t = (uint64_t)v[i].ns[0] + (uint64_t)v[i].ns[1];
 		uint8_t cls = v[i].cls;
 
 		if (out && strcmp(v[out - 1].name, v[i].name) == 0) {

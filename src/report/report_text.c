@@ -686,6 +686,11 @@ static const char *eff_text(char *buf, size_t cap, const struct comparison_eff *
 	return buf;
 }
 
+static uint64_t both_ns(const struct summed_pair *p)
+{
+	return (uint64_t)p->ns[0] + (uint64_t)p->ns[1];
+}
+
 /* The GEMMs and attention whose work the recorded shapes give, summed over the layers, the
  * longest first: achieved TFLOPS and the share of each GPU's peak (efficiency.h). */
 static void efficiency_section(FILE *out, const struct comparison *c, int md)
@@ -700,10 +705,10 @@ static void efficiency_section(FILE *out, const struct comparison *c, int md)
 	for (size_t i = 0; i < n; i++)
 		if (g[i].eff[0].tflops > 0 || g[i].eff[1].tflops > 0)
 			order[m++] = i;
-	/* the longest (A + B) first; the summed pairs' order breaks ties */
+	/* the longest (A + B: each side's at most TRACE_TIME_MAX, their sum in 64 bits unsigned)
+	 * first; the summed pairs' order breaks ties */
 	for (size_t i = 1; i < m; i++)
-		for (size_t j = i; j > 0 && g[order[j]].ns[0] + g[order[j]].ns[1] >
-						    g[order[j - 1]].ns[0] + g[order[j - 1]].ns[1];
+		for (size_t j = i; j > 0 && both_ns(&g[order[j]]) > both_ns(&g[order[j - 1]]);
 		     j--) {
 			size_t x = order[j];
 
