@@ -233,6 +233,19 @@ int input_sha256(struct input *in, char hex[65])
 	return raw_hash_hex(in->hash, in->raw_done, hex);
 }
 
+/* Copy into buf (cap > 0) what is left of bytes read ahead, from[*pos, len): what a read
+ * returns first (the sniffed magic, the peeked head). */
+static ssize_t take_ahead(char *buf, size_t cap, const unsigned char *from, size_t len, size_t *pos)
+{
+	size_t n = len - *pos;
+
+	if (n > cap)
+		n = cap;
+	memcpy(buf, from + *pos, n);
+	*pos += n;
+	return (ssize_t)n;
+}
+
 /* Fill in->peek with up to two bytes to detect gzip. */
 static int sniff(struct input *in, struct fd_error *err)
 {
@@ -407,15 +420,8 @@ static ssize_t raw_next(struct input *in, void *buf, size_t cap, struct fd_error
 		in->spool = NULL;
 	}
 #endif
-	if (in->peek_pos < in->peek_len) {
-		size_t n = in->peek_len - in->peek_pos;
-
-		if (n > cap)
-			n = cap;
-		memcpy(buf, in->peek + in->peek_pos, n);
-		in->peek_pos += n;
-		return (ssize_t)n;
-	}
+	if (in->peek_pos < in->peek_len)
+		return take_ahead(buf, cap, in->peek, in->peek_len, &in->peek_pos);
 	return raw_read(in, buf, cap, err);
 }
 
@@ -820,15 +826,8 @@ ssize_t input_read(struct input *in, char *buf, size_t cap, struct fd_error *err
 	if (cap == 0)
 		return 0;
 	in->reading = 1;
-	if (in->head_pos < in->head_len) {
-		size_t n = in->head_len - in->head_pos;
-
-		if (n > cap)
-			n = cap;
-		memcpy(buf, in->head + in->head_pos, n);
-		in->head_pos += n;
-		return (ssize_t)n;
-	}
+	if (in->head_pos < in->head_len)
+		return take_ahead(buf, cap, in->head, in->head_len, &in->head_pos);
 	return data_read(in, buf, cap, err);
 }
 

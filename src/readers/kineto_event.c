@@ -607,6 +607,22 @@ static uint32_t intern_name(struct loader *ld, struct json_str name)
 	return set->id;
 }
 
+/* The range of event ev (its times, ids and thread), named name, of kind. */
+static void add_range(struct trace *t, const struct event *ev, uint32_t name, int64_t seq,
+		      enum range_kind kind)
+{
+	struct trace_range r = { .start = ev->ts,
+				 .dur = ev->dur,
+				 .external_id = ev->external_id,
+				 .seq = seq,
+				 .pid = ev->pid,
+				 .tid = ev->tid,
+				 .name = name,
+				 .kind = kind };
+
+	trace_add_range(t, &r);
+}
+
 static void commit(struct loader *ld, struct event *ev, enum ev_kind kind)
 {
 	struct trace *t = ld->t;
@@ -673,16 +689,7 @@ static void commit(struct loader *ld, struct event *ev, enum ev_kind kind)
 		 * are the backward pass, the gradient of the forward op of the same number */
 		if (ev->name.len > sizeof BACKWARD_OP - 1 &&
 		    memcmp(ev->name.s, BACKWARD_OP, sizeof BACKWARD_OP - 1) == 0) {
-			struct trace_range r = { .start = ev->ts,
-						 .dur = ev->dur,
-						 .external_id = ev->external_id,
-						 .seq = ev->has_seq ? ev->seq : -1,
-						 .pid = ev->pid,
-						 .tid = ev->tid,
-						 .name = name,
-						 .kind = RANGE_BACKWARD };
-
-			trace_add_range(t, &r);
+			add_range(t, ev, name, ev->has_seq ? ev->seq : -1, RANGE_BACKWARD);
 		} else if (ev->has_seq && !backward_node(ev->name)) {
 			struct trace_fwd_op f = { ev->seq, ev->ts, ev->tid };
 
@@ -691,36 +698,18 @@ static void commit(struct loader *ld, struct event *ev, enum ev_kind kind)
 			   memcmp(ev->name.s, PROFILER_STEP, sizeof PROFILER_STEP - 1) == 0) {
 			/* PyTorch 1.x records the profiler's steps as operators (category
 			 * "Operator"): they are the same ranges as a user_annotation's */
-			struct trace_range r = { .start = ev->ts,
-						 .dur = ev->dur,
-						 .external_id = ev->external_id,
-						 .seq = -1,
-						 .pid = ev->pid,
-						 .tid = ev->tid,
-						 .name = name,
-						 .kind = RANGE_USER };
-
-			trace_add_range(t, &r);
+			add_range(t, ev, name, -1, RANGE_USER);
 		}
 		break;
 	}
 	case EV_USER_ANN:
 	case EV_GPU_ANN:
-	case EV_PYTHON: {
-		struct trace_range r = { .start = ev->ts,
-					 .dur = ev->dur,
-					 .external_id = ev->external_id,
-					 .seq = -1,
-					 .pid = ev->pid,
-					 .tid = ev->tid,
-					 .name = name,
-					 .kind = kind == EV_USER_ANN  ? RANGE_USER
-						 : kind == EV_GPU_ANN ? RANGE_GPU_USER
-								      : RANGE_MODULE };
-
-		trace_add_range(t, &r);
+	case EV_PYTHON:
+		add_range(t, ev, name, -1,
+			  kind == EV_USER_ANN  ? RANGE_USER
+			  : kind == EV_GPU_ANN ? RANGE_GPU_USER
+					       : RANGE_MODULE);
 		break;
-	}
 	default: break;
 	}
 }
