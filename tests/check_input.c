@@ -77,8 +77,9 @@ static struct result drain(struct input *in)
 	return r;
 }
 
-/* How the tests' inputs are read (input_opts): the defaults but where a test says. */
-static struct input_opts io;
+/* How the tests' inputs are read (input_opts): the defaults but where a test says, and every
+ * gzip file on the reader thread, the small ones too (FUSEDIFF_GZIP_THREAD_MIN=1). */
+static struct input_opts io = { .thread_min = 1 };
 
 static struct input *open_file(const char *path)
 {

@@ -28,7 +28,7 @@
  * environment). */
 static const struct trace_load_tuning modes[] = {
 	{ .input = { .serial = 1 } },
-	{ .split_min = 1 },
+	{ .split_min = 1, .input = { .thread_min = 1 } },
 	{ .input = { .serial = 1 }, .no_memo = 1 },
 };
 static const char *const mode_names[] = { "one thread", "two threads", "the parser alone" };

@@ -24,6 +24,9 @@ struct input_opts {
 		       in */
 	const char *tmpdir; /* TMPDIR: where a temporary file is made (a pipe's gzip member kept
 			       for zlib to read again); NULL or "": /tmp. Copied. */
+	int64_t thread_min; /* FUSEDIFF_GZIP_THREAD_MIN: a gzip file of at least this many bytes
+			       (0: 1 MiB) is inflated on a reader thread, a smaller one on the
+			       caller's (a pipe's always on the thread); 1: every one */
 };
 
 /* Open path ("-" is standard input), read as o says (NULL: the defaults). Owned by caller:

@@ -19,7 +19,8 @@ struct app_env {
 	const char *user_rules;	   /* the per-user rules file (XDG_CONFIG_HOME, HOME), or NULL */
 	char user_rules_buf[4096]; /* (user_rules points here) */
 	struct trace_load_tuning tuning; /* TMPDIR (default /tmp), FUSEDIFF_SERIAL,
-					    FUSEDIFF_INFLATE, FUSEDIFF_SPLIT_MIN, FUSEDIFF_NO_MEMO */
+					    FUSEDIFF_INFLATE, FUSEDIFF_SPLIT_MIN,
+					    FUSEDIFF_GZIP_THREAD_MIN, FUSEDIFF_NO_MEMO */
 	int timings;			 /* FUSEDIFF_TIMINGS */
 	const char *dump_dir;		 /* FUSEDIFF_DUMP_DIR, or NULL: the current directory */
 };

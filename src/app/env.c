@@ -48,6 +48,12 @@ void app_env_read(struct app_env *e)
 
 		e->tuning.split_min = min > 1 ? (int64_t)min : 1;
 	}
+	v = getenv("FUSEDIFF_GZIP_THREAD_MIN");
+	if (v && *v) { /* any value set: below 2 bytes, every gzip file */
+		long long min = strtoll(v, NULL, 10);
+
+		e->tuning.input.thread_min = min > 1 ? (int64_t)min : 1;
+	}
 	e->tuning.no_memo = on(getenv("FUSEDIFF_NO_MEMO"));
 	e->timings = on(getenv("FUSEDIFF_TIMINGS"));
 	v = getenv("FUSEDIFF_DUMP_DIR");

@@ -42,6 +42,14 @@
 #ifndef RAW_SIZE
 #define RAW_SIZE (2 << 20) /* one huge page (big_alloc()) */
 #endif
+/* A gzip file smaller than this (or input_opts.thread_min) is inflated on the caller's thread,
+ * its compressed bytes in a buffer of its size (raw_alloc()): a reader thread, its ring of
+ * RING_BLOCKS * BLOCK_SIZE and RAW_SIZE on huge pages cost a small file more than they save
+ * (three to four 2 MiB pages zeroed a side, ~5 ms of CPU on a VM where that is dear, for an
+ * inflate of a few ms). */
+#ifndef SMALL_GZIP
+#define SMALL_GZIP (1 << 20)
+#endif
 /* Blocks of inflated data in the reader's ring. */
 #ifndef BLOCK_SIZE
 #define BLOCK_SIZE (1 << 20)
@@ -78,8 +86,8 @@ struct input {
 	int fd;			  /* -1 for memory */
 	const unsigned char *mem; /* memory source */
 	size_t mem_len, mem_pos;
-	unsigned char *raw; /* raw buffer for gzip */
-	size_t raw_len, raw_pos;
+	unsigned char *raw; /* raw buffer for gzip, raw_cap bytes (raw_alloc()) */
+	size_t raw_cap, raw_len, raw_pos;
 	int gzip, raw_eof, stream_end, z_ready;
 	z_stream z;
 	int64_t raw_done, raw_size; /* raw_done belongs to the reader thread when there is one */
@@ -333,7 +341,9 @@ static int open_path(struct input **out, const char *path, int regular_only,
 		input_close(in);
 		return -1;
 	}
-	in->threaded = in->gzip && !(o && o->serial);
+	in->threaded = in->gzip && !(o && o->serial) &&
+		       !(in->seekable &&
+			 in->raw_size < (o && o->thread_min > 0 ? o->thread_min : SMALL_GZIP));
 	choose_inflate(in, o);
 	*out = in;
 	return 0;
@@ -443,7 +453,7 @@ static int raw_fill(struct input *in, struct fd_error *err)
 	if (in->raw_pos < in->raw_len || in->raw_eof)
 		return 0;
 	in->raw_base = raw_next_pos(in);
-	n = raw_next(in, in->raw, RAW_SIZE, err);
+	n = raw_next(in, in->raw, in->raw_cap, err);
 	if (n < 0)
 		return -1;
 	in->raw_len = (size_t)n;
@@ -458,6 +468,18 @@ static int raw_fill(struct input *in, struct fd_error *err)
 }
 
 static ssize_t zlib_read(struct input *in, char *buf, size_t cap, struct fd_error *err);
+
+/* The buffer of compressed bytes: RAW_SIZE, or a small file's size (64 KiB at least). Its size
+ * only sets how much one read() asks for. */
+static void raw_alloc(struct input *in)
+{
+	in->raw_cap = RAW_SIZE;
+	if (in->raw_size >= 0 && in->raw_size < (int64_t)in->raw_cap)
+		in->raw_cap = in->raw_size < (64 << 10) ? (64 << 10) : (size_t)in->raw_size;
+	if (in->raw_cap > RAW_SIZE) /* a fuzz build's RAW_SIZE is below 64 KiB */
+		in->raw_cap = RAW_SIZE;
+	in->raw = big_alloc(1, in->raw_cap);
+}
 
 #ifdef HAVE_ISAL
 /* Hand the member that ISA-L stopped in to zlib: read it again from its start (a regular file
@@ -545,7 +567,7 @@ static ssize_t isal_read(struct input *in, char *buf, size_t cap, struct fd_erro
 		isal_inflate_init(st);
 		st->crc_flag = ISAL_GZIP;
 		if (!in->raw)
-			in->raw = big_alloc(1, RAW_SIZE);
+			raw_alloc(in);
 		in->member_start = raw_next_pos(in);
 		if (!in->seekable)
 			in->spool = spool_new(SPOOL_MEM, in->tmpdir);
@@ -608,7 +630,7 @@ static ssize_t zlib_read(struct input *in, char *buf, size_t cap, struct fd_erro
 			die("zlib: inflateInit2 failed");
 		in->z_ready = 1;
 		if (!in->raw)
-			in->raw = big_alloc(1, RAW_SIZE);
+			raw_alloc(in);
 	}
 	for (;;) {
 		int rc;

@@ -1,10 +1,11 @@
 #!/bin/sh
 # threads.sh — --report loads both traces in parallel (a gzip file inflated on its own reader
-# thread, a plain one parsed by two threads: its traceEvents in chunks that both take in turn,
-# FUSEDIFF_SPLIT_MIN=1 for these small files) and builds both sides in parallel; --summary builds
-# its classifier on a thread of its own meanwhile and, for a trace with enough operators (16384,
-# UNPACK_PARALLEL in src/trace/trace_finish.c), unpacks them on two threads, the kernels' part
-# beside them: helgrind finds no data race in any of it.
+# thread, FUSEDIFF_GZIP_THREAD_MIN=1 for this small one; a plain one parsed by two threads: its
+# traceEvents in chunks that both take in turn, FUSEDIFF_SPLIT_MIN=1 for these small files) and
+# builds both sides in parallel; --summary builds its classifier on a thread of its own meanwhile
+# and, for a trace with enough operators (16384, UNPACK_PARALLEL in src/trace/trace_finish.c),
+# unpacks them on two threads, the kernels' part beside them: helgrind finds no data race in any
+# of it.
 # (one comparison of a gzip and a plain file, where there were one of two gzip files and one of two
 # plain ones, and a generated trace of 20000 operators in 3.3 MB, where there was the 26 MB eager
 # example: the same threads, 5 s of CPU instead of 10)
@@ -21,7 +22,7 @@ B=examples/tracelens_sglang_dsr1-distill-llama8b_decode_bs16_b300.json.gz
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 gzip -dc "$B" >"$tmp/b.json" || exit 1
-out=$(FUSEDIFF_SPLIT_MIN=1 $hg "$FUSEDIFF" --report json "$A" "$tmp/b.json" 2>&1 >/dev/null)
+out=$(FUSEDIFF_SPLIT_MIN=1 FUSEDIFF_GZIP_THREAD_MIN=1 $hg "$FUSEDIFF" --report json "$A" "$tmp/b.json" 2>&1 >/dev/null)
 rc=$?
 [ $rc -eq 0 ] || { echo "helgrind, a gzip file and a plain one split: exit $rc"; printf '%s\n' "$out" | head -40; exit 1; }
 # 20000 operators, a kernel and its launch for every 8th
