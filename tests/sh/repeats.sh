@@ -11,46 +11,19 @@ set -u
 E=tests/data/traces/llama8l_eager_sdpa_4decode.json.gz
 NV=examples/tracelens_sglang_dsr1-distill-llama8b_decode_bs16_b300.json.gz
 . tests/sh/lib/cases.sh
-. tests/sh/lib/schema.sh
 py=$(command -v python3) || { echo "python3 missing"; exit 77; }
 slower_copy "$E" "$tmp/all10.json.gz" 1.10 || fail "making the slower copy"
 S=$tmp/all10.json.gz
+# a copy of the eager trace whose SDPA attention became a softmax (sed: a python3 start cost
+# twice its CPU)
+gzip -dc "$E" | sed -E 's/cudnn_generated_fort_native_sdpa_[A-Za-z0-9_]+/softmax_warp_forward/g
+	s/"aten::(_cudnn_attention_forward|_scaled_dot_product_cudnn_attention|scaled_dot_product_attention)"/"aten::_softmax"/g' |
+	gzip -1 >"$tmp/softmax.json.gz" || fail "making the copy without SDPA"
 
 run one 0 --report json --phase decode -o "$tmp/one.json" "$E" "$E"
 run pooled 0 --report json --phase decode -o "$tmp/pooled.json" "$E" "$E" -- "$E" "$E"
 run slower 0 --report json --phase decode -o "$tmp/slower.json" "$E" "$E" "$E" -- "$S" "$S" "$S"
 run differs 0 --report json --phase decode -o "$tmp/differs.json" "$E" "$E" -- "$E" "$NV" "$E"
-"$py" - "$tmp" "$NV" "$E" <<'PY' || fail "the pooled reports"
-import hashlib, json, os, sys
-t, nv, e = sys.argv[1], sys.argv[2], sys.argv[3]
-def cap(p, left_out=False):  # a capture as the JSON describes it: path, size in bytes, SHA-256
-    return {"path": p, "size": os.path.getsize(p), "sha256": hashlib.sha256(open(p, "rb").read()).hexdigest(),
-            "left_out": left_out}
-one = json.load(open(f"{t}/one.json"))
-r = json.load(open(f"{t}/pooled.json"))
-assert [s["compared_passes"] for s in one["traces"]] == [4, 4], one["traces"]
-assert [s["compared_passes"] for s in r["traces"]] == [8, 8], [s["compared_passes"] for s in r["traces"]]
-assert r["noise"]["a_passes"] == 8 and r["noise"]["b_passes"] == 8, r["noise"]
-assert not r["noise"]["significant"], r["noise"]
-assert not any(p["significant"] for p in r["pairs"]), "a pair of the trace against itself is significant"
-assert [s.get("repeats") for s in r["traces"]] == [[cap(e)] * 2] * 2, [s.get("repeats") for s in r["traces"]]
-assert "repeats" not in one["traces"][0], "a report of two files names repeats"
-assert not r["warnings"], r["warnings"]
-# the per-pass figures of identical captures are those of one
-assert abs(r["a_us"] - one["a_us"]) < 0.01, (r["a_us"], one["a_us"])
-s = json.load(open(f"{t}/slower.json"))
-assert s["noise"]["a_passes"] == 12 and s["noise"]["b_passes"] == 12, s["noise"]
-assert s["noise"]["significant"] and s["noise"]["ci_low_us"] > 0.09 * s["a_us"], s["noise"]
-d = json.load(open(f"{t}/differs.json"))
-w = [x for x in d["warnings"] if x["code"] == "repeat_differs"]
-assert len(w) == 1 and w[0]["message"].startswith(f"B's capture {nv} has "), d["warnings"]
-# each capture with its own size and hash; the side's own are its first capture's
-assert d["traces"][1]["repeats"] == [cap(e), cap(nv, True), cap(e)], d["traces"][1]["repeats"]
-assert (d["traces"][1]["size"], d["traces"][1]["sha256"]) == (cap(e)["size"], cap(e)["sha256"])
-assert not d["comparability"]["comparable"], d["comparability"]
-PY
-schema_validate "$tmp/pooled.json" "$tmp/differs.json"
-[ $? = 1 ] && fail "a pooled report does not validate"
 
 # the text and Markdown reports name the captures on each side; CSV runs
 run text 0 --report text --phase decode "$E" "$E" "$E" -- "$E"
@@ -60,56 +33,25 @@ grep -q "captures pooled" "$tmp/text.out" && [ "$(grep -c "captures pooled" "$tm
 run md 0 --report md --phase decode "$E" -- "$E" "$E"
 expect_line md "  2 captures pooled: $E, $E"
 run csv 0 --report csv --phase decode "$E" "$E" -- "$E" "$E"
-run differs_text 0 --report text --phase decode "$E" "$E" -- "$E" "$NV"
+# a gate on a pooled side that differs is not comparable (exit 4; the report is written all the
+# same: the run of differs.json above, the same comparison, is the one without a gate, exit 0)
+run differs_text 4 --report text --phase decode --fail-if-slower 3 "$E" "$E" -- "$E" "$NV"
 grep -qF "Warning (repeat_differs): B's capture $NV has 32 layers per pass where its first capture ($E) has 8 layers per pass" \
 	"$tmp/differs_text.out" || fail "differs_text: no repeat_differs warning naming $NV"
-# a gate on a pooled side that differs is not comparable
-run differs_gate 4 --report text --phase decode --fail-if-slower 3 "$E" "$E" -- "$E" "$NV"
 
 # structure from the first capture: a later capture of another shape is left out of the
 # comparison (its passes are not samples) and is the warning repeat_differs, naming it and what
 # differs; another depth (a capture of another model), or the same depth with other steps in
 # its layers (a copy of the eager trace whose SDPA attention became a softmax, made here)
-"$py" - "$E" "$tmp" <<'PY' || fail "making the copy without SDPA"
-import gzip, re, sys
-src, out = sys.argv[1], sys.argv[2]
-s = gzip.open(src, "rt").read()
-s = re.sub(r"cudnn_generated_fort_native_sdpa_\w+", "softmax_warp_forward", s)
-for op in ("aten::_cudnn_attention_forward", "aten::_scaled_dot_product_cudnn_attention",
-           "aten::scaled_dot_product_attention"):
-    s = s.replace('"%s"' % op, '"aten::_softmax"')
-with gzip.open(f"{out}/softmax.json.gz", "wt", compresslevel=1) as f:
-    f.write(s)
-PY
 SM=$tmp/softmax.json.gz
 run steps 0 --report json --phase decode -o "$tmp/steps.json" "$E" "$E" -- "$E" "$SM"
-run steps_text 0 --report text --phase decode "$E" "$E" -- "$E" "$SM"
+# (with a gate: not comparable, exit 4; steps.json's run is the one without, exit 0)
+run steps_text 4 --report text --phase decode --fail-if-slower 3 "$E" "$E" -- "$E" "$SM"
 grep -qF "Warning (repeat_differs): B's capture $SM has other steps in its 8 layers per pass than its first capture ($E), per pass" \
 	"$tmp/steps_text.out" || fail "steps_text: no repeat_differs warning naming $SM: $(grep -F repeat_differs "$tmp/steps_text.out")"
-run steps_gate 4 --report text --phase decode --fail-if-slower 3 "$E" "$E" -- "$E" "$SM"
 # the reports' list of captures marks the one left out (and names each capture once)
 expect_line steps_text "   2 captures pooled: $E, $SM (left out)"
 [ "$(grep -c "captures pooled" "$tmp/steps_text.out")" = 2 ] || fail "steps_text: not one list of captures a side"
-"$py" - "$tmp" "$SM" <<'PY' || fail "the captures left out"
-import json, sys
-t, sm = sys.argv[1], sys.argv[2]
-d = json.load(open(f"{t}/differs.json"))
-# B: the eager captures' 2 x 4 decode passes; the other model's pass is left out
-assert [s["compared_passes"] for s in d["traces"]] == [8, 8], [s["compared_passes"] for s in d["traces"]]
-assert d["noise"]["b_passes"] == 8, d["noise"]
-assert not d["noise"]["significant"], d["noise"]
-w = [x for x in d["warnings"] if x["code"] == "repeat_differs"]
-assert "its passes are left out" in w[0]["message"], w
-one = json.load(open(f"{t}/one.json"))
-assert abs(d["b_us"] - one["b_us"]) < 0.01, (d["b_us"], one["b_us"])
-s = json.load(open(f"{t}/steps.json"))
-assert [x["compared_passes"] for x in s["traces"]] == [8, 4], [x["compared_passes"] for x in s["traces"]]
-w = [x for x in s["warnings"] if x["code"] == "repeat_differs"]
-assert len(w) == 1 and w[0]["message"].startswith(f"B's capture {sm} has other steps"), s["warnings"]
-assert "per pass 8 Reduce steps against 0; its passes are left out" in w[0]["message"], w
-assert not s["comparability"]["comparable"], s["comparability"]
-assert abs(s["b_us"] - one["b_us"]) < 0.01, (s["b_us"], one["b_us"])
-PY
 
 # the explorer's header counts the captures of the side that pools them
 printf ':dump pooled\nq\n' >"$tmp/script"
@@ -120,11 +62,11 @@ grep -q "  8 passes of 2 captures  " "$tmp/pooled.screen" || fail "explorer: the
 grep -q "  4 passes  " "$tmp/pooled.screen" || fail "explorer: B's passes"
 
 # one trace a side around --: two traces, the same report; a leading -- only ends the options
-run two 0 --report json --phase decode "$E" "$E"
+# (A B: one.json above, the same report as on standard output)
 run two_sep 0 --report json --phase decode "$E" -- "$E"
-cmp -s "$tmp/two.out" "$tmp/two_sep.out" || fail "A -- B differs from A B"
+cmp -s "$tmp/one.json" "$tmp/two_sep.out" || fail "A -- B differs from A B"
 run lead 0 --report json --phase decode -- "$E" "$E"
-cmp -s "$tmp/two.out" "$tmp/lead.out" || fail "-- A B differs from A B"
+cmp -s "$tmp/one.json" "$tmp/lead.out" || fail "-- A B differs from A B"
 run lead_pooled 0 --report json --phase decode -o "$tmp/lead_pooled.json" -- "$E" "$E" -- "$E" "$E"
 cmp -s "$tmp/pooled.json" "$tmp/lead_pooled.json" || fail "-- A1 A2 -- B1 B2 differs from A1 A2 -- B1 B2"
 # an option's argument "--" is no separator
@@ -175,16 +117,6 @@ fusediff: --repeats: B: 2 captures of $tmp/rb: new-a.json.gz, new-b.json.gz"
 run rfiles 0 --report json --phase decode -o "$tmp/rfiles.json" "$tmp/ra/run-1.json.gz" \
 	"$tmp/ra/run-2.json.gz" -- "$tmp/rb/new-a.json.gz" "$tmp/rb/new-b.json.gz"
 cmp -s "$tmp/rdirs.json" "$tmp/rfiles.json" || fail "--repeats A B differs from A1 A2 -- B1 B2"
-"$py" - "$tmp" <<'PY' || fail "rdirs: the captures' sizes and hashes"
-import hashlib, json, os, sys
-t = sys.argv[1]
-def cap(p):
-    return {"path": p, "size": os.path.getsize(p), "sha256": hashlib.sha256(open(p, "rb").read()).hexdigest(),
-            "left_out": False}
-d = json.load(open(f"{t}/rdirs.json"))
-assert d["traces"][0]["repeats"] == [cap(f"{t}/ra/run-1.json.gz"), cap(f"{t}/ra/run-2.json.gz")], d["traces"][0]["repeats"]
-assert d["traces"][1]["repeats"] == [cap(f"{t}/rb/new-a.json.gz"), cap(f"{t}/rb/new-b.json.gz")], d["traces"][1]["repeats"]
-PY
 # a directory of one capture is fine: it says so
 run rone 0 --report text --phase decode --repeats "$tmp/r1" "$tmp/ra"
 expect_err rone "fusediff: --repeats: A: one capture of $tmp/r1: only.json.gz
@@ -221,4 +153,68 @@ Try 'fusediff --help' for more information."
 # without --repeats two directories are directories of per-rank traces, as before
 run rranks 1 --report text "$tmp/ra" "$tmp/rb"
 grep -q "rank" "$tmp/rranks.err" || fail "rranks: two directories are not read as ranks: $(cat "$tmp/rranks.err")"
+# the JSON reports read back, in one python3 at the end (a start is 0.15 s of CPU here), which
+# also validates the two pooled reports against --print-schema (lib/schema_check.py)
+"$py" - "$tmp" "$NV" "$E" "$SM" <<'PY' || fail "the JSON reports (above)"
+import hashlib, json, os, sys
+sys.path.insert(0, "tests/sh/lib")
+from schema_check import validate
+t, nv, e, sm = sys.argv[1:5]
+def cap(p, left_out=False):  # a capture as the JSON describes it: path, size in bytes, SHA-256
+    return {"path": p, "size": os.path.getsize(p), "sha256": hashlib.sha256(open(p, "rb").read()).hexdigest(),
+            "left_out": left_out}
+one = json.load(open(f"{t}/one.json"))
+d = json.load(open(f"{t}/differs.json"))
+def pooled():
+    r = json.load(open(f"{t}/pooled.json"))
+    assert [s["compared_passes"] for s in one["traces"]] == [4, 4], one["traces"]
+    assert [s["compared_passes"] for s in r["traces"]] == [8, 8], [s["compared_passes"] for s in r["traces"]]
+    assert r["noise"]["a_passes"] == 8 and r["noise"]["b_passes"] == 8, r["noise"]
+    assert not r["noise"]["significant"], r["noise"]
+    assert not any(p["significant"] for p in r["pairs"]), "a pair of the trace against itself is significant"
+    assert [s.get("repeats") for s in r["traces"]] == [[cap(e)] * 2] * 2, [s.get("repeats") for s in r["traces"]]
+    assert "repeats" not in one["traces"][0], "a report of two files names repeats"
+    assert not r["warnings"], r["warnings"]
+    # the per-pass figures of identical captures are those of one
+    assert abs(r["a_us"] - one["a_us"]) < 0.01, (r["a_us"], one["a_us"])
+    s = json.load(open(f"{t}/slower.json"))
+    assert s["noise"]["a_passes"] == 12 and s["noise"]["b_passes"] == 12, s["noise"]
+    assert s["noise"]["significant"] and s["noise"]["ci_low_us"] > 0.09 * s["a_us"], s["noise"]
+    w = [x for x in d["warnings"] if x["code"] == "repeat_differs"]
+    assert len(w) == 1 and w[0]["message"].startswith(f"B's capture {nv} has "), d["warnings"]
+    # each capture with its own size and hash; the side's own are its first capture's
+    assert d["traces"][1]["repeats"] == [cap(e), cap(nv, True), cap(e)], d["traces"][1]["repeats"]
+    assert (d["traces"][1]["size"], d["traces"][1]["sha256"]) == (cap(e)["size"], cap(e)["sha256"])
+    assert not d["comparability"]["comparable"], d["comparability"]
+def left_out():
+    # B: the eager captures' 2 x 4 decode passes; the other model's pass is left out
+    assert [s["compared_passes"] for s in d["traces"]] == [8, 8], [s["compared_passes"] for s in d["traces"]]
+    assert d["noise"]["b_passes"] == 8, d["noise"]
+    assert not d["noise"]["significant"], d["noise"]
+    w = [x for x in d["warnings"] if x["code"] == "repeat_differs"]
+    assert "its passes are left out" in w[0]["message"], w
+    assert abs(d["b_us"] - one["b_us"]) < 0.01, (d["b_us"], one["b_us"])
+    s = json.load(open(f"{t}/steps.json"))
+    assert [x["compared_passes"] for x in s["traces"]] == [8, 4], [x["compared_passes"] for x in s["traces"]]
+    w = [x for x in s["warnings"] if x["code"] == "repeat_differs"]
+    assert len(w) == 1 and w[0]["message"].startswith(f"B's capture {sm} has other steps"), s["warnings"]
+    assert "per pass 8 Reduce steps against 0; its passes are left out" in w[0]["message"], w
+    assert not s["comparability"]["comparable"], s["comparability"]
+    assert abs(s["b_us"] - one["b_us"]) < 0.01, (s["b_us"], one["b_us"])
+def rdirs():
+    r = json.load(open(f"{t}/rdirs.json"))
+    assert r["traces"][0]["repeats"] == [cap(f"{t}/ra/run-1.json.gz"), cap(f"{t}/ra/run-2.json.gz")], r["traces"][0]["repeats"]
+    assert r["traces"][1]["repeats"] == [cap(f"{t}/rb/new-a.json.gz"), cap(f"{t}/rb/new-b.json.gz")], r["traces"][1]["repeats"]
+def schema():
+    assert validate(f"{t}/pooled.json", f"{t}/differs.json"), "a pooled report does not validate"
+bad = 0
+for what, check in (("the pooled reports", pooled), ("the captures left out", left_out),
+                    ("rdirs: the captures' sizes and hashes", rdirs), ("the schema", schema)):
+    try:
+        check()
+    except AssertionError as x:
+        print(f"FAIL: {what}: {x}")
+        bad = 1
+sys.exit(bad)
+PY
 finish repeats
