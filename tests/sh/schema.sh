@@ -10,7 +10,9 @@ set -u
 schema_python >/dev/null || { echo "no python3 with jsonschema (Debian: python3-jsonschema)"; exit 77; }
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
-E=examples/llama8l_eager_sdpa.json.gz
+# the eager example cut to its first 4 decode passes (tests/data/traces/SOURCES.md): the same
+# kinds of report as the whole example's, at a third of the loading and validating
+E=tests/data/traces/llama8l_eager_sdpa_4decode.json.gz
 C=examples/llama8l_compiled_sdpa.json.gz
 MI=examples/tracelens_sglang_dsr1-distill-llama8b_decode_bs16_mi300x.json.gz
 NV=examples/tracelens_sglang_dsr1-distill-llama8b_decode_bs16_b300.json.gz
