@@ -7,6 +7,10 @@ set -u
 . tests/sh/lib/cases.sh
 A=examples/llama8l_eager_sdpa.json.gz
 B=examples/llama8l_compiled_sdpa.json.gz
+# a one-kernel trace, for the cases whose error does not depend on the traces compared (a rules
+# file, a --script, standard output, the terminal): the same message as with A and B, without
+# loading them (0.1 s of CPU a run)
+T=tests/data/bad/one_kernel.json
 
 # 1. -o naming an input (directly or through a symbolic link, or as standard input) is refused
 cp "$A" "$tmp/a.json.gz"
@@ -38,7 +42,7 @@ run esc_error 1 --summary "$tmp/$esc/missing.json"
 grep -q "$(printf '\033')" "$tmp/esc_error.err" && fail "esc_error: an escape sequence in the message"
 grep -q 'x\\e]0;pwned' "$tmp/esc_error.err" || fail "esc_error: '$(cat "$tmp/esc_error.err")'"
 printf 'X\033[31m\n' >"$tmp/r.rules"
-run esc_rules 1 --rules "$tmp/r.rules" --report text "$A" "$B"
+run esc_rules 1 --rules "$tmp/r.rules" --report text "$T" "$T"
 first_err esc_rules "fusediff: $tmp/r.rules: line 1: expected CLASS ATOMS REGEX [FLAGS], got 'X\\e[31m'"
 run esc_format 2 --report "$(printf 'j\033[2Jx')" "$A" "$B"
 grep -q "$(printf '\033')" "$tmp/esc_format.err" && fail "esc_format: an escape sequence in the message"
@@ -127,19 +131,19 @@ if [ -w /dev/full ]; then
 	limit "$FUSEDIFF" --help >/dev/full 2>/dev/null && fail "help_full: exit 0 on a full disk"
 	limit "$FUSEDIFF" --version >/dev/full 2>/dev/null && fail "version_full: exit 0 on a full disk"
 fi
-run script_dir 1 --headless --script "$tmp" "$A" "$B"
+run script_dir 1 --headless --script "$tmp" "$T" "$T"
 first_err script_dir "fusediff: $tmp: Is a directory"
-limit "$FUSEDIFF" --headless "$A" "$B" >&- 2>"$tmp/closed.err" && fail "closed: exit 0 with standard output closed"
+limit "$FUSEDIFF" --headless "$T" "$T" >&- 2>"$tmp/closed.err" && fail "closed: exit 0 with standard output closed"
 grep -q 'standard output is closed' "$tmp/closed.err" || fail "closed: '$(cat "$tmp/closed.err")'"
 mkdir -p "$tmp/xdg/fusediff"
 mkfifo "$tmp/xdg/fusediff/rules"
-XDG_CONFIG_HOME=$tmp/xdg limit "$FUSEDIFF" --report text "$A" "$B" >/dev/null 2>"$tmp/fifo.err"
+XDG_CONFIG_HOME=$tmp/xdg limit "$FUSEDIFF" --report text "$T" "$T" >/dev/null 2>"$tmp/fifo.err"
 [ $? = 1 ] || fail "fifo: a FIFO as the per-user rules file was not refused"
 grep -qx "fusediff: $tmp/xdg/fusediff/rules: not a regular file" "$tmp/fifo.err" || fail "fifo: '$(cat "$tmp/fifo.err")'"
-run rules_dev 1 --rules /dev/zero --report text "$A" "$B"
+run rules_dev 1 --rules /dev/zero --report text "$T" "$T"
 first_err rules_dev "fusediff: /dev/zero: not a regular file"
 if [ -z "${FUSEDIFF_SANITIZED:-}" ]; then # a memory limit breaks the sanitizers
-	# 150 MB under a 100 MB limit (the whole run needs under 60 MB): refused after 64 KiB, never
+	# 150 MB under a 100 MB limit (the whole run, with A and B, needs under 60 MB; here with T): refused after 64 KiB, never
 	# read whole (it was read until memory ran out, and an allocation elsewhere could abort
 	# first: the test failed now and then). A 400 MB file under
 	# 300 MB cost 2 s of CPU more to write. MALLOC_ARENA_MAX=1: the loading threads share
@@ -149,13 +153,13 @@ if [ -z "${FUSEDIFF_SANITIZED:-}" ]; then # a memory limit breaks the sanitizers
 	# 'a', then a hole to 150 MB (read as NUL bytes, no 'a' written: 1 s of CPU less than
 	# head | tr); read whole, it would need the 150 MB all the same
 	head -c 65537 /dev/zero | tr '\0' a >"$tmp/big.rules" && truncate -s 150000000 "$tmp/big.rules"
-	(ulimit -v 100000 && MALLOC_ARENA_MAX=1 exec "$FUSEDIFF" --rules "$tmp/big.rules" --report text "$A" "$B") >/dev/null 2>"$tmp/big.err"
+	(ulimit -v 100000 && MALLOC_ARENA_MAX=1 exec "$FUSEDIFF" --rules "$tmp/big.rules" --report text "$T" "$T") >/dev/null 2>"$tmp/big.err"
 	[ $? = 1 ] || fail "bigline: a rules line beyond memory was not an error"
 	grep -q 'big.rules: line 1: longer than 65536 bytes: not a rule' "$tmp/big.err" || fail "bigline: '$(cat "$tmp/big.err")'"
 	rm -f "$tmp/big.rules"
 fi
 if command -v script >/dev/null 2>&1; then
-	TERM=dumb script -qc "\"$FUSEDIFF\" \"$A\" \"$B\"; echo rc=\$?" /dev/null </dev/null >"$tmp/dumb.out" 2>&1
+	TERM=dumb script -qc "\"$FUSEDIFF\" \"$T\" \"$T\"; echo rc=\$?" /dev/null </dev/null >"$tmp/dumb.out" 2>&1
 	grep -q "the terminal 'dumb' cannot move the cursor, which the explorer needs (use --report text)" "$tmp/dumb.out" ||
 		fail "dumb: $(head -c 300 "$tmp/dumb.out")"
 	grep -q 'rc=1' "$tmp/dumb.out" || fail "dumb: exit status: $(tail -c 100 "$tmp/dumb.out")"
