@@ -246,11 +246,12 @@ check-results: $(RESULTS)
 $(TEST_NAMES:%=check-%): check-%: $(B)/results/%
 	@sed 1d $<
 
+# (exec: make's shell becomes the test's, one process fewer a test)
 $(B)/results/check_%: $(B)/tests/check_% $(PROG) FORCE | $(PYBIN)/python3 $(TEST_LOCPATH)/de_DE
-	@$(TEST_ENV) sh tests/run-one.sh $@ $<
+	@$(TEST_ENV) exec sh tests/run-one.sh $@ $<
 
 $(B)/results/%: tests/sh/%.sh $(PROG) FORCE | $(PYBIN)/python3 $(TEST_LOCPATH)/de_DE
-	@$(TEST_ENV) sh tests/run-one.sh $@ sh $<
+	@$(TEST_ENV) exec sh tests/run-one.sh $@ sh $<
 
 sanitize:
 	FUSEDIFF_SANITIZED=1 FUSEDIFF_TEST_TIMEOUT=900 $(MAKE) B=build-san \
@@ -265,7 +266,7 @@ valgrind: tests
 		-j$(NPROC) $(VALGRIND_RESULTS); sh tests/summary.sh $(VALGRIND_RESULTS)
 
 $(B)/results/valgrind/check_%: $(B)/tests/check_% FORCE
-	@$(TEST_ENV) sh tests/run-one.sh $@ $<
+	@$(TEST_ENV) exec sh tests/run-one.sh $@ $<
 
 # --- fuzzing ---------------------------------------------------------------------
 include tests/fuzz/fuzz.mk

@@ -57,13 +57,13 @@ clock() {
 }
 # the CPU (user + system) of the shell's finished children, in hundredths of a second, from the
 # shell's own `times` (its second line); a file, not $(times), which would read a subshell's
+# (the result's temporary file, which the result overwrites: no rm process)
 cpu() {
-	times >"$result.cpu"
+	times >"$result.tmp"
 	{
 		read -r _ _
 		read -r u s
-	} <"$result.cpu"
-	rm -f "$result.cpu"
+	} <"$result.tmp"
 	cs=0
 	for t in $u $s; do
 		m=${t%%m*} t=${t#*m}
@@ -84,12 +84,12 @@ case $rc in
 124) status="FAIL (timed out after $limit s)" ;;
 *) status="FAIL (exit $rc)" ;;
 esac
-{
-	echo "$status"
-	printf '%s\n' "$out"
-} >"$result.tmp" && mv "$result.tmp" "$result"
 clock
 ms=$((now - t0))
 cpu
 cs=$((cs - c0))
+{
+	echo "$status"
+	printf '%s\n' "$out"
+} >"$result.tmp" && mv "$result.tmp" "$result"
 echo "$status: $name ($((ms / 1000)).$((ms / 100 % 10)) s, $((cs / 100)).$((cs / 10 % 10)) s CPU)"
