@@ -7,8 +7,9 @@ set -u
 E=examples/llama8l_eager_sdpa.json.gz
 . tests/sh/lib/cases.sh
 py=$(command -v python3) || { echo "python3 missing"; exit 77; }
-slower_copy "$E" "$tmp/all10.json.gz" 1.10 || fail "making the slower copies"
-slower_copy "$E" "$tmp/gemm5.json.gz" 1.05 gemm || fail "making the slower copies"
+# (plain JSON: no gzip -1 to write them, no inflating to read them)
+slower_copy "$E" "$tmp/all10.trace.json" 1.10 || fail "making the slower copies"
+slower_copy "$E" "$tmp/gemm5.trace.json" 1.05 gemm || fail "making the slower copies"
 gate() { # NAME WANT_STATUS ARGS...
 	name=$1 want=$2
 	shift 2
@@ -18,8 +19,8 @@ gate() { # NAME WANT_STATUS ARGS...
 }
 gate self 0 --fail-if-slower 3 "$E" "$E"
 grep -q "95% interval" "$tmp/self.err" || fail "self: the verdict names no interval: $(cat "$tmp/self.err")"
-gate all10 3 --fail-if-slower 3 "$E" "$tmp/all10.json.gz"
-gate gemm5 0 "$E" "$tmp/gemm5.json.gz"
+gate all10 3 --fail-if-slower 3 "$E" "$tmp/all10.trace.json"
+gate gemm5 0 "$E" "$tmp/gemm5.trace.json"
 "$py" - "$tmp" <<'PY' || fail "significance of the rows"
 import json, sys
 t = sys.argv[1]

@@ -67,11 +67,19 @@ finish() {
 	exit 0
 }
 
-# slower_copy SRC OUT FACTOR [gemm]: OUT, a gzip copy of the Kineto trace SRC whose kernels (with
-# gemm: those named nvjet* or *gemm*) last FACTOR times longer. Line by line, as PyTorch writes
-# a trace (a kernel's "cat" and "name" on one line, its "dur" on a line after it): awk where
-# python3 cost 1.5 s of CPU per copy of the 26 MB eager example.
+# slower_copy SRC OUT FACTOR [gemm]: OUT, a copy of the Kineto trace SRC whose kernels (with
+# gemm: those named nvjet* or *gemm*) last FACTOR times longer; gzip-compressed where OUT ends
+# in .gz, else plain JSON (the 26 MB eager example: gzip -1 cost 0.2 s of CPU a copy, and each
+# fusediff run inflating it 0.1 s). Line by line, as PyTorch writes a trace (a kernel's "cat"
+# and "name" on one line, its "dur" on a line after it): awk where python3 cost 1.5 s of CPU per
+# copy of the 26 MB eager example.
 slower_copy() {
+	case $2 in
+	*.gz) slower_lines "$@" | gzip -1 >"$2" ;;
+	*) slower_lines "$@" >"$2" ;;
+	esac
+}
+slower_lines() {
 	gzip -dc "$1" | awk -v f="$3" -v only="${4:-}" '
 		/"cat": "kernel"/ {
 			want = only == "" || index($0, "\"name\": \"nvjet") || index(tolower($0), "gemm")
@@ -83,5 +91,5 @@ slower_copy() {
 				$0 = substr($0, 1, RSTART - 1) sprintf("\"dur\": %.3f", substr($0, RSTART + 7, RLENGTH - 7) * f) substr($0, RSTART + RLENGTH)
 			want = ""
 		}
-		{ print }' | gzip -1 >"$2"
+		{ print }'
 }
