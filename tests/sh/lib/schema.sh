@@ -1,11 +1,12 @@
 # schema.sh — sourced by the tests that write JSON reports: schema_validate FILE... checks each
-# against `$FUSEDIFF --print-schema` with the first python3 that has the jsonschema module
-# (PATH's, else Debian's /usr/bin/python3 with python3-jsonschema, which make check installs when
-# it can). Returns 0 when every file validates, 1 when one does not, 77 when no python3 can
-# validate (the caller decides whether that is a skip).
-# (the module is looked for, not imported: importing it took 0.2 s of CPU a time)
-# (what it found is kept in $schema_py: a test that asks before it validates, as schema.sh does,
-# starts python3 once for the question)
+# against `$FUSEDIFF --print-schema` (validate_report.py: fast_schema.py, jsonschema for where a
+# report fails) with the first python3 that can (PATH's, else Debian's /usr/bin/python3).
+# Returns 0 when every file validates, 1 when one does not, 77 when no python3 can validate (the
+# caller decides whether that is a skip).
+# schema_python: the first python3 with the jsonschema module, which schema.sh's --reference
+# and --check-schema need (looked for, not imported: importing it took 0.2 s of CPU a time; what
+# it found is kept in $schema_py: a test that asks before it validates starts python3 once for
+# the question)
 schema_python() {
 	[ -n "${schema_py:-}" ] && { echo "$schema_py"; return 0; }
 	for py in python3 /usr/bin/python3; do
