@@ -10,9 +10,19 @@ for f in text md csv json; do
 		echo "--report $f writes raw control bytes"
 		fail=1
 	fi
+	# the text and JSON reports' escaped name, in the same output (a run of its own each was
+	# two processes more)
+	case $f in
+	text) case $out in *'\e]0;pwned\x07'*) ;; *)
+		echo "--report text does not show the name escaped as \\e]0;pwned\\x07"
+		fail=1
+		;;
+	esac ;;
+	json) case $out in *'\u001b]0;pwned\u0007'*) ;; *)
+		echo "--report json does not write the name as \\u001b]0;pwned\\u0007"
+		fail=1
+		;;
+	esac ;;
+	esac
 done
-"$FUSEDIFF" --report text "$T" "$T" | grep -qF '\e]0;pwned\x07' ||
-	{ echo "--report text does not show the name escaped as \\e]0;pwned\\x07"; fail=1; }
-"$FUSEDIFF" --report json "$T" "$T" | grep -qF '\u001b]0;pwned\u0007' ||
-	{ echo "--report json does not write the name as \\u001b]0;pwned\\u0007"; fail=1; }
 exit $fail
