@@ -10,8 +10,17 @@ K=examples/llama8l_eager_sdpa.json.gz
 . tests/sh/lib/cases.sh
 summary() { # FILE FORMAT KERNELS
 	"$FUSEDIFF" --summary "$1" >"$tmp/s.out" 2>"$tmp/s.err" || { fail "$1: $(cat "$tmp/s.err")"; return; }
-	grep -qx "  format                 $2" "$tmp/s.out" || fail "$1: format line: $(grep format "$tmp/s.out")"
-	grep -q "^  kernels                $3 " "$tmp/s.out" || fail "$1: kernels line: $(grep '^  kernels' "$tmp/s.out")"
+	# the format line, whole, and the kernels line's start: one awk (where two greps were)
+	awk -v what="$1" -v f="  format                 $2" -v k="  kernels                $3 " '
+		$0 == f { fl = 1 }
+		index($0, k) == 1 { kl = 1 }
+		/format/ { fs = fs $0 }
+		/^  kernels/ { ks = ks $0 }
+		END {
+			if (!fl) print "FAIL: " what ": format line: " fs
+			if (!kl) print "FAIL: " what ": kernels line: " ks
+			exit !(fl && kl)
+		}' "$tmp/s.out" || fails=$((fails + 1))
 }
 summary "$d/nsys_before.sqlite.gz" "Nsight Systems SQLite (gzip)" 126
 summary "$d/nsys_after.sqlite.gz" "Nsight Systems SQLite (gzip)" 131
