@@ -12,7 +12,6 @@ set -u
 crash() {
 	start_explorer "$A" "$B"
 	wait_for "2 Layers" 20
-	pid=$(started)
 	case $1 in
 	C-*) T send-keys -t main "$1" ;;
 	*) kill -"$1" "$pid" ;;
@@ -20,7 +19,7 @@ crash() {
 	wait_gone "$pid" "after $1" 10
 	if [ "${FUSEDIFF_SANITIZED:-0}" = 1 ] && [ "$1" = SEGV ]; then
 		usable "$1" 1 # AddressSanitizer reports the SEGV and exits with 1
-		screen | grep -qF "AddressSanitizer: SEGV" || fail "no sanitizer report after the terminal was restored"
+		shows "AddressSanitizer: SEGV" || fail "no sanitizer report after the terminal was restored"
 	else
 		usable "$1" "$2"
 	fi
@@ -37,7 +36,6 @@ if ! command -v gdb >/dev/null 2>&1; then
 fi
 start_explorer "$A" "$B"
 wait_for "2 Layers" 20
-pid=$(started)
 timeout 60 gdb -p "$pid" -batch -nx -ex "handle SIGABRT nostop noprint pass" \
 	-ex 'call (void)die("out of memory (%d bytes)", 4242)' >"$tmp/gdb.out" 2>&1
 # gdb may attach but fail to run a function in the inferior (a sandbox that refuses to
@@ -50,5 +48,6 @@ if grep -q "ptrace: Operation not permitted\|Could not attach\|No symbol \"die\"
 fi
 wait_gone "$pid" "after die()" 10
 usable "die()" 134
-screen | grep -qxF "fusediff: out of memory (4242 bytes)" || fail "die()'s message is not shown after the terminal is restored"
+save "$tmp/screen"
+grep -qxF "fusediff: out of memory (4242 bytes)" "$tmp/screen" || fail "die()'s message is not shown after the terminal is restored"
 exit 0

@@ -8,23 +8,26 @@ set -u
 
 T select-pane -t main -T "fusediff-test"
 title() { T display-message -p -t main '#{pane_title}'; }
-[ "$(title)" = fusediff-test ] || { echo "tmux cannot set a pane title here"; exit 77; }
+title
+[ "$out" = fusediff-test ] || { echo "tmux cannot set a pane title here"; exit 77; }
 same_title() {
-	[ "$(title)" = fusediff-test ] || fail "the pane's title became '$(title)' ($1)"
+	title
+	[ "$out" = fusediff-test ] || fail "the pane's title became '$out' ($1)"
 }
 EA=tests/data/escape/fused_a.json
 EB=tests/data/escape/fused_b.json
 
 start_explorer "$EA" "$EB"
 wait_for "2 Layers" 20
-screen | grep -qF 'NVIDIA H200\e]0;pwned\x07' || fail "the header does not show the GPU name escaped"
+wait_for 'NVIDIA H200\e]0;pwned\x07' 10 "the header does not show the GPU name escaped"
 same_title "the header"
 for key in 1 3 Down m 4 Enter v; do
 	T send-keys -t main "$key"
-	sleep 0.2
+	pause 0.2
 	same_title "after the key $key"
 done
-screen | grep -qF 'FusedAddRMSNormKernel\e]0;pwned\x07' || fail "the fusion's evidence does not show the name escaped"
+wait_for 'FusedAddRMSNormKernel\e]0;pwned\x07' 10 "the fusion's evidence does not show the name escaped"
+same_title "the fusion's evidence"
 T send-keys -t main Q
 usable "Q" 0
 

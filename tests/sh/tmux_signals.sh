@@ -17,7 +17,7 @@ set -u
 # --- SIGHUP, the terminal still there ------------------------------------------------------
 start_explorer "$A" "$B"
 wait_for "2 Layers" 20
-kill -HUP "$(started)"
+kill -HUP "$pid"
 usable "SIGHUP" 129
 
 # --- the window closes (the SSH connection drops) --------------------------------------------
@@ -25,17 +25,21 @@ usable "SIGHUP" 129
 # killing the window must end it
 hangup_test() {
 	name=$1
-	T new-window -d -t main:2 "$2"
-	rm -f "$tmp/pid"
+	T new-window -d -t main:2 "$2" || fail "tmux cannot open a second window ($name): $out"
+	: >"$tmp/pid"
 	shift 2
 	T send-keys -t main:2 "sh -c 'echo \$\$ >$tmp/pid; exec $FUSEDIFF $*'" Enter
 	i=0
-	while [ ! -s "$tmp/pid" ] || ! T capture-pane -p -t main:2 | grep -qF "${wait_text:-2 Layers}"; do
+	while [ ! -s "$tmp/pid" ] || ! shows "${wait_text:-2 Layers}" main:2; do
 		i=$((i + 1))
-		[ $i -ge 200 ] && { T capture-pane -p -t main:2; fail "the explorer did not start ($name)"; }
-		sleep 0.1
+		if [ $i -ge 200 ]; then
+			T capture-pane -p -t main:2
+			printf '%s\n' "$out"
+			fail "the explorer did not start ($name)"
+		fi
+		pause 0.1
 	done
-	pid=$(cat "$tmp/pid")
+	read -r pid <"$tmp/pid"
 	T kill-window -t main:2
 	wait_gone "$pid" "after its terminal closed ($name)" 5
 }
@@ -45,7 +49,7 @@ hangup_test "shell" "env PS1='$ ' sh" "$A" "$B"
 hangup_test "shell ignoring SIGHUP" "env PS1='$ ' sh -c 'trap \"\" HUP; exec sh -i'" "$A" "$B"
 # while loading a trace that never finishes arriving
 mkfifo "$tmp/slow.json"
-sleep 60 >"$tmp/slow.json" &
+sleep 60 >"$tmp/slow.json" 3>&- 4<&- &
 bg_pids="$bg_pids $!"
 wait_text="cancels"
 hangup_test "while loading" "env PS1='$ ' sh" "$tmp/slow.json" "$B"
@@ -57,30 +61,35 @@ start_explorer "$A" "$B"
 wait_for "2 Layers" 20
 T send-keys -t main 3
 wait_for "B kernel"
-screen >"$tmp/before"
+settled "$tmp/before"
 T send-keys -t main C-z
 usable "Ctrl-Z" 148
 T send-keys -t main "clear; fg" Enter
 wait_for "B kernel"
 i=0
-until screen | cmp -s - "$tmp/before"; do
+until save "$tmp/now" && cmp -s "$tmp/now" "$tmp/before"; do
 	i=$((i + 1))
-	[ $i -ge 50 ] && { screen | diff "$tmp/before" -; fail "fg did not bring the same screen back"; }
-	sleep 0.1
+	[ $i -ge 50 ] && { diff "$tmp/before" "$tmp/now"; fail "fg did not bring the same screen back"; }
+	pause 0.1
 done
-[ "$(flag alternate_on)" = 1 ] || fail "fg: the explorer is not in the alternate screen"
+flag alternate_on
+[ "$out" = 1 ] || fail "fg: the explorer is not in the alternate screen"
 T send-keys -t main C-z
 usable "the second Ctrl-Z" 148
 T resize-window -t main -x 90 -y 30
 T send-keys -t main "clear; fg" Enter
 wait_for "B kernel"
+# the last line (capture-pane -S/-E: one line back, not the screen), then the screen's width and
+# lines counted by one wc -lL
+last_line() { flag pane_height && T capture-pane -p -t main -S $((out - 1)) -E $((out - 1)); }
 i=0
-until [ "$(screen | LC_ALL=C.UTF-8 wc -L)" -le 90 ] && screen | tail -n 1 | grep -qF "?:help"; do
+until last_line && case $out in *"?:help"*) ;; *) false ;; esac &&
+	save "$tmp/now" && set -- $(LC_ALL=C.UTF-8 wc -lL <"$tmp/now") && [ "$2" -le 90 ]; do
 	i=$((i + 1))
 	[ $i -ge 50 ] && fail "fg after a resize: not redrawn for 90x30"
-	sleep 0.1
+	pause 0.1
 done
-[ "$(screen | wc -l)" -eq 30 ] || fail "fg after a resize: not 30 lines"
+[ "$1" -eq 30 ] || fail "fg after a resize: not 30 lines"
 T send-keys -t main q
 usable "q after fg" 0
 T resize-window -t main -x 120 -y 40
@@ -88,15 +97,15 @@ T resize-window -t main -x 120 -y 40
 # --- a suspended explorer killed as bash's kill %1 does: SIGTERM, then SIGCONT ------------------
 start_explorer "$A" "$B"
 wait_for "2 Layers" 20
-pid=$(started)
 T send-keys -t main C-z
 usable "Ctrl-Z before kill" 148
 kill -TERM "$pid"
 kill -CONT "$pid"
 wait_gone "$pid" "after SIGTERM and SIGCONT while suspended (stopped again?)" 5
-T send-keys -t main "clear; jobs; echo jobs-listed" Enter
-wait_for "jobs-listed"
-screen | grep -q "Stopped" && fail "a stopped job is left"
+# jobs-42, not the command line's jobs-$((6 * 7)): jobs has run
+T send-keys -t main "clear; jobs; echo jobs-\$((6 * 7))" Enter
+wait_for "jobs-42"
+shows "Stopped" && fail "a stopped job is left"
 usable "SIGTERM while suspended" 0
 
 # --- Ctrl-Z while loading, fg, then Ctrl-C ------------------------------------------------------
@@ -112,7 +121,7 @@ usable "Ctrl-C after fg while loading" 130
 # --- a trace on standard input: the keys come from the terminal ---------------------------------
 T send-keys -t main "clear; $FUSEDIFF - $B <$A" Enter
 wait_for "2 Layers" 20
-screen | grep -qF "A AMD Instinct MI300X  386 kernels" || fail "trace A from standard input is not read whole"
+wait_for "A AMD Instinct MI300X  386 kernels" 10 "trace A from standard input is not read whole"
 T send-keys -t main 4
 wait_for "Unfused kernels"
 T send-keys -t main q

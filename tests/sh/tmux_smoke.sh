@@ -1,5 +1,5 @@
 #!/bin/sh
-# tmux_smoke.sh — the explorer in a real terminal (tmux, on its own socket): it starts on the
+# tmux_smoke.sh — the explorer in a real terminal (tmux, a server of its own): it starts on the
 # example pair at 120x40 with both labels and the Layers view, the mouse reports (SGR, button
 # events) and a click past column 223 works, keys reach a fusion's evidence,
 # the window is resized, q leaves a usable shell with the explorer's exit status; Ctrl-C while
@@ -10,25 +10,30 @@ set -u
 . tests/sh/lib/tmux.sh
 A=examples/llama8l_eager_sdpa.json.gz
 B=examples/llama8l_compiled_sdpa.json.gz
-alternate() { flag alternate_on; }
+esc=$(printf '\033')
 
 # --- start, labels, Layers view -------------------------------------------------------------
 T send-keys -t main "$FUSEDIFF $A $B" Enter
 wait_for "2 Layers" 20
-screen | grep -qF "llama8l_eager_sdpa.json.gz" || fail "label A missing"
-screen | grep -qF "llama8l_compiled_sdpa.json.gz" || fail "label B missing"
-screen | grep -qF "A us/pass" || fail "the Layers view is not shown"
-[ "$(alternate)" = 1 ] || fail "the explorer does not use the alternate screen"
-T capture-pane -e -p -t main | grep -q "$(printf '\033')\[" || fail "no colours in the pane"
+wait_for "llama8l_eager_sdpa.json.gz" 10 "label A missing"
+wait_for "llama8l_compiled_sdpa.json.gz" 10 "label B missing"
+wait_for "A us/pass" 10 "the Layers view is not shown"
+flag alternate_on
+[ "$out" = 1 ] || fail "the explorer does not use the alternate screen"
+settled "$tmp/screen" -e
+grep -q "$esc\[" "$tmp/screen" || fail "no colours in the pane"
 
 # --- the mouse: button events (1002) in the SGR encoding (1006), never an event per move (1003);
 # a click past column 223, which the X10 encoding cannot carry, selects the Overview's row -----
-[ "$(flag mouse_sgr_flag)" = 1 ] || fail "the mouse is not in the SGR encoding (1006)"
-[ "$(flag mouse_button_flag)" = 1 ] || fail "no button-event mouse tracking (1002)"
-[ "$(flag mouse_all_flag)" = 0 ] || fail "all-motion mouse tracking (1003)"
+flag mouse_sgr_flag
+[ "$out" = 1 ] || fail "the mouse is not in the SGR encoding (1006)"
+flag mouse_button_flag
+[ "$out" = 1 ] || fail "no button-event mouse tracking (1002)"
+flag mouse_all_flag
+[ "$out" = 0 ] || fail "all-motion mouse tracking (1003)"
 T resize-window -t main -x 260 -y 40
 wait_for "gain | regression"
-T send-keys -t main -l "$(printf '\033[<0;250;9M\033[<0;250;9m')"
+T send-keys -t main -l "${esc}[<0;250;9M${esc}[<0;250;9m"
 wait_for "A only Copy: A"
 T resize-window -t main -x 120 -y 40
 # the explorer has drawn at 120 columns again when the tab line's row counter (right-aligned)
@@ -45,7 +50,8 @@ wait_for "as one kernel where" # the evidence sentence, once the pane is drawn
 # --- resize: 80x24, too small, 200x60 ---------------------------------------------------------
 T resize-window -t main -x 80 -y 24
 wait_for "fusion difference"
-[ "$(screen | LC_ALL=C.UTF-8 wc -L)" -le 80 ] || fail "lines wider than 80 columns"
+settled "$tmp/screen"
+[ "$(LC_ALL=C.UTF-8 wc -L <"$tmp/screen")" -le 80 ] || fail "lines wider than 80 columns"
 T resize-window -t main -x 50 -y 12
 wait_for "Terminal too small"
 T resize-window -t main -x 200 -y 60
@@ -67,17 +73,20 @@ T resize-window -t main -x 120 -y 40
 usable "after q on the too-small screen" 0
 
 # --- SIGTERM while exploring: terminal restored, status 143 -----------------------------------
-T send-keys -t main "clear; sh -c 'echo \$\$ >$tmp/pid; exec $FUSEDIFF $A $B'" Enter
+start_explorer "$A" "$B"
 wait_for "2 Layers" 20
-kill -TERM "$(cat "$tmp/pid")"
+kill -TERM "$pid"
 usable "after SIGTERM" 143
 
 # --- monochrome: NO_COLOR and --no-color draw with attributes only -----------------------------
-sgr_colour() { T capture-pane -e -p -t main | grep -Eq "$(printf '\033')\\[([0-9;]*;)?(3[0-7]|4[0-7]|38|48|9[0-7]|10[0-7])(;[0-9;]*)?m"; }
+sgr_colour() {
+	settled "$tmp/screen" -e
+	grep -Eq "$esc\\[([0-9;]*;)?(3[0-7]|4[0-7]|38|48|9[0-7]|10[0-7])(;[0-9;]*)?m" "$tmp/screen"
+}
 T send-keys -t main "clear; NO_COLOR=1 $FUSEDIFF $A $B" Enter
 wait_for "2 Layers" 20
 sgr_colour && fail "colours with NO_COLOR set"
-T capture-pane -e -p -t main | grep -q "$(printf '\033')\\[[0-9;]*7" || fail "no reverse video for the selection in monochrome"
+grep -q "$esc\\[[0-9;]*7" "$tmp/screen" || fail "no reverse video for the selection in monochrome"
 T send-keys -t main Q
 usable "after Q in monochrome" 0
 T send-keys -t main "clear; $FUSEDIFF --no-color --theme light $A $B" Enter
@@ -98,7 +107,7 @@ usable "after a missing trace" 1
 
 # --- Ctrl-C while loading: a trace that never finishes arriving -------------------------------
 mkfifo "$tmp/slow.json"
-sleep 60 >"$tmp/slow.json" &
+sleep 60 >"$tmp/slow.json" 3>&- 4<&- &
 bg_pids="$bg_pids $!"
 T send-keys -t main "clear; $FUSEDIFF $tmp/slow.json $B" Enter
 wait_for "loading two traces" 20
