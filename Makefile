@@ -106,7 +106,9 @@ $(PROG): $(APP_OBJ) $(UI_LIB) $(MODEL_LIB)
 
 # The test and benchmark programs are linked by gold where the compiler has it: half the CPU of
 # the default ld.bfd (0.2 s against 0.4 s a program here).
-TEST_LD := $(shell $(CC) -fuse-ld=gold -Wl,--version >/dev/null 2>&1 && echo -fuse-ld=gold)
+# (asked on first use, once: not at every make invocation, ten a make check, 40 ms each)
+TEST_LD = $(eval TEST_LD := $(shell $(CC) -fuse-ld=gold -Wl,--version >/dev/null 2>&1 && \
+	echo -fuse-ld=gold))$(TEST_LD)
 
 # The unit-test suites are one program, $(B)/tests/suites, linked once (33 links of their own cost
 # 5.7 s of CPU with gold): each suite's object with its main renamed NAME_main (by a function-like
@@ -215,7 +217,7 @@ $(TEST_LOCPATH)/de_DE: tests/data/locale/de_DE_numeric
 		[ -f $@/LC_NUMERIC ] || { rm -rf $@; localedef -i de_DE -f ISO-8859-1 $@ >/dev/null 2>&1; } || \
 		rm -rf $@
 
-$(PYBIN)/python3:
+$(PYBIN)/python3: Makefile
 	@mkdir -p $(@D)
 	@py=$$(python3 -c 'import sys; print(sys.executable)' 2>/dev/null) && [ -x "$$py" ] && \
 		sp=$$("$$py" -c 'import site; print(":".join(site.getsitepackages() + \
