@@ -294,12 +294,9 @@ static void *build_thread(void *arg)
 	return NULL;
 }
 
-static int build_sides(struct session *s, const struct trace *const t[2],
-		       const struct session_opts *o, struct fd_error *err)
+/* s->cl: the caller's classifier, else one of the session's own, built once. */
+static int own_classifier(struct session *s, const struct session_opts *o, struct fd_error *err)
 {
-	struct side_opts so = { .pass_regex = o->pass_regex };
-	struct build_job bj[2];
-
 	if (o->classifier) {
 		s->cl = o->classifier;
 	} else if (!s->own_classifier) {
@@ -307,6 +304,17 @@ static int build_sides(struct session *s, const struct trace *const t[2],
 			return -1;
 		s->cl = s->own_classifier;
 	}
+	return 0;
+}
+
+static int build_sides(struct session *s, const struct trace *const t[2],
+		       const struct session_opts *o, struct fd_error *err)
+{
+	struct side_opts so = { .pass_regex = o->pass_regex };
+	struct build_job bj[2];
+
+	if (own_classifier(s, o, err) < 0)
+		return -1;
 	if (s->one) { /* side 0 alone, on this thread */
 		bj[0] = (struct build_job){ .stage = o->stage,
 					    .user = o->progress_user,
@@ -457,7 +465,9 @@ int session_open(struct session **out, const char *path_a, const char *path_b,
 			return -1;
 		}
 	s = session_new(o);
-	if (load_peaks(s, o, err) < 0 || load_both(s->owned, path, o, err) < 0) {
+	/* the classifier first: a mistake in the rules is said before the traces load */
+	if (load_peaks(s, o, err) < 0 || own_classifier(s, o, err) < 0 ||
+	    load_both(s->owned, path, o, err) < 0) {
 		session_close(s);
 		return -1;
 	}

@@ -44,6 +44,13 @@ grep -q 'x\\e]0;pwned' "$tmp/esc_error.err" || fail "esc_error: '$(cat "$tmp/esc
 printf 'X\033[31m\n' >"$tmp/r.rules"
 run esc_rules 1 --rules "$tmp/r.rules" --report text "$T" "$T"
 first_err esc_rules "fusediff: $tmp/r.rules: line 1: expected CLASS ATOMS REGEX [FLAGS], got 'X\\e[31m'"
+# and said before the traces load: two FIFOs that nobody writes would hold the load forever
+mkfifo "$tmp/fifo" || fail "no FIFO made"
+timeout 20 "$FUSEDIFF" --rules "$tmp/r.rules" --report text "$tmp/fifo" "$tmp/fifo" \
+	>/dev/null 2>"$tmp/rules_first.err" </dev/null
+st=$?
+[ $st = 1 ] || fail "rules_first: exit $st, want 1 (124: the traces were loaded first)"
+first_err rules_first "fusediff: $tmp/r.rules: line 1: expected CLASS ATOMS REGEX [FLAGS], got 'X\\e[31m'"
 run esc_format 2 --report "$(printf 'j\033[2Jx')" "$A" "$B"
 grep -q "$(printf '\033')" "$tmp/esc_format.err" && fail "esc_format: an escape sequence in the message"
 
