@@ -1,7 +1,12 @@
 /* app_tui.c — the interactive explorer (and --headless): open the screen, load and compare
  * the traces behind a progress screen, then explore or play the script. */
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "app.h"
 #include "fusediff/cleanup.h"
@@ -87,6 +92,32 @@ static struct session *open_device(void *user, int32_t device, struct fd_error *
 	return prefetched(j, s);
 }
 
+/* The --script file can be read: its mistake (a missing file, a directory) said before the
+ * traces load rather than after (ui_play() opens it again). A FIFO is opened without waiting
+ * for its writer. */
+static int script_readable(const char *path)
+{
+	struct stat st;
+	int fd, e = 0;
+	char *msg;
+
+	if (!path || strcmp(path, "-") == 0)
+		return 0;
+	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0 || fstat(fd, &st) < 0)
+		e = errno;
+	else if (S_ISDIR(st.st_mode))
+		e = EISDIR;
+	if (fd >= 0)
+		close(fd);
+	if (!e)
+		return 0;
+	msg = xasprintf("%s: %s", path, strerror(e));
+	app_error(msg);
+	free(msg);
+	return -1;
+}
+
 int app_tui(const struct app_opts *o)
 {
 	struct ui_screen_opts so = { o->headless, o->cols,     o->rows,
@@ -109,6 +140,8 @@ int app_tui(const struct app_opts *o)
 		fputs("Try 'fusediff --help' for more information.\n", stderr);
 		return 2;
 	}
+	if (script_readable(o->script) < 0)
+		return 1;
 	if (ui_screen_open(&scr, &so, &err) < 0) {
 		app_error(err.msg);
 		return 1;

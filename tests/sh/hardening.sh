@@ -138,7 +138,11 @@ if [ -w /dev/full ]; then
 	limit "$FUSEDIFF" --help >/dev/full 2>/dev/null && fail "help_full: exit 0 on a full disk"
 	limit "$FUSEDIFF" --version >/dev/full 2>/dev/null && fail "version_full: exit 0 on a full disk"
 fi
-run script_dir 1 --headless --script "$tmp" "$T" "$T"
+# (said before the traces load: the traces are the FIFOs nobody writes of section 3)
+timeout 20 "$FUSEDIFF" --headless --script "$tmp" "$tmp/fifo" "$tmp/fifo" \
+	>/dev/null 2>"$tmp/script_dir.err" </dev/null
+st=$?
+[ $st = 1 ] || fail "script_dir: exit $st, want 1 (124: the traces were loaded first)"
 first_err script_dir "fusediff: $tmp: Is a directory"
 limit "$FUSEDIFF" --headless "$T" "$T" >&- 2>"$tmp/closed.err" && fail "closed: exit 0 with standard output closed"
 grep -q 'standard output is closed' "$tmp/closed.err" || fail "closed: '$(cat "$tmp/closed.err")'"
