@@ -1,6 +1,7 @@
 /* check_classify.c — kernel classification on real kernel names and real traces, rules files. */
 #include <ctype.h>
 #include <dirent.h>
+#include <pthread.h>
 
 #include "jtrace.h"
 #include "testutil.h"
@@ -1274,6 +1275,46 @@ static void assert_compiles(const char *what, size_t i, const char *pattern)
 	regfree(&re);
 }
 
+/* Classifiers built on several threads at once (the ranks of a directory each open a session
+ * on a thread of its own): the built-in chains were cut into fields by strtok(), whose state is
+ * the process's, and one thread's fields ended up in another's line ("built-in #7: unknown flag
+ * 'kv_write'", then abort()). The chains alone, many times over on each thread, so that the
+ * threads' parses meet; then whole classifiers. */
+static void *build_chains(void *arg)
+{
+	for (int i = 0; i < 2000; i++) {
+		struct fusible_chain *v = NULL;
+		size_t n = 0, cap = 0;
+
+		chains_add_builtin(&v, &n, &cap); /* abort()s when a line parses wrong */
+		chains_free(v, n);
+	}
+	for (int i = 0; i < 5; i++) {
+		struct classifier *c = NULL;
+		struct fd_error err = { { 0 } };
+
+		if (classifier_new(&c, NULL, NULL, &err) < 0)
+			return arg; /* (a failure: not NULL) */
+		classifier_free(c);
+	}
+	return NULL;
+}
+
+START_TEST(test_classifiers_on_threads)
+{
+	pthread_t th[4];
+
+	for (int i = 0; i < 4; i++)
+		ck_assert_int_eq(pthread_create(&th[i], NULL, build_chains, th), 0);
+	for (int i = 0; i < 4; i++) {
+		void *ret;
+
+		ck_assert_int_eq(pthread_join(th[i], &ret), 0);
+		ck_assert_ptr_null(ret);
+	}
+}
+END_TEST
+
 START_TEST(test_builtin_patterns_compile)
 {
 	for (size_t i = 0; i < classify_n_name_rules; i++) {
@@ -1364,6 +1405,7 @@ static Suite *classify_suite(void)
 	tcase_add_test(tc, test_moe_routing_context);
 	tcase_add_test(tc, test_links_that_hold);
 	tcase_add_test(tc, test_builtin_patterns_compile);
+	tcase_add_test(tc, test_classifiers_on_threads);
 	tcase_add_test(tc, test_rule_literals);
 	tcase_add_test(tc, test_one_name_one_class);
 	tcase_add_test(tc, test_inductor_trace);

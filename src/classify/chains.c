@@ -189,12 +189,15 @@ int chain_parse(char **fields, size_t n, const char *origin, struct fusible_chai
 	return 0;
 }
 
-/* Split line (modified in place) into blank-separated fields; returns how many (at most max). */
+/* Split line (modified in place) into blank-separated fields; returns how many (at most max).
+ * strtok_r(): classifiers are built on several threads at once (strtok()'s state is the
+ * process's: one thread's fields ended up in another's line). */
 static size_t split_fields(char *line, char **f, size_t max)
 {
 	size_t n = 0;
+	char *save = NULL;
 
-	for (char *p = strtok(line, " \t"); p && n < max; p = strtok(NULL, " \t"))
+	for (char *p = strtok_r(line, " \t", &save); p && n < max; p = strtok_r(NULL, " \t", &save))
 		f[n++] = p;
 	return n;
 }
