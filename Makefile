@@ -112,8 +112,8 @@ TEST_LD = $(eval TEST_LD := $(shell $(CC) -fuse-ld=gold -Wl,--version >/dev/null
 	echo -fuse-ld=gold))$(TEST_LD)
 
 # The unit-test suites are one program, $(B)/tests/suites, linked once (33 links of their own cost
-# 5.7 s of CPU with gold): each suite's object with its main renamed NAME_main (by a function-like
-# macro, which leaves a member named main alone; objcopy afterwards cost 33 processes), and a
+# 5.7 s of CPU with gold): each suite's object with its main renamed NAME_main (tests/suite_main.h,
+# a function-like macro; objcopy afterwards cost 33 processes), and a
 # generated table that runs the suite its name says; $(B)/tests/check_NAME is a link to it, run
 # as before (make check-check_ui, FUSEDIFF_VALGRIND=1, gdb).
 SUITE_NAMES := $(TEST_SRC:tests/%.c=%)
@@ -143,8 +143,8 @@ $(B)/bench/%: bench/%.c $(UI_LIB) $(MODEL_LIB) config.mk
 TEST_OPT := $(if $(filter -O%,$(EXTRA_CFLAGS)),,-O0)
 $(SUITE_OBJ): $(B)/tests/%.suite.o: tests/%.c config.mk
 	@mkdir -p $(@D)
-	$(CC) $(FD_CFLAGS) $(TEST_OPT) $(CHECK_CFLAGS) -Itests '-Dmain(v)=$*_main(v)' -MMD -MP \
-		-c -o $@ $<
+	$(CC) $(FD_CFLAGS) $(TEST_OPT) $(CHECK_CFLAGS) -Itests -DSUITE_MAIN=$*_main \
+		-include tests/suite_main.h -MMD -MP -c -o $@ $<
 
 # The JSON Schema of the report, compiled into the program (--print-schema) as a C string.
 $(B)/src/app/report_schema.inc: src/app/report.schema.json

@@ -1,7 +1,8 @@
 #!/bin/sh
 # make-suites.sh NAME... — the C source of the unit-test program (build/tests/suites, written by the
-# Makefile): every suite NAME (tests/NAME.c, its main renamed NAME_main by objcopy) in a table,
-# and a main that runs the one the program's name says. build/tests/check_NAME is a link to it.
+# Makefile): every suite NAME (tests/NAME.c, its main renamed NAME_main by tests/suite_main.h) in
+# a table, and a main that runs the one the program's name says. build/tests/check_NAME is a
+# link to it.
 set -eu
 echo "/* suites.c, written by tests/make-suites.sh: the unit-test suites in one program */"
 echo "#include <stdio.h>"
