@@ -13,6 +13,18 @@ static int on(const char *v)
 	return v && *v && strcmp(v, "0") != 0;
 }
 
+/* A size in bytes from v: 0 when unset or empty, else at least 1 (a number below 2, or none,
+ * is 1). */
+static int64_t byte_floor(const char *v)
+{
+	long long n;
+
+	if (!v || !*v)
+		return 0;
+	n = strtoll(v, NULL, 10);
+	return n > 1 ? (int64_t)n : 1;
+}
+
 /* The per-user rules file: $XDG_CONFIG_HOME/fusediff/rules when XDG_CONFIG_HOME is absolute,
  * else $HOME/.config/fusediff/rules, else none (NULL; also when the path does not fit). */
 static const char *user_rules_path(char *buf, size_t cap)
@@ -42,18 +54,9 @@ void app_env_read(struct app_env *e)
 	e->tuning.input.serial = on(getenv("FUSEDIFF_SERIAL"));
 	v = getenv("FUSEDIFF_INFLATE");
 	e->tuning.input.zlib = v && strcmp(v, "zlib") == 0;
-	v = getenv("FUSEDIFF_SPLIT_MIN");
-	if (v && *v) { /* any value set: chunks of any size; below 2 bytes: as 1 */
-		long long min = strtoll(v, NULL, 10);
-
-		e->tuning.split_min = min > 1 ? (int64_t)min : 1;
-	}
-	v = getenv("FUSEDIFF_GZIP_THREAD_MIN");
-	if (v && *v) { /* any value set: below 2 bytes, every gzip file */
-		long long min = strtoll(v, NULL, 10);
-
-		e->tuning.input.thread_min = min > 1 ? (int64_t)min : 1;
-	}
+	/* any value set: chunks of any size, every gzip file on a thread, from 1 byte */
+	e->tuning.split_min = byte_floor(getenv("FUSEDIFF_SPLIT_MIN"));
+	e->tuning.input.thread_min = byte_floor(getenv("FUSEDIFF_GZIP_THREAD_MIN"));
 	e->tuning.no_memo = on(getenv("FUSEDIFF_NO_MEMO"));
 	e->timings = on(getenv("FUSEDIFF_TIMINGS"));
 	v = getenv("FUSEDIFF_DUMP_DIR");
