@@ -859,3 +859,35 @@ int trace_load_event(struct loader *ld, struct json_cur *c, void *arg)
 	commit(ld, &ev, kind);
 	return JSON_OK;
 }
+
+void loader_memo_keep(struct loader *ld, struct loader_memo *m)
+{
+	loader_memo_free(m);
+	m->seen = ld->seen;
+	m->kp = ld->kp;
+	ld->seen = NULL;
+	ld->kp = NULL;
+}
+
+void loader_memo_reuse(struct loader *ld, struct loader_memo *m)
+{
+	if (m->seen && !ld->seen) {
+		memset(m->seen, 0, sizeof *m->seen); /* as xcalloc() left it */
+		ld->seen = m->seen;
+		m->seen = NULL;
+	}
+	if (m->kp && !ld->kp) {
+		memset(m->kp, 0, sizeof *m->kp);
+		m->kp->off = ld->no_memo;
+		ld->kp = m->kp;
+		m->kp = NULL;
+	}
+}
+
+void loader_memo_free(struct loader_memo *m)
+{
+	free(m->seen);
+	free(m->kp);
+	m->seen = NULL;
+	m->kp = NULL;
+}

@@ -132,6 +132,19 @@ void loader_pool_free(struct loader *ld);
 /* Whether the main loader needs no more of what the chunk's loader ld parses. */
 int loader_part_cancelled(const struct loader *ld);
 
+/* A loader's memos of the event texts it met (seen, kp), kept from one chunk for the next
+ * chunk that the same thread parses (kineto_chunks.c): fresh memory costs a page fault each
+ * 4 KiB, and the two are ~900 KB. loader_memo_keep() moves ld's into m; loader_memo_reuse()
+ * gives m's to ld emptied, as a first event finds them (nothing of the chunk before is
+ * remembered); loader_memo_free() frees m's. */
+struct loader_memo {
+	struct seen_values *seen;
+	struct key_pred *kp;
+};
+void loader_memo_keep(struct loader *ld, struct loader_memo *m);
+void loader_memo_reuse(struct loader *ld, struct loader_memo *m);
+void loader_memo_free(struct loader_memo *m);
+
 /* One element of traceEvents, with the separator before it, as a unit of the loader: parse
  * it from c and, once it parsed completely, add what it holds to ld->t (a kernel, launch,
  * operator, annotation range, or only a count). *arg is an int: 1 before the first element,

@@ -45,9 +45,10 @@ void stash_begin(struct stash *s)
 		if (m == MAP_FAILED)
 			die("out of memory (%zu bytes)", STASH_CHUNK);
 #ifdef MADV_HUGEPAGE
-		/* a stash past its first chunk is a large one: one page fault a chunk rather
-		 * than one per 4 KiB (advice only); a small stash stays in small pages */
-		if (s->last)
+		/* a stash past its first chunk is a large one (or one said to be): one page
+		 * fault a chunk rather than one per 4 KiB (advice only); a small stash stays in
+		 * small pages */
+		if (s->last || s->large)
 			(void)madvise(m, STASH_CHUNK, MADV_HUGEPAGE);
 #endif
 		c = m;

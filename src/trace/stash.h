@@ -30,6 +30,7 @@ struct stash {
 	} * seg_at; /* seg_at[k - 1]: where segment k's first record lies */
 	size_t n_seg, cap_seg;
 	int appended; /* the last segment was appended: a record put now starts another */
+	int large;    /* it will grow past a chunk: its first chunk on a huge page too */
 };
 
 struct stash_reader {

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fusediff/bigmem.h"
 #include "fusediff/trace.h"
 #include "trace_impl.h"
 
@@ -78,6 +79,25 @@ void trace_free(struct trace *t)
 	free(ti->kernel_ids);
 	trace_free_seg_maps(ti);
 	free(ti);
+}
+
+void trace_expect_large(struct trace *t)
+{
+	struct trace_impl *ti = impl(t);
+	/* two huge pages' worth (big_alloc() advises an array of at least one), touched as
+	 * they fill */
+	size_t n = ((size_t)4 << 20) / sizeof *t->kernels;
+
+	if (ti->cap_kernels < n) {
+		struct trace_kernel *k = big_alloc(n, sizeof *k);
+
+		if (t->n_kernels)
+			memcpy(k, t->kernels, t->n_kernels * sizeof *k);
+		free(t->kernels);
+		t->kernels = k;
+		ti->cap_kernels = n;
+	}
+	ti->ops.large = ti->launches.large = 1;
 }
 
 void trace_add_kernel(struct trace *t, const struct trace_kernel *k)
