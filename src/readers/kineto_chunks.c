@@ -216,7 +216,7 @@ static void chunk_parse(struct pool *pl, struct loader *main_ld, size_t i, struc
 	ld->err = &ch->err;
 	ld->t = trace_new(main_ld->name);
 	if (chunk_bytes(pl, i) >= LARGE_CHUNK)
-		trace_expect_large(ld->t);
+		trace_expect_large(ld->t, chunk_bytes(pl, i));
 	ld->cat_none = intern_add(ld->t->strings, "(none)", 6);
 	ld->part = 1;
 	ld->pool = pl;

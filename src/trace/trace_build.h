@@ -13,10 +13,10 @@ static inline int64_t trace_span_dur(int64_t start, int64_t end)
 }
 
 struct trace *trace_new(const char *path);
-/* Said of a trace that will be large (a part of a big file, kineto_chunks.c): its kernels
- * and stashes start on huge pages rather than growing through small ones, a page fault each
- * 4 KiB (a part's arrays start empty, where one pass's had grown already). */
-void trace_expect_large(struct trace *t);
+/* Said of a trace that will be large (a part of a big file, bytes of it: kineto_chunks.c):
+ * its kernels and stashes start on huge pages rather than growing through small ones, a page
+ * fault each 4 KiB (a part's arrays start empty, where one pass's had grown already). */
+void trace_expect_large(struct trace *t, int64_t bytes);
 void trace_add_kernel(struct trace *t, const struct trace_kernel *k);
 /* The id of a launch configuration (0 when every dimension is 0), for .dims. */
 uint32_t trace_add_dims(struct trace *t, const int32_t grid[3], const int32_t block[3]);
