@@ -12,8 +12,9 @@
 #include <stddef.h>
 
 /* An array of n elements of size bytes (uninitialised), aligned for huge pages and marked for
- * them when it spans at least one (2 MiB). Dies when out of memory, like xmalloc(); n == 0
- * gives a valid array of one element. Owned by caller: free with free(). */
+ * them from 1 MiB on (rounded up to one huge page, 2 MiB, where it is smaller). Dies when out
+ * of memory, like xmalloc(); n == 0 gives a valid array of one element. Owned by caller: free
+ * with free(). */
 void *big_alloc(size_t n, size_t size);
 
 #endif
