@@ -314,16 +314,16 @@ void trace_merge(struct trace *t, struct trace *part)
 				    intern_len(part->strings, i));
 	for (uint32_t i = 0; i < nd; i++) /* and its launch configurations (0 stays 0) */
 		dmap[i] = intern_add(t->dims, intern_str(part->dims, i), intern_len(part->dims, i));
-	/* the kernels renamed in place and taken as they are while t has none (they come last,
-	 * most of them in one part), else copied and freed, as the other arrays are below: the
-	 * peak grows by one array, not all */
+	/* the kernels renamed in place and taken as they are while t has none and no more room
+	 * (they come last, most of them in one part), else copied and freed, as the other arrays
+	 * are below: the peak grows by one array, not all */
 	for (size_t i = 0; i < part->n_kernels; i++) {
 		struct trace_kernel *k = &part->kernels[i];
 
 		k->name = map[k->name];
 		k->dims = k->dims < nd ? dmap[k->dims] : 0;
 	}
-	if (!t->n_kernels) {
+	if (!t->n_kernels && impl(part)->cap_kernels >= impl(t)->cap_kernels) {
 		free(t->kernels);
 		t->kernels = part->kernels;
 		t->n_kernels = part->n_kernels;
