@@ -3,7 +3,10 @@
 # Overview and Fusions views), the text and Markdown reports, and JSON and CSV once formatted
 # as people read them (text_us: 2 decimals below 10 us, 1 below 1000, none above): its number,
 # class, places, A us, B us, B - A and share of B - A. On the eager and compiled Llama pair
-# both ways round and on the 20 ms Nsight cut (partial fusions).
+# both ways round and on the 20 ms Nsight cut (partial fusions). (The eager side is the bundled
+# eager trace cut to its first 4 decode passes, tests/data/traces/make-eager-short.py: its
+# prefill passes, the ones compared with the compiled trace, are the example's, the same
+# fusions and figures, at a third of the loading.)
 set -u
 : "${FUSEDIFF:?run through make check}"
 command -v python3 >/dev/null 2>&1 || { echo "python3 not found"; exit 77; }
@@ -28,8 +31,8 @@ while read -r a b; do
 	done
 	set -- "$@" "$d" "$a"
 done <<EOF
-examples/llama8l_eager_sdpa.json.gz examples/llama8l_compiled_sdpa.json.gz
-examples/llama8l_compiled_sdpa.json.gz examples/llama8l_eager_sdpa.json.gz
+tests/data/traces/llama8l_eager_sdpa_4decode.json.gz examples/llama8l_compiled_sdpa.json.gz
+examples/llama8l_compiled_sdpa.json.gz tests/data/traces/llama8l_eager_sdpa_4decode.json.gz
 tests/data/profilers/nsys_before.sqlite.gz tests/data/profilers/nsys_after.sqlite.gz
 EOF
 # one python3 for the three pairs (a start is 0.15 s of CPU here): the figures of each
