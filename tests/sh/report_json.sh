@@ -3,7 +3,9 @@
 # schema scripts rely on, the fusions the eager-vs-compiled pair must show, null for undefined
 # ratios, and byte-identical output across runs and locales (LC_ALL with a decimal comma).
 set -u
-A=examples/llama8l_eager_sdpa.json.gz
+# (the eager side: the bundled eager trace cut to its first 4 decode passes, whose prefill passes,
+# the ones compared, are the example's: the same fusions, at a third of the loading)
+A=tests/data/traces/llama8l_eager_sdpa_4decode.json.gz
 B=examples/llama8l_compiled_sdpa.json.gz
 MI=examples/tracelens_sglang_dsr1-distill-llama8b_decode_bs16_mi300x.json.gz
 NV=examples/tracelens_sglang_dsr1-distill-llama8b_decode_bs16_b300.json.gz
