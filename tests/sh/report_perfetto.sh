@@ -11,7 +11,9 @@
 # same bytes gzip-compressed with -o FILE.gz, byte-identical runs; and the file read back by
 # fusediff --summary as a trace with both sides' kernels.
 set -u
-A=examples/llama8l_eager_sdpa.json.gz
+# (A: the bundled eager trace cut to its first 4 decode passes, whose prefill passes, the ones
+# compared, are the example's: the same pairs and fusions, at a third of the loading)
+A=tests/data/traces/llama8l_eager_sdpa_4decode.json.gz
 B=examples/llama8l_compiled_sdpa.json.gz
 MI=examples/tracelens_sglang_dsr1-distill-llama8b_decode_bs16_mi300x.json.gz
 NV=examples/tracelens_sglang_dsr1-distill-llama8b_decode_bs16_b300.json.gz
