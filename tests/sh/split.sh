@@ -1,7 +1,7 @@
 #!/bin/sh
 # split.sh — a plain trace parsed by two threads (kineto_chunks.c: traceEvents cut into chunks
 # that both threads take in turn, merged in order) prints exactly what one thread prints: the
-# reports of the two examples, and a summary from standard input that starts inside its file.
+# reports of the two Llama traces, and a summary from standard input that starts inside its file.
 # The summaries of every trace and damaged file of tests/data and examples/, and the error
 # messages (line and column) of damage made early, in the middle and late, with the chunks'
 # guessed starts right, wrong (the pattern inside a string) or beyond the array, are
@@ -31,9 +31,11 @@ same() {
 }
 
 # Every trace and damaged file's summary, and the damage made in a large file, loaded the three
-# ways, are check_split's (one process for about 220 loads); here the two examples' reports and
-# standard input.
-gzip -dc examples/llama8l_eager_sdpa.json.gz >"$tmp/a.json" &&
+# ways, are check_split's (one process for about 220 loads); here the two Llama traces' reports
+# and standard input (the eager one cut to its first 4 decode passes, make-eager-short.py: the
+# example's events, 8.9 MB cut into 32 chunks, where the whole example's 26 MB cost three times
+# the CPU in each of its 8 loads).
+gzip -dc tests/data/traces/llama8l_eager_sdpa_4decode.json.gz >"$tmp/a.json" &&
 	gzip -dc examples/llama8l_compiled_sdpa.json.gz >"$tmp/b.json" ||
 	{ echo "the examples were not inflated"; exit 1; }
 same report_json --report json "$tmp/a.json" "$tmp/b.json"
