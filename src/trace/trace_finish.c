@@ -527,15 +527,15 @@ static void *unpack_op_job(void *arg)
 	return NULL;
 }
 
+/* Below this many operators a job's array grows as it fills */
+#define OPS_ROOM_MIN 4096
+
 /* The stashed operators that a kernel (ids[0..n), owned from now on: the External ids of every
  * kernel) or a launch that names its kernel may refer to, after t->ops in the order they were
  * stashed (a superset of what keep_launching_ops keeps: it runs after the device is chosen, so
  * that the result is the same as if all had been added), their starts made relative; with kj,
  * finish_kernels() meanwhile: two threads share the work (the one that takes the kernels a
  * third of the operators) where the stash has several segments. Returns kj's result, or 0. */
-/* Below this many operators a job's array grows as it fills */
-#define OPS_ROOM_MIN 4096
-
 static int unpack_ops(struct trace *t, int64_t *ids, size_t n, struct kernel_job *kj)
 {
 	struct trace_impl *ti = impl(t);
