@@ -272,8 +272,10 @@ static int guess_in_string(const char *doc, size_t len)
 }
 
 /* The damage of split.sh's cases: a bad number three quarters into the eager
- * example, a bad escape there, a bad number a quarter into it, the file cut at
- * seven eighths; 50 events whose names end with the split's pattern ('}, {' and
+ * Llama trace (the example cut to its first 4 decode passes: its events, 8.9 MB
+ * where the example's 26 MB were written and loaded three ways four times), a
+ * bad escape there, a bad number a quarter into it, the file cut at seven
+ * eighths; 50 events whose names end with the split's pattern ('}, {' and
  * the closing quote) so that the guess lands inside a string, the same with a
  * trailing comma in the second half, the middle of the file in a key after
  * traceEvents, and a 4 MiB name (tests/data/make-hostile.py's string_100mb with
@@ -285,7 +287,7 @@ START_TEST(test_damage_as_serial)
 	char dir[] = "/tmp/fusediff-split-XXXXXX", *two;
 	const char *path;
 	size_t n, i, j, nev = 0, evcap = 50 * 3200;
-	char *d = inflate_whole(test_trace("llama8l_eager_sdpa.json.gz"), &n);
+	char *d = inflate_whole(test_trace("llama8l_eager_sdpa_4decode.json.gz"), &n);
 	char *ev = malloc(evcap), *doc, *bad, *name;
 	int failed = 0, pad, line, col;
 
