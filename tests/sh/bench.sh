@@ -39,9 +39,11 @@ run analysis.sh '^  *compare' sh bench/analysis.sh $small $small 1
 run classify.sh 'names' sh bench/classify.sh 1000
 run one_name_one_class.sh '' sh bench/one_name_one_class.sh $small
 run scale.sh '^--summary, rocprofv3 JSON' sh bench/scale.sh 100
+# (one trace: its summaries, gzip and plain, and its reports against the next trace, itself: every
+# command of the script, where two traces ran each twice)
 mkdir -p "$tmp/traces"
-cp $small examples/tracelens_sglang_dsr1-distill-llama8b_decode_bs16_b300.json.gz "$tmp/traces/"
-run same-output.sh '10 outputs' env PLAIN="$tmp/plain" sh bench/same-output.sh "$FUSEDIFF" "$tmp/same" "$tmp/traces"
+cp $small "$tmp/traces/"
+run same-output.sh ' 5 outputs' env PLAIN="$tmp/plain" sh bench/same-output.sh "$FUSEDIFF" "$tmp/same" "$tmp/traces"
 run rounds.sh '^summary  *wall' sh bench/rounds.sh 1 "summary=$FUSEDIFF --summary $small"
 run bench.py '^fusediff --report json A.json B.json' python3 bench/bench.py --smoke --fusediff "$FUSEDIFF"
 run loader.py '^fusediff --summary R.json.gz' python3 bench/loader.py --smoke --fusediff "$FUSEDIFF" --gen "$tmp/loader"
