@@ -16,6 +16,7 @@ for f in "$bad"/*; do
 	n=all_${f##*/}
 	limit "$FUSEDIFF" --summary "$f" >"$tmp/$n.out" 2>"$tmp/$n.err"
 	status=$?
+	echo $status >"$tmp/$n.status"
 	case $status in
 	0) [ -s "$tmp/$n.err" ] && fail "$f: loaded, but wrote to stderr: $(head -c 300 "$tmp/$n.err")" ;;
 	1)
@@ -35,21 +36,28 @@ for f in "$bad"/*; do
 	esac
 done
 
-# Exact messages for the hostile inputs.
-run deep 1 --summary "$bad/deep_args_1e6.json.gz"
-expect_err deep "fusediff: $bad/deep_args_1e6.json.gz: line 1, column 594: nesting too deep (more than 512 levels)"
-run deep_top 1 --summary "$bad/deep_top_1e6.json.gz"
-expect_err deep_top "fusediff: $bad/deep_top_1e6.json.gz: line 1, column 3086: nesting too deep (more than 512 levels)"
+# Exact messages for the hostile inputs. A file's --summary is the loop's above, read again here
+# (a second run of the same command was a fusediff start each): loaded FILE STATUS, then the
+# checks of $tmp/all_FILE.out and .err
+loaded() {
+	st=
+	read -r st <"$tmp/all_$1.status"
+	[ "$st" = "$2" ] || fail "$1: exit status $st, expected $2"
+}
+loaded deep_args_1e6.json.gz 1
+expect_err all_deep_args_1e6.json.gz "fusediff: $bad/deep_args_1e6.json.gz: line 1, column 594: nesting too deep (more than 512 levels)"
+loaded deep_top_1e6.json.gz 1
+expect_err all_deep_top_1e6.json.gz "fusediff: $bad/deep_top_1e6.json.gz: line 1, column 3086: nesting too deep (more than 512 levels)"
 gzip -dc "$bad/deep_args_1e6.json.gz" >"$tmp/deep.json"
 limit "$FUSEDIFF" --summary - <"$tmp/deep.json" >"$tmp/deep_stdin.out" 2>"$tmp/deep_stdin.err"
 [ $? = 1 ] || fail "deep_stdin: exit status is not 1"
 expect_err deep_stdin "fusediff: <stdin>: line 1, column 594: nesting too deep (more than 512 levels)"
-run escape 1 --summary "$bad/args_bad_escape.json"
-expect_err escape "fusediff: $bad/args_bad_escape.json: line 1, column 33: invalid escape sequence in string"
-run eof_number 1 --summary "$bad/number_at_eof.json"
-expect_err eof_number "fusediff: $bad/number_at_eof.json: line 1, column 95: unexpected end of file (the JSON is truncated)"
-run time_sum 1 --summary "$bad/kernel_time_overflow.json"
-expect_err time_sum "fusediff: $bad/kernel_time_overflow.json: kernel durations add up to more than 200 years: the times are damaged"
+loaded args_bad_escape.json 1
+expect_err all_args_bad_escape.json "fusediff: $bad/args_bad_escape.json: line 1, column 33: invalid escape sequence in string"
+loaded number_at_eof.json 1
+expect_err all_number_at_eof.json "fusediff: $bad/number_at_eof.json: line 1, column 95: unexpected end of file (the JSON is truncated)"
+loaded kernel_time_overflow.json 1
+expect_err all_kernel_time_overflow.json "fusediff: $bad/kernel_time_overflow.json: kernel durations add up to more than 200 years: the times are damaged"
 run missing 1 --summary "$tmp/no-such-trace.json"
 expect_err missing "fusediff: $tmp/no-such-trace.json: No such file or directory"
 run directory 1 --summary "$bad"
@@ -57,8 +65,8 @@ expect_err directory "fusediff: $bad: is a directory"
 
 # Several GPUs: the one with the most kernel time, said so, and --device picks another.
 pad='                      ' # the summary's label column
-run multi 0 --summary "$bad/multi_device.json"
-has_lines "$tmp/multi.out" "  device                 1 of 3: 0 (5 kernels), 1 (2 kernels), 3 (1 copy)" \
+loaded multi_device.json 0
+has_lines "$tmp/all_multi_device.json.out" "  device                 1 of 3: 0 (5 kernels), 1 (2 kernels), 3 (1 copy)" \
 	"  GPU                    NVIDIA H100 80GB HBM3" \
 	"  $pad 6 on other devices, not analysed (use --device N or all);"
 run multi0 0 --summary "$bad/multi_device.json" --device 0
@@ -71,8 +79,8 @@ run multi7 1 --device 7 --summary "$bad/multi_device.json"
 expect_err multi7 "fusediff: $bad/multi_device.json: no kernels on device 7 (kernels ran on device 0, 1, 3)"
 
 # Damage that is tolerated is reported in the summary.
-run durations 0 --summary "$bad/bad_durations.json"
-expect_line durations "  17 kept events had a missing, negative or unreadable ts/dur and were skipped"
+loaded bad_durations.json 0
+expect_line all_bad_durations.json "  17 kept events had a missing, negative or unreadable ts/dur and were skipped"
 
 # Analyses that must still make sense: one kernel against itself, everything Other, and two
 # traces that share nothing (a report all the same: no fusion, every kernel Other on both sides).
