@@ -353,6 +353,9 @@ def main():
     print("runs made in the same rounds (wall time; 'cpu' is the same ratio in CPU time, which other")
     print("jobs disturb less). CPU pressure (/proc/pressure/cpu 'some') at the start: %s;" % pressure_start)
     print("at the end: %s. Targets missed: %d of %d." % (cpu_pressure(), verdicts.count(False), len(verdicts)))
+    failed = [case.label for case in cases if case.failed]
+    if failed:  # a command that fails is a broken benchmark (make check's smoke run fails)
+        sys.exit("bench.py: %d command(s) failed: %s" % (len(failed), ", ".join(failed)))
 
 
 if __name__ == "__main__":

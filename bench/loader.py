@@ -75,12 +75,16 @@ import bench as bench_common  # noqa: E402  (run(): one timed run)
 bench_common.RSS_FILE = "/tmp/fusediff-loader-bench.%d.rss" % os.getpid()
 
 
+FAILED = []  # the commands that exited non-zero: the run fails (make check's smoke run too)
+
+
 def run(argv, stdout=subprocess.DEVNULL, env=None):
     """(wall s, cpu s, peak RSS KiB, exit status) of one run of argv: bench.py's run(), which
     takes the peak RSS from /usr/bin/time when it is there."""
     wall, cpu, rss, rc, err = bench_common.run(argv, env=env, stdout=stdout)
     if rc != 0:
         log("  %s: exit %d: %s" % (" ".join(argv), rc, err[-300:]))
+        FAILED.append(" ".join(argv))
     return wall, cpu, rss, rc
 
 
@@ -295,6 +299,9 @@ def main():
     except OSError:
         pass
     print("Measured in %.0f s." % (time.time() - t_start))
+    if FAILED:
+        print("loader.py: %d run(s) failed, the first: %s" % (len(FAILED), FAILED[0]))
+        return 1
     return 0
 
 

@@ -4,7 +4,8 @@
 # synthetic one of 1000 pairs), analysis.sh, classify.sh, one_name_one_class.sh, scale.sh,
 # same-output.sh, rounds.sh, and the drivers bench.py, loader.py and profilers.py with --smoke.
 # Their figures are not checked (no timed assertion): only that each runs to its end and prints
-# its rows. bench/gen-trace has its own test (gen_trace.sh).
+# its rows, and that none of the commands it times fails (bench.py and loader.py then exit 1,
+# profilers.py stops). bench/gen-trace has its own test (gen_trace.sh).
 set -u
 command -v python3 >/dev/null 2>&1 || { echo "python3 not found"; exit 77; }
 [ -x /usr/bin/time ] || { echo "/usr/bin/time (GNU time) not found"; exit 77; }
