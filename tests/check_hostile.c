@@ -694,6 +694,11 @@ START_TEST(test_regex_guard)
 		"[",
 		"a{",
 		")+)*(x+)?",
+		/* repetitions of what may match nothing, up to 8 */
+		"((a?)*)+",
+		"foo.*?bar.*?baz",
+		"^(_[0-9]*)*x**y**z**(a|b*)+$",
+		".*.*.*.*.*.*.*.*.*.*.*.*.*.*.*.*.*.*.*.*",
 	};
 	static const struct {
 		const char *pattern, *why;
@@ -710,6 +715,22 @@ START_TEST(test_regex_guard)
 		/* the rules fuzzer's third finding: a ')' that closes nothing is a literal, repeatable */
 		{ ")+++++++++", "repetitions multiply to more than 64 copies" },
 		{ "a)(b+++++++++)", "repetitions multiply to more than 64 copies" },
+		/* the rules fuzzer's fourth finding (2026-12-06): stars after stars, regcomp() ran
+		 * for minutes (20 "x**" in a row took 0.9 s, each doubles it) */
+		{ "^n*********************************#*********************************\377*******"
+		  "\377\377\377\377\377\377\377\377\377\377\377",
+		  "more than 8 repetitions of what may match nothing (as in x** or (a*)*)" },
+		{ "x**x**x**x**x**x**x**x**x**",
+		  "more than 8 repetitions of what may match nothing (as in x** or (a*)*)" },
+		{ "(x*)+(x*)+(x*)+(x*)+(x*)+(x*)+(x*)+(x*)+(x*)+",
+		  "more than 8 repetitions of what may match nothing (as in x** or (a*)*)" },
+		{ "(a|b*|c)*(a|b*|c)*(a|b*|c)*(a|b*|c)*(a|b*|c)*(a|b*|c)*(a|b*|c)*(a|b*|c)*(a|b*|c)"
+		  "*",
+		  "more than 8 repetitions of what may match nothing (as in x** or (a*)*)" },
+		{ "x*?x*?x*?x*?x*?x*?x*?x*?x*?",
+		  "more than 8 repetitions of what may match nothing (as in x** or (a*)*)" },
+		{ "\\<*\\<*\\<*\\<*\\<*\\<*\\<*\\<*\\<*",
+		  "more than 8 repetitions of what may match nothing (as in x** or (a*)*)" },
 	};
 	char msg[128], deep[200], longp[REGEX_GUARD_MAX_LEN + 2];
 

@@ -31,16 +31,21 @@ static const char *bracket_end(const char *p)
 }
 
 /* The copies a repetition operator at *p makes of what precedes it (1 when *p is none), and
- * where the operator ends. Sets *bad for a count beyond any limit. */
-static unsigned long repeat(const char **p, int *bad)
+ * where the operator ends; *least: whether it asks for at least one (else what it repeats may
+ * match nothing). Sets *bad for a count beyond any limit. */
+static unsigned long repeat(const char **p, int *least, int *bad)
 {
 	const char *s = *p;
 	unsigned long n = 0, m = 0;
 
+	*least = 0;
 	switch (*s) {
 	case '*':
 	case '?': *p = s + 1; return 1; /* glibc does not copy for these */
-	case '+': *p = s + 1; return 2;
+	case '+':
+		*p = s + 1;
+		*least = 1;
+		return 2;
 	case '{':
 		s++;
 		for (; *s >= '0' && *s <= '9'; s++)
@@ -61,6 +66,7 @@ static unsigned long repeat(const char **p, int *bad)
 		if (*s != '}')
 			return 1; /* not an interval: regcomp decides */
 		*p = s + 1;
+		*least = n > 0;
 		if (n > REGEX_GUARD_MAX_COPIES || m > REGEX_GUARD_MAX_COPIES) {
 			*bad = 1;
 			return REGEX_GUARD_MAX_COPIES + 1;
@@ -73,9 +79,12 @@ static unsigned long repeat(const char **p, int *bad)
 
 int regex_guard(const char *pattern, char *msg, size_t cap)
 {
-	/* worst[d]: the largest product of repetitions inside the open group at depth d */
+	/* worst[d]: the largest product of repetitions inside the open group at depth d;
+	 * empty[d]: whether the group's alternatives so far may match nothing, alt_empty[d]:
+	 * whether its current alternative may so far */
 	unsigned long worst[MAX_DEPTH + 1] = { 1 };
-	int depth = 0, bad = 0;
+	unsigned char empty[MAX_DEPTH + 1] = { 0 }, alt_empty[MAX_DEPTH + 1] = { 1 };
+	int depth = 0, bad = 0, empties = 0;
 	const char *p = pattern;
 
 	if (strlen(pattern) > REGEX_GUARD_MAX_LEN) {
@@ -84,9 +93,12 @@ int regex_guard(const char *pattern, char *msg, size_t cap)
 	}
 	while (*p) {
 		unsigned long inner = 1, f;
+		int may_be_empty = 0, least;
 
 		switch (*p) {
 		case '\\':
+			/* glibc's word and buffer anchors match no character */
+			may_be_empty = p[1] && strchr("bB<>`'", p[1]) != NULL;
 			if (p[1] >= '1' && p[1] <= '9') {
 				snprintf(msg, cap, "back-references (\\%c) are not supported",
 					 p[1]);
@@ -108,11 +120,25 @@ int regex_guard(const char *pattern, char *msg, size_t cap)
 				return -1;
 			}
 			worst[++depth] = 1;
+			empty[depth] = 0;
+			alt_empty[depth] = 1;
 			p++;
 			continue;
 		case ')':
-			if (depth > 0) /* else an ordinary character, for glibc as for POSIX */
+			if (depth > 0) { /* else an ordinary character, for glibc as for POSIX */
+				may_be_empty = empty[depth] || alt_empty[depth];
 				inner = worst[depth--];
+			}
+			p++;
+			break;
+		case '|':
+			empty[depth] |= alt_empty[depth];
+			alt_empty[depth] = 1;
+			p++;
+			continue;
+		case '^':
+		case '$': /* match no character */
+			may_be_empty = 1;
 			p++;
 			break;
 		default: p++; break;
@@ -121,9 +147,19 @@ int regex_guard(const char *pattern, char *msg, size_t cap)
 		while (*p == '*' || *p == '?' || *p == '+' || *p == '{') {
 			const char *op = p;
 
-			f = repeat(&p, &bad);
+			f = repeat(&p, &least, &bad);
 			if (p == op)
 				break; /* a '{' that does not start an interval */
+			/* a repetition of what may match nothing ("x**", "(a*)*", "(a|b*)+"):
+			 * glibc's closures double with each (20 of them took a second) */
+			if (may_be_empty && ++empties > REGEX_GUARD_MAX_EMPTY_REPEATS) {
+				snprintf(msg, cap,
+					 "more than %d repetitions of what may match nothing "
+					 "(as in x** or (a*)*)",
+					 REGEX_GUARD_MAX_EMPTY_REPEATS);
+				return -1;
+			}
+			may_be_empty = may_be_empty || !least;
 			inner = bad || inner > REGEX_GUARD_MAX_COPIES / f
 					? REGEX_GUARD_MAX_COPIES + 1
 					: inner * f;
@@ -137,6 +173,7 @@ int regex_guard(const char *pattern, char *msg, size_t cap)
 		}
 		if (inner > worst[depth])
 			worst[depth] = inner;
+		alt_empty[depth] &= (unsigned char)may_be_empty;
 	}
 	return 0;
 }
