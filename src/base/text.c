@@ -307,12 +307,76 @@ const char *text_ms(char *buf, size_t cap, int64_t ns, int sign)
 	return buf;
 }
 
+/* |v| * 10^decimals rounded as printf() rounds it (the exact binary value to the nearest
+ * integer, ties to even) into *out, for decimals 0 to 3 and |v| below 2^53: then the product
+ * of the 53-bit mantissa and 10^decimals fits 64 bits. 0 (printf() must do it) otherwise. */
+static int fixed_scaled(double v, int decimals, uint64_t *out)
+{
+	static const uint64_t pow10[] = { 1, 10, 100, 1000 };
+	double a = fabs(v);
+	uint64_t n, q, r, half;
+	int e, s;
+
+	if (decimals < 0 || decimals > 3 || !(a < 0x1p53))
+		return 0;
+	if (a == 0) {
+		*out = 0;
+		return 1;
+	}
+	/* a = m * 2^e with 0.5 <= m < 1: a = mant * 2^(e - 53), mant an integer below 2^53 */
+	n = (uint64_t)ldexp(frexp(a, &e), 53) * pow10[decimals];
+	s = 53 - e; /* a < 2^53: e <= 53, the value is n / 2^s */
+	if (s == 0) {
+		*out = n;
+		return 1;
+	}
+	if (s >= 64) { /* n < 2^63 <= half: below one half */
+		*out = 0;
+		return 1;
+	}
+	q = n >> s;
+	r = n & ((UINT64_C(1) << s) - 1);
+	half = UINT64_C(1) << (s - 1);
+	*out = q + (r > half || (r == half && (q & 1)));
+	return 1;
+}
+
 const char *text_fixed(char *buf, size_t cap, double v, int decimals, int plus)
 {
-	snprintf(buf, cap, plus ? "%+.*f" : "%.*f", decimals, v);
-	for (char *p = buf; *p; p++) /* '.' whatever LC_NUMERIC says */
-		if (*p == ',')
-			*p = '.';
+	static const uint64_t pow10[] = { 1, 10, 100, 1000 };
+	char tmp[48], *p = tmp + sizeof tmp;
+	uint64_t n, whole;
+	size_t len;
+
+	if (!fixed_scaled(v, decimals, &n)) {
+		snprintf(buf, cap, plus ? "%+.*f" : "%.*f", decimals, v);
+		for (char *c = buf; *c; c++) /* '.' whatever LC_NUMERIC says */
+			if (*c == ',')
+				*c = '.';
+		return buf;
+	}
+	/* what printf("%.*f") prints, written from the end: the sign of v itself, so -0.001
+	 * with two decimals is "-0.00" as there */
+	whole = n / pow10[decimals];
+	n %= pow10[decimals];
+	for (int d = 0; d < decimals; d++, n /= 10)
+		*--p = (char)('0' + n % 10);
+	if (decimals)
+		*--p = '.';
+	do
+		*--p = (char)('0' + whole % 10);
+	while ((whole /= 10) != 0);
+	if (signbit(v))
+		*--p = '-';
+	else if (plus)
+		*--p = '+';
+	len = (size_t)(tmp + sizeof tmp - p);
+	if (cap) {
+		if (len >= cap)
+			len = cap - 1;
+		memcpy(buf, p, len);
+		buf[len] = '\0';
+	}
 	return buf;
 }
 
