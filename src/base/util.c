@@ -124,16 +124,20 @@ char *xstrndup(const char *s, size_t n)
 char *xvasprintf(const char *fmt, va_list ap)
 {
 	va_list copy;
+	char buf[256], *p;
 	int n;
-	char *p;
 
+	/* formatted once where it fits the stack buffer (most texts): printf is the cost */
 	va_copy(copy, ap);
-	n = vsnprintf(NULL, 0, fmt, copy);
+	n = vsnprintf(buf, sizeof buf, fmt, copy);
 	va_end(copy);
 	if (n < 0)
 		die("bad format string");
 	p = xmalloc((size_t)n + 1);
-	vsnprintf(p, (size_t)n + 1, fmt, ap);
+	if ((size_t)n < sizeof buf)
+		memcpy(p, buf, (size_t)n + 1);
+	else
+		vsnprintf(p, (size_t)n + 1, fmt, ap);
 	return p;
 }
 

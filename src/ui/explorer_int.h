@@ -326,6 +326,10 @@ void ui_part_label(const struct comparison *c, size_t part, char *buf, size_t ca
 const char *ui_name(const struct ui *u, int side, uint32_t name);
 /* The same but never the ops form: the names written out whole in an evidence pane. */
 const char *ui_name_full(const struct ui *u, int side, uint32_t name);
+/* names[0..n) of side joined with " + ", after "N kernels: " when there are several, into buf
+ * (cut at cap, as snprintf() cuts); returns the length of the whole text, as snprintf(). */
+size_t ui_names_join(const struct ui *u, int side, const uint32_t *names, uint32_t n, char *buf,
+		     size_t cap);
 /* One side of a pair in a line of text, escaped: its kernel's name, "9 kernels: the first's +
  * …" for a run (so that it never reads as one kernel), "-" for none. Owned by caller. */
 char *ui_part_names(const struct ui *u, const struct comparison_pair *p, int side);

@@ -103,6 +103,38 @@ const char *ui_name_full(const struct ui *u, int side, uint32_t name)
 	return name_in_form(u, side, name, 0);
 }
 
+/* s at buf + len, cut at cap (the text's end kept in place as snprintf() keeps it) */
+static size_t put_text(char *buf, size_t cap, size_t len, const char *s)
+{
+	size_t n = strlen(s);
+
+	if (len + 1 < cap)
+		memcpy(buf + len, s, len + n < cap ? n + 1 : cap - 1 - len);
+	if (len + n >= cap && cap)
+		buf[cap - 1] = '\0';
+	return len + n;
+}
+
+size_t ui_names_join(const struct ui *u, int side, const uint32_t *names, uint32_t n, char *buf,
+		     size_t cap)
+{
+	char head[32];
+	size_t len = 0;
+
+	if (cap)
+		buf[0] = '\0';
+	if (n > 1) { /* a cell of several kernels says so */
+		snprintf(head, sizeof head, "%u kernels: ", n);
+		len = put_text(buf, cap, len, head);
+	}
+	for (uint32_t i = 0; i < n; i++) {
+		if (i)
+			len = put_text(buf, cap, len, " + ");
+		len = put_text(buf, cap, len, ui_name(u, side, names[i]));
+	}
+	return len;
+}
+
 char *ui_part_names(const struct ui *u, const struct comparison_pair *p, int side)
 {
 	const struct comparison_part *part = &p->side[side];

@@ -59,24 +59,13 @@ static const struct comparison_opportunity *opp(const struct ui_view *v, uint32_
 		       : NULL;
 }
 
-/* names[0..n) of side s joined with " + ", after "N kernels: " when there are several
- * (malloc'd). */
+/* names[0..n) of side s joined (ui_names_join(), malloc'd). */
 static char *join_names(struct ui *u, int s, const uint32_t *names, uint32_t n)
 {
-	size_t len = 0, cap = 64;
-	char *out = xmalloc(cap);
+	size_t len = ui_names_join(u, s, names, n, NULL, 0);
+	char *out = xmalloc(len + 1);
 
-	out[0] = '\0';
-	if (n > 1) /* a cell of several kernels says so */
-		len = (size_t)snprintf(out, cap, "%u kernels: ", n);
-	for (uint32_t i = 0; i < n; i++) {
-		const char *nm = ui_name(u, s, names[i]);
-		size_t nl = strlen(nm);
-
-		while (len + nl + 4 > cap)
-			out = xrealloc(out, cap *= 2);
-		len += (size_t)snprintf(out + len, cap - len, "%s%s", i ? " + " : "", nm);
-	}
+	ui_names_join(u, s, names, n, out, len + 1);
 	return out;
 }
 

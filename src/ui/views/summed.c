@@ -128,12 +128,8 @@ static void name_cell(struct ui_view *v, uint32_t row, int side, struct table_ce
 	 * per layer by Inductor */
 	if (p->side[side].n_names > 1) {
 		const struct comparison_part *part = &p->side[side];
-		size_t len = (size_t)snprintf(out->buf, out->cap, "%u kernels: ", part->n_names);
 
-		for (uint32_t k = 0; k < part->n_names && len < out->cap; k++)
-			len += (size_t)snprintf(out->buf + len, out->cap - len, "%s%s",
-						k ? " + " : "",
-						ui_name(v->u, side, part->names[k]));
+		ui_names_join(v->u, side, part->names, part->n_names, out->buf, out->cap);
 		out->text = out->buf;
 		out->list = 1;
 	} else if (g->similar[side]) {
