@@ -52,6 +52,14 @@ struct side_ops {
 	uint32_t *main_of;    /* per operator: its longest kernel, UINT32_MAX when none */
 	struct op_work *work; /* per operator, valid where known[o] is 2 */
 	uint8_t *known;	      /* per operator: 0 not parsed yet, 1 no work known, 2 work */
+	/* the work of each operator text (name, Input Dims, Input type, Concrete Inputs): the
+	 * layers of a model repeat a few, parsed once (open addressing, at most half full) */
+	struct work_slot {
+		uint32_t key[4];
+		uint8_t used, known;
+		struct op_work w;
+	} * slots;
+	size_t n_slots, cap_slots;
 };
 
 struct comparison_memo {
@@ -65,6 +73,7 @@ static void side_ops_clear(struct side_ops *so)
 	free(so->main_of);
 	free(so->work);
 	free(so->known);
+	free(so->slots);
 	memset(so, 0, sizeof *so);
 }
 
@@ -102,11 +111,62 @@ static void side_ops_build(const struct trace *t, struct side_ops *so)
 	}
 }
 
-/* The work of operator o (eff_trace_op_work(), parsed once). */
+static size_t slot_hash(const uint32_t key[4], size_t cap)
+{
+	uint64_t h = 0x9e3779b97f4a7c15u;
+
+	for (int i = 0; i < 4; i++)
+		h = (h ^ key[i]) * 0xff51afd7ed558ccdu;
+	return (size_t)(h ^ h >> 29) & (cap - 1);
+}
+
+/* The slot of key: its own, or the empty one where it goes. */
+static struct work_slot *slot_of(struct side_ops *so, const uint32_t key[4])
+{
+	size_t i = slot_hash(key, so->cap_slots);
+
+	while (so->slots[i].used && memcmp(so->slots[i].key, key, sizeof so->slots[i].key) != 0)
+		i = (i + 1) & (so->cap_slots - 1);
+	return &so->slots[i];
+}
+
+static void slots_grow(struct side_ops *so)
+{
+	struct work_slot *old = so->slots;
+	size_t n = so->cap_slots;
+
+	so->cap_slots = n ? 2 * n : 256;
+	so->slots = xcalloc(so->cap_slots, sizeof *so->slots);
+	for (size_t i = 0; i < n; i++)
+		if (old[i].used)
+			*slot_of(so, old[i].key) = old[i];
+	free(old);
+}
+
+/* The work of operator o (eff_trace_op_work(), parsed once per operator text). */
 static const struct op_work *op_work_of(const struct trace *t, struct side_ops *so, uint32_t o)
 {
+	const struct trace_op *op = &t->ops[o];
+
+	if (!so->known[o] && op->input_dims) {
+		const uint32_t key[4] = { op->name, op->input_dims, op->input_types, op->concrete };
+		struct work_slot *sl;
+
+		if (2 * (so->n_slots + 1) > so->cap_slots)
+			slots_grow(so);
+		sl = slot_of(so, key);
+		if (!sl->used) {
+			memcpy(sl->key, key, sizeof sl->key);
+			sl->used = 1;
+			sl->known = eff_trace_op_work(t, op, &sl->w) ? 2 : 1;
+			so->n_slots++;
+		}
+		so->known[o] = sl->known;
+		if (sl->known == 2)
+			so->work[o] = sl->w;
+	}
 	if (!so->known[o])
-		so->known[o] = eff_trace_op_work(t, &t->ops[o], &so->work[o]) ? 2 : 1;
+		so->known[o] = 1; /* no Input Dims: no work */
 	return so->known[o] == 2 ? &so->work[o] : NULL;
 }
 
@@ -129,7 +189,7 @@ static void part_eff(const struct comparison *c, int s, const struct comparison_
 	}
 	if (!n_ops)
 		return;
-	qsort(buf, n_ops, sizeof *buf, cmp_u64);
+	sort_runs(buf, n_ops, sizeof *buf, cmp_u64); /* in kernel order: mostly sorted */
 	for (size_t i = 0; i < n_ops; i++) {
 		uint32_t o = (uint32_t)(buf[i] >> 1);
 		int main = 0;
