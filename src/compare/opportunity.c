@@ -37,6 +37,17 @@ struct scan {
 	uint8_t *taken;	      /* per step of the layer */
 	uint8_t *n_shapes;    /* per step of the layer: its shapes, once found (0xff: not yet) */
 	struct shape *shapes; /* MAX_SHAPES per step of the layer */
+	struct dims_memo *dims;
+};
+
+/* The shapes of each Input Dims text, parsed once per search (the layers of a model repeat the
+ * same few texts): per string id of the trace, where its shapes start in pool, plus 1 (0: not
+ * parsed yet), and how many (at most MAX_SHAPES: no step keeps more). */
+struct dims_memo {
+	uint32_t *at;
+	uint8_t *n;
+	struct shape *pool;
+	size_t n_pool, cap_pool;
 };
 
 /* A match: the steps of each element (first, count), in order. */
@@ -116,6 +127,28 @@ static int add_shape(const struct op_arg *a, void *ctx)
 	return l->n == MAX_SHAPES;
 }
 
+/* The first MAX_SHAPES shapes of Input Dims text id (dims_memo). */
+static const struct shape *dims_shapes(const struct scan *sc, uint32_t id, size_t *n)
+{
+	struct dims_memo *m = sc->dims;
+
+	if (!m->at[id]) {
+		struct shape buf[MAX_SHAPES];
+		struct shape_list l = { buf, 0 };
+
+		op_args_each_shape(trace_str(sc->s->t, id), add_shape, &l);
+		while (m->n_pool + l.n > m->cap_pool)
+			m->pool = xreallocarray(m->pool, m->cap_pool = m->cap_pool * 2 + MAX_SHAPES,
+						sizeof *m->pool);
+		memcpy(m->pool + m->n_pool, buf, l.n * sizeof *buf);
+		m->at[id] = (uint32_t)m->n_pool + 1;
+		m->n[id] = (uint8_t)l.n;
+		m->n_pool += l.n;
+	}
+	*n = m->n[id];
+	return m->pool + m->at[id] - 1;
+}
+
 /* The shapes the operators of step i recorded ("[4,512]" texts of their Input Dims, those in
  * lists of tensors included; [] left out), at most MAX_SHAPES of them (borrowed pointers into
  * the trace's strings with their lengths), found once per step and layer. */
@@ -123,21 +156,29 @@ static size_t step_shapes(const struct scan *sc, uint32_t i, const struct shape 
 {
 	const struct step *st = &sc->st[i];
 	const struct trace *t = sc->s->t;
-	struct shape_list l = { sc->shapes + (size_t)i * MAX_SHAPES, 0 };
+	struct shape *out = sc->shapes + (size_t)i * MAX_SHAPES;
+	size_t n = 0;
 
-	*v = l.out;
+	*v = out;
 	if (sc->n_shapes[i] != 0xff)
 		return sc->n_shapes[i];
-	for (uint32_t k = 0; k < st->n && l.n < MAX_SHAPES; k++) {
+	for (uint32_t k = 0; k < st->n && n < MAX_SHAPES; k++) {
 		const struct trace_kernel *kr = side_step_kernel(sc->s, st, k);
 		const struct trace_op *op =
 			kr->external_id ? trace_find_op(t, kr->external_id) : NULL;
+		const struct shape *sh;
+		size_t m;
 
-		if (op && op->input_dims)
-			op_args_each_shape(trace_str(t, op->input_dims), add_shape, &l);
+		if (!op || !op->input_dims)
+			continue;
+		sh = dims_shapes(sc, op->input_dims, &m);
+		if (m > MAX_SHAPES - n)
+			m = MAX_SHAPES - n;
+		memcpy(out + n, sh, m * sizeof *sh);
+		n += m;
 	}
-	sc->n_shapes[i] = (uint8_t)l.n;
-	return l.n;
+	sc->n_shapes[i] = (uint8_t)n;
+	return n;
 }
 
 /* Steps i and j work on one tensor as far as the recorded shapes say: they share a shape, or
@@ -425,6 +466,7 @@ void opportunities_find(const struct side *s, const struct opportunity_opts *o,
 	size_t n_ord, max_steps = 1;
 	uint16_t *ord = try_order(o, &n_ord);
 	struct scan sc = { .s = s, .o = o };
+	struct dims_memo dm = { 0 };
 	atom_set(*others)[CHAIN_MAX] = xcalloc(o->n_chains + 1, sizeof *others);
 
 	memset(out, 0, sizeof *out);
@@ -447,6 +489,9 @@ void opportunities_find(const struct side *s, const struct opportunity_opts *o,
 	sc.taken = xcalloc(max_steps, 1);
 	sc.n_shapes = xcalloc(max_steps, 1);
 	sc.shapes = xcalloc(max_steps * MAX_SHAPES, sizeof *sc.shapes);
+	dm.at = xcalloc((size_t)intern_count(s->t->strings) + 1, sizeof *dm.at);
+	dm.n = xmalloc((size_t)intern_count(s->t->strings) + 1);
+	sc.dims = &dm;
 	for (uint32_t p = 0; p < s->n_passes && n_ord; p++) {
 		const struct pass *ps = &s->passes[p];
 		struct busy_set busy = { 0 };
@@ -464,6 +509,9 @@ void opportunities_find(const struct side *s, const struct opportunity_opts *o,
 	free(sc.taken);
 	free(sc.n_shapes);
 	free(sc.shapes);
+	free(dm.at);
+	free(dm.n);
+	free(dm.pool);
 	free(others);
 	free(ord);
 	out->v = xcalloc(a.n + 1, sizeof *out->v);
