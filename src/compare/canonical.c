@@ -150,8 +150,30 @@ static uint32_t step_main(const struct side *s, const struct step *st)
 
 /* A step for the alignment: named by its main kernel; a main kernel with helpers does the work
  * of the main kernel only (a workspace memset adds no copy to a GEMM). */
-static struct align_item step_item(const struct side *s, const struct step *st)
+/* The GEMM shape of side si's Input Dims text id, parsed once per phase (work.gemm). */
+static void gemm_shape(struct work *w, int si, uint32_t id, int64_t *m, int64_t *n, int64_t *k)
 {
+	const struct trace *t = w->s[si]->t;
+	int64_t *v;
+
+	if (!w->gemm[si]) {
+		size_t n_ids = (size_t)intern_count(t->strings) + 1;
+
+		w->gemm[si] = xmalloc(n_ids * sizeof *w->gemm[si]);
+		w->gemm_known[si] = xcalloc(n_ids, 1);
+	}
+	v = w->gemm[si][id];
+	if (!w->gemm_known[si][id]) {
+		if (!eff_gemm_shape(trace_str(t, id), &v[0], &v[1], &v[2]))
+			v[0] = v[1] = v[2] = 0;
+		w->gemm_known[si][id] = 1;
+	}
+	*m = v[0], *n = v[1], *k = v[2];
+}
+
+static struct align_item step_item(struct work *w, int si, const struct step *st)
+{
+	const struct side *s = w->s[si];
 	struct align_item it = {
 		.cls = st->cls, .kind = st->kind, .n_work = st->n_work, .atoms = st->atoms
 	};
@@ -172,9 +194,8 @@ static struct align_item step_item(const struct side *s, const struct step *st)
 			const struct trace_op *op =
 				trace_find_op(s->t, s->t->kernels[k].external_id);
 
-			if (op && op->input_dims &&
-			    !eff_gemm_shape(trace_str(s->t, op->input_dims), &it.m, &it.n, &it.k))
-				it.m = it.n = it.k = 0;
+			if (op && op->input_dims)
+				gemm_shape(w, si, op->input_dims, &it.m, &it.n, &it.k);
 		}
 	}
 	return it;
@@ -202,12 +223,52 @@ static void flush_runs(const struct side *s, struct merged_layer *m)
 	m->n_runs = 0;
 }
 
+static int same_item(const struct align_item *a, const struct align_item *b)
+{
+	return a->cls == b->cls && a->kind == b->kind && a->n_work == b->n_work &&
+	       a->atoms == b->atoms && a->covers_math_attn == b->covers_math_attn &&
+	       a->gid == b->gid && a->merge == b->merge && a->m == b->m && a->n == b->n &&
+	       a->k == b->k && a->tiny == b->tiny &&
+	       (a->name == b->name || (a->name && b->name && strcmp(a->name, b->name) == 0));
+}
+
+/* The alignment of items[0..n) with m's slots: the last one again when it had the same input
+ * (the passes of a model mostly repeat a few shapes of a layer), else align_steps(). Takes
+ * items: m->last_in holds the same after. Owned by m. */
+static const struct alignment *align_with_slots(struct merged_layer *m, struct align_item *items,
+						size_t n)
+{
+	struct align_opts o = { .no_fused = 1 };
+	int same = m->last_in && m->last_n_in == n && m->last_n_canon == m->n;
+
+	for (size_t i = 0; same && i < n; i++)
+		same = same_item(&m->last_in[i], &items[i]);
+	for (size_t i = 0; same && i < m->n; i++)
+		same = same_item(&m->last_canon[i], &m->slot[i].item);
+	if (same) {
+		free(items);
+		return &m->last;
+	}
+	free(m->last_in);
+	free(m->last_canon);
+	alignment_clear(&m->last);
+	m->last_in = items;
+	m->last_n_in = n;
+	m->last_canon = xcalloc(m->n + 1, sizeof *m->last_canon);
+	m->last_n_canon = m->n;
+	for (size_t i = 0; i < m->n; i++)
+		m->last_canon[i] = m->slot[i].item;
+	align_steps(m->last_canon, m->n, items, n, &o, &m->last);
+	return &m->last;
+}
+
 /* Merge the steps [first, first + n) of pass p into the canonical layer m. */
-static void merge_pass(const struct side *s, struct merged_layer *m, uint32_t first, uint32_t n,
+static void merge_pass(struct work *w, int si, struct merged_layer *m, uint32_t first, uint32_t n,
 		       uint32_t p)
 {
+	const struct side *s = w->s[si];
 	struct align_item *items;
-	struct alignment al;
+	const struct alignment *al;
 	struct slot *out = NULL;
 	size_t n_out = 0, cap_out = 0;
 	int same = m->n == n;
@@ -219,7 +280,7 @@ static void merge_pass(const struct side *s, struct merged_layer *m, uint32_t fi
 		/* the first pass with steps (no runs yet: runs hold passes with steps) makes the
 		 * slots; it and every pass like it are a run */
 		for (uint32_t i = 0; !same && i < n; i++) {
-			struct slot sl = { .item = step_item(s, &s->steps[first + i]),
+			struct slot sl = { .item = step_item(w, si, &s->steps[first + i]),
 					   .first_name = step_name(s, &s->steps[first + i]) };
 
 			VEC_PUSH(m->slot, m->n, m->cap, sl);
@@ -233,18 +294,11 @@ static void merge_pass(const struct side *s, struct merged_layer *m, uint32_t fi
 	flush_runs(s, m);
 	items = xcalloc(n + 1, sizeof *items);
 	for (uint32_t i = 0; i < n; i++)
-		items[i] = step_item(s, &s->steps[first + i]);
-	{
-		struct align_item *canon = xcalloc(m->n + 1, sizeof *canon);
-		struct align_opts o = { .no_fused = 1 };
-
-		for (size_t i = 0; i < m->n; i++)
-			canon[i] = m->slot[i].item;
-		align_steps(canon, m->n, items, n, &o, &al);
-		free(canon);
-	}
-	for (size_t i = 0; i < al.n; i++) {
-		const struct align_entry *e = &al.e[i];
+		items[i] = step_item(w, si, &s->steps[first + i]);
+	al = align_with_slots(m, items, n);
+	items = m->last_in; /* items, or the same items kept from before */
+	for (size_t i = 0; i < al->n; i++) {
+		const struct align_entry *e = &al->e[i];
 
 		if (e->n[0]) {
 			VEC_PUSH(out, n_out, cap_out, m->slot[e->step[0][0]]);
@@ -259,8 +313,6 @@ static void merge_pass(const struct side *s, struct merged_layer *m, uint32_t fi
 			VEC_PUSH(out, n_out, cap_out, sl);
 		}
 	}
-	alignment_clear(&al);
-	free(items);
 	free(m->slot);
 	m->slot = out;
 	m->n = n_out;
@@ -276,8 +328,13 @@ void canonical_work_free(struct work *w)
 			free(w->ml[s][k].slot);
 			free(w->ml[s][k].items);
 			free(w->ml[s][k].runs);
+			free(w->ml[s][k].last_in);
+			free(w->ml[s][k].last_canon);
+			alignment_clear(&w->ml[s][k].last);
 		}
 		free(w->ml[s]);
+		free(w->gemm[s]);
+		free(w->gemm_known[s]);
 	}
 	for (size_t k = 0; w->al && k < w->n_keys; k++)
 		alignment_clear(&w->al[k].al);
@@ -303,7 +360,7 @@ void canonical_merge_side(struct work *w, int s)
 		for (uint32_t l = 0; l < ps->layer_n; l++) {
 			const struct layer *ly = &sd->layers[ps->layer_first + l];
 
-			merge_pass(sd, &w->ml[s][canonical_layer_key(w, s, ly)], ly->step_first,
+			merge_pass(w, s, &w->ml[s][canonical_layer_key(w, s, ly)], ly->step_first,
 				   ly->step_n, (uint32_t)p);
 		}
 	}

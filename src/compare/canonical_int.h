@@ -44,6 +44,12 @@ struct merged_layer {
 	struct align_item *items; /* slot items, for the cross-side alignment */
 	struct prun *runs;
 	size_t n_runs, cap_runs;
+	/* the last alignment of a pass with the slots (merge_pass()): its input, the slots' items
+	 * then, and the result, which the next pass of the same steps against the same slots
+	 * takes as it is (align_steps() depends on nothing else) */
+	struct align_item *last_in, *last_canon;
+	size_t last_n_in, last_n_canon;
+	struct alignment last;
 };
 
 /* A layer of the comparison: a stack (index into comparison.stacks) and an index in it. */
@@ -65,6 +71,11 @@ struct work {
 	uint16_t *cs[2];  /* per side stack: its comparison stack */
 	struct merged_layer *ml[2];
 	struct align_layer *al;
+	/* per side and string id of an Input Dims text: its GEMM shape (eff_gemm_shape(), M, N,
+	 * K, zeros when it has none), found when gemm_known[s][id] is set; both made when first
+	 * needed */
+	int64_t (*gemm[2])[3];
+	uint8_t *gemm_known[2];
 };
 
 /* The layers of the comparison (c->layers, c->n_layers, w's keys): the stacks of both sides'
