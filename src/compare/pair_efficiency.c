@@ -48,16 +48,19 @@ static void eff_finish(struct comparison_eff *e, const struct gpu_peak *peak)
  * grouped GEMM's data preparation aligned apart from it) is counted once. Each operator's work
  * is parsed from its shapes on first use. None of it depends on the phase compared. */
 struct side_ops {
-	uint32_t *op_of;      /* per kernel: index into t->ops, UINT32_MAX when none */
-	uint32_t *main_of;    /* per operator: its longest kernel, UINT32_MAX when none */
-	struct op_work *work; /* per operator, valid where known[o] is 2 */
-	uint8_t *known;	      /* per operator: 0 not parsed yet, 1 no work known, 2 work */
+	uint32_t *op_of;     /* per kernel: index into t->ops, UINT32_MAX when none */
+	uint32_t *main_of;   /* per operator: its longest kernel, UINT32_MAX when none */
+	uint32_t *result_of; /* per operator: 1 + its index into results, 0 not parsed yet */
 	/* the work of each operator text (name, Input Dims, Input type, Concrete Inputs): the
-	 * layers of a model repeat a few, parsed once (open addressing, at most half full) */
-	struct work_slot {
-		uint32_t key[4];
-		uint8_t used, known;
+	 * layers of a model repeat a few, each parsed once; results[0] is "none" */
+	struct work_result {
+		int known; /* 1: the operator's work is w */
 		struct op_work w;
+	} * results;
+	size_t n_results, cap_results;
+	struct work_slot { /* open addressing, at most half full */
+		uint32_t key[4];
+		uint32_t result; /* 1 + index into results; 0: an empty slot */
 	} * slots;
 	size_t n_slots, cap_slots;
 };
@@ -71,8 +74,8 @@ static void side_ops_clear(struct side_ops *so)
 {
 	free(so->op_of);
 	free(so->main_of);
-	free(so->work);
-	free(so->known);
+	free(so->result_of);
+	free(so->results);
 	free(so->slots);
 	memset(so, 0, sizeof *so);
 }
@@ -95,8 +98,7 @@ static void side_ops_build(const struct trace *t, struct side_ops *so)
 {
 	so->op_of = xmalloc((t->n_kernels + 1) * sizeof *so->op_of);
 	so->main_of = xmalloc((t->n_ops + 1) * sizeof *so->main_of);
-	so->work = xmalloc((t->n_ops + 1) * sizeof *so->work);
-	so->known = xcalloc(t->n_ops + 1, sizeof *so->known);
+	so->result_of = xcalloc(t->n_ops + 1, sizeof *so->result_of);
 	trace_link_kernels(t, NULL, so->op_of);
 	for (size_t o = 0; o < t->n_ops; o++)
 		so->main_of[o] = UINT32_MAX;
@@ -125,7 +127,7 @@ static struct work_slot *slot_of(struct side_ops *so, const uint32_t key[4])
 {
 	size_t i = slot_hash(key, so->cap_slots);
 
-	while (so->slots[i].used && memcmp(so->slots[i].key, key, sizeof so->slots[i].key) != 0)
+	while (so->slots[i].result && memcmp(so->slots[i].key, key, sizeof so->slots[i].key) != 0)
 		i = (i + 1) & (so->cap_slots - 1);
 	return &so->slots[i];
 }
@@ -138,36 +140,50 @@ static void slots_grow(struct side_ops *so)
 	so->cap_slots = n ? 2 * n : 256;
 	so->slots = xcalloc(so->cap_slots, sizeof *so->slots);
 	for (size_t i = 0; i < n; i++)
-		if (old[i].used)
+		if (old[i].result)
 			*slot_of(so, old[i].key) = old[i];
 	free(old);
 }
 
-/* The work of operator o (eff_trace_op_work(), parsed once per operator text). */
+/* The index into so->results of a new result, parsed from operator op. */
+static uint32_t result_new(const struct trace *t, struct side_ops *so, const struct trace_op *op)
+{
+	struct work_result *r;
+
+	VEC_RESERVE(so->results, so->n_results, so->cap_results);
+	r = &so->results[so->n_results];
+	memset(r, 0, sizeof *r);
+	r->known = op && eff_trace_op_work(t, op, &r->w);
+	return (uint32_t)so->n_results++;
+}
+
+/* The work of operator o (eff_trace_op_work(), parsed once per operator text); valid until the
+ * next call. */
 static const struct op_work *op_work_of(const struct trace *t, struct side_ops *so, uint32_t o)
 {
 	const struct trace_op *op = &t->ops[o];
+	const struct work_result *r;
 
-	if (!so->known[o] && op->input_dims) {
+	if (!so->n_results)
+		result_new(t, so, NULL); /* results[0]: no work */
+	if (!so->result_of[o] && !op->input_dims) {
+		so->result_of[o] = 1; /* no Input Dims: no work */
+	} else if (!so->result_of[o]) {
 		const uint32_t key[4] = { op->name, op->input_dims, op->input_types, op->concrete };
 		struct work_slot *sl;
 
 		if (2 * (so->n_slots + 1) > so->cap_slots)
 			slots_grow(so);
 		sl = slot_of(so, key);
-		if (!sl->used) {
+		if (!sl->result) {
 			memcpy(sl->key, key, sizeof sl->key);
-			sl->used = 1;
-			sl->known = eff_trace_op_work(t, op, &sl->w) ? 2 : 1;
+			sl->result = result_new(t, so, op) + 1;
 			so->n_slots++;
 		}
-		so->known[o] = sl->known;
-		if (sl->known == 2)
-			so->work[o] = sl->w;
+		so->result_of[o] = sl->result;
 	}
-	if (!so->known[o])
-		so->known[o] = 1; /* no Input Dims: no work */
-	return so->known[o] == 2 ? &so->work[o] : NULL;
+	r = &so->results[so->result_of[o] - 1];
+	return r->known ? &r->w : NULL;
 }
 
 /* One side of one pair. buf: room for the side's instances. */
