@@ -37,7 +37,9 @@
 
 #include "fusediff/classify.h"
 
-/* One step to align. */
+/* One step to align. align_steps() reads nothing else of a step: canonical.c reuses an
+ * alignment when every field of its inputs is the same (same_item(): a new field goes there
+ * too). */
 struct align_item {
 	uint8_t cls;	/* enum op_class */
 	uint8_t kind;	/* enum step_kind */
