@@ -148,8 +148,6 @@ static uint32_t step_main(const struct side *s, const struct step *st)
 	return s->order[st->first + (st->main < st->n ? st->main : 0)];
 }
 
-/* A step for the alignment: named by its main kernel; a main kernel with helpers does the work
- * of the main kernel only (a workspace memset adds no copy to a GEMM). */
 /* The GEMM shape of side si's Input Dims text id, parsed once per phase (work.gemm). */
 static void gemm_shape(struct work *w, int si, uint32_t id, int64_t *m, int64_t *n, int64_t *k)
 {
@@ -171,6 +169,8 @@ static void gemm_shape(struct work *w, int si, uint32_t id, int64_t *m, int64_t 
 	*m = v[0], *n = v[1], *k = v[2];
 }
 
+/* A step of side si for the alignment: named by its main kernel; a main kernel with helpers does
+ * the work of the main kernel only (a workspace memset adds no copy to a GEMM). */
 static struct align_item step_item(struct work *w, int si, const struct step *st)
 {
 	const struct side *s = w->s[si];
