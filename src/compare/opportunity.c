@@ -491,6 +491,7 @@ void opportunities_find(const struct side *s, const struct opportunity_opts *o,
 	sc.shapes = xcalloc(max_steps * MAX_SHAPES, sizeof *sc.shapes);
 	dm.at = xcalloc((size_t)intern_count(s->t->strings) + 1, sizeof *dm.at);
 	dm.n = xmalloc((size_t)intern_count(s->t->strings) + 1);
+	dm.pool = xmalloc((dm.cap_pool = MAX_SHAPES) * sizeof *dm.pool); /* never NULL */
 	sc.dims = &dm;
 	for (uint32_t p = 0; p < s->n_passes && n_ord; p++) {
 		const struct pass *ps = &s->passes[p];
