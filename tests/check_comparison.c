@@ -396,8 +396,9 @@ START_TEST(test_per_pass_totals)
 END_TEST
 
 /* The session: its sides are the comparison's, each phase's comparison is built once and kept
- * (the same pointer every time), a phase that does not exist is an error, and a missing file
- * is one line naming it. */
+ * (the same pointer every time; the automatic phase's is the one of the phase it chose: the
+ * explorer's phase key built that one a second time), a phase that does not exist is an error,
+ * and a missing file is one line naming it. */
 START_TEST(test_session_api)
 {
 	struct fixture fx;
@@ -410,6 +411,8 @@ START_TEST(test_session_api)
 		ck_assert_ptr_eq(session_side(fx.ses, k), fx.c->side[k]);
 		ck_assert_uint_eq(session_side(fx.ses, k)->layers_per_pass, 8);
 	}
+	ck_assert_int_eq(fx.c->phase, PHASE_PREFILL);
+	ck_assert_ptr_eq(test_compare(fx.ses, PHASE_PREFILL), fx.c);
 	decode = test_compare(fx.ses, PHASE_COUNT);
 	ck_assert_ptr_ne(decode, fx.c);
 	ck_assert_ptr_eq(test_compare(fx.ses, PHASE_COUNT), decode);

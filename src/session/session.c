@@ -629,6 +629,10 @@ static struct comparison *build_phase(struct session *s, int phase, struct fd_er
 
 	if (*slot)
 		return *slot;
+	/* the automatic phase's comparison is the one of the phase it chose (but for the note it
+	 * adds where it falls back to all passes): built once, one object in both slots */
+	if (phase >= 0 && phase < PHASE_COUNT && s->by_phase[0] && s->by_phase[0]->phase == phase)
+		return *slot = s->by_phase[0];
 	co.phase = phase;
 	if (comparison_build(slot, &s->side[0], &s->side[1], s->cl, &co, err) < 0)
 		return NULL;
@@ -759,7 +763,8 @@ void session_close(struct session *s)
 		pthread_join(s->prefetch, NULL);
 	pthread_mutex_destroy(&s->mu);
 	for (size_t i = 0; i < sizeof s->by_phase / sizeof s->by_phase[0]; i++)
-		comparison_free(s->by_phase[i]);
+		if (i == 0 || s->by_phase[i] != s->by_phase[0]) /* build_phase()'s one object */
+			comparison_free(s->by_phase[i]);
 	free(s->numbered);
 	peak_table_free(&s->peaks);
 	comparison_memo_free(s->co.memo);
