@@ -61,26 +61,48 @@ static int cmp_opp(const void *pa, const void *pb)
 	return r ? r : CMP(a->o.per_place, b->o.per_place);
 }
 
+/* One side's search: a job of its own, so that the two sides run on two threads (the
+ * explorer's first switch to a phase waits for it). */
+struct side_search {
+	const struct comparison *c;
+	int s;
+	struct opportunity_opts oo;
+	struct opportunities found;
+};
+
+static void *side_search(void *arg)
+{
+	struct side_search *j = arg;
+	const struct side *sd = j->c->side[j->s];
+	uint8_t *on = xcalloc(sd->n_passes + 1, 1), *off = fusion_kernels(j->c, j->s);
+
+	for (size_t p = 0; p < sd->n_passes; p++)
+		on[p] = (uint8_t)comparison_pass_compared(j->c, j->s, &sd->passes[p]);
+	j->oo.pass_on = on;
+	j->oo.kernel_off = off;
+	opportunities_find(sd, &j->oo, &j->found);
+	free(on);
+	free(off);
+	return NULL;
+}
+
 void comparison_opportunities(struct comparison *c)
 {
-	struct opportunity_opts oo = { 0 };
+	struct side_search j[2];
 	size_t cap = 0;
 
-	oo.n_chains = classifier_chains(c->classifier, &oo.chains);
 	for (int s = 0; s < 2; s++) {
-		const struct side *sd = c->side[s];
-		uint8_t *on = xcalloc(sd->n_passes + 1, 1), *off = fusion_kernels(c, s);
-		struct opportunities found;
-
-		for (size_t p = 0; p < sd->n_passes; p++)
-			on[p] = (uint8_t)comparison_pass_compared(c, s, &sd->passes[p]);
-		oo.pass_on = on;
-		oo.kernel_off = off;
-		opportunities_find(sd, &oo, &found);
-		for (size_t i = 0; i < found.n; i++) {
-			struct comparison_opportunity co = { .side = (uint8_t)s,
-							     .chain = &oo.chains[found.v[i].chain],
-							     .o = found.v[i] };
+		j[s] = (struct side_search){ .c = c, .s = s };
+		j[s].oo.n_chains = classifier_chains(c->classifier, &j[s].oo.chains);
+	}
+	run_both(side_search, &j[0], &j[1]);
+	for (int s = 0; s < 2; s++) {
+		for (size_t i = 0; i < j[s].found.n; i++) {
+			struct comparison_opportunity co = {
+				.side = (uint8_t)s,
+				.chain = &j[s].oo.chains[j[s].found.v[i].chain],
+				.o = j[s].found.v[i]
+			};
 
 			co.layers = xcalloc(co.o.n_layers + 1, sizeof *co.layers);
 			for (uint32_t l = 0; l < co.o.n_layers; l++) {
@@ -92,9 +114,7 @@ void comparison_opportunities(struct comparison *c)
 			qsort(co.layers, co.n_layers, sizeof *co.layers, cmp_i32);
 			VEC_PUSH(c->opportunities, c->n_opportunities, cap, co);
 		}
-		free(found.v); /* the opportunities' fields now belong to c */
-		free(on);
-		free(off);
+		free(j[s].found.v); /* the opportunities' fields now belong to c */
 	}
 	if (c->n_opportunities > 1)
 		qsort(c->opportunities, c->n_opportunities, sizeof *c->opportunities, cmp_opp);
