@@ -43,6 +43,13 @@
  * operators and launches stashed fill 2 MiB stash chunks. Its parts' arrays and stashes grew
  * through small pages: 21,222 page faults on two threads against 9,275 on one; 11,681 so. */
 #define LARGE_CHUNK (4 << 20)
+/* The policy of LARGE_CHUNK: a trace that will hold a chunk of bytes is made large */
+static void expect_bytes(struct trace *t, int64_t bytes)
+{
+	if (bytes >= LARGE_CHUNK)
+		trace_expect_large(t, bytes);
+}
+
 /* A chunk's window: no larger than the main loader's */
 #define CHUNK_WINDOW (WINDOW_INITIAL < (512u << 10) ? WINDOW_INITIAL : (512u << 10))
 
@@ -215,8 +222,7 @@ static void chunk_parse(struct pool *pl, struct loader *main_ld, size_t i, struc
 	sw->buf = NULL;
 	ld->err = &ch->err;
 	ld->t = trace_new(main_ld->name);
-	if (chunk_bytes(pl, i) >= LARGE_CHUNK)
-		trace_expect_large(ld->t, chunk_bytes(pl, i));
+	expect_bytes(ld->t, chunk_bytes(pl, i));
 	ld->cat_none = intern_add(ld->t->strings, "(none)", 6);
 	ld->part = 1;
 	ld->pool = pl;
@@ -366,8 +372,7 @@ static void pool_start(struct loader *ld)
 	/* the chunks' records are merged into ld's trace: room for them all (trace_merge copies a
 	 * part's kernels into it rather than growing it by copying, 1,140 of the 1.18 GB trace's
 	 * 8,860 page faults on two threads) */
-	if (size - from >= LARGE_CHUNK)
-		trace_expect_large(ld->t, size - from);
+	expect_bytes(ld->t, size - from);
 }
 
 /* The main loader stopped exactly at chunk k's start: from there the records are the chunks',
