@@ -307,12 +307,13 @@ const char *text_ms(char *buf, size_t cap, int64_t ns, int sign)
 	return buf;
 }
 
+static const uint64_t scale10[] = { 1, 10, 100, 1000 }; /* the decimals text_fixed() does itself */
+
 /* |v| * 10^decimals rounded as printf() rounds it (the exact binary value to the nearest
  * integer, ties to even) into *out, for decimals 0 to 3 and |v| below 2^53: then the product
  * of the 53-bit mantissa and 10^decimals fits 64 bits. 0 (printf() must do it) otherwise. */
 static int fixed_scaled(double v, int decimals, uint64_t *out)
 {
-	static const uint64_t pow10[] = { 1, 10, 100, 1000 };
 	double a = fabs(v);
 	uint64_t n, q, r, half;
 	int e, s;
@@ -324,7 +325,7 @@ static int fixed_scaled(double v, int decimals, uint64_t *out)
 		return 1;
 	}
 	/* a = m * 2^e with 0.5 <= m < 1: a = mant * 2^(e - 53), mant an integer below 2^53 */
-	n = (uint64_t)ldexp(frexp(a, &e), 53) * pow10[decimals];
+	n = (uint64_t)ldexp(frexp(a, &e), 53) * scale10[decimals];
 	s = 53 - e; /* a < 2^53: e <= 53, the value is n / 2^s */
 	if (s == 0) {
 		*out = n;
@@ -343,7 +344,6 @@ static int fixed_scaled(double v, int decimals, uint64_t *out)
 
 const char *text_fixed(char *buf, size_t cap, double v, int decimals, int plus)
 {
-	static const uint64_t pow10[] = { 1, 10, 100, 1000 };
 	char tmp[48], *p = tmp + sizeof tmp;
 	uint64_t n, whole;
 	size_t len;
@@ -357,8 +357,8 @@ const char *text_fixed(char *buf, size_t cap, double v, int decimals, int plus)
 	}
 	/* what printf("%.*f") prints, written from the end: the sign of v itself, so -0.001
 	 * with two decimals is "-0.00" as there */
-	whole = n / pow10[decimals];
-	n %= pow10[decimals];
+	whole = n / scale10[decimals];
+	n %= scale10[decimals];
 	for (int d = 0; d < decimals; d++, n /= 10)
 		*--p = (char)('0' + n % 10);
 	if (decimals)
