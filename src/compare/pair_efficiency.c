@@ -50,19 +50,15 @@ static void eff_finish(struct comparison_eff *e, const struct gpu_peak *peak)
 struct side_ops {
 	uint32_t *op_of;     /* per kernel: index into t->ops, UINT32_MAX when none */
 	uint32_t *main_of;   /* per operator: its longest kernel, UINT32_MAX when none */
-	uint32_t *result_of; /* per operator: 1 + its index into results, 0 not parsed yet */
-	/* the work of each operator text (name, Input Dims, Input type, Concrete Inputs): the
-	 * layers of a model repeat a few, each parsed once; results[0] is "none" */
+	uint32_t *result_of; /* per operator: the id of its text in texts, 0 not parsed yet */
+	/* the work of each operator text (name, Input Dims, Input type, Concrete Inputs, as 4
+	 * string ids): the layers of a model repeat a few, each parsed once; results[id] */
+	struct intern *texts;
 	struct work_result {
 		int known; /* 1: the operator's work is w */
 		struct op_work w;
 	} * results;
 	size_t n_results, cap_results;
-	struct work_slot { /* open addressing, at most half full */
-		uint32_t key[4];
-		uint32_t result; /* 1 + index into results; 0: an empty slot */
-	} * slots;
-	size_t n_slots, cap_slots;
 };
 
 struct comparison_memo {
@@ -75,8 +71,8 @@ static void side_ops_clear(struct side_ops *so)
 	free(so->op_of);
 	free(so->main_of);
 	free(so->result_of);
+	intern_free(so->texts);
 	free(so->results);
-	free(so->slots);
 	memset(so, 0, sizeof *so);
 }
 
@@ -99,6 +95,8 @@ static void side_ops_build(const struct trace *t, struct side_ops *so)
 	so->op_of = xmalloc((t->n_kernels + 1) * sizeof *so->op_of);
 	so->main_of = xmalloc((t->n_ops + 1) * sizeof *so->main_of);
 	so->result_of = xcalloc(t->n_ops + 1, sizeof *so->result_of);
+	so->texts = intern_new(); /* id 0, the empty text, stands for "not parsed" */
+	VEC_PUSH(so->results, so->n_results, so->cap_results, ((struct work_result){ 0 }));
 	trace_link_kernels(t, NULL, so->op_of);
 	for (size_t o = 0; o < t->n_ops; o++)
 		so->main_of[o] = UINT32_MAX;
@@ -113,50 +111,6 @@ static void side_ops_build(const struct trace *t, struct side_ops *so)
 	}
 }
 
-static size_t slot_hash(const uint32_t key[4], size_t cap)
-{
-	uint64_t h = 0x9e3779b97f4a7c15u;
-
-	for (int i = 0; i < 4; i++)
-		h = (h ^ key[i]) * 0xff51afd7ed558ccdu;
-	return (size_t)(h ^ h >> 29) & (cap - 1);
-}
-
-/* The slot of key: its own, or the empty one where it goes. */
-static struct work_slot *slot_of(struct side_ops *so, const uint32_t key[4])
-{
-	size_t i = slot_hash(key, so->cap_slots);
-
-	while (so->slots[i].result && memcmp(so->slots[i].key, key, sizeof so->slots[i].key) != 0)
-		i = (i + 1) & (so->cap_slots - 1);
-	return &so->slots[i];
-}
-
-static void slots_grow(struct side_ops *so)
-{
-	struct work_slot *old = so->slots;
-	size_t n = so->cap_slots;
-
-	so->cap_slots = n ? 2 * n : 256;
-	so->slots = xcalloc(so->cap_slots, sizeof *so->slots);
-	for (size_t i = 0; i < n; i++)
-		if (old[i].result)
-			*slot_of(so, old[i].key) = old[i];
-	free(old);
-}
-
-/* The index into so->results of a new result, parsed from operator op. */
-static uint32_t result_new(const struct trace *t, struct side_ops *so, const struct trace_op *op)
-{
-	struct work_result *r;
-
-	VEC_RESERVE(so->results, so->n_results, so->cap_results);
-	r = &so->results[so->n_results];
-	memset(r, 0, sizeof *r);
-	r->known = op && eff_trace_op_work(t, op, &r->w);
-	return (uint32_t)so->n_results++;
-}
-
 /* The work of operator o (eff_trace_op_work(), parsed once per operator text); valid until the
  * next call. */
 static const struct op_work *op_work_of(const struct trace *t, struct side_ops *so, uint32_t o)
@@ -164,25 +118,19 @@ static const struct op_work *op_work_of(const struct trace *t, struct side_ops *
 	const struct trace_op *op = &t->ops[o];
 	const struct work_result *r;
 
-	if (!so->n_results)
-		result_new(t, so, NULL); /* results[0]: no work */
-	if (!so->result_of[o] && !op->input_dims) {
-		so->result_of[o] = 1; /* no Input Dims: no work */
-	} else if (!so->result_of[o]) {
+	if (!so->result_of[o]) {
 		const uint32_t key[4] = { op->name, op->input_dims, op->input_types, op->concrete };
-		struct work_slot *sl;
+		uint32_t id = intern_add(so->texts, (const char *)key, sizeof key);
 
-		if (2 * (so->n_slots + 1) > so->cap_slots)
-			slots_grow(so);
-		sl = slot_of(so, key);
-		if (!sl->result) {
-			memcpy(sl->key, key, sizeof sl->key);
-			sl->result = result_new(t, so, op) + 1;
-			so->n_slots++;
+		if (id == so->n_results) { /* a text not seen before */
+			struct work_result nr = { 0 };
+
+			nr.known = eff_trace_op_work(t, op, &nr.w);
+			VEC_PUSH(so->results, so->n_results, so->cap_results, nr);
 		}
-		so->result_of[o] = sl->result;
+		so->result_of[o] = id;
 	}
-	r = &so->results[so->result_of[o] - 1];
+	r = &so->results[so->result_of[o]];
 	return r->known ? &r->w : NULL;
 }
 
