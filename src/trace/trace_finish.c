@@ -565,12 +565,10 @@ static int unpack_ops(struct trace *t, int64_t *ids, size_t n, struct kernel_job
 	 * second's appended to it, so it has room for both. Grown from nothing, the two arrays
 	 * took their first 4 MiB in small pages and were copied as they grew (1,350 of the
 	 * 1.18 GB trace's page faults on two threads). */
-	for (int k = 0; k < 2; k++) {
+	for (int k = 0; k < (mid < nseg ? 2 : 1); k++) {
 		size_t recs = stash_segment_first(&ti->ops, k ? j[1].seg1 : nseg) -
 			      stash_segment_first(&ti->ops, j[k].seg0);
 
-		if (k && mid >= nseg)
-			break;
 		j[k].cap = recs < set.n ? recs : set.n;
 		if (j[k].cap >= OPS_ROOM_MIN)
 			j[k].ops = big_alloc(j[k].cap, sizeof *j[k].ops);
