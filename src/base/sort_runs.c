@@ -35,6 +35,8 @@ static void index_merge_sort(uint32_t *v, uint32_t *tmp, size_t n, index_cmp_fn 
 		return;
 	index_merge_sort(v, tmp, n / 2, cmp, ctx);
 	index_merge_sort(v + n / 2, tmp, n - n / 2, cmp, ctx);
+	if (cmp(ctx, v[n / 2 - 1], v[n / 2]) <= 0)
+		return; /* the halves are in order already: an array in order costs n comparisons */
 	while (i < n / 2 && j < n)
 		tmp[o++] = cmp(ctx, v[i], v[j]) <= 0 ? v[i++] : v[j++];
 	while (i < n / 2)
