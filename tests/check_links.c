@@ -1,7 +1,8 @@
 /* check_links.c — what the analysis looks up once per kernel instead of several times: each
- * kernel's launch event and operator (trace_link_kernels), its classification (one table of
- * distinct names), and the nn.Module call that launched it. The one-pass answers must be
- * exactly what the lookups one by one give, in any order of ids. */
+ * kernel's launch event (folded into the kernel by the loader) and operator
+ * (trace_link_kernels), its classification (one table of distinct names), and the nn.Module
+ * call that launched it. The one-pass answers must be exactly what the lookups one by one
+ * give, in any order of ids. */
 #include "jtrace.h"
 
 #include <stdint.h>
@@ -10,35 +11,30 @@
 #include "fusediff/classify.h"
 #include "fusediff/structure.h"
 
-/* trace_link_kernels() against trace_find_launch() and trace_find_op(), kernel by kernel. */
+/* trace_link_kernels() against trace_find_op(), kernel by kernel; the kernels of one
+ * correlation id (a graph launch's) share its launch. */
 static void check_links(const struct trace *t)
 {
-	uint32_t *launch_of = malloc((t->n_kernels + 1) * sizeof *launch_of);
 	uint32_t *op_of = malloc((t->n_kernels + 1) * sizeof *op_of);
-	uint32_t *only = malloc((t->n_kernels + 1) * sizeof *only);
 
-	trace_link_kernels(t, launch_of, op_of);
+	trace_link_kernels(t, op_of);
 	for (size_t i = 0; i < t->n_kernels; i++) {
 		const struct trace_kernel *k = &t->kernels[i];
-		const struct trace_launch *l =
-			k->correlation ? trace_find_launch(t, k->correlation) : NULL;
 		const struct trace_op *o = k->external_id ? trace_find_op(t, k->external_id) : NULL;
 
-		ck_assert_msg(launch_of[i] == (l ? (uint32_t)(l - t->launches) : UINT32_MAX),
-			      "%s: kernel %zu (correlation %lld): launch %u", t->path, i,
-			      (long long)k->correlation, launch_of[i]);
 		ck_assert_msg(op_of[i] == (o ? (uint32_t)(o - t->ops) : UINT32_MAX),
 			      "%s: kernel %zu (External id %lld): op %u", t->path, i,
 			      (long long)k->external_id, op_of[i]);
+		ck_assert_msg(k->launch < 0 || k->correlation != 0,
+			      "%s: kernel %zu has a launch without a correlation id", t->path, i);
+		for (size_t j = i + 1; j < t->n_kernels && j < i + 64; j++)
+			if (k->correlation && t->kernels[j].correlation == k->correlation)
+				ck_assert_msg(t->kernels[j].launch == k->launch &&
+						      t->kernels[j].launch_tid == k->launch_tid,
+					      "%s: kernels %zu and %zu of correlation %lld",
+					      t->path, i, j, (long long)k->correlation);
 	}
-	/* either array alone gives the same */
-	trace_link_kernels(t, only, NULL);
-	ck_assert_int_eq(memcmp(only, launch_of, t->n_kernels * sizeof *only), 0);
-	trace_link_kernels(t, NULL, only);
-	ck_assert_int_eq(memcmp(only, op_of, t->n_kernels * sizeof *only), 0);
-	free(launch_of);
 	free(op_of);
-	free(only);
 }
 
 static const char *const files[] = {
@@ -102,17 +98,25 @@ START_TEST(test_links_any_order)
 	ck_assert_uint_eq(t->n_kernels, n + 2);
 	check_links(t);
 	{
-		/* the duplicate: the launch found is the earlier one */
-		uint32_t *launch_of = malloc(t->n_kernels * sizeof *launch_of);
-		size_t six = 0;
+		/* each kernel's launch: its correlation id's, 10 us apart by id; of the two with
+		 * id 6, the earlier one (thread 1); none for the kernels without */
+		int64_t one = -1;
 
-		trace_link_kernels(t, launch_of, NULL);
 		for (size_t i = 0; i < t->n_kernels; i++)
-			if (t->kernels[i].correlation == 6)
-				six = i;
-		ck_assert_uint_ne(launch_of[six], UINT32_MAX);
-		ck_assert_int_eq(t->launches[launch_of[six]].tid, 1);
-		free(launch_of);
+			if (t->kernels[i].correlation == 1)
+				one = t->kernels[i].launch;
+		ck_assert_int_ge(one, 0);
+		for (size_t i = 0; i < t->n_kernels; i++) {
+			const struct trace_kernel *k = &t->kernels[i];
+
+			if (k->correlation == 0 || k->correlation == 2000000) {
+				ck_assert_int_eq(k->launch, -1);
+				continue;
+			}
+			ck_assert_int_eq(k->launch - one, (k->correlation - 1) * 10000);
+			ck_assert_int_eq(k->launch_tid, 1);
+		}
+		ck_assert_uint_eq(t->n_launches, 0); /* each launched one kernel: folded */
 	}
 	trace_free(t);
 }

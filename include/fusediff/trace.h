@@ -38,14 +38,23 @@ struct trace_kernel {
 	int64_t start, dur;
 	int64_t correlation; /* links to the launch event; 0 when absent */
 	int64_t external_id; /* links to the cpu_op; 0 when absent */
+	/* Its launch event (the runtime call of the same correlation id; of several, the one
+	 * that starts first), folded in by trace_finish(): the CPU time it started, -1 when the
+	 * trace has none, and the thread that made it. */
+	int64_t launch, launch_tid;
 	uint32_t name;
 	int32_t device, stream;
 	uint32_t dims : 30; /* grid and block (trace_dims_get); a bit field, so that a kernel */
-	uint32_t kind : 2;  /* enum kernel_kind                 takes 48 bytes, not 56 */
+	uint32_t kind : 2;  /* enum kernel_kind                 takes 64 bytes, not 72 */
 };
 
 /* A runtime/driver call (cudaLaunchKernel, hipLaunchKernel, cuLaunchKernel, ...), sorted by
- * correlation. */
+ * correlation. A finished trace keeps only the calls that are more than one kernel's launch:
+ * a graph launch (cudaGraphLaunch, hipGraphLaunch: the kernels it replays share its
+ * correlation id), a call that several kernels name, and a graph capture's launches (they
+ * name the kernel they record). The launch of one kernel is folded into it
+ * (trace_kernel.launch) and the calls that launched no kept kernel are dropped, as the
+ * operators are: a launch record per kernel would take as much memory as the kernels. */
 struct trace_launch {
 	int64_t start, dur;
 	int64_t correlation, external_id;
@@ -202,26 +211,27 @@ static inline const char *trace_str(const struct trace *t, uint32_t id)
 
 /* "AMD", "NVIDIA" or "unknown". */
 const char *trace_platform_name(enum trace_platform p);
-/* The launch event with this correlation id, or NULL. */
+/* The launch event with this correlation id that the trace keeps (struct trace_launch: a
+ * graph launch, a captured launch), or NULL. */
 const struct trace_launch *trace_find_launch(const struct trace *t, int64_t correlation);
 /* The cpu_op with this External id, or NULL. */
 const struct trace_op *trace_find_op(const struct trace *t, int64_t external_id);
-/* What trace_find_launch() and trace_find_op() give for every kernel, in one pass (each search
- * starts from the previous kernel's answer): launch_of[i] and op_of[i] receive the index into
- * t->launches and t->ops, or UINT32_MAX when kernel i has none (or its id is 0). The operator
+/* Whether a runtime call of this name launches a CUDA or HIP graph (cudaGraphLaunch, ...). */
+int trace_is_graph_launch(const char *name);
+/* What trace_find_op() gives for every kernel, in one pass (each search starts from the
+ * previous kernel's answer): op_of[i] (room for t->n_kernels, owned by the caller) receives
+ * the index into t->ops, or UINT32_MAX when kernel i has none (or its id is 0). The operator
  * of the kernel's External id counts only when the kernel's launch (when known) lies inside
  * its CPU range on the launching thread; else op_of[i] is the innermost operator around the
- * launch, or none (traces whose External ids are correlation ids). Either array may be NULL;
- * each has room for t->n_kernels (owned by the caller). Returns how many External-id links
- * were rejected so (0 when op_of is NULL). */
-size_t trace_link_kernels(const struct trace *t, uint32_t *launch_of, uint32_t *op_of);
+ * launch, or none (traces whose External ids are correlation ids). Returns how many
+ * External-id links were rejected so. */
+size_t trace_link_kernels(const struct trace *t, uint32_t *op_of);
 /* The nn.Module calls (RANGE_MODULE ranges) around each kernel's launch: module_of[k] (room
  * for t->n_kernels) is the innermost one whose CPU interval holds kernel k's launch on the
  * launching thread, as an index into t->ranges, or UINT32_MAX; parent[r] (room for
- * t->n_ranges, or NULL) the next module call out around range r, or UINT32_MAX. launch_of is
- * what trace_link_kernels() gives. Owned by the caller. */
-void trace_module_calls(const struct trace *t, const uint32_t *launch_of, uint32_t *module_of,
-			uint32_t *parent);
+ * t->n_ranges, or NULL) the next module call out around range r, or UINT32_MAX. Owned by the
+ * caller. */
+void trace_module_calls(const struct trace *t, uint32_t *module_of, uint32_t *parent);
 /* The forward operator with sequence number seq (the first of that number), or NULL. */
 const struct trace_fwd_op *trace_find_fwd_op(const struct trace *t, int64_t seq);
 /* The value of a top-level scalar key, or NULL. */

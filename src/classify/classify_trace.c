@@ -241,7 +241,7 @@ void classify_trace(const struct classifier *c, const struct trace *t, struct tr
 	size_t cap = 256, infos_cap = 0, n_infos = 0, n_ann;
 	struct slot *tab;
 	struct kernel_info *infos = NULL;
-	uint32_t *op_of, *launch_of, *module_of = NULL, *ann_of = NULL;
+	uint32_t *op_of, *module_of = NULL, *ann_of = NULL;
 	struct contexts cx = { t, NULL, NULL, NULL };
 	struct moe_ann *anns;
 	int64_t total = 0, other = 0;
@@ -254,37 +254,30 @@ void classify_trace(const struct classifier *c, const struct trace *t, struct tr
 	for (size_t i = 0; i < cap; i++)
 		tab[i].info = UINT32_MAX;
 	out->info_of = big_alloc(t->n_kernels, sizeof *out->info_of);
-	/* each kernel's operator and launch, found in one pass; the operators are written over
-	 * by the info indices below */
+	/* each kernel's operator, written over by the info indices below */
 	op_of = out->info_of;
-	launch_of = big_alloc(t->n_kernels, sizeof *launch_of);
-	out->links_rejected = trace_link_kernels(t, launch_of, op_of);
+	out->links_rejected = trace_link_kernels(t, op_of);
 	anns = moe_annotations(t, &cx.names, &n_ann);
 	if (n_ann) {
 		ann_of = big_alloc(t->n_kernels, sizeof *ann_of);
 		for (size_t k = 0; k < t->n_kernels; k++) {
-			const struct trace_launch *l =
-				launch_of[k] != UINT32_MAX ? &t->launches[launch_of[k]] : NULL;
+			const struct trace_kernel *l = &t->kernels[k];
 
-			ann_of[k] = l ? moe_ann_at(anns, n_ann, l->tid, l->start) : UINT32_MAX;
+			ann_of[k] = l->launch >= 0
+					    ? moe_ann_at(anns, n_ann, l->launch_tid, l->launch)
+					    : UINT32_MAX;
 		}
 	}
 	free(anns);
 	for (size_t i = 0; i < t->n_ranges; i++)
 		if (t->ranges[i].kind == RANGE_MODULE) {
-			module_of = launch_of; /* the launches are not needed after this */
+			module_of = big_alloc(t->n_kernels, sizeof *module_of);
 			cx.parent = xmalloc(t->n_ranges * sizeof *cx.parent);
 			cx.of_range = xmalloc(t->n_ranges * sizeof *cx.of_range);
 			memset(cx.of_range, 0xff, t->n_ranges * sizeof *cx.of_range);
 			if (!cx.names)
 				cx.names = intern_new();
-			{
-				uint32_t *m = big_alloc(t->n_kernels, sizeof *m);
-
-				trace_module_calls(t, launch_of, m, cx.parent);
-				memcpy(module_of, m, t->n_kernels * sizeof *m);
-				free(m);
-			}
+			trace_module_calls(t, module_of, cx.parent);
 			break;
 		}
 
@@ -309,7 +302,7 @@ void classify_trace(const struct classifier *c, const struct trace *t, struct tr
 		out->info_of[k] = tab[h].info;
 	}
 	free(tab);
-	free(launch_of);
+	free(module_of);
 	free(ann_of);
 	free(cx.parent);
 	free(cx.of_range);

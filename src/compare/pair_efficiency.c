@@ -97,7 +97,7 @@ static void side_ops_build(const struct trace *t, struct side_ops *so)
 	so->result_of = xcalloc(t->n_ops + 1, sizeof *so->result_of);
 	so->texts = intern_new(); /* id 0, the empty text, stands for "not parsed" */
 	VEC_PUSH(so->results, so->n_results, so->cap_results, ((struct work_result){ 0 }));
-	trace_link_kernels(t, NULL, so->op_of);
+	trace_link_kernels(t, so->op_of);
 	for (size_t o = 0; o < t->n_ops; o++)
 		so->main_of[o] = UINT32_MAX;
 	for (size_t k = 0; k < t->n_kernels; k++) {

@@ -19,11 +19,6 @@ static int cmp_launch_start(const void *ctx, uint32_t a, uint32_t b)
 	return r ? r : CMP(a, b);
 }
 
-static int is_graph_launch(const char *name)
-{
-	return strstr(name, "GraphLaunch") != NULL;
-}
-
 /* The captured launches of capture, in launch order; returns how many. */
 static size_t captured(const struct trace *capture, uint32_t **out)
 {
@@ -122,7 +117,7 @@ static uint32_t copy_str(struct trace *to, const struct trace *from, uint32_t id
 }
 
 /* Graft the captured side of one graph launch gl (its kernels k[0..nk), joined by pairs) onto
- * the replay: launches, operators and module calls, the capture's times mapped into the graph
+ * the replay: launch times, operators and module calls, the capture's times mapped into the graph
  * launch's CPU range. *corr and *ext: the next free correlation and External ids. */
 static size_t graft(struct trace *r, const struct trace_launch *gl, const uint32_t *k, size_t nk,
 		    const uint32_t *pairs, const struct trace *cap, const uint32_t *c, size_t nc,
@@ -141,18 +136,14 @@ static size_t graft(struct trace *r, const struct trace_launch *gl, const uint32
 		const struct trace_launch *l;
 		const struct trace_op *op;
 		struct trace_kernel *kk = &r->kernels[k[i]];
-		struct trace_launch nl;
 
 		if (pairs[i] == UINT32_MAX)
 			continue;
 		l = &cap->launches[c[pairs[i]]];
-		nl = (struct trace_launch){ .start = tmap(&m, l->start),
-					    .dur = tmap_dur(&m, l->start, l->dur),
-					    .correlation = (*corr)++,
-					    .external_id = 0,
-					    .tid = gl->tid,
-					    .name = copy_str(r, cap, l->name) };
-		kk->correlation = nl.correlation;
+		/* the captured launch, as the kernel's own (trace_kernel.launch) */
+		kk->launch = tmap(&m, l->start);
+		kk->launch_tid = gl->tid;
+		kk->correlation = (*corr)++;
 		op = l->external_id ? trace_find_op(cap, l->external_id) : NULL;
 		if (op) {
 			struct trace_op no = { .start = tmap(&m, op->start),
@@ -164,11 +155,9 @@ static size_t graft(struct trace *r, const struct trace_launch *gl, const uint32
 					       .input_types = copy_str(r, cap, op->input_types),
 					       .concrete = copy_str(r, cap, op->concrete) };
 
-			nl.external_id = no.external_id;
 			kk->external_id = no.external_id;
 			trace_add_op(r, &no);
 		}
-		trace_add_launch(r, &nl);
 		joined++;
 	}
 	/* the module calls around the captured launches */
@@ -212,7 +201,7 @@ static size_t join(struct trace *r, const struct trace *cap, const uint32_t *c, 
 		ext = r->ops[i].external_id >= ext ? r->ops[i].external_id + 1 : ext;
 	/* the launches grow while grafting: walk a copy of the graph launches */
 	for (size_t i = 0; i < r->n_launches; i++)
-		if (is_graph_launch(trace_str(r, r->launches[i].name)))
+		if (trace_is_graph_launch(trace_str(r, r->launches[i].name)))
 			gl[ng++] = r->launches[i];
 	for (size_t g = 0; g < ng; g++) {
 		size_t nk = 0;

@@ -169,8 +169,8 @@ static int cmp_call(const void *pa, const void *pb)
 /* The pick for regex: the calls whose name or class it matches, and the module calls around
  * each kernel's launch. Returns 0 when the regex matches no call (or does not compile:
  * passes_from_annotations() said why). */
-static int pick_by_regex(const struct trace *t, const uint32_t *launch_of, const char *regex,
-			 struct call_pick *c, uint8_t **match)
+static int pick_by_regex(const struct trace *t, const char *regex, struct call_pick *c,
+			 uint8_t **match)
 {
 	char why[160];
 	regex_t re;
@@ -189,7 +189,7 @@ static int pick_by_regex(const struct trace *t, const uint32_t *launch_of, const
 	c->match = *match;
 	c->module_of = big_alloc(t->n_kernels, sizeof *c->module_of);
 	c->parent = xmalloc((t->n_ranges ? t->n_ranges : 1) * sizeof *c->parent);
-	trace_module_calls(t, launch_of, c->module_of, c->parent);
+	trace_module_calls(t, c->module_of, c->parent);
 	return 1;
 }
 
@@ -242,8 +242,8 @@ static void calls_to_passes(size_t nk, int32_t *call_of, const struct call_first
 /* The kernels launched outside the calls: in training, the work after a call's first kernel, up
  * to the next call's, is its step (backward, optimizer, collectives); in inference, kernels of
  * other threads (or without a launch) in a call's window. */
-static void place_the_rest(const struct trace *t, const uint32_t *launch_of, int training,
-			   int32_t *call_of, const struct call_first *calls, size_t n_calls)
+static void place_the_rest(const struct trace *t, int training, int32_t *call_of,
+			   const struct call_first *calls, size_t n_calls)
 {
 	size_t nk = t->n_kernels;
 
@@ -264,21 +264,20 @@ static void place_the_rest(const struct trace *t, const uint32_t *launch_of, int
 		uint8_t *eligible = big_alloc(nk, 1);
 
 		for (size_t k = 0; k < nk; k++)
-			if (call_of[k] >= 0 && launch_of[k] != UINT32_MAX)
-				tids[n_tids++] = t->launches[launch_of[k]].tid;
+			if (call_of[k] >= 0 && t->kernels[k].launch >= 0)
+				tids[n_tids++] = t->kernels[k].launch_tid;
 		n_tids = passes_sort_unique(tids, n_tids);
 		for (size_t k = 0; k < nk; k++)
-			eligible[k] = launch_of[k] == UINT32_MAX ||
-				      !passes_has_i64(tids, n_tids, t->launches[launch_of[k]].tid);
+			eligible[k] = t->kernels[k].launch < 0 ||
+				      !passes_has_i64(tids, n_tids, t->kernels[k].launch_tid);
 		passes_place_by_window(t, call_of, n_calls, eligible);
 		free(tids);
 		free(eligible);
 	}
 }
 
-int passes_from_calls(const struct trace *t, const struct module_map *m, const uint32_t *launch_of,
-		      const uint8_t *part, const char *regex, struct pass_plan *out,
-		      struct fd_error *err)
+int passes_from_calls(const struct trace *t, const struct module_map *m, const uint8_t *part,
+		      const char *regex, struct pass_plan *out, struct fd_error *err)
 {
 	struct call_pick c = { t, m, part, NULL, NULL, NULL, NULL, 0 };
 	uint8_t *match = NULL;
@@ -287,7 +286,7 @@ int passes_from_calls(const struct trace *t, const struct module_map *m, const u
 	size_t n_calls;
 
 	memset(out, 0, sizeof *out);
-	if (regex ? !pick_by_regex(t, launch_of, regex, &c, &match) : !main_class(t, m, part, &c))
+	if (regex ? !pick_by_regex(t, regex, &c, &match) : !main_class(t, m, part, &c))
 		return 0;
 	call_of = big_alloc(t->n_kernels, sizeof *call_of);
 	n_calls = list_calls(t, &c, call_of, &calls);
@@ -310,7 +309,7 @@ int passes_from_calls(const struct trace *t, const struct module_map *m, const u
 		out->passes[i] =
 			(struct plan_pass){ t->ranges[calls[i].call].name, -1, calls[i].first };
 	calls_to_passes(t->n_kernels, call_of, calls, n_calls);
-	place_the_rest(t, launch_of, part != NULL, call_of, calls, n_calls);
+	place_the_rest(t, part != NULL, call_of, calls, n_calls);
 	out->pass_of = call_of;
 	{
 		const char *cls;

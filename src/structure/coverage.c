@@ -88,8 +88,11 @@ void coverage_build(struct side *s, uint8_t *where)
 	const struct trace *t = s->t;
 	struct side_coverage *c = &s->cover;
 	int64_t first = INT64_MAX, last = INT64_MIN;
+	int launches = 0; /* the trace records launch events */
 
 	memset(c, 0, sizeof *c);
+	for (size_t i = 0; i < t->n_kernels && !launches; i++)
+		launches = t->kernels[i].launch >= 0;
 	for (size_t i = 0; i < s->n_order; i++) {
 		const struct trace_kernel *k = &t->kernels[s->order[i]];
 
@@ -108,8 +111,7 @@ void coverage_build(struct side *s, uint8_t *where)
 		c->total_kernels++;
 		/* the tail of a step queued before the recording started: no launch event in a
 		 * trace that records them, before the first pass */
-		if (where[i] == COVER_OUTSIDE && k->start < first && t->n_launches &&
-		    (k->correlation == 0 || !trace_find_launch(t, k->correlation)))
+		if (where[i] == COVER_OUTSIDE && k->start < first && launches && k->launch < 0)
 			where[i] = COVER_PARTIAL;
 		if (where[i] == COVER_PASS) {
 			c->pass_ns += k->dur;

@@ -130,17 +130,13 @@ void merge_streams(struct stream_merge *m, const struct step_input *in, struct s
 			for (size_t j = 0; j < got; j++) {
 				struct step *st = &m->tmp[n_tmp + j];
 				const struct trace_kernel *k0;
-				const struct trace_launch *l = NULL;
 
 				st->first += byrank[r].at;
 				k0 = &t->kernels[m->seq[st->first]];
-				/* the merge below needs the launches only of several streams */
-				if (ns_streams > 1 && k0->correlation)
-					l = trace_find_launch(t, k0->correlation);
-				all_launched &= l != NULL;
+				all_launched &= k0->launch >= 0;
 				m->refs[n_tmp + j] =
-					(struct sref){ l ? l->start : 0, k0->start, (uint32_t)r,
-						       (uint32_t)(n_tmp + j) };
+					(struct sref){ k0->launch >= 0 ? k0->launch : 0, k0->start,
+						       (uint32_t)r, (uint32_t)(n_tmp + j) };
 			}
 			n_tmp += got;
 		}

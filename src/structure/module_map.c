@@ -434,7 +434,7 @@ static void per_kernel(const struct mbuild *mb, struct module_map *m)
 	free(w.memo_top);
 }
 
-void module_map_build(const struct trace *t, const uint32_t *launch_of, struct module_map *m)
+void module_map_build(const struct trace *t, struct module_map *m)
 {
 	struct mbuild mb = { .t = t, .nr = t->n_ranges, .nk = t->n_kernels };
 	size_t n_mod = 0;
@@ -448,7 +448,7 @@ void module_map_build(const struct trace *t, const uint32_t *launch_of, struct m
 	parse_names(&mb);
 	mb.module_of = big_alloc(mb.nk, sizeof *mb.module_of);
 	mb.parent = xmalloc(mb.nr * sizeof *mb.parent);
-	trace_module_calls(t, launch_of, mb.module_of, mb.parent);
+	trace_module_calls(t, mb.module_of, mb.parent);
 	bad = nested_layer_groups(&mb);
 	find_wrappers(&mb);
 	stack_keys(&mb, bad);

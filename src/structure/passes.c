@@ -330,9 +330,8 @@ static void ivals_clear(struct ivals *v)
 }
 
 /* Assign every kernel to its innermost annotation (kernel_ann[k], -1). */
-static void assign_kernels(const struct trace *t, const uint32_t *launch_of, const uint8_t *part,
-			   const struct ann *a, size_t n, const int32_t *range_ann,
-			   int32_t *kernel_ann)
+static void assign_kernels(const struct trace *t, const uint8_t *part, const struct ann *a,
+			   size_t n, const int32_t *range_ann, int32_t *kernel_ann)
 {
 	struct ivals cpu = { 0 }, gpu = { 0 }, any = { 0 };
 	size_t hint_cpu = 0, hint_gpu = 0, hint_any = 0;
@@ -364,23 +363,22 @@ static void assign_kernels(const struct trace *t, const uint32_t *launch_of, con
 
 	for (size_t i = 0; i < t->n_kernels; i++) {
 		const struct trace_kernel *k = &t->kernels[i];
-		const struct trace_launch *l =
-			launch_of[i] != UINT32_MAX ? &t->launches[launch_of[i]] : NULL;
+		const struct trace_kernel *l = t->kernels[i].launch >= 0 ? &t->kernels[i] : NULL;
 
-		if (l && (last_has < 0 || l->tid != last_tid)) {
-			last_tid = l->tid;
-			last_has = ivals_has(&cpu, l->tid);
+		if (l && (last_has < 0 || l->launch_tid != last_tid)) {
+			last_tid = l->launch_tid;
+			last_has = ivals_has(&cpu, l->launch_tid);
 		}
 		/* The launch is the truth when the thread that launched it recorded annotations:
 		 * a kernel launched outside all of them is outside every pass, whatever the GPU
 		 * ranges say. Without a launch event, the GPU range on the kernel's stream. */
 		if (l && last_has)
-			kernel_ann[i] = ivals_find(&cpu, l->tid, l->start, 1, &hint_cpu);
+			kernel_ann[i] = ivals_find(&cpu, l->launch_tid, l->launch, 1, &hint_cpu);
 		else
 			kernel_ann[i] =
 				gpu.n ? ivals_find(&gpu, k->stream, k->start, 0, &hint_gpu) : -1;
 		if (kernel_ann[i] < 0 && l && part && part[i] != PART_FORWARD && any.n)
-			kernel_ann[i] = ivals_find(&any, 0, l->start, 1, &hint_any);
+			kernel_ann[i] = ivals_find(&any, 0, l->launch, 1, &hint_any);
 	}
 	ivals_clear(&any);
 	ivals_clear(&cpu);
@@ -488,9 +486,9 @@ static int win_before(const void *ctx, size_t j)
  * one that the thread of a pass launched outside every pass (a serving loop preparing the next
  * step on a side stream while the GPU still runs this one), nor one without a launch event on
  * a stream where the passes' GPU ranges say where it belongs. */
-static void place_by_window(const struct trace *t, const uint32_t *launch_of, const struct ann *a,
-			    size_t n_ann, const int32_t *range_ann, const int32_t *renum,
-			    int32_t *pass_of, size_t n_passes)
+static void place_by_window(const struct trace *t, const struct ann *a, size_t n_ann,
+			    const int32_t *range_ann, const int32_t *renum, int32_t *pass_of,
+			    size_t n_passes)
 {
 	int64_t *tids, *streams;
 	size_t n_tids = 0, n_streams = 0, n_win = 0, hint = 0;
@@ -514,21 +512,20 @@ static void place_by_window(const struct trace *t, const uint32_t *launch_of, co
 			streams[n_streams++] = t->ranges[i].tid;
 	n_streams = passes_sort_unique(streams, n_streams);
 	for (size_t i = 0; i < t->n_kernels; i++) {
-		const struct trace_launch *l =
-			launch_of[i] != UINT32_MAX ? &t->launches[launch_of[i]] : NULL;
+		const struct trace_kernel *l = t->kernels[i].launch >= 0 ? &t->kernels[i] : NULL;
 
-		eligible[i] = l ? !passes_has_i64(tids, n_tids, l->tid)
+		eligible[i] = l ? !passes_has_i64(tids, n_tids, l->launch_tid)
 				: !passes_has_i64(streams, n_streams, t->kernels[i].stream);
 		if (pass_of[i] >= 0 || !eligible[i] || !l || !n_win)
 			continue;
 		{
 			/* the last pass whose CPU range opened before the launch, if still open */
-			struct win_query q = { win, l->start };
+			struct win_query q = { win, l->launch };
 			size_t lo = gallop_prefix(n_win, hint, win_before, &q);
 
 			hint = lo;
 			for (size_t j = lo, tries = 0; j-- > 0 && tries < 8; tries++)
-				if (l->start <= win[j].end) {
+				if (l->launch <= win[j].end) {
 					pass_of[i] = win[j].pass;
 					break;
 				}
@@ -755,8 +752,8 @@ static void renumber(const struct trace *t, const struct ann *a, struct pass_pla
 	}
 }
 
-int passes_from_annotations(const struct trace *t, const uint32_t *launch_of, const uint8_t *part,
-			    const char *regex, struct pass_plan *out, struct fd_error *err)
+int passes_from_annotations(const struct trace *t, const uint8_t *part, const char *regex,
+			    struct pass_plan *out, struct fd_error *err)
 {
 	uint8_t *keep = xcalloc(t->n_ranges ? t->n_ranges : 1, 1);
 	int32_t *range_ann = xmalloc((t->n_ranges ? t->n_ranges : 1) * sizeof *range_ann);
@@ -777,7 +774,7 @@ int passes_from_annotations(const struct trace *t, const uint32_t *launch_of, co
 	n = build_anns(t, keep, &a, range_ann);
 	order = xmalloc((n ? n : 1) * sizeof *order);
 	nest_anns(a, n, order);
-	assign_kernels(t, launch_of, part, a, n, range_ann, kernel_ann);
+	assign_kernels(t, part, a, n, range_ann, kernel_ann);
 	for (size_t i = 0; i < n; i++)
 		a[i].passlike = regex ? 1 : (uint8_t)looks_like_pass(trace_str(t, a[i].name));
 	count_kernels(t, part, a, n, order, kernel_ann);
@@ -794,7 +791,7 @@ int passes_from_annotations(const struct trace *t, const uint32_t *launch_of, co
 		int32_t *renum = xmalloc(out->n_passes * sizeof *renum);
 
 		renumber(t, a, out, renum, kernel_ann);
-		place_by_window(t, launch_of, a, n, range_ann, renum, kernel_ann, out->n_passes);
+		place_by_window(t, a, n, range_ann, renum, kernel_ann, out->n_passes);
 		out->pass_of = kernel_ann;
 		kernel_ann = NULL;
 		free(renum);

@@ -128,16 +128,16 @@ static int plan_is_profiler_step(const struct trace *t, const struct pass_plan *
  * over the calls or the whole trace, which hold more; dropped then says so (for pass_source).
  * A training trace without annotations has a step per top-level call. --pass (regex) names
  * annotations, else module calls. */
-static int choose_passes(const struct trace *t, const struct module_map *mods,
-			 const uint32_t *launch_of, const uint8_t *part, const char *regex,
-			 struct pass_plan *plan, char *dropped, struct fd_error *err)
+static int choose_passes(const struct trace *t, const struct module_map *mods, const uint8_t *part,
+			 const char *regex, struct pass_plan *plan, char *dropped,
+			 struct fd_error *err)
 {
 	struct fd_error aerr = { { 0 } };
 	int64_t held = 0, total = 0;
 
-	if (passes_from_annotations(t, launch_of, part, regex, plan, &aerr) < 0) {
+	if (passes_from_annotations(t, part, regex, plan, &aerr) < 0) {
 		/* --pass names no annotation: nn.Module calls, then */
-		if (passes_from_calls(t, mods, launch_of, part, regex, plan, err) < 0)
+		if (passes_from_calls(t, mods, part, regex, plan, err) < 0)
 			return -1;
 		if (plan->n_passes)
 			return 0;
@@ -171,7 +171,7 @@ static int choose_passes(const struct trace *t, const struct module_map *mods,
 calls:
 	/* training without annotations: a step per call of the model */
 	if (!plan->n_passes && part && !regex)
-		return passes_from_calls(t, mods, launch_of, part, NULL, plan, err);
+		return passes_from_calls(t, mods, part, NULL, plan, err);
 	return 0;
 }
 
@@ -424,24 +424,19 @@ int side_build(struct side *s, const struct trace *t, const struct classifier *c
 	struct build b = { 0 };
 	size_t nk = t->n_kernels, n_pass, *start, split = 0, by_models = 0, n_backward = 0;
 	char dropped[STRUCT_SOURCE_MAX] = "";
-	uint32_t *launch_of, *node = NULL;
+	uint32_t *bucket, *node = NULL;
 	uint8_t *prim, *part, *where;
 
 	memset(s, 0, sizeof *s);
 	s->t = t;
-	/* each kernel's launch event, found once for passes, modules and the stream merge */
-	launch_of = big_alloc(nk, sizeof *launch_of);
-	trace_link_kernels(t, launch_of, NULL);
 	classify_trace(c, t, &s->classes);
-	part = train_parts(t, &s->classes, launch_of, &n_backward, &node);
+	part = train_parts(t, &s->classes, &n_backward, &node);
 	if (n_backward == 0) {
 		free(part);
 		part = NULL;
 	}
-	module_map_build(t, launch_of, &mods);
-	if (choose_passes(t, &mods, launch_of, part, o ? o->pass_regex : NULL, &plan, dropped,
-			  err) < 0) {
-		free(launch_of);
+	module_map_build(t, &mods);
+	if (choose_passes(t, &mods, part, o ? o->pass_regex : NULL, &plan, dropped, err) < 0) {
 		free(part);
 		free(node);
 		module_map_clear(&mods);
@@ -450,16 +445,16 @@ int side_build(struct side *s, const struct trace *t, const struct classifier *c
 	}
 	if (part && mods.n_calls)
 		b.grad_of = grad_layers(t, &mods, node);
-	free(node);
 	side_stack(s, ""); /* stack 0: no name */
 	b.part = part;
 
 	/* Fresh memory costs a page fault per page, as much as reading the kernels a few times
-	 * over: the bucket takes the array of launch events, which the passes and the modules
-	 * were the last to need, and the execution order the one of the passes, once the bucket
-	 * is made. */
+	 * over: the bucket takes the array of backward nodes, which the gradient layers were the
+	 * last to need, and the execution order the one of the passes, once the bucket is
+	 * made. */
 	n_pass = plan.n_passes ? plan.n_passes : 1;
-	start = bucket_by_pass(t, &plan, n_pass, launch_of);
+	bucket = node;
+	start = bucket_by_pass(t, &plan, n_pass, bucket);
 	if (plan.pass_of) {
 		s->order = (uint32_t *)plan.pass_of;
 		plan.pass_of = NULL;
@@ -469,7 +464,7 @@ int side_build(struct side *s, const struct trace *t, const struct classifier *c
 	s->steps = big_alloc(nk, sizeof *s->steps);
 	prim = steps_prim_codes(&s->classes);
 	build_init(&b, s, &mods, prim);
-	build_passes(&b, &plan, n_pass, launch_of, start, &by_models, &split);
+	build_passes(&b, &plan, n_pass, bucket, start, &by_models, &split);
 	describe_passes(s, &plan, by_models, split, dropped);
 	where = xcalloc(nk ? nk : 1, 1);
 	passes_drop_incomplete(s, where);
@@ -483,7 +478,7 @@ int side_build(struct side *s, const struct trace *t, const struct classifier *c
 	free(part);
 	free(prim);
 	free(start);
-	free(launch_of);
+	free(bucket);
 	module_map_clear(&mods);
 	pass_plan_clear(&plan);
 	return 0;

@@ -16,12 +16,12 @@
 enum { PART_FORWARD, PART_BACKWARD, PART_OPTIMIZER };
 
 /* The part of a training step each kernel of t belongs to (PART_*; see train.c), from its
- * launch (launch_of as for passes_from_annotations()) and its classification (tc);
+ * launch (trace_kernel.launch) and its classification (tc);
  * *n_backward gets the number of backward kernels, *node per kernel the backward node's range
  * (index into t->ranges) it was launched in, or UINT32_MAX. Owned by caller: free both with
  * free(). */
-uint8_t *train_parts(const struct trace *t, const struct trace_classes *tc,
-		     const uint32_t *launch_of, size_t *n_backward, uint32_t **node);
+uint8_t *train_parts(const struct trace *t, const struct trace_classes *tc, size_t *n_backward,
+		     uint32_t **node);
 
 /* --- phases.c ------------------------------------------------------------------------- */
 
@@ -64,15 +64,15 @@ struct pass_plan {
 };
 
 /* Find the passes of t from its annotation ranges (regex: only annotations whose name matches
- * the POSIX extended regular expression; NULL: automatic). launch_of: per kernel, the index of
- * its launch event or UINT32_MAX (trace_link_kernels(); borrowed); part: per kernel, its
+ * the POSIX extended regular expression; NULL: automatic), by each kernel's launch
+ * (trace_kernel.launch); part: per kernel, its
  * PART_* (train_parts()). The smallest annotation that holds both forward and backward
  * kernels is one training step: one pass of phase train. n_passes is 0 when no
  * annotation marks a pass. Owned by caller: release with pass_plan_clear().
  * Errors: an invalid regex; a regex that matches no annotation or only annotations without
  * kernels. */
-int passes_from_annotations(const struct trace *t, const uint32_t *launch_of, const uint8_t *part,
-			    const char *regex, struct pass_plan *out, struct fd_error *err);
+int passes_from_annotations(const struct trace *t, const uint8_t *part, const char *regex,
+			    struct pass_plan *out, struct fd_error *err);
 void pass_plan_clear(struct pass_plan *p);
 
 /* Kernels that no pass holds (pass_of[k] < 0) but that ran on the GPU inside a pass's window
@@ -97,9 +97,8 @@ struct module_map;
  * training each pass is a step. Returns 0 with out->n_passes == 0 when no call qualifies (the
  * trace has no module ranges, or the regex matches none); -1 with a message in err when the
  * calls the regex matches launched no kernel. Owned by caller: release with pass_plan_clear(). */
-int passes_from_calls(const struct trace *t, const struct module_map *m, const uint32_t *launch_of,
-		      const uint8_t *part, const char *regex, struct pass_plan *out,
-		      struct fd_error *err);
+int passes_from_calls(const struct trace *t, const struct module_map *m, const uint8_t *part,
+		      const char *regex, struct pass_plan *out, struct fd_error *err);
 
 /* The phase an annotation name states ("prefill", "step[DECODE bs=16]",
  * "execute_16_context_0(...)_generation_16(...)" = decode), or -1 when it says none. */
@@ -142,10 +141,10 @@ struct module_map {
 	char layer_class[64]; /* the first stack's class, "LlamaDecoderLayer"; "" when none */
 };
 
-/* Map kernels to module calls (launch_of as for passes_from_annotations()). Always succeeds
+/* Map kernels to module calls (by their launches). Always succeeds
  * (no arrays when the trace has no module ranges). Owned by caller: release with
  * module_map_clear(). */
-void module_map_build(const struct trace *t, const uint32_t *launch_of, struct module_map *m);
+void module_map_build(const struct trace *t, struct module_map *m);
 void module_map_clear(struct module_map *m);
 /* The layer call whose CPU range holds time ts on thread tid, or -1. *hint: where the previous
  * search ended (start with 0). */

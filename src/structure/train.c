@@ -45,8 +45,8 @@ static int is_optimizer_range(const char *name)
 	return strncmp(name, "Optimizer.step", 14) == 0;
 }
 
-uint8_t *train_parts(const struct trace *t, const struct trace_classes *tc,
-		     const uint32_t *launch_of, size_t *n_backward, uint32_t **node)
+uint8_t *train_parts(const struct trace *t, const struct trace_classes *tc, size_t *n_backward,
+		     uint32_t **node)
 {
 	size_t n = 0, hint = 0, has_cpu_backward = 0;
 	struct ival *v = xmalloc((t->n_ranges ? t->n_ranges : 1) * sizeof *v);
@@ -70,8 +70,7 @@ uint8_t *train_parts(const struct trace *t, const struct trace_classes *tc,
 	for (size_t k = 0; k < t->n_kernels; k++) {
 		const struct kernel_info *ki =
 			tc->info_of ? trace_classes_get(tc, (uint32_t)k) : NULL;
-		const struct trace_launch *l =
-			launch_of[k] != UINT32_MAX ? &t->launches[launch_of[k]] : NULL;
+		const struct trace_kernel *l = t->kernels[k].launch >= 0 ? &t->kernels[k] : NULL;
 
 		part[k] = PART_FORWARD;
 		(*node)[k] = UINT32_MAX;
@@ -80,15 +79,15 @@ uint8_t *train_parts(const struct trace *t, const struct trace_classes *tc,
 		else if (!has_cpu_backward && ki && (ki->atoms & ATOM_BIT(ATOM_GRAD)))
 			part[k] = PART_BACKWARD;
 		if (l && n) {
-			struct ival_query q = { v, l->tid, l->start };
+			struct ival_query q = { v, l->launch_tid, l->launch };
 			size_t j = gallop_prefix(n, hint, ival_before, &q);
 
 			hint = j;
 			/* the innermost range around the launch: ranges of one kind do not nest
 			 * much; look back a few */
-			for (size_t b = j, tries = 0; b-- > 0 && tries < 8 && v[b].tid == l->tid;
-			     tries++)
-				if (l->start <= v[b].end) {
+			for (size_t b = j, tries = 0;
+			     b-- > 0 && tries < 8 && v[b].tid == l->launch_tid; tries++)
+				if (l->launch <= v[b].end) {
 					part[k] = v[b].part;
 					if (v[b].part == PART_BACKWARD)
 						(*node)[k] = v[b].range;

@@ -172,6 +172,20 @@ void stash_scan_segment(struct stash *s, size_t k, struct stash_reader *r)
 	r->segment = k;
 }
 
+void stash_take_segment(struct stash *s, size_t k, struct stash_reader *r)
+{
+	stash_scan_segment(s, k, r);
+	r->c0 = r->c;
+}
+
+/* Give back the pages of chunk c but its first (the header: the chunks stay linked, to be
+ * unmapped by stash_free()). */
+static void chunk_release(struct stash_chunk *c)
+{
+	if (STASH_CHUNK > 4096)
+		(void)madvise((char *)c + 4096, STASH_CHUNK - 4096, MADV_DONTNEED);
+}
+
 void stash_next_slow(struct stash_reader *r)
 {
 	struct stash *s = r->s;
@@ -183,7 +197,11 @@ void stash_next_slow(struct stash_reader *r)
 	r->i++;
 	if (r->c) { /* scanning */
 		if (r->p == r->end && r->c->next) {
+			struct stash_chunk *left = r->c;
+
 			r->c = r->c->next;
+			if (r->c0 && left != r->c0)
+				chunk_release(left);
 			r->p = r->c->data;
 			r->end = r->p + r->c->len;
 		}

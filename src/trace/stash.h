@@ -35,7 +35,8 @@ struct stash {
 
 struct stash_reader {
 	struct stash *s;
-	struct stash_chunk *c; /* stash_scan(): the chunk read, none unmapped */
+	struct stash_chunk *c;	/* stash_scan(): the chunk read, none unmapped */
+	struct stash_chunk *c0; /* stash_take_segment(): the chunk begun in, kept */
 	const unsigned char *p, *end;
 	int64_t prev[STASH_DELTAS];
 	size_t i;	/* records begun */
@@ -63,6 +64,10 @@ void stash_scan(struct stash *s, struct stash_reader *r);
  * segments may run at once (on different threads). */
 void stash_scan_segment(struct stash *s, size_t k, struct stash_reader *r);
 size_t stash_segment_first(const struct stash *s, size_t k);
+/* stash_scan_segment() for readers that take the segments apart, each read once: the pages of
+ * every chunk the reader leaves go back, but those of the chunk it began in (the segment
+ * before may end there). Then only stash_free(). */
+void stash_take_segment(struct stash *s, size_t k, struct stash_reader *r);
 /* (inline: they run for every field of every record, the costly part of unpacking) */
 static inline void stash_next(struct stash_reader *r);
 static inline uint64_t stash_get(struct stash_reader *r);

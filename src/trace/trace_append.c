@@ -7,8 +7,8 @@
 #include "fusediff/trace.h"
 #include "trace_impl.h"
 
-/* The end of t's last event (kernels, launches, operators, ranges; forward operators have a
- * start only), ns. */
+/* The end of t's last event (kernels, launches, operators, ranges; forward operators and the
+ * launches folded into kernels have a start only), ns. */
 static int64_t trace_end(const struct trace *t)
 {
 	int64_t end = 0;
@@ -25,6 +25,9 @@ static int64_t trace_end(const struct trace *t)
 	for (size_t i = 0; i < t->n_fwd_ops; i++)
 		if (t->fwd_ops[i].start > end)
 			end = t->fwd_ops[i].start;
+	for (size_t i = 0; i < t->n_kernels; i++)
+		if (t->kernels[i].launch > end)
+			end = t->kernels[i].launch;
 	return end;
 }
 
@@ -240,6 +243,7 @@ int trace_append(struct trace *dst, const struct trace *src, int64_t gap_ns, str
 		struct trace_kernel k = src->kernels[i];
 
 		k.start += shift;
+		k.launch += k.launch >= 0 ? shift : 0;
 		k.correlation = shifted(&mc, k.correlation);
 		k.external_id = shifted(&me, k.external_id);
 		k.name = map[k.name];

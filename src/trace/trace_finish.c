@@ -54,70 +54,108 @@ static size_t segment_at(const struct stash *s, double share)
 }
 
 /* A reader of the segments [seg0, ...) of s: one of all of them reads as stash_read() does,
- * unmapping the stash as it goes; one of some scans from the first (stash_scan_segment()). */
+ * unmapping the stash as it goes; one of some takes them from the first, giving back the
+ * pages it leaves (stash_take_segment()). */
 static void segments_read(struct stash *s, size_t seg0, size_t seg1, struct stash_reader *r)
 {
 	if (seg0 == 0 && seg1 == s->n_seg + 1)
 		stash_read(s, r);
 	else
-		stash_scan_segment(s, seg0, r);
+		stash_take_segment(s, seg0, r);
 }
 
-/* The launches of the stash's segments [seg0, seg1) into out at their indices, their starts
- * made relative: a job of its own, so that two threads can take a half each. */
-struct launch_job {
-	const struct trace_impl *ti;
-	struct stash *s;
-	size_t seg0, seg1;
-	struct trace_launch *out;
-	int64_t start_ns;
+/* Kernel indices by correlation id, then index (sort_index()). */
+static int cmp_kernel_corr(const void *ctx, uint32_t a, uint32_t b)
+{
+	const struct trace *t = ctx;
+	int r = CMP(t->kernels[a].correlation, t->kernels[b].correlation);
+
+	return r ? r : CMP(a, b);
+}
+
+/* Kernel indices v[0..n) by correlation id, and one looked up. */
+struct by_corr {
+	const struct trace *t;
+	const uint32_t *v;
+	int64_t x;
 };
 
-static void *unpack_launch_job(void *arg)
+static int corr_before(const void *ctx, size_t i)
 {
-	struct launch_job *j = arg;
-	struct stash_reader r;
-	size_t end = stash_segment_first(j->s, j->seg1);
+	const struct by_corr *q = ctx;
 
-	segments_read(j->s, j->seg0, j->seg1, &r);
-	for (size_t i = stash_segment_first(j->s, j->seg0); i < end; i++) {
-		next_launch(j->ti, &r, &j->out[i]);
-		j->out[i].start -= j->start_ns;
-	}
-	return NULL;
+	return q->t->kernels[q->v[i]].correlation < q->x;
 }
 
-/* The stashed launches into t->launches, an array of their number sorted by correlation, then
- * start, then stash order (a stable sort of cmp_launch: the stash is mostly in that order
- * already, so that the sort needs about n comparisons and little memory beside the array),
- * their times made relative like the others' (make_relative counted them in). Last in
- * trace_finish: the array is not held while the other steps run. */
-static void unpack_launches(struct trace *t)
+/* Whether name id (a launch's) is a graph launch: a few distinct names, remembered. */
+static int graph_launch_name(const struct trace *t, uint32_t name, uint32_t memo[2][8])
+{
+	uint32_t *slot = &memo[0][name & 7];
+
+	if (*slot != name + 1) {
+		*slot = name + 1;
+		memo[1][name & 7] = (uint32_t)trace_is_graph_launch(trace_str(t, name));
+	}
+	return (int)memo[1][name & 7];
+}
+
+/* The stashed launches folded into the kernels they launched (trace_kernel.launch: the
+ * correlation id links them; of several launches with one id, the one that starts first, the
+ * first stashed on a tie), and into t->launches only those that are more than one kernel's
+ * launch (struct trace_launch), sorted by correlation, then start, then stash order; their
+ * times made relative like the others' (make_relative counted them in). Last in trace_finish:
+ * the kernels are in their final order. The stash holds the launches in the order the
+ * profiler wrote them, mostly that of their ids, as the kernels are: each lookup starts from
+ * the last one's answer. */
+static void fold_launches(struct trace *t)
 {
 	struct trace_impl *ti = impl(t);
-	size_t n = ti->launches.n, nseg = ti->launches.n_seg + 1, mid;
-	struct launch_job j[2];
+	size_t n = ti->launches.n, nk = 0, h = 0;
+	uint32_t *v, memo[2][8] = { { 0 } };
+	struct stash_reader r;
 
 	ti->finished = 1;
 	free(ti->kernel_ids); /* the launches that name their kernel are in the array now */
 	ti->kernel_ids = NULL;
 	ti->n_kernel_ids = ti->cap_kernel_ids = 0;
+	t->n_launches = 0;
+	for (size_t i = 0; i < t->n_kernels; i++) {
+		t->kernels[i].launch = -1;
+		t->kernels[i].launch_tid = 0;
+	}
 	if (!n)
 		return;
 	if (n >= UINT32_MAX)
 		die("too many launches (%zu)", n);
-	t->launches = xreallocarray(t->launches, n, sizeof *t->launches);
-	ti->cap_launches = t->n_launches = n;
-	mid = segment_at(&ti->launches, 0.5);
-	for (int k = 0; k < 2; k++)
-		j[k] = (struct launch_job){ ti,		 &ti->launches, k ? mid : 0, k ? nseg : mid,
-					    t->launches, t->start_ns };
-	if (mid < nseg)
-		run_both(unpack_launch_job, &j[0], &j[1]);
-	else
-		unpack_launch_job(&j[0]);
+	v = big_alloc(t->n_kernels, sizeof *v);
+	for (size_t i = 0; i < t->n_kernels; i++)
+		if (t->kernels[i].correlation)
+			v[nk++] = (uint32_t)i;
+	sort_index(v, nk, cmp_kernel_corr, t);
+	stash_read(&ti->launches, &r);
+	for (size_t i = 0; i < n; i++) {
+		struct trace_launch l;
+		struct by_corr q;
+		size_t e;
+
+		next_launch(ti, &r, &l);
+		l.start -= t->start_ns;
+		q = (struct by_corr){ t, v, l.correlation };
+		h = gallop_prefix(nk, h, corr_before, &q);
+		for (e = h; e < nk && t->kernels[v[e]].correlation == l.correlation; e++) {
+			struct trace_kernel *k = &t->kernels[v[e]];
+
+			if (k->launch < 0 || l.start < k->launch) {
+				k->launch = l.start;
+				k->launch_tid = l.tid;
+			}
+		}
+		if (l.kernel || e - h > 1 || (e - h == 1 && graph_launch_name(t, l.name, memo)))
+			VEC_PUSH(t->launches, t->n_launches, ti->cap_launches, l);
+	}
 	stash_free(&ti->launches);
-	sort_runs(t->launches, n, sizeof *t->launches, cmp_launch);
+	free(v);
+	sort_runs(t->launches, t->n_launches, sizeof *t->launches, cmp_launch);
 }
 
 /* The next stashed operator: its first fields (start, external id, tid), then next_op_rest() for
@@ -579,6 +617,9 @@ static int unpack_ops(struct trace *t, int64_t *ids, size_t n, struct kernel_job
 		run_both(unpack_op_job, &j[0], &j[1]);
 	else
 		unpack_op_job(&j[0]);
+	/* read: the stash's memory goes back before the second job's operators are appended */
+	id_set_free(&set);
+	stash_free(&ti->ops);
 	for (int k = 0; k < 2; k++) {
 		if (!t->n_ops && j[k].n) { /* taken as it is */
 			free(t->ops);
@@ -591,8 +632,6 @@ static int unpack_ops(struct trace *t, int64_t *ids, size_t n, struct kernel_job
 			trace_add_op(t, &j[k].ops[i]);
 		free(j[k].ops);
 	}
-	id_set_free(&set);
-	stash_free(&ti->ops);
 	return kj ? kj->rc : 0;
 }
 
@@ -762,7 +801,7 @@ int trace_finish(struct trace *t, int32_t want, int capture, struct fd_error *er
 		for (size_t i = 0; i < t->n_kernels; i++)
 			t->kernels[i].start -= t->start_ns;
 		count_devices(t);
-		unpack_launches(t); /* sorted */
+		fold_launches(t); /* sorted */
 		t->device = -1;
 		t->n_other_device = t->n_kernels;
 		t->n_kernels = t->n_kernel_events = 0;
@@ -782,7 +821,7 @@ int trace_finish(struct trace *t, int32_t want, int capture, struct fd_error *er
 		keep_launching_ops(t);
 	sort_runs(t->ranges, t->n_ranges, sizeof *t->ranges, cmp_range);
 	sort_runs(t->fwd_ops, t->n_fwd_ops, sizeof *t->fwd_ops, cmp_fwd_op);
-	unpack_launches(t);	      /* sorted */
+	fold_launches(t);	      /* sorted */
 	trace_free_seg_maps(impl(t)); /* the merged parts' renamings: every stash is read */
 	detect_platform(t);
 	pick_gpu_name(t);

@@ -1,5 +1,5 @@
 /* trace_lookup.c — finding in a finished trace: launches by correlation, operators by
- * External id, the launch and operator of each kernel, module calls, forward operators,
+ * External id, the operator of each kernel, module calls, forward operators,
  * metadata and category counts. */
 #include <stdlib.h>
 #include <string.h>
@@ -111,16 +111,17 @@ static int span_before(const void *ctx, size_t i)
 	return q->m[i].tid < q->tid || (q->m[i].tid == q->tid && q->m[i].start <= q->ts);
 }
 
-/* 1 when the launch lies inside the operator's CPU range on its thread: an operator launches
- * its kernels while it runs. */
-static int op_holds(const struct trace_op *o, const struct trace_launch *l)
+/* 1 when the launch (CPU time ts on thread tid) lies inside the operator's CPU range on its
+ * thread: an operator launches its kernels while it runs. */
+static int op_holds(const struct trace_op *o, int64_t tid, int64_t ts)
 {
-	return o->tid == l->tid && l->start >= o->start && l->start <= o->start + o->dur;
+	return o->tid == tid && ts >= o->start && ts <= o->start + o->dur;
 }
 
-/* The innermost operator around launch l (the one that starts last among those that hold it),
- * or UINT32_MAX; *idx is built on first use (owned by the caller: free()). */
-static uint32_t op_around(const struct trace *t, const struct trace_launch *l, struct span **idx)
+/* The innermost operator around a launch at CPU time ts on thread tid (the one that starts
+ * last among those that hold it), or UINT32_MAX; *idx is built on first use (owned by the
+ * caller: free()). */
+static uint32_t op_around(const struct trace *t, int64_t tid, int64_t ts, struct span **idx)
 {
 	struct span_query q;
 	size_t j;
@@ -132,57 +133,50 @@ static uint32_t op_around(const struct trace *t, const struct trace_launch *l, s
 						   t->ops[i].start + t->ops[i].dur, (uint32_t)i };
 		qsort(*idx, t->n_ops, sizeof **idx, cmp_span);
 	}
-	q = (struct span_query){ *idx, l->tid, l->start };
+	q = (struct span_query){ *idx, tid, ts };
 	j = gallop_prefix(t->n_ops, 0, span_before, &q);
-	for (size_t i = j, tries = 0; i-- > 0 && (*idx)[i].tid == l->tid && tries < 64; tries++)
-		if (l->start <= (*idx)[i].end)
+	for (size_t i = j, tries = 0; i-- > 0 && (*idx)[i].tid == tid && tries < 64; tries++)
+		if (ts <= (*idx)[i].end)
 			return (*idx)[i].index;
 	return UINT32_MAX;
 }
 
-size_t trace_link_kernels(const struct trace *t, uint32_t *launch_of, uint32_t *op_of)
+int trace_is_graph_launch(const char *name)
+{
+	return strstr(name, "GraphLaunch") != NULL;
+}
+
+size_t trace_link_kernels(const struct trace *t, uint32_t *op_of)
 {
 	size_t rejected = 0;
-	const size_t l_off = offsetof(struct trace_launch, correlation);
 	const size_t o_off = offsetof(struct trace_op, external_id);
-	size_t hl = 0, ho = 0, nl = t->n_launches, no = t->n_ops;
+	size_t ho = 0, no = t->n_ops;
 	struct span *idx = NULL;
 
 	for (size_t i = 0; i < t->n_kernels; i++) {
-		int64_t corr = t->kernels[i].correlation, ext = t->kernels[i].external_id;
-		uint32_t launch = UINT32_MAX;
+		const struct trace_kernel *k = &t->kernels[i];
 
-		if (corr && (launch_of || (op_of && ext))) {
-			hl = lower_bound_near(t->launches, nl, sizeof *t->launches, l_off, corr,
-					      hl);
-			if (hl < nl && t->launches[hl].correlation == corr)
-				launch = (uint32_t)hl;
+		op_of[i] = UINT32_MAX;
+		if (k->external_id) {
+			ho = lower_bound_near(t->ops, no, sizeof *t->ops, o_off, k->external_id,
+					      ho);
+			if (ho < no && t->ops[ho].external_id == k->external_id)
+				op_of[i] = (uint32_t)ho;
 		}
-		if (launch_of)
-			launch_of[i] = launch;
-		if (op_of) {
-			op_of[i] = UINT32_MAX;
-			if (ext) {
-				ho = lower_bound_near(t->ops, no, sizeof *t->ops, o_off, ext, ho);
-				if (ho < no && t->ops[ho].external_id == ext)
-					op_of[i] = (uint32_t)ho;
-			}
-			/* the link holds only when the launch lies inside the operator's CPU
-			 * range on its thread (some PyTorch versions write the correlation id
-			 * as External id): else the innermost operator around the launch */
-			if (op_of[i] != UINT32_MAX && launch != UINT32_MAX &&
-			    !op_holds(&t->ops[op_of[i]], &t->launches[launch])) {
-				op_of[i] = op_around(t, &t->launches[launch], &idx);
-				rejected++;
-			}
+		/* the link holds only when the launch lies inside the operator's CPU range on
+		 * its thread (some PyTorch versions write the correlation id as External id):
+		 * else the innermost operator around the launch */
+		if (op_of[i] != UINT32_MAX && k->launch >= 0 &&
+		    !op_holds(&t->ops[op_of[i]], k->launch_tid, k->launch)) {
+			op_of[i] = op_around(t, k->launch_tid, k->launch, &idx);
+			rejected++;
 		}
 	}
 	free(idx);
 	return rejected;
 }
 
-void trace_module_calls(const struct trace *t, const uint32_t *launch_of, uint32_t *module_of,
-			uint32_t *parent)
+void trace_module_calls(const struct trace *t, uint32_t *module_of, uint32_t *parent)
 {
 	struct span *m = NULL;
 	uint32_t *up, *stack;
@@ -218,19 +212,18 @@ void trace_module_calls(const struct trace *t, const uint32_t *launch_of, uint32
 		stack[sp++] = (uint32_t)i;
 	}
 	for (size_t k = 0; k < t->n_kernels; k++) {
-		const struct trace_launch *l;
+		const struct trace_kernel *l = &t->kernels[k];
 		struct span_query q;
 		size_t j;
 
-		if (launch_of[k] == UINT32_MAX)
+		if (l->launch < 0)
 			continue;
-		l = &t->launches[launch_of[k]];
-		q = (struct span_query){ m, l->tid, l->start };
+		q = (struct span_query){ m, l->launch_tid, l->launch };
 		hint = j = gallop_prefix(n, hint, span_before, &q);
 		/* the last range starting at or before the launch, then out to one around it */
 		for (uint32_t x = j > 0 ? (uint32_t)(j - 1) : UINT32_MAX;
-		     x != UINT32_MAX && m[x].tid == l->tid; x = up[x])
-			if (l->start <= m[x].end) {
+		     x != UINT32_MAX && m[x].tid == l->launch_tid; x = up[x])
+			if (l->launch <= m[x].end) {
 				module_of[k] = m[x].index;
 				break;
 			}
