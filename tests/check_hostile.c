@@ -542,7 +542,8 @@ END_TEST
 
 START_TEST(test_many_devices)
 {
-	/* 3 * 10^5 kernels, each on its own device: counting them per device was quadratic. */
+	/* 3 * 10^5 kernels on 30,000 devices (a kernel holds device ids up to 32767): counting
+	 * them per device was quadratic. */
 	struct gen g = { 0 };
 	struct fd_error err = { { 0 } };
 	struct trace *t;
@@ -552,16 +553,59 @@ START_TEST(test_many_devices)
 		gen_add(&g,
 			"%s{\"cat\":\"kernel\",\"name\":\"k\",\"ts\":%d,\"dur\":%d,\"args\":{"
 			"\"device\":%d}}",
-			i ? "," : "", i, i == 123456 ? 5 : 1, 300000 - i);
+			i ? "," : "", i, i == 123456 ? 5 : 1, (300000 - i) % 30000 + 1);
 	gen_add(&g, "]}");
 	t = load_gen(&g, &err);
 	ck_assert_msg(t != NULL, "%s", err.msg);
-	ck_assert_uint_eq(t->n_devices, 300000);
-	ck_assert_int_eq(t->device, 300000 - 123456);
-	ck_assert_uint_eq(t->n_kernels, 1);
-	ck_assert_uint_eq(t->n_other_device, 299999);
+	ck_assert_uint_eq(t->n_devices, 30000);
+	ck_assert_int_eq(t->device, (300000 - 123456) % 30000 + 1);
+	ck_assert_uint_eq(t->n_kernels, 10);
+	ck_assert_uint_eq(t->n_other_device, 299990);
 	for (size_t i = 1; i < t->n_devices; i++)
 		ck_assert_int_lt(t->devices[i - 1].id, t->devices[i].id);
+	trace_free(t);
+	free(g.s);
+}
+END_TEST
+
+/* A kernel holds the thread that launched it as an index into the trace's threads (65,535 of
+ * them at most) and its device as an int16: kernels launched from threads beyond are launched
+ * from nowhere, with a warning, and a device beyond int16 is device -1. */
+START_TEST(test_many_threads)
+{
+	struct gen g = { 0 };
+	struct fd_error err = { { 0 } };
+	struct trace *t;
+	size_t launched = 0;
+
+	gen_add(&g, "{\"traceEvents\":[");
+	for (int i = 0; i < 65540; i++)
+		gen_add(&g,
+			"%s{\"cat\":\"cuda_runtime\",\"name\":\"cudaLaunchKernel\",\"ph\":\"X\","
+			"\"tid\":%d,\"ts\":%d,\"dur\":1,\"args\":{\"correlation\":%d}},"
+			"{\"cat\":\"kernel\",\"name\":\"k\",\"ph\":\"X\",\"ts\":%d,\"dur\":1,"
+			"\"args\":{\"device\":%d,\"correlation\":%d}}",
+			i ? "," : "", 1000 + i, 2 * i, i + 1, 2 * i + 1, 40000, i + 1);
+	gen_add(&g, "]}");
+	t = load_gen(&g, &err);
+	ck_assert_msg(t != NULL, "%s", err.msg);
+	ck_assert_int_eq(t->device, -1); /* 40000: beyond int16 */
+	ck_assert_uint_eq(t->n_kernels, 65540);
+	ck_assert_uint_eq(t->n_threads, TRACE_THREADS_MAX);
+	for (size_t i = 0; i < t->n_kernels; i++) {
+		const struct trace_kernel *k = &t->kernels[i];
+
+		if (k->launch < 0)
+			continue;
+		launched++;
+		ck_assert_int_eq(trace_launch_tid(t, k), 1000 + k->correlation - 1);
+		ck_assert_int_eq(k->launch, k->start - 1000);
+	}
+	ck_assert_uint_eq(launched, 65540 - 5);
+	ck_assert_uint_eq(t->n_warnings, 1);
+	ck_assert_str_eq(t->warnings[0],
+			 "5 launch events came from threads beyond the first 65535: "
+			 "their kernels count as launched from nowhere");
 	trace_free(t);
 	free(g.s);
 }
@@ -787,6 +831,7 @@ static Suite *suite(void)
 	tcase_add_test(big, test_deep_generated);
 	tcase_add_test(big, test_millions_of_events);
 	tcase_add_test(big, test_many_devices);
+	tcase_add_test(big, test_many_threads);
 	tcase_add_test(big, test_many_keys_and_categories);
 	tcase_add_test(big, test_huge_device_properties);
 	suite_add_tcase(s, big);

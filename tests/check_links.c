@@ -30,7 +30,8 @@ static void check_links(const struct trace *t)
 		for (size_t j = i + 1; j < t->n_kernels && j < i + 64; j++)
 			if (k->correlation && t->kernels[j].correlation == k->correlation)
 				ck_assert_msg(t->kernels[j].launch == k->launch &&
-						      t->kernels[j].launch_tid == k->launch_tid,
+						      t->kernels[j].launch_thread ==
+							      k->launch_thread,
 					      "%s: kernels %zu and %zu of correlation %lld",
 					      t->path, i, j, (long long)k->correlation);
 	}
@@ -114,7 +115,7 @@ START_TEST(test_links_any_order)
 				continue;
 			}
 			ck_assert_int_eq(k->launch - one, (k->correlation - 1) * 10000);
-			ck_assert_int_eq(k->launch_tid, 1);
+			ck_assert_int_eq(trace_launch_tid(t, k), 1);
 		}
 		ck_assert_uint_eq(t->n_launches, 0); /* each launched one kernel: folded */
 	}

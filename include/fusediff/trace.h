@@ -40,13 +40,26 @@ struct trace_kernel {
 	int64_t external_id; /* links to the cpu_op; 0 when absent */
 	/* Its launch event (the runtime call of the same correlation id; of several, the one
 	 * that starts first), folded in by trace_finish(): the CPU time it started, -1 when the
-	 * trace has none, and the thread that made it. */
-	int64_t launch, launch_tid;
+	 * trace has none; launch_thread names the thread that made it (trace_launch_tid()). */
+	int64_t launch;
 	uint32_t name;
-	int32_t device, stream;
-	uint32_t dims : 30; /* grid and block (trace_dims_get); a bit field, so that a kernel */
-	uint32_t kind : 2;  /* enum kernel_kind                 takes 64 bytes, not 72 */
+	int32_t stream;
+	int16_t device;		/* trace_device_id() */
+	uint16_t launch_thread; /* index into trace.threads */
+	uint32_t dims : 30;	/* grid and block (trace_dims_get); a bit field, so that a kernel */
+	uint32_t kind : 2;	/* enum kernel_kind                 takes 56 bytes, not 64 */
 };
+
+/* A device id as a kernel holds it: -1 for one beyond int16 (a GPU numbers its devices from
+ * 0; a damaged trace may say anything). */
+static inline int16_t trace_device_id(int64_t id)
+{
+	return id < INT16_MIN || id > INT16_MAX ? -1 : (int16_t)id;
+}
+
+/* Threads that a trace can name as a kernel's launcher (trace_kernel.launch_thread): a
+ * kernel launched by another has no launch (trace_finish() warns). */
+#define TRACE_THREADS_MAX 65535u
 
 /* A runtime/driver call (cudaLaunchKernel, hipLaunchKernel, cuLaunchKernel, ...), sorted by
  * correlation. A finished trace keeps only the calls that are more than one kernel's launch:
@@ -157,6 +170,8 @@ struct trace {
 	size_t n_other_device;	/* kernels and copies on other devices, dropped */
 	struct trace_launch *launches;
 	size_t n_launches;
+	int64_t *threads; /* the threads that launched kernels (trace_kernel.launch_thread) */
+	size_t n_threads;
 	struct trace_op *ops;
 	size_t n_ops;
 	struct trace_range *ranges;
@@ -198,6 +213,16 @@ struct trace {
 
 /* Free a trace (trace_load(), trace_load.h); NULL is ignored. */
 void trace_free(struct trace *t);
+
+/* The thread that launched kernel k (its launch_thread; when k->launch >= 0). */
+static inline int64_t trace_launch_tid(const struct trace *t, const struct trace_kernel *k)
+{
+	return t->threads[k->launch_thread];
+}
+
+/* The index of thread tid in t->threads, added when new; -1 when TRACE_THREADS_MAX are there
+ * already. */
+int32_t trace_thread_index(struct trace *t, int64_t tid);
 
 /* The grid and block of dims id (struct trace_kernel.dims, struct trace_launch.dims): all
  * zeros for 0 or an unknown id. */

@@ -263,9 +263,9 @@ void classify_trace(const struct classifier *c, const struct trace *t, struct tr
 		for (size_t k = 0; k < t->n_kernels; k++) {
 			const struct trace_kernel *l = &t->kernels[k];
 
-			ann_of[k] = l->launch >= 0
-					    ? moe_ann_at(anns, n_ann, l->launch_tid, l->launch)
-					    : UINT32_MAX;
+			ann_of[k] = l->launch >= 0 ? moe_ann_at(anns, n_ann, trace_launch_tid(t, l),
+								l->launch)
+						   : UINT32_MAX;
 		}
 	}
 	free(anns);

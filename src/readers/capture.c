@@ -136,13 +136,15 @@ static size_t graft(struct trace *r, const struct trace_launch *gl, const uint32
 		const struct trace_launch *l;
 		const struct trace_op *op;
 		struct trace_kernel *kk = &r->kernels[k[i]];
+		int32_t thread;
 
 		if (pairs[i] == UINT32_MAX)
 			continue;
 		l = &cap->launches[c[pairs[i]]];
 		/* the captured launch, as the kernel's own (trace_kernel.launch) */
-		kk->launch = tmap(&m, l->start);
-		kk->launch_tid = gl->tid;
+		thread = trace_thread_index(r, gl->tid);
+		kk->launch = thread < 0 ? -1 : tmap(&m, l->start);
+		kk->launch_thread = thread < 0 ? 0 : (uint16_t)thread;
 		kk->correlation = (*corr)++;
 		op = l->external_id ? trace_find_op(cap, l->external_id) : NULL;
 		if (op) {

@@ -648,9 +648,7 @@ static void commit(struct loader *ld, struct event *ev, enum ev_kind kind)
 			.correlation = ev->correlation,
 			.external_id = ev->external_id,
 			.name = name,
-			.device = ev->device > INT32_MAX || ev->device < INT32_MIN
-					  ? -1
-					  : (int32_t)ev->device,
+			.device = trace_device_id(ev->device),
 			.stream = ev->stream > INT32_MAX || ev->stream < INT32_MIN
 					  ? -1
 					  : (int32_t)ev->stream,

@@ -362,7 +362,7 @@ static int read_kernels(struct nsys *ns, const struct span *l, size_t n_l)
 		struct trace_kernel k = { .start = sqlite3_column_int64(st, 0),
 					  .dur = trace_span_dur(sqlite3_column_int64(st, 0),
 								sqlite3_column_int64(st, 1)),
-					  .device = (int32_t)sqlite3_column_int64(st, 2),
+					  .device = trace_device_id(sqlite3_column_int64(st, 2)),
 					  .stream = (int32_t)sqlite3_column_int64(st, 3),
 					  .name = str_of(ns, sqlite3_column_int64(st, 5)),
 					  .kind = KIND_KERNEL };
@@ -408,7 +408,7 @@ static int read_copies(struct nsys *ns, const struct span *l, size_t n_l, int me
 		struct trace_kernel k = { .start = sqlite3_column_int64(st, 0),
 					  .dur = trace_span_dur(sqlite3_column_int64(st, 0),
 								sqlite3_column_int64(st, 1)),
-					  .device = (int32_t)sqlite3_column_int64(st, 2),
+					  .device = trace_device_id(sqlite3_column_int64(st, 2)),
 					  .stream = (int32_t)sqlite3_column_int64(st, 3),
 					  .kind = memset ? KIND_MEMSET : KIND_MEMCPY };
 

@@ -50,7 +50,7 @@ static int read_kernels(sqlite3 *db, struct sqlite_budget *b, struct trace *t, c
 		struct trace_kernel k = { .start = sqlite3_column_int64(st, 1),
 					  .dur = trace_span_dur(sqlite3_column_int64(st, 1),
 								sqlite3_column_int64(st, 2)),
-					  .device = (int32_t)sqlite3_column_int64(st, 3),
+					  .device = trace_device_id(sqlite3_column_int64(st, 3)),
 					  .stream = (int32_t)sqlite3_column_int64(st, 4),
 					  .kind = KIND_KERNEL };
 
@@ -95,8 +95,8 @@ static void read_copies(sqlite3 *db, struct sqlite_budget *b, struct trace *t)
 					  .stream = (int32_t)sqlite3_column_int64(st, 6),
 					  .kind = KIND_MEMCPY };
 
-		k.device =
-			(int32_t)sqlite3_column_int64(st, type && strcmp(type, "GPU") == 0 ? 4 : 5);
+		k.device = trace_device_id(
+			sqlite3_column_int64(st, type && strcmp(type, "GPU") == 0 ? 4 : 5));
 		k.name = rocprof_copy_name(t, (const char *)sqlite3_column_text(st, 0));
 		t->n_events++;
 		if (k.start > 0 && k.dur >= 0 && k.start <= TRACE_TIME_MAX - k.dur)

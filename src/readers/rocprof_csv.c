@@ -224,7 +224,7 @@ static int csv_load(struct trace *t, struct input *in, const char *name,
 		}
 		k.start = field_int(v[C_START]);
 		k.dur = trace_span_dur(k.start, field_int(v[C_END]));
-		k.device = (int32_t)field_int(v[C_AGENT]);
+		k.device = trace_device_id(field_int(v[C_AGENT]));
 		k.stream = (int32_t)field_int(v[C_QUEUE]);
 		k.correlation = field_int(v[C_CORR]);
 		for (int d = 0; d < 3; d++) {

@@ -173,7 +173,7 @@ static void make_dispatches(struct trace *t, const struct run *r, const struct m
 		struct trace_kernel k = { .start = d->start,
 					  .dur = trace_span_dur(d->start, d->end),
 					  .correlation = d->corr,
-					  .device = device_of(m, d->agent),
+					  .device = trace_device_id(device_of(m, d->agent)),
 					  .stream = (int32_t)d->queue,
 					  .kind = KIND_KERNEL };
 
@@ -226,7 +226,8 @@ static void make_copies(struct trace *t, const struct run *r, const struct maps 
 		struct trace_kernel k = { .start = c->start,
 					  .dur = trace_span_dur(c->start, c->end),
 					  .correlation = c->corr,
-					  .device = dst >= 0 ? dst : device_of(m, c->src),
+					  .device = trace_device_id(
+						  dst >= 0 ? dst : device_of(m, c->src)),
 					  .kind = KIND_MEMCPY };
 
 		t->n_events++;

@@ -150,7 +150,7 @@ static int read_ops(sqlite3 *db, struct sqlite_budget *b, struct trace *t, const
 		struct trace_kernel k = { .start = sqlite3_column_int64(st, 1),
 					  .dur = trace_span_dur(sqlite3_column_int64(st, 1),
 								sqlite3_column_int64(st, 2)),
-					  .device = (int32_t)sqlite3_column_int64(st, 3),
+					  .device = trace_device_id(sqlite3_column_int64(st, 3)),
 					  .stream = (int32_t)sqlite3_column_int64(st, 4),
 					  .correlation = sqlite3_column_int64(st, 7),
 					  .kind = KIND_KERNEL };

@@ -265,11 +265,12 @@ static void place_the_rest(const struct trace *t, int training, int32_t *call_of
 
 		for (size_t k = 0; k < nk; k++)
 			if (call_of[k] >= 0 && t->kernels[k].launch >= 0)
-				tids[n_tids++] = t->kernels[k].launch_tid;
+				tids[n_tids++] = trace_launch_tid(t, &t->kernels[k]);
 		n_tids = passes_sort_unique(tids, n_tids);
 		for (size_t k = 0; k < nk; k++)
-			eligible[k] = t->kernels[k].launch < 0 ||
-				      !passes_has_i64(tids, n_tids, t->kernels[k].launch_tid);
+			eligible[k] =
+				t->kernels[k].launch < 0 ||
+				!passes_has_i64(tids, n_tids, trace_launch_tid(t, &t->kernels[k]));
 		passes_place_by_window(t, call_of, n_calls, eligible);
 		free(tids);
 		free(eligible);

@@ -365,15 +365,15 @@ static void assign_kernels(const struct trace *t, const uint8_t *part, const str
 		const struct trace_kernel *k = &t->kernels[i];
 		const struct trace_kernel *l = t->kernels[i].launch >= 0 ? &t->kernels[i] : NULL;
 
-		if (l && (last_has < 0 || l->launch_tid != last_tid)) {
-			last_tid = l->launch_tid;
-			last_has = ivals_has(&cpu, l->launch_tid);
+		if (l && (last_has < 0 || trace_launch_tid(t, l) != last_tid)) {
+			last_tid = trace_launch_tid(t, l);
+			last_has = ivals_has(&cpu, last_tid);
 		}
 		/* The launch is the truth when the thread that launched it recorded annotations:
 		 * a kernel launched outside all of them is outside every pass, whatever the GPU
 		 * ranges say. Without a launch event, the GPU range on the kernel's stream. */
 		if (l && last_has)
-			kernel_ann[i] = ivals_find(&cpu, l->launch_tid, l->launch, 1, &hint_cpu);
+			kernel_ann[i] = ivals_find(&cpu, last_tid, l->launch, 1, &hint_cpu);
 		else
 			kernel_ann[i] =
 				gpu.n ? ivals_find(&gpu, k->stream, k->start, 0, &hint_gpu) : -1;
@@ -514,7 +514,7 @@ static void place_by_window(const struct trace *t, const struct ann *a, size_t n
 	for (size_t i = 0; i < t->n_kernels; i++) {
 		const struct trace_kernel *l = t->kernels[i].launch >= 0 ? &t->kernels[i] : NULL;
 
-		eligible[i] = l ? !passes_has_i64(tids, n_tids, l->launch_tid)
+		eligible[i] = l ? !passes_has_i64(tids, n_tids, trace_launch_tid(t, l))
 				: !passes_has_i64(streams, n_streams, t->kernels[i].stream);
 		if (pass_of[i] >= 0 || !eligible[i] || !l || !n_win)
 			continue;

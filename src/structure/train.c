@@ -79,14 +79,14 @@ uint8_t *train_parts(const struct trace *t, const struct trace_classes *tc, size
 		else if (!has_cpu_backward && ki && (ki->atoms & ATOM_BIT(ATOM_GRAD)))
 			part[k] = PART_BACKWARD;
 		if (l && n) {
-			struct ival_query q = { v, l->launch_tid, l->launch };
+			struct ival_query q = { v, trace_launch_tid(t, l), l->launch };
 			size_t j = gallop_prefix(n, hint, ival_before, &q);
 
 			hint = j;
 			/* the innermost range around the launch: ranges of one kind do not nest
 			 * much; look back a few */
-			for (size_t b = j, tries = 0;
-			     b-- > 0 && tries < 8 && v[b].tid == l->launch_tid; tries++)
+			for (size_t b = j, tries = 0; b-- > 0 && tries < 8 && v[b].tid == q.tid;
+			     tries++)
 				if (l->launch <= v[b].end) {
 					part[k] = v[b].part;
 					if (v[b].part == PART_BACKWARD)

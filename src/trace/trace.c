@@ -64,6 +64,9 @@ void trace_free(struct trace *t)
 	intern_free(t->dims);
 	free(t->kernels);
 	free(t->launches);
+	free(t->threads);
+	if (ti->thread_ids)
+		intern_free(ti->thread_ids);
 	free(t->ops);
 	free(t->ranges);
 	free(t->fwd_ops);
@@ -79,6 +82,23 @@ void trace_free(struct trace *t)
 	free(ti->kernel_ids);
 	trace_free_seg_maps(ti);
 	free(ti);
+}
+
+int32_t trace_thread_index(struct trace *t, int64_t tid)
+{
+	struct trace_impl *ti = impl(t);
+	uint32_t id;
+
+	if (!ti->thread_ids)
+		ti->thread_ids = intern_new();
+	if (t->n_threads >= TRACE_THREADS_MAX) {
+		id = intern_find(ti->thread_ids, (const char *)&tid, sizeof tid);
+		return id == UINT32_MAX ? -1 : (int32_t)id - 1;
+	}
+	id = intern_add(ti->thread_ids, (const char *)&tid, sizeof tid);
+	if (id > t->n_threads)
+		VEC_PUSH(t->threads, t->n_threads, ti->cap_threads, tid);
+	return (int32_t)id - 1;
 }
 
 void trace_expect_large(struct trace *t, int64_t bytes)

@@ -185,6 +185,7 @@ int trace_append(struct trace *dst, const struct trace *src, int64_t gap_ns, str
 	int64_t shift, src_end = trace_end(src);
 	uint32_t n_str = intern_count(src->strings), n_dims = intern_count(src->dims);
 	uint32_t *map, *dmap;
+	int32_t *tmap;
 
 	if (gap_ns < 1)
 		gap_ns = 1;
@@ -239,17 +240,27 @@ int trace_append(struct trace *dst, const struct trace *src, int64_t gap_ns, str
 
 	trace_reserve(dst, src->n_kernels, src->n_launches, src->n_ops, src->n_ranges,
 		      src->n_fwd_ops);
+	tmap = xmalloc((src->n_threads + 1) * sizeof *tmap);
+	for (size_t i = 0; i < src->n_threads; i++)
+		tmap[i] = trace_thread_index(dst, src->threads[i]);
 	for (size_t i = 0; i < src->n_kernels; i++) {
 		struct trace_kernel k = src->kernels[i];
 
 		k.start += shift;
-		k.launch += k.launch >= 0 ? shift : 0;
+		if (k.launch >= 0 && tmap[k.launch_thread] >= 0) {
+			k.launch += shift;
+			k.launch_thread = (uint16_t)tmap[k.launch_thread];
+		} else {
+			k.launch = -1;
+			k.launch_thread = 0;
+		}
 		k.correlation = shifted(&mc, k.correlation);
 		k.external_id = shifted(&me, k.external_id);
 		k.name = map[k.name];
 		k.dims = k.dims < n_dims ? dmap[k.dims] : 0;
 		dst->kernels[dst->n_kernels++] = k;
 	}
+	free(tmap);
 	for (size_t i = 0; i < src->n_launches; i++) {
 		struct trace_launch l = src->launches[i];
 

@@ -110,9 +110,11 @@ static int graph_launch_name(const struct trace *t, uint32_t name, uint32_t memo
 static void fold_launches(struct trace *t)
 {
 	struct trace_impl *ti = impl(t);
-	size_t n = ti->launches.n, nk = 0, h = 0;
+	size_t n = ti->launches.n, nk = 0, h = 0, lost = 0;
 	uint32_t *v, memo[2][8] = { { 0 } };
 	struct stash_reader r;
+	int64_t last_tid = 0;
+	int32_t last_thread = -1;
 
 	ti->finished = 1;
 	free(ti->kernel_ids); /* the launches that name their kernel are in the array now */
@@ -121,7 +123,7 @@ static void fold_launches(struct trace *t)
 	t->n_launches = 0;
 	for (size_t i = 0; i < t->n_kernels; i++) {
 		t->kernels[i].launch = -1;
-		t->kernels[i].launch_tid = 0;
+		t->kernels[i].launch_thread = 0;
 	}
 	if (!n)
 		return;
@@ -145,10 +147,18 @@ static void fold_launches(struct trace *t)
 		for (e = h; e < nk && t->kernels[v[e]].correlation == l.correlation; e++) {
 			struct trace_kernel *k = &t->kernels[v[e]];
 
-			if (k->launch < 0 || l.start < k->launch) {
-				k->launch = l.start;
-				k->launch_tid = l.tid;
+			if (k->launch >= 0 && l.start >= k->launch)
+				continue;
+			if (last_thread < 0 || l.tid != last_tid) {
+				last_tid = l.tid;
+				last_thread = trace_thread_index(t, l.tid);
 			}
+			if (last_thread < 0) {
+				lost++;
+				continue;
+			}
+			k->launch = l.start;
+			k->launch_thread = (uint16_t)last_thread;
 		}
 		if (l.kernel || e - h > 1 || (e - h == 1 && graph_launch_name(t, l.name, memo)))
 			VEC_PUSH(t->launches, t->n_launches, ti->cap_launches, l);
@@ -156,6 +166,11 @@ static void fold_launches(struct trace *t)
 	stash_free(&ti->launches);
 	free(v);
 	sort_runs(t->launches, t->n_launches, sizeof *t->launches, cmp_launch);
+	if (lost)
+		trace_warn(t,
+			   "%zu launch events came from threads beyond the first %u: their kernels "
+			   "count as launched from nowhere",
+			   lost, TRACE_THREADS_MAX);
 }
 
 /* The next stashed operator: its first fields (start, external id, tid), then next_op_rest() for

@@ -10,7 +10,9 @@ struct trace_impl {
 	struct trace t; /* first: a struct trace * is a struct trace_impl * */
 	size_t cap_kernels, cap_launches, cap_ops, cap_ranges, cap_devices, cap_categories,
 		cap_meta, cap_fwd_ops;
-	size_t *cat_index; /* category id -> index + 1 */
+	size_t cap_threads;
+	struct intern *thread_ids; /* t->threads: a thread id's 8 bytes -> index + 1 */
+	size_t *cat_index;	   /* category id -> index + 1 */
 	size_t cat_index_len;
 	size_t *meta_index; /* key id -> index + 1 */
 	size_t meta_index_len;

@@ -167,8 +167,8 @@ size_t trace_link_kernels(const struct trace *t, uint32_t *op_of)
 		 * its thread (some PyTorch versions write the correlation id as External id):
 		 * else the innermost operator around the launch */
 		if (op_of[i] != UINT32_MAX && k->launch >= 0 &&
-		    !op_holds(&t->ops[op_of[i]], k->launch_tid, k->launch)) {
-			op_of[i] = op_around(t, k->launch_tid, k->launch, &idx);
+		    !op_holds(&t->ops[op_of[i]], trace_launch_tid(t, k), k->launch)) {
+			op_of[i] = op_around(t, trace_launch_tid(t, k), k->launch, &idx);
 			rejected++;
 		}
 	}
@@ -218,11 +218,11 @@ void trace_module_calls(const struct trace *t, uint32_t *module_of, uint32_t *pa
 
 		if (l->launch < 0)
 			continue;
-		q = (struct span_query){ m, l->launch_tid, l->launch };
+		q = (struct span_query){ m, trace_launch_tid(t, l), l->launch };
 		hint = j = gallop_prefix(n, hint, span_before, &q);
 		/* the last range starting at or before the launch, then out to one around it */
 		for (uint32_t x = j > 0 ? (uint32_t)(j - 1) : UINT32_MAX;
-		     x != UINT32_MAX && m[x].tid == l->launch_tid; x = up[x])
+		     x != UINT32_MAX && m[x].tid == q.tid; x = up[x])
 			if (l->launch <= m[x].end) {
 				module_of[k] = m[x].index;
 				break;
