@@ -234,6 +234,21 @@ static void drop_rank_fusions(struct comparison *c)
 		c->layers[k].n_fusions = 0;
 }
 
+/* canonical_merge_side() of one side: a job of its own, the other side's on another thread
+ * (each writes only its own side's merged layers and GEMM shapes). */
+struct merge_job {
+	struct work *w;
+	int s;
+};
+
+static void *merge_job(void *arg)
+{
+	struct merge_job *j = arg;
+
+	canonical_merge_side(j->w, j->s);
+	return NULL;
+}
+
 static int compute(struct comparison *c, int phase, struct fd_error *err)
 {
 	struct work w = { .s = { c->side[0], c->side[1] }, .c = c };
@@ -255,8 +270,11 @@ static int compute(struct comparison *c, int phase, struct fd_error *err)
 		return 0;
 	}
 	canonical_layers(c, &w);
-	canonical_merge_side(&w, 0);
-	canonical_merge_side(&w, 1);
+	{
+		struct merge_job j[2] = { { &w, 0 }, { &w, 1 } };
+
+		run_both(merge_job, &j[0], &j[1]);
+	}
 	pairs_build(c, &w, &aux);
 	fusion_mark_repeats(c, aux, 0);
 	fusion_build(c, aux);
@@ -317,6 +335,32 @@ static void set_labels(struct comparison *c, const struct compare_opts *o)
 	}
 }
 
+/* What comparison_build() derives from the pairs and fusions: the opportunities (the search
+ * for the chains neither side fuses, the larger part of a phase's first build) on one thread,
+ * the kernel totals, efficiencies, summed pairs and noise on the other. Neither writes what the
+ * other reads: the search reads the pairs' kernels, the fusions and the layers, the others
+ * write the pairs' efficiencies and intervals and tables of their own. */
+struct derived_job {
+	struct comparison *c;
+	const struct compare_opts *o;
+	int opportunities; /* the opportunities' job */
+};
+
+static void *derived_job(void *arg)
+{
+	struct derived_job *j = arg;
+
+	if (j->opportunities) {
+		comparison_opportunities(j->c);
+		return NULL;
+	}
+	comparison_kernel_totals(j->c);
+	comparison_efficiency(j->c, j->o ? j->o->peaks : NULL, j->o ? j->o->memo : NULL);
+	comparison_summed_pairs(j->c);
+	comparison_noise(j->c);
+	return NULL;
+}
+
 int comparison_build(struct comparison **out, const struct side *a, const struct side *b,
 		     const struct classifier *cl, const struct compare_opts *o,
 		     struct fd_error *err)
@@ -344,11 +388,11 @@ int comparison_build(struct comparison **out, const struct side *a, const struct
 		*out = NULL;
 		return -1;
 	}
-	comparison_kernel_totals(c);
-	comparison_efficiency(c, o ? o->peaks : NULL, o ? o->memo : NULL);
-	comparison_summed_pairs(c);
-	comparison_noise(c);
-	comparison_opportunities(c);
+	{
+		struct derived_job d = { c, o, 0 }, opp = { c, o, 1 };
+
+		run_both(derived_job, &d, &opp);
+	}
 	*out = c;
 	return 0;
 }

@@ -249,14 +249,19 @@ void pairs_layer_totals(struct comparison *c, const struct work *w)
 	c->ratio = comparison_ratio(c->ns[0], c->ns[1]);
 }
 
-void pairs_build(struct comparison *c, struct work *w, struct fusion_hint **hints)
-{
-	struct comparison_pair *pairs = NULL;
-	struct fusion_hint *aux = NULL;
-	size_t n_pairs = 0, cap_pairs = 0, cap_aux = 0, n_aux = 0;
+/* The alignments of the layers [k0, k1) of w (each layer's its own: two jobs take a half
+ * each). */
+struct align_job {
+	struct work *w;
+	size_t k0, k1;
+};
 
-	w->al = xcalloc(w->n_keys, sizeof *w->al);
-	for (size_t k = 0; k < w->n_keys; k++) {
+static void *align_job(void *arg)
+{
+	struct align_job *j = arg;
+	struct work *w = j->w;
+
+	for (size_t k = j->k0; k < j->k1; k++) {
 		struct align_layer *l = &w->al[k];
 
 		mark_math_attention(&w->ml[0][k], &w->ml[1][k]);
@@ -269,6 +274,18 @@ void pairs_build(struct comparison *c, struct work *w, struct fusion_hint **hint
 				  w->ml[1][k].n);
 		align_steps(l->item[0], l->n_item[0], l->item[1], l->n_item[1], NULL, &l->al);
 	}
+	return NULL;
+}
+
+void pairs_build(struct comparison *c, struct work *w, struct fusion_hint **hints)
+{
+	struct comparison_pair *pairs = NULL;
+	struct fusion_hint *aux = NULL;
+	size_t n_pairs = 0, cap_pairs = 0, cap_aux = 0, n_aux = 0;
+	struct align_job j[2] = { { w, 0, w->n_keys / 2 }, { w, w->n_keys / 2, w->n_keys } };
+
+	w->al = xcalloc(w->n_keys, sizeof *w->al);
+	run_both(align_job, &j[0], &j[1]);
 	align_absorb(w->al, w->n_keys, 0);
 
 	for (size_t k = 0; k < w->n_keys; k++) {
