@@ -38,6 +38,17 @@ struct scan {
 	uint8_t *n_shapes;    /* per step of the layer: its shapes, once found (0xff: not yet) */
 	struct shape *shapes; /* MAX_SHAPES per step of the layer */
 	struct dims_memo *dims;
+	struct first_fit *fits; /* FITS of them */
+};
+
+/* The chains whose first element a step of this class and these atoms can be, as bits of
+ * their positions in the try order (when there are 64 at most): a search meets a few dozen
+ * distinct steps, each thousands of times. */
+#define FITS 256
+struct first_fit {
+	uint64_t chains;
+	atom_set atoms;
+	uint8_t cls, used;
 };
 
 /* The shapes of each Input Dims text, parsed once per search (the layers of a model repeat the
@@ -253,6 +264,35 @@ static int try_chain(const struct scan *sc, const struct fusible_chain *ch, uint
 	return 1;
 }
 
+static int first_fits(const struct fusible_chain *ch, const struct step *st)
+{
+	return ch->elem_cls[0] ? st->cls == ch->elem_cls[0] - 1
+			       : (st->atoms & ch->elem[0]) == ch->elem[0];
+}
+
+/* The chains (of ord[0..n_ord), n_ord <= 64) that step st can begin (struct first_fit). */
+static uint64_t first_fit(const struct scan *sc, const uint16_t *ord, size_t n_ord,
+			  const struct step *st)
+{
+	size_t h = (size_t)((st->atoms * 2654435761u) ^ st->cls) & (FITS - 1);
+	uint64_t chains = 0;
+
+	for (size_t tries = 0; tries < FITS; tries++, h = (h + 1) & (FITS - 1)) {
+		const struct first_fit *f = &sc->fits[h];
+
+		if (!f->used)
+			break;
+		if (f->atoms == st->atoms && f->cls == st->cls)
+			return f->chains;
+	}
+	for (size_t c = 0; c < n_ord; c++)
+		if (first_fits(&sc->o->chains[ord[c]], st))
+			chains |= (uint64_t)1 << c;
+	if (!sc->fits[h].used) /* else the table is full: found again next time */
+		sc->fits[h] = (struct first_fit){ chains, st->atoms, st->cls, 1 };
+	return chains;
+}
+
 /* --- grouping ---------------------------------------------------------------------------- */
 
 struct place {
@@ -416,13 +456,20 @@ static void scan_layer(struct acc *a, struct scan *sc, const uint16_t *ord, size
 		if (sc->taken[i] || (!(sc->st[i].atoms & sc->first_atoms) &&
 				     !(sc->first_cls & (1u << sc->st[i].cls))))
 			continue;
-		for (size_t c = 0; c < n_ord; c++) {
-			const struct fusible_chain *ch = &sc->o->chains[ord[c]];
+		const int by_fit = n_ord <= 64;
+		uint64_t fits = by_fit ? first_fit(sc, ord, n_ord, &sc->st[i]) : 0;
+
+		for (size_t c = 0; by_fit ? fits != 0 : c < n_ord; c++) {
+			const struct fusible_chain *ch;
 			struct match m;
 
-			if (ch->elem_cls[0] ? sc->st[i].cls != ch->elem_cls[0] - 1
-					    : (sc->st[i].atoms & ch->elem[0]) != ch->elem[0])
-				continue; /* the common case, without a call */
+			if (by_fit) { /* the next chain it can begin */
+				c = (size_t)__builtin_ctzll(fits);
+				fits &= fits - 1;
+			} else if (!first_fits(&sc->o->chains[ord[c]], &sc->st[i])) {
+				continue;
+			}
+			ch = &sc->o->chains[ord[c]];
 			if (!try_chain(sc, ch, i, &m))
 				continue;
 			if (!*have_busy) {
@@ -489,6 +536,7 @@ void opportunities_find(const struct side *s, const struct opportunity_opts *o,
 	sc.taken = xcalloc(max_steps, 1);
 	sc.n_shapes = xcalloc(max_steps, 1);
 	sc.shapes = xcalloc(max_steps * MAX_SHAPES, sizeof *sc.shapes);
+	sc.fits = xcalloc(FITS, sizeof *sc.fits);
 	dm.at = xcalloc((size_t)intern_count(s->t->strings) + 1, sizeof *dm.at);
 	dm.n = xmalloc((size_t)intern_count(s->t->strings) + 1);
 	dm.pool = xmalloc((dm.cap_pool = MAX_SHAPES) * sizeof *dm.pool); /* never NULL */
@@ -510,6 +558,7 @@ void opportunities_find(const struct side *s, const struct opportunity_opts *o,
 	free(sc.taken);
 	free(sc.n_shapes);
 	free(sc.shapes);
+	free(sc.fits);
 	free(dm.at);
 	free(dm.n);
 	free(dm.pool);

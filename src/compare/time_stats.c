@@ -6,11 +6,6 @@
 
 #include "fusediff/util.h"
 
-static int cmp_int64(const void *a, const void *b)
-{
-	return CMP(*(const int64_t *)a, *(const int64_t *)b);
-}
-
 static int cmp_u32(const void *a, const void *b)
 {
 	return CMP(*(const uint32_t *)a, *(const uint32_t *)b);
@@ -76,14 +71,20 @@ void time_span_of(const struct trace *t, const uint32_t *idx, size_t n, struct t
 
 int64_t busy_set_idle(const struct busy_set *b, int64_t from, int64_t to)
 {
-	size_t lo;
+	size_t lo = 0, hi = b->n;
 	int64_t idle;
 
 	if (to <= from)
 		return 0;
 	idle = to - from;
-	lo = upper_bound(b->end, b->n, sizeof *b->end, &from,
-			 cmp_int64); /* the first that ends after from */
+	while (lo < hi) { /* the first that ends after from (once per kernel of a chain found) */
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (b->end[mid] <= from)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
 	for (size_t i = lo; i < b->n && b->start[i] < to; i++) {
 		int64_t s = b->start[i] > from ? b->start[i] : from;
 		int64_t e = b->end[i] < to ? b->end[i] : to;
