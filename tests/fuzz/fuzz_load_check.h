@@ -76,10 +76,15 @@ static void check_trace(const struct trace *t)
 		require(i == 0 || t->ranges[i - 1].start <= t->ranges[i].start,
 			"ranges sorted by start");
 	}
+	require(t->n_threads <= TRACE_THREADS_MAX, "threads a kernel can name");
 	for (size_t i = 0; i < t->n_kernels; i++) {
-		const struct trace_launch *l = trace_find_launch(t, t->kernels[i].correlation);
+		const struct trace_kernel *k = &t->kernels[i];
+		const struct trace_launch *l = trace_find_launch(t, k->correlation);
 
-		require(!l || l->correlation == t->kernels[i].correlation, "trace_find_launch()");
+		require(!l || l->correlation == k->correlation, "trace_find_launch()");
+		require(k->launch >= -1 && k->launch <= TRACE_TIME_MAX, "a kernel's launch time");
+		require(k->launch < 0 || (k->correlation != 0 && k->launch_thread < t->n_threads),
+			"a kernel's launch: its id and thread");
 	}
 	for (size_t i = 1; i < t->n_devices; i++)
 		require(t->devices[i - 1].id < t->devices[i].id, "devices sorted by id, once each");
