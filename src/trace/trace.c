@@ -154,7 +154,7 @@ void trace_add_launch(struct trace *t, const struct trace_launch *l)
 	struct trace_impl *ti = impl(t);
 	struct stash *s = &ti->launches;
 
-	if (ti->finished) { /* capture.c grafts launches onto a finished trace */
+	if (ti->finished) { /* nothing folds it now: kept as it is */
 		VEC_PUSH(t->launches, t->n_launches, ti->cap_launches, *l);
 		return;
 	}

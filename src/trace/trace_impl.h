@@ -24,11 +24,11 @@ struct trace_impl {
 	int has_ops_t0;
 	/* Launches until trace_finish() (trace_add_launch): the deltas of start, correlation,
 	 * external_id and tid, then dur, name, kernel and, with a kernel, its dims. A launch
-	 * is 12-16 bytes so, not 56: they are unpacked into an array of the exact size. */
+	 * is 12-16 bytes so, not 56, until trace_finish() folds it into its kernels. */
 	struct stash launches;
 	int64_t launches_t0; /* the earliest start of a stashed launch */
 	int has_launches_t0;
-	int finished;	     /* trace_finish() ran: launches go straight into the array */
+	int finished;	     /* trace_finish() ran: a launch added goes straight into the array */
 	int64_t *kernel_ids; /* the external_id of each stashed launch that names its kernel */
 	size_t n_kernel_ids, cap_kernel_ids;
 	/* The stashes of merged parts are appended as they are (stash_append): their records
