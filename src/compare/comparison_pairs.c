@@ -180,67 +180,81 @@ static void pair_from_entry(struct comparison *c, struct work *w, size_t key,
 	p->ratio = comparison_ratio(p->side[0].total_ns, p->side[1].total_ns);
 }
 
+/* pairs_layer_totals() of one side: a job of its own, the other side's on another thread (each
+ * writes its side's figures only). */
+struct totals_job {
+	struct comparison *c;
+	const struct work *w;
+	int s;
+};
+
+static void *side_layer_totals(void *arg)
+{
+	struct totals_job *j = arg;
+	struct comparison *c = j->c;
+	const struct work *w = j->w;
+	int s = j->s;
+	const struct side *sd = c->side[s];
+
+	for (size_t p = 0; p < sd->n_passes; p++) {
+		const struct pass *ps = &sd->passes[p];
+
+		if (!comparison_pass_compared(c, s, ps))
+			continue;
+		for (uint32_t l = 0; l < ps->layer_n; l++) {
+			const struct layer *ly = &sd->layers[ps->layer_first + l];
+			struct comparison_layer *cl = &c->layers[canonical_layer_key(w, s, ly)];
+			uint32_t kernels = 0;
+
+			for (uint32_t k = 0; k < ly->step_n; k++) {
+				const struct step *st = &sd->steps[ly->step_first + k];
+
+				kernels += st->n;
+				/* By the class of the logical op: an eager RMSNorm run is Norm. */
+				c->class_ns[s][st->cls < CLASS_COUNT ? st->cls : CLASS_OTHER] +=
+					(double)st->dur;
+			}
+			cl->ns[s] += (double)ly->dur;
+			cl->kernels[s] += kernels;
+			if (ly->step_n) {
+				const struct step *f = &sd->steps[ly->step_first],
+						  *e = &sd->steps[ly->step_first + ly->step_n - 1];
+				struct time_span ts;
+
+				time_span_of(sd->t, sd->order + f->first,
+					     e->first + e->n - f->first, &ts, NULL);
+				cl->wall_ns[s] += (double)ts.wall;
+				cl->busy_ns[s] += (double)ts.busy;
+			}
+		}
+		for (uint32_t i = 0; i < ps->n; i++)
+			c->ns[s] += (double)sd->t->kernels[sd->order[ps->first + i]].dur;
+	}
+	c->compared_share[s] = sd->cover.total_ns > 0 ? c->ns[s] / (double)sd->cover.total_ns : 0;
+	if (c->passes[s]) {
+		/* a layer per pass that has it: never averaged over passes without it */
+		for (size_t k = 0; k < c->n_layers; k++)
+			if (c->layers[k].passes[s]) {
+				struct comparison_layer *l = &c->layers[k];
+
+				l->ns[s] /= l->passes[s];
+				l->kernels[s] /= l->passes[s];
+				l->wall_ns[s] /= l->passes[s];
+				l->busy_ns[s] /= l->passes[s];
+				l->idle_ns[s] = l->wall_ns[s] - l->busy_ns[s];
+			}
+		c->ns[s] /= c->passes[s];
+		for (int k = 0; k < CLASS_COUNT; k++)
+			c->class_ns[s][k] /= c->passes[s];
+	}
+	return NULL;
+}
+
 void pairs_layer_totals(struct comparison *c, const struct work *w)
 {
-	for (int s = 0; s < 2; s++) {
-		const struct side *sd = c->side[s];
+	struct totals_job j[2] = { { c, w, 0 }, { c, w, 1 } };
 
-		for (size_t p = 0; p < sd->n_passes; p++) {
-			const struct pass *ps = &sd->passes[p];
-
-			if (!comparison_pass_compared(c, s, ps))
-				continue;
-			for (uint32_t l = 0; l < ps->layer_n; l++) {
-				const struct layer *ly = &sd->layers[ps->layer_first + l];
-				struct comparison_layer *cl =
-					&c->layers[canonical_layer_key(w, s, ly)];
-				uint32_t kernels = 0;
-
-				for (uint32_t k = 0; k < ly->step_n; k++) {
-					const struct step *st = &sd->steps[ly->step_first + k];
-
-					kernels += st->n;
-					/* By the class of the logical op: an eager RMSNorm run is Norm. */
-					c->class_ns[s][st->cls < CLASS_COUNT ? st->cls
-									     : CLASS_OTHER] +=
-						(double)st->dur;
-				}
-				cl->ns[s] += (double)ly->dur;
-				cl->kernels[s] += kernels;
-				if (ly->step_n) {
-					const struct step
-						*f = &sd->steps[ly->step_first],
-						*e = &sd->steps[ly->step_first + ly->step_n - 1];
-					struct time_span ts;
-
-					time_span_of(sd->t, sd->order + f->first,
-						     e->first + e->n - f->first, &ts, NULL);
-					cl->wall_ns[s] += (double)ts.wall;
-					cl->busy_ns[s] += (double)ts.busy;
-				}
-			}
-			for (uint32_t i = 0; i < ps->n; i++)
-				c->ns[s] += (double)sd->t->kernels[sd->order[ps->first + i]].dur;
-		}
-		c->compared_share[s] =
-			sd->cover.total_ns > 0 ? c->ns[s] / (double)sd->cover.total_ns : 0;
-		if (c->passes[s]) {
-			/* a layer per pass that has it: never averaged over passes without it */
-			for (size_t k = 0; k < c->n_layers; k++)
-				if (c->layers[k].passes[s]) {
-					struct comparison_layer *l = &c->layers[k];
-
-					l->ns[s] /= l->passes[s];
-					l->kernels[s] /= l->passes[s];
-					l->wall_ns[s] /= l->passes[s];
-					l->busy_ns[s] /= l->passes[s];
-					l->idle_ns[s] = l->wall_ns[s] - l->busy_ns[s];
-				}
-			c->ns[s] /= c->passes[s];
-			for (int k = 0; k < CLASS_COUNT; k++)
-				c->class_ns[s][k] /= c->passes[s];
-		}
-	}
+	run_both(side_layer_totals, &j[0], &j[1]);
 	for (size_t k = 0; k < c->n_layers; k++) {
 		c->layers[k].delta_ns = c->layers[k].ns[1] - c->layers[k].ns[0];
 		c->layers[k].ratio = comparison_ratio(c->layers[k].ns[0], c->layers[k].ns[1]);
