@@ -88,6 +88,52 @@ START_TEST(test_join)
 }
 END_TEST
 
+/* A graph launch that replays a single kernel stays a launch record (it is no kernel's own
+ * launch, to be folded into it), so that its capture joins; the joined kernel's launch then
+ * lies inside the graph launch's CPU range, on its thread. */
+START_TEST(test_join_one_kernel_graph)
+{
+	static const char replay[] =
+		"{\"traceEvents\":["
+		"{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaGraphLaunch\",\"pid\":1,"
+		"\"tid\":7,\"ts\":100,\"dur\":50,\"args\":{\"correlation\":42}},"
+		"{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"k_one\",\"pid\":0,\"tid\":7,"
+		"\"ts\":200,\"dur\":5,\"args\":{\"device\":0,\"stream\":7,\"correlation\":42}}]}";
+	static const char capture[] =
+		"{\"traceEvents\":["
+		"{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"aten::mm\",\"pid\":1,\"tid\":1,"
+		"\"ts\":9,\"dur\":5,\"args\":{\"External id\":3,\"Input Dims\":[[2,4],[4,8]]}},"
+		"{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaLaunchKernel\",\"pid\":1,"
+		"\"tid\":1,\"ts\":10,\"dur\":2,\"args\":{\"correlation\":3,\"External id\":3,"
+		"\"kernel\":\"k_one\"}}]}";
+	struct trace_load_opts ro = { .device = -1 }, co = { .device = -1, .capture = 1 };
+	struct trace *r = NULL, *cap = NULL;
+	struct fd_error err = { { 0 } };
+	const struct trace_launch *gl;
+	const struct trace_op *op;
+
+	ck_assert_int_eq(trace_load_mem(&r, "replay.json", replay, sizeof replay - 1, &ro, &err),
+			 0);
+	ck_assert_int_eq(trace_load_mem(&cap, "cap.json", capture, sizeof capture - 1, &co, &err),
+			 0);
+	gl = trace_find_launch(r, 42);
+	ck_assert_ptr_nonnull(gl);
+	ck_assert_int_eq(r->kernels[0].launch, gl->start);
+	ck_assert_int_eq(trace_join_capture(r, cap, "cap.json", &err), 0);
+	ck_assert_uint_eq(r->capture.graphs, 1);
+	ck_assert_uint_eq(r->capture.joined, 1);
+	gl = trace_find_launch(r, 42);
+	ck_assert_int_ge(r->kernels[0].launch, gl->start);
+	ck_assert_int_le(r->kernels[0].launch, gl->start + gl->dur);
+	ck_assert_int_eq(trace_launch_tid(r, &r->kernels[0]), 7);
+	op = trace_find_op(r, r->kernels[0].external_id);
+	ck_assert_ptr_nonnull(op);
+	ck_assert_str_eq(trace_str(r, op->input_dims), "[[2,4],[4,8]]");
+	trace_free(cap);
+	trace_free(r);
+}
+END_TEST
+
 /* The capture of another batch size joins a third fewer kernels: the comparison says so. */
 START_TEST(test_other_batch_is_flagged)
 {
@@ -186,6 +232,7 @@ static Suite *suite(void)
 
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_join);
+	tcase_add_test(tc, test_join_one_kernel_graph);
 	tcase_add_test(tc, test_other_batch_is_flagged);
 	tcase_add_test(tc, test_no_capture_and_not_a_capture);
 	tcase_add_test(tc, test_capture_directory);

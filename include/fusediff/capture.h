@@ -10,11 +10,11 @@
  * trace_join_capture() joins each graph launch of a replay trace (cudaGraphLaunch,
  * hipGraphLaunch: the kernels that share its correlation) to the capture's launch sequence by
  * kernel name in order (a longest common subsequence, grid and block breaking ties), and grafts
- * the capture's CPU side onto the replay: every joined kernel gets a launch event inside the
- * graph launch's CPU range, the capture's operator (name and shapes), and the capture's module
- * calls around it, the capture's times mapped into that range. Everything downstream
- * (classification, layers from module calls, the evidence's operators and shapes) then works
- * as on an eager trace. */
+ * the capture's CPU side onto the replay: every joined kernel gets a launch inside the graph
+ * launch's CPU range (trace_kernel.launch), the capture's operator (name and shapes), and the
+ * capture's module calls around it, the capture's times mapped into that range. Everything
+ * downstream (classification, layers from module calls, the evidence's operators and shapes)
+ * then works as on an eager trace. */
 #ifndef FUSEDIFF_CAPTURE_H
 #define FUSEDIFF_CAPTURE_H
 
