@@ -64,6 +64,21 @@ static void segments_read(struct stash *s, size_t seg0, size_t seg1, struct stas
 		stash_take_segment(s, seg0, r);
 }
 
+/* The kernels of each correlation id, to find a launch's. Where the ids are dense (the
+ * counters of most traces), a table by id of each one's first kernel and a chain to the next
+ * of the same id: two arrays of 4 bytes, made in one pass whatever the kernels' order; else
+ * the kernel indices sorted by id (sort_index()), searched from the last answer. Either way
+ * the kernels of an id come in kernel order. */
+struct corr_index {
+	const struct trace *t;
+	int64_t lo;	       /* the table's first id */
+	size_t span;	       /* ids in the table (lo .. lo + span - 1); 0: sorted */
+	uint32_t *head, *next; /* the table: an id's first kernel, a kernel's next of its id */
+	uint32_t *v;	       /* sorted: the kernels with an id, by id */
+	size_t n, at;	       /* sorted: how many; where the last search ended */
+	int64_t x;	       /* sorted: the id searched */
+};
+
 /* Kernel indices by correlation id, then index (sort_index()). */
 static int cmp_kernel_corr(const void *ctx, uint32_t a, uint32_t b)
 {
@@ -73,18 +88,83 @@ static int cmp_kernel_corr(const void *ctx, uint32_t a, uint32_t b)
 	return r ? r : CMP(a, b);
 }
 
-/* Kernel indices v[0..n) by correlation id, and one looked up. */
-struct by_corr {
-	const struct trace *t;
-	const uint32_t *v;
-	int64_t x;
-};
-
 static int corr_before(const void *ctx, size_t i)
 {
-	const struct by_corr *q = ctx;
+	const struct corr_index *x = ctx;
 
-	return q->t->kernels[q->v[i]].correlation < q->x;
+	return x->t->kernels[x->v[i]].correlation < x->x;
+}
+
+static void corr_index_make(struct corr_index *x, const struct trace *t)
+{
+	int64_t lo = INT64_MAX, hi = INT64_MIN;
+	size_t n = 0;
+
+	memset(x, 0, sizeof *x);
+	x->t = t;
+	for (size_t i = 0; i < t->n_kernels; i++) {
+		int64_t c = t->kernels[i].correlation;
+
+		if (c) {
+			lo = c < lo ? c : lo;
+			hi = c > hi ? c : hi;
+			n++;
+		}
+	}
+	if (n && (uint64_t)hi - (uint64_t)lo < 2 * (uint64_t)t->n_kernels + 4096) {
+		x->lo = lo;
+		x->span = (size_t)((uint64_t)hi - (uint64_t)lo) + 1;
+		x->head = big_alloc(x->span, sizeof *x->head);
+		memset(x->head, 0xff, x->span * sizeof *x->head);
+		x->next = big_alloc(t->n_kernels, sizeof *x->next);
+		for (size_t i = t->n_kernels;
+		     i-- > 0;) { /* backwards: each chain in kernel order */
+			int64_t c = t->kernels[i].correlation;
+			size_t id = (size_t)((uint64_t)c - (uint64_t)lo);
+
+			if (c) {
+				x->next[i] = x->head[id];
+				x->head[id] = (uint32_t)i;
+			}
+		}
+		return;
+	}
+	x->v = big_alloc(n, sizeof *x->v);
+	for (size_t i = 0; i < t->n_kernels; i++)
+		if (t->kernels[i].correlation)
+			x->v[x->n++] = (uint32_t)i;
+	sort_index(x->v, x->n, cmp_kernel_corr, t);
+}
+
+/* The first kernel (index) of id c, or UINT32_MAX; corr_next() the next of that id. */
+static uint32_t corr_first(struct corr_index *x, int64_t c)
+{
+	if (c == 0)
+		return UINT32_MAX;
+	if (x->span)
+		return c < x->lo || (uint64_t)c - (uint64_t)x->lo >= x->span
+			       ? UINT32_MAX
+			       : x->head[(uint64_t)c - (uint64_t)x->lo];
+	x->x = c;
+	x->at = gallop_prefix(x->n, x->at, corr_before, x);
+	return x->at < x->n && x->t->kernels[x->v[x->at]].correlation == c ? x->v[x->at]
+									   : UINT32_MAX;
+}
+
+static uint32_t corr_next(struct corr_index *x, uint32_t k)
+{
+	if (x->span)
+		return x->next[k];
+	return x->at + 1 < x->n && x->t->kernels[x->v[x->at + 1]].correlation == x->x
+		       ? x->v[++x->at]
+		       : UINT32_MAX;
+}
+
+static void corr_index_free(struct corr_index *x)
+{
+	free(x->head);
+	free(x->next);
+	free(x->v);
 }
 
 /* Whether name id (a launch's) is a graph launch: a few distinct names, remembered. */
@@ -104,15 +184,14 @@ static int graph_launch_name(const struct trace *t, uint32_t name, uint32_t memo
  * first stashed on a tie), and into t->launches only those that are more than one kernel's
  * launch (struct trace_launch), sorted by correlation, then start, then stash order; their
  * times made relative like the others' (make_relative counted them in). Last in trace_finish:
- * the kernels are in their final order. The stash holds the launches in the order the
- * profiler wrote them, mostly that of their ids, as the kernels are: each lookup starts from
- * the last one's answer. */
+ * the kernels are in their final order (struct corr_index finds the kernels of an id). */
 static void fold_launches(struct trace *t)
 {
 	struct trace_impl *ti = impl(t);
-	size_t n = ti->launches.n, nk = 0, h = 0, lost = 0;
-	uint32_t *v, memo[2][8] = { { 0 } };
+	size_t n = ti->launches.n, lost = 0;
+	uint32_t memo[2][8] = { { 0 } };
 	struct stash_reader r;
+	struct corr_index x;
 	int64_t last_tid = 0;
 	int32_t last_thread = -1;
 
@@ -129,24 +208,19 @@ static void fold_launches(struct trace *t)
 		return;
 	if (n >= UINT32_MAX)
 		die("too many launches (%zu)", n);
-	v = big_alloc(t->n_kernels, sizeof *v);
-	for (size_t i = 0; i < t->n_kernels; i++)
-		if (t->kernels[i].correlation)
-			v[nk++] = (uint32_t)i;
-	sort_index(v, nk, cmp_kernel_corr, t);
+	corr_index_make(&x, t);
 	stash_read(&ti->launches, &r);
 	for (size_t i = 0; i < n; i++) {
 		struct trace_launch l;
-		struct by_corr q;
-		size_t e;
+		size_t kernels = 0;
 
 		next_launch(ti, &r, &l);
 		l.start -= t->start_ns;
-		q = (struct by_corr){ t, v, l.correlation };
-		h = gallop_prefix(nk, h, corr_before, &q);
-		for (e = h; e < nk && t->kernels[v[e]].correlation == l.correlation; e++) {
-			struct trace_kernel *k = &t->kernels[v[e]];
+		for (uint32_t kk = corr_first(&x, l.correlation); kk != UINT32_MAX;
+		     kk = corr_next(&x, kk)) {
+			struct trace_kernel *k = &t->kernels[kk];
 
+			kernels++;
 			if (k->launch >= 0 && l.start >= k->launch)
 				continue;
 			if (last_thread < 0 || l.tid != last_tid) {
@@ -160,11 +234,11 @@ static void fold_launches(struct trace *t)
 			k->launch = l.start;
 			k->launch_thread = (uint16_t)last_thread;
 		}
-		if (l.kernel || e - h > 1 || (e - h == 1 && graph_launch_name(t, l.name, memo)))
+		if (l.kernel || kernels > 1 || (kernels == 1 && graph_launch_name(t, l.name, memo)))
 			VEC_PUSH(t->launches, t->n_launches, ti->cap_launches, l);
 	}
 	stash_free(&ti->launches);
-	free(v);
+	corr_index_free(&x);
 	sort_runs(t->launches, t->n_launches, sizeof *t->launches, cmp_launch);
 	if (lost)
 		trace_warn(t,
