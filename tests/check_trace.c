@@ -203,6 +203,12 @@ static const struct {
 	{ "mtia_device.json",
 	  "no GPU kernels: this trace records an MTIA device (events: 2 mtia_runtime, 3 "
 	  "mtia_ccp_events), which fusediff does not read (it reads CUDA and ROCm GPU kernels)" },
+	/* a category's name is the trace's: escaped, so that the error stays one line (a newline
+	 * in it broke that; found by fuzz_trace_load) */
+	{ "mtia_category_newline.json",
+	  "no GPU kernels: this trace records an MTIA device (events: 2 mtia_runtime, 1 "
+	  "mtia_ccp_events, 1 mtia_c\\ncp\\0events), which fusediff does not read (it reads CUDA "
+	  "and ROCm GPU kernels)" },
 	{ "trailing_comma.json", "line 7, column 3: trailing comma before ']'" },
 	{ "missing_comma.json", "line 3, column 20: expected ',' or '}' in object" },
 	/* a member's key right after the previous value's closing quote: the inline key path

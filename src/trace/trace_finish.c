@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "fusediff/bigmem.h"
+#include "fusediff/text.h"
 #include "fusediff/trace.h"
 #include "trace_impl.h"
 
@@ -819,11 +820,14 @@ static const char *other_device(const struct trace *t, char *buf, size_t cap)
 	n = (size_t)snprintf(buf, cap, "%s (events: ", devices[dev].device);
 	for (size_t i = 0; i < t->n_categories && listed < 3 && n < cap; i++) {
 		const char *c = trace_str(t, t->categories[i].name);
+		char esc[96]; /* the rest of the name is the trace's: escaped (one line) */
 
 		if (strncmp(c, devices[dev].prefix, strlen(devices[dev].prefix)) != 0)
 			continue;
+		text_escape(esc, sizeof esc, c, intern_len(t->strings, t->categories[i].name));
+		text_utf8_trim(esc);
 		n += (size_t)snprintf(buf + n, cap - n, "%s%lld %s", listed ? ", " : "",
-				      (long long)t->categories[i].count, c);
+				      (long long)t->categories[i].count, esc);
 		listed++;
 	}
 	if (n < cap)
