@@ -459,17 +459,12 @@ static void scan_layer(struct acc *a, struct scan *sc, const uint16_t *ord, size
 		const int by_fit = n_ord <= 64;
 		uint64_t fits = by_fit ? first_fit(sc, ord, n_ord, &sc->st[i]) : 0;
 
-		for (size_t c = 0; by_fit ? fits != 0 : c < n_ord; c++) {
-			const struct fusible_chain *ch;
+		for (size_t c = 0; c < n_ord; c++) {
+			const struct fusible_chain *ch = &sc->o->chains[ord[c]];
 			struct match m;
 
-			if (by_fit) { /* the next chain it can begin */
-				c = (size_t)__builtin_ctzll(fits);
-				fits &= fits - 1;
-			} else if (!first_fits(&sc->o->chains[ord[c]], &sc->st[i])) {
-				continue;
-			}
-			ch = &sc->o->chains[ord[c]];
+			if (by_fit ? !(fits >> c & 1) : !first_fits(ch, &sc->st[i]))
+				continue; /* it cannot begin this chain */
 			if (!try_chain(sc, ch, i, &m))
 				continue;
 			if (!*have_busy) {
