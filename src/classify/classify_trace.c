@@ -261,11 +261,12 @@ void classify_trace(const struct classifier *c, const struct trace *t, struct tr
 	if (n_ann) {
 		ann_of = big_alloc(t->n_kernels, sizeof *ann_of);
 		for (size_t k = 0; k < t->n_kernels; k++) {
-			const struct trace_kernel *l = &t->kernels[k];
+			const struct trace_kernel *kr = &t->kernels[k];
 
-			ann_of[k] = l->launch >= 0 ? moe_ann_at(anns, n_ann, trace_launch_tid(t, l),
-								l->launch)
-						   : UINT32_MAX;
+			ann_of[k] = kr->launch >= 0
+					    ? moe_ann_at(anns, n_ann, trace_launch_tid(t, kr),
+							 kr->launch)
+					    : UINT32_MAX;
 		}
 	}
 	free(anns);

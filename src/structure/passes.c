@@ -363,22 +363,22 @@ static void assign_kernels(const struct trace *t, const uint8_t *part, const str
 
 	for (size_t i = 0; i < t->n_kernels; i++) {
 		const struct trace_kernel *k = &t->kernels[i];
-		const struct trace_kernel *l = t->kernels[i].launch >= 0 ? &t->kernels[i] : NULL;
+		int launched = k->launch >= 0;
 
-		if (l && (last_has < 0 || trace_launch_tid(t, l) != last_tid)) {
-			last_tid = trace_launch_tid(t, l);
+		if (launched && (last_has < 0 || trace_launch_tid(t, k) != last_tid)) {
+			last_tid = trace_launch_tid(t, k);
 			last_has = ivals_has(&cpu, last_tid);
 		}
 		/* The launch is the truth when the thread that launched it recorded annotations:
 		 * a kernel launched outside all of them is outside every pass, whatever the GPU
 		 * ranges say. Without a launch event, the GPU range on the kernel's stream. */
-		if (l && last_has)
-			kernel_ann[i] = ivals_find(&cpu, last_tid, l->launch, 1, &hint_cpu);
+		if (launched && last_has)
+			kernel_ann[i] = ivals_find(&cpu, last_tid, k->launch, 1, &hint_cpu);
 		else
 			kernel_ann[i] =
 				gpu.n ? ivals_find(&gpu, k->stream, k->start, 0, &hint_gpu) : -1;
-		if (kernel_ann[i] < 0 && l && part && part[i] != PART_FORWARD && any.n)
-			kernel_ann[i] = ivals_find(&any, 0, l->launch, 1, &hint_any);
+		if (kernel_ann[i] < 0 && launched && part && part[i] != PART_FORWARD && any.n)
+			kernel_ann[i] = ivals_find(&any, 0, k->launch, 1, &hint_any);
 	}
 	ivals_clear(&any);
 	ivals_clear(&cpu);
@@ -512,20 +512,21 @@ static void place_by_window(const struct trace *t, const struct ann *a, size_t n
 			streams[n_streams++] = t->ranges[i].tid;
 	n_streams = passes_sort_unique(streams, n_streams);
 	for (size_t i = 0; i < t->n_kernels; i++) {
-		const struct trace_kernel *l = t->kernels[i].launch >= 0 ? &t->kernels[i] : NULL;
+		const struct trace_kernel *k = &t->kernels[i];
+		int launched = k->launch >= 0;
 
-		eligible[i] = l ? !passes_has_i64(tids, n_tids, trace_launch_tid(t, l))
-				: !passes_has_i64(streams, n_streams, t->kernels[i].stream);
-		if (pass_of[i] >= 0 || !eligible[i] || !l || !n_win)
+		eligible[i] = launched ? !passes_has_i64(tids, n_tids, trace_launch_tid(t, k))
+				       : !passes_has_i64(streams, n_streams, k->stream);
+		if (pass_of[i] >= 0 || !eligible[i] || !launched || !n_win)
 			continue;
 		{
 			/* the last pass whose CPU range opened before the launch, if still open */
-			struct win_query q = { win, l->launch };
+			struct win_query q = { win, k->launch };
 			size_t lo = gallop_prefix(n_win, hint, win_before, &q);
 
 			hint = lo;
 			for (size_t j = lo, tries = 0; j-- > 0 && tries < 8; tries++)
-				if (l->launch <= win[j].end) {
+				if (k->launch <= win[j].end) {
 					pass_of[i] = win[j].pass;
 					break;
 				}

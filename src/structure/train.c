@@ -70,7 +70,7 @@ uint8_t *train_parts(const struct trace *t, const struct trace_classes *tc, size
 	for (size_t k = 0; k < t->n_kernels; k++) {
 		const struct kernel_info *ki =
 			tc->info_of ? trace_classes_get(tc, (uint32_t)k) : NULL;
-		const struct trace_kernel *l = t->kernels[k].launch >= 0 ? &t->kernels[k] : NULL;
+		const struct trace_kernel *kr = &t->kernels[k];
 
 		part[k] = PART_FORWARD;
 		(*node)[k] = UINT32_MAX;
@@ -78,8 +78,8 @@ uint8_t *train_parts(const struct trace *t, const struct trace_classes *tc, size
 			part[k] = PART_OPTIMIZER;
 		else if (!has_cpu_backward && ki && (ki->atoms & ATOM_BIT(ATOM_GRAD)))
 			part[k] = PART_BACKWARD;
-		if (l && n) {
-			struct ival_query q = { v, trace_launch_tid(t, l), l->launch };
+		if (kr->launch >= 0 && n) {
+			struct ival_query q = { v, trace_launch_tid(t, kr), kr->launch };
 			size_t j = gallop_prefix(n, hint, ival_before, &q);
 
 			hint = j;
@@ -87,7 +87,7 @@ uint8_t *train_parts(const struct trace *t, const struct trace_classes *tc, size
 			 * much; look back a few */
 			for (size_t b = j, tries = 0; b-- > 0 && tries < 8 && v[b].tid == q.tid;
 			     tries++)
-				if (l->launch <= v[b].end) {
+				if (kr->launch <= v[b].end) {
 					part[k] = v[b].part;
 					if (v[b].part == PART_BACKWARD)
 						(*node)[k] = v[b].range;

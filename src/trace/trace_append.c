@@ -17,7 +17,14 @@ static int64_t trace_end(const struct trace *t)
 	for (size_t i = 0; i < (n); i++)                 \
 		if ((arr)[i].start + (arr)[i].dur > end) \
 			end = (arr)[i].start + (arr)[i].dur;
-	END_OF(t->kernels, t->n_kernels)
+	for (size_t i = 0; i < t->n_kernels; i++) { /* its folded launch has a start only */
+		const struct trace_kernel *k = &t->kernels[i];
+
+		if (k->start + k->dur > end)
+			end = k->start + k->dur;
+		if (k->launch > end)
+			end = k->launch;
+	}
 	END_OF(t->launches, t->n_launches)
 	END_OF(t->ops, t->n_ops)
 	END_OF(t->ranges, t->n_ranges)
@@ -25,9 +32,6 @@ static int64_t trace_end(const struct trace *t)
 	for (size_t i = 0; i < t->n_fwd_ops; i++)
 		if (t->fwd_ops[i].start > end)
 			end = t->fwd_ops[i].start;
-	for (size_t i = 0; i < t->n_kernels; i++)
-		if (t->kernels[i].launch > end)
-			end = t->kernels[i].launch;
 	return end;
 }
 

@@ -168,16 +168,20 @@ static void corr_index_free(struct corr_index *x)
 	free(x->v);
 }
 
-/* Whether name id (a launch's) is a graph launch: a few distinct names, remembered. */
-static int graph_launch_name(const struct trace *t, uint32_t name, uint32_t memo[2][8])
-{
-	uint32_t *slot = &memo[0][name & 7];
+/* Whether name id (a launch's) is a graph launch: a trace's launches have a few distinct
+ * names, each remembered in a slot by its id. */
+struct graph_memo {
+	uint32_t name_1; /* the name id + 1; 0: empty */
+	int graph;
+};
 
-	if (*slot != name + 1) {
-		*slot = name + 1;
-		memo[1][name & 7] = (uint32_t)trace_is_graph_launch(trace_str(t, name));
-	}
-	return (int)memo[1][name & 7];
+static int graph_launch_name(const struct trace *t, uint32_t name, struct graph_memo memo[8])
+{
+	struct graph_memo *m = &memo[name & 7];
+
+	if (m->name_1 != name + 1)
+		*m = (struct graph_memo){ name + 1, trace_is_graph_launch(trace_str(t, name)) };
+	return m->graph;
 }
 
 /* The stashed launches folded into the kernels they launched (trace_kernel.launch: the
@@ -190,7 +194,7 @@ static void fold_launches(struct trace *t)
 {
 	struct trace_impl *ti = impl(t);
 	size_t n = ti->launches.n, lost = 0;
-	uint32_t memo[2][8] = { { 0 } };
+	struct graph_memo memo[8] = { { 0, 0 } };
 	struct stash_reader r;
 	struct corr_index x;
 	int64_t last_tid = 0;

@@ -212,18 +212,18 @@ void trace_module_calls(const struct trace *t, uint32_t *module_of, uint32_t *pa
 		stack[sp++] = (uint32_t)i;
 	}
 	for (size_t k = 0; k < t->n_kernels; k++) {
-		const struct trace_kernel *l = &t->kernels[k];
+		const struct trace_kernel *kr = &t->kernels[k];
 		struct span_query q;
 		size_t j;
 
-		if (l->launch < 0)
+		if (kr->launch < 0)
 			continue;
-		q = (struct span_query){ m, trace_launch_tid(t, l), l->launch };
+		q = (struct span_query){ m, trace_launch_tid(t, kr), kr->launch };
 		hint = j = gallop_prefix(n, hint, span_before, &q);
 		/* the last range starting at or before the launch, then out to one around it */
 		for (uint32_t x = j > 0 ? (uint32_t)(j - 1) : UINT32_MAX;
 		     x != UINT32_MAX && m[x].tid == q.tid; x = up[x])
-			if (l->launch <= m[x].end) {
+			if (kr->launch <= m[x].end) {
 				module_of[k] = m[x].index;
 				break;
 			}
