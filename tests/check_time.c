@@ -30,11 +30,25 @@ START_TEST(test_overlapping_streams)
 	ck_assert_uint_eq(bs.n, 2);
 	ck_assert_int_eq(bs.end[0] - bs.start[0], 7000);
 	/* idle windows: the gap is 13 us, whatever part of a busy interval a window covers */
-	ck_assert_int_eq(busy_set_idle(&bs, bs.start[0], bs.start[0] + 29000), 13000);
-	ck_assert_int_eq(busy_set_idle(&bs, bs.start[0] + 5000, bs.start[0] + 20000), 13000);
-	ck_assert_int_eq(busy_set_idle(&bs, bs.start[0] + 1000, bs.start[0] + 6000), 0);
-	ck_assert_int_eq(busy_set_idle(&bs, bs.start[0] + 8000, bs.start[0] + 10000), 2000);
-	ck_assert_int_eq(busy_set_idle(&bs, bs.start[0] + 10000, bs.start[0] + 8000), 0);
+	ck_assert_int_eq(busy_set_idle(&bs, bs.start[0], bs.start[0] + 29000, NULL), 13000);
+	ck_assert_int_eq(busy_set_idle(&bs, bs.start[0] + 5000, bs.start[0] + 20000, NULL), 13000);
+	ck_assert_int_eq(busy_set_idle(&bs, bs.start[0] + 1000, bs.start[0] + 6000, NULL), 0);
+	ck_assert_int_eq(busy_set_idle(&bs, bs.start[0] + 8000, bs.start[0] + 10000, NULL), 2000);
+	ck_assert_int_eq(busy_set_idle(&bs, bs.start[0] + 10000, bs.start[0] + 8000, NULL), 0);
+	{
+		/* the same from a hint, right or wrong (past the end, then the last answer) */
+		size_t near = bs.n;
+
+		ck_assert_int_eq(busy_set_idle(&bs, bs.start[0] + 8000, bs.start[0] + 10000, &near),
+				 2000);
+		ck_assert_uint_eq(near, 1);
+		ck_assert_int_eq(busy_set_idle(&bs, bs.start[0], bs.start[0] + 29000, &near),
+				 13000);
+		ck_assert_uint_eq(near, 0);
+		near = 7;
+		ck_assert_int_eq(busy_set_idle(&bs, bs.start[0] + 5000, bs.start[0] + 20000, &near),
+				 13000);
+	}
 	busy_set_free(&bs);
 	/* one stream's kernels alone: [0,5] and [20,25] */
 	{

@@ -30,6 +30,7 @@
 
 #include "fusediff/classify.h"
 #include "fusediff/structure.h"
+#include "fusediff/time_stats.h"
 
 /* A layer where a chain runs, by its side's stack (index into side->stacks) and index
  * (0..n-1, LAYER_PROLOGUE or LAYER_EPILOGUE). */
@@ -67,9 +68,11 @@ struct opportunities {
 struct opportunity_opts {
 	const struct fusible_chain *chains; /* the catalogue (classifier_chains()) */
 	size_t n_chains;
-	const uint8_t *pass_on;	   /* per side pass: 1 to look in it; NULL: every pass */
-	const uint8_t *kernel_off; /* per trace kernel: 1 to leave it out (a fusion difference
+	const uint8_t *pass_on;	     /* per side pass: 1 to look in it; NULL: every pass */
+	const uint8_t *kernel_off;   /* per trace kernel: 1 to leave it out (a fusion difference
 				      already covers it); NULL: none */
+	const struct busy_set *busy; /* per side pass looked in: its kernels' busy intervals
+					(time_span_of()); NULL: found here */
 };
 
 /* The unfused chains of side s (borrowed) into *out (owned: release with

@@ -28,8 +28,10 @@ struct time_span {
  * intervals into *keep when it is not NULL (free with busy_set_free()). */
 void time_span_of(const struct trace *t, const uint32_t *idx, size_t n, struct time_span *out,
 		  struct busy_set *keep);
-/* The time in [from, to) when no interval of b runs. */
-int64_t busy_set_idle(const struct busy_set *b, int64_t from, int64_t to);
+/* The time in [from, to) when no interval of b runs. near: NULL, or where the last query
+ * found its first interval (0 at first), a guess that queries in order of time make cheap;
+ * updated. */
+int64_t busy_set_idle(const struct busy_set *b, int64_t from, int64_t to, size_t *near);
 void busy_set_free(struct busy_set *b);
 
 #endif

@@ -5,6 +5,7 @@
 #include <stddef.h>
 
 #include "fusediff/comparison.h"
+#include "fusediff/time_stats.h"
 
 /* The capture of side sd's pooled trace (trace.repeats) that pass p lies in; 0 when the side
  * is one capture. */
@@ -24,8 +25,11 @@ void comparison_phases_text(const struct comparison *c, int s, char *buf, size_t
  * the message (owned by c). */
 const char *comparison_warn(struct comparison *c, const char *code, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
-/* Fill c->time, and each fusion's launches_saved and idle_ns (comparison_time.c). */
-void comparison_times(struct comparison *c);
+/* Fill c->time, and each fusion's launches_saved and idle_ns (comparison_time.c). busy[s]
+ * gets side s's busy intervals per pass (the compared passes' only; the others empty), which
+ * the opportunity search reads again: release with comparison_busy_free(). */
+void comparison_times(struct comparison *c, struct busy_set *busy[2]);
+void comparison_busy_free(const struct comparison *c, struct busy_set *busy[2]);
 /* The steps comparison_build() runs after the pairs and fusions of its phase (compute()), in
  * this order: */
 /* 1. c->kernel_totals (kernel_totals.c). */
@@ -38,8 +42,9 @@ void comparison_summed_pairs(struct comparison *c);
 /* 4. every row's interval of B - A (struct comparison_ci), c->ci_known, c->beyond_noise_ns
  * (noise.c). */
 void comparison_noise(struct comparison *c);
-/* 5. c->opportunities: the chains neither side fuses (comparison_opportunities.c). */
-void comparison_opportunities(struct comparison *c);
+/* 5. c->opportunities: the chains neither side fuses (comparison_opportunities.c), busy: each
+ * side's busy intervals per pass (comparison_times()). */
+void comparison_opportunities(struct comparison *c, const struct busy_set *const busy[2]);
 /* The 97.5 % quantile of Student's t distribution with df degrees of freedom (df > 0): the
  * factor of a 95 % two-sided interval. */
 double noise_t975(double df);

@@ -249,7 +249,9 @@ static void *merge_job(void *arg)
 	return NULL;
 }
 
-static int compute(struct comparison *c, int phase, struct fd_error *err)
+/* The pairs, fusions and figures of phase; busy[s] gets comparison_times()'s busy intervals of
+ * side s (left NULL when there is no pass to compare). */
+static int compute(struct comparison *c, int phase, struct busy_set *busy[2], struct fd_error *err)
 {
 	struct work w = { .s = { c->side[0], c->side[1] }, .c = c };
 	struct fusion_hint *aux = NULL;
@@ -281,7 +283,7 @@ static int compute(struct comparison *c, int phase, struct fd_error *err)
 	drop_rank_fusions(c);
 	pairs_layer_totals(c, &w);
 	attribution_build(c);
-	comparison_times(c);
+	comparison_times(c, busy);
 	comparability_build(c);
 	free(aux);
 	canonical_work_free(&w);
@@ -343,7 +345,8 @@ static void set_labels(struct comparison *c, const struct compare_opts *o)
 struct derived_job {
 	struct comparison *c;
 	const struct compare_opts *o;
-	int opportunities; /* the opportunities' job */
+	const struct busy_set *const *busy; /* comparison_times()'s, for the search */
+	int opportunities;		    /* the opportunities' job */
 };
 
 static void *derived_job(void *arg)
@@ -351,7 +354,7 @@ static void *derived_job(void *arg)
 	struct derived_job *j = arg;
 
 	if (j->opportunities) {
-		comparison_opportunities(j->c);
+		comparison_opportunities(j->c, j->busy);
 		return NULL;
 	}
 	comparison_kernel_totals(j->c);
@@ -366,6 +369,7 @@ int comparison_build(struct comparison **out, const struct side *a, const struct
 		     struct fd_error *err)
 {
 	struct comparison *c = xcalloc(1, sizeof *c);
+	struct busy_set *busy[2] = { NULL, NULL };
 
 	c->side[0] = a;
 	c->side[1] = b;
@@ -383,16 +387,19 @@ int comparison_build(struct comparison **out, const struct side *a, const struct
 					canonical_kernel_short(c->side[s], (uint32_t)k);
 	}
 	if (choose_models(c, o ? o->model : NULL, err) < 0 ||
-	    compute(c, o ? o->phase : -1, err) < 0) {
+	    compute(c, o ? o->phase : -1, busy, err) < 0) {
+		comparison_busy_free(c, busy);
 		comparison_free(c);
 		*out = NULL;
 		return -1;
 	}
 	{
-		struct derived_job d = { c, o, 0 }, opp = { c, o, 1 };
+		const struct busy_set *const kept[2] = { busy[0], busy[1] };
+		struct derived_job d = { c, o, kept, 0 }, opp = { c, o, kept, 1 };
 
 		run_both(derived_job, &d, &opp);
 	}
+	comparison_busy_free(c, busy);
 	*out = c;
 	return 0;
 }

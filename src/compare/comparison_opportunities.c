@@ -86,13 +86,14 @@ static void *side_search(void *arg)
 	return NULL;
 }
 
-void comparison_opportunities(struct comparison *c)
+void comparison_opportunities(struct comparison *c, const struct busy_set *const busy[2])
 {
 	struct side_search j[2];
 	size_t cap = 0;
 
 	for (int s = 0; s < 2; s++) {
 		j[s] = (struct side_search){ .c = c, .s = s };
+		j[s].oo.busy = busy[s];
 		j[s].oo.n_chains = classifier_chains(c->classifier, &j[s].oo.chains);
 	}
 	run_both(side_search, &j[0], &j[1]);

@@ -7,9 +7,19 @@
 #include "compare_int.h"
 #include "fusediff/time_stats.h"
 
-/* Each compared pass's busy intervals on side s (NULL-terminated by n_passes). */
-static struct busy_set *pass_busy(struct comparison *c, int s)
+/* Each compared pass's busy intervals on side s into *out (n_passes of them, the others'
+ * empty) and c->time[s]: a job of its own, the other side's on another thread. */
+struct busy_job {
+	struct comparison *c;
+	int s;
+	struct busy_set *out;
+};
+
+static void *pass_busy(void *arg)
 {
+	struct busy_job *j = arg;
+	struct comparison *c = j->c;
+	int s = j->s;
 	const struct side *sd = c->side[s];
 	struct busy_set *b = xcalloc(sd->n_passes + 1, sizeof *b);
 	struct comparison_time *tm = &c->time[s];
@@ -33,7 +43,8 @@ static struct busy_set *pass_busy(struct comparison *c, int s)
 		tm->launches /= c->passes[s];
 	}
 	tm->idle_ns = tm->wall_ns - tm->busy_ns;
-	return b;
+	j->out = b;
+	return NULL;
 }
 
 static int cmp_inst(const void *pa, const void *pb)
@@ -54,6 +65,7 @@ static double fusion_idle(const struct comparison *c, const struct comparison_fu
 {
 	const struct trace *t = c->side[u]->t;
 	double idle = 0;
+	size_t near = 0; /* busy_set_idle()'s hint: the instances come by pass, then start */
 
 	for (uint32_t i = 0; i < f->n_pairs; i++) {
 		const struct comparison_part *pt = &c->pairs[f->pairs[i]].side[u];
@@ -73,28 +85,36 @@ static double fusion_idle(const struct comparison *c, const struct comparison_fu
 				continue; /* the kernel the place keeps */
 			prev = &t->kernels[kr - 1];
 			idle += (double)busy_set_idle(&busy[in[k].pass], prev->start + prev->dur,
-						      t->kernels[kr].start);
+						      t->kernels[kr].start, &near);
 		}
 		free(in);
 	}
 	return idle;
 }
 
-void comparison_times(struct comparison *c)
+void comparison_times(struct comparison *c, struct busy_set *busy[2])
 {
-	struct busy_set *busy[2];
+	struct busy_job j[2] = { { c, 0, NULL }, { c, 1, NULL } };
 
-	for (int s = 0; s < 2; s++)
-		busy[s] = pass_busy(c, s);
+	run_both(pass_busy, &j[0], &j[1]);
+	busy[0] = j[0].out;
+	busy[1] = j[1].out;
 	for (size_t i = 0; i < c->n_fusions; i++) {
 		struct comparison_fusion *f = &c->fusions[i];
 		int fs = f->fused_side, u = !fs;
 
 		f->idle_ns = c->passes[u] ? fusion_idle(c, f, u, busy[u]) / c->passes[u] : 0;
 	}
+}
+
+void comparison_busy_free(const struct comparison *c, struct busy_set *busy[2])
+{
 	for (int s = 0; s < 2; s++) {
+		if (!busy[s])
+			continue;
 		for (size_t p = 0; p < c->side[s]->n_passes; p++)
 			busy_set_free(&busy[s][p]);
 		free(busy[s]);
+		busy[s] = NULL;
 	}
 }

@@ -293,6 +293,13 @@ static uint64_t first_fit(const struct scan *sc, const uint16_t *ord, size_t n_o
 	return chains;
 }
 
+/* The first position from c on in set fits (first_fit()), 64 when none is. */
+static size_t next_fit(uint64_t fits, size_t c)
+{
+	fits = c < 64 ? fits >> c << c : 0;
+	return fits ? (size_t)__builtin_ctzll(fits) : 64;
+}
+
 /* --- grouping ---------------------------------------------------------------------------- */
 
 struct place {
@@ -366,12 +373,33 @@ static void add_place(struct group *g, uint32_t pass, const struct layer *l, uin
 		 ((struct opportunity_layer){ l->stack, l->index, offset }));
 }
 
+/* The busy intervals of the pass being searched: given (opportunity_opts.busy), or found
+ * when a match first needs them. */
+struct pass_busy {
+	const struct busy_set *set; /* NULL: not found yet */
+	struct busy_set own;	    /* found here */
+	size_t near;		    /* busy_set_idle()'s hint */
+};
+
+static const struct busy_set *busy_of(struct pass_busy *b, const struct side *s,
+				      const struct pass *ps)
+{
+	if (!b->set) {
+		struct time_span ts;
+
+		time_span_of(s->t, s->order + ps->first, ps->n, &ts, &b->own);
+		b->set = &b->own;
+	}
+	return b->set;
+}
+
 /* Record match m (n_elem elements) of chain `chain` found in layer l (at offset in pass
  * `pass`, whose busy intervals are busy). */
 static void record(struct acc *a, const struct scan *sc, uint16_t chain, const struct match *m,
 		   int n_elem, uint32_t pass, const struct layer *l, uint32_t offset,
-		   const struct busy_set *busy)
+		   struct pass_busy *busy)
 {
+	const struct busy_set *bs = busy_of(busy, sc->s, &sc->s->passes[pass]);
 	const struct side *s = sc->s;
 	const struct trace *t = s->t;
 	uint32_t work = 0, *k = NULL, nk = 0, cap = 0;
@@ -399,7 +427,8 @@ static void record(struct acc *a, const struct scan *sc, uint16_t chain, const s
 		if (i > 0 && k[i] > 0) {
 			const struct trace_kernel *prev = &t->kernels[k[i] - 1];
 
-			idle += (double)busy_set_idle(busy, prev->start + prev->dur, kr->start);
+			idle += (double)busy_set_idle(bs, prev->start + prev->dur, kr->start,
+						      &busy->near);
 		}
 	}
 	g->ns += (double)sum;
@@ -442,11 +471,10 @@ static uint16_t *try_order(const struct opportunity_opts *o, size_t *n)
 }
 
 static void scan_layer(struct acc *a, struct scan *sc, const uint16_t *ord, size_t n_ord,
-		       uint32_t pass, const struct layer *l, uint32_t offset, struct busy_set *busy,
-		       int *have_busy)
+		       uint32_t pass, const struct layer *l, uint32_t offset,
+		       struct pass_busy *busy)
 {
 	const struct side *s = sc->s;
-	const struct pass *ps = &s->passes[pass];
 
 	sc->st = &s->steps[l->step_first];
 	sc->m = l->step_n;
@@ -459,20 +487,17 @@ static void scan_layer(struct acc *a, struct scan *sc, const uint16_t *ord, size
 		const int by_fit = n_ord <= 64;
 		uint64_t fits = by_fit ? first_fit(sc, ord, n_ord, &sc->st[i]) : 0;
 
-		for (size_t c = 0; c < n_ord; c++) {
+		/* the chains it can begin, in the try order: the set bits of fits (most steps
+		 * begin none or one of the dozens of chains) */
+		for (size_t c = by_fit ? next_fit(fits, 0) : 0; c < n_ord;
+		     c = by_fit ? next_fit(fits, c + 1) : c + 1) {
 			const struct fusible_chain *ch = &sc->o->chains[ord[c]];
 			struct match m;
 
-			if (by_fit ? !(fits >> c & 1) : !first_fits(ch, &sc->st[i]))
+			if (!by_fit && !first_fits(ch, &sc->st[i]))
 				continue; /* it cannot begin this chain */
 			if (!try_chain(sc, ch, i, &m))
 				continue;
-			if (!*have_busy) {
-				struct time_span ts;
-
-				time_span_of(s->t, s->order + ps->first, ps->n, &ts, busy);
-				*have_busy = 1;
-			}
 			record(a, sc, ord[c], &m, ch->n, pass, l, offset, busy);
 			for (int e = 0; e < ch->n; e++)
 				memset(sc->taken + m.first[e], 1, m.count[e]);
@@ -538,17 +563,15 @@ void opportunities_find(const struct side *s, const struct opportunity_opts *o,
 	sc.dims = &dm;
 	for (uint32_t p = 0; p < s->n_passes && n_ord; p++) {
 		const struct pass *ps = &s->passes[p];
-		struct busy_set busy = { 0 };
-		int have_busy = 0;
+		struct pass_busy busy = { o->busy ? &o->busy[p] : NULL, { 0 }, 0 };
 
 		if (o->pass_on && !o->pass_on[p])
 			continue;
 		out->passes++;
 		for (uint32_t l = ps->layer_first; l < ps->layer_first + ps->layer_n; l++)
 			scan_layer(&a, &sc, ord, n_ord, p, &s->layers[l], l - ps->layer_first,
-				   &busy, &have_busy);
-		if (have_busy)
-			busy_set_free(&busy);
+				   &busy);
+		busy_set_free(&busy.own);
 	}
 	free(sc.taken);
 	free(sc.n_shapes);

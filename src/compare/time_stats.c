@@ -69,22 +69,32 @@ void time_span_of(const struct trace *t, const uint32_t *idx, size_t n, struct t
 	free(k);
 }
 
-int64_t busy_set_idle(const struct busy_set *b, int64_t from, int64_t to)
+/* gallop_prefix(): interval i of a busy set ends at or before a time */
+struct ends_before {
+	const int64_t *end;
+	int64_t t;
+};
+
+static int ends_before(const void *ctx, size_t i)
 {
-	size_t lo = 0, hi = b->n;
+	const struct ends_before *q = ctx;
+
+	return q->end[i] <= q->t;
+}
+
+int64_t busy_set_idle(const struct busy_set *b, int64_t from, int64_t to, size_t *near)
+{
+	const struct ends_before q = { b->end, from };
+	size_t lo;
 	int64_t idle;
 
 	if (to <= from)
 		return 0;
 	idle = to - from;
-	while (lo < hi) { /* the first that ends after from (once per kernel of a chain found) */
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (b->end[mid] <= from)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	/* the first that ends after from (once per kernel of a chain found) */
+	lo = gallop_prefix(b->n, near ? *near : b->n / 2, ends_before, &q);
+	if (near)
+		*near = lo;
 	for (size_t i = lo; i < b->n && b->start[i] < to; i++) {
 		int64_t s = b->start[i] > from ? b->start[i] : from;
 		int64_t e = b->end[i] < to ? b->end[i] : to;
