@@ -291,11 +291,32 @@ static void *align_job(void *arg)
 	return NULL;
 }
 
+/* The pairs of the layers [k0, k1) of w into c->pairs and *aux, from c->layers[k].pair_first
+ * on (each pair its own: two jobs take a half each). */
+struct pair_job {
+	struct comparison *c;
+	struct work *w;
+	struct fusion_hint *aux;
+	size_t k0, k1;
+};
+
+static void *pair_job(void *arg)
+{
+	struct pair_job *j = arg;
+
+	for (size_t k = j->k0; k < j->k1; k++) {
+		uint32_t first = j->c->layers[k].pair_first;
+
+		for (size_t i = 0; i < j->w->al[k].al.n; i++)
+			pair_from_entry(j->c, j->w, k, &j->w->al[k].al.e[i], (uint32_t)i,
+					&j->c->pairs[first + i], &j->aux[first + i]);
+	}
+	return NULL;
+}
+
 void pairs_build(struct comparison *c, struct work *w, struct fusion_hint **hints)
 {
-	struct comparison_pair *pairs = NULL;
-	struct fusion_hint *aux = NULL;
-	size_t n_pairs = 0, cap_pairs = 0, cap_aux = 0, n_aux = 0;
+	size_t n_pairs = 0, half = 0;
 	struct align_job j[2] = { { w, 0, w->n_keys / 2 }, { w, w->n_keys / 2, w->n_keys } };
 
 	w->al = xcalloc(w->n_keys, sizeof *w->al);
@@ -303,20 +324,20 @@ void pairs_build(struct comparison *c, struct work *w, struct fusion_hint **hint
 	align_absorb(w->al, w->n_keys, 0);
 
 	for (size_t k = 0; k < w->n_keys; k++) {
-		struct comparison_layer *cl = &c->layers[k];
-
-		cl->pair_first = (uint32_t)n_pairs;
-		for (size_t i = 0; i < w->al[k].al.n; i++) {
-			VEC_RESERVE(pairs, n_pairs, cap_pairs);
-			VEC_RESERVE(aux, n_aux, cap_aux);
-			pair_from_entry(c, w, k, &w->al[k].al.e[i], (uint32_t)i, &pairs[n_pairs],
-					&aux[n_aux]);
-			n_pairs++;
-			n_aux++;
-		}
-		cl->pair_n = (uint32_t)(n_pairs - cl->pair_first);
+		c->layers[k].pair_first = (uint32_t)n_pairs;
+		c->layers[k].pair_n = (uint32_t)w->al[k].al.n;
+		n_pairs += w->al[k].al.n;
 	}
-	c->pairs = pairs;
+	c->pairs = xcalloc(n_pairs + 1, sizeof *c->pairs);
 	c->n_pairs = n_pairs;
-	*hints = aux;
+	*hints = xcalloc(n_pairs + 1, sizeof **hints);
+	/* two halves of about as many pairs each */
+	while (half < w->n_keys && c->layers[half].pair_first < n_pairs / 2)
+		half++;
+	{
+		struct pair_job p[2] = { { c, w, *hints, 0, half },
+					 { c, w, *hints, half, w->n_keys } };
+
+		run_both(pair_job, &p[0], &p[1]);
+	}
 }
