@@ -147,7 +147,7 @@ int main(int argc, char **argv)
 	c.delta_ns = c.ns[1] - c.ns[0];
 	c.ratio = comparison_ratio(c.ns[0], c.ns[1]);
 	/* what comparison_build() derives from the pairs */
-	comparison_kernel_totals(&c);
+	comparison_kernel_totals(&c, NULL);
 	comparison_summed_pairs(&c);
 	comparison_noise(&c);
 	if (ui_screen_open(&scr, &so, &err) < 0) {

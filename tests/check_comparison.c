@@ -415,6 +415,22 @@ START_TEST(test_session_api)
 	ck_assert_ptr_eq(test_compare(fx.ses, PHASE_PREFILL), fx.c);
 	decode = test_compare(fx.ses, PHASE_COUNT);
 	ck_assert_ptr_ne(decode, fx.c);
+	/* the kernel totals are the whole traces': the second phase's are the first's, a copy
+	 * of its own (kept between phases, not summed again) */
+	ck_assert_uint_gt(fx.c->n_kernel_totals, 10);
+	ck_assert_uint_eq(decode->n_kernel_totals, fx.c->n_kernel_totals);
+	ck_assert_ptr_ne(decode->kernel_totals, fx.c->kernel_totals);
+	for (size_t i = 0; i < fx.c->n_kernel_totals; i++) {
+		const struct comparison_kernel_total *x = &fx.c->kernel_totals[i],
+						     *y = &decode->kernel_totals[i];
+
+		ck_assert_str_eq(y->name, x->name);
+		ck_assert_uint_eq(y->cls, x->cls);
+		for (int k = 0; k < 2; k++) {
+			ck_assert_int_eq(y->count[k], x->count[k]);
+			ck_assert_int_eq(y->ns[k], x->ns[k]);
+		}
+	}
 	ck_assert_ptr_eq(test_compare(fx.ses, PHASE_COUNT), decode);
 	ck_assert_ptr_eq(test_compare(fx.ses, -1), fx.c);
 	ck_assert_ptr_null(session_compare(fx.ses, PHASE_COUNT + 1, &err));

@@ -7,6 +7,35 @@
 #include "fusediff/comparison.h"
 #include "fusediff/time_stats.h"
 
+/* Per side: each kernel's operator (trace_link_kernels()) and each operator's longest kernel,
+ * the one whose pair its work counts in: an operator whose kernels land in several pairs (a
+ * grouped GEMM's data preparation aligned apart from it) is counted once. Each operator's work
+ * is parsed from its shapes on first use. None of it depends on the phase compared. */
+struct side_ops {
+	uint32_t *op_of;     /* per kernel: index into t->ops, UINT32_MAX when none */
+	uint32_t *main_of;   /* per operator: its longest kernel, UINT32_MAX when none */
+	uint32_t *result_of; /* per operator: the id of its text in texts, 0 not parsed yet */
+	/* the work of each operator text (name, Input Dims, Input type, Concrete Inputs, as 4
+	 * string ids): the layers of a model repeat a few, each parsed once; results[id] */
+	struct intern *texts;
+	struct work_result {
+		int known; /* 1: the operator's work is w */
+		struct op_work w;
+	} * results;
+	size_t n_results, cap_results;
+};
+
+/* What every phase's comparison of two sides shares (comparison.h). */
+struct comparison_memo {
+	const struct trace *t[2]; /* the traces side[] was built for */
+	struct side_ops side[2];
+	/* both whole traces' kernel totals (comparison_kernel_totals()), summed for the sides
+	 * totals_of[] (NULL: not yet) */
+	const struct side *totals_of[2];
+	struct comparison_kernel_total *totals;
+	size_t n_totals;
+};
+
 /* The capture of side sd's pooled trace (trace.repeats) that pass p lies in; 0 when the side
  * is one capture. */
 size_t comparison_pass_capture(const struct side *sd, const struct pass *p);
@@ -32,8 +61,9 @@ void comparison_times(struct comparison *c, struct busy_set *busy[2]);
 void comparison_busy_free(const struct comparison *c, struct busy_set *busy[2]);
 /* The steps comparison_build() runs after the pairs and fusions of its phase (compute()), in
  * this order: */
-/* 1. c->kernel_totals (kernel_totals.c). */
-void comparison_kernel_totals(struct comparison *c);
+/* 1. c->kernel_totals (kernel_totals.c): the same in every phase, kept in memo when it is not
+ * NULL. */
+void comparison_kernel_totals(struct comparison *c, struct comparison_memo *memo);
 /* 2. c->peak and every pair's side[].eff (pair_efficiency.c). */
 void comparison_efficiency(struct comparison *c, const struct peak_table *peaks,
 			   struct comparison_memo *memo);

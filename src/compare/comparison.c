@@ -357,7 +357,7 @@ static void *derived_job(void *arg)
 		comparison_opportunities(j->c, j->busy);
 		return NULL;
 	}
-	comparison_kernel_totals(j->c);
+	comparison_kernel_totals(j->c, j->o ? j->o->memo : NULL);
 	comparison_efficiency(j->c, j->o ? j->o->peaks : NULL, j->o ? j->o->memo : NULL);
 	comparison_summed_pairs(j->c);
 	comparison_noise(j->c);

@@ -28,7 +28,8 @@ static int cmp_delta(const void *a, const void *b)
 	return strcmp(x->name, y->name);
 }
 
-void comparison_kernel_totals(struct comparison *c)
+/* c->kernel_totals, summed from both traces. */
+static void sum_totals(struct comparison *c)
 {
 	struct comparison_kernel_total *v = NULL;
 	uint32_t *link = NULL; /* per entry: the next entry of its name id on its side */
@@ -107,4 +108,31 @@ void comparison_kernel_totals(struct comparison *c)
 		qsort(v, out, sizeof *v, cmp_delta);
 	c->kernel_totals = v;
 	c->n_kernel_totals = out;
+}
+
+static struct comparison_kernel_total *totals_dup(const struct comparison_kernel_total *v, size_t n)
+{
+	struct comparison_kernel_total *d = xmalloc((n + 1) * sizeof *d);
+
+	if (n)
+		memcpy(d, v, n * sizeof *d);
+	return d;
+}
+
+void comparison_kernel_totals(struct comparison *c, struct comparison_memo *memo)
+{
+	if (!memo || memo->totals_of[0] != c->side[0] || memo->totals_of[1] != c->side[1]) {
+		sum_totals(c);
+		if (!memo)
+			return;
+		free(memo->totals);
+		memo->totals = totals_dup(c->kernel_totals, c->n_kernel_totals);
+		memo->n_totals = c->n_kernel_totals;
+		memo->totals_of[0] = c->side[0];
+		memo->totals_of[1] = c->side[1];
+		return;
+	}
+	/* another phase of the same sides: the names are the sides' (borrowed) */
+	c->kernel_totals = totals_dup(memo->totals, memo->n_totals);
+	c->n_kernel_totals = memo->n_totals;
 }

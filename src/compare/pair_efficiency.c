@@ -43,29 +43,6 @@ static void eff_finish(struct comparison_eff *e, const struct gpu_peak *peak)
 	}
 }
 
-/* Per side: each kernel's operator (trace_link_kernels()) and each operator's longest kernel,
- * the one whose pair its work counts in: an operator whose kernels land in several pairs (a
- * grouped GEMM's data preparation aligned apart from it) is counted once. Each operator's work
- * is parsed from its shapes on first use. None of it depends on the phase compared. */
-struct side_ops {
-	uint32_t *op_of;     /* per kernel: index into t->ops, UINT32_MAX when none */
-	uint32_t *main_of;   /* per operator: its longest kernel, UINT32_MAX when none */
-	uint32_t *result_of; /* per operator: the id of its text in texts, 0 not parsed yet */
-	/* the work of each operator text (name, Input Dims, Input type, Concrete Inputs, as 4
-	 * string ids): the layers of a model repeat a few, each parsed once; results[id] */
-	struct intern *texts;
-	struct work_result {
-		int known; /* 1: the operator's work is w */
-		struct op_work w;
-	} * results;
-	size_t n_results, cap_results;
-};
-
-struct comparison_memo {
-	const struct trace *t[2]; /* the traces side[] was built for */
-	struct side_ops side[2];
-};
-
 static void side_ops_clear(struct side_ops *so)
 {
 	free(so->op_of);
@@ -87,6 +64,7 @@ void comparison_memo_free(struct comparison_memo *m)
 		return;
 	side_ops_clear(&m->side[0]);
 	side_ops_clear(&m->side[1]);
+	free(m->totals);
 	free(m);
 }
 
@@ -208,7 +186,7 @@ void comparison_efficiency(struct comparison *c, const struct peak_table *peaks,
 {
 	size_t most = 0;
 	uint64_t *buf;
-	struct comparison_memo local = { { NULL, NULL }, { { 0 } } }, *m = memo ? memo : &local;
+	struct comparison_memo local = { 0 }, *m = memo ? memo : &local;
 	struct side_ops *so = m->side;
 
 	for (int s = 0; s < 2; s++) {
