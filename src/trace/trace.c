@@ -124,6 +124,29 @@ void trace_expect_large(struct trace *t, int64_t bytes)
 	ti->ops.large = ti->launches.large = 1;
 }
 
+struct trace_kernel *trace_take_kernel_room(struct trace *t, size_t *cap)
+{
+	struct trace_kernel *room = t->kernels;
+
+	*cap = room ? impl(t)->cap_kernels : 0;
+	t->kernels = NULL;
+	impl(t)->cap_kernels = 0;
+	return room;
+}
+
+void trace_give_kernel_room(struct trace *t, struct trace_kernel *room, size_t cap)
+{
+	struct trace_impl *ti = impl(t);
+
+	if (cap <= ti->cap_kernels || t->n_kernels) {
+		free(room);
+		return;
+	}
+	free(t->kernels);
+	t->kernels = room;
+	ti->cap_kernels = cap;
+}
+
 void trace_add_kernel(struct trace *t, const struct trace_kernel *k)
 {
 	VEC_PUSH(t->kernels, t->n_kernels, impl(t)->cap_kernels, *k);
@@ -335,8 +358,8 @@ void trace_merge(struct trace *t, struct trace *part)
 	for (uint32_t i = 0; i < nd; i++) /* and its launch configurations (0 stays 0) */
 		dmap[i] = intern_add(t->dims, intern_str(part->dims, i), intern_len(part->dims, i));
 	/* the kernels renamed in place and taken as they are while t has none and no more room
-	 * (they come last, most of them in one part), else copied and freed, as the other arrays
-	 * are below: the peak grows by one array, not all */
+	 * (they come last, most of them in one part), else copied, as the other arrays are below
+	 * (and freed): the peak grows by one array, not all */
 	for (size_t i = 0; i < part->n_kernels; i++) {
 		struct trace_kernel *k = &part->kernels[i];
 
@@ -348,12 +371,13 @@ void trace_merge(struct trace *t, struct trace *part)
 		t->kernels = part->kernels;
 		t->n_kernels = part->n_kernels;
 		impl(t)->cap_kernels = impl(part)->cap_kernels;
+		part->kernels = NULL;
+		impl(part)->cap_kernels = 0;
 	} else {
 		for (size_t i = 0; i < part->n_kernels; i++)
 			trace_add_kernel(t, &part->kernels[i]);
-		free(part->kernels);
+		/* the array kept, empty, for trace_take_kernel_room() */
 	}
-	part->kernels = NULL;
 	part->n_kernels = 0;
 	{ /* the stashed launches as they are, renamed when they are read */
 		struct trace_impl *ti = impl(t), *pi = impl(part);

@@ -17,6 +17,13 @@ struct trace *trace_new(const char *path);
  * its kernels and stashes start on huge pages rather than growing through small ones, a page
  * fault each 4 KiB (a part's arrays start empty, where one pass's had grown already). */
 void trace_expect_large(struct trace *t, int64_t bytes);
+/* The room of a trace without kernels: its kernel array (NULL when it has none) and its
+ * capacity in *cap, taken from it, for another trace (trace_give_kernel_room()): the pages of
+ * a merged part's array, already faulted, for the next part. */
+struct trace_kernel *trace_take_kernel_room(struct trace *t, size_t *cap);
+/* Give a trace without kernels the array room of cap kernels (trace_take_kernel_room()), in
+ * place of its own when it is larger. */
+void trace_give_kernel_room(struct trace *t, struct trace_kernel *room, size_t cap);
 void trace_add_kernel(struct trace *t, const struct trace_kernel *k);
 /* The id of a launch configuration (0 when every dimension is 0), for .dims. */
 uint32_t trace_add_dims(struct trace *t, const int32_t grid[3], const int32_t block[3]);
@@ -39,8 +46,8 @@ uint32_t trace_intern_text(struct trace *t, const char *s, size_t len);
  * (and configurations) renamed, its category counts
  * and events. The result is what one pass over both parts would have built. Only the event
  * records: a part holds no devices, metadata or warnings. The part's record arrays are taken
- * (its kernels, while t has none) or freed as they are copied: only trace_free() it
- * afterwards. */
+ * (its kernels, while t has none) or freed as they are copied (its kernel array is kept,
+ * empty: trace_take_kernel_room()): only trace_free() it afterwards. */
 void trace_merge(struct trace *t, struct trace *part);
 /* Kernels of one graph launch whose times are attached to the wrong kernels (listed order
  * and time order disagree) get the group's time slots in listed order (graph_times.c).
