@@ -65,7 +65,7 @@ static double fusion_idle(const struct comparison *c, const struct comparison_fu
 {
 	const struct trace *t = c->side[u]->t;
 	double idle = 0;
-	size_t near = 0; /* busy_set_idle()'s hint: the instances come by pass, then start */
+	size_t near = 0; /* busy_set_idle()'s hint: instances come by pass, then kernel (time) */
 
 	for (uint32_t i = 0; i < f->n_pairs; i++) {
 		const struct comparison_part *pt = &c->pairs[f->pairs[i]].side[u];
