@@ -43,6 +43,10 @@
  * operators and launches stashed fill 2 MiB stash chunks. Its parts' arrays and stashes grew
  * through small pages: 21,222 page faults on two threads against 9,275 on one; 11,681 so. */
 #define LARGE_CHUNK (4 << 20)
+/* A file of this many bytes or more parsed by one thread alone builds a large trace too; a
+ * smaller one would fault in whole huge pages for little (a 8 MB file has about 3,000
+ * kernels, 170 KB of records). */
+#define SERIAL_LARGE (64 << 20)
 /* The policy of LARGE_CHUNK: a trace that will hold a chunk of bytes is made large */
 static void expect_bytes(struct trace *t, int64_t bytes)
 {
@@ -383,13 +387,15 @@ static void pool_start(struct loader *ld)
 	int64_t min = tu && tu->split_min > 0 ? tu->split_min : SPLIT_MIN;
 	struct pool *pl;
 
-	if (size < 0 || size - from < min || size - from < 2 || ld->part)
+	if (size < 0 || size - from < 2 || ld->part)
 		return;
-	if (tu && tu->input.serial) {
-		/* parsed by this thread alone: room for its records all the same (the 4.46 GB
-		 * trace's kernels grew by copying into fresh huge pages, 8 % of the CPU of
+	if (size - from < min || (tu && tu->input.serial)) {
+		/* parsed by this thread alone (FUSEDIFF_SERIAL, or one of two traces loaded at
+		 * once): a large one gets room for its records all the same (the 4.46 GB trace's
+		 * kernels grew by copying into fresh huge pages, 8 % of the CPU of
 		 * FUSEDIFF_SERIAL=1 --summary in page faults) */
-		expect_bytes(ld->t, size - from);
+		if (size - from >= SERIAL_LARGE)
+			expect_bytes(ld->t, size - from);
 		return;
 	}
 	if (tu && tu->split_min > 0) {
