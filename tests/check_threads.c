@@ -1,4 +1,4 @@
-/* check_threads.c — thread_start() and run_both() (util.h): the function runs with its
+/* check_threads.c — thread_start(), run_both() and run_two() (util.h): the function runs with its
  * argument, and the thread may run on every core its creator may, whether or not it was
  * started on another. */
 #define _GNU_SOURCE /* sched_getaffinity(), pthread_getaffinity_np() */
@@ -67,6 +67,24 @@ START_TEST(test_run_both)
 }
 END_TEST
 
+/* run_two(): each half gets its index and the same argument */
+static void half(void *arg, int i)
+{
+	int *v = arg;
+
+	v[i] = 10 * (i + 1);
+}
+
+START_TEST(test_run_two)
+{
+	int v[2] = { 0, 0 };
+
+	run_two(half, v);
+	ck_assert_int_eq(v[0], 10);
+	ck_assert_int_eq(v[1], 20);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("threads");
@@ -74,6 +92,7 @@ static Suite *suite(void)
 
 	tcase_add_test(tc, test_thread_start);
 	tcase_add_test(tc, test_run_both);
+	tcase_add_test(tc, test_run_two);
 	suite_add_tcase(s, tc);
 	return s;
 }

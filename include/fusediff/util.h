@@ -44,6 +44,9 @@ int thread_start(pthread_t *th, void *(*fn)(void *), void *arg);
 /* fn(arg0) on this thread and fn(arg1) on another at the same time (or after, on this one,
  * when no thread can be started); returns when both are done. */
 void run_both(void *(*fn)(void *), void *arg0, void *arg1);
+/* fn(arg, 0) and fn(arg, 1) as run_both() runs them: the two halves of one job (the two sides
+ * of a comparison, two halves of a range), each writing only what is its own. */
+void run_two(void (*fn)(void *arg, int i), void *arg);
 
 /* Make room for one more element in a growable array (ptr, len, cap). */
 #define VEC_RESERVE(ptr, len, cap)                                          \

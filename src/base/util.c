@@ -216,3 +216,24 @@ void run_both(void *(*fn)(void *), void *arg0, void *arg1)
 	else
 		fn(arg1);
 }
+
+struct two_job {
+	void (*fn)(void *arg, int i);
+	void *arg;
+	int i;
+};
+
+static void *two_job(void *arg)
+{
+	struct two_job *j = arg;
+
+	j->fn(j->arg, j->i);
+	return NULL;
+}
+
+void run_two(void (*fn)(void *arg, int i), void *arg)
+{
+	struct two_job j[2] = { { fn, arg, 0 }, { fn, arg, 1 } };
+
+	run_both(two_job, &j[0], &j[1]);
+}

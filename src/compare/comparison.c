@@ -234,19 +234,11 @@ static void drop_rank_fusions(struct comparison *c)
 		c->layers[k].n_fusions = 0;
 }
 
-/* canonical_merge_side() of one side: a job of its own, the other side's on another thread
- * (each writes only its own side's merged layers and GEMM shapes). */
-struct merge_job {
-	struct work *w;
-	int s;
-};
-
-static void *merge_job(void *arg)
+/* canonical_merge_side() of side s of work w (run_two(): each writes only its own side's
+ * merged layers and GEMM shapes). */
+static void merge_side(void *w, int s)
 {
-	struct merge_job *j = arg;
-
-	canonical_merge_side(j->w, j->s);
-	return NULL;
+	canonical_merge_side(w, s);
 }
 
 /* The pairs, fusions and figures of phase; busy[s] gets comparison_times()'s busy intervals of
@@ -272,11 +264,7 @@ static int compute(struct comparison *c, int phase, struct busy_set *busy[2], st
 		return 0;
 	}
 	canonical_layers(c, &w);
-	{
-		struct merge_job j[2] = { { &w, 0 }, { &w, 1 } };
-
-		run_both(merge_job, &j[0], &j[1]);
-	}
+	run_two(merge_side, &w);
 	pairs_build(c, &w, &aux);
 	fusion_mark_repeats(c, aux, 0);
 	fusion_build(c, aux);
@@ -346,22 +334,21 @@ struct derived_job {
 	struct comparison *c;
 	const struct compare_opts *o;
 	const struct busy_set *const *busy; /* comparison_times()'s, for the search */
-	int opportunities;		    /* the opportunities' job */
 };
 
-static void *derived_job(void *arg)
+/* run_two(): 1 the opportunities, 0 the rest. */
+static void derived_half(void *arg, int opportunities)
 {
 	struct derived_job *j = arg;
 
-	if (j->opportunities) {
+	if (opportunities) {
 		comparison_opportunities(j->c, j->busy);
-		return NULL;
+		return;
 	}
 	comparison_kernel_totals(j->c, j->o ? j->o->memo : NULL);
 	comparison_efficiency(j->c, j->o ? j->o->peaks : NULL, j->o ? j->o->memo : NULL);
 	comparison_summed_pairs(j->c);
 	comparison_noise(j->c);
-	return NULL;
 }
 
 int comparison_build(struct comparison **out, const struct side *a, const struct side *b,
@@ -395,9 +382,9 @@ int comparison_build(struct comparison **out, const struct side *a, const struct
 	}
 	{
 		const struct busy_set *const kept[2] = { busy[0], busy[1] };
-		struct derived_job d = { c, o, kept, 0 }, opp = { c, o, kept, 1 };
+		struct derived_job d = { c, o, kept };
 
-		run_both(derived_job, &d, &opp);
+		run_two(derived_half, &d);
 	}
 	comparison_busy_free(c, busy);
 	*out = c;

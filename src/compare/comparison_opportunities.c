@@ -61,29 +61,27 @@ static int cmp_opp(const void *pa, const void *pb)
 	return r ? r : CMP(a->o.per_place, b->o.per_place);
 }
 
-/* One side's search: a job of its own, so that the two sides run on two threads (the
- * explorer's first switch to a phase waits for it). */
+/* One side's search (of an array of two, one per side): run_two() runs the two sides on two
+ * threads (the explorer's first switch to a phase waits for it). */
 struct side_search {
 	const struct comparison *c;
-	int s;
 	struct opportunity_opts oo;
 	struct opportunities found;
 };
 
-static void *side_search(void *arg)
+static void side_search(void *arg, int s)
 {
-	struct side_search *j = arg;
-	const struct side *sd = j->c->side[j->s];
-	uint8_t *on = xcalloc(sd->n_passes + 1, 1), *off = fusion_kernels(j->c, j->s);
+	struct side_search *j = (struct side_search *)arg + s;
+	const struct side *sd = j->c->side[s];
+	uint8_t *on = xcalloc(sd->n_passes + 1, 1), *off = fusion_kernels(j->c, s);
 
 	for (size_t p = 0; p < sd->n_passes; p++)
-		on[p] = (uint8_t)comparison_pass_compared(j->c, j->s, &sd->passes[p]);
+		on[p] = (uint8_t)comparison_pass_compared(j->c, s, &sd->passes[p]);
 	j->oo.pass_on = on;
 	j->oo.kernel_off = off;
 	opportunities_find(sd, &j->oo, &j->found);
 	free(on);
 	free(off);
-	return NULL;
 }
 
 void comparison_opportunities(struct comparison *c, const struct busy_set *const busy[2])
@@ -92,11 +90,11 @@ void comparison_opportunities(struct comparison *c, const struct busy_set *const
 	size_t cap = 0;
 
 	for (int s = 0; s < 2; s++) {
-		j[s] = (struct side_search){ .c = c, .s = s };
+		j[s] = (struct side_search){ .c = c };
 		j[s].oo.busy = busy[s];
 		j[s].oo.n_chains = classifier_chains(c->classifier, &j[s].oo.chains);
 	}
-	run_both(side_search, &j[0], &j[1]);
+	run_two(side_search, j);
 	for (int s = 0; s < 2; s++) {
 		for (size_t i = 0; i < j[s].found.n; i++) {
 			struct comparison_opportunity co = {

@@ -180,20 +180,17 @@ static void pair_from_entry(struct comparison *c, struct work *w, size_t key,
 	p->ratio = comparison_ratio(p->side[0].total_ns, p->side[1].total_ns);
 }
 
-/* pairs_layer_totals() of one side: a job of its own, the other side's on another thread (each
- * writes its side's figures only). */
+/* pairs_layer_totals() of side s (run_two(): each writes its side's figures only). */
 struct totals_job {
 	struct comparison *c;
 	const struct work *w;
-	int s;
 };
 
-static void *side_layer_totals(void *arg)
+static void side_layer_totals(void *arg, int s)
 {
-	struct totals_job *j = arg;
+	const struct totals_job *j = arg;
 	struct comparison *c = j->c;
 	const struct work *w = j->w;
-	int s = j->s;
 	const struct side *sd = c->side[s];
 
 	for (size_t p = 0; p < sd->n_passes; p++) {
@@ -247,14 +244,13 @@ static void *side_layer_totals(void *arg)
 		for (int k = 0; k < CLASS_COUNT; k++)
 			c->class_ns[s][k] /= c->passes[s];
 	}
-	return NULL;
 }
 
 void pairs_layer_totals(struct comparison *c, const struct work *w)
 {
-	struct totals_job j[2] = { { c, w, 0 }, { c, w, 1 } };
+	struct totals_job j = { c, w };
 
-	run_both(side_layer_totals, &j[0], &j[1]);
+	run_two(side_layer_totals, &j);
 	for (size_t k = 0; k < c->n_layers; k++) {
 		c->layers[k].delta_ns = c->layers[k].ns[1] - c->layers[k].ns[0];
 		c->layers[k].ratio = comparison_ratio(c->layers[k].ns[0], c->layers[k].ns[1]);
@@ -263,19 +259,12 @@ void pairs_layer_totals(struct comparison *c, const struct work *w)
 	c->ratio = comparison_ratio(c->ns[0], c->ns[1]);
 }
 
-/* The alignments of the layers [k0, k1) of w (each layer's its own: two jobs take a half
- * each). */
-struct align_job {
-	struct work *w;
-	size_t k0, k1;
-};
-
-static void *align_job(void *arg)
+/* The alignments of half h of work w's layers (run_two(): each layer's its own). */
+static void align_half(void *arg, int h)
 {
-	struct align_job *j = arg;
-	struct work *w = j->w;
+	struct work *w = arg;
 
-	for (size_t k = j->k0; k < j->k1; k++) {
+	for (size_t k = h ? w->n_keys / 2 : 0; k < (h ? w->n_keys : w->n_keys / 2); k++) {
 		struct align_layer *l = &w->al[k];
 
 		mark_math_attention(&w->ml[0][k], &w->ml[1][k]);
@@ -288,39 +277,37 @@ static void *align_job(void *arg)
 				  w->ml[1][k].n);
 		align_steps(l->item[0], l->n_item[0], l->item[1], l->n_item[1], NULL, &l->al);
 	}
-	return NULL;
 }
 
-/* The pairs of the layers [k0, k1) of w into c->pairs and *aux, from c->layers[k].pair_first
- * on (each pair its own: two jobs take a half each). */
+/* The pairs of w's layers into c->pairs and aux, from c->layers[k].pair_first on: the layers
+ * before `half` or from it on (run_two(): each pair its own). */
 struct pair_job {
 	struct comparison *c;
 	struct work *w;
 	struct fusion_hint *aux;
-	size_t k0, k1;
+	size_t half;
 };
 
-static void *pair_job(void *arg)
+static void pair_half(void *arg, int h)
 {
 	struct pair_job *j = arg;
+	struct comparison *c = j->c;
 
-	for (size_t k = j->k0; k < j->k1; k++) {
-		uint32_t first = j->c->layers[k].pair_first;
+	for (size_t k = h ? j->half : 0; k < (h ? j->w->n_keys : j->half); k++) {
+		uint32_t first = c->layers[k].pair_first;
 
 		for (size_t i = 0; i < j->w->al[k].al.n; i++)
-			pair_from_entry(j->c, j->w, k, &j->w->al[k].al.e[i], (uint32_t)i,
-					&j->c->pairs[first + i], &j->aux[first + i]);
+			pair_from_entry(c, j->w, k, &j->w->al[k].al.e[i], (uint32_t)i,
+					&c->pairs[first + i], &j->aux[first + i]);
 	}
-	return NULL;
 }
 
 void pairs_build(struct comparison *c, struct work *w, struct fusion_hint **hints)
 {
 	size_t n_pairs = 0, half = 0;
-	struct align_job j[2] = { { w, 0, w->n_keys / 2 }, { w, w->n_keys / 2, w->n_keys } };
 
 	w->al = xcalloc(w->n_keys, sizeof *w->al);
-	run_both(align_job, &j[0], &j[1]);
+	run_two(align_half, w);
 	align_absorb(w->al, w->n_keys, 0);
 
 	for (size_t k = 0; k < w->n_keys; k++) {
@@ -335,9 +322,8 @@ void pairs_build(struct comparison *c, struct work *w, struct fusion_hint **hint
 	while (half < w->n_keys && c->layers[half].pair_first < n_pairs / 2)
 		half++;
 	{
-		struct pair_job p[2] = { { c, w, *hints, 0, half },
-					 { c, w, *hints, half, w->n_keys } };
+		struct pair_job p = { c, w, *hints, half };
 
-		run_both(pair_job, &p[0], &p[1]);
+		run_two(pair_half, &p);
 	}
 }

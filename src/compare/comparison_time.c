@@ -7,19 +7,17 @@
 #include "compare_int.h"
 #include "fusediff/time_stats.h"
 
-/* Each compared pass's busy intervals on side s into *out (n_passes of them, the others'
- * empty) and c->time[s]: a job of its own, the other side's on another thread. */
+/* Each compared pass's busy intervals on side s into busy[s] (n_passes of them, the others'
+ * empty) and c->time[s] (run_two(): each side's its own). */
 struct busy_job {
 	struct comparison *c;
-	int s;
-	struct busy_set *out;
+	struct busy_set **busy;
 };
 
-static void *pass_busy(void *arg)
+static void pass_busy(void *arg, int s)
 {
-	struct busy_job *j = arg;
+	const struct busy_job *j = arg;
 	struct comparison *c = j->c;
-	int s = j->s;
 	const struct side *sd = c->side[s];
 	struct busy_set *b = xcalloc(sd->n_passes + 1, sizeof *b);
 	struct comparison_time *tm = &c->time[s];
@@ -43,8 +41,7 @@ static void *pass_busy(void *arg)
 		tm->launches /= c->passes[s];
 	}
 	tm->idle_ns = tm->wall_ns - tm->busy_ns;
-	j->out = b;
-	return NULL;
+	j->busy[s] = b;
 }
 
 static int cmp_inst(const void *pa, const void *pb)
@@ -94,11 +91,9 @@ static double fusion_idle(const struct comparison *c, const struct comparison_fu
 
 void comparison_times(struct comparison *c, struct busy_set *busy[2])
 {
-	struct busy_job j[2] = { { c, 0, NULL }, { c, 1, NULL } };
+	struct busy_job j = { c, busy };
 
-	run_both(pass_busy, &j[0], &j[1]);
-	busy[0] = j[0].out;
-	busy[1] = j[1].out;
+	run_two(pass_busy, &j);
 	for (size_t i = 0; i < c->n_fusions; i++) {
 		struct comparison_fusion *f = &c->fusions[i];
 		int fs = f->fused_side, u = !fs;
